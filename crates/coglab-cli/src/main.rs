@@ -1,0 +1,65 @@
+//! `coglab`: score cognitive-benchmark result files from the command line.
+//!
+//! A thin wrapper over `coglab-core`: it reads files, calls the library and prints a readable
+//! table or JSON. Run `coglab help` for the commands.
+
+mod args;
+mod commands;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+coglab: score cognitive benchmarks of multimodal models (MM-IQ, KiVA, MM-OPERA, Gold)
+
+USAGE:
+  coglab score mmiq --answers KEY PRED [--json]
+  coglab extract mmiq PRED
+  coglab compare mmiq --answers KEY PRED_A PRED_B [--json] [--seed S] [--resamples N]
+  coglab score kiva PATH... [--json]
+  coglab score mmopera --task ria|ica --metadata META --regular REG [--reasoning REAS]
+                       [--answers ANS] [--alpha A --gamma G] [--json]
+  coglab agree A B [--json]
+  coglab describe DATA [--json]
+  coglab sem --spec SPEC DATA [--bootstrap N --seed S] [--prune] [--json]
+  coglab help
+
+Exit status: 0 on success, 1 on bad input (the message names file, line and field),
+2 on a usage error.";
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let words: Vec<&str> = argv.iter().map(String::as_str).collect();
+    let result = match words.as_slice() {
+        [] | ["help" | "--help" | "-h", ..] => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        ["--version" | "-V", ..] => {
+            println!("coglab {}", env!("CARGO_PKG_VERSION"));
+            return ExitCode::SUCCESS;
+        }
+        ["score", "mmiq", rest @ ..] => commands::mmiq::score(rest),
+        ["extract", "mmiq", rest @ ..] => commands::mmiq::extract(rest),
+        ["compare", "mmiq", rest @ ..] => commands::mmiq::compare(rest),
+        ["score", "kiva", rest @ ..] => commands::kiva::score(rest),
+        ["score", "mmopera", rest @ ..] => commands::mmopera::score(rest),
+        ["agree", rest @ ..] => commands::mmopera::agree(rest),
+        ["describe", rest @ ..] => commands::sem::describe(rest),
+        ["sem", rest @ ..] => commands::sem::sem(rest),
+        _ => Err(commands::CliError::Usage(format!(
+            "unknown command: {}",
+            argv.join(" ")
+        ))),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(commands::CliError::Usage(msg)) => {
+            eprintln!("coglab: {msg}\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+        Err(commands::CliError::Input(msg)) => {
+            eprintln!("coglab: error: {msg}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,23 @@
+//! `coglab-core`: parsers, scorers and statistics for cognitive benchmarks of multimodal models.
+//!
+//! Every metric shown by the coglab web app and printed by the `coglab` command-line tool is
+//! computed here. The crate has no web or UI dependency, takes bytes and strings in and returns
+//! plain values, so it compiles natively and to `wasm32-unknown-unknown`.
+//!
+//! Modules:
+//! - [`stats`]: shared statistics (descriptives, distributions, correlation, intervals, paired tests).
+//! - [`location`]: where in an input file a problem was found, shared by every parser's errors.
+//! - [`reported`]: the results reported in the benchmarks' papers, as bundled reference tables.
+//! - [`mmiq`], [`kiva`], [`mmopera`]: each benchmark's parsers and scorers.
+//! - [`sem`]: the PLS-SEM engine behind Gold's benchmark-structure diagnostics, on [`linalg`].
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod kiva;
+pub mod linalg;
+pub mod location;
+pub mod mmiq;
+pub mod mmopera;
+pub mod reported;
+pub mod sem;
+pub mod stats;

@@ -1,0 +1,1 @@
+//! Small dense linear algebra for the PLS-SEM engine: matrices, OLS, inverses (issue 5).

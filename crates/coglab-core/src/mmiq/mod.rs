@@ -1,0 +1,1 @@
+//! MM-IQ: answer keys, prediction files, answer extraction and accuracy (issue 3).

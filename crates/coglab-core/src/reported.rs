@@ -1,0 +1,150 @@
+//! Results reported in the benchmarks' papers, bundled as reference tables.
+//!
+//! The web app ships these as JSON files in `public/data/`; this module defines their shape and
+//! parses them, so the app, the CLI and the tests read them the same way.
+
+use serde::{Deserialize, Serialize};
+
+/// One table transcribed from a paper.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReportedTable {
+    /// Stable identifier, e.g. `mmiq-table2`.
+    pub id: String,
+    /// Human-readable title.
+    pub title: String,
+    /// Where the numbers come from: paper, table number and seed file.
+    pub source: String,
+    /// Unit of the values, e.g. `"% accuracy"`.
+    pub unit: String,
+    /// Column names, in display order (excluding the row label).
+    pub columns: Vec<String>,
+    /// Rows: a label and one value per column (`None` where the paper gives none).
+    pub rows: Vec<ReportedRow>,
+    /// Optional notes (e.g. how a column is defined in the paper).
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+/// One row of a [`ReportedTable`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReportedRow {
+    /// Row label (model name, "Human", benchmark name).
+    pub label: String,
+    /// Optional grouping (e.g. "Proprietary", "Open-source", "Baseline").
+    #[serde(default)]
+    pub group: Option<String>,
+    /// One value per column.
+    pub values: Vec<Option<f64>>,
+}
+
+/// A bundle of reported tables for one benchmark (one JSON file in `public/data/`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReportedBundle {
+    /// Benchmark key: `mmiq`, `kiva`, `mmopera`, `gold`.
+    pub benchmark: String,
+    /// Display name of the benchmark.
+    pub name: String,
+    /// The tables.
+    pub tables: Vec<ReportedTable>,
+}
+
+/// Why a reported-results file could not be read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReportedError {
+    /// The JSON is malformed or does not have the expected shape.
+    #[error("{file}: {source}")]
+    Json {
+        /// File name.
+        file: String,
+        /// The JSON error (with line and column).
+        source: serde_json::Error,
+    },
+    /// A row has a different number of values than the table has columns.
+    #[error("{file}: table \"{table}\" row \"{row}\": expected {expected} values, found {found}")]
+    RowLength {
+        /// File name.
+        file: String,
+        /// Table id.
+        table: String,
+        /// Row label.
+        row: String,
+        /// Number of columns.
+        expected: usize,
+        /// Number of values in the row.
+        found: usize,
+    },
+}
+
+impl ReportedBundle {
+    /// Parses and validates a bundle.
+    ///
+    /// # Errors
+    /// [`ReportedError::Json`] for malformed JSON, [`ReportedError::RowLength`] when a row's
+    /// length differs from its table's column count.
+    pub fn parse(file: &str, text: &str) -> Result<Self, ReportedError> {
+        let bundle: Self = serde_json::from_str(text).map_err(|source| ReportedError::Json {
+            file: file.to_string(),
+            source,
+        })?;
+        for table in &bundle.tables {
+            for row in &table.rows {
+                if row.values.len() != table.columns.len() {
+                    return Err(ReportedError::RowLength {
+                        file: file.to_string(),
+                        table: table.id.clone(),
+                        row: row.label.clone(),
+                        expected: table.columns.len(),
+                        found: row.values.len(),
+                    });
+                }
+            }
+        }
+        Ok(bundle)
+    }
+
+    /// The table with the given id.
+    pub fn table(&self, id: &str) -> Option<&ReportedTable> {
+        self.tables.iter().find(|t| t.id == id)
+    }
+}
+
+impl ReportedTable {
+    /// The value at a row label and column name.
+    pub fn value(&self, row: &str, column: &str) -> Option<f64> {
+        let col = self.columns.iter().position(|c| c == column)?;
+        self.rows
+            .iter()
+            .find(|r| r.label == row)?
+            .values
+            .get(col)
+            .copied()
+            .flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn row_length_is_checked() {
+        let text = r#"{"benchmark":"x","name":"X","tables":[{"id":"t","title":"T","source":"s",
+            "unit":"%","columns":["a","b"],"rows":[{"label":"m","values":[1.0]}]}]}"#;
+        let err = ReportedBundle::parse("x.json", text).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "x.json: table \"t\" row \"m\": expected 2 values, found 1"
+        );
+    }
+
+    #[test]
+    fn value_lookup_and_nulls() {
+        let text = r#"{"benchmark":"x","name":"X","tables":[{"id":"t","title":"T","source":"s",
+            "unit":"%","columns":["a","b"],"rows":[{"label":"m","values":[1.5,null]}]}]}"#;
+        let b = ReportedBundle::parse("x.json", text).unwrap();
+        assert_eq!(b.table("t").unwrap().value("m", "a"), Some(1.5));
+        assert_eq!(b.table("t").unwrap().value("m", "b"), None);
+        assert_eq!(b.table("t").unwrap().value("zz", "a"), None);
+    }
+}

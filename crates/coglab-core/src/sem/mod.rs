@@ -1,0 +1,1 @@
+//! Gold: PLS-SEM engine and benchmark-structure diagnostics (issue 5).

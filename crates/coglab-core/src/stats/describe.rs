@@ -1,0 +1,233 @@
+//! Descriptive statistics: mean, variance, standard error, median, moments.
+
+use super::{check_finite, StatsError};
+
+/// Arithmetic mean.
+///
+/// # Errors
+/// [`StatsError::TooFewValues`] on empty input, [`StatsError::NonFinite`] on NaN/inf.
+///
+/// # Examples
+/// ```
+/// assert_eq!(coglab_core::stats::describe::mean(&[1.0, 2.0, 6.0]).unwrap(), 3.0);
+/// ```
+pub fn mean(xs: &[f64]) -> Result<f64, StatsError> {
+    if xs.is_empty() {
+        return Err(StatsError::TooFewValues {
+            needed: 1,
+            found: 0,
+        });
+    }
+    check_finite(xs)?;
+    Ok(xs.iter().sum::<f64>() / xs.len() as f64)
+}
+
+/// Variance with `ddof` degrees of freedom removed: `ddof = 0` is the population variance
+/// (numpy's default), `ddof = 1` the sample variance (R's `var`).
+///
+/// # Errors
+/// [`StatsError::TooFewValues`] when `xs.len() <= ddof`.
+pub fn variance(xs: &[f64], ddof: usize) -> Result<f64, StatsError> {
+    if xs.len() <= ddof {
+        return Err(StatsError::TooFewValues {
+            needed: ddof + 1,
+            found: xs.len(),
+        });
+    }
+    let m = mean(xs)?;
+    let ss: f64 = xs.iter().map(|x| (x - m) * (x - m)).sum();
+    Ok(ss / (xs.len() - ddof) as f64)
+}
+
+/// Standard deviation with `ddof` degrees of freedom removed (see [`variance`]).
+///
+/// # Errors
+/// As [`variance`].
+pub fn std_dev(xs: &[f64], ddof: usize) -> Result<f64, StatsError> {
+    variance(xs, ddof).map(f64::sqrt)
+}
+
+/// Mean and standard error as KiVA reports them: SE = population SD / sqrt(n)
+/// (numpy's `np.std` default, ddof = 0).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MeanSe {
+    /// Mean of the values.
+    pub mean: f64,
+    /// Standard error of the mean.
+    pub se: f64,
+    /// Number of values.
+    pub n: usize,
+}
+
+/// Mean and standard error, SE = SD(ddof) / sqrt(n).
+///
+/// # Errors
+/// [`StatsError::TooFewValues`] on empty input (or `n <= ddof`).
+///
+/// # Examples
+/// ```
+/// use coglab_core::stats::describe::mean_se;
+/// // values 0, 1, 1, 1: mean 0.75, population SD sqrt(0.1875) = 0.4330, SE = 0.4330 / 2
+/// let m = mean_se(&[0.0, 1.0, 1.0, 1.0], 0).unwrap();
+/// assert!((m.se - 0.21650635094610965).abs() < 1e-15);
+/// ```
+pub fn mean_se(xs: &[f64], ddof: usize) -> Result<MeanSe, StatsError> {
+    let sd = std_dev(xs, ddof)?;
+    Ok(MeanSe {
+        mean: mean(xs)?,
+        se: sd / (xs.len() as f64).sqrt(),
+        n: xs.len(),
+    })
+}
+
+/// Median (mean of the two middle values for even n).
+///
+/// # Errors
+/// [`StatsError::TooFewValues`] on empty input, [`StatsError::NonFinite`] on NaN/inf.
+pub fn median(xs: &[f64]) -> Result<f64, StatsError> {
+    quantile(xs, 0.5)
+}
+
+/// Quantile by linear interpolation between order statistics (R type 7, numpy's default).
+///
+/// # Errors
+/// [`StatsError::TooFewValues`] on empty input, [`StatsError::NonFinite`] on NaN/inf,
+/// [`StatsError::BadParameter`] when `p` is outside [0, 1].
+pub fn quantile(xs: &[f64], p: f64) -> Result<f64, StatsError> {
+    if xs.is_empty() {
+        return Err(StatsError::TooFewValues {
+            needed: 1,
+            found: 0,
+        });
+    }
+    check_finite(xs)?;
+    if !(0.0..=1.0).contains(&p) {
+        return Err(StatsError::BadParameter {
+            name: "p",
+            value: p,
+            expected: "0 <= p <= 1",
+        });
+    }
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    let h = (v.len() - 1) as f64 * p;
+    let lo = h.floor() as usize;
+    let hi = h.ceil() as usize;
+    Ok(v[lo] + (h - lo as f64) * (v[hi] - v[lo]))
+}
+
+/// Sample skewness g1 = m3 / m2^(3/2) (moments about the mean, divided by n), as
+/// e1071's type 1 and seminr's descriptives.
+///
+/// # Errors
+/// [`StatsError::TooFewValues`] for n < 3, [`StatsError::ZeroVariance`] for constant input.
+pub fn skewness(xs: &[f64]) -> Result<f64, StatsError> {
+    let (m2, m3, _) = central_moments(xs)?;
+    Ok(m3 / m2.powf(1.5))
+}
+
+/// Raw kurtosis b2 = m4 / m2² (what seminr prints as "Kurtosis"); excess kurtosis is b2 − 3.
+///
+/// # Errors
+/// As [`skewness`].
+pub fn kurtosis_b2(xs: &[f64]) -> Result<f64, StatsError> {
+    let (m2, _, m4) = central_moments(xs)?;
+    Ok(m4 / (m2 * m2))
+}
+
+/// Excess kurtosis g2 = b2 − 3 (0 for a normal distribution).
+///
+/// # Errors
+/// As [`skewness`].
+pub fn excess_kurtosis(xs: &[f64]) -> Result<f64, StatsError> {
+    kurtosis_b2(xs).map(|b2| b2 - 3.0)
+}
+
+fn central_moments(xs: &[f64]) -> Result<(f64, f64, f64), StatsError> {
+    if xs.len() < 3 {
+        return Err(StatsError::TooFewValues {
+            needed: 3,
+            found: xs.len(),
+        });
+    }
+    let m = mean(xs)?;
+    let n = xs.len() as f64;
+    let (mut m2, mut m3, mut m4) = (0.0, 0.0, 0.0);
+    for x in xs {
+        let d = x - m;
+        let d2 = d * d;
+        m2 += d2;
+        m3 += d2 * d;
+        m4 += d2 * d2;
+    }
+    let (m2, m3, m4) = (m2 / n, m3 / n, m4 / n);
+    if m2 == 0.0 {
+        return Err(StatsError::ZeroVariance);
+    }
+    Ok((m2, m3, m4))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_abs_diff_eq;
+
+    #[test]
+    fn variance_population_and_sample() {
+        // 2,4,4,4,5,5,7,9: mean 5, squared deviations sum 32 -> pop var 4, sample var 32/7.
+        let xs = [2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0];
+        assert_abs_diff_eq!(variance(&xs, 0).unwrap(), 4.0, epsilon = 1e-15);
+        assert_abs_diff_eq!(variance(&xs, 1).unwrap(), 32.0 / 7.0, epsilon = 1e-15);
+        assert_abs_diff_eq!(
+            mean_se(&xs, 0).unwrap().se,
+            2.0 / 8f64.sqrt(),
+            epsilon = 1e-15
+        );
+    }
+
+    #[test]
+    fn empty_and_nan_are_errors() {
+        assert_eq!(
+            mean(&[]),
+            Err(StatsError::TooFewValues {
+                needed: 1,
+                found: 0
+            })
+        );
+        assert_eq!(
+            mean(&[1.0, f64::NAN]),
+            Err(StatsError::NonFinite { index: 1 })
+        );
+        assert_eq!(skewness(&[1.0, 1.0, 1.0]), Err(StatsError::ZeroVariance));
+    }
+
+    #[test]
+    fn median_and_quantile_type7() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]).unwrap(), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]).unwrap(), 2.5);
+        // numpy.quantile([1,2,3,4,10], 0.9) = 4 + 0.6 * 6 = 7.6
+        assert_abs_diff_eq!(
+            quantile(&[1.0, 2.0, 3.0, 4.0, 10.0], 0.9).unwrap(),
+            7.6,
+            epsilon = 1e-12
+        );
+    }
+
+    #[test]
+    fn moments_by_hand() {
+        // 1,2,3,10: mean 4; deviations -3,-2,-1,6; m2 = 50/4 = 12.5;
+        // m3 = (-27-8-1+216)/4 = 45; m4 = (81+16+1+1296)/4 = 348.5
+        let xs = [1.0, 2.0, 3.0, 10.0];
+        assert_abs_diff_eq!(
+            skewness(&xs).unwrap(),
+            45.0 / 12.5f64.powf(1.5),
+            epsilon = 1e-12
+        );
+        assert_abs_diff_eq!(kurtosis_b2(&xs).unwrap(), 348.5 / 156.25, epsilon = 1e-12);
+        assert_abs_diff_eq!(
+            excess_kurtosis(&xs).unwrap(),
+            348.5 / 156.25 - 3.0,
+            epsilon = 1e-12
+        );
+    }
+}

@@ -1,0 +1,1 @@
+//! Intervals for proportions: Wilson score interval (issue 3).
