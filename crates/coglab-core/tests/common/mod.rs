@@ -1,0 +1,32 @@
+//! Shared helpers for integration tests that read the real benchmark files in `../shared/data`.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// The path of `rel` inside the shared data folder (`<repo>/../shared/data/rel`), or `None`
+/// with a printed notice when the folder is absent. Under `CI=true` an absent folder is a
+/// failure, not a skip.
+pub fn shared_data(rel: &str) -> Option<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data");
+    let path = root.join(rel);
+    if path.exists() {
+        return Some(path);
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("CI=true but the shared data file {} is missing", path.display());
+    }
+    eprintln!("SKIP: {} not found; this test needs ../shared/data beside the project", path.display());
+    None
+}
+
+/// Reads a shared data file as text, or `None` (skip) as [`shared_data`].
+pub fn shared_text(rel: &str) -> Option<String> {
+    let path = shared_data(rel)?;
+    Some(std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+}
+
+/// Reads a shared data file as bytes, or `None` (skip) as [`shared_data`].
+pub fn shared_bytes(rel: &str) -> Option<Vec<u8>> {
+    let path = shared_data(rel)?;
+    Some(std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+}
