@@ -13,9 +13,15 @@ pub fn shared_data(rel: &str) -> Option<PathBuf> {
         return Some(path);
     }
     if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("CI=true but the shared data file {} is missing", path.display());
+        panic!(
+            "CI=true but the shared data file {} is missing",
+            path.display()
+        );
     }
-    eprintln!("SKIP: {} not found; this test needs ../shared/data beside the project", path.display());
+    eprintln!(
+        "SKIP: {} not found; this test needs ../shared/data beside the project",
+        path.display()
+    );
     None
 }
 
@@ -29,4 +35,24 @@ pub fn shared_text(rel: &str) -> Option<String> {
 pub fn shared_bytes(rel: &str) -> Option<Vec<u8>> {
     let path = shared_data(rel)?;
     Some(std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+}
+
+/// Reads a seed paper's text (`<repo>/../shared/seeds/rel`), or `None` with a printed notice
+/// when it is absent. Under `CI=true` an absent file is a failure, not a skip.
+pub fn shared_seed(rel: &str) -> Option<String> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/seeds");
+    let path = root.join(rel);
+    if path.exists() {
+        return Some(
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
+        );
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("CI=true but the seed paper {} is missing", path.display());
+    }
+    eprintln!(
+        "SKIP: {} not found; this test needs ../shared/seeds beside the project",
+        path.display()
+    );
+    None
 }
