@@ -362,12 +362,12 @@ fn mmiq_table3() {
 
 /// For the models evaluated on the current 2,710-item test set, the paper's Mean is the
 /// accuracy over all items, i.e. the paradigm accuracies weighted by the category counts of
-/// the real answer key. Hand check for o3:
-/// (393·35.11 + 936·35.04 + 365·30.96 + 398·29.39 + 47·36.17 + 415·31.56 + 118·30.50
-///  + 38·50.00) / 2710 = 89889.68 / 2710 = 33.1696, printed 33.17.
-/// The other four: RL baseline 83391.22/2710 = 30.7717 (30.77), Qwen2.5-VL-7B 70189.05/2710 =
-/// 25.9000 (25.90), Gemini-2.5-Pro 84649.47/2710 = 31.2360 (31.23), Claude-3-7 85486.96/2710 =
-/// 31.5450 (31.55). Several older rows do not fit these counts (see the table's notes).
+/// the real answer key. Hand check for o3: the sum 393·35.11 + 936·35.04 + 365·30.96 +
+/// 398·29.39 + 47·36.17 + 415·31.56 + 118·30.50 + 38·50.00 = 89889.68, and 89889.68 / 2710 =
+/// 33.1696, printed 33.17. The other four: RL baseline 83391.22 / 2710 = 30.7717 (30.77),
+/// Qwen2.5-VL-7B 70189.05 / 2710 = 25.9000 (25.90), Gemini-2.5-Pro 84649.47 / 2710 = 31.2360
+/// (31.23), Claude-3-7 85486.96 / 2710 = 31.5450 (31.55). Several older rows do not fit these
+/// counts (see the table's notes).
 #[test]
 fn mmiq_mean_is_item_weighted_over_the_answer_key() {
     let b = bundle("mmiq.json", MMIQ_JSON);
@@ -944,6 +944,16 @@ fn gold_table3() {
     assert_eq!(arg(0, false), "MVBench");
     assert_eq!(arg(2, false), "SEEDBenchV2");
     assert_eq!(arg(2, true), "BLINK");
+
+    // Equation 2: D_div = 1 / (2 · max HTMT). Section 3.3 gives Gold's highest HTMT as 0.86
+    // (Memory-Perception), i.e. somewhere in [0.855, 0.865): D_div in (1/1.73, 1/1.71] =
+    // (0.5780, 0.5848], and the table's 0.579 lies there (1/(2·0.86) = 0.5814 itself would
+    // print as 0.581, so the unrounded HTMT is about 0.8636).
+    let d_div = value(t, "Gold (Ours)", "D_div");
+    assert!(
+        1.0 / (2.0 * 0.865) < d_div && d_div <= 1.0 / (2.0 * 0.855),
+        "{d_div}"
+    );
 }
 
 #[test]
