@@ -82,7 +82,10 @@ pub fn detect(file: &str, bytes: &[u8]) -> Result<Detected, MmoperaError> {
     }
     if !trimmed.starts_with('{') {
         let header = trimmed.lines().next().unwrap_or("").to_lowercase();
-        if header.split(',').any(|h| h.trim().trim_matches('"') == "id") {
+        if header
+            .split(',')
+            .any(|h| h.trim().trim_matches('"') == "id")
+        {
             return Ok(metadata);
         }
         return Err(MmoperaError::UnknownFormat {
@@ -211,34 +214,74 @@ mod tests {
     fn tells_every_format_apart() {
         use FileKind::*;
         assert_eq!(kind("meta.json", r#"[{"id": "a"}]"#), (Metadata, None));
-        assert_eq!(kind("ria_meta.jsonl", "{\"id\": \"a\"}\n{\"id\": \"b\"}\n"), (Metadata, Some(Task::Ria)));
+        assert_eq!(
+            kind("ria_meta.jsonl", "{\"id\": \"a\"}\n{\"id\": \"b\"}\n"),
+            (Metadata, Some(Task::Ria))
+        );
         assert_eq!(kind("m.jsonl", "{\"id\": \"a\"}\n"), (Metadata, None));
         assert_eq!(kind("meta.csv", "id,domain\na,Art\n"), (Metadata, None));
-        assert_eq!(kind("m.json", r#"{"a": {"domain": "Art", "hop_count": 2}}"#), (Metadata, None));
-        assert_eq!(kind("x.json", r#"{"q1": "It is a pun."}"#), (Answers, Some(Task::Ria)));
-        assert_eq!(kind("x.json", r#"{"q1": ["a", "b", "c", "d"]}"#), (Answers, Some(Task::Ica)));
-        assert_eq!(kind("x.json", r#"{"q1": {"error": "x"}, "q2": {"score_judge": "1"}}"#), (RegularScoring, Some(Task::Ria)));
-        assert_eq!(kind("x.json", r#"{"q1": {"path": "a", "hop_quality": {}}}"#), (ReasoningScoring, Some(Task::Ria)));
         assert_eq!(
-            kind("x.json", r#"{"q1": [null, {"hop_quality_path1": {}, "hop_quality_path2": {}}]}"#),
+            kind("m.json", r#"{"a": {"domain": "Art", "hop_count": 2}}"#),
+            (Metadata, None)
+        );
+        assert_eq!(
+            kind("x.json", r#"{"q1": "It is a pun."}"#),
+            (Answers, Some(Task::Ria))
+        );
+        assert_eq!(
+            kind("x.json", r#"{"q1": ["a", "b", "c", "d"]}"#),
+            (Answers, Some(Task::Ica))
+        );
+        assert_eq!(
+            kind(
+                "x.json",
+                r#"{"q1": {"error": "x"}, "q2": {"score_judge": "1"}}"#
+            ),
+            (RegularScoring, Some(Task::Ria))
+        );
+        assert_eq!(
+            kind("x.json", r#"{"q1": {"path": "a", "hop_quality": {}}}"#),
+            (ReasoningScoring, Some(Task::Ria))
+        );
+        assert_eq!(
+            kind(
+                "x.json",
+                r#"{"q1": [null, {"hop_quality_path1": {}, "hop_quality_path2": {}}]}"#
+            ),
             (ReasoningScoring, Some(Task::Ica))
         );
-        assert_eq!(kind("h.json", r#"{"q1": 3, "q2": "4"}"#), (Scores, Some(Task::Ria)));
-        assert_eq!(kind("h.json", r#"{"q1": [3, 2, 4, 4]}"#), (Scores, Some(Task::Ica)));
+        assert_eq!(
+            kind("h.json", r#"{"q1": 3, "q2": "4"}"#),
+            (Scores, Some(Task::Ria))
+        );
+        assert_eq!(
+            kind("h.json", r#"{"q1": [3, 2, 4, 4]}"#),
+            (Scores, Some(Task::Ica))
+        );
         // "3" then text: answers.
-        assert_eq!(kind("x.json", r#"{"q1": "3", "q2": "A pun on bat."}"#), (Answers, Some(Task::Ria)));
+        assert_eq!(
+            kind("x.json", r#"{"q1": "3", "q2": "A pun on bat."}"#),
+            (Answers, Some(Task::Ria))
+        );
     }
 
     #[test]
     fn name_settles_what_content_leaves_open() {
         assert_eq!(
-            kind("gpt_ICA_reasoning_scoring.json", r#"{"q1": {"error": "no content"}}"#),
+            kind(
+                "gpt_ICA_reasoning_scoring.json",
+                r#"{"q1": {"error": "no content"}}"#
+            ),
             (FileKind::ReasoningScoring, Some(Task::Ica))
         );
         let err = detect("x.json", br#"{"q1": {"error": "no content"}}"#).unwrap_err();
         assert!(matches!(err, MmoperaError::UnknownFormat { .. }), "{err}");
         let err = detect("notes.txt", b"hello world").unwrap_err();
-        assert!(err.to_string().starts_with("notes.txt: expected an MM-OPERA"), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("notes.txt: expected an MM-OPERA"),
+            "{err}"
+        );
         assert!(matches!(
             detect("bad.json", b"{\"q1\": [1, 2"),
             Err(MmoperaError::Json { .. })

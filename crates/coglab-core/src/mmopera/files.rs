@@ -44,7 +44,12 @@ fn id_object(
     let mut seen: HashMap<String, usize> = HashMap::new();
     for (id, value) in pairs {
         if let Some(&i) = seen.get(&id) {
-            warnings.push(warn(file, &id, None, "the id occurs twice; the last entry is used"));
+            warnings.push(warn(
+                file,
+                &id,
+                None,
+                "the id occurs twice; the last entry is used",
+            ));
             out[i].1 = value;
         } else {
             seen.insert(id.clone(), out.len());
@@ -65,7 +70,11 @@ fn warn(file: &str, id: &str, field: Option<String>, message: &str) -> Warning {
 
 /// The task shown by the first entry that is not null: a list means ICA.
 fn task_of(pairs: &[(String, Node)]) -> Task {
-    match pairs.iter().map(|(_, v)| v).find(|v| !matches!(v, Node::Null)) {
+    match pairs
+        .iter()
+        .map(|(_, v)| v)
+        .find(|v| !matches!(v, Node::Null))
+    {
         Some(Node::Array(_)) => Task::Ica,
         _ => Task::Ria,
     }
@@ -322,14 +331,25 @@ fn verdict(
                     let (found, message) = match node.get("error").and_then(Node::as_text) {
                         Some(e) => (
                             e.clone(),
-                            format!("expected score_judge, found a judge error {}; counted as 0", snippet(&e)),
+                            format!(
+                                "expected score_judge, found a judge error {}; counted as 0",
+                                snippet(&e)
+                            ),
                         ),
                         None => (
                             node.to_string(),
-                            format!("expected score_judge, found {}; counted as 0", node.describe()),
+                            format!(
+                                "expected score_judge, found {}; counted as 0",
+                                node.describe()
+                            ),
                         ),
                     };
-                    warnings.push(warn(file, id, Some(json::path(id, rotation, None)), &message));
+                    warnings.push(warn(
+                        file,
+                        id,
+                        Some(json::path(id, rotation, None)),
+                        &message,
+                    ));
                     return Verdict {
                         score: None,
                         found: Some(found),
@@ -502,7 +522,10 @@ impl ReasoningScores {
                         file,
                         &id,
                         Some(id.clone()),
-                        &format!("expected {expected}, found {}; item skipped", other.describe()),
+                        &format!(
+                            "expected {expected}, found {}; item skipped",
+                            other.describe()
+                        ),
                     ));
                     vec![None]
                 }
@@ -556,12 +579,19 @@ fn judgement(
                 file,
                 id,
                 Some(field),
-                &format!("expected an object of hops, found {}; path left out", value.describe()),
+                &format!(
+                    "expected an object of hops, found {}; path left out",
+                    value.describe()
+                ),
             ));
             continue;
         };
         let suffix = key["hop_quality".len()..].trim_start_matches('_');
-        let path_key = if suffix.is_empty() { "path".to_owned() } else { suffix.to_owned() };
+        let path_key = if suffix.is_empty() {
+            "path".to_owned()
+        } else {
+            suffix.to_owned()
+        };
         let mut hops = Vec::with_capacity(hop_pairs.len());
         let mut invalid_hops = 0;
         for (name, hop) in hop_pairs {
@@ -662,7 +692,10 @@ mod tests {
             scores,
             [Some(4), Some(2), None, None, None, None, Some(1), Some(3)]
         );
-        assert_eq!(r.get("q1").unwrap().verdicts[0].reason.as_deref(), Some("matches"));
+        assert_eq!(
+            r.get("q1").unwrap().verdicts[0].reason.as_deref(),
+            Some("matches")
+        );
         assert_eq!(r.warnings.len(), 4);
         assert_eq!(
             r.warnings[0].to_string(),
@@ -670,18 +703,35 @@ mod tests {
              found the string \"3.5\"; counted as 0"
         );
         assert_eq!(r.get("q4").unwrap().verdicts[0].found.as_deref(), Some("7"));
-        assert!(r.warnings[3].message.contains("judge error"), "{}", r.warnings[3]);
+        assert!(
+            r.warnings[3].message.contains("judge error"),
+            "{}",
+            r.warnings[3]
+        );
     }
 
     #[test]
     fn regular_ica_and_plain_scores() {
-        let text = br#"{"i1": [{"score_judge": "1"}, {"score_judge": "2"}, null, {"score_judge": "4"}],
+        let text =
+            br#"{"i1": [{"score_judge": "1"}, {"score_judge": "2"}, null, {"score_judge": "4"}],
                          "i2": [3, "2", 0]}"#;
         let r = RegularScores::parse("j.json", text).unwrap();
         assert_eq!(r.task, Task::Ica);
-        let i1: Vec<u8> = r.get("i1").unwrap().verdicts.iter().map(Verdict::counted).collect();
+        let i1: Vec<u8> = r
+            .get("i1")
+            .unwrap()
+            .verdicts
+            .iter()
+            .map(Verdict::counted)
+            .collect();
         assert_eq!(i1, [1, 2, 0, 4]);
-        let i2: Vec<Option<u8>> = r.get("i2").unwrap().verdicts.iter().map(|v| v.score).collect();
+        let i2: Vec<Option<u8>> = r
+            .get("i2")
+            .unwrap()
+            .verdicts
+            .iter()
+            .map(|v| v.score)
+            .collect();
         assert_eq!(i2, [Some(3), Some(2), Some(0)]);
         // null rotation and the 3-element list are reported.
         assert_eq!(r.warnings.len(), 2, "{:?}", r.warnings);

@@ -277,7 +277,7 @@ impl Metadata {
                 for pair in &pairs {
                     for field in ["perception", "conception"] {
                         if let Some(node) = pair.get(field) {
-                                        self.collect_labels(node, &id, field, at, &mut l3);
+                            self.collect_labels(node, &id, field, at, &mut l3);
                         }
                     }
                 }
@@ -315,7 +315,14 @@ impl Metadata {
         Ok(())
     }
 
-    fn collect_labels(&mut self, node: &Node, id: &str, field: &str, at: &RecordAt, out: &mut Vec<L3>) {
+    fn collect_labels(
+        &mut self,
+        node: &Node,
+        id: &str,
+        field: &str,
+        at: &RecordAt,
+        out: &mut Vec<L3>,
+    ) {
         let unknown = |found: &str, warnings: &mut Vec<Warning>| {
             warnings.push(Warning {
                 file: self.file.clone(),
@@ -427,7 +434,11 @@ mod tests {
         let r1 = meta.get("r1").unwrap();
         assert_eq!(
             r1.l3,
-            vec![L3::VisualSimilarity, L3::SemanticObject, L3::CausalConnections]
+            vec![
+                L3::VisualSimilarity,
+                L3::SemanticObject,
+                L3::CausalConnections
+            ]
         );
         // Two recognition labels → recognition once; logic once.
         assert_eq!(r1.l2(), vec![L2::Recognition, L2::Logic]);
@@ -469,7 +480,8 @@ mod tests {
 
     #[test]
     fn errors_are_located() {
-        let err = Metadata::parse("m.jsonl", b"{\"id\": \"a\"}\n{\"domain\": \"x\"}\n").unwrap_err();
+        let err =
+            Metadata::parse("m.jsonl", b"{\"id\": \"a\"}\n{\"domain\": \"x\"}\n").unwrap_err();
         assert_eq!(
             err.to_string(),
             "m.jsonl line 2: field \"id\": missing: expected a non-empty item id"
@@ -486,7 +498,10 @@ mod tests {
             "m.json: field \"[1].id\": duplicate id \"a\" (first at record 1)"
         );
         let err = Metadata::parse("m.csv", b"name,domain\na,b\n").unwrap_err();
-        assert!(err.to_string().starts_with("m.csv line 1: field \"id\""), "{err}");
+        assert!(
+            err.to_string().starts_with("m.csv line 1: field \"id\""),
+            "{err}"
+        );
         let err = Metadata::parse("m.csv", b"id,domain\na,b,c\n").unwrap_err();
         assert!(err.to_string().starts_with("m.csv line 2"), "{err}");
         assert!(matches!(

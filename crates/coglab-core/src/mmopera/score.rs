@@ -515,7 +515,9 @@ pub fn score(input: &ScoreInput<'_>, options: &ScoreOptions) -> Result<Report, M
     let mut per_judge = PerJudge::default();
     if input.regular.len() > 1 {
         for f in &input.regular {
-            per_judge.holistic.push(holistic_report(input, &[*f], options)?);
+            per_judge
+                .holistic
+                .push(holistic_report(input, &[*f], options)?);
         }
     }
     if processed.len() > 1 {
@@ -632,8 +634,11 @@ fn accumulate(accs: &mut [BTreeMap<String, Acc>; 8], m: &Membership, n: usize, s
 }
 
 fn into_breakdowns<G>(accs: [BTreeMap<String, Acc>; 8], f: impl Fn(Acc) -> G) -> Breakdowns<G> {
-    let [domain, culture, kind, language, hop_count, l1, l2, l3] =
-        accs.map(|m| m.into_iter().map(|(k, a)| (k, f(a))).collect::<BTreeMap<_, _>>());
+    let [domain, culture, kind, language, hop_count, l1, l2, l3] = accs.map(|m| {
+        m.into_iter()
+            .map(|(k, a)| (k, f(a)))
+            .collect::<BTreeMap<_, _>>()
+    });
     Breakdowns {
         domain,
         culture,
@@ -850,7 +855,10 @@ fn process_file(file: &ReasoningScores, options: &ScoreOptions) -> ProcessedFile
 /// let r = ReasoningScores::parse("r.json", br#"{"q1": {"hop_quality": {"a": [1, 1, 1]}}}"#).unwrap();
 /// assert_eq!(process_item_scores(&r, &ScoreOptions::default()), vec![("q1".to_string(), Some(1.0))]);
 /// ```
-pub fn process_item_scores(file: &ReasoningScores, options: &ScoreOptions) -> Vec<(String, Option<f64>)> {
+pub fn process_item_scores(
+    file: &ReasoningScores,
+    options: &ScoreOptions,
+) -> Vec<(String, Option<f64>)> {
     process_file(file, options)
         .items
         .into_iter()
@@ -946,7 +954,10 @@ fn reasoning_report(
     }
     if n == 0 {
         return Err(MmoperaError::NothingToScore {
-            what: format!("process-reward score of {} (no item has a valid hop)", names.join(", ")),
+            what: format!(
+                "process-reward score of {} (no item has a valid hop)",
+                names.join(", ")
+            ),
         });
     }
     let hf = hops as f64;
@@ -1017,7 +1028,9 @@ fn item_rows(
             let counted: Vec<f64> = holistic
                 .iter()
                 .flat_map(|j| &j.verdicts)
-                .filter(|v| v.score.is_some() || options.invalid_scores == InvalidScores::CountAsZero)
+                .filter(|v| {
+                    v.score.is_some() || options.invalid_scores == InvalidScores::CountAsZero
+                })
                 .map(|v| f64::from(v.counted()))
                 .collect();
             let mean_score =
@@ -1027,7 +1040,8 @@ fn item_rows(
                 .filter_map(|m| m.get(id.as_str()).map(|jp| (*jp).clone()))
                 .collect();
             let scored: Vec<f64> = process.iter().filter_map(|p| p.s_r).collect();
-            let s_r = (!scored.is_empty()).then(|| scored.iter().sum::<f64>() / scored.len() as f64);
+            let s_r =
+                (!scored.is_empty()).then(|| scored.iter().sum::<f64>() / scored.len() as f64);
             ItemRow {
                 meta: input.metadata.get(&id).cloned(),
                 answers: input
@@ -1128,7 +1142,9 @@ mod tests {
             label_counting: LabelCounting::PerLabel,
             ..ScoreOptions::default()
         };
-        let h = run(Task::Ria, &m, &[&reg], &[], &per_label).holistic.unwrap();
+        let h = run(Task::Ria, &m, &[&reg], &[], &per_label)
+            .holistic
+            .unwrap();
         assert_eq!(h.by.l2["recognition"].n, 3);
         assert_relative_eq!(h.by.l2["recognition"].score_rate, 0.75);
 
@@ -1191,15 +1207,26 @@ mod tests {
         assert_eq!(r.distribution.d["0.8-1"], 2);
         assert_eq!(r.distribution.k["0"], 2);
         // Paths: a has 2 hops, b 1, c 0 valid.
-        assert_eq!(r.distribution.hops, BTreeMap::from([(0, 1), (1, 1), (2, 1)]));
-        assert_relative_eq!(r.by.domain["Art"].mean_score, (1.324 + 0.45) / 2.0, max_relative = 1e-12);
+        assert_eq!(
+            r.distribution.hops,
+            BTreeMap::from([(0, 1), (1, 1), (2, 1)])
+        );
+        assert_relative_eq!(
+            r.by.domain["Art"].mean_score,
+            (1.324 + 0.45) / 2.0,
+            max_relative = 1e-12
+        );
 
         let paper = ScoreOptions {
             decay_exponent: DecayExponent::FromOne,
             ..ScoreOptions::default()
         };
         let r = run(Task::Ria, &m, &[], &[&rs], &paper).reasoning.unwrap();
-        assert_relative_eq!(r.mean_score, (1.1916 + 0.45 * 0.9) / 2.0, max_relative = 1e-12);
+        assert_relative_eq!(
+            r.mean_score,
+            (1.1916 + 0.45 * 0.9) / 2.0,
+            max_relative = 1e-12
+        );
     }
 
     #[test]

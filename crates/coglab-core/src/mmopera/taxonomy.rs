@@ -203,7 +203,10 @@ mod tests {
         for (label, l2) in L3::ALL.into_iter().zip(expected) {
             assert_eq!(label.l2(), l2, "{}", label.name());
         }
-        let perception = L3::ALL.iter().filter(|l| l.l2().l1() == L1::Perception).count();
+        let perception = L3::ALL
+            .iter()
+            .filter(|l| l.l2().l1() == L1::Perception)
+            .count();
         assert_eq!(perception, 7);
     }
 

@@ -475,14 +475,22 @@ mod tests {
             max_relative = 1e-12
         );
         // scipy.stats.pearsonr([4,3,2,0], [4,2,2,1]) → r = 0.8919017444789036, p = 0.10809825552109631.
-        assert_relative_eq!(g.pearson.unwrap().p, 0.108_098_255_521_096_31, max_relative = 1e-9);
+        assert_relative_eq!(
+            g.pearson.unwrap().p,
+            0.108_098_255_521_096_31,
+            max_relative = 1e-9
+        );
         // κ over labels 0..4: p_o = 2/4; A marginals (scores 0..4) 1,0,1,1,1; B marginals
         // 0,1,2,0,1; p_e = (0 + 0 + 2 + 0 + 1)/16 = 3/16; κ = (0.5 − 0.1875)/(1 − 0.1875)
         // = 0.3125/0.8125 = 0.384615... scikit-learn 1.9.1:
         //   cohen_kappa_score([4,3,2,0], [4,2,2,1], labels=[0,1,2,3,4]) = 0.3846153846153846
         //   cohen_kappa_score(..., labels=[0,1,2,3,4], weights="quadratic") = 0.8518518518518519
         assert_relative_eq!(g.kappa.unwrap(), 0.3125 / 0.8125, max_relative = 1e-12);
-        assert_relative_eq!(g.kappa_quadratic.unwrap(), 0.851_851_851_851_851_9, max_relative = 1e-12);
+        assert_relative_eq!(
+            g.kappa_quadratic.unwrap(),
+            0.851_851_851_851_851_9,
+            max_relative = 1e-12
+        );
         // Differences d = 0, 1, 0, −1: |Σd| = 0, so every one of the 16 sign patterns reaches it.
         assert!(g.paired_test.exact);
         assert_relative_eq!(g.paired_test.p, 1.0);
@@ -581,7 +589,11 @@ mod tests {
         let d = [1.72 - 0.676, 0.216 - 0.424, 0.036 - 0.072];
         let mad = d.iter().map(|x: &f64| x.abs()).sum::<f64>() / 3.0;
         assert_relative_eq!(s.mean_abs_diff, mad, max_relative = 1e-12);
-        assert_relative_eq!(s.paired_test.mean_diff, d.iter().sum::<f64>() / 3.0, max_relative = 1e-12);
+        assert_relative_eq!(
+            s.paired_test.mean_diff,
+            d.iter().sum::<f64>() / 3.0,
+            max_relative = 1e-12
+        );
         // d = 1.044, −0.208, −0.036, |Σd| = 0.8. Every sign pattern with +1.044 gives at least
         // 1.044 − 0.208 − 0.036 = 0.8, and its mirror image at most −0.8: all 8 reach it, p = 1.
         assert!(s.paired_test.exact);
