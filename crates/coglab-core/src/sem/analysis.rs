@@ -1,0 +1,1060 @@
+//! The whole Gold analysis: spec + score matrix -> [`SemReport`] (the `coglab sem` JSON).
+//!
+//! Pipeline: select the spec's columns (listwise deletion or mean imputation), standardize
+//! (sample SD), take their correlation matrix, optionally prune (Algorithm 1), fit the PLS
+//! model (two stages when there are second-order constructs), then derive quality figures,
+//! Gold's diagnostics, weighted overall scores, descriptives, the human-column correlation
+//! and, on request, bootstrap intervals.
+//!
+//! Two-stage approach (seminr/plspm): stage 1 fits the first-order constructs with every path
+//! to/from a second-order construct redirected to each of its lower-order constructs; stage 2
+//! uses the lower-order construct scores as the second-order construct's indicators and fits
+//! the spec's structural model. Items of lower-order constructs are reported from stage 1,
+//! everything else (other constructs, second-order constructs, paths, R²) from stage 2.
+//!
+//! Human anchor: a `human_column` that is not an indicator becomes a single-indicator
+//! construct of that name. Unless the spec's paths mention it, paths are added to it from the
+//! top-level constructs: every second-order construct, or else every first-order construct
+//! without an outgoing path. It is excluded from pruning, D_div, TC, D_valid and the overall
+//! scores.
+
+use super::bootstrap::{run_bootstrap, BootstrapOptions, BootstrapReport};
+use super::data::{Missing, ScoreMatrix, Table};
+use super::describe::{describe_values, Descriptive};
+use super::engine::{fit, regress, Block, EngineError, Fit, Mode, Scheme, Structure};
+use super::quality::{self, Diagnostics, Reliability};
+use super::spec::ModelSpec;
+use super::SemError;
+use crate::linalg::{correlation_matrix, LinalgError, Matrix};
+use crate::stats::correlation::{pearson, spearman, Correlation};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Options of one analysis (the spec carries the model; these carry how to run it).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SemOptions {
+    /// Missing-value handling (listwise deletion by default).
+    pub missing: Missing,
+    /// Bootstrap resampling, if wanted.
+    pub bootstrap: Option<BootstrapOptions>,
+    /// Run Algorithm 1 pruning before the final fit.
+    pub prune: bool,
+    /// Overrides the spec's `max_iterations`.
+    pub max_iterations: Option<usize>,
+}
+
+/// Outer weight and loading of one indicator.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OuterEntry {
+    /// The construct the indicator belongs to.
+    pub construct: String,
+    /// Outer weight (standardized indicator, unit-variance composite).
+    pub weight: f64,
+    /// Outer loading (correlation of indicator and construct score).
+    pub loading: f64,
+}
+
+/// One step of Algorithm 1.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PruneStep {
+    /// The indicator removed.
+    pub removed: String,
+    /// Its construct.
+    pub construct: String,
+    /// `"vif"` (VIF above vif_max) or `"loading"` (|loading| below loading_min).
+    pub reason: String,
+    /// The VIF or loading that triggered the removal.
+    pub value: f64,
+    /// Diagnostics of the model *before* this removal.
+    pub diagnostics: Diagnostics,
+    /// Item VIFs before this removal.
+    pub vif: BTreeMap<String, f64>,
+    /// Outer loadings before this removal.
+    pub loadings: BTreeMap<String, f64>,
+}
+
+/// Weighted overall and per-construct score of one model (seed 003, eq. 6-7):
+/// `Σ |λ_i| s_i / Σ |λ_i|` over the raw task scores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OverallScore {
+    /// Over all task indicators.
+    pub overall: f64,
+    /// Per first-order construct (layer).
+    pub by_construct: BTreeMap<String, f64>,
+}
+
+/// Correlation of the weighted overall score with the human column.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HumanAlignment {
+    /// The human column.
+    pub column: String,
+    /// Pearson r with p-value.
+    pub pearson: Correlation,
+    /// Spearman ρ with p-value.
+    pub spearman: Correlation,
+}
+
+/// Descriptives of the indicators (raw, as analysed) and construct scores.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Descriptives {
+    /// Per indicator column (after missing-value handling).
+    pub indicators: BTreeMap<String, Descriptive>,
+    /// Per construct score.
+    pub constructs: BTreeMap<String, Descriptive>,
+}
+
+/// Stage-1 structural results when the model has second-order constructs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FirstStage {
+    /// Stage-1 path coefficients.
+    pub paths: BTreeMap<String, f64>,
+    /// Stage-1 R².
+    pub r2: BTreeMap<String, f64>,
+    /// Stage-1 iterations.
+    pub iterations: usize,
+}
+
+/// A construct of the fitted model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConstructInfo {
+    /// Name.
+    pub name: String,
+    /// Mode A or B.
+    pub mode: Mode,
+    /// 1 (first-order) or 2 (second-order).
+    pub order: u8,
+    /// Indicators (items, or lower-order constructs for order 2), after pruning.
+    pub indicators: Vec<String>,
+    /// Whether this is the human anchor.
+    pub human: bool,
+}
+
+/// Everything `coglab sem` prints. The JSON field names are the CLI contract.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SemReport {
+    /// Models analysed (after missing-value handling).
+    pub n_models: usize,
+    /// Models dropped by listwise deletion.
+    pub dropped_models: Vec<String>,
+    /// Cells filled by mean imputation.
+    pub imputed_cells: usize,
+    /// Missing-value handling used.
+    pub missing: Missing,
+    /// Inner weighting scheme.
+    pub scheme: Scheme,
+    /// Outer-weight updates of the (final-stage) fit.
+    pub iterations: usize,
+    /// The constructs of the fitted model, in spec order.
+    pub constructs: Vec<ConstructInfo>,
+    /// Per indicator: construct, weight, loading.
+    pub outer: BTreeMap<String, OuterEntry>,
+    /// Stage-1 cross-loadings: indicator -> construct -> correlation.
+    pub cross_loadings: BTreeMap<String, BTreeMap<String, f64>>,
+    /// Path coefficients keyed `"From -> To"`.
+    pub paths: BTreeMap<String, f64>,
+    /// Total effects keyed `"From -> To"` (non-zero ones).
+    pub total_effects: BTreeMap<String, f64>,
+    /// R² of the endogenous constructs.
+    pub r2: BTreeMap<String, f64>,
+    /// Adjusted R²: `1 − (1 − R²)(n − 1)/(n − k − 1)`.
+    pub r2_adj: BTreeMap<String, f64>,
+    /// α, ρ_C, ρ_A, AVE per construct.
+    pub reliability: BTreeMap<String, Reliability>,
+    /// HTMT keyed `"A|B"` (A before B in spec order).
+    pub htmt: BTreeMap<String, f64>,
+    /// Fornell-Larcker matrix: √AVE on the diagonal, score correlations elsewhere.
+    pub fornell_larcker: BTreeMap<String, BTreeMap<String, f64>>,
+    /// Item VIFs (within each block).
+    pub vif: BTreeMap<String, f64>,
+    /// Inner VIFs of each path's predecessor among the target's predecessors, `"From -> To"`.
+    pub inner_vif: BTreeMap<String, f64>,
+    /// Gold's D_div, TC, D_valid and their mean.
+    pub diagnostics: Diagnostics,
+    /// Algorithm 1 steps (empty without `--prune`).
+    pub pruning: Vec<PruneStep>,
+    /// Weighted overall and per-construct scores per model.
+    pub overall_scores: BTreeMap<String, OverallScore>,
+    /// Standardized construct scores per model.
+    pub construct_scores: BTreeMap<String, BTreeMap<String, f64>>,
+    /// Stage-1 structural results for two-stage models.
+    pub first_stage: Option<FirstStage>,
+    /// Correlation of the overall score with the human column.
+    pub human: Option<HumanAlignment>,
+    /// Bootstrap results.
+    pub bootstrap: Option<BootstrapReport>,
+    /// Descriptive statistics.
+    pub descriptives: Descriptives,
+}
+
+/// Stage-2 indicator: a stage-1 item (position in `Plan::items`) or a stage-1 construct score.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Ind2 {
+    Item(usize),
+    Score(usize),
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Stage2 {
+    pub inds: Vec<Ind2>,
+    pub names: Vec<String>,
+    pub st: Structure,
+    pub paths: Vec<(usize, usize)>,
+    pub order: Vec<u8>,
+}
+
+/// A model compiled against the table's columns.
+#[derive(Debug, Clone)]
+pub(crate) struct Plan {
+    /// Positions (in the table) of the active stage-1 indicators.
+    pub items: Vec<usize>,
+    pub item_names: Vec<String>,
+    pub st1: Structure,
+    pub paths1: Vec<(usize, usize)>,
+    /// Per stage-1 block: is it the human anchor?
+    pub human1: Vec<bool>,
+    /// Per stage-1 block: is it a lower-order construct?
+    pub loc1: Vec<bool>,
+    pub stage2: Option<Stage2>,
+    pub max_iterations: usize,
+    pub tolerance: f64,
+}
+
+/// Fitted stages.
+#[derive(Debug, Clone)]
+pub(crate) struct Estimates {
+    pub fit1: Fit,
+    pub stage2: Option<(Matrix, Fit)>,
+    /// Final-stage path coefficients per endogenous construct (aligned with preds).
+    pub betas: Vec<Vec<f64>>,
+    pub r2: Vec<Option<f64>>,
+}
+
+/// One reported indicator: which stage/block it comes from.
+#[derive(Debug, Clone)]
+pub(crate) struct Measured {
+    pub name: String,
+    pub construct: String,
+    pub weight: f64,
+    pub loading: f64,
+    /// A task indicator (not the human anchor, not a lower-order construct score).
+    pub task: bool,
+    /// Stage-1 block (for task items).
+    pub block1: Option<usize>,
+}
+
+impl Plan {
+    pub fn build(spec: &ModelSpec, table_names: &[String], excluded: &BTreeSet<String>, max_iterations: usize) -> Plan {
+        let pos = |n: &str| table_names.iter().position(|t| t == n).unwrap_or(0);
+        let mut items = Vec::new();
+        let mut item_names = Vec::new();
+        let mut blocks = Vec::new();
+        let mut human1 = Vec::new();
+        let mut loc1 = Vec::new();
+        for c in &spec.constructs {
+            let mut idx = Vec::new();
+            for ind in c.indicators.iter().filter(|i| !excluded.contains(*i)) {
+                idx.push(items.len());
+                items.push(pos(ind));
+                item_names.push(ind.clone());
+            }
+            blocks.push(Block {
+                name: c.name.clone(),
+                items: idx,
+                mode: c.mode,
+            });
+            human1.push(false);
+            loc1.push(spec.is_lower_order(&c.name));
+        }
+        let anchor = spec.human_anchor().map(str::to_string);
+        if let Some(h) = &anchor {
+            blocks.push(Block {
+                name: h.clone(),
+                items: vec![items.len()],
+                mode: Mode::A,
+            });
+            items.push(pos(h));
+            item_names.push(h.clone());
+            human1.push(true);
+            loc1.push(false);
+        }
+        // Structural paths by name (spec order), plus automatic anchor paths.
+        let mut named: Vec<(String, String)> = spec.paths.clone();
+        if let Some(h) = &anchor {
+            if !spec.paths.iter().any(|(f, t)| f == h || t == h) {
+                let tops: Vec<String> = if !spec.second_order.is_empty() {
+                    spec.second_order.iter().map(|s| s.name.clone()).collect()
+                } else {
+                    spec.constructs
+                        .iter()
+                        .filter(|c| !spec.paths.iter().any(|(f, _)| *f == c.name))
+                        .map(|c| c.name.clone())
+                        .collect()
+                };
+                named.extend(tops.into_iter().map(|t| (t, h.clone())));
+            }
+        }
+        let idx1 = |n: &str| blocks.iter().position(|b: &Block| b.name == n);
+        let expand = |n: &str| -> Vec<usize> {
+            match spec.second_order.iter().find(|s| s.name == n) {
+                Some(s) => s.constructs.iter().filter_map(|c| idx1(c)).collect(),
+                None => idx1(n).into_iter().collect(),
+            }
+        };
+        let mut paths1 = Vec::new();
+        for (f, t) in &named {
+            for a in expand(f) {
+                for b in expand(t) {
+                    if !paths1.contains(&(a, b)) {
+                        paths1.push((a, b));
+                    }
+                }
+            }
+        }
+        let st1 = Structure::new(blocks.clone(), &paths1, spec.scheme);
+        let stage2 = (!spec.second_order.is_empty()).then(|| {
+            let mut inds = Vec::new();
+            let mut names = Vec::new();
+            let mut blocks2 = Vec::new();
+            let mut order = Vec::new();
+            for (i, b) in blocks.iter().enumerate() {
+                if loc1[i] {
+                    continue;
+                }
+                let mut idx = Vec::new();
+                for &k in &b.items {
+                    idx.push(inds.len());
+                    inds.push(Ind2::Item(k));
+                    names.push(item_names[k].clone());
+                }
+                blocks2.push(Block {
+                    name: b.name.clone(),
+                    items: idx,
+                    mode: b.mode,
+                });
+                order.push(1);
+            }
+            for h in &spec.second_order {
+                let mut idx = Vec::new();
+                for c in &h.constructs {
+                    if let Some(i) = idx1(c) {
+                        idx.push(inds.len());
+                        inds.push(Ind2::Score(i));
+                        names.push(c.clone());
+                    }
+                }
+                blocks2.push(Block {
+                    name: h.name.clone(),
+                    items: idx,
+                    mode: h.mode,
+                });
+                order.push(2);
+            }
+            let idx2 = |n: &str| blocks2.iter().position(|b: &Block| b.name == n);
+            let paths: Vec<(usize, usize)> = named
+                .iter()
+                .filter_map(|(f, t)| Some((idx2(f)?, idx2(t)?)))
+                .collect();
+            Stage2 {
+                st: Structure::new(blocks2.clone(), &paths, spec.scheme),
+                inds,
+                names,
+                paths,
+                order,
+            }
+        });
+        Plan {
+            items,
+            item_names,
+            st1,
+            paths1,
+            human1,
+            loc1,
+            stage2,
+            max_iterations,
+            tolerance: spec.tolerance,
+        }
+    }
+
+    /// The final structure (stage 2 if any) and its paths.
+    pub fn final_structure(&self) -> (&Structure, &[(usize, usize)]) {
+        match &self.stage2 {
+            Some(s) => (&s.st, &s.paths),
+            None => (&self.st1, &self.paths1),
+        }
+    }
+
+    fn engine_error(&self, e: EngineError, stage2: bool) -> SemError {
+        let (st, names): (&Structure, &[String]) = match (&self.stage2, stage2) {
+            (Some(s), true) => (&s.st, &s.names),
+            _ => (&self.st1, &self.item_names),
+        };
+        let list = |v: &[String]| v.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(", ");
+        match e {
+            EngineError::SingularBlock { block, pivot } => {
+                let b = &st.blocks[block];
+                let inames: Vec<String> = b.items.iter().map(|&k| names[k].clone()).collect();
+                SemError::Collinear {
+                    construct: b.name.clone(),
+                    purpose: "Mode B weights".into(),
+                    indicator: inames[pivot].clone(),
+                    others: list(&inames[..pivot]),
+                }
+            }
+            EngineError::ZeroComposite { block } => SemError::ZeroComposite {
+                construct: st.blocks[block].name.clone(),
+            },
+            EngineError::SingularInner { construct, pivot } => {
+                let preds: Vec<String> = st.preds[construct].iter().map(|&i| st.blocks[i].name.clone()).collect();
+                SemError::SingularPaths {
+                    construct: st.blocks[construct].name.clone(),
+                    predecessor: preds.get(pivot).cloned().unwrap_or_default(),
+                    others: list(&preds[..pivot.min(preds.len())]),
+                }
+            }
+            EngineError::NotConverged { iterations, change } => SemError::NotConverged {
+                stage: if stage2 { "stage 2".into() } else if self.stage2.is_some() { "stage 1".into() } else { "PLS fit".into() },
+                iterations,
+                change,
+                tolerance: self.tolerance,
+            },
+        }
+    }
+
+    /// Stage-2 correlation matrix from the stage-1 one and fit.
+    fn r2_matrix(&self, s2: &Stage2, r1: &Matrix, f1: &Fit) -> Matrix {
+        let q = s2.inds.len();
+        let mut r = Matrix::identity(q);
+        for a in 0..q {
+            for b in a + 1..q {
+                let v = match (s2.inds[a], s2.inds[b]) {
+                    (Ind2::Item(k), Ind2::Item(l)) => r1[(k, l)],
+                    (Ind2::Item(k), Ind2::Score(i)) | (Ind2::Score(i), Ind2::Item(k)) => f1.t[i][k],
+                    (Ind2::Score(i), Ind2::Score(j)) => f1.c[(i, j)],
+                };
+                r[(a, b)] = v;
+                r[(b, a)] = v;
+            }
+        }
+        r
+    }
+
+    /// Fits both stages on the stage-1 correlation matrix `r1`.
+    pub fn estimate(&self, r1: &Matrix) -> Result<Estimates, SemError> {
+        let fit1 = fit(r1, &self.st1, self.max_iterations, self.tolerance).map_err(|e| self.engine_error(e, false))?;
+        let stage2 = match &self.stage2 {
+            Some(s2) => {
+                let r2 = self.r2_matrix(s2, r1, &fit1);
+                let f2 = fit(&r2, &s2.st, self.max_iterations, self.tolerance).map_err(|e| self.engine_error(e, true))?;
+                Some((r2, f2))
+            }
+            None => None,
+        };
+        let (st, _) = self.final_structure();
+        let c = match &stage2 {
+            Some((_, f2)) => &f2.c,
+            None => &fit1.c,
+        };
+        let mut betas = Vec::new();
+        let mut r2 = Vec::new();
+        for j in 0..st.blocks.len() {
+            if st.preds[j].is_empty() {
+                betas.push(Vec::new());
+                r2.push(None);
+                continue;
+            }
+            let b = regress(c, &st.preds[j], j).map_err(|e| self.engine_error(e, stage2.is_some()))?;
+            let rsq: f64 = st.preds[j].iter().zip(&b).map(|(&i, bi)| bi * c[(i, j)]).sum();
+            betas.push(b);
+            r2.push(Some(rsq));
+        }
+        Ok(Estimates { fit1, stage2, betas, r2 })
+    }
+
+    /// The reported indicators: LOC items from stage 1, everything else from the final stage.
+    pub fn measured(&self, est: &Estimates) -> Vec<Measured> {
+        let mut out = Vec::new();
+        let stage2 = match (&self.stage2, &est.stage2) {
+            (Some(s2), Some((_, f2))) => Some((s2, f2)),
+            _ => None,
+        };
+        for (i, b) in self.st1.blocks.iter().enumerate() {
+            // Re-estimated in stage 2 unless it is a lower-order construct.
+            let in_stage2 = stage2.filter(|_| !self.loc1[i]).and_then(|(s2, f2)| {
+                let j = s2.st.blocks.iter().position(|bb| bb.name == b.name)?;
+                Some((s2, f2, j))
+            });
+            for (a, &k) in b.items.iter().enumerate() {
+                let (weight, loading) = match in_stage2 {
+                    Some((s2, f2, j)) => {
+                        let items2 = &s2.st.blocks[j].items;
+                        let pos = items2.iter().position(|&q| s2.inds[q] == Ind2::Item(k)).unwrap_or(a);
+                        (f2.weights[j][pos], f2.t[j][items2[pos]])
+                    }
+                    None => (est.fit1.weights[i][a], est.fit1.t[i][k]),
+                };
+                out.push(Measured {
+                    name: self.item_names[k].clone(),
+                    construct: b.name.clone(),
+                    weight,
+                    loading,
+                    task: !self.human1[i],
+                    block1: Some(i),
+                });
+            }
+        }
+        if let Some((s2, f2)) = stage2 {
+            for (j, b) in s2.st.blocks.iter().enumerate() {
+                if s2.order[j] != 2 {
+                    continue;
+                }
+                for (a, &q) in b.items.iter().enumerate() {
+                    out.push(Measured {
+                        name: s2.names[q].clone(),
+                        construct: b.name.clone(),
+                        weight: f2.weights[j][a],
+                        loading: f2.t[j][q],
+                        task: false,
+                        block1: None,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Item VIFs of the stage-1 task blocks, keyed by item.
+    pub fn task_vifs(&self, r1: &Matrix) -> Result<BTreeMap<String, f64>, SemError> {
+        let mut out = BTreeMap::new();
+        for (i, b) in self.st1.blocks.iter().enumerate() {
+            if self.human1[i] {
+                continue;
+            }
+            let v = quality::item_vifs(r1, &b.items).map_err(|pivot| {
+                let names: Vec<String> = b.items.iter().map(|&k| self.item_names[k].clone()).collect();
+                SemError::Collinear {
+                    construct: b.name.clone(),
+                    purpose: "item VIF".into(),
+                    indicator: names[pivot].clone(),
+                    others: names[..pivot].iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(", "),
+                }
+            })?;
+            for (&k, vif) in b.items.iter().zip(v) {
+                out.insert(self.item_names[k].clone(), vif);
+            }
+        }
+        Ok(out)
+    }
+
+    /// HTMT between stage-1 task constructs (spec order), keyed "A|B".
+    pub fn task_htmt(&self, r1: &Matrix) -> Vec<(String, f64)> {
+        let mut out = Vec::new();
+        let blocks = &self.st1.blocks;
+        for a in 0..blocks.len() {
+            for b in a + 1..blocks.len() {
+                if self.human1[a] || self.human1[b] {
+                    continue;
+                }
+                if let Some(h) = quality::htmt(r1, &blocks[a].items, &blocks[b].items) {
+                    out.push((format!("{}|{}", blocks[a].name, blocks[b].name), h));
+                }
+            }
+        }
+        out
+    }
+
+    pub fn diagnostics(&self, r1: &Matrix, est: &Estimates) -> Result<(Diagnostics, BTreeMap<String, f64>, Vec<Measured>), SemError> {
+        let vifs = self.task_vifs(r1)?;
+        let measured = self.measured(est);
+        let loadings: Vec<f64> = measured.iter().filter(|m| m.task).map(|m| m.loading).collect();
+        let htmts: Vec<f64> = self.task_htmt(r1).into_iter().map(|(_, h)| h).collect();
+        let v: Vec<f64> = vifs.values().copied().collect();
+        Ok((quality::diagnostics(&htmts, &loadings, &v), vifs, measured))
+    }
+}
+
+fn key(a: &str, b: &str) -> String {
+    format!("{a} -> {b}")
+}
+
+/// Runs the whole analysis from the spec text and the data bytes (what the web worker and the
+/// CLI call).
+///
+/// # Errors
+/// Any [`SemError`]: unreadable data or spec (with file, line, field), unknown or duplicated
+/// constructs / indicators, text or constant indicators, too few models, collinear blocks,
+/// non-convergence.
+pub fn analyze(spec_text: &str, spec_file: &str, data: &[u8], data_file: &str, opts: &SemOptions) -> Result<SemReport, SemError> {
+    let spec = ModelSpec::parse(spec_text, spec_file)?;
+    let matrix = ScoreMatrix::parse(data, data_file)?;
+    analyze_parsed(&spec, &matrix, opts)
+}
+
+/// Checks the spec's columns against the data and returns the dense table.
+pub(crate) fn prepare(spec: &ModelSpec, matrix: &ScoreMatrix, missing: Missing) -> Result<Table, SemError> {
+    let mut names: Vec<String> = Vec::new();
+    let available = || matrix.columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ");
+    for c in &spec.constructs {
+        for (k, ind) in c.indicators.iter().enumerate() {
+            if matrix.column(ind).is_none() {
+                let _ = k;
+                return Err(SemError::UnknownIndicator {
+                    at: spec.at(ind, 0, &format!("constructs.{}", c.name)),
+                    indicator: ind.clone(),
+                    construct: c.name.clone(),
+                    data_file: matrix.file.clone(),
+                    available: available(),
+                });
+            }
+            names.push(ind.clone());
+        }
+    }
+    if let Some(h) = &spec.human_column {
+        if matrix.column(h).is_none() {
+            return Err(SemError::Spec {
+                at: spec.at(h, 0, "human_column"),
+                message: format!("human column \"{h}\" is not a column of {} (columns: {})", matrix.file, available()),
+            });
+        }
+        if !names.contains(h) {
+            names.push(h.clone());
+        }
+    }
+    matrix.table(&names, missing)
+}
+
+/// Standardized columns (sample SD) and their correlation matrix.
+pub(crate) fn standardize(table: &Table, file: &str) -> Result<(Vec<Vec<f64>>, Matrix), SemError> {
+    let cols: Vec<&[f64]> = table.columns.iter().map(Vec::as_slice).collect();
+    let r = correlation_matrix(&cols).map_err(|e| match e {
+        LinalgError::ZeroVariance { column } => SemError::ConstantIndicator {
+            file: file.to_string(),
+            column: table.names[column].clone(),
+            n: table.models.len(),
+        },
+        _ => SemError::TooFewModels {
+            file: file.to_string(),
+            needed: 3,
+            found: table.models.len(),
+            reason: "correlations need at least 3".into(),
+        },
+    })?;
+    let n = table.models.len() as f64;
+    let z = table
+        .columns
+        .iter()
+        .map(|c| {
+            let m = c.iter().sum::<f64>() / n;
+            let sd = (c.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / (n - 1.0)).sqrt();
+            c.iter().map(|v| (v - m) / sd).collect()
+        })
+        .collect();
+    Ok((z, r))
+}
+
+fn needed_models(plan: &Plan) -> (usize, String) {
+    let mut needed = (3, "correlations need at least 3".to_string());
+    let (st, _) = plan.final_structure();
+    for (j, p) in st.preds.iter().enumerate() {
+        if p.len() + 2 > needed.0 {
+            needed = (p.len() + 2, format!("construct \"{}\" has {} predecessors", st.blocks[j].name, p.len()));
+        }
+    }
+    for b in plan.st1.blocks.iter().chain(plan.stage2.iter().flat_map(|s| s.st.blocks.iter())) {
+        if b.mode == Mode::B && b.items.len() + 1 > needed.0 {
+            needed = (b.items.len() + 1, format!("Mode B construct \"{}\" has {} indicators", b.name, b.items.len()));
+        }
+    }
+    needed
+}
+
+/// Algorithm 1 (seed 003): refit, remove the single worst task, repeat. VIF first (largest
+/// above `vif_max`), then loadings (smallest |λ| below `loading_min`); a construct never drops
+/// below `min_indicators`; the human anchor is never removed.
+pub(crate) fn prune(spec: &ModelSpec, table: &Table, r_full: &Matrix, max_iterations: usize) -> Result<(BTreeSet<String>, Vec<PruneStep>), SemError> {
+    let th = spec.thresholds;
+    let mut excluded = BTreeSet::new();
+    let mut steps = Vec::new();
+    loop {
+        let plan = Plan::build(spec, &table.names, &excluded, max_iterations);
+        let r1 = r_full.select(&plan.items, &plan.items);
+        let est = plan.estimate(&r1)?;
+        let (diag, vifs, measured) = plan.diagnostics(&r1, &est)?;
+        let size = |construct: &str| measured.iter().filter(|m| m.task && m.construct == construct).count();
+        let eligible: Vec<&Measured> = measured
+            .iter()
+            .filter(|m| m.task && m.block1.is_some() && size(&m.construct) > th.min_indicators)
+            .collect();
+        let by_vif = eligible
+            .iter()
+            .filter_map(|m| vifs.get(&m.name).map(|v| (*m, *v)))
+            .filter(|(_, v)| *v > th.vif_max)
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        let pick = match by_vif {
+            Some((m, v)) => Some((m, "vif", v)),
+            None => eligible
+                .iter()
+                .filter(|m| m.loading.abs() < th.loading_min)
+                .min_by(|a, b| a.loading.abs().total_cmp(&b.loading.abs()))
+                .map(|m| (*m, "loading", m.loading)),
+        };
+        let Some((m, reason, value)) = pick else {
+            return Ok((excluded, steps));
+        };
+        steps.push(PruneStep {
+            removed: m.name.clone(),
+            construct: m.construct.clone(),
+            reason: reason.into(),
+            value,
+            diagnostics: diag,
+            vif: vifs,
+            loadings: measured.iter().filter(|x| x.task).map(|x| (x.name.clone(), x.loading)).collect(),
+        });
+        excluded.insert(m.name.clone());
+    }
+}
+
+/// Runs the analysis on an already parsed spec and matrix.
+///
+/// # Errors
+/// As [`analyze`].
+pub fn analyze_parsed(spec: &ModelSpec, matrix: &ScoreMatrix, opts: &SemOptions) -> Result<SemReport, SemError> {
+    let max_iterations = opts.max_iterations.unwrap_or(spec.max_iterations);
+    let table = prepare(spec, matrix, opts.missing)?;
+    let full_plan = Plan::build(spec, &table.names, &BTreeSet::new(), max_iterations);
+    let (needed, reason) = needed_models(&full_plan);
+    if table.models.len() < needed {
+        return Err(SemError::TooFewModels {
+            file: matrix.file.clone(),
+            needed,
+            found: table.models.len(),
+            reason,
+        });
+    }
+    let (z, r_full) = standardize(&table, &matrix.file)?;
+    let (excluded, pruning) = if opts.prune {
+        prune(spec, &table, &r_full, max_iterations)?
+    } else {
+        (BTreeSet::new(), Vec::new())
+    };
+    let plan = Plan::build(spec, &table.names, &excluded, max_iterations);
+    let r1 = r_full.select(&plan.items, &plan.items);
+    let est = plan.estimate(&r1)?;
+    let (diagnostics, mut vif, measured) = plan.diagnostics(&r1, &est)?;
+    let n = table.models.len();
+
+    // Constructs.
+    let mut constructs = Vec::new();
+    for (i, b) in plan.st1.blocks.iter().enumerate() {
+        constructs.push(ConstructInfo {
+            name: b.name.clone(),
+            mode: b.mode,
+            order: 1,
+            indicators: b.items.iter().map(|&k| plan.item_names[k].clone()).collect(),
+            human: plan.human1[i],
+        });
+    }
+    if let Some(s2) = &plan.stage2 {
+        for (j, b) in s2.st.blocks.iter().enumerate() {
+            if s2.order[j] == 2 {
+                constructs.push(ConstructInfo {
+                    name: b.name.clone(),
+                    mode: b.mode,
+                    order: 2,
+                    indicators: b.items.iter().map(|&q| s2.names[q].clone()).collect(),
+                    human: false,
+                });
+            }
+        }
+    }
+
+    // Outer model.
+    let outer: BTreeMap<String, OuterEntry> = measured
+        .iter()
+        .map(|m| {
+            (
+                m.name.clone(),
+                OuterEntry {
+                    construct: m.construct.clone(),
+                    weight: m.weight,
+                    loading: m.loading,
+                },
+            )
+        })
+        .collect();
+    let mut cross_loadings = BTreeMap::new();
+    for (k, name) in plan.item_names.iter().enumerate() {
+        let row: BTreeMap<String, f64> = plan.st1.blocks.iter().enumerate().map(|(i, b)| (b.name.clone(), est.fit1.t[i][k])).collect();
+        cross_loadings.insert(name.clone(), row);
+    }
+
+    // Structural model (final stage).
+    let (st, _) = plan.final_structure();
+    let c_final = match &est.stage2 {
+        Some((_, f2)) => &f2.c,
+        None => &est.fit1.c,
+    };
+    let m = st.blocks.len();
+    let mut bmat = Matrix::zeros(m, m);
+    let mut paths = BTreeMap::new();
+    let mut r2 = BTreeMap::new();
+    let mut r2_adj = BTreeMap::new();
+    let mut inner_vif = BTreeMap::new();
+    for j in 0..m {
+        let Some(rsq) = est.r2[j] else { continue };
+        let k = st.preds[j].len();
+        for (&i, &b) in st.preds[j].iter().zip(&est.betas[j]) {
+            bmat[(i, j)] = b;
+            paths.insert(key(&st.blocks[i].name, &st.blocks[j].name), b);
+        }
+        r2.insert(st.blocks[j].name.clone(), rsq);
+        r2_adj.insert(st.blocks[j].name.clone(), 1.0 - (1.0 - rsq) * (n as f64 - 1.0) / (n as f64 - k as f64 - 1.0));
+        let cpp = c_final.select(&st.preds[j], &st.preds[j]);
+        let inv = crate::linalg::inverse_spd(&cpp).map_err(|_| SemError::SingularPaths {
+            construct: st.blocks[j].name.clone(),
+            predecessor: String::new(),
+            others: String::new(),
+        })?;
+        for (a, &i) in st.preds[j].iter().enumerate() {
+            inner_vif.insert(key(&st.blocks[i].name, &st.blocks[j].name), inv[(a, a)]);
+        }
+    }
+    let te = quality::total_effects(&bmat);
+    let mut total_effects = BTreeMap::new();
+    for i in 0..m {
+        for j in 0..m {
+            if te[(i, j)] != 0.0 {
+                total_effects.insert(key(&st.blocks[i].name, &st.blocks[j].name), te[(i, j)]);
+            }
+        }
+    }
+    let first_stage = plan.stage2.as_ref().map(|_| {
+        let mut p = BTreeMap::new();
+        let mut rr = BTreeMap::new();
+        for j in 0..plan.st1.blocks.len() {
+            let preds = &plan.st1.preds[j];
+            if preds.is_empty() {
+                continue;
+            }
+            if let Ok(b) = regress(&est.fit1.c, preds, j) {
+                let rsq: f64 = preds.iter().zip(&b).map(|(&i, bi)| bi * est.fit1.c[(i, j)]).sum();
+                for (&i, bi) in preds.iter().zip(b) {
+                    p.insert(key(&plan.st1.blocks[i].name, &plan.st1.blocks[j].name), bi);
+                }
+                rr.insert(plan.st1.blocks[j].name.clone(), rsq);
+            }
+        }
+        FirstStage {
+            paths: p,
+            r2: rr,
+            iterations: est.fit1.iterations,
+        }
+    });
+
+    // Reliability, HTMT, Fornell-Larcker.
+    let mut reliability = BTreeMap::new();
+    let rel_of = |r: &Matrix, b: &Block, w: &[f64], t: &[f64]| {
+        let l: Vec<f64> = b.items.iter().map(|&k| t[k]).collect();
+        quality::reliability(r, &b.items, w, &l, b.mode)
+    };
+    for (i, b) in plan.st1.blocks.iter().enumerate() {
+        let from_stage2 = !plan.loc1[i] && plan.stage2.is_some();
+        if !from_stage2 {
+            reliability.insert(b.name.clone(), rel_of(&r1, b, &est.fit1.weights[i], &est.fit1.t[i]));
+        }
+    }
+    if let (Some(s2), Some((r2m, f2))) = (&plan.stage2, &est.stage2) {
+        for (j, b) in s2.st.blocks.iter().enumerate() {
+            reliability.insert(b.name.clone(), rel_of(r2m, b, &f2.weights[j], &f2.t[j]));
+        }
+    }
+    let mut htmt: BTreeMap<String, f64> = plan.task_htmt(&r1).into_iter().collect();
+    // Pairs with the human anchor (stage 1) and with second-order constructs (stage 2).
+    for (a, ba) in plan.st1.blocks.iter().enumerate() {
+        for (b, bb) in plan.st1.blocks.iter().enumerate().skip(a + 1) {
+            if plan.human1[a] || plan.human1[b] {
+                if let Some(h) = quality::htmt(&r1, &ba.items, &bb.items) {
+                    htmt.insert(format!("{}|{}", ba.name, bb.name), h);
+                }
+            }
+        }
+    }
+    if let (Some(s2), Some((r2m, _))) = (&plan.stage2, &est.stage2) {
+        let bl = &s2.st.blocks;
+        for a in 0..bl.len() {
+            for b in a + 1..bl.len() {
+                if s2.order[a] == 2 || s2.order[b] == 2 {
+                    if let Some(h) = quality::htmt(r2m, &bl[a].items, &bl[b].items) {
+                        htmt.insert(format!("{}|{}", bl[a].name, bl[b].name), h);
+                    }
+                }
+            }
+        }
+        // VIFs of the second-order constructs' indicators (lower-order construct scores).
+        for (j, b) in bl.iter().enumerate() {
+            if s2.order[j] == 2 {
+                let v = quality::item_vifs(r2m, &b.items).map_err(|pivot| SemError::Collinear {
+                    construct: b.name.clone(),
+                    purpose: "item VIF".into(),
+                    indicator: s2.names[b.items[pivot]].clone(),
+                    others: b.items[..pivot].iter().map(|&q| format!("\"{}\"", s2.names[q])).collect::<Vec<_>>().join(", "),
+                })?;
+                for (&q, x) in b.items.iter().zip(v) {
+                    vif.insert(s2.names[q].clone(), x);
+                }
+            }
+        }
+    }
+    // The human anchor's VIF (single indicator: 1).
+    for (i, b) in plan.st1.blocks.iter().enumerate() {
+        if plan.human1[i] {
+            vif.insert(plan.item_names[b.items[0]].clone(), 1.0);
+        }
+    }
+    let mut fornell_larcker = BTreeMap::new();
+    for (i, bi) in plan.st1.blocks.iter().enumerate() {
+        let mut row = BTreeMap::new();
+        for (j, bj) in plan.st1.blocks.iter().enumerate() {
+            let v = if i == j {
+                reliability.get(&bi.name).map_or(1.0, |r| r.ave.sqrt())
+            } else {
+                est.fit1.c[(i, j)]
+            };
+            row.insert(bj.name.clone(), v);
+        }
+        fornell_larcker.insert(bi.name.clone(), row);
+    }
+
+    // Construct scores: stage-1 composites, replaced by the final stage where re-estimated.
+    let mut scores: Vec<(String, Vec<f64>)> = Vec::new();
+    let composite = |items: &[usize], w: &[f64], cols: &dyn Fn(usize) -> Vec<f64>| -> Vec<f64> {
+        let mut s = vec![0.0; n];
+        for (&k, wk) in items.iter().zip(w) {
+            for (acc, v) in s.iter_mut().zip(cols(k)) {
+                *acc += wk * v;
+            }
+        }
+        s
+    };
+    let item_col = |k: usize| z[plan.items[k]].clone();
+    let s1: Vec<Vec<f64>> = plan
+        .st1
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| composite(&b.items, &est.fit1.weights[i], &item_col))
+        .collect();
+    match (&plan.stage2, &est.stage2) {
+        (Some(s2), Some((_, f2))) => {
+            for (i, b) in plan.st1.blocks.iter().enumerate() {
+                if plan.loc1[i] {
+                    scores.push((b.name.clone(), s1[i].clone()));
+                }
+            }
+            let ind_col = |q: usize| match s2.inds[q] {
+                Ind2::Item(k) => z[plan.items[k]].clone(),
+                Ind2::Score(i) => s1[i].clone(),
+            };
+            for (j, b) in s2.st.blocks.iter().enumerate() {
+                scores.push((b.name.clone(), composite(&b.items, &f2.weights[j], &ind_col)));
+            }
+        }
+        _ => {
+            for (i, b) in plan.st1.blocks.iter().enumerate() {
+                scores.push((b.name.clone(), s1[i].clone()));
+            }
+        }
+    }
+    let mut construct_scores = BTreeMap::new();
+    for (i, model) in table.models.iter().enumerate() {
+        let row: BTreeMap<String, f64> = scores.iter().map(|(name, s)| (name.clone(), s[i])).collect();
+        construct_scores.insert(model.clone(), row);
+    }
+
+    // Weighted overall scores on the raw task scores.
+    let raw = |name: &str| &table.columns[table.names.iter().position(|t| t == name).unwrap_or(0)];
+    let tasks: Vec<&Measured> = measured.iter().filter(|m| m.task).collect();
+    let mut overall_scores = BTreeMap::new();
+    let mut overall_vec = Vec::with_capacity(n);
+    for (i, model) in table.models.iter().enumerate() {
+        let weighted = |sel: &dyn Fn(&Measured) -> bool| {
+            let (mut num, mut den) = (0.0, 0.0);
+            for t in tasks.iter().filter(|t| sel(t)) {
+                num += t.loading.abs() * raw(&t.name)[i];
+                den += t.loading.abs();
+            }
+            if den > 0.0 {
+                num / den
+            } else {
+                0.0
+            }
+        };
+        let overall = weighted(&|_| true);
+        let mut by_construct = BTreeMap::new();
+        for (bi, b) in plan.st1.blocks.iter().enumerate() {
+            if !plan.human1[bi] {
+                by_construct.insert(b.name.clone(), weighted(&|t: &Measured| t.construct == b.name));
+            }
+        }
+        overall_vec.push(overall);
+        overall_scores.insert(model.clone(), OverallScore { overall, by_construct });
+    }
+    let human = match &spec.human_column {
+        Some(h) => {
+            let hv = raw(h);
+            let what = format!("correlation of the overall score with \"{h}\"");
+            Some(HumanAlignment {
+                column: h.clone(),
+                pearson: pearson(&overall_vec, hv).map_err(|source| SemError::Stats { what: what.clone(), source })?,
+                spearman: spearman(&overall_vec, hv).map_err(|source| SemError::Stats { what, source })?,
+            })
+        }
+        None => None,
+    };
+
+    // Descriptives.
+    let mut descriptives = Descriptives::default();
+    for name in &plan.item_names {
+        if let Ok(d) = describe_values(raw(name)) {
+            descriptives.indicators.insert(name.clone(), d);
+        }
+    }
+    for (name, s) in &scores {
+        if let Ok(d) = describe_values(s) {
+            descriptives.constructs.insert(name.clone(), d);
+        }
+    }
+
+    let bootstrap = match &opts.bootstrap {
+        Some(b) => Some(run_bootstrap(&plan, &est, &table, &z, b)?),
+        None => None,
+    };
+
+    Ok(SemReport {
+        n_models: n,
+        dropped_models: table.dropped.clone(),
+        imputed_cells: table.imputed,
+        missing: opts.missing,
+        scheme: spec.scheme,
+        iterations: est.stage2.as_ref().map_or(est.fit1.iterations, |(_, f)| f.iterations),
+        constructs,
+        outer,
+        cross_loadings,
+        paths,
+        total_effects,
+        r2,
+        r2_adj,
+        reliability,
+        htmt,
+        fornell_larcker,
+        vif,
+        inner_vif,
+        diagnostics,
+        pruning,
+        overall_scores,
+        construct_scores,
+        first_stage,
+        human,
+        bootstrap,
+        descriptives,
+    })
+}
