@@ -107,6 +107,7 @@ fn composite_moments(r: &Matrix, st: &Structure, w: &[Vec<f64>]) -> Result<(Vec<
     let p = r.rows();
     let m = st.blocks.len();
     let mut t = vec![vec![0.0; p]; m];
+    let mut sds = vec![0.0; m];
     for (i, b) in st.blocks.iter().enumerate() {
         let ti = &mut t[i];
         for (a, &l) in b.items.iter().enumerate() {
@@ -120,25 +121,20 @@ fn composite_moments(r: &Matrix, st: &Structure, w: &[Vec<f64>]) -> Result<(Vec<
             return Err(EngineError::ZeroComposite { block: i });
         }
         let sd = var.sqrt();
+        sds[i] = sd;
         ti.iter_mut().for_each(|v| *v /= sd);
     }
+    // cor(ŝ_i, ŝ_j) = Σ_{l in j} cor(x_l, ŝ_i) w_jl / sd_j
     let mut c = Matrix::identity(m);
     for i in 0..m {
         for j in i + 1..m {
-            let sd_j: f64 = st.blocks[j]
-                .items
-                .iter()
-                .zip(&w[j])
-                .map(|(&l, wl)| t[j][l] * wl)
-                .sum::<f64>()
-                .sqrt();
             let v: f64 = st.blocks[j]
                 .items
                 .iter()
                 .zip(&w[j])
                 .map(|(&l, wl)| t[i][l] * wl)
                 .sum::<f64>()
-                / sd_j;
+                / sds[j];
             let v = v.clamp(-1.0, 1.0);
             c[(i, j)] = v;
             c[(j, i)] = v;
@@ -301,6 +297,28 @@ mod tests {
         }
         let var: f64 = rw.iter().zip(w).map(|(a, b)| a * b).sum();
         assert_abs_diff_eq!(var, 1.0, epsilon = 1e-12);
+    }
+
+    #[test]
+    fn composite_correlation_with_unnormalized_weights() {
+        // Start weights 1: ŝ_A = (x0 + x1) / sqrt(2 + 2·0.5) = (x0 + x1) / sqrt 3, ŝ_B = x2;
+        // cor(ŝ_A, ŝ_B) = (0.3 + 0.5) / sqrt 3 = 0.461880; cor(x0, ŝ_A) = 1.5 / sqrt 3.
+        let r = Matrix::from_rows(&[vec![1.0, 0.5, 0.3], vec![0.5, 1.0, 0.5], vec![0.3, 0.5, 1.0]]).unwrap();
+        let st = Structure::new(
+            vec![
+                Block { name: "A".into(), items: vec![0, 1], mode: Mode::A },
+                Block { name: "B".into(), items: vec![2], mode: Mode::A },
+            ],
+            &[(0, 1)],
+            Scheme::Path,
+        );
+        let (t, c) = composite_moments(&r, &st, &[vec![1.0, 1.0], vec![1.0]]).unwrap();
+        assert_abs_diff_eq!(c[(0, 1)], 0.8 / 3f64.sqrt(), epsilon = 1e-15);
+        assert_abs_diff_eq!(c[(1, 0)], 0.8 / 3f64.sqrt(), epsilon = 1e-15);
+        assert_abs_diff_eq!(t[0][0], 1.5 / 3f64.sqrt(), epsilon = 1e-15);
+        // Same with weights 2 (scale must not matter).
+        let (_, c2) = composite_moments(&r, &st, &[vec![2.0, 2.0], vec![3.0]]).unwrap();
+        assert_abs_diff_eq!(c2[(0, 1)], 0.8 / 3f64.sqrt(), epsilon = 1e-15);
     }
 
     #[test]
