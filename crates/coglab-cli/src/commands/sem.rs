@@ -1,13 +1,165 @@
-//! `coglab describe` and `coglab sem` (owned by the Gold/PLS-SEM work, issue 5).
+//! `coglab describe` and `coglab sem` (Gold / PLS-SEM, issue 5). Every number printed here
+//! comes from `coglab_core::sem`.
 
-use super::CliError;
+use super::{file_name, print_json, read_bytes, CliError};
+use crate::args::Args;
+use coglab_core::sem::bootstrap::BootstrapOptions;
+use coglab_core::sem::data::{Missing, ScoreMatrix};
+use coglab_core::sem::describe::describe_matrix;
+use coglab_core::sem::spec::ModelSpec;
+use coglab_core::sem::{analyze_parsed, SemOptions, SemReport};
 
-/// `coglab describe DATA [--json]`.
-pub fn describe(_args: &[&str]) -> Result<(), CliError> {
-    Err(CliError::Usage("describe: not built yet (issue 5)".into()))
+fn opt(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".to_string(), |x| format!("{x:.3}"))
 }
 
-/// `coglab sem --spec SPEC DATA ...`.
-pub fn sem(_args: &[&str]) -> Result<(), CliError> {
-    Err(CliError::Usage("sem: not built yet (issue 5)".into()))
+/// `coglab describe DATA [--json]`.
+pub fn describe(args: &[&str]) -> Result<(), CliError> {
+    let a = Args::parse(args, &["json"], &[])?;
+    let [path] = a.positional.as_slice() else {
+        return Err(CliError::Usage("describe: expected one DATA file".into()));
+    };
+    let matrix = ScoreMatrix::parse(&read_bytes(path)?, &file_name(path))?;
+    let d = describe_matrix(&matrix);
+    if a.flag("json") {
+        return print_json(&d);
+    }
+    println!(
+        "{:<24} {:>5} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7}",
+        "column", "n", "mean", "median", "min", "max", "sd", "skew(g1)", "exkurt", "cvm_W", "cvm_W*", "cvm_p"
+    );
+    for (name, s) in &d {
+        println!(
+            "{:<24} {:>5} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7}",
+            name,
+            s.n,
+            s.mean,
+            s.median,
+            s.min,
+            s.max,
+            opt(s.sd),
+            opt(s.skewness),
+            opt(s.excess_kurtosis),
+            opt(s.cvm_w),
+            opt(s.cvm_w_star),
+            opt(s.cvm_p)
+        );
+    }
+    println!("(excess kurtosis = b2 - 3; Cramér-von Mises with estimated mean and SD, Stephens' W* and p)");
+    Ok(())
+}
+
+/// `coglab sem --spec SPEC DATA [--bootstrap N --seed S] [--prune] [--missing listwise|mean]
+/// [--max-iter N] [--json]`.
+pub fn sem(args: &[&str]) -> Result<(), CliError> {
+    let a = Args::parse(args, &["json", "prune"], &["spec", "bootstrap", "seed", "missing", "max-iter"])?;
+    let [data_path] = a.positional.as_slice() else {
+        return Err(CliError::Usage("sem: expected one DATA file after --spec SPEC".into()));
+    };
+    let spec_path = a.required("spec")?;
+    let spec_bytes = read_bytes(spec_path)?;
+    let spec_text = String::from_utf8(spec_bytes)
+        .map_err(|_| CliError::Input(format!("{}: expected UTF-8 text", file_name(spec_path))))?;
+    let spec = ModelSpec::parse(&spec_text, &file_name(spec_path))?;
+    let matrix = ScoreMatrix::parse(&read_bytes(data_path)?, &file_name(data_path))?;
+    let missing = match a.option("missing") {
+        None | Some("listwise") => Missing::Listwise,
+        Some("mean") => Missing::Mean,
+        Some(other) => return Err(CliError::Usage(format!("--missing: expected listwise or mean, found {other:?}"))),
+    };
+    let bootstrap = match a.parsed::<usize>("bootstrap")? {
+        Some(0) => return Err(CliError::Usage("--bootstrap: expected at least 1 resample".into())),
+        Some(resamples) => Some(BootstrapOptions {
+            resamples,
+            seed: a.parsed::<u64>("seed")?.unwrap_or(1),
+        }),
+        None if a.option("seed").is_some() => {
+            return Err(CliError::Usage("--seed only applies with --bootstrap N".into()))
+        }
+        None => None,
+    };
+    let opts = SemOptions {
+        missing,
+        bootstrap,
+        prune: a.flag("prune"),
+        max_iterations: a.parsed::<usize>("max-iter")?,
+    };
+    let report = analyze_parsed(&spec, &matrix, &opts)?;
+    if a.flag("json") {
+        return print_json(&report);
+    }
+    print_report(&report);
+    Ok(())
+}
+
+fn print_report(r: &SemReport) {
+    println!(
+        "PLS-SEM: {} models ({} dropped, {} cells imputed), scheme {:?}, {} iterations",
+        r.n_models,
+        r.dropped_models.len(),
+        r.imputed_cells,
+        r.scheme,
+        r.iterations
+    );
+    println!("\nOuter model");
+    println!("  {:<24} {:<16} {:>8} {:>8} {:>8}", "indicator", "construct", "weight", "loading", "VIF");
+    for (item, e) in &r.outer {
+        println!(
+            "  {:<24} {:<16} {:>8.3} {:>8.3} {:>8}",
+            item,
+            e.construct,
+            e.weight,
+            e.loading,
+            opt(r.vif.get(item).copied())
+        );
+    }
+    println!("\nPaths");
+    for (k, v) in &r.paths {
+        let boot = r.bootstrap.as_ref().and_then(|b| b.paths.get(k));
+        match boot {
+            Some(b) => println!(
+                "  {k:<40} {v:>8.3}  (SE {:.3}, t {}, 95% CI [{:.3}, {:.3}])",
+                b.se,
+                opt(b.t),
+                b.ci_low,
+                b.ci_high
+            ),
+            None => println!("  {k:<40} {v:>8.3}"),
+        }
+    }
+    for (k, v) in &r.r2 {
+        println!("  R² {k:<37} {v:>8.3}  (adjusted {:.3})", r.r2_adj.get(k).copied().unwrap_or(*v));
+    }
+    println!("\nReliability");
+    println!("  {:<24} {:>8} {:>8} {:>8} {:>8}", "construct", "alpha", "rho_C", "rho_A", "AVE");
+    for (k, v) in &r.reliability {
+        println!("  {k:<24} {:>8.3} {:>8.3} {:>8.3} {:>8.3}", v.alpha, v.rho_c, v.rho_a, v.ave);
+    }
+    println!("\nHTMT");
+    for (k, v) in &r.htmt {
+        println!("  {k:<40} {v:>8.3}");
+    }
+    let d = &r.diagnostics;
+    println!(
+        "\nGold diagnostics: D_div {}  TC {:.3}  D_valid {:.3}  mean {:.3}",
+        opt(d.d_div),
+        d.tc,
+        d.d_valid,
+        d.mean
+    );
+    if !r.pruning.is_empty() {
+        println!("\nPruning (Algorithm 1)");
+        for (i, s) in r.pruning.iter().enumerate() {
+            println!("  {}. removed {} ({}): {} = {:.3}", i + 1, s.removed, s.construct, s.reason, s.value);
+        }
+    }
+    if let Some(h) = &r.human {
+        println!(
+            "\nOverall score vs {}: Pearson r {:.4} (p {:.3e}), Spearman rho {:.4} (p {:.3e}), n {}",
+            h.column, h.pearson.r, h.pearson.p, h.spearman.r, h.spearman.p, h.pearson.n
+        );
+    }
+    if let Some(b) = &r.bootstrap {
+        println!("\nBootstrap: {} resamples (seed {}), {} failed", b.resamples, b.seed, b.failed);
+    }
 }
