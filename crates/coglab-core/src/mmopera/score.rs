@@ -3,8 +3,9 @@
 //! Holistic (paper section 4.1, released `*_stat.py`): with N verdicts (entries of the judge
 //! file; ICA: one per rotation), SR = Σscore / (4N), HR-3 = share of scores ≥ 3, HR-4 = share
 //! of scores = 4, ΔHR = HR-3 − HR-4. A missing, non-integer or out-of-range score counts as 0
-//! and stays in N (released RIA script), with a warning; [`InvalidScores::Exclude`] drops it
-//! instead (released ICA script).
+//! and stays in N (released RIA script), with a warning, but like the released script it is
+//! left out of the score distribution and the breakdowns; [`InvalidScores::Exclude`] drops it
+//! from N too (released ICA script).
 //!
 //! Process reward (section 4.2): per hop, R and D clamped to [0, 1], K rounded to 0/1,
 //! s = min(1, α·R·D + (1−α)·K); a path scores S_r = Σ_{i=0}^{n−1} s_i·γ^i (released code;
@@ -47,6 +48,19 @@ pub enum InvalidScores {
     Exclude,
 }
 
+/// What to do with an item whose process judgement has a malformed hop (not three numbers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum InvalidHops {
+    /// Leave the hop out and score the item on its valid hops; skip it only when no hop is
+    /// valid (default, as the issue specifies).
+    DropHop,
+    /// Skip the whole item (released RIA script; its valid hops still count in the R/D/K means
+    /// there, and here).
+    SkipItem,
+}
+
 /// How an item with several ability labels is counted in the L-1 / L-2 breakdowns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -71,6 +85,8 @@ pub struct ScoreOptions {
     pub decay_exponent: DecayExponent,
     /// Invalid holistic scores: count as 0 (code, RIA) or exclude (code, ICA).
     pub invalid_scores: InvalidScores,
+    /// Malformed hops: drop the hop (default) or skip the item (released RIA script).
+    pub invalid_hops: InvalidHops,
     /// Label counting in the L-1 / L-2 breakdowns.
     pub label_counting: LabelCounting,
     /// Length bias: 1-point answers shorter than this many characters are left out
@@ -85,6 +101,7 @@ impl Default for ScoreOptions {
             gamma: 0.9,
             decay_exponent: DecayExponent::FromZero,
             invalid_scores: InvalidScores::CountAsZero,
+            invalid_hops: InvalidHops::DropHop,
             label_counting: LabelCounting::PerItem,
             min_answer_length: 50,
         }
@@ -278,11 +295,12 @@ pub struct HolisticReport {
     pub hr4: f64,
     /// ΔHR = HR-3 − HR-4.
     pub delta_hr: f64,
-    /// Verdict counts per score "0".."4" (invalid scores counted as 0 are under "0").
+    /// Valid verdicts per score "0".."4" (as the released code, an invalid score is in none
+    /// of them: `distribution` + `invalid` = N under [`InvalidScores::CountAsZero`]).
     pub distribution: BTreeMap<String, usize>,
     /// Verdicts whose score was missing, non-integer or outside 0-4.
     pub invalid: usize,
-    /// SR by metadata dimension.
+    /// SR by metadata dimension, over valid verdicts (as the released code).
     pub by: Breakdowns<Group>,
     /// Judged ids not found in the metadata (in SR, in no breakdown).
     pub missing_metadata: Vec<String>,
@@ -672,13 +690,15 @@ fn holistic_report(
                 (0, 0.0)
             });
             for v in &entry.verdicts {
-                if v.score.is_none() {
+                let Some(s) = v.score else {
+                    // Released code: in N with 0 points, out of the distribution and the
+                    // breakdowns.
                     invalid += 1;
-                    if options.invalid_scores == InvalidScores::Exclude {
-                        continue;
+                    if options.invalid_scores == InvalidScores::CountAsZero {
+                        n += 1;
                     }
-                }
-                let s = v.counted();
+                    continue;
+                };
                 n += 1;
                 total += f64::from(s);
                 dist[usize::from(s)] += 1;
@@ -814,10 +834,20 @@ fn process_file(file: &ReasoningScores, options: &ScoreOptions) -> ProcessedFile
                 })
             })
             .collect();
-        let s_r = (!path_scores.is_empty())
+        let bad_hops: usize = entry
+            .rotations
+            .iter()
+            .flatten()
+            .flat_map(|j| &j.paths)
+            .map(|p| p.invalid_hops)
+            .sum();
+        let skip_for_bad_hop = bad_hops > 0 && options.invalid_hops == InvalidHops::SkipItem;
+        let s_r = (!path_scores.is_empty() && !skip_for_bad_hop)
             .then(|| path_scores.iter().sum::<f64>() / path_scores.len() as f64);
         if s_r.is_none() {
-            let reason = if errors.is_empty() {
+            let reason = if skip_for_bad_hop {
+                format!("{bad_hops} malformed hop(s); item skipped as the released code does")
+            } else if errors.is_empty() {
                 "no valid hop".to_owned()
             } else {
                 format!("no valid hop ({})", errors.join("; "))
@@ -1120,8 +1150,9 @@ mod tests {
         assert_relative_eq!(h.hr4, 0.25);
         assert_relative_eq!(h.delta_hr, 0.25);
         assert_eq!(h.invalid, 1);
+        // The invalid verdict is in N but in no distribution bin (released code).
         let dist: Vec<usize> = h.distribution.values().copied().collect();
-        assert_eq!(dist, [1, 1, 0, 1, 1]);
+        assert_eq!(dist, [0, 1, 0, 1, 1]);
         assert_eq!(h.missing_metadata, ["d"]);
         // Art: a=4, b=1 → 5/8 = 0.625; Sports: c=3 → 3/4.
         assert_relative_eq!(h.by.domain["Art"].score_rate, 0.625);
