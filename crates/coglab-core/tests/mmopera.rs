@@ -613,7 +613,8 @@ fn ica_human_agreement() {
 
 #[test]
 fn detection_of_every_fixture() {
-    let cases: [((&str, &[u8]), FileKind, Option<Task>); 9] = [
+    type Case<'a> = ((&'a str, &'a [u8]), FileKind, Option<Task>);
+    let cases: [Case; 9] = [
         (fixture!("ria/metadata.json"), FileKind::Metadata, None),
         (fixture!("ria/metadata.csv"), FileKind::Metadata, None),
         (

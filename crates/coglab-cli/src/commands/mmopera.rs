@@ -1,15 +1,510 @@
 //! `coglab score mmopera` and `coglab agree` (owned by the MM-OPERA work, issue 4).
+//!
+//! Thin wrappers: files are read here, every number comes from `coglab_core::mmopera`.
 
-use super::CliError;
+use std::collections::BTreeMap;
 
-/// `coglab score mmopera ...`.
-pub fn score(_args: &[&str]) -> Result<(), CliError> {
-    Err(CliError::Usage(
-        "score mmopera: not built yet (issue 4)".into(),
-    ))
+use coglab_core::mmopera::detect::{detect, FileKind};
+use coglab_core::mmopera::files::{Answers, ReasoningScores, RegularScores};
+use coglab_core::mmopera::metadata::Metadata;
+use coglab_core::mmopera::score::{
+    score as score_mmopera, DecayExponent, Group, HolisticReport, InvalidHops, InvalidScores,
+    LabelCounting, ProcessGroup, ReasoningReport, ScoreInput, ScoreOptions,
+};
+use coglab_core::mmopera::validate::{
+    holistic_agreement, process_agreement, HolisticAgreement, ProcessAgreement,
+};
+use coglab_core::mmopera::{MmoperaError, Task, Warning};
+use coglab_core::stats::correlation::Correlation;
+
+use super::{file_name, print_json, read_bytes, CliError};
+use crate::args::Args;
+
+const SCORE_USAGE: &str = "score mmopera --task ria|ica --metadata META --regular REG[,REG2..] \
+[--reasoning REAS[,REAS2..]] [--answers ANS] [--alpha A] [--gamma G] [--min-length L] \
+[--paper-decay] [--exclude-invalid] [--per-label] [--skip-bad-hop-items] [--items] [--json]";
+
+fn input_error(e: MmoperaError) -> CliError {
+    CliError::Input(e.to_string())
 }
 
-/// `coglab agree A B [--json]`.
-pub fn agree(_args: &[&str]) -> Result<(), CliError> {
-    Err(CliError::Usage("agree: not built yet (issue 4)".into()))
+/// Reads and parses one file with a core parser, naming the file in errors.
+fn load<T>(
+    path: &str,
+    parse: impl Fn(&str, &[u8]) -> Result<T, MmoperaError>,
+) -> Result<T, CliError> {
+    let bytes = read_bytes(path)?;
+    parse(&file_name(path), &bytes).map_err(input_error)
+}
+
+/// A comma-separated list of paths (one per judge).
+fn paths(list: Option<&str>) -> Vec<&str> {
+    list.map(|l| {
+        l.split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+/// `coglab score mmopera ...`.
+pub fn score(args: &[&str]) -> Result<(), CliError> {
+    let a = Args::parse(
+        args,
+        &[
+            "json",
+            "items",
+            "paper-decay",
+            "exclude-invalid",
+            "per-label",
+            "skip-bad-hop-items",
+        ],
+        &[
+            "task",
+            "metadata",
+            "regular",
+            "reasoning",
+            "answers",
+            "alpha",
+            "gamma",
+            "min-length",
+        ],
+    )?;
+    if let Some(extra) = a.positional.first() {
+        return Err(CliError::Usage(format!(
+            "score mmopera: unexpected argument {extra:?}\n  usage: coglab {SCORE_USAGE}"
+        )));
+    }
+    let task: Task = a
+        .required("task")?
+        .parse()
+        .map_err(|e| CliError::Usage(format!("--task: {e}")))?;
+    let regular_paths = paths(a.option("regular"));
+    let reasoning_paths = paths(a.option("reasoning"));
+    if regular_paths.is_empty() && reasoning_paths.is_empty() {
+        return Err(CliError::Usage(format!(
+            "score mmopera: --regular (or --reasoning) is required\n  usage: coglab {SCORE_USAGE}"
+        )));
+    }
+    let defaults = ScoreOptions::default();
+    let options = ScoreOptions {
+        alpha: a.parsed("alpha")?.unwrap_or(defaults.alpha),
+        gamma: a.parsed("gamma")?.unwrap_or(defaults.gamma),
+        decay_exponent: if a.flag("paper-decay") {
+            DecayExponent::FromOne
+        } else {
+            DecayExponent::FromZero
+        },
+        invalid_scores: if a.flag("exclude-invalid") {
+            InvalidScores::Exclude
+        } else {
+            InvalidScores::CountAsZero
+        },
+        invalid_hops: if a.flag("skip-bad-hop-items") {
+            InvalidHops::SkipItem
+        } else {
+            InvalidHops::DropHop
+        },
+        label_counting: if a.flag("per-label") {
+            LabelCounting::PerLabel
+        } else {
+            LabelCounting::PerItem
+        },
+        min_answer_length: a
+            .parsed("min-length")?
+            .unwrap_or(defaults.min_answer_length),
+    };
+    options
+        .validate()
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+
+    let metadata = load(a.required("metadata")?, Metadata::parse)?;
+    let regular = regular_paths
+        .iter()
+        .map(|p| load(p, RegularScores::parse))
+        .collect::<Result<Vec<_>, _>>()?;
+    let reasoning = reasoning_paths
+        .iter()
+        .map(|p| load(p, ReasoningScores::parse))
+        .collect::<Result<Vec<_>, _>>()?;
+    let answers = match a.option("answers") {
+        Some(p) => Some(load(p, Answers::parse)?),
+        None => None,
+    };
+    let input = ScoreInput {
+        task,
+        metadata: &metadata,
+        regular: regular.iter().collect(),
+        reasoning: reasoning.iter().collect(),
+        answers: answers.as_ref(),
+    };
+    let mut report = score_mmopera(&input, &options).map_err(input_error)?;
+    if !a.flag("items") {
+        report.items.clear();
+    }
+    if a.flag("json") {
+        return print_json(&report);
+    }
+    println!("MM-OPERA {task}");
+    if let Some(h) = &report.holistic {
+        print_holistic(h);
+    }
+    if let Some(r) = &report.reasoning {
+        print_reasoning(r);
+    }
+    for h in &report.per_judge.holistic {
+        println!(
+            "  judge {}: SR {} HR-3 {} HR-4 {} (N = {})",
+            h.files.join(", "),
+            pct(h.score_rate),
+            pct(h.hr3),
+            pct(h.hr4),
+            h.n
+        );
+    }
+    for r in &report.per_judge.reasoning {
+        println!(
+            "  judge {}: mean S_r {:.4} over {} items",
+            r.files.join(", "),
+            r.mean_score,
+            r.n
+        );
+    }
+    print_warnings("metadata warnings", &report.metadata_warnings);
+    if a.flag("items") {
+        for item in &report.items {
+            let mean = item.mean_score.map_or("-".into(), |m| format!("{m:.2}"));
+            let s_r = item.s_r.map_or("-".into(), |s| format!("{s:.4}"));
+            println!("  item {}: holistic {mean}  S_r {s_r}", item.id);
+        }
+    }
+    Ok(())
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.2}%", 100.0 * x)
+}
+
+fn print_holistic(h: &HolisticReport) {
+    println!(
+        "Holistic ({}): N = {} verdicts over {} items",
+        h.files.join(", "),
+        h.n,
+        h.items
+    );
+    println!(
+        "  SR {}  HR-3 {}  HR-4 {}  ΔHR {}",
+        pct(h.score_rate),
+        pct(h.hr3),
+        pct(h.hr4),
+        pct(h.delta_hr)
+    );
+    let dist: Vec<String> = h
+        .distribution
+        .iter()
+        .map(|(k, v)| format!("{k}: {v}"))
+        .collect();
+    println!(
+        "  scores  {}  (invalid, counted as 0: {})",
+        dist.join("  "),
+        h.invalid
+    );
+    let by = &h.by;
+    for (name, groups) in [
+        ("domain", &by.domain),
+        ("culture", &by.culture),
+        ("type", &by.kind),
+        ("language", &by.language),
+        ("hop_count", &by.hop_count),
+        ("L-1", &by.l1),
+        ("L-2", &by.l2),
+        ("L-3", &by.l3),
+    ] {
+        print_groups(name, groups, |g: &Group| {
+            format!("{} (n {})", pct(g.score_rate), g.n)
+        });
+    }
+    if !h.missing_metadata.is_empty() {
+        println!(
+            "  {} judged id(s) missing from the metadata: {}",
+            h.missing_metadata.len(),
+            h.missing_metadata.join(", ")
+        );
+    }
+    if let Some(lb) = &h.length_bias {
+        match &lb.correlation {
+            Some(c) => println!(
+                "  length bias: Pearson r {:.3} (p {}, n {}; {} one-point answers under {} chars left out)",
+                c.r,
+                p_value(c.p),
+                lb.n,
+                lb.excluded,
+                lb.min_length
+            ),
+            None => println!(
+                "  length bias: {}",
+                lb.note.as_deref().unwrap_or("not computed")
+            ),
+        }
+    }
+    print_warnings("warnings", &h.warnings);
+}
+
+fn print_reasoning(r: &ReasoningReport) {
+    let exponent = match r.decay_exponent {
+        DecayExponent::FromZero => "γ^0..γ^(n-1)",
+        _ => "γ^1..γ^n",
+    };
+    println!(
+        "Process reward ({}): α {} γ {} ({exponent})",
+        r.files.join(", "),
+        r.alpha,
+        r.gamma
+    );
+    println!(
+        "  mean S_r {:.4} over {} items; R {:.3}  D {:.3}  K {:.3} over {} hops in {} paths",
+        r.mean_score, r.n, r.mean_r, r.mean_d, r.mean_k, r.hops, r.paths
+    );
+    let fmt = |m: &BTreeMap<String, usize>| {
+        m.iter()
+            .map(|(k, v)| format!("{k}: {v}"))
+            .collect::<Vec<_>>()
+            .join("  ")
+    };
+    println!("  S_r bins  {}", fmt(&r.distribution.score));
+    println!("  R bins    {}", fmt(&r.distribution.r));
+    println!("  D bins    {}", fmt(&r.distribution.d));
+    println!("  K         {}", fmt(&r.distribution.k));
+    let hops: Vec<String> = r
+        .distribution
+        .hops
+        .iter()
+        .map(|(k, v)| format!("{k}: {v}"))
+        .collect();
+    println!("  hops/path {}", hops.join("  "));
+    let by = &r.by;
+    for (name, groups) in [
+        ("domain", &by.domain),
+        ("type", &by.kind),
+        ("hop_count", &by.hop_count),
+        ("L-1", &by.l1),
+        ("L-2", &by.l2),
+        ("L-3", &by.l3),
+    ] {
+        print_groups(name, groups, |g: &ProcessGroup| {
+            format!("{:.4} (n {})", g.mean_score, g.n)
+        });
+    }
+    if !r.skipped.is_empty() {
+        println!("  skipped {} item(s):", r.skipped.len());
+        for s in r.skipped.iter().take(20) {
+            println!("    {} {}: {}", s.file, s.id, s.reason);
+        }
+        if r.skipped.len() > 20 {
+            println!("    ... and {} more", r.skipped.len() - 20);
+        }
+    }
+    if !r.missing_metadata.is_empty() {
+        println!(
+            "  {} judged id(s) missing from the metadata: {}",
+            r.missing_metadata.len(),
+            r.missing_metadata.join(", ")
+        );
+    }
+    print_warnings("warnings", &r.warnings);
+}
+
+fn print_groups<G>(name: &str, groups: &BTreeMap<String, G>, show: impl Fn(&G) -> String) {
+    if groups.is_empty() {
+        return;
+    }
+    let parts: Vec<String> = groups
+        .iter()
+        .map(|(k, g)| format!("{k} {}", show(g)))
+        .collect();
+    println!("  by {name}: {}", parts.join("; "));
+}
+
+fn print_warnings(title: &str, warnings: &[Warning]) {
+    if warnings.is_empty() {
+        return;
+    }
+    println!("  {title} ({}):", warnings.len());
+    for w in warnings.iter().take(20) {
+        println!("    {w}");
+    }
+    if warnings.len() > 20 {
+        println!("    ... and {} more", warnings.len() - 20);
+    }
+}
+
+/// What `coglab agree` prints as JSON.
+#[derive(serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Agreement {
+    Holistic(HolisticAgreement),
+    Process(ProcessAgreement),
+}
+
+/// `coglab agree A B [--json] [--seed S] [--resamples N] [--alpha A --gamma G]`.
+pub fn agree(args: &[&str]) -> Result<(), CliError> {
+    let a = Args::parse(args, &["json"], &["seed", "resamples", "alpha", "gamma"])?;
+    let [path_a, path_b] = a.positional.as_slice() else {
+        return Err(CliError::Usage(
+            "agree: expected two score files A and B\n  usage: coglab agree A B [--json] \
+             [--seed S] [--resamples N] [--alpha A --gamma G]"
+                .into(),
+        ));
+    };
+    let seed: u64 = a.parsed("seed")?.unwrap_or(0);
+    let resamples: usize = a.parsed("resamples")?.unwrap_or(10_000);
+    if resamples == 0 {
+        return Err(CliError::Usage("--resamples: expected at least 1".into()));
+    }
+    let defaults = ScoreOptions::default();
+    let options = ScoreOptions::new(
+        a.parsed("alpha")?.unwrap_or(defaults.alpha),
+        a.parsed("gamma")?.unwrap_or(defaults.gamma),
+    )
+    .map_err(|e| CliError::Usage(e.to_string()))?;
+    let (bytes_a, bytes_b) = (read_bytes(path_a)?, read_bytes(path_b)?);
+    let (name_a, name_b) = (file_name(path_a), file_name(path_b));
+    let kind_a = detect(&name_a, &bytes_a).map_err(input_error)?.kind;
+    let kind_b = detect(&name_b, &bytes_b).map_err(input_error)?.kind;
+    for (name, kind) in [(&name_a, kind_a), (&name_b, kind_b)] {
+        if matches!(kind, FileKind::Metadata | FileKind::Answers) {
+            return Err(CliError::Input(format!(
+                "{name}: expected a score file ({{id: score}}, a regular-scoring or a \
+                 reasoning-scoring file), found a {} file",
+                if kind == FileKind::Metadata {
+                    "metadata"
+                } else {
+                    "model answers"
+                }
+            )));
+        }
+    }
+    let reasoning_a = kind_a == FileKind::ReasoningScoring;
+    let reasoning_b = kind_b == FileKind::ReasoningScoring;
+    let result = if reasoning_a && reasoning_b {
+        let ra = ReasoningScores::parse(&name_a, &bytes_a).map_err(input_error)?;
+        let rb = ReasoningScores::parse(&name_b, &bytes_b).map_err(input_error)?;
+        Agreement::Process(
+            process_agreement(&ra, &rb, &options, resamples, seed).map_err(input_error)?,
+        )
+    } else if reasoning_a || reasoning_b {
+        let (r, other) = if reasoning_a {
+            (&name_a, &name_b)
+        } else {
+            (&name_b, &name_a)
+        };
+        return Err(CliError::Input(format!(
+            "{other}: expected a reasoning-scoring file like {r}, found holistic scores"
+        )));
+    } else {
+        let ra = RegularScores::parse(&name_a, &bytes_a).map_err(input_error)?;
+        let rb = RegularScores::parse(&name_b, &bytes_b).map_err(input_error)?;
+        Agreement::Holistic(holistic_agreement(&ra, &rb, resamples, seed).map_err(input_error)?)
+    };
+    if a.flag("json") {
+        return print_json(&result);
+    }
+    match &result {
+        Agreement::Holistic(g) => print_holistic_agreement(g),
+        Agreement::Process(p) => print_process_agreement(p),
+    }
+    Ok(())
+}
+
+fn corr(c: &Option<Correlation>) -> String {
+    c.map_or("-".into(), |c| format!("{:.3} (p {})", c.r, p_value(c.p)))
+}
+
+fn p_value(p: f64) -> String {
+    if p < 0.001 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.3}")
+    }
+}
+
+fn opt(x: Option<f64>) -> String {
+    x.map_or("-".into(), |x| format!("{x:.3}"))
+}
+
+fn print_ids(which: &str, ids: &[String]) {
+    if !ids.is_empty() {
+        println!("  {} id(s) only in {which}: {}", ids.len(), ids.join(", "));
+    }
+}
+
+fn print_holistic_agreement(g: &HolisticAgreement) {
+    println!("Holistic agreement: A = {}, B = {}", g.files[0], g.files[1]);
+    println!(
+        "  {} paired verdicts over {} items ({} unpaired)",
+        g.n, g.items, g.unpaired
+    );
+    println!(
+        "  mean |A−B| {:.4}  exact {}  within 1 {}  beyond 1 {}",
+        g.mean_abs_diff,
+        pct(g.exact_match),
+        pct(g.within_one),
+        pct(g.beyond_one)
+    );
+    println!(
+        "  Pearson r {}  Cohen's κ {}  quadratic κ {}",
+        corr(&g.pearson),
+        opt(g.kappa),
+        opt(g.kappa_quadratic)
+    );
+    let t = &g.paired_test;
+    println!(
+        "  paired permutation test of A−B: mean {:.4}, p {:.4} ({})",
+        t.mean_diff,
+        t.p,
+        if t.exact {
+            format!("exact over {} sign patterns", t.resamples)
+        } else {
+            format!("{} random sign patterns", t.resamples)
+        }
+    );
+    print_ids("A", &g.only_in_a);
+    print_ids("B", &g.only_in_b);
+    for note in &g.notes {
+        println!("  note: {note}");
+    }
+}
+
+fn print_process_agreement(p: &ProcessAgreement) {
+    println!("Process agreement: A = {}, B = {}", p.files[0], p.files[1]);
+    if let Some(h) = &p.hops {
+        println!(
+            "  {} paired hops ({} unpaired): R r {} MAD {:.4}; D r {} MAD {:.4}; K accuracy {} κ {}",
+            h.n,
+            p.unpaired_hops,
+            corr(&h.pearson_r),
+            h.mad_r,
+            corr(&h.pearson_d),
+            h.mad_d,
+            pct(h.k_accuracy),
+            opt(h.k_kappa)
+        );
+    }
+    if let Some(s) = &p.score {
+        let t = &s.paired_test;
+        println!(
+            "  item S_r over {} items: mean |A−B| {:.4}, Pearson r {}, paired test mean {:.4} p {:.4}",
+            s.n,
+            s.mean_abs_diff,
+            corr(&s.pearson),
+            t.mean_diff,
+            t.p
+        );
+    }
+    print_ids("A", &p.only_in_a);
+    print_ids("B", &p.only_in_b);
+    for note in &p.notes {
+        println!("  note: {note}");
+    }
 }

@@ -595,7 +595,7 @@ fn judgement(
         let mut hops = Vec::with_capacity(hop_pairs.len());
         let mut invalid_hops = 0;
         for (name, hop) in hop_pairs {
-            let hop_field = format!("{field}.{name:?}");
+            let hop_field = format!("{field}[{name}]");
             let values: Option<Vec<f64>> = match hop {
                 Node::Array(v) if v.len() == 3 => v.iter().map(Node::as_f64).collect(),
                 _ => None,
