@@ -171,10 +171,28 @@ impl L3 {
 /// assert_eq!(found, vec![L3::VisualSimilarity, L3::SocialInsight]);
 /// ```
 pub fn find_labels(text: &str) -> Vec<L3> {
+    // The names of L3::ALL, lower-cased once.
+    const LOWER: [&str; 13] = [
+        "visual similarity",
+        "semantic object",
+        "contextual sensory cues",
+        "scene contextualization",
+        "abstract interpretation",
+        "social insight",
+        "relational perception",
+        "functional links",
+        "causal connections",
+        "thematic links",
+        "cultural reference",
+        "hierarchical association",
+        "analogical reasoning",
+    ];
     let lower = text.to_lowercase();
     L3::ALL
         .into_iter()
-        .filter(|l| lower.contains(&l.name().to_lowercase()))
+        .zip(LOWER)
+        .filter(|(_, name)| lower.contains(name))
+        .map(|(l, _)| l)
         .collect()
 }
 
