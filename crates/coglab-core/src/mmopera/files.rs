@@ -103,6 +103,7 @@ pub struct AnswerEntry {
 
 /// A model's answers file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "AnswersRaw")]
 pub struct Answers {
     /// The file name.
     pub file: String,
@@ -220,6 +221,7 @@ pub struct RegularEntry {
 /// A holistic (regular) judge file, or a plain re-score file `{id: score}` /
 /// `{id: [scores]}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "RegularScoresRaw")]
 pub struct RegularScores {
     /// The file name.
     pub file: String,
@@ -456,6 +458,7 @@ pub struct ReasoningEntry {
 
 /// A process-reward (reasoning) judge file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "ReasoningScoresRaw")]
 pub struct ReasoningScores {
     /// The file name.
     pub file: String,
@@ -669,6 +672,72 @@ fn judgement(
     })
 }
 
+/// [`Answers`] as serialized; the id index is rebuilt on deserialization.
+#[derive(Deserialize)]
+struct AnswersRaw {
+    file: String,
+    task: Task,
+    entries: Vec<AnswerEntry>,
+    warnings: Vec<Warning>,
+}
+
+impl From<AnswersRaw> for Answers {
+    fn from(raw: AnswersRaw) -> Self {
+        let index = build_index(&raw.entries, |e| &e.id);
+        Self {
+            file: raw.file,
+            task: raw.task,
+            entries: raw.entries,
+            warnings: raw.warnings,
+            index,
+        }
+    }
+}
+
+/// [`RegularScores`] as serialized; the id index is rebuilt on deserialization.
+#[derive(Deserialize)]
+struct RegularScoresRaw {
+    file: String,
+    task: Task,
+    entries: Vec<RegularEntry>,
+    warnings: Vec<Warning>,
+}
+
+impl From<RegularScoresRaw> for RegularScores {
+    fn from(raw: RegularScoresRaw) -> Self {
+        let index = build_index(&raw.entries, |e| &e.id);
+        Self {
+            file: raw.file,
+            task: raw.task,
+            entries: raw.entries,
+            warnings: raw.warnings,
+            index,
+        }
+    }
+}
+
+/// [`ReasoningScores`] as serialized; the id index is rebuilt on deserialization.
+#[derive(Deserialize)]
+struct ReasoningScoresRaw {
+    file: String,
+    task: Task,
+    entries: Vec<ReasoningEntry>,
+    warnings: Vec<Warning>,
+}
+
+impl From<ReasoningScoresRaw> for ReasoningScores {
+    fn from(raw: ReasoningScoresRaw) -> Self {
+        let index = build_index(&raw.entries, |e| &e.id);
+        Self {
+            file: raw.file,
+            task: raw.task,
+            entries: raw.entries,
+            warnings: raw.warnings,
+            index,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -749,6 +818,22 @@ mod tests {
             Answers::parse("a.json", b"{}"),
             Err(MmoperaError::Empty { .. })
         ));
+    }
+
+    #[test]
+    fn json_round_trip_rebuilds_the_index() {
+        let r = RegularScores::parse("j.json", br#"{"a": 1, "b": [2]}"#).unwrap();
+        let back: RegularScores =
+            serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+        assert_eq!(back, r);
+        assert_eq!(back.get("a").unwrap().verdicts[0].score, Some(1));
+        let a = Answers::parse("a.json", br#"{"q": "t"}"#).unwrap();
+        let back: Answers = serde_json::from_str(&serde_json::to_string(&a).unwrap()).unwrap();
+        assert!(back.get("q").is_some());
+        let x = ReasoningScores::parse("x.json", br#"{"q": {"hop_quality": {}}}"#).unwrap();
+        let back: ReasoningScores =
+            serde_json::from_str(&serde_json::to_string(&x).unwrap()).unwrap();
+        assert!(back.get("q").is_some());
     }
 
     #[test]

@@ -66,6 +66,7 @@ impl ItemMeta {
 
 /// All items of a metadata file, in file order.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(from = "MetadataRaw")]
 pub struct Metadata {
     /// The file name, for messages.
     pub file: String,
@@ -75,6 +76,29 @@ pub struct Metadata {
     pub warnings: Vec<Warning>,
     #[serde(skip)]
     index: HashMap<String, usize>,
+    #[serde(skip)]
+    folder_index: HashMap<String, usize>,
+}
+
+/// [`Metadata`] as serialized; the indexes are rebuilt on deserialization.
+#[derive(Deserialize)]
+struct MetadataRaw {
+    file: String,
+    items: Vec<ItemMeta>,
+    warnings: Vec<Warning>,
+}
+
+impl From<MetadataRaw> for Metadata {
+    fn from(raw: MetadataRaw) -> Self {
+        let mut meta = Metadata {
+            file: raw.file,
+            items: raw.items,
+            warnings: raw.warnings,
+            ..Metadata::default()
+        };
+        meta.rebuild_index();
+        meta
+    }
 }
 
 impl Metadata {
@@ -137,18 +161,26 @@ impl Metadata {
                 file: file.to_owned(),
             });
         }
+        meta.rebuild_index();
         Ok(meta)
     }
 
     /// The item with this id, or else with this `foldername` (the ICA result files are keyed
     /// by folder name).
     pub fn get(&self, id: &str) -> Option<&ItemMeta> {
-        if let Some(&i) = self.index.get(id) {
-            return self.items.get(i);
+        let i = self.index.get(id).or_else(|| self.folder_index.get(id))?;
+        self.items.get(*i)
+    }
+
+    fn rebuild_index(&mut self) {
+        self.index.clear();
+        self.folder_index.clear();
+        for (i, item) in self.items.iter().enumerate() {
+            self.index.entry(item.id.clone()).or_insert(i);
+            if let Some(folder) = &item.foldername {
+                self.folder_index.entry(folder.clone()).or_insert(i);
+            }
         }
-        self.items
-            .iter()
-            .find(|m| m.foldername.as_deref() == Some(id))
     }
 
     /// Number of items.
@@ -472,10 +504,17 @@ mod tests {
     }
 
     #[test]
-    fn foldername_lookup() {
+    fn foldername_lookup_and_json_round_trip() {
         let text = r#"[{"id": "7", "foldername": "ica_007", "hop_count": 1}]"#;
         let meta = Metadata::parse("m.json", text.as_bytes()).unwrap();
         assert_eq!(meta.get("ica_007").unwrap().id, "7");
+        let back: Metadata = serde_json::from_str(&serde_json::to_string(&meta).unwrap()).unwrap();
+        assert_eq!(back, meta);
+        assert_eq!(
+            back.get("7").unwrap().foldername.as_deref(),
+            Some("ica_007")
+        );
+        assert_eq!(back.get("ica_007").unwrap().id, "7");
     }
 
     #[test]
