@@ -972,29 +972,32 @@ pub fn analyze_parsed(spec: &ModelSpec, matrix: &ScoreMatrix, opts: &SemOptions)
 
     // Weighted overall scores on the raw task scores.
     let raw = |name: &str| &table.columns[table.names.iter().position(|t| t == name).unwrap_or(0)];
-    let tasks: Vec<&Measured> = measured.iter().filter(|m| m.task).collect();
+    let tasks: Vec<(&Measured, &[f64])> = measured.iter().filter(|m| m.task).map(|m| (m, raw(&m.name).as_slice())).collect();
+    let task_blocks: Vec<(usize, &str)> = plan
+        .st1
+        .blocks
+        .iter()
+        .enumerate()
+        .filter(|(bi, _)| !plan.human1[*bi])
+        .map(|(bi, b)| (bi, b.name.as_str()))
+        .collect();
     let mut overall_scores = BTreeMap::new();
     let mut overall_vec = Vec::with_capacity(n);
     for (i, model) in table.models.iter().enumerate() {
-        let weighted = |sel: &dyn Fn(&Measured) -> bool| {
-            let (mut num, mut den) = (0.0, 0.0);
-            for t in tasks.iter().filter(|t| sel(t)) {
-                num += t.loading.abs() * raw(&t.name)[i];
-                den += t.loading.abs();
-            }
-            if den > 0.0 {
-                num / den
-            } else {
-                0.0
-            }
-        };
-        let overall = weighted(&|_| true);
-        let mut by_construct = BTreeMap::new();
-        for (bi, b) in plan.st1.blocks.iter().enumerate() {
-            if !plan.human1[bi] {
-                by_construct.insert(b.name.clone(), weighted(&|t: &Measured| t.construct == b.name));
+        let (mut num, mut den) = (0.0, 0.0);
+        let mut per_block = vec![(0.0, 0.0); plan.st1.blocks.len()];
+        for (t, col) in &tasks {
+            let l = t.loading.abs();
+            num += l * col[i];
+            den += l;
+            if let Some(bi) = t.block1 {
+                per_block[bi].0 += l * col[i];
+                per_block[bi].1 += l;
             }
         }
+        let ratio = |(a, b): (f64, f64)| if b > 0.0 { a / b } else { 0.0 };
+        let overall = ratio((num, den));
+        let by_construct = task_blocks.iter().map(|&(bi, name)| (name.to_string(), ratio(per_block[bi]))).collect();
         overall_vec.push(overall);
         overall_scores.insert(model.clone(), OverallScore { overall, by_construct });
     }
