@@ -5,7 +5,10 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn coglab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_coglab")).args(args).output().expect("coglab runs")
+    Command::new(env!("CARGO_BIN_EXE_coglab"))
+        .args(args)
+        .output()
+        .expect("coglab runs")
 }
 
 fn fixture(name: &str) -> String {
@@ -17,7 +20,9 @@ fn fixture(name: &str) -> String {
 }
 
 fn shared(rel: &str) -> Option<String> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data").join(rel);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data")
+        .join(rel);
     if p.exists() {
         return Some(p.to_string_lossy().into_owned());
     }
@@ -39,10 +44,26 @@ fn write_temp(name: &str, text: &str) -> String {
 #[test]
 fn describe_json_contract() {
     let out = coglab(&["describe", &fixture("prune.csv"), "--json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let a1 = &v["a1"];
-    for key in ["n", "mean", "median", "min", "max", "sd", "skewness", "excess_kurtosis", "cvm_w", "cvm_w_star", "cvm_p"] {
+    for key in [
+        "n",
+        "mean",
+        "median",
+        "min",
+        "max",
+        "sd",
+        "skewness",
+        "excess_kurtosis",
+        "cvm_w",
+        "cvm_w_star",
+        "cvm_p",
+    ] {
         assert!(a1.get(key).is_some(), "describe a1 lacks {key}");
     }
     // a1 column of prune.csv: 44.0 40.9 39.3 52.9 56.5 50.2 38.0 42.3 57.3 64.8 47.5 35.7,
@@ -56,7 +77,9 @@ fn describe_json_contract() {
 
 #[test]
 fn sem_json_contract_on_mobi() {
-    let Some(mobi) = shared("sem/mobi.csv") else { return };
+    let Some(mobi) = shared("sem/mobi.csv") else {
+        return;
+    };
     let spec = write_temp(
         "mobi.json",
         r#"{"constructs": {"Image": ["IMAG1", "IMAG2", "IMAG3", "IMAG4", "IMAG5"],
@@ -64,16 +87,45 @@ fn sem_json_contract_on_mobi() {
             "Satisfaction": ["CUSA1", "CUSA2", "CUSA3"]},
             "paths": [["Image", "Satisfaction"], ["Expectation", "Satisfaction"], ["Value", "Satisfaction"]]}"#,
     );
-    let out = coglab(&["sem", "--spec", &spec, &mobi, "--bootstrap", "200", "--seed", "7", "--json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = coglab(&[
+        "sem",
+        "--spec",
+        &spec,
+        &mobi,
+        "--bootstrap",
+        "200",
+        "--seed",
+        "7",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    for key in ["n_models", "outer", "paths", "r2", "reliability", "htmt", "vif", "diagnostics", "pruning", "overall_scores", "bootstrap", "descriptives"] {
+    for key in [
+        "n_models",
+        "outer",
+        "paths",
+        "r2",
+        "reliability",
+        "htmt",
+        "vif",
+        "diagnostics",
+        "pruning",
+        "overall_scores",
+        "bootstrap",
+        "descriptives",
+    ] {
         assert!(v.get(key).is_some(), "sem JSON lacks {key}");
     }
     assert_eq!(v["n_models"], 250);
     // seminr (../shared/data/sem/mobi_modeA_path): Image -> Satisfaction 0.447003896753,
     // IMAG1 weight 0.331565496837, HTMT Image|Satisfaction 0.910100923783.
-    assert!((v["paths"]["Image -> Satisfaction"].as_f64().unwrap() - 0.447_003_896_753).abs() < 1e-6);
+    assert!(
+        (v["paths"]["Image -> Satisfaction"].as_f64().unwrap() - 0.447_003_896_753).abs() < 1e-6
+    );
     assert!((v["outer"]["IMAG1"]["weight"].as_f64().unwrap() - 0.331_565_496_837).abs() < 1e-6);
     assert_eq!(v["outer"]["IMAG1"]["construct"], "Image");
     assert!((v["htmt"]["Image|Satisfaction"].as_f64().unwrap() - 0.910_100_923_783).abs() < 1e-6);
@@ -89,7 +141,17 @@ fn sem_json_contract_on_mobi() {
     let p = &b["paths"]["Image -> Satisfaction"];
     assert!(p["ci_low"].as_f64().unwrap() < 0.447 && 0.447 < p["ci_high"].as_f64().unwrap());
     // Same seed, same numbers.
-    let again = coglab(&["sem", "--spec", &spec, &mobi, "--bootstrap", "200", "--seed", "7", "--json"]);
+    let again = coglab(&[
+        "sem",
+        "--spec",
+        &spec,
+        &mobi,
+        "--bootstrap",
+        "200",
+        "--seed",
+        "7",
+        "--json",
+    ]);
     assert_eq!(out.stdout, again.stdout);
 }
 
@@ -99,10 +161,26 @@ fn prune_and_text_output() {
         "prune.json",
         r#"{"constructs": {"A": ["a1", "a2", "a3", "a4"], "B": ["b1", "b2"]}, "human_column": "arena"}"#,
     );
-    let out = coglab(&["sem", "--spec", &spec, &fixture("prune.csv"), "--prune", "--json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = coglab(&[
+        "sem",
+        "--spec",
+        &spec,
+        &fixture("prune.csv"),
+        "--prune",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let removed: Vec<&str> = v["pruning"].as_array().unwrap().iter().map(|s| s["removed"].as_str().unwrap()).collect();
+    let removed: Vec<&str> = v["pruning"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["removed"].as_str().unwrap())
+        .collect();
     assert_eq!(removed, vec!["a3", "a4"]); // worked out in coglab-core/tests/sem_gold.rs
     assert_eq!(v["pruning"][0]["reason"], "vif");
     let text = coglab(&["sem", "--spec", &spec, &fixture("prune.csv"), "--prune"]);
@@ -113,15 +191,32 @@ fn prune_and_text_output() {
 
 #[test]
 fn bad_input_exit_codes() {
-    let spec = write_temp("bad.json", "{\"constructs\": {\n  \"A\": [\"a1\", \"nope\"]}}");
+    let spec = write_temp(
+        "bad.json",
+        "{\"constructs\": {\n  \"A\": [\"a1\", \"nope\"]}}",
+    );
     let out = coglab(&["sem", "--spec", &spec, &fixture("prune.csv")]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("bad.json line 2: field \"constructs.A\": indicator \"nope\""), "{err}");
+    assert!(
+        err.contains("bad.json line 2: field \"constructs.A\": indicator \"nope\""),
+        "{err}"
+    );
     let out = coglab(&["sem", &fixture("prune.csv")]);
-    assert_eq!(out.status.code(), Some(2), "missing --spec is a usage error");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "missing --spec is a usage error"
+    );
     let out = coglab(&["describe", "--nope"]);
     assert_eq!(out.status.code(), Some(2));
-    let out = coglab(&["sem", "--spec", &spec, &fixture("prune.csv"), "--missing", "zero"]);
+    let out = coglab(&[
+        "sem",
+        "--spec",
+        &spec,
+        &fixture("prune.csv"),
+        "--missing",
+        "zero",
+    ]);
     assert_eq!(out.status.code(), Some(2));
 }

@@ -22,7 +22,9 @@ const VLM_SPEC: &str = r#"{"constructs": {"Perception": ["MMBench_V11", "MMStar"
   "human_column": "score"}"#;
 
 fn shared(rel: &str) -> Option<Vec<u8>> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data").join(rel);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data")
+        .join(rel);
     std::fs::read(&p).ok()
 }
 
@@ -40,19 +42,34 @@ fn main() {
         .measurement_time(Duration::from_secs(3))
         .configure_from_args();
     c.bench_function("sem fit mobi (full report)", |b| {
-        b.iter(|| analyze_parsed(black_box(&mobi_spec), black_box(&mobi), &SemOptions::default()).expect("fit"))
+        b.iter(|| {
+            analyze_parsed(
+                black_box(&mobi_spec),
+                black_box(&mobi),
+                &SemOptions::default(),
+            )
+            .expect("fit")
+        })
     });
     let boot = SemOptions {
-        bootstrap: Some(BootstrapOptions { resamples: 5000, seed: 1 }),
+        bootstrap: Some(BootstrapOptions {
+            resamples: 5000,
+            seed: 1,
+        }),
         ..SemOptions::default()
     };
     let mut g = c.benchmark_group("sem bootstrap");
     g.sample_size(10);
     g.bench_function("mobi 5000 resamples", |b| {
-        b.iter(|| analyze_parsed(black_box(&mobi_spec), black_box(&mobi), &boot).expect("bootstrap"))
+        b.iter(|| {
+            analyze_parsed(black_box(&mobi_spec), black_box(&mobi), &boot).expect("bootstrap")
+        })
     });
     g.finish();
-    let prune = SemOptions { prune: true, ..SemOptions::default() };
+    let prune = SemOptions {
+        prune: true,
+        ..SemOptions::default()
+    };
     c.bench_function("sem prune openvlm 284x8 (two-stage, human anchor)", |b| {
         b.iter(|| analyze_parsed(black_box(&vlm_spec), black_box(&vlm), &prune).expect("prune"))
     });

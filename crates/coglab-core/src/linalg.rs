@@ -216,6 +216,7 @@ impl Cholesky {
     }
 
     /// Solves `A x = b` (`b.len()` must equal the order of `A`).
+    #[allow(clippy::needless_range_loop)] // triangular solves read best with indices
     pub fn solve(&self, b: &[f64]) -> Vec<f64> {
         let n = self.l.rows;
         let mut y = b.to_vec();
@@ -396,7 +397,11 @@ pub fn correlation_matrix(columns: &[&[f64]]) -> Result<Matrix, LinalgError> {
     let mut r = Matrix::identity(p);
     for a in 0..p {
         for b in a + 1..p {
-            let v: f64 = centered[a].iter().zip(&centered[b]).map(|(x, y)| x * y).sum();
+            let v: f64 = centered[a]
+                .iter()
+                .zip(&centered[b])
+                .map(|(x, y)| x * y)
+                .sum();
             let v = v.clamp(-1.0, 1.0);
             r[(a, b)] = v;
             r[(b, a)] = v;
@@ -445,14 +450,18 @@ mod tests {
             Err(LinalgError::Singular { pivot, .. }) => assert_eq!(pivot, 2),
             other => panic!("expected singular, got {other:?}"),
         }
-        let lu = lu_solve(&Matrix::from_rows(&[vec![1.0, 2.0], vec![2.0, 4.0]]).unwrap(), &[1.0, 2.0]);
+        let lu = lu_solve(
+            &Matrix::from_rows(&[vec![1.0, 2.0], vec![2.0, 4.0]]).unwrap(),
+            &[1.0, 2.0],
+        );
         assert!(matches!(lu, Err(LinalgError::Singular { pivot: 1, .. })));
     }
 
     #[test]
     fn correlation_by_hand_and_constant_column() {
         // x = 1..5, y = 2,1,4,3,7: r = 12 / sqrt(10 * 21.2) (see stats::correlation tests).
-        let r = correlation_matrix(&[&[1.0, 2.0, 3.0, 4.0, 5.0], &[2.0, 1.0, 4.0, 3.0, 7.0]]).unwrap();
+        let r =
+            correlation_matrix(&[&[1.0, 2.0, 3.0, 4.0, 5.0], &[2.0, 1.0, 4.0, 3.0, 7.0]]).unwrap();
         assert_abs_diff_eq!(r[(0, 1)], 12.0 / 212f64.sqrt(), epsilon = 1e-15);
         assert_eq!(
             correlation_matrix(&[&[1.0, 2.0], &[3.0, 3.0]]),

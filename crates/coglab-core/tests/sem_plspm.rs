@@ -34,23 +34,41 @@ const TOL: f64 = 1e-6;
 fn reference_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("COGLAB_PLSPM_REF")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/plspm-reference"));
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/plspm-reference")
+        });
     if dir.join("mobi_modeA_path.json").exists() {
         return Some(dir);
     }
     if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("CI=true but {} has no plspm reference figures: run scripts/plspm-reference.sh", dir.display());
+        panic!(
+            "CI=true but {} has no plspm reference figures: run scripts/plspm-reference.sh",
+            dir.display()
+        );
     }
-    eprintln!("SKIP: {} not found; run scripts/plspm-reference.sh to create the plspm reference figures", dir.display());
+    eprintln!(
+        "SKIP: {} not found; run scripts/plspm-reference.sh to create the plspm reference figures",
+        dir.display()
+    );
     None
 }
 
 fn compare_map(case: &str, what: &str, want: &Value, got: &dyn Fn(&str) -> Option<f64>) -> usize {
     let mut n = 0;
-    for (k, v) in want.as_object().unwrap_or_else(|| panic!("{case}: {what} is not an object")) {
-        let w = v.as_f64().unwrap_or_else(|| panic!("{case}: {what}.{k} is not a number"));
-        let g = got(k).unwrap_or_else(|| panic!("{case}: {what} {k} missing from the coglab report"));
-        assert!((g - w).abs() < TOL, "{case}: {what} {k}: coglab {g}, plspm {w} (diff {:e})", (g - w).abs());
+    for (k, v) in want
+        .as_object()
+        .unwrap_or_else(|| panic!("{case}: {what} is not an object"))
+    {
+        let w = v
+            .as_f64()
+            .unwrap_or_else(|| panic!("{case}: {what}.{k} is not a number"));
+        let g =
+            got(k).unwrap_or_else(|| panic!("{case}: {what} {k} missing from the coglab report"));
+        assert!(
+            (g - w).abs() < TOL,
+            "{case}: {what} {k}: coglab {g}, plspm {w} (diff {:e})",
+            (g - w).abs()
+        );
         n += 1;
     }
     n
@@ -65,26 +83,54 @@ fn all_plspm_cases_match() {
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     files.sort();
-    assert!(files.len() >= 11, "expected the 11 plspm cases, found {}", files.len());
+    assert!(
+        files.len() >= 11,
+        "expected the 11 plspm cases, found {}",
+        files.len()
+    );
     let mut checked = 0;
     for path in files {
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let case: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let case: Value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let name = case["case"].as_str().unwrap_or("?").to_string();
-        assert_eq!(case["provenance"]["plspm_version"], "0.5.7", "{name}: unexpected plspm version");
-        let data_name = case["data"].as_str().unwrap_or_else(|| panic!("{name}: no data"));
-        let Some(data) = common::shared_bytes(&format!("sem/{data_name}")) else { return };
+        assert_eq!(
+            case["provenance"]["plspm_version"], "0.5.7",
+            "{name}: unexpected plspm version"
+        );
+        let data_name = case["data"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{name}: no data"));
+        let Some(data) = common::shared_bytes(&format!("sem/{data_name}")) else {
+            return;
+        };
         let spec = case["spec"].to_string();
         let report = analyze(&spec, "spec.json", &data, data_name, &SemOptions::default())
             .unwrap_or_else(|e| panic!("{name}: coglab failed: {e}"));
-        checked += compare_map(&name, "weight", &case["weights"], &|k| report.outer.get(k).map(|e| e.weight));
-        checked += compare_map(&name, "loading", &case["loadings"], &|k| report.outer.get(k).map(|e| e.loading));
-        checked += compare_map(&name, "path", &case["paths"], &|k| report.paths.get(k).copied());
+        checked += compare_map(&name, "weight", &case["weights"], &|k| {
+            report.outer.get(k).map(|e| e.weight)
+        });
+        checked += compare_map(&name, "loading", &case["loadings"], &|k| {
+            report.outer.get(k).map(|e| e.loading)
+        });
+        checked += compare_map(&name, "path", &case["paths"], &|k| {
+            report.paths.get(k).copied()
+        });
         checked += compare_map(&name, "R²", &case["r2"], &|k| report.r2.get(k).copied());
-        assert_eq!(report.paths.len(), case["paths"].as_object().map_or(0, |m| m.len()), "{name}: path count");
+        assert_eq!(
+            report.paths.len(),
+            case["paths"].as_object().map_or(0, |m| m.len()),
+            "{name}: path count"
+        );
         if let Some(first) = case.get("first_stage") {
-            let fs = report.first_stage.as_ref().unwrap_or_else(|| panic!("{name}: no first stage"));
-            checked += compare_map(&name, "stage-1 path", &first["paths"], &|k| fs.paths.get(k).copied());
+            let fs = report
+                .first_stage
+                .as_ref()
+                .unwrap_or_else(|| panic!("{name}: no first stage"));
+            checked += compare_map(&name, "stage-1 path", &first["paths"], &|k| {
+                fs.paths.get(k).copied()
+            });
         }
     }
     assert!(checked > 300, "only {checked} figures compared");

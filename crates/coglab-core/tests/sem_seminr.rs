@@ -27,31 +27,55 @@ const TOL: f64 = 1e-6;
 fn rows(text: &str) -> Vec<Vec<String>> {
     text.lines()
         .filter(|l| !l.trim().is_empty())
-        .map(|l| l.split(',').map(|c| c.trim().trim_matches('"').to_string()).collect())
+        .map(|l| {
+            l.split(',')
+                .map(|c| c.trim().trim_matches('"').to_string())
+                .collect()
+        })
         .collect()
 }
 
 fn num(s: &str) -> f64 {
-    s.parse().unwrap_or_else(|_| panic!("reference cell {s:?} is not a number"))
+    s.parse()
+        .unwrap_or_else(|_| panic!("reference cell {s:?} is not a number"))
 }
 
 fn close(what: &str, got: f64, want: f64) {
-    assert!((got - want).abs() < TOL, "{what}: got {got}, seminr {want} (diff {:e})", (got - want).abs());
+    assert!(
+        (got - want).abs() < TOL,
+        "{what}: got {got}, seminr {want} (diff {:e})",
+        (got - want).abs()
+    );
 }
 
 fn fit() -> Option<SemReport> {
     let data = common::shared_bytes("sem/mobi.csv")?;
-    Some(analyze(SPEC, "mobi_spec.json", &data, "mobi.csv", &SemOptions::default()).expect("mobi model fits"))
+    Some(
+        analyze(
+            SPEC,
+            "mobi_spec.json",
+            &data,
+            "mobi.csv",
+            &SemOptions::default(),
+        )
+        .expect("mobi model fits"),
+    )
 }
 
 #[test]
 fn outer_weights_and_loadings() {
-    let (Some(r), Some(text)) = (fit(), common::shared_text("sem/mobi_modeA_path/outer_model_path.csv")) else {
+    let (Some(r), Some(text)) = (
+        fit(),
+        common::shared_text("sem/mobi_modeA_path/outer_model_path.csv"),
+    ) else {
         return;
     };
     assert_eq!(r.n_models, 250);
     let table = rows(&text);
-    assert_eq!(table[0][1..3], ["weight".to_string(), "loading".to_string()]);
+    assert_eq!(
+        table[0][1..3],
+        ["weight".to_string(), "loading".to_string()]
+    );
     for row in &table[1..] {
         let e = &r.outer[&row[0]];
         close(&format!("{} weight", row[0]), e.weight, num(&row[1]));
@@ -100,11 +124,15 @@ fn paths_r2_and_ave() {
 #[test]
 fn reliability_alpha_rho_c_rho_a() {
     let Some(r) = fit() else { return };
-    let Some(text) = common::shared_text("sem/mobi_modeA_path/reliability_alpha_rhoC_AVE_rhoA.csv") else {
+    let Some(text) = common::shared_text("sem/mobi_modeA_path/reliability_alpha_rhoC_AVE_rhoA.csv")
+    else {
         return;
     };
     let table = rows(&text);
-    assert_eq!(table[0][1..], ["alpha", "rhoC", "AVE", "rhoA"].map(String::from));
+    assert_eq!(
+        table[0][1..],
+        ["alpha", "rhoC", "AVE", "rhoA"].map(String::from)
+    );
     for row in &table[1..] {
         let rel = &r.reliability[&row[0]];
         close(&format!("alpha {}", row[0]), rel.alpha, num(&row[1]));
@@ -161,7 +189,15 @@ fn gold_diagnostics_from_the_seminr_figures() {
     };
     let loadings: Vec<f64> = rows(&o)[1..].iter().map(|row| num(&row[2]).abs()).collect();
     let vifs: Vec<f64> = rows(&v)[1..].iter().map(|row| num(&row[2])).collect();
-    close("D_div", r.diagnostics.d_div.unwrap(), 1.0 / (2.0 * 0.910_100_923_783));
+    close(
+        "D_div",
+        r.diagnostics.d_div.unwrap(),
+        1.0 / (2.0 * 0.910_100_923_783),
+    );
     close("TC", r.diagnostics.tc, loadings.iter().sum::<f64>() / 13.0);
-    close("D_valid", r.diagnostics.d_valid, (-vifs.iter().map(|x| x.ln()).sum::<f64>() / 13.0).exp());
+    close(
+        "D_valid",
+        r.diagnostics.d_valid,
+        (-vifs.iter().map(|x| x.ln()).sum::<f64>() / 13.0).exp(),
+    );
 }

@@ -26,7 +26,18 @@ pub fn describe(args: &[&str]) -> Result<(), CliError> {
     }
     println!(
         "{:<24} {:>5} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7}",
-        "column", "n", "mean", "median", "min", "max", "sd", "skew(g1)", "exkurt", "cvm_W", "cvm_W*", "cvm_p"
+        "column",
+        "n",
+        "mean",
+        "median",
+        "min",
+        "max",
+        "sd",
+        "skew(g1)",
+        "exkurt",
+        "cvm_W",
+        "cvm_W*",
+        "cvm_p"
     );
     for (name, s) in &d {
         println!(
@@ -52,9 +63,15 @@ pub fn describe(args: &[&str]) -> Result<(), CliError> {
 /// `coglab sem --spec SPEC DATA [--bootstrap N --seed S] [--prune] [--missing listwise|mean]
 /// [--max-iter N] [--json]`.
 pub fn sem(args: &[&str]) -> Result<(), CliError> {
-    let a = Args::parse(args, &["json", "prune"], &["spec", "bootstrap", "seed", "missing", "max-iter"])?;
+    let a = Args::parse(
+        args,
+        &["json", "prune"],
+        &["spec", "bootstrap", "seed", "missing", "max-iter"],
+    )?;
     let [data_path] = a.positional.as_slice() else {
-        return Err(CliError::Usage("sem: expected one DATA file after --spec SPEC".into()));
+        return Err(CliError::Usage(
+            "sem: expected one DATA file after --spec SPEC".into(),
+        ));
     };
     let spec_path = a.required("spec")?;
     let spec_bytes = read_bytes(spec_path)?;
@@ -65,16 +82,26 @@ pub fn sem(args: &[&str]) -> Result<(), CliError> {
     let missing = match a.option("missing") {
         None | Some("listwise") => Missing::Listwise,
         Some("mean") => Missing::Mean,
-        Some(other) => return Err(CliError::Usage(format!("--missing: expected listwise or mean, found {other:?}"))),
+        Some(other) => {
+            return Err(CliError::Usage(format!(
+                "--missing: expected listwise or mean, found {other:?}"
+            )))
+        }
     };
     let bootstrap = match a.parsed::<usize>("bootstrap")? {
-        Some(0) => return Err(CliError::Usage("--bootstrap: expected at least 1 resample".into())),
+        Some(0) => {
+            return Err(CliError::Usage(
+                "--bootstrap: expected at least 1 resample".into(),
+            ))
+        }
         Some(resamples) => Some(BootstrapOptions {
             resamples,
             seed: a.parsed::<u64>("seed")?.unwrap_or(1),
         }),
         None if a.option("seed").is_some() => {
-            return Err(CliError::Usage("--seed only applies with --bootstrap N".into()))
+            return Err(CliError::Usage(
+                "--seed only applies with --bootstrap N".into(),
+            ))
         }
         None => None,
     };
@@ -102,7 +129,10 @@ fn print_report(r: &SemReport) {
         r.iterations
     );
     println!("\nOuter model");
-    println!("  {:<24} {:<16} {:>8} {:>8} {:>8}", "indicator", "construct", "weight", "loading", "VIF");
+    println!(
+        "  {:<24} {:<16} {:>8} {:>8} {:>8}",
+        "indicator", "construct", "weight", "loading", "VIF"
+    );
     for (item, e) in &r.outer {
         println!(
             "  {:<24} {:<16} {:>8.3} {:>8.3} {:>8}",
@@ -128,12 +158,21 @@ fn print_report(r: &SemReport) {
         }
     }
     for (k, v) in &r.r2 {
-        println!("  R² {k:<37} {v:>8.3}  (adjusted {:.3})", r.r2_adj.get(k).copied().unwrap_or(*v));
+        println!(
+            "  R² {k:<37} {v:>8.3}  (adjusted {:.3})",
+            r.r2_adj.get(k).copied().unwrap_or(*v)
+        );
     }
     println!("\nReliability");
-    println!("  {:<24} {:>8} {:>8} {:>8} {:>8}", "construct", "alpha", "rho_C", "rho_A", "AVE");
+    println!(
+        "  {:<24} {:>8} {:>8} {:>8} {:>8}",
+        "construct", "alpha", "rho_C", "rho_A", "AVE"
+    );
     for (k, v) in &r.reliability {
-        println!("  {k:<24} {:>8.3} {:>8.3} {:>8.3} {:>8.3}", v.alpha, v.rho_c, v.rho_a, v.ave);
+        println!(
+            "  {k:<24} {:>8.3} {:>8.3} {:>8.3} {:>8.3}",
+            v.alpha, v.rho_c, v.rho_a, v.ave
+        );
     }
     println!("\nHTMT");
     for (k, v) in &r.htmt {
@@ -150,7 +189,14 @@ fn print_report(r: &SemReport) {
     if !r.pruning.is_empty() {
         println!("\nPruning (Algorithm 1)");
         for (i, s) in r.pruning.iter().enumerate() {
-            println!("  {}. removed {} ({}): {} = {:.3}", i + 1, s.removed, s.construct, s.reason, s.value);
+            println!(
+                "  {}. removed {} ({}): {} = {:.3}",
+                i + 1,
+                s.removed,
+                s.construct,
+                s.reason,
+                s.value
+            );
         }
     }
     if let Some(h) = &r.human {
@@ -160,6 +206,9 @@ fn print_report(r: &SemReport) {
         );
     }
     if let Some(b) = &r.bootstrap {
-        println!("\nBootstrap: {} resamples (seed {}), {} failed", b.resamples, b.seed, b.failed);
+        println!(
+            "\nBootstrap: {} resamples (seed {}), {} failed",
+            b.resamples, b.seed, b.failed
+        );
     }
 }

@@ -243,7 +243,12 @@ pub(crate) struct Measured {
 }
 
 impl Plan {
-    pub fn build(spec: &ModelSpec, table_names: &[String], excluded: &BTreeSet<String>, max_iterations: usize) -> Plan {
+    pub fn build(
+        spec: &ModelSpec,
+        table_names: &[String],
+        excluded: &BTreeSet<String>,
+        max_iterations: usize,
+    ) -> Plan {
         let pos = |n: &str| table_names.iter().position(|t| t == n).unwrap_or(0);
         let mut items = Vec::new();
         let mut item_names = Vec::new();
@@ -388,7 +393,12 @@ impl Plan {
             (Some(s), true) => (&s.st, &s.names),
             _ => (&self.st1, &self.item_names),
         };
-        let list = |v: &[String]| v.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(", ");
+        let list = |v: &[String]| {
+            v.iter()
+                .map(|s| format!("\"{s}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         match e {
             EngineError::SingularBlock { block, pivot } => {
                 let b = &st.blocks[block];
@@ -404,7 +414,10 @@ impl Plan {
                 construct: st.blocks[block].name.clone(),
             },
             EngineError::SingularInner { construct, pivot } => {
-                let preds: Vec<String> = st.preds[construct].iter().map(|&i| st.blocks[i].name.clone()).collect();
+                let preds: Vec<String> = st.preds[construct]
+                    .iter()
+                    .map(|&i| st.blocks[i].name.clone())
+                    .collect();
                 SemError::SingularPaths {
                     construct: st.blocks[construct].name.clone(),
                     predecessor: preds.get(pivot).cloned().unwrap_or_default(),
@@ -412,7 +425,13 @@ impl Plan {
                 }
             }
             EngineError::NotConverged { iterations, change } => SemError::NotConverged {
-                stage: if stage2 { "stage 2".into() } else if self.stage2.is_some() { "stage 1".into() } else { "PLS fit".into() },
+                stage: if stage2 {
+                    "stage 2".into()
+                } else if self.stage2.is_some() {
+                    "stage 1".into()
+                } else {
+                    "PLS fit".into()
+                },
                 iterations,
                 change,
                 tolerance: self.tolerance,
@@ -440,11 +459,13 @@ impl Plan {
 
     /// Fits both stages on the stage-1 correlation matrix `r1`.
     pub fn estimate(&self, r1: &Matrix) -> Result<Estimates, SemError> {
-        let fit1 = fit(r1, &self.st1, self.max_iterations, self.tolerance).map_err(|e| self.engine_error(e, false))?;
+        let fit1 = fit(r1, &self.st1, self.max_iterations, self.tolerance)
+            .map_err(|e| self.engine_error(e, false))?;
         let stage2 = match &self.stage2 {
             Some(s2) => {
                 let r2 = self.r2_matrix(s2, r1, &fit1);
-                let f2 = fit(&r2, &s2.st, self.max_iterations, self.tolerance).map_err(|e| self.engine_error(e, true))?;
+                let f2 = fit(&r2, &s2.st, self.max_iterations, self.tolerance)
+                    .map_err(|e| self.engine_error(e, true))?;
                 Some((r2, f2))
             }
             None => None,
@@ -462,12 +483,22 @@ impl Plan {
                 r2.push(None);
                 continue;
             }
-            let b = regress(c, &st.preds[j], j).map_err(|e| self.engine_error(e, stage2.is_some()))?;
-            let rsq: f64 = st.preds[j].iter().zip(&b).map(|(&i, bi)| bi * c[(i, j)]).sum();
+            let b =
+                regress(c, &st.preds[j], j).map_err(|e| self.engine_error(e, stage2.is_some()))?;
+            let rsq: f64 = st.preds[j]
+                .iter()
+                .zip(&b)
+                .map(|(&i, bi)| bi * c[(i, j)])
+                .sum();
             betas.push(b);
             r2.push(Some(rsq));
         }
-        Ok(Estimates { fit1, stage2, betas, r2 })
+        Ok(Estimates {
+            fit1,
+            stage2,
+            betas,
+            r2,
+        })
     }
 
     /// The reported indicators: LOC items from stage 1, everything else from the final stage.
@@ -487,7 +518,10 @@ impl Plan {
                 let (weight, loading) = match in_stage2 {
                     Some((s2, f2, j)) => {
                         let items2 = &s2.st.blocks[j].items;
-                        let pos = items2.iter().position(|&q| s2.inds[q] == Ind2::Item(k)).unwrap_or(a);
+                        let pos = items2
+                            .iter()
+                            .position(|&q| s2.inds[q] == Ind2::Item(k))
+                            .unwrap_or(a);
                         (f2.weights[j][pos], f2.t[j][items2[pos]])
                     }
                     None => (est.fit1.weights[i][a], est.fit1.t[i][k]),
@@ -530,12 +564,20 @@ impl Plan {
                 continue;
             }
             let v = quality::item_vifs(r1, &b.items).map_err(|pivot| {
-                let names: Vec<String> = b.items.iter().map(|&k| self.item_names[k].clone()).collect();
+                let names: Vec<String> = b
+                    .items
+                    .iter()
+                    .map(|&k| self.item_names[k].clone())
+                    .collect();
                 SemError::Collinear {
                     construct: b.name.clone(),
                     purpose: "item VIF".into(),
                     indicator: names[pivot].clone(),
-                    others: names[..pivot].iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(", "),
+                    others: names[..pivot]
+                        .iter()
+                        .map(|s| format!("\"{s}\""))
+                        .collect::<Vec<_>>()
+                        .join(", "),
                 }
             })?;
             for (&k, vif) in b.items.iter().zip(v) {
@@ -562,15 +604,22 @@ impl Plan {
         out
     }
 
-    pub fn diagnostics(&self, r1: &Matrix, est: &Estimates) -> Result<(Diagnostics, BTreeMap<String, f64>, Vec<Measured>), SemError> {
+    pub fn diagnostics(&self, r1: &Matrix, est: &Estimates) -> Result<DiagnosedFit, SemError> {
         let vifs = self.task_vifs(r1)?;
         let measured = self.measured(est);
-        let loadings: Vec<f64> = measured.iter().filter(|m| m.task).map(|m| m.loading).collect();
+        let loadings: Vec<f64> = measured
+            .iter()
+            .filter(|m| m.task)
+            .map(|m| m.loading)
+            .collect();
         let htmts: Vec<f64> = self.task_htmt(r1).into_iter().map(|(_, h)| h).collect();
         let v: Vec<f64> = vifs.values().copied().collect();
         Ok((quality::diagnostics(&htmts, &loadings, &v), vifs, measured))
     }
 }
+
+/// Diagnostics, item VIFs and reported indicators of one fit.
+pub(crate) type DiagnosedFit = (Diagnostics, BTreeMap<String, f64>, Vec<Measured>);
 
 fn key(a: &str, b: &str) -> String {
     format!("{a} -> {b}")
@@ -583,16 +632,33 @@ fn key(a: &str, b: &str) -> String {
 /// Any [`SemError`]: unreadable data or spec (with file, line, field), unknown or duplicated
 /// constructs / indicators, text or constant indicators, too few models, collinear blocks,
 /// non-convergence.
-pub fn analyze(spec_text: &str, spec_file: &str, data: &[u8], data_file: &str, opts: &SemOptions) -> Result<SemReport, SemError> {
+pub fn analyze(
+    spec_text: &str,
+    spec_file: &str,
+    data: &[u8],
+    data_file: &str,
+    opts: &SemOptions,
+) -> Result<SemReport, SemError> {
     let spec = ModelSpec::parse(spec_text, spec_file)?;
     let matrix = ScoreMatrix::parse(data, data_file)?;
     analyze_parsed(&spec, &matrix, opts)
 }
 
 /// Checks the spec's columns against the data and returns the dense table.
-pub(crate) fn prepare(spec: &ModelSpec, matrix: &ScoreMatrix, missing: Missing) -> Result<Table, SemError> {
+pub(crate) fn prepare(
+    spec: &ModelSpec,
+    matrix: &ScoreMatrix,
+    missing: Missing,
+) -> Result<Table, SemError> {
     let mut names: Vec<String> = Vec::new();
-    let available = || matrix.columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ");
+    let available = || {
+        matrix
+            .columns
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     for c in &spec.constructs {
         for (k, ind) in c.indicators.iter().enumerate() {
             if matrix.column(ind).is_none() {
@@ -600,9 +666,7 @@ pub(crate) fn prepare(spec: &ModelSpec, matrix: &ScoreMatrix, missing: Missing) 
                 return Err(SemError::UnknownIndicator {
                     at: spec.at(ind, 0, &format!("constructs.{}", c.name)),
                     indicator: ind.clone(),
-                    construct: c.name.clone(),
-                    data_file: matrix.file.clone(),
-                    available: available(),
+                    data: format!("{} (columns: {})", matrix.file, available()),
                 });
             }
             names.push(ind.clone());
@@ -612,7 +676,11 @@ pub(crate) fn prepare(spec: &ModelSpec, matrix: &ScoreMatrix, missing: Missing) 
         if matrix.column(h).is_none() {
             return Err(SemError::Spec {
                 at: spec.at(h, 0, "human_column"),
-                message: format!("human column \"{h}\" is not a column of {} (columns: {})", matrix.file, available()),
+                message: format!(
+                    "human column \"{h}\" is not a column of {} (columns: {})",
+                    matrix.file,
+                    available()
+                ),
             });
         }
         if !names.contains(h) {
@@ -656,12 +724,31 @@ fn needed_models(plan: &Plan) -> (usize, String) {
     let (st, _) = plan.final_structure();
     for (j, p) in st.preds.iter().enumerate() {
         if p.len() + 2 > needed.0 {
-            needed = (p.len() + 2, format!("construct \"{}\" has {} predecessors", st.blocks[j].name, p.len()));
+            needed = (
+                p.len() + 2,
+                format!(
+                    "construct \"{}\" has {} predecessors",
+                    st.blocks[j].name,
+                    p.len()
+                ),
+            );
         }
     }
-    for b in plan.st1.blocks.iter().chain(plan.stage2.iter().flat_map(|s| s.st.blocks.iter())) {
+    for b in plan
+        .st1
+        .blocks
+        .iter()
+        .chain(plan.stage2.iter().flat_map(|s| s.st.blocks.iter()))
+    {
         if b.mode == Mode::B && b.items.len() + 1 > needed.0 {
-            needed = (b.items.len() + 1, format!("Mode B construct \"{}\" has {} indicators", b.name, b.items.len()));
+            needed = (
+                b.items.len() + 1,
+                format!(
+                    "Mode B construct \"{}\" has {} indicators",
+                    b.name,
+                    b.items.len()
+                ),
+            );
         }
     }
     needed
@@ -670,7 +757,12 @@ fn needed_models(plan: &Plan) -> (usize, String) {
 /// Algorithm 1 (seed 003): refit, remove the single worst task, repeat. VIF first (largest
 /// above `vif_max`), then loadings (smallest |λ| below `loading_min`); a construct never drops
 /// below `min_indicators`; the human anchor is never removed.
-pub(crate) fn prune(spec: &ModelSpec, table: &Table, r_full: &Matrix, max_iterations: usize) -> Result<(BTreeSet<String>, Vec<PruneStep>), SemError> {
+pub(crate) fn prune(
+    spec: &ModelSpec,
+    table: &Table,
+    r_full: &Matrix,
+    max_iterations: usize,
+) -> Result<(BTreeSet<String>, Vec<PruneStep>), SemError> {
     let th = spec.thresholds;
     let mut excluded = BTreeSet::new();
     let mut steps = Vec::new();
@@ -679,7 +771,12 @@ pub(crate) fn prune(spec: &ModelSpec, table: &Table, r_full: &Matrix, max_iterat
         let r1 = r_full.select(&plan.items, &plan.items);
         let est = plan.estimate(&r1)?;
         let (diag, vifs, measured) = plan.diagnostics(&r1, &est)?;
-        let size = |construct: &str| measured.iter().filter(|m| m.task && m.construct == construct).count();
+        let size = |construct: &str| {
+            measured
+                .iter()
+                .filter(|m| m.task && m.construct == construct)
+                .count()
+        };
         let eligible: Vec<&Measured> = measured
             .iter()
             .filter(|m| m.task && m.block1.is_some() && size(&m.construct) > th.min_indicators)
@@ -707,7 +804,11 @@ pub(crate) fn prune(spec: &ModelSpec, table: &Table, r_full: &Matrix, max_iterat
             value,
             diagnostics: diag,
             vif: vifs,
-            loadings: measured.iter().filter(|x| x.task).map(|x| (x.name.clone(), x.loading)).collect(),
+            loadings: measured
+                .iter()
+                .filter(|x| x.task)
+                .map(|x| (x.name.clone(), x.loading))
+                .collect(),
         });
         excluded.insert(m.name.clone());
     }
@@ -717,7 +818,11 @@ pub(crate) fn prune(spec: &ModelSpec, table: &Table, r_full: &Matrix, max_iterat
 ///
 /// # Errors
 /// As [`analyze`].
-pub fn analyze_parsed(spec: &ModelSpec, matrix: &ScoreMatrix, opts: &SemOptions) -> Result<SemReport, SemError> {
+pub fn analyze_parsed(
+    spec: &ModelSpec,
+    matrix: &ScoreMatrix,
+    opts: &SemOptions,
+) -> Result<SemReport, SemError> {
     let max_iterations = opts.max_iterations.unwrap_or(spec.max_iterations);
     let table = prepare(spec, matrix, opts.missing)?;
     let full_plan = Plan::build(spec, &table.names, &BTreeSet::new(), max_iterations);
@@ -749,7 +854,11 @@ pub fn analyze_parsed(spec: &ModelSpec, matrix: &ScoreMatrix, opts: &SemOptions)
             name: b.name.clone(),
             mode: b.mode,
             order: 1,
-            indicators: b.items.iter().map(|&k| plan.item_names[k].clone()).collect(),
+            indicators: b
+                .items
+                .iter()
+                .map(|&k| plan.item_names[k].clone())
+                .collect(),
             human: plan.human1[i],
         });
     }
@@ -783,7 +892,13 @@ pub fn analyze_parsed(spec: &ModelSpec, matrix: &ScoreMatrix, opts: &SemOptions)
         .collect();
     let mut cross_loadings = BTreeMap::new();
     for (k, name) in plan.item_names.iter().enumerate() {
-        let row: BTreeMap<String, f64> = plan.st1.blocks.iter().enumerate().map(|(i, b)| (b.name.clone(), est.fit1.t[i][k])).collect();
+        let row: BTreeMap<String, f64> = plan
+            .st1
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.name.clone(), est.fit1.t[i][k]))
+            .collect();
         cross_loadings.insert(name.clone(), row);
     }
 
@@ -807,7 +922,10 @@ pub fn analyze_parsed(spec: &ModelSpec, matrix: &ScoreMatrix, opts: &SemOptions)
             paths.insert(key(&st.blocks[i].name, &st.blocks[j].name), b);
         }
         r2.insert(st.blocks[j].name.clone(), rsq);
-        r2_adj.insert(st.blocks[j].name.clone(), 1.0 - (1.0 - rsq) * (n as f64 - 1.0) / (n as f64 - k as f64 - 1.0));
+        r2_adj.insert(
+            st.blocks[j].name.clone(),
+            1.0 - (1.0 - rsq) * (n as f64 - 1.0) / (n as f64 - k as f64 - 1.0),
+        );
         let cpp = c_final.select(&st.preds[j], &st.preds[j]);
         let inv = crate::linalg::inverse_spd(&cpp).map_err(|_| SemError::SingularPaths {
             construct: st.blocks[j].name.clone(),
@@ -836,7 +954,11 @@ pub fn analyze_parsed(spec: &ModelSpec, matrix: &ScoreMatrix, opts: &SemOptions)
                 continue;
             }
             if let Ok(b) = regress(&est.fit1.c, preds, j) {
-                let rsq: f64 = preds.iter().zip(&b).map(|(&i, bi)| bi * est.fit1.c[(i, j)]).sum();
+                let rsq: f64 = preds
+                    .iter()
+                    .zip(&b)
+                    .map(|(&i, bi)| bi * est.fit1.c[(i, j)])
+                    .sum();
                 for (&i, bi) in preds.iter().zip(b) {
                     p.insert(key(&plan.st1.blocks[i].name, &plan.st1.blocks[j].name), bi);
                 }
@@ -859,7 +981,10 @@ pub fn analyze_parsed(spec: &ModelSpec, matrix: &ScoreMatrix, opts: &SemOptions)
     for (i, b) in plan.st1.blocks.iter().enumerate() {
         let from_stage2 = !plan.loc1[i] && plan.stage2.is_some();
         if !from_stage2 {
-            reliability.insert(b.name.clone(), rel_of(&r1, b, &est.fit1.weights[i], &est.fit1.t[i]));
+            reliability.insert(
+                b.name.clone(),
+                rel_of(&r1, b, &est.fit1.weights[i], &est.fit1.t[i]),
+            );
         }
     }
     if let (Some(s2), Some((r2m, f2))) = (&plan.stage2, &est.stage2) {
@@ -896,7 +1021,11 @@ pub fn analyze_parsed(spec: &ModelSpec, matrix: &ScoreMatrix, opts: &SemOptions)
                     construct: b.name.clone(),
                     purpose: "item VIF".into(),
                     indicator: s2.names[b.items[pivot]].clone(),
-                    others: b.items[..pivot].iter().map(|&q| format!("\"{}\"", s2.names[q])).collect::<Vec<_>>().join(", "),
+                    others: b.items[..pivot]
+                        .iter()
+                        .map(|&q| format!("\"{}\"", s2.names[q]))
+                        .collect::<Vec<_>>()
+                        .join(", "),
                 })?;
                 for (&q, x) in b.items.iter().zip(v) {
                     vif.insert(s2.names[q].clone(), x);
@@ -955,7 +1084,10 @@ pub fn analyze_parsed(spec: &ModelSpec, matrix: &ScoreMatrix, opts: &SemOptions)
                 Ind2::Score(i) => s1[i].clone(),
             };
             for (j, b) in s2.st.blocks.iter().enumerate() {
-                scores.push((b.name.clone(), composite(&b.items, &f2.weights[j], &ind_col)));
+                scores.push((
+                    b.name.clone(),
+                    composite(&b.items, &f2.weights[j], &ind_col),
+                ));
             }
         }
         _ => {
@@ -966,13 +1098,20 @@ pub fn analyze_parsed(spec: &ModelSpec, matrix: &ScoreMatrix, opts: &SemOptions)
     }
     let mut construct_scores = BTreeMap::new();
     for (i, model) in table.models.iter().enumerate() {
-        let row: BTreeMap<String, f64> = scores.iter().map(|(name, s)| (name.clone(), s[i])).collect();
+        let row: BTreeMap<String, f64> = scores
+            .iter()
+            .map(|(name, s)| (name.clone(), s[i]))
+            .collect();
         construct_scores.insert(model.clone(), row);
     }
 
     // Weighted overall scores on the raw task scores.
     let raw = |name: &str| &table.columns[table.names.iter().position(|t| t == name).unwrap_or(0)];
-    let tasks: Vec<(&Measured, &[f64])> = measured.iter().filter(|m| m.task).map(|m| (m, raw(&m.name).as_slice())).collect();
+    let tasks: Vec<(&Measured, &[f64])> = measured
+        .iter()
+        .filter(|m| m.task)
+        .map(|m| (m, raw(&m.name).as_slice()))
+        .collect();
     let task_blocks: Vec<(usize, &str)> = plan
         .st1
         .blocks
@@ -997,9 +1136,18 @@ pub fn analyze_parsed(spec: &ModelSpec, matrix: &ScoreMatrix, opts: &SemOptions)
         }
         let ratio = |(a, b): (f64, f64)| if b > 0.0 { a / b } else { 0.0 };
         let overall = ratio((num, den));
-        let by_construct = task_blocks.iter().map(|&(bi, name)| (name.to_string(), ratio(per_block[bi]))).collect();
+        let by_construct = task_blocks
+            .iter()
+            .map(|&(bi, name)| (name.to_string(), ratio(per_block[bi])))
+            .collect();
         overall_vec.push(overall);
-        overall_scores.insert(model.clone(), OverallScore { overall, by_construct });
+        overall_scores.insert(
+            model.clone(),
+            OverallScore {
+                overall,
+                by_construct,
+            },
+        );
     }
     let human = match &spec.human_column {
         Some(h) => {
@@ -1007,8 +1155,12 @@ pub fn analyze_parsed(spec: &ModelSpec, matrix: &ScoreMatrix, opts: &SemOptions)
             let what = format!("correlation of the overall score with \"{h}\"");
             Some(HumanAlignment {
                 column: h.clone(),
-                pearson: pearson(&overall_vec, hv).map_err(|source| SemError::Stats { what: what.clone(), source })?,
-                spearman: spearman(&overall_vec, hv).map_err(|source| SemError::Stats { what, source })?,
+                pearson: pearson(&overall_vec, hv).map_err(|source| SemError::Stats {
+                    what: what.clone(),
+                    source,
+                })?,
+                spearman: spearman(&overall_vec, hv)
+                    .map_err(|source| SemError::Stats { what, source })?,
             })
         }
         None => None,
@@ -1038,7 +1190,10 @@ pub fn analyze_parsed(spec: &ModelSpec, matrix: &ScoreMatrix, opts: &SemOptions)
         imputed_cells: table.imputed,
         missing: opts.missing,
         scheme: spec.scheme,
-        iterations: est.stage2.as_ref().map_or(est.fit1.iterations, |(_, f)| f.iterations),
+        iterations: est
+            .stage2
+            .as_ref()
+            .map_or(est.fit1.iterations, |(_, f)| f.iterations),
         constructs,
         outer,
         cross_loadings,

@@ -84,7 +84,12 @@ enum Group {
     R2,
 }
 
-fn extract(plan: &Plan, est: &Estimates, out: &mut Vec<f64>, names: Option<&mut Vec<(Group, String)>>) {
+fn extract(
+    plan: &Plan,
+    est: &Estimates,
+    out: &mut Vec<f64>,
+    names: Option<&mut Vec<(Group, String)>>,
+) {
     out.clear();
     let measured = plan.measured(est);
     let (st, _) = plan.final_structure();
@@ -100,7 +105,10 @@ fn extract(plan: &Plan, est: &Estimates, out: &mut Vec<f64>, names: Option<&mut 
     for (j, preds) in st.preds.iter().enumerate() {
         for (&i, b) in preds.iter().zip(&est.betas[j]) {
             out.push(*b);
-            labels.push((Group::Path, format!("{} -> {}", st.blocks[i].name, st.blocks[j].name)));
+            labels.push((
+                Group::Path,
+                format!("{} -> {}", st.blocks[i].name, st.blocks[j].name),
+            ));
         }
     }
     for (j, r) in est.r2.iter().enumerate() {
@@ -116,7 +124,13 @@ fn extract(plan: &Plan, est: &Estimates, out: &mut Vec<f64>, names: Option<&mut 
 
 /// Correlation matrix of the resample given by row multiplicities `counts` (sum n) of the
 /// row-major standardized data `x` (n x p). `None` when a column is constant in the resample.
-fn resample_correlation(x: &[f64], p: usize, counts: &[u32], sums: &mut [f64], cross: &mut [f64]) -> Option<Matrix> {
+fn resample_correlation(
+    x: &[f64],
+    p: usize,
+    counts: &[u32],
+    sums: &mut [f64],
+    cross: &mut [f64],
+) -> Option<Matrix> {
     sums.iter_mut().for_each(|v| *v = 0.0);
     cross.iter_mut().for_each(|v| *v = 0.0);
     let mut total = 0.0;
@@ -141,7 +155,7 @@ fn resample_correlation(x: &[f64], p: usize, counts: &[u32], sums: &mut [f64], c
     for a in 0..p {
         let m = sums[a] / total;
         let var = cross[a * p + a] / total - m * m;
-        if !(var > 1e-12) {
+        if var.is_nan() || var <= 1e-12 {
             return None;
         }
         sd[a] = var.sqrt();
@@ -159,7 +173,13 @@ fn resample_correlation(x: &[f64], p: usize, counts: &[u32], sums: &mut [f64], c
 }
 
 /// Runs the bootstrap for a compiled plan.
-pub(crate) fn run_bootstrap(plan: &Plan, est: &Estimates, table: &Table, z: &[Vec<f64>], opts: &BootstrapOptions) -> Result<BootstrapReport, SemError> {
+pub(crate) fn run_bootstrap(
+    plan: &Plan,
+    est: &Estimates,
+    table: &Table,
+    z: &[Vec<f64>],
+    opts: &BootstrapOptions,
+) -> Result<BootstrapReport, SemError> {
     let n = table.models.len();
     let p = plan.items.len();
     let mut x = vec![0.0; n * p];
@@ -201,8 +221,14 @@ pub(crate) fn run_bootstrap(plan: &Plan, est: &Estimates, table: &Table, z: &[Ve
     let succeeded = opts.resamples - failed;
     if succeeded < 2 {
         return Err(SemError::Stats {
-            what: format!("bootstrap ({failed} of {} resamples failed)", opts.resamples),
-            source: StatsError::TooFewValues { needed: 2, found: succeeded },
+            what: format!(
+                "bootstrap ({failed} of {} resamples failed)",
+                opts.resamples
+            ),
+            source: StatsError::TooFewValues {
+                needed: 2,
+                found: succeeded,
+            },
         });
     }
     let mut report = BootstrapReport {
@@ -216,7 +242,10 @@ pub(crate) fn run_bootstrap(plan: &Plan, est: &Estimates, table: &Table, z: &[Ve
         r2: BTreeMap::new(),
     };
     for ((group, name), (orig, d)) in labels.into_iter().zip(original.into_iter().zip(draws)) {
-        let what = |source| SemError::Stats { what: format!("bootstrap of {name}"), source };
+        let what = |source| SemError::Stats {
+            what: format!("bootstrap of {name}"),
+            source,
+        };
         let mean = d.iter().sum::<f64>() / d.len() as f64;
         let se = std_dev(&d, 1).map_err(what)?;
         let stat = BootStat {

@@ -124,7 +124,9 @@ impl ScoreMatrix {
                     found: e.to_string(),
                 }
             })?;
-            let line = rec.position().map_or(records.len() + 1, |p| p.line() as usize);
+            let line = rec
+                .position()
+                .map_or(records.len() + 1, |p| p.line() as usize);
             if rec.iter().all(|f| f.trim().is_empty()) {
                 continue;
             }
@@ -155,11 +157,7 @@ impl ScoreMatrix {
             }
         }
         check_unique_names(&header, file)?;
-        let numeric_col = |j: usize| {
-            records[1..]
-                .iter()
-                .all(|(_, r)| parse_cell(&r[j]).is_ok())
-        };
+        let numeric_col = |j: usize| records[1..].iter().all(|(_, r)| parse_cell(&r[j]).is_ok());
         let name_col = header
             .iter()
             .position(String::is_empty)
@@ -266,7 +264,11 @@ impl ScoreMatrix {
                 for (model, benches) in results {
                     let path = format!("results.{model}");
                     let Value::Object(benches) = benches else {
-                        return Err(b.err(&path, "an object {benchmark: {\"Overall\": x}}", benches));
+                        return Err(b.err(
+                            &path,
+                            "an object {benchmark: {\"Overall\": x}}",
+                            benches,
+                        ));
                     };
                     let row = b.add_row(model.clone(), &path)?;
                     for (task, v) in benches {
@@ -348,7 +350,11 @@ impl Builder {
             return Err(SemError::Data {
                 at: Location::file(&self.file).in_field(path),
                 expected: "unique model names".into(),
-                found: format!("{} again (first at {})", snippet(&name), self.rows_at[first]),
+                found: format!(
+                    "{} again (first at {})",
+                    snippet(&name),
+                    self.rows_at[first]
+                ),
             });
         }
         self.models.push(name);
@@ -530,8 +536,13 @@ mod tests {
         let m = ScoreMatrix::parse(b"\"\",\"A\",\"B\"\n\"1\",7,NA\n\"2\",5,3\n", "m.csv").unwrap();
         assert_eq!(m.models, vec!["1", "2"]);
         assert_eq!(m.columns.len(), 2);
-        let t = m.table(&["A".into(), "B".into()], Missing::Listwise).unwrap();
-        assert_eq!((t.models.clone(), t.dropped.clone()), (vec!["2".to_string()], vec!["1".to_string()]));
+        let t = m
+            .table(&["A".into(), "B".into()], Missing::Listwise)
+            .unwrap();
+        assert_eq!(
+            (t.models.clone(), t.dropped.clone()),
+            (vec!["2".to_string()], vec!["1".to_string()])
+        );
         let t = m.table(&["A".into(), "B".into()], Missing::Mean).unwrap();
         assert_eq!(t.columns[1], vec![3.0, 3.0]);
         assert_eq!(t.imputed, 1);
@@ -541,13 +552,22 @@ mod tests {
     fn tsv_first_text_column_is_the_name() {
         let m = ScoreMatrix::parse(b"id\tmodel\tX\n1\tgpt\t0.5\n2\tqwen\t0.7\n", "m.tsv").unwrap();
         assert_eq!(m.models, vec!["gpt", "qwen"]);
-        assert_eq!(m.columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), vec!["id", "X"]);
+        assert_eq!(
+            m.columns
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect::<Vec<_>>(),
+            vec!["id", "X"]
+        );
     }
 
     #[test]
     fn located_errors() {
         let e = ScoreMatrix::parse(b"m,A,B\nx,1,2\ny,3\n", "r.csv").unwrap_err();
-        assert_eq!(e.to_string(), "r.csv line 3: expected 3 fields (as the header), found 2 fields");
+        assert_eq!(
+            e.to_string(),
+            "r.csv line 3: expected 3 fields (as the header), found 2 fields"
+        );
         let m = ScoreMatrix::parse(b"m,A\nx,1\ny,7o\n", "t.csv").unwrap();
         let e = m.table(&["A".into()], Missing::Listwise).unwrap_err();
         assert_eq!(
@@ -557,12 +577,17 @@ mod tests {
         let e = m.table(&["Z".into()], Missing::Listwise).unwrap_err();
         assert!(e.to_string().contains("no column \"Z\""), "{e}");
         let e = ScoreMatrix::parse(b"m,A\nx,1\nx,2\n", "d.csv").unwrap_err();
-        assert!(e.to_string().starts_with("d.csv line 3: expected unique model names"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("d.csv line 3: expected unique model names"),
+            "{e}"
+        );
     }
 
     #[test]
     fn json_list_and_openvlm() {
-        let list = br#"[{"name": "a", "score": 3, "family": "X", "benchmarks": {"T1": 1.5, "T2": null}},
+        let list =
+            br#"[{"name": "a", "score": 3, "family": "X", "benchmarks": {"T1": 1.5, "T2": null}},
                         {"name": "b", "benchmarks": {"T1": 2, "T3": "4"}}]"#;
         let m = ScoreMatrix::parse(list, "models.json").unwrap();
         assert_eq!(m.column("T1").unwrap().values, vec![Some(1.5), Some(2.0)]);
@@ -580,7 +605,10 @@ mod tests {
         let m = ScoreMatrix::parse(vlm, "openvlm.json").unwrap();
         assert_eq!(m.models, vec!["m1", "m2"]);
         assert_eq!(m.column("AI2D").unwrap().values, vec![Some(70.0), None]);
-        assert_eq!(m.column("MMStar").unwrap().values, vec![Some(50.1), Some(40.0)]);
+        assert_eq!(
+            m.column("MMStar").unwrap().values,
+            vec![Some(50.1), Some(40.0)]
+        );
         assert!(m.column("META").is_none());
     }
 }

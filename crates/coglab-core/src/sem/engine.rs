@@ -103,7 +103,11 @@ pub(crate) struct Fit {
     pub iterations: usize,
 }
 
-fn composite_moments(r: &Matrix, st: &Structure, w: &[Vec<f64>]) -> Result<(Vec<Vec<f64>>, Matrix), EngineError> {
+fn composite_moments(
+    r: &Matrix,
+    st: &Structure,
+    w: &[Vec<f64>],
+) -> Result<(Vec<Vec<f64>>, Matrix), EngineError> {
     let p = r.rows();
     let m = st.blocks.len();
     let mut t = vec![vec![0.0; p]; m];
@@ -117,7 +121,7 @@ fn composite_moments(r: &Matrix, st: &Structure, w: &[Vec<f64>]) -> Result<(Vec<
             }
         }
         let var: f64 = b.items.iter().zip(&w[i]).map(|(&l, wl)| ti[l] * wl).sum();
-        if !(var > 1e-300) || !var.is_finite() {
+        if !var.is_finite() || var <= 1e-300 {
             return Err(EngineError::ZeroComposite { block: i });
         }
         let sd = var.sqrt();
@@ -149,8 +153,14 @@ pub(crate) fn regress(c: &Matrix, preds: &[usize], j: usize) -> Result<Vec<f64>,
     let cpj: Vec<f64> = preds.iter().map(|&i| c[(i, j)]).collect();
     match Cholesky::new(&cpp) {
         Ok(ch) => Ok(ch.solve(&cpj)),
-        Err(LinalgError::Singular { pivot, .. }) => Err(EngineError::SingularInner { construct: j, pivot }),
-        Err(_) => Err(EngineError::SingularInner { construct: j, pivot: 0 }),
+        Err(LinalgError::Singular { pivot, .. }) => Err(EngineError::SingularInner {
+            construct: j,
+            pivot,
+        }),
+        Err(_) => Err(EngineError::SingularInner {
+            construct: j,
+            pivot: 0,
+        }),
     }
 }
 
@@ -194,7 +204,12 @@ fn inner_weights(st: &Structure, c: &Matrix) -> Result<Matrix, EngineError> {
 }
 
 /// Runs the PLS algorithm on the correlation matrix `r` of the standardized indicators.
-pub(crate) fn fit(r: &Matrix, st: &Structure, max_iterations: usize, tolerance: f64) -> Result<Fit, EngineError> {
+pub(crate) fn fit(
+    r: &Matrix,
+    st: &Structure,
+    max_iterations: usize,
+    tolerance: f64,
+) -> Result<Fit, EngineError> {
     let m = st.blocks.len();
     let mut mode_b = Vec::with_capacity(m);
     let mut rbb = Vec::with_capacity(m);
@@ -203,7 +218,9 @@ pub(crate) fn fit(r: &Matrix, st: &Structure, max_iterations: usize, tolerance: 
         mode_b.push(if b.mode == Mode::B && b.items.len() > 1 {
             match Cholesky::new(&sub) {
                 Ok(ch) => Some(ch),
-                Err(LinalgError::Singular { pivot, .. }) => return Err(EngineError::SingularBlock { block: i, pivot }),
+                Err(LinalgError::Singular { pivot, .. }) => {
+                    return Err(EngineError::SingularBlock { block: i, pivot })
+                }
                 Err(_) => return Err(EngineError::SingularBlock { block: i, pivot: 0 }),
             }
         } else {
@@ -230,7 +247,7 @@ pub(crate) fn fit(r: &Matrix, st: &Structure, max_iterations: usize, tolerance: 
             }
             let rw = rbb[j].mul_vec(&cov).unwrap_or_default();
             let var: f64 = rw.iter().zip(&cov).map(|(a, b)| a * b).sum();
-            if !(var > 1e-300) || !var.is_finite() {
+            if !var.is_finite() || var <= 1e-300 {
                 return Err(EngineError::ZeroComposite { block: j });
             }
             let sd = var.sqrt();
@@ -264,8 +281,16 @@ mod tests {
         let r = Matrix::from_rows(&[vec![1.0, 0.3], vec![0.3, 1.0]]).unwrap();
         let st = Structure::new(
             vec![
-                Block { name: "A".into(), items: vec![0], mode: Mode::A },
-                Block { name: "B".into(), items: vec![1], mode: Mode::A },
+                Block {
+                    name: "A".into(),
+                    items: vec![0],
+                    mode: Mode::A,
+                },
+                Block {
+                    name: "B".into(),
+                    items: vec![1],
+                    mode: Mode::A,
+                },
             ],
             &[(0, 1)],
             Scheme::Path,
@@ -281,9 +306,18 @@ mod tests {
         // R = [[1, .5, .2], [.5, 1, .3], [.2, .3, 1]]; with its own composite as proxy, Mode A
         // is a power iteration, so w is the leading eigenvector of R scaled to wᵀRw = 1:
         // numpy.linalg.eigh gives v = [0.5987, 0.6516, 0.4656] (λ = 1.7082... ), w = v/sqrt(λ).
-        let r = Matrix::from_rows(&[vec![1.0, 0.5, 0.2], vec![0.5, 1.0, 0.3], vec![0.2, 0.3, 1.0]]).unwrap();
+        let r = Matrix::from_rows(&[
+            vec![1.0, 0.5, 0.2],
+            vec![0.5, 1.0, 0.3],
+            vec![0.2, 0.3, 1.0],
+        ])
+        .unwrap();
         let st = Structure::new(
-            vec![Block { name: "A".into(), items: vec![0, 1, 2], mode: Mode::A }],
+            vec![Block {
+                name: "A".into(),
+                items: vec![0, 1, 2],
+                mode: Mode::A,
+            }],
             &[],
             Scheme::Path,
         );
@@ -303,11 +337,24 @@ mod tests {
     fn composite_correlation_with_unnormalized_weights() {
         // Start weights 1: ŝ_A = (x0 + x1) / sqrt(2 + 2·0.5) = (x0 + x1) / sqrt 3, ŝ_B = x2;
         // cor(ŝ_A, ŝ_B) = (0.3 + 0.5) / sqrt 3 = 0.461880; cor(x0, ŝ_A) = 1.5 / sqrt 3.
-        let r = Matrix::from_rows(&[vec![1.0, 0.5, 0.3], vec![0.5, 1.0, 0.5], vec![0.3, 0.5, 1.0]]).unwrap();
+        let r = Matrix::from_rows(&[
+            vec![1.0, 0.5, 0.3],
+            vec![0.5, 1.0, 0.5],
+            vec![0.3, 0.5, 1.0],
+        ])
+        .unwrap();
         let st = Structure::new(
             vec![
-                Block { name: "A".into(), items: vec![0, 1], mode: Mode::A },
-                Block { name: "B".into(), items: vec![2], mode: Mode::A },
+                Block {
+                    name: "A".into(),
+                    items: vec![0, 1],
+                    mode: Mode::A,
+                },
+                Block {
+                    name: "B".into(),
+                    items: vec![2],
+                    mode: Mode::A,
+                },
             ],
             &[(0, 1)],
             Scheme::Path,
@@ -323,15 +370,31 @@ mod tests {
 
     #[test]
     fn collinear_mode_b_block_is_an_error() {
-        let r = Matrix::from_rows(&[vec![1.0, 1.0, 0.2], vec![1.0, 1.0, 0.2], vec![0.2, 0.2, 1.0]]).unwrap();
+        let r = Matrix::from_rows(&[
+            vec![1.0, 1.0, 0.2],
+            vec![1.0, 1.0, 0.2],
+            vec![0.2, 0.2, 1.0],
+        ])
+        .unwrap();
         let st = Structure::new(
             vec![
-                Block { name: "A".into(), items: vec![0, 1], mode: Mode::B },
-                Block { name: "B".into(), items: vec![2], mode: Mode::A },
+                Block {
+                    name: "A".into(),
+                    items: vec![0, 1],
+                    mode: Mode::B,
+                },
+                Block {
+                    name: "B".into(),
+                    items: vec![2],
+                    mode: Mode::A,
+                },
             ],
             &[(0, 1)],
             Scheme::Path,
         );
-        assert_eq!(fit(&r, &st, 300, 1e-7).unwrap_err(), EngineError::SingularBlock { block: 0, pivot: 1 });
+        assert_eq!(
+            fit(&r, &st, 300, 1e-7).unwrap_err(),
+            EngineError::SingularBlock { block: 0, pivot: 1 }
+        );
     }
 }

@@ -74,19 +74,16 @@ pub enum SemError {
         /// The columns the file has.
         available: String,
     },
-    /// An indicator of the spec is not a column of the data.
-    #[error("{at}: indicator \"{indicator}\" of construct \"{construct}\" is not a column of {data_file} (columns: {available})")]
+    /// An indicator of the spec is not a column of the data (the location's field names the
+    /// construct, e.g. `constructs.Image`).
+    #[error("{at}: indicator \"{indicator}\" is not a column of {data}")]
     UnknownIndicator {
         /// Where in the spec.
         at: Location,
         /// The indicator.
         indicator: String,
-        /// Its construct.
-        construct: String,
-        /// The data file name.
-        data_file: String,
-        /// The columns the data has.
-        available: String,
+        /// The data file name and the columns it has.
+        data: String,
     },
     /// A column has no value at all.
     #[error("{file}: field \"{column}\": expected at least one value, found none")]
@@ -107,7 +104,9 @@ pub enum SemError {
         n: usize,
     },
     /// Too few models (rows) for the model.
-    #[error("{file}: expected at least {needed} models with complete data ({reason}), found {found}")]
+    #[error(
+        "{file}: expected at least {needed} models with complete data ({reason}), found {found}"
+    )]
     TooFewModels {
         /// Data file name.
         file: String,

@@ -31,7 +31,13 @@ pub struct Reliability {
 }
 
 /// Reliability of the block `items` of `r`, from its outer `weights` and `loadings`.
-pub(crate) fn reliability(r: &Matrix, items: &[usize], weights: &[f64], loadings: &[f64], mode: Mode) -> Reliability {
+pub(crate) fn reliability(
+    r: &Matrix,
+    items: &[usize],
+    weights: &[f64],
+    loadings: &[f64],
+    mode: Mode,
+) -> Reliability {
     let k = items.len();
     let sum_l: f64 = loadings.iter().sum();
     let sum_err: f64 = loadings.iter().map(|l| 1.0 - l * l).sum();
@@ -184,7 +190,13 @@ pub struct Diagnostics {
 /// ```
 pub fn diagnostics(htmts: &[f64], loadings: &[f64], vifs: &[f64]) -> Diagnostics {
     let max_htmt = htmts.iter().copied().max_by(f64::total_cmp);
-    let d_div = max_htmt.map(|h| if h > 0.0 { (1.0 / (2.0 * h)).min(1.0) } else { 1.0 });
+    let d_div = max_htmt.map(|h| {
+        if h > 0.0 {
+            (1.0 / (2.0 * h)).min(1.0)
+        } else {
+            1.0
+        }
+    });
     let tc = if loadings.is_empty() {
         0.0
     } else {
@@ -195,7 +207,10 @@ pub fn diagnostics(htmts: &[f64], loadings: &[f64], vifs: &[f64]) -> Diagnostics
     } else {
         (-vifs.iter().map(|v| v.ln()).sum::<f64>() / vifs.len() as f64).exp()
     };
-    let parts: Vec<f64> = [d_div, Some(tc), Some(d_valid)].into_iter().flatten().collect();
+    let parts: Vec<f64> = [d_div, Some(tc), Some(d_valid)]
+        .into_iter()
+        .flatten()
+        .collect();
     Diagnostics {
         d_div,
         tc,
@@ -233,8 +248,17 @@ mod tests {
     fn htmt_by_hand() {
         // Blocks {0,1} and {2}: within r01 = 0.6, between |r02| = 0.3, |r12| = 0.5 (sign dropped).
         // HTMT = mean(0.3, 0.5) / sqrt(0.6 · 1) = 0.4 / 0.774597 = 0.516398.
-        let r = Matrix::from_rows(&[vec![1.0, 0.6, -0.3], vec![0.6, 1.0, 0.5], vec![-0.3, 0.5, 1.0]]).unwrap();
-        assert_abs_diff_eq!(htmt(&r, &[0, 1], &[2]).unwrap(), 0.4 / 0.6f64.sqrt(), epsilon = 1e-15);
+        let r = Matrix::from_rows(&[
+            vec![1.0, 0.6, -0.3],
+            vec![0.6, 1.0, 0.5],
+            vec![-0.3, 0.5, 1.0],
+        ])
+        .unwrap();
+        assert_abs_diff_eq!(
+            htmt(&r, &[0, 1], &[2]).unwrap(),
+            0.4 / 0.6f64.sqrt(),
+            epsilon = 1e-15
+        );
     }
 
     #[test]

@@ -233,21 +233,30 @@ impl ModelSpec {
                         s,
                         0,
                         "scheme",
-                        format!("expected \"path\", \"factorial\" or \"centroid\", found {}", snippet(s)),
+                        format!(
+                            "expected \"path\", \"factorial\" or \"centroid\", found {}",
+                            snippet(s)
+                        ),
                     ))
                 }
             };
         }
-        let mode_of = |spec: &ModelSpec, m: &Option<String>, field: &str| -> Result<Mode, SemError> {
-            match m.as_deref().map(str::to_ascii_uppercase).as_deref() {
-                None | Some("A") => Ok(Mode::A),
-                Some("B") => Ok(Mode::B),
-                Some(_) => {
-                    let found = m.clone().unwrap_or_default();
-                    Err(spec.err(&found, 0, field, format!("expected mode \"A\" or \"B\", found {}", snippet(&found))))
+        let mode_of =
+            |spec: &ModelSpec, m: &Option<String>, field: &str| -> Result<Mode, SemError> {
+                match m.as_deref().map(str::to_ascii_uppercase).as_deref() {
+                    None | Some("A") => Ok(Mode::A),
+                    Some("B") => Ok(Mode::B),
+                    Some(_) => {
+                        let found = m.clone().unwrap_or_default();
+                        Err(spec.err(
+                            &found,
+                            0,
+                            field,
+                            format!("expected mode \"A\" or \"B\", found {}", snippet(&found)),
+                        ))
+                    }
                 }
-            }
-        };
+            };
         if raw.constructs.0.is_empty() {
             return Err(SemError::Spec {
                 at: Location::file(file).in_field("constructs"),
@@ -258,7 +267,12 @@ impl ModelSpec {
             let field = format!("constructs.{name}");
             if let Some(k) = spec.constructs.iter().position(|c| c.name == name) {
                 let _ = k;
-                return Err(spec.err(&name, 1, &field, format!("construct {} is defined twice", snippet(&name))));
+                return Err(spec.err(
+                    &name,
+                    1,
+                    &field,
+                    format!("construct {} is defined twice", snippet(&name)),
+                ));
             }
             let (indicators, mode) = match rc {
                 RawConstruct::List(v) => (v, Mode::A),
@@ -268,7 +282,12 @@ impl ModelSpec {
                 }
             };
             if indicators.is_empty() {
-                return Err(spec.err(&name, 0, &field, "expected at least one indicator, found none".into()));
+                return Err(spec.err(
+                    &name,
+                    0,
+                    &field,
+                    "expected at least one indicator, found none".into(),
+                ));
             }
             for (k, ind) in indicators.iter().enumerate() {
                 let earlier = spec
@@ -282,7 +301,11 @@ impl ModelSpec {
                         ind,
                         1,
                         &field,
-                        format!("indicator {} is listed twice (already in {})", snippet(ind), snippet(&other)),
+                        format!(
+                            "indicator {} is listed twice (already in {})",
+                            snippet(ind),
+                            snippet(&other)
+                        ),
                     ));
                 }
             }
@@ -302,11 +325,23 @@ impl ModelSpec {
                         (constructs, m)
                     }
                 };
-                if spec.constructs.iter().any(|c| c.name == name) || spec.second_order.iter().any(|h| h.name == name) {
-                    return Err(spec.err(&name, 1, &field, format!("construct {} is defined twice", snippet(&name))));
+                if spec.constructs.iter().any(|c| c.name == name)
+                    || spec.second_order.iter().any(|h| h.name == name)
+                {
+                    return Err(spec.err(
+                        &name,
+                        1,
+                        &field,
+                        format!("construct {} is defined twice", snippet(&name)),
+                    ));
                 }
                 if constructs.is_empty() {
-                    return Err(spec.err(&name, 0, &field, "expected at least one lower-order construct, found none".into()));
+                    return Err(spec.err(
+                        &name,
+                        0,
+                        &field,
+                        "expected at least one lower-order construct, found none".into(),
+                    ));
                 }
                 for (k, loc) in constructs.iter().enumerate() {
                     if !spec.constructs.iter().any(|c| &c.name == loc) {
@@ -320,7 +355,15 @@ impl ModelSpec {
                     let twice = constructs[..k].contains(loc)
                         || spec.second_order.iter().any(|h| h.constructs.contains(loc));
                     if twice {
-                        return Err(spec.err(loc, 0, &field, format!("construct {} belongs to two second-order constructs", snippet(loc))));
+                        return Err(spec.err(
+                            loc,
+                            0,
+                            &field,
+                            format!(
+                                "construct {} belongs to two second-order constructs",
+                                snippet(loc)
+                            ),
+                        ));
                     }
                 }
                 spec.second_order.push(SecondOrderSpec {
@@ -339,20 +382,45 @@ impl ModelSpec {
             };
             let th = spec.thresholds;
             if !(th.vif_max.is_finite() && th.vif_max >= 1.0) {
-                return Err(spec.err("vif_max", 0, "thresholds.vif_max", format!("expected a number >= 1, found {}", th.vif_max)));
+                return Err(spec.err(
+                    "vif_max",
+                    0,
+                    "thresholds.vif_max",
+                    format!("expected a number >= 1, found {}", th.vif_max),
+                ));
             }
             if !(th.loading_min.is_finite() && (0.0..=1.0).contains(&th.loading_min)) {
-                return Err(spec.err("loading_min", 0, "thresholds.loading_min", format!("expected a number in [0, 1], found {}", th.loading_min)));
+                return Err(spec.err(
+                    "loading_min",
+                    0,
+                    "thresholds.loading_min",
+                    format!("expected a number in [0, 1], found {}", th.loading_min),
+                ));
             }
             if th.min_indicators == 0 {
-                return Err(spec.err("min_indicators", 0, "thresholds.min_indicators", "expected at least 1, found 0".into()));
+                return Err(spec.err(
+                    "min_indicators",
+                    0,
+                    "thresholds.min_indicators",
+                    "expected at least 1, found 0".into(),
+                ));
             }
         }
         if spec.max_iterations == 0 {
-            return Err(spec.err("max_iterations", 0, "max_iterations", "expected at least 1, found 0".into()));
+            return Err(spec.err(
+                "max_iterations",
+                0,
+                "max_iterations",
+                "expected at least 1, found 0".into(),
+            ));
         }
         if !(spec.tolerance.is_finite() && spec.tolerance > 0.0) {
-            return Err(spec.err("tolerance", 0, "tolerance", format!("expected a positive number, found {}", spec.tolerance)));
+            return Err(spec.err(
+                "tolerance",
+                0,
+                "tolerance",
+                format!("expected a positive number, found {}", spec.tolerance),
+            ));
         }
         spec.validate_paths()?;
         Ok(spec)
@@ -373,27 +441,48 @@ impl ModelSpec {
     /// it is not already an indicator of a construct).
     pub fn human_anchor(&self) -> Option<&str> {
         let h = self.human_column.as_deref()?;
-        let is_indicator = self.constructs.iter().any(|c| c.indicators.iter().any(|i| i == h));
+        let is_indicator = self
+            .constructs
+            .iter()
+            .any(|c| c.indicators.iter().any(|i| i == h));
         (!is_indicator).then_some(h)
     }
 
     /// Whether a construct is a lower-order construct of some second-order construct.
     pub fn is_lower_order(&self, name: &str) -> bool {
-        self.second_order.iter().any(|h| h.constructs.iter().any(|c| c == name))
+        self.second_order
+            .iter()
+            .any(|h| h.constructs.iter().any(|c| c == name))
     }
 
     fn validate_paths(&self) -> Result<(), SemError> {
         let names = self.structural_names();
         if let Some(h) = self.human_anchor() {
-            if self.constructs.iter().any(|c| c.name == h) || self.second_order.iter().any(|c| c.name == h) {
-                return Err(self.err(h, 0, "human_column", format!("human column {} has the name of a construct", snippet(h))));
+            if self.constructs.iter().any(|c| c.name == h)
+                || self.second_order.iter().any(|c| c.name == h)
+            {
+                return Err(self.err(
+                    h,
+                    0,
+                    "human_column",
+                    format!("human column {} has the name of a construct", snippet(h)),
+                ));
             }
         }
         for (k, (from, to)) in self.paths.iter().enumerate() {
             let field = format!("paths[{k}]");
             for end in [from, to] {
                 if !names.contains(end) {
-                    return Err(self.err(end, 0, &field, format!("unknown construct {} (known: {})", snippet(end), names.join(", "))));
+                    return Err(self.err(
+                        end,
+                        0,
+                        &field,
+                        format!(
+                            "unknown construct {} (known: {})",
+                            snippet(end),
+                            names.join(", ")
+                        ),
+                    ));
                 }
                 if self.is_lower_order(end) {
                     return Err(self.err(
@@ -405,10 +494,20 @@ impl ModelSpec {
                 }
             }
             if from == to {
-                return Err(self.err(from, 0, &field, format!("path from {} to itself", snippet(from))));
+                return Err(self.err(
+                    from,
+                    0,
+                    &field,
+                    format!("path from {} to itself", snippet(from)),
+                ));
             }
             if self.paths[..k].iter().any(|p| p == &self.paths[k]) {
-                return Err(self.err(from, 0, &field, format!("path {from} -> {to} is listed twice")));
+                return Err(self.err(
+                    from,
+                    0,
+                    &field,
+                    format!("path {from} -> {to} is listed twice"),
+                ));
             }
         }
         // Cycle check by repeatedly removing constructs without incoming paths.
@@ -417,10 +516,7 @@ impl ModelSpec {
             .map(|n| self.paths.iter().filter(|(_, t)| t == n).count())
             .collect();
         let mut done = vec![false; names.len()];
-        loop {
-            let Some(i) = (0..names.len()).find(|&i| !done[i] && indeg[i] == 0) else {
-                break;
-            };
+        while let Some(i) = (0..names.len()).find(|&i| !done[i] && indeg[i] == 0) {
             done[i] = true;
             for (f, t) in &self.paths {
                 if *f == names[i] {
@@ -431,7 +527,15 @@ impl ModelSpec {
             }
         }
         if let Some(i) = (0..names.len()).find(|&i| !done[i]) {
-            return Err(self.err(&names[i], 0, "paths", format!("the structural model has a cycle through {}", snippet(&names[i]))));
+            return Err(self.err(
+                &names[i],
+                0,
+                "paths",
+                format!(
+                    "the structural model has a cycle through {}",
+                    snippet(&names[i])
+                ),
+            ));
         }
         Ok(())
     }
@@ -465,19 +569,37 @@ mod tests {
     fn located_spec_errors() {
         let dup = "{\"constructs\": {\n \"A\": [\"a1\"],\n \"A\": [\"a2\"]}}";
         let e = ModelSpec::parse(dup, "s.json").unwrap_err().to_string();
-        assert_eq!(e, "s.json line 3: field \"constructs.A\": construct \"A\" is defined twice");
+        assert_eq!(
+            e,
+            "s.json line 3: field \"constructs.A\": construct \"A\" is defined twice"
+        );
         let dup_ind = "{\"constructs\": {\n \"A\": [\"a1\"],\n \"B\": [\"b1\", \"a1\"]}}";
         let e = ModelSpec::parse(dup_ind, "s.json").unwrap_err().to_string();
         assert_eq!(e, "s.json line 3: field \"constructs.B\": indicator \"a1\" is listed twice (already in \"A\")");
         let cyc = r#"{"constructs": {"A": ["a"], "B": ["b"]}, "paths": [["A", "B"], ["B", "A"]]}"#;
-        assert!(ModelSpec::parse(cyc, "s.json").unwrap_err().to_string().contains("cycle"));
+        assert!(ModelSpec::parse(cyc, "s.json")
+            .unwrap_err()
+            .to_string()
+            .contains("cycle"));
         let mode = r#"{"constructs": {"A": {"indicators": ["a"], "mode": "C"}}}"#;
-        assert!(ModelSpec::parse(mode, "s.json").unwrap_err().to_string().contains("expected mode \"A\" or \"B\", found \"C\""));
+        assert!(ModelSpec::parse(mode, "s.json")
+            .unwrap_err()
+            .to_string()
+            .contains("expected mode \"A\" or \"B\", found \"C\""));
         let scheme = r#"{"constructs": {"A": ["a"]}, "scheme": "magic"}"#;
-        assert!(ModelSpec::parse(scheme, "s.json").unwrap_err().to_string().contains("found \"magic\""));
+        assert!(ModelSpec::parse(scheme, "s.json")
+            .unwrap_err()
+            .to_string()
+            .contains("found \"magic\""));
         let loc_path = r#"{"constructs": {"A": ["a"], "B": ["b"]}, "second_order": {"H": ["A"]}, "paths": [["A", "B"]]}"#;
-        assert!(ModelSpec::parse(loc_path, "s.json").unwrap_err().to_string().contains("lower-order construct"));
+        assert!(ModelSpec::parse(loc_path, "s.json")
+            .unwrap_err()
+            .to_string()
+            .contains("lower-order construct"));
         let bad_json = "{\"constructs\": [1, 2]}";
-        assert!(ModelSpec::parse(bad_json, "s.json").unwrap_err().to_string().starts_with("s.json line 1"));
+        assert!(ModelSpec::parse(bad_json, "s.json")
+            .unwrap_err()
+            .to_string()
+            .starts_with("s.json line 1"));
     }
 }

@@ -86,8 +86,8 @@ pub fn cramer_von_mises(xs: &[f64]) -> Result<CramerVonMises, StatsError> {
 /// # Examples
 /// ```
 /// use coglab_core::stats::normality::cvm_p_value;
-/// // exp(1.111 - 34.242 * 0.2 + 12.832 * 0.04) = exp(-5.22408)
-/// assert!((cvm_p_value(0.2) - (-5.22408f64).exp()).abs() < 1e-15);
+/// // exp(1.111 - 34.242 * 0.2 + 12.832 * 0.04) = exp(1.111 - 6.8484 + 0.51328) = exp(-5.22412)
+/// assert!((cvm_p_value(0.2) - (-5.22412f64).exp()).abs() < 1e-15);
 /// ```
 pub fn cvm_p_value(w_star: f64) -> f64 {
     let w = w_star;
@@ -123,7 +123,11 @@ mod tests {
         // p (branch [0.051, 0.092)) = exp(0.886 - 31.62 W* + 10.897 W*²) = exp(-0.759010) = 0.468128
         let t = cramer_von_mises(&[14.0, 2.0, 3.0, 5.0, 5.5, 6.0, 7.0, 9.0]).unwrap();
         assert_abs_diff_eq!(t.w, 0.049_875_055_967_239_394, epsilon = 1e-10);
-        assert_abs_diff_eq!(t.w_star, 0.049_875_055_967_239_394 * 17.0 / 16.0, epsilon = 1e-10);
+        assert_abs_diff_eq!(
+            t.w_star,
+            0.049_875_055_967_239_394 * 17.0 / 16.0,
+            epsilon = 1e-10
+        );
         assert_abs_diff_eq!(t.p, (-0.759_010_f64).exp(), epsilon = 1e-5);
         assert_abs_diff_eq!(t.p, 0.468_127_712_293_842_26, epsilon = 1e-10);
         assert_eq!(t.n, 8);
@@ -173,7 +177,10 @@ mod tests {
     fn too_few_or_constant() {
         assert_eq!(
             cramer_von_mises(&[1.0; 7]),
-            Err(StatsError::TooFewValues { needed: 8, found: 7 })
+            Err(StatsError::TooFewValues {
+                needed: 8,
+                found: 7
+            })
         );
         assert_eq!(cramer_von_mises(&[1.0; 8]), Err(StatsError::ZeroVariance));
     }
