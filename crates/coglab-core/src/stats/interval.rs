@@ -1,1 +1,135 @@
 //! Intervals for proportions: Wilson score interval (issue 3).
+//!
+//! The Wilson interval is the default interval for an accuracy in this crate: unlike the
+//! normal ("Wald") interval it stays inside [0, 1] and behaves well for small `n` and for
+//! accuracies near 0 or 1.
+
+use super::dist::normal_quantile;
+use super::StatsError;
+
+/// A two-sided interval `[low, high]` for a parameter.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Interval {
+    /// Lower bound.
+    pub low: f64,
+    /// Upper bound.
+    pub high: f64,
+}
+
+/// Wilson score interval for a binomial proportion `successes / n` at the given two-sided
+/// `confidence` (e.g. 0.95), as `statsmodels.stats.proportion.proportion_confint(method="wilson")`
+/// and R's `prop.test(correct = FALSE)`.
+///
+/// With `z` the standard normal quantile at `1 - (1 - confidence) / 2` and `p = k / n`:
+/// centre `(p + z²/2n) / (1 + z²/n)`, half-width `z·sqrt(p(1-p)/n + z²/4n²) / (1 + z²/n)`.
+///
+/// # Errors
+/// [`StatsError::TooFewValues`] when `n == 0`; [`StatsError::BadParameter`] when
+/// `successes > n` or `confidence` is not strictly between 0 and 1.
+///
+/// # Examples
+/// ```
+/// use coglab_core::stats::interval::wilson;
+/// // 33 correct of 100 at 95%: statsmodels gives (0.2456312273412803, 0.42694656204909476).
+/// let ci = wilson(33, 100, 0.95).unwrap();
+/// assert!((ci.low - 0.2456312273412803).abs() < 1e-12);
+/// assert!((ci.high - 0.42694656204909476).abs() < 1e-12);
+/// ```
+pub fn wilson(successes: u64, n: u64, confidence: f64) -> Result<Interval, StatsError> {
+    if n == 0 {
+        return Err(StatsError::TooFewValues {
+            needed: 1,
+            found: 0,
+        });
+    }
+    if successes > n {
+        return Err(StatsError::BadParameter {
+            name: "successes",
+            value: successes as f64,
+            expected: "successes <= n",
+        });
+    }
+    if !(confidence > 0.0 && confidence < 1.0) {
+        return Err(StatsError::BadParameter {
+            name: "confidence",
+            value: confidence,
+            expected: "0 < confidence < 1",
+        });
+    }
+    let z = normal_quantile(1.0 - (1.0 - confidence) / 2.0)?;
+    let nf = n as f64;
+    let p = successes as f64 / nf;
+    let z2 = z * z;
+    let denom = 1.0 + z2 / nf;
+    let centre = (p + z2 / (2.0 * nf)) / denom;
+    let half = z * (p * (1.0 - p) / nf + z2 / (4.0 * nf * nf)).sqrt() / denom;
+    // The exact bounds for k = 0 and k = n are 0 and 1; rounding can leave 1e-17 either side.
+    let low = if successes == 0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let high = if successes == n {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    Ok(Interval { low, high })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_relative_eq;
+
+    /// Reference values: statsmodels 0.15.0 `proportion_confint(k, n, alpha, method="wilson")`.
+    #[test]
+    fn matches_statsmodels() {
+        let cases: [(u64, u64, f64, f64, f64); 6] = [
+            (33, 100, 0.95, 0.2456312273412803, 0.42694656204909476),
+            (0, 10, 0.95, 0.0, 0.27753279986288926),
+            (10, 10, 0.95, 0.7224672001371106, 1.0),
+            (7, 20, 0.90, 0.202260040056761, 0.5334873111515284),
+            (1, 1, 0.95, 0.2065493143772374, 1.0),
+            (1234, 2710, 0.95, 0.4366771978705983, 0.47415031225773413),
+        ];
+        for (k, n, conf, low, high) in cases {
+            let ci = wilson(k, n, conf).unwrap();
+            assert_relative_eq!(ci.low, low, epsilon = 1e-12);
+            assert_relative_eq!(ci.high, high, epsilon = 1e-12);
+        }
+    }
+
+    #[test]
+    fn hand_worked_half() {
+        // k = 5, n = 10, z = 1.959963984540054, z² = 3.8414588206941254:
+        // p = 0.5, denom = 1 + z²/10 = 1.3841458820694126,
+        // centre = (0.5 + z²/20) / denom = 0.5 exactly,
+        // half = z · sqrt(0.25/10 + z²/400) / denom = 1.959963984540054 · sqrt(0.0346036470517353)
+        //      / 1.3841458820694126 = 0.364593589075665 / 1.3841458820694126 = 0.263406909487436,
+        // so the interval is [0.236593090512564, 0.763406909487436] (statsmodels agrees).
+        let ci = wilson(5, 10, 0.95).unwrap();
+        assert_relative_eq!(ci.low, 0.236593090512564, epsilon = 1e-13);
+        assert_relative_eq!(ci.high, 0.763406909487436, epsilon = 1e-13);
+    }
+
+    #[test]
+    fn rejects_bad_input() {
+        assert!(matches!(
+            wilson(0, 0, 0.95),
+            Err(StatsError::TooFewValues { .. })
+        ));
+        assert!(matches!(
+            wilson(3, 2, 0.95),
+            Err(StatsError::BadParameter { .. })
+        ));
+        assert!(matches!(
+            wilson(1, 2, 1.0),
+            Err(StatsError::BadParameter { .. })
+        ));
+        assert!(matches!(
+            wilson(1, 2, f64::NAN),
+            Err(StatsError::BadParameter { .. })
+        ));
+    }
+}

@@ -1,1 +1,295 @@
 //! Paired comparisons of two models on the same items: McNemar exact test, paired bootstrap (issue 3).
+//!
+//! Both functions take two equally long slices of per-item correctness (`true` = correct), where
+//! position `i` in each slice is the same item. [`mcnemar_exact`] tests whether the two models'
+//! accuracies differ using only the discordant items; [`paired_bootstrap_diff`] gives a seeded,
+//! reproducible percentile interval for the difference of accuracies (first minus second).
+
+use super::describe::quantile;
+use super::dist::binomial_cdf;
+use super::rng::Rng;
+use super::StatsError;
+
+/// The 2x2 table of two models' correctness on the same items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct PairedTable {
+    /// Items both models got right.
+    pub both_correct: u64,
+    /// Items only the first model got right.
+    pub first_only: u64,
+    /// Items only the second model got right.
+    pub second_only: u64,
+    /// Items both models got wrong.
+    pub both_wrong: u64,
+}
+
+impl PairedTable {
+    /// Counts the table from per-item correctness.
+    ///
+    /// # Errors
+    /// [`StatsError::LengthMismatch`] when the slices differ in length.
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::stats::paired::PairedTable;
+    /// let t = PairedTable::from_pairs(&[true, true, false, false], &[true, false, true, false]).unwrap();
+    /// assert_eq!((t.both_correct, t.first_only, t.second_only, t.both_wrong), (1, 1, 1, 1));
+    /// ```
+    pub fn from_pairs(first: &[bool], second: &[bool]) -> Result<Self, StatsError> {
+        if first.len() != second.len() {
+            return Err(StatsError::LengthMismatch {
+                left: first.len(),
+                right: second.len(),
+            });
+        }
+        let mut t = Self::default();
+        for (&a, &b) in first.iter().zip(second) {
+            match (a, b) {
+                (true, true) => t.both_correct += 1,
+                (true, false) => t.first_only += 1,
+                (false, true) => t.second_only += 1,
+                (false, false) => t.both_wrong += 1,
+            }
+        }
+        Ok(t)
+    }
+
+    /// Number of items in the table.
+    pub fn n(&self) -> u64 {
+        self.both_correct + self.first_only + self.second_only + self.both_wrong
+    }
+}
+
+/// Two-sided exact McNemar p-value from the discordant counts `b` (first only) and `c`
+/// (second only): `min(1, 2 · P(X <= min(b, c)))` for `X ~ Binomial(b + c, 1/2)`; 1 when there
+/// are no discordant items. This is `statsmodels`' `mcnemar(table, exact=True)`.
+///
+/// # Examples
+/// ```
+/// use coglab_core::stats::paired::mcnemar_exact_p;
+/// // b = 3, c = 9: 2 · (1 + 12 + 66 + 220) / 4096 = 598 / 4096
+/// assert!((mcnemar_exact_p(3, 9) - 598.0 / 4096.0).abs() < 1e-14);
+/// ```
+pub fn mcnemar_exact_p(b: u64, c: u64) -> f64 {
+    let n = b + c;
+    if n == 0 {
+        return 1.0;
+    }
+    (2.0 * binomial_cdf(b.min(c), n, 0.5)).min(1.0)
+}
+
+/// McNemar's exact test on two models' per-item correctness.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct McNemar {
+    /// The 2x2 table.
+    pub table: PairedTable,
+    /// Two-sided exact p-value (see [`mcnemar_exact_p`]).
+    pub p: f64,
+}
+
+/// McNemar's exact test: the 2x2 table and the two-sided p-value.
+///
+/// # Errors
+/// [`StatsError::LengthMismatch`] when the slices differ in length, [`StatsError::TooFewValues`]
+/// when they are empty.
+pub fn mcnemar_exact(first: &[bool], second: &[bool]) -> Result<McNemar, StatsError> {
+    let table = PairedTable::from_pairs(first, second)?;
+    if table.n() == 0 {
+        return Err(StatsError::TooFewValues {
+            needed: 1,
+            found: 0,
+        });
+    }
+    Ok(McNemar {
+        table,
+        p: mcnemar_exact_p(table.first_only, table.second_only),
+    })
+}
+
+/// A paired-bootstrap percentile interval for the accuracy difference (first minus second).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct BootstrapDiff {
+    /// Observed difference of accuracies, first minus second.
+    pub estimate: f64,
+    /// Lower percentile bound.
+    pub low: f64,
+    /// Upper percentile bound.
+    pub high: f64,
+    /// Two-sided confidence level, e.g. 0.95.
+    pub confidence: f64,
+    /// Number of bootstrap resamples.
+    pub resamples: usize,
+    /// Seed of the generator ([`Rng::new`]).
+    pub seed: u64,
+}
+
+/// Seeded paired bootstrap of the accuracy difference.
+///
+/// Each resample draws `n` item indices uniformly with replacement (`Rng::below(n)`, in order,
+/// from one [`Rng::new(seed)`](Rng::new) stream) and computes the mean of `first[i] - second[i]`
+/// over the drawn items; the interval is the `(1 - confidence)/2` and `(1 + confidence)/2`
+/// quantiles (linear interpolation, numpy's default) of the resampled differences. The same seed
+/// gives the same interval on every platform.
+///
+/// # Errors
+/// [`StatsError::LengthMismatch`], [`StatsError::TooFewValues`] on empty input, and
+/// [`StatsError::BadParameter`] when `resamples == 0` or `confidence` is not in (0, 1).
+///
+/// # Examples
+/// ```
+/// use coglab_core::stats::paired::paired_bootstrap_diff;
+/// let a = [true, true, true, false];
+/// let b = [true, false, false, false];
+/// let d = paired_bootstrap_diff(&a, &b, 2000, 7, 0.95).unwrap();
+/// assert_eq!(d.estimate, 0.5);
+/// assert!(d.low <= d.estimate && d.estimate <= d.high);
+/// ```
+pub fn paired_bootstrap_diff(
+    first: &[bool],
+    second: &[bool],
+    resamples: usize,
+    seed: u64,
+    confidence: f64,
+) -> Result<BootstrapDiff, StatsError> {
+    if first.len() != second.len() {
+        return Err(StatsError::LengthMismatch {
+            left: first.len(),
+            right: second.len(),
+        });
+    }
+    let n = first.len();
+    if n == 0 {
+        return Err(StatsError::TooFewValues {
+            needed: 1,
+            found: 0,
+        });
+    }
+    if resamples == 0 {
+        return Err(StatsError::BadParameter {
+            name: "resamples",
+            value: 0.0,
+            expected: "at least 1",
+        });
+    }
+    if !(confidence > 0.0 && confidence < 1.0) {
+        return Err(StatsError::BadParameter {
+            name: "confidence",
+            value: confidence,
+            expected: "0 < confidence < 1",
+        });
+    }
+    let d: Vec<i64> = first
+        .iter()
+        .zip(second)
+        .map(|(&a, &b)| i64::from(a) - i64::from(b))
+        .collect();
+    let nf = n as f64;
+    let estimate = d.iter().sum::<i64>() as f64 / nf;
+    let mut rng = Rng::new(seed);
+    let diffs: Vec<f64> = (0..resamples)
+        .map(|_| (0..n).map(|_| d[rng.below(n)]).sum::<i64>() as f64 / nf)
+        .collect();
+    let alpha = 1.0 - confidence;
+    Ok(BootstrapDiff {
+        estimate,
+        low: quantile(&diffs, alpha / 2.0)?,
+        high: quantile(&diffs, 1.0 - alpha / 2.0)?,
+        confidence,
+        resamples,
+        seed,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_relative_eq;
+
+    /// Reference: statsmodels 0.15.0 `mcnemar([[10, b], [c, 20]], exact=True).pvalue`.
+    #[test]
+    fn mcnemar_matches_statsmodels() {
+        let cases = [
+            (3, 9, 0.14599609375),
+            (0, 0, 1.0),
+            (5, 5, 1.0),
+            (0, 7, 0.015625),
+            (40, 25, 0.08168153394154003),
+            (1, 0, 1.0),
+        ];
+        for (b, c, p) in cases {
+            assert_relative_eq!(mcnemar_exact_p(b, c), p, max_relative = 1e-12);
+        }
+    }
+
+    #[test]
+    fn mcnemar_from_pairs() {
+        // Discordant: first only at items 1 and 4, second only at none -> b = 2, c = 0,
+        // p = 2 · P(X <= 0 | n = 2) = 2 · 1/4 = 0.5.
+        let a = [true, true, false, true, true];
+        let b = [true, false, false, true, false];
+        let m = mcnemar_exact(&a, &b).unwrap();
+        assert_eq!(
+            m.table,
+            PairedTable {
+                both_correct: 2,
+                first_only: 2,
+                second_only: 0,
+                both_wrong: 1
+            }
+        );
+        assert_relative_eq!(m.p, 0.5, max_relative = 1e-14);
+        assert!(matches!(
+            mcnemar_exact(&[], &[]),
+            Err(StatsError::TooFewValues { .. })
+        ));
+        assert!(matches!(
+            mcnemar_exact(&[true], &[]),
+            Err(StatsError::LengthMismatch { .. })
+        ));
+    }
+
+    /// Reference: an independent Python port of `Rng` (SplitMix64 seeding, xoshiro256**,
+    /// Lemire's `below`) drawing the same index stream, with the quantiles from
+    /// `numpy.percentile(diffs, [2.5, 97.5])` (numpy 2.x, linear interpolation). The script is
+    /// `tests/fixtures/mmiq/bootstrap_reference.py`.
+    #[test]
+    fn bootstrap_matches_python_port() {
+        // 12 items: first correct on items 0-7, second correct on items 0-3 and 8-9.
+        let first: Vec<bool> = (0..12).map(|i| i < 8).collect();
+        let second: Vec<bool> = (0..12).map(|i| i < 4 || i == 8 || i == 9).collect();
+        let d = paired_bootstrap_diff(&first, &second, 1000, 42, 0.95).unwrap();
+        // (8 - 6) / 12
+        assert_relative_eq!(d.estimate, 2.0 / 12.0, max_relative = 1e-15);
+        // Python port: low -0.25, high 0.5833333333333334.
+        assert_relative_eq!(d.low, -0.25, epsilon = 1e-12);
+        assert_relative_eq!(d.high, 0.5833333333333334, epsilon = 1e-12);
+        // 9 resamples at 80%: both bounds interpolate between resampled values, so they pin
+        // the exact index stream. Python port: 0.04999999999999997, 0.4166666666666667.
+        let small = paired_bootstrap_diff(&first, &second, 9, 2024, 0.8).unwrap();
+        assert_relative_eq!(small.low, 0.04999999999999997, epsilon = 1e-12);
+        assert_relative_eq!(small.high, 0.4166666666666667, epsilon = 1e-12);
+    }
+
+    #[test]
+    fn bootstrap_spread_matches_analytic_standard_error() {
+        // Differences d_i in {-1, 0, 1}: 300 items with d = 1, 200 with d = -1, 500 with d = 0.
+        // The bootstrap distribution of mean(d) has SD sqrt(var_pop(d) / n):
+        // mean = 0.1, E[d²] = 0.5, var = 0.49, SD = sqrt(0.49 / 1000) = 0.022136.
+        // Its 95% percentile interval is then about 0.1 ± 1.96 · 0.022136 = [0.0566, 0.1434];
+        // with 4000 resamples the percentile bounds scatter by about ±0.002.
+        let a: Vec<bool> = (0..1000).map(|i| i < 300).collect();
+        let b: Vec<bool> = (0..1000).map(|i| (300..500).contains(&i)).collect();
+        let d = paired_bootstrap_diff(&a, &b, 4000, 1, 0.95).unwrap();
+        assert_relative_eq!(d.estimate, 0.1, epsilon = 1e-15);
+        assert!((d.low - 0.0566).abs() < 0.006, "{d:?}");
+        assert!((d.high - 0.1434).abs() < 0.006, "{d:?}");
+    }
+
+    #[test]
+    fn bootstrap_rejects_bad_parameters() {
+        assert!(paired_bootstrap_diff(&[true], &[false], 0, 1, 0.95).is_err());
+        assert!(paired_bootstrap_diff(&[true], &[false], 10, 1, 1.5).is_err());
+        assert!(paired_bootstrap_diff(&[], &[], 10, 1, 0.95).is_err());
+        assert!(paired_bootstrap_diff(&[true], &[], 10, 1, 0.95).is_err());
+    }
+}

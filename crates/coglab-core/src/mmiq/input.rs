@@ -1,0 +1,767 @@
+//! Reading MM-IQ answer keys and prediction files, and guessing a file's format.
+
+use super::table;
+use super::MmiqError;
+use crate::location::{snippet, Location};
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fmt;
+
+/// The kinds of MM-IQ input this module reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum MmiqFormat {
+    /// `MMIQ_benchmark_answer_dict.jsonl`.
+    AnswerKey,
+    /// MM-IQ predictions, one JSON object per line (`response` or `parsed_pred`).
+    PredictionsJsonl,
+    /// A VLMEvalKit prediction table.
+    VlmEvalKit(TableKind),
+    /// A VLMEvalKit `*_acc.csv` summary of pre-computed accuracies.
+    VlmEvalKitAcc,
+}
+
+/// The container of a VLMEvalKit prediction table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum TableKind {
+    /// Excel workbook (first sheet).
+    Xlsx,
+    /// Tab-separated values.
+    Tsv,
+    /// Comma-separated values.
+    Csv,
+    /// JSON: an array of row objects, or pandas' column-oriented object.
+    Json,
+}
+
+/// Guesses the format of an MM-IQ input from its file name and first bytes (a few KB are
+/// enough). Returns `None` when it looks like none of them.
+///
+/// # Examples
+/// ```
+/// use coglab_core::mmiq::{detect, MmiqFormat, TableKind};
+/// let key = br#"{"category": "Mathematical", "MD5": "x", "data_id": 0, "answer": "B"}"#;
+/// assert_eq!(detect("key.jsonl", key), Some(MmiqFormat::AnswerKey));
+/// let preds = br#"{"data_id": 0, "response": "The answer is B"}"#;
+/// assert_eq!(detect("out.jsonl", preds), Some(MmiqFormat::PredictionsJsonl));
+/// assert_eq!(detect("m_MMIQ_acc.csv", b"\"split\",\"Overall\"\n"), Some(MmiqFormat::VlmEvalKitAcc));
+/// assert_eq!(detect("m_MMIQ.xlsx", b"PK\x03\x04..."), Some(MmiqFormat::VlmEvalKit(TableKind::Xlsx)));
+/// assert_eq!(detect("notes.txt", b"hello"), None);
+/// ```
+pub fn detect(file_name: &str, first_bytes: &[u8]) -> Option<MmiqFormat> {
+    let name = file_name.to_ascii_lowercase();
+    let bytes = first_bytes
+        .strip_prefix(b"\xEF\xBB\xBF")
+        .unwrap_or(first_bytes);
+    if bytes.starts_with(b"PK\x03\x04") {
+        return Some(MmiqFormat::VlmEvalKit(TableKind::Xlsx));
+    }
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(8192)]);
+    let first_line = head.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let header = first_line.trim_start();
+    if name.ends_with("_acc.csv") || header.starts_with("\"split\"") || header.starts_with("split,")
+    {
+        return Some(MmiqFormat::VlmEvalKitAcc);
+    }
+    if name.ends_with(".xlsx") {
+        return Some(MmiqFormat::VlmEvalKit(TableKind::Xlsx));
+    }
+    if name.ends_with(".tsv") || (header.contains('\t') && header.contains("prediction")) {
+        return Some(MmiqFormat::VlmEvalKit(TableKind::Tsv));
+    }
+    if name.ends_with(".csv")
+        || (header.contains(',')
+            && header.contains("prediction")
+            && !header.starts_with('{')
+            && !header.starts_with('['))
+    {
+        return Some(MmiqFormat::VlmEvalKit(TableKind::Csv));
+    }
+    if header.starts_with('{') && first_line.contains("\"data_id\"") {
+        let is_key = first_line.contains("\"MD5\"")
+            || (first_line.contains("\"answer\"")
+                && !first_line.contains("\"response\"")
+                && !first_line.contains("\"parsed_pred\""));
+        return Some(if is_key {
+            MmiqFormat::AnswerKey
+        } else {
+            MmiqFormat::PredictionsJsonl
+        });
+    }
+    if (header.starts_with('[') || header.starts_with('{'))
+        && (head.contains("\"index\"")
+            || head.contains("\"prediction\"")
+            || head.contains("\"data_id\""))
+    {
+        return Some(MmiqFormat::VlmEvalKit(TableKind::Json));
+    }
+    None
+}
+
+/// One item of the answer key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KeyItem {
+    /// The item's id.
+    pub data_id: u64,
+    /// Its reasoning paradigm.
+    pub category: String,
+    /// The correct letter.
+    pub answer: char,
+    /// MD5 of the item's image, when given.
+    #[serde(default, rename = "MD5", skip_serializing_if = "Option::is_none")]
+    pub md5: Option<String>,
+}
+
+/// An MM-IQ answer key: items by `data_id`, with the categories in order of first appearance.
+#[derive(Debug, Clone)]
+pub struct AnswerKey {
+    /// File name the key was read from.
+    pub file: String,
+    /// The items, in file order.
+    pub items: Vec<KeyItem>,
+    /// The distinct categories, in order of first appearance.
+    pub categories: Vec<String>,
+    index: HashMap<u64, usize>,
+    category_index: Vec<usize>,
+}
+
+impl AnswerKey {
+    /// Parses `MMIQ_benchmark_answer_dict.jsonl`: one object per line with `data_id`
+    /// (non-negative integer, or a string holding one), `category` (non-empty string) and
+    /// `answer` (`A`-`E`); `MD5` is kept when present, other keys are ignored. Blank lines are
+    /// skipped.
+    ///
+    /// # Errors
+    /// [`MmiqError::Empty`], [`MmiqError::Json`], [`MmiqError::MissingField`],
+    /// [`MmiqError::BadValue`] and [`MmiqError::DuplicateId`], each naming file, line and field.
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::mmiq::AnswerKey;
+    /// let key = AnswerKey::parse("key.jsonl", concat!(
+    ///     r#"{"category": "Mathematical", "MD5": "a", "data_id": 0, "answer": "B"}"#, "\n",
+    ///     r#"{"category": "2D-Geometry", "MD5": "b", "data_id": 1, "answer": "D"}"#, "\n",
+    /// )).unwrap();
+    /// assert_eq!(key.get(1).unwrap().answer, 'D');
+    /// let err = AnswerKey::parse("key.jsonl", r#"{"category": "M", "data_id": "x", "answer": "B"}"#)
+    ///     .unwrap_err();
+    /// assert_eq!(err.to_string(),
+    ///     r#"key.jsonl line 1: field "data_id": expected a non-negative integer, found "x""#);
+    /// ```
+    pub fn parse(file_name: &str, text: &str) -> Result<Self, MmiqError> {
+        let mut items = Vec::new();
+        let mut lines_of = Vec::new();
+        for (line_no, line) in jsonl_lines(text) {
+            let loc = Location::file(file_name).at_line(line_no);
+            let raw: RawRecord = parse_line(&loc, line)?;
+            let data_id = data_id_of(&loc, raw.data_id.as_ref())?;
+            let category = match raw.category {
+                Some(Scalar::Str(s)) if !s.trim().is_empty() => s,
+                Some(other) => {
+                    return Err(bad(&loc, "category", "a non-empty string", &other));
+                }
+                None => {
+                    return Err(MmiqError::MissingField {
+                        location: loc.in_field("category"),
+                        expected: "the item's category (string)",
+                    })
+                }
+            };
+            let answer = match raw.answer {
+                Some(Scalar::Str(s)) if matches!(s.as_str(), "A" | "B" | "C" | "D" | "E") => {
+                    s.chars().next().unwrap_or('Z')
+                }
+                Some(other) => return Err(bad(&loc, "answer", "one of A, B, C, D, E", &other)),
+                None => {
+                    return Err(MmiqError::MissingField {
+                        location: loc.in_field("answer"),
+                        expected: "the correct letter A-E",
+                    })
+                }
+            };
+            let md5 = match raw.md5 {
+                Some(Scalar::Str(s)) => Some(s),
+                _ => None,
+            };
+            items.push(KeyItem {
+                data_id,
+                category,
+                answer,
+                md5,
+            });
+            lines_of.push(line_no);
+        }
+        if items.is_empty() {
+            return Err(MmiqError::Empty {
+                file: file_name.to_string(),
+                expected: "one answer-key object per line",
+            });
+        }
+        let mut index = HashMap::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            if let Some(&first) = index.get(&item.data_id) {
+                return Err(MmiqError::DuplicateId {
+                    location: Location::file(file_name)
+                        .at_line(lines_of[i])
+                        .in_field("data_id"),
+                    data_id: item.data_id,
+                    first_line: lines_of[first],
+                });
+            }
+            index.insert(item.data_id, i);
+        }
+        let mut categories: Vec<String> = Vec::new();
+        let category_index = items
+            .iter()
+            .map(
+                |it| match categories.iter().position(|c| *c == it.category) {
+                    Some(p) => p,
+                    None => {
+                        categories.push(it.category.clone());
+                        categories.len() - 1
+                    }
+                },
+            )
+            .collect();
+        Ok(Self {
+            file: file_name.to_string(),
+            items,
+            categories,
+            index,
+            category_index,
+        })
+    }
+
+    /// [`AnswerKey::parse`] on bytes, checking UTF-8 first (a leading BOM is dropped).
+    ///
+    /// # Errors
+    /// [`MmiqError::NotUtf8`] naming the line, then as [`AnswerKey::parse`].
+    pub fn parse_bytes(file_name: &str, bytes: &[u8]) -> Result<Self, MmiqError> {
+        Self::parse(file_name, utf8(file_name, bytes)?)
+    }
+
+    /// The item with the given id.
+    pub fn get(&self, data_id: u64) -> Option<&KeyItem> {
+        self.index.get(&data_id).map(|&i| &self.items[i])
+    }
+
+    /// Position of the item in [`AnswerKey::items`] and of its category in
+    /// [`AnswerKey::categories`].
+    pub(crate) fn position(&self, data_id: u64) -> Option<(usize, usize)> {
+        self.index
+            .get(&data_id)
+            .map(|&i| (i, self.category_index[i]))
+    }
+
+    /// Number of items.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether the key has no items (never true for a parsed key).
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+}
+
+/// What a prediction row gives: a free-form response to extract from, or an already-parsed
+/// letter.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PredContent {
+    /// A free-form response (MM-IQ `response`, VLMEvalKit `prediction`).
+    Response(String),
+    /// An already-parsed answer (MM-IQ `parsed_pred`), used as given.
+    Parsed(String),
+}
+
+/// One prediction row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PredRecord {
+    /// 1-based line (JSONL, CSV) or row (spreadsheet, JSON array element) in the file.
+    pub line: usize,
+    /// The item id (`data_id`, or VLMEvalKit's `index`).
+    pub data_id: u64,
+    /// The category given in the file, if any (the key's category is used for scoring).
+    pub category: Option<String>,
+    /// The response or parsed letter.
+    pub content: PredContent,
+    /// The correct answer as the file states it (VLMEvalKit's `answer`), if any.
+    pub file_answer: Option<String>,
+    /// Whether the row had both `response` and `parsed_pred` (then `parsed_pred` is used).
+    pub had_both: bool,
+}
+
+/// A parsed predictions file.
+#[derive(Debug, Clone)]
+pub struct Predictions {
+    /// File name.
+    pub file: String,
+    /// The format it was read as.
+    pub format: MmiqFormat,
+    /// The prediction rows, in file order (ids are unique).
+    pub records: Vec<PredRecord>,
+    /// Blank lines skipped (JSONL only).
+    pub blank_lines: usize,
+}
+
+impl Predictions {
+    /// Parses a predictions file of any supported format, chosen by [`detect`]: MM-IQ JSONL or a
+    /// VLMEvalKit table (`.xlsx`, `.tsv`, `.csv`, `.json`). Each row must have an id and either a
+    /// response or a parsed letter; duplicate ids are an error.
+    ///
+    /// # Errors
+    /// [`MmiqError::UnknownFormat`] for an answer key, an `_acc.csv` summary or anything else;
+    /// the parse errors of [`Predictions::parse_jsonl`] and of the table readers; and
+    /// [`MmiqError::NotUtf8`] for text that is not UTF-8.
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::mmiq::{Predictions, PredContent};
+    /// let p = Predictions::parse("out.jsonl", br#"{"data_id": "7", "response": "B"}"#).unwrap();
+    /// assert_eq!(p.records[0].data_id, 7);
+    /// assert_eq!(p.records[0].content, PredContent::Response("B".into()));
+    /// ```
+    pub fn parse(file_name: &str, bytes: &[u8]) -> Result<Self, MmiqError> {
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Err(MmiqError::Empty {
+                file: file_name.to_string(),
+                expected: "MM-IQ predictions or a VLMEvalKit prediction table",
+            });
+        }
+        match detect(file_name, bytes) {
+            Some(MmiqFormat::PredictionsJsonl) => {
+                Self::parse_jsonl(file_name, utf8(file_name, bytes)?)
+            }
+            Some(MmiqFormat::VlmEvalKit(kind)) => table::parse_predictions_table(file_name, kind, bytes),
+            Some(MmiqFormat::AnswerKey) => Err(MmiqError::UnknownFormat {
+                file: file_name.to_string(),
+                reason: "this looks like an answer key (it has \"answer\"/\"MD5\" but no \"response\" or \"parsed_pred\")".into(),
+            }),
+            Some(MmiqFormat::VlmEvalKitAcc) => Err(MmiqError::UnknownFormat {
+                file: file_name.to_string(),
+                reason: "this is a VLMEvalKit accuracy summary (_acc.csv), which has no per-item predictions".into(),
+            }),
+            None => Err(MmiqError::UnknownFormat {
+                file: file_name.to_string(),
+                reason: format!("the first line is {}", snippet(first_line(bytes))),
+            }),
+        }
+    }
+
+    /// Parses MM-IQ predictions JSONL: per line an object with `data_id` (integer or integer
+    /// string), optional `category`, and `response` or `parsed_pred` (strings). Blank lines are
+    /// counted and skipped; other keys are ignored.
+    ///
+    /// # Errors
+    /// [`MmiqError::Empty`], [`MmiqError::Json`], [`MmiqError::MissingField`],
+    /// [`MmiqError::BadValue`], [`MmiqError::DuplicateId`].
+    pub fn parse_jsonl(file_name: &str, text: &str) -> Result<Self, MmiqError> {
+        let mut records = Vec::new();
+        let mut blank_lines = 0;
+        let mut seen: HashMap<u64, usize> = HashMap::new();
+        for (line_no, line) in jsonl_lines_counting(text, &mut blank_lines) {
+            let loc = Location::file(file_name).at_line(line_no);
+            let raw: RawRecord = parse_line(&loc, line)?;
+            let data_id = data_id_of(&loc, raw.data_id.as_ref())?;
+            if let Some(first_line) = seen.insert(data_id, line_no) {
+                return Err(MmiqError::DuplicateId {
+                    location: loc.in_field("data_id"),
+                    data_id,
+                    first_line,
+                });
+            }
+            let category = match raw.category {
+                None | Some(Scalar::Null) => None,
+                Some(Scalar::Str(s)) => Some(s),
+                Some(other) => return Err(bad(&loc, "category", "a string", &other)),
+            };
+            let had_both = raw.response.is_some() && raw.parsed_pred.is_some();
+            let content = match (raw.parsed_pred, raw.response) {
+                (Some(Scalar::Str(s)), _) => PredContent::Parsed(s),
+                (Some(other), _) => return Err(bad(&loc, "parsed_pred", "a string", &other)),
+                (None, Some(Scalar::Str(s))) => PredContent::Response(s),
+                (None, Some(other)) => return Err(bad(&loc, "response", "a string", &other)),
+                (None, None) => {
+                    return Err(MmiqError::MissingField {
+                        location: loc.in_field("response"),
+                        expected: "a \"response\" or \"parsed_pred\" string",
+                    })
+                }
+            };
+            records.push(PredRecord {
+                line: line_no,
+                data_id,
+                category,
+                content,
+                file_answer: None,
+                had_both,
+            });
+        }
+        if records.is_empty() {
+            return Err(MmiqError::Empty {
+                file: file_name.to_string(),
+                expected: "one prediction object per line",
+            });
+        }
+        Ok(Self {
+            file: file_name.to_string(),
+            format: MmiqFormat::PredictionsJsonl,
+            records,
+            blank_lines,
+        })
+    }
+}
+
+/// The first line of a byte buffer (for error messages).
+fn first_line(bytes: &[u8]) -> &str {
+    let line = bytes.split(|&b| b == b'\n').next().unwrap_or(&[]);
+    let line = &line[..line.len().min(200)];
+    match std::str::from_utf8(line) {
+        Ok(s) => s,
+        Err(e) => std::str::from_utf8(&line[..e.valid_up_to()]).unwrap_or(""),
+    }
+}
+
+/// Checks that `bytes` is UTF-8 (a leading BOM is dropped), or names the line and byte of the
+/// first invalid byte.
+pub(super) fn utf8<'a>(file_name: &str, bytes: &'a [u8]) -> Result<&'a str, MmiqError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    std::str::from_utf8(bytes).map_err(|e| {
+        let bad_at = e.valid_up_to();
+        let before = &bytes[..bad_at];
+        let line = memchr::memchr_iter(b'\n', before).count() + 1;
+        let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+        MmiqError::NotUtf8 {
+            location: Location::file(file_name).at_line(line),
+            byte: bad_at - line_start + 1,
+        }
+    })
+}
+
+/// Non-blank lines of a JSONL text with their 1-based numbers.
+fn jsonl_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split('\n')
+        .enumerate()
+        .map(|(i, l)| (i + 1, l))
+        .filter(|(_, l)| !l.trim().is_empty())
+}
+
+/// As [`jsonl_lines`], counting the blank lines skipped (a final newline does not count).
+fn jsonl_lines_counting<'a>(
+    text: &'a str,
+    blank: &'a mut usize,
+) -> impl Iterator<Item = (usize, &'a str)> + 'a {
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    let body = body.strip_suffix('\r').unwrap_or(body);
+    let mut start = 0usize;
+    let mut line_no = 0usize;
+    let bytes = body.as_bytes();
+    std::iter::from_fn(move || loop {
+        if start > bytes.len() {
+            return None;
+        }
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        let line = &body[start..end];
+        start = end + 1;
+        line_no += 1;
+        if line.trim().is_empty() {
+            *blank += 1;
+            continue;
+        }
+        return Some((line_no, line));
+    })
+}
+
+fn parse_line<'de, T: Deserialize<'de>>(loc: &Location, line: &'de str) -> Result<T, MmiqError> {
+    serde_json::from_str(line).map_err(|e| MmiqError::Json {
+        location: loc.clone(),
+        message: json_message(&e),
+    })
+}
+
+/// A serde_json message without its "at line 1 column N" tail, with the column kept.
+fn json_message(e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    let core = msg
+        .rsplit_once(" at line ")
+        .map_or(msg.as_str(), |(m, _)| m)
+        .to_string();
+    format!("{core} (column {})", e.column())
+}
+
+pub(super) fn bad(loc: &Location, field: &str, expected: &str, found: &Scalar) -> MmiqError {
+    MmiqError::BadValue {
+        location: loc.clone().in_field(field),
+        expected: expected.to_string(),
+        found: found.describe(),
+    }
+}
+
+/// Reads a `data_id`: a non-negative integer, an integer-valued float, or a string holding one.
+pub(super) fn data_id_of(loc: &Location, v: Option<&Scalar>) -> Result<u64, MmiqError> {
+    let Some(v) = v else {
+        return Err(MmiqError::MissingField {
+            location: loc.clone().in_field("data_id"),
+            expected: "the item id (a non-negative integer)",
+        });
+    };
+    parse_id(v).ok_or_else(|| bad(loc, "data_id", "a non-negative integer", v))
+}
+
+pub(super) fn parse_id(v: &Scalar) -> Option<u64> {
+    match v {
+        Scalar::UInt(u) => Some(*u),
+        Scalar::Float(f) if f.fract() == 0.0 && *f >= 0.0 && *f < 9.0e15 => Some(*f as u64),
+        Scalar::Str(s) => {
+            let t = s.trim();
+            t.parse::<u64>().ok().or_else(|| {
+                t.parse::<f64>()
+                    .ok()
+                    .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 9.0e15)
+                    .map(|f| f as u64)
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The fields of a key or prediction line that this module reads; others are ignored.
+#[derive(Deserialize)]
+struct RawRecord {
+    data_id: Option<Scalar>,
+    category: Option<Scalar>,
+    answer: Option<Scalar>,
+    #[serde(rename = "MD5")]
+    md5: Option<Scalar>,
+    response: Option<Scalar>,
+    parsed_pred: Option<Scalar>,
+}
+
+/// A JSON value as found, so a wrong type can be reported as "expected X, found Y" instead of
+/// a generic type error.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Scalar {
+    Str(String),
+    UInt(u64),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Null,
+    Array,
+    Object,
+}
+
+impl Scalar {
+    /// How the value is shown in an error message.
+    pub(super) fn describe(&self) -> String {
+        match self {
+            Scalar::Str(s) => snippet(s),
+            Scalar::UInt(u) => u.to_string(),
+            Scalar::Int(i) => i.to_string(),
+            Scalar::Float(f) => f.to_string(),
+            Scalar::Bool(b) => b.to_string(),
+            Scalar::Null => "null".into(),
+            Scalar::Array => "an array".into(),
+            Scalar::Object => "an object".into(),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Scalar {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Scalar;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Scalar, E> {
+                Ok(Scalar::Str(v.to_owned()))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Scalar, E> {
+                Ok(Scalar::Str(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Scalar, E> {
+                Ok(Scalar::UInt(v))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Scalar, E> {
+                Ok(if v >= 0 {
+                    Scalar::UInt(v as u64)
+                } else {
+                    Scalar::Int(v)
+                })
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Scalar, E> {
+                Ok(Scalar::Float(v))
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Scalar, E> {
+                Ok(Scalar::Bool(v))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Scalar, E> {
+                Ok(Scalar::Null)
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Scalar, E> {
+                Ok(Scalar::Null)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Scalar, A::Error> {
+                while a.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Scalar::Array)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Scalar, A::Error> {
+                while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Scalar::Object)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key() -> AnswerKey {
+        AnswerKey::parse(
+            "key.jsonl",
+            "{\"category\": \"Mathematical\", \"MD5\": \"m\", \"data_id\": 0, \"answer\": \"B\"}\n\
+             \n\
+             {\"category\": \"2D-Geometry\", \"MD5\": \"n\", \"data_id\": 5, \"answer\": \"E\"}\n",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn key_reads_items_and_categories() {
+        let k = key();
+        assert_eq!(k.len(), 2);
+        assert_eq!(k.categories, vec!["Mathematical", "2D-Geometry"]);
+        assert_eq!(k.get(5).unwrap().answer, 'E');
+        assert_eq!(k.get(5).unwrap().md5.as_deref(), Some("n"));
+        assert_eq!(k.position(5), Some((1, 1)));
+        assert!(k.get(1).is_none());
+    }
+
+    #[test]
+    fn key_errors_name_line_field_expected_and_found() {
+        let cases = [
+            (
+                "{\"category\": \"M\", \"data_id\": 0, \"answer\": \"F\"}",
+                "key.jsonl line 1: field \"answer\": expected one of A, B, C, D, E, found \"F\"",
+            ),
+            (
+                "\n{\"category\": \"M\", \"data_id\": -3, \"answer\": \"A\"}",
+                "key.jsonl line 2: field \"data_id\": expected a non-negative integer, found -3",
+            ),
+            (
+                "{\"category\": 4, \"data_id\": 0, \"answer\": \"A\"}",
+                "key.jsonl line 1: field \"category\": expected a non-empty string, found 4",
+            ),
+            (
+                "{\"data_id\": 0, \"answer\": \"A\"}",
+                "key.jsonl line 1: field \"category\": missing (expected the item's category (string))",
+            ),
+            (
+                "{\"category\": \"M\", \"data_id\": 1, \"answer\": \"A\"}\n{\"category\": \"M\", \"data_id\": 1, \"answer\": \"B\"}",
+                "key.jsonl line 2: field \"data_id\": duplicate data_id 1 (first on line 1)",
+            ),
+            ("\n \n", "key.jsonl: the file is empty (expected one answer-key object per line)"),
+        ];
+        for (text, msg) in cases {
+            assert_eq!(
+                AnswerKey::parse("key.jsonl", text).unwrap_err().to_string(),
+                msg
+            );
+        }
+        let err = AnswerKey::parse("key.jsonl", "{\"category\": \"M\",").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("key.jsonl line 1: invalid JSON: EOF while parsing"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn predictions_jsonl_fields() {
+        let text = "{\"data_id\": 3, \"category\": \"Mathematical\", \"response\": \"The answer is C\"}\r\n\
+                    \r\n\
+                    {\"data_id\": \"4\", \"parsed_pred\": \"A\", \"response\": \"B\"}\n\
+                    {\"data_id\": 5.0, \"category\": null, \"parsed_pred\": \"Z\"}\n";
+        let p = Predictions::parse("p.jsonl", text.as_bytes()).unwrap();
+        assert_eq!(p.blank_lines, 1);
+        assert_eq!(p.records.len(), 3);
+        assert_eq!(p.records[0].line, 1);
+        assert_eq!(p.records[0].category.as_deref(), Some("Mathematical"));
+        assert_eq!(p.records[1].line, 3);
+        assert_eq!(p.records[1].data_id, 4);
+        assert_eq!(p.records[1].content, PredContent::Parsed("A".into()));
+        assert!(p.records[1].had_both);
+        assert_eq!(p.records[2].data_id, 5);
+        assert_eq!(p.records[2].category, None);
+    }
+
+    #[test]
+    fn predictions_jsonl_errors() {
+        let cases: [(&[u8], &str); 6] = [
+            (
+                b"{\"data_id\": 1, \"response\": \"A\"}\n{\"data_id\": \"abc\", \"response\": \"B\"}",
+                "preds.jsonl line 2: field \"data_id\": expected a non-negative integer, found \"abc\"",
+            ),
+            (
+                b"{\"data_id\": 1}",
+                "preds.jsonl line 1: field \"response\": missing (expected a \"response\" or \"parsed_pred\" string)",
+            ),
+            (
+                b"{\"data_id\": 1, \"response\": [1, 2]}",
+                "preds.jsonl line 1: field \"response\": expected a string, found an array",
+            ),
+            (
+                b"{\"data_id\": 1, \"response\": \"A\"}\n{\"data_id\": 1, \"response\": \"B\"}",
+                "preds.jsonl line 2: field \"data_id\": duplicate data_id 1 (first on line 1)",
+            ),
+            (
+                b"{\"data_id\": 1, \"response\": \"A\"}\n{\"data_id\": 2, \"response\": \"\xff\"}",
+                "preds.jsonl line 2: not valid UTF-8 (byte 29 of the line cannot be decoded)",
+            ),
+            (b"  \n\n", "preds.jsonl: the file is empty (expected MM-IQ predictions or a VLMEvalKit prediction table)"),
+        ];
+        for (bytes, msg) in cases {
+            assert_eq!(
+                Predictions::parse("preds.jsonl", bytes)
+                    .unwrap_err()
+                    .to_string(),
+                msg
+            );
+        }
+        let key_like = br#"{"category": "M", "MD5": "x", "data_id": 0, "answer": "B"}"#;
+        assert!(matches!(
+            Predictions::parse("preds.jsonl", key_like),
+            Err(MmiqError::UnknownFormat { .. })
+        ));
+    }
+
+    #[test]
+    fn detect_formats() {
+        assert_eq!(
+            detect("x.tsv", b"index\tquestion\tA\tB\tanswer\tprediction\n"),
+            Some(MmiqFormat::VlmEvalKit(TableKind::Tsv))
+        );
+        assert_eq!(
+            detect("x.json", b"[{\"index\": 0, \"prediction\": \"A\"}]"),
+            Some(MmiqFormat::VlmEvalKit(TableKind::Json))
+        );
+        assert_eq!(
+            detect("x.json", b"{\"data_id\": 0, \"parsed_pred\": \"A\"}\n"),
+            Some(MmiqFormat::PredictionsJsonl)
+        );
+        assert_eq!(
+            detect("r.csv", b"\"split\",\"Overall\",\"Mathematical\"\n"),
+            Some(MmiqFormat::VlmEvalKitAcc)
+        );
+        assert_eq!(detect("x.bin", b"\x00\x01"), None);
+    }
+}

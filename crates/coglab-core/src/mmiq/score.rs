@@ -1,0 +1,543 @@
+//! Scoring MM-IQ predictions against the key, and comparing two models on the same items.
+
+use super::extract::{extract, NO_ANSWER};
+use super::input::{AnswerKey, PredContent, Predictions};
+use super::{MmiqError, CATEGORIES};
+use crate::stats::interval::wilson;
+use crate::stats::paired::{mcnemar_exact_p, paired_bootstrap_diff, BootstrapDiff, PairedTable};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+
+/// The chance accuracy MM-IQ reports as its baseline (25%: most items have four options).
+pub const CHANCE: f64 = 0.25;
+
+/// How many example messages each warning kind keeps (the counts are always complete).
+const EXAMPLES_PER_KIND: usize = 5;
+
+/// An accuracy with its size and Wilson 95% interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Accuracy {
+    /// Fraction correct, in [0, 1].
+    pub accuracy: f64,
+    /// Number of scored items.
+    pub n: u64,
+    /// Number correct.
+    pub correct: u64,
+    /// Lower bound of the Wilson 95% interval.
+    pub ci_low: f64,
+    /// Upper bound of the Wilson 95% interval.
+    pub ci_high: f64,
+}
+
+impl Accuracy {
+    /// Accuracy `correct / n` with its Wilson 95% interval, or `None` when `n == 0`.
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::mmiq::Accuracy;
+    /// let a = Accuracy::new(1, 4).unwrap();
+    /// assert_eq!(a.accuracy, 0.25);
+    /// assert!(a.ci_low < 0.25 && a.ci_high > 0.25);
+    /// assert!(Accuracy::new(0, 0).is_none());
+    /// ```
+    pub fn new(correct: u64, n: u64) -> Option<Self> {
+        let ci = wilson(correct, n, 0.95).ok()?;
+        Some(Self {
+            accuracy: correct as f64 / n as f64,
+            n,
+            correct,
+            ci_low: ci.low,
+            ci_high: ci.high,
+        })
+    }
+}
+
+/// The human row of MM-IQ's Table 2 (seed 001), as fractions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HumanReference {
+    /// Where the numbers come from.
+    pub source: String,
+    /// Mean human accuracy (51.27% in the paper).
+    pub overall: f64,
+    /// Human accuracy per paradigm, keyed by the answer key's category names.
+    pub by_category: BTreeMap<String, f64>,
+}
+
+impl HumanReference {
+    /// The paper's values: mean 51.27%; LO 61.36, Math 45.03, 2D-G 60.11, 3D-G 47.48,
+    /// VI 46.67, TM 55.61, SR 36.63, CO 65.79 (%).
+    ///
+    /// # Examples
+    /// ```
+    /// let h = coglab_core::mmiq::HumanReference::paper();
+    /// assert_eq!(h.overall, 0.5127);
+    /// assert_eq!(h.by_category["Concrete Object"], 0.6579);
+    /// ```
+    pub fn paper() -> Self {
+        const VALUES: [f64; 8] = [
+            0.6136, 0.4503, 0.6011, 0.4748, 0.4667, 0.5561, 0.3663, 0.6579,
+        ];
+        Self {
+            source: "MM-IQ paper (seed 001), Table 2, row \"Human Performance\"".into(),
+            overall: 0.5127,
+            by_category: CATEGORIES
+                .iter()
+                .zip(VALUES)
+                .map(|(c, v)| ((*c).to_string(), v))
+                .collect(),
+        }
+    }
+}
+
+/// How many rows were read, scored and skipped.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct RowCounts {
+    /// Prediction rows read (blank lines excluded).
+    pub read: usize,
+    /// Rows scored against the key.
+    pub scored: usize,
+    /// Rows not scored (see `skipped_by_reason`).
+    pub skipped: usize,
+    /// Blank lines ignored (JSONL).
+    pub blank_lines: usize,
+    /// Rows skipped, by reason.
+    pub skipped_by_reason: BTreeMap<String, usize>,
+    /// Key items that have no prediction (they do not enter the accuracy, as in MM-IQ's script).
+    pub key_items_without_prediction: usize,
+    /// Scored rows with no extractable answer (recorded as `Z`, counted wrong).
+    pub no_answer: usize,
+}
+
+/// Counted warnings: problems the key could resolve, by kind, with a few example messages.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Warnings {
+    /// Number of occurrences per kind.
+    pub counts: BTreeMap<String, usize>,
+    /// Up to five example messages per kind (file, line and what was found).
+    pub examples: Vec<String>,
+}
+
+impl Warnings {
+    pub(crate) fn add(&mut self, kind: &str, message: impl FnOnce() -> String) {
+        let count = self.counts.entry(kind.to_string()).or_insert(0);
+        *count += 1;
+        if *count <= EXAMPLES_PER_KIND {
+            self.examples.push(message());
+        }
+    }
+
+    /// Total number of warnings.
+    pub fn total(&self) -> usize {
+        self.counts.values().sum()
+    }
+}
+
+/// One scored item, for item-level views and comparisons.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ItemResult {
+    /// Item id.
+    pub data_id: u64,
+    /// The key's category.
+    pub category: String,
+    /// The raw response, when the file gave one (absent for `parsed_pred` rows).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<String>,
+    /// The extracted (or given) answer: `A`-`E`, or `Z` for no answer.
+    pub parsed: String,
+    /// The key's answer.
+    pub key: char,
+    /// Whether `parsed` equals the key.
+    pub correct: bool,
+    /// Line or row in the predictions file.
+    pub line: usize,
+}
+
+/// The result of scoring one predictions file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MmiqReport {
+    /// Always `"mmiq"`.
+    pub benchmark: String,
+    /// Predictions file.
+    pub file: String,
+    /// Answer key file.
+    pub key_file: String,
+    /// Accuracy over all scored items (micro average, item-weighted, as MM-IQ's script).
+    pub overall: Accuracy,
+    /// Accuracy per category present among the scored items.
+    pub by_category: BTreeMap<String, Accuracy>,
+    /// The 25% chance baseline.
+    pub chance: f64,
+    /// The paper's human row.
+    pub human: HumanReference,
+    /// Rows read, scored, skipped.
+    pub rows: RowCounts,
+    /// Counted warnings.
+    pub warnings: Warnings,
+    /// Item-level results in file order (may be cleared before printing).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<ItemResult>,
+}
+
+/// Scores predictions against the key, extracting letters from free-form responses with
+/// MM-IQ's rules ([`super::extract`]).
+///
+/// Every row is accounted for in [`MmiqReport::rows`]: a `data_id` missing from the key is
+/// skipped and counted; a category that differs from the key's (or is not one of the key's) is a
+/// counted warning and the key's category is used; so is a VLMEvalKit `answer` that differs from
+/// the key, a `parsed_pred` that is not one of `A`-`E`/`Z`, and a row with both `response` and
+/// `parsed_pred`.
+///
+/// # Errors
+/// [`MmiqError::NothingScored`] when no row has an id in the key.
+///
+/// # Examples
+/// ```
+/// use coglab_core::mmiq::{score, AnswerKey, Predictions};
+/// let key = AnswerKey::parse("key.jsonl", concat!(
+///     r#"{"category": "Mathematical", "data_id": 0, "answer": "B"}"#, "\n",
+///     r#"{"category": "Mathematical", "data_id": 1, "answer": "C"}"#, "\n")).unwrap();
+/// let preds = Predictions::parse("p.jsonl", concat!(
+///     r#"{"data_id": 0, "response": "The answer is B."}"#, "\n",
+///     r#"{"data_id": 1, "response": "I am not sure which one fits the pattern in this grid"}"#, "\n",
+///     r#"{"data_id": 7, "response": "A"}"#).as_bytes()).unwrap();
+/// let r = score(&key, &preds).unwrap();
+/// assert_eq!((r.overall.correct, r.overall.n), (1, 2));
+/// assert_eq!(r.rows.skipped, 1);
+/// assert_eq!(r.items[1].parsed, "Z");
+/// ```
+pub fn score(key: &AnswerKey, preds: &Predictions) -> Result<MmiqReport, MmiqError> {
+    let mut rows = RowCounts {
+        read: preds.records.len(),
+        blank_lines: preds.blank_lines,
+        ..RowCounts::default()
+    };
+    let mut warnings = Warnings::default();
+    let mut per_cat = vec![(0u64, 0u64); key.categories.len()];
+    let mut items = Vec::with_capacity(preds.records.len());
+    let mut covered = vec![false; key.len()];
+    for rec in &preds.records {
+        let Some((item_pos, cat)) = key.position(rec.data_id) else {
+            rows.skipped += 1;
+            *rows
+                .skipped_by_reason
+                .entry("data_id not in the answer key".into())
+                .or_insert(0) += 1;
+            warnings.add("data_id not in the answer key", || {
+                format!(
+                    "{} line {}: data_id {} is not in {}; row skipped",
+                    preds.file, rec.line, rec.data_id, key.file
+                )
+            });
+            continue;
+        };
+        covered[item_pos] = true;
+        let item = &key.items[item_pos];
+        if let Some(c) = &rec.category {
+            if *c != item.category {
+                let kind = if key.categories.contains(c) {
+                    "category differs from the key"
+                } else {
+                    "unknown category"
+                };
+                warnings.add(kind, || {
+                    format!(
+                        "{} line {}: field \"category\": the key has {:?} for data_id {}, found {:?}; the key's category is used",
+                        preds.file, rec.line, item.category, rec.data_id, c
+                    )
+                });
+            }
+        }
+        if let Some(a) = &rec.file_answer {
+            if a.trim() != item.answer.to_string() {
+                warnings.add("answer differs from the key", || {
+                    format!(
+                        "{} line {}: field \"answer\": the key has {} for data_id {}, found {:?}; the key is used",
+                        preds.file, rec.line, item.answer, rec.data_id, a
+                    )
+                });
+            }
+        }
+        if rec.had_both {
+            warnings.add("both response and parsed_pred", || {
+                format!(
+                    "{} line {}: both \"response\" and \"parsed_pred\" given; parsed_pred is used",
+                    preds.file, rec.line
+                )
+            });
+        }
+        let (parsed, response) = match &rec.content {
+            PredContent::Response(r) => (extract(r).recorded().to_string(), Some(r.clone())),
+            PredContent::Parsed(p) => {
+                if !matches!(p.as_str(), "A" | "B" | "C" | "D" | "E" | "Z") {
+                    warnings.add("parsed_pred not one of A-E or Z", || {
+                        format!(
+                            "{} line {}: field \"parsed_pred\": expected one of A, B, C, D, E, Z, found {:?}; scored as given (wrong)",
+                            preds.file, rec.line, p
+                        )
+                    });
+                }
+                (p.clone(), None)
+            }
+        };
+        let correct = parsed.len() == 1 && parsed.starts_with(item.answer);
+        if parsed == NO_ANSWER.to_string() {
+            rows.no_answer += 1;
+        }
+        per_cat[cat].1 += 1;
+        if correct {
+            per_cat[cat].0 += 1;
+        }
+        rows.scored += 1;
+        items.push(ItemResult {
+            data_id: rec.data_id,
+            category: item.category.clone(),
+            response,
+            parsed,
+            key: item.answer,
+            correct,
+            line: rec.line,
+        });
+    }
+    rows.key_items_without_prediction = covered.iter().filter(|c| !**c).count();
+    let (correct, n) = per_cat
+        .iter()
+        .fold((0, 0), |(c, n), &(ci, ni)| (c + ci, n + ni));
+    let overall = Accuracy::new(correct, n).ok_or_else(|| MmiqError::NothingScored {
+        file: preds.file.clone(),
+        key_file: key.file.clone(),
+        read: rows.read,
+    })?;
+    let by_category = key
+        .categories
+        .iter()
+        .zip(&per_cat)
+        .filter_map(|(c, &(k, n))| Accuracy::new(k, n).map(|a| (c.clone(), a)))
+        .collect();
+    Ok(MmiqReport {
+        benchmark: "mmiq".into(),
+        file: preds.file.clone(),
+        key_file: key.file.clone(),
+        overall,
+        by_category,
+        chance: CHANCE,
+        human: HumanReference::paper(),
+        rows,
+        warnings,
+        items,
+    })
+}
+
+/// One side of a comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SideSummary {
+    /// Predictions file.
+    pub file: String,
+    /// Accuracy on the paired items.
+    pub paired: Accuracy,
+    /// Accuracy on all of this file's scored items.
+    pub all: Accuracy,
+    /// Scored items that the other file does not have.
+    pub unpaired_items: usize,
+}
+
+/// Two models on the same items: accuracies, 2x2 table, McNemar exact test and a paired
+/// bootstrap interval of the accuracy difference (first minus second).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MmiqComparison {
+    /// Always `"mmiq"`.
+    pub benchmark: String,
+    /// The first model.
+    pub first: SideSummary,
+    /// The second model.
+    pub second: SideSummary,
+    /// Number of items scored in both files.
+    pub n_paired: usize,
+    /// The 2x2 table on the paired items.
+    pub table: PairedTable,
+    /// Two-sided exact McNemar p-value.
+    pub mcnemar_p: f64,
+    /// Paired bootstrap 95% interval of the accuracy difference.
+    pub difference: BootstrapDiff,
+}
+
+/// Compares two scored reports on the items both scored (matched by `data_id`).
+///
+/// # Errors
+/// [`MmiqError::NoCommonItems`] when they share no item, [`MmiqError::Stats`] for bad
+/// bootstrap parameters.
+///
+/// # Examples
+/// ```
+/// use coglab_core::mmiq::{compare, score, AnswerKey, Predictions};
+/// let key = AnswerKey::parse("k.jsonl", concat!(
+///     r#"{"category": "Mathematical", "data_id": 0, "answer": "A"}"#, "\n",
+///     r#"{"category": "Mathematical", "data_id": 1, "answer": "B"}"#)).unwrap();
+/// let a = score(&key, &Predictions::parse("a.jsonl",
+///     b"{\"data_id\": 0, \"parsed_pred\": \"A\"}\n{\"data_id\": 1, \"parsed_pred\": \"B\"}").unwrap()).unwrap();
+/// let b = score(&key, &Predictions::parse("b.jsonl",
+///     b"{\"data_id\": 1, \"parsed_pred\": \"B\"}\n{\"data_id\": 0, \"parsed_pred\": \"C\"}").unwrap()).unwrap();
+/// let c = compare(&a, &b, 1000, 1).unwrap();
+/// assert_eq!((c.table.both_correct, c.table.first_only), (1, 1));
+/// assert_eq!(c.mcnemar_p, 1.0);
+/// assert_eq!(c.difference.estimate, 0.5);
+/// ```
+pub fn compare(
+    first: &MmiqReport,
+    second: &MmiqReport,
+    resamples: usize,
+    seed: u64,
+) -> Result<MmiqComparison, MmiqError> {
+    let second_by_id: HashMap<u64, bool> = second
+        .items
+        .iter()
+        .map(|i| (i.data_id, i.correct))
+        .collect();
+    let mut a = Vec::new();
+    let mut b = Vec::new();
+    for item in &first.items {
+        if let Some(&c) = second_by_id.get(&item.data_id) {
+            a.push(item.correct);
+            b.push(c);
+        }
+    }
+    if a.is_empty() {
+        return Err(MmiqError::NoCommonItems {
+            first: first.file.clone(),
+            second: second.file.clone(),
+        });
+    }
+    let n = a.len();
+    let table = PairedTable::from_pairs(&a, &b)?;
+    let difference = paired_bootstrap_diff(&a, &b, resamples, seed, 0.95)?;
+    let count = |v: &[bool]| v.iter().filter(|x| **x).count() as u64;
+    let side = |r: &MmiqReport, v: &[bool]| -> Result<SideSummary, MmiqError> {
+        Ok(SideSummary {
+            file: r.file.clone(),
+            paired: Accuracy::new(count(v), n as u64).ok_or(
+                crate::stats::StatsError::TooFewValues {
+                    needed: 1,
+                    found: 0,
+                },
+            )?,
+            all: r.overall,
+            unpaired_items: r.items.len() - n,
+        })
+    };
+    Ok(MmiqComparison {
+        benchmark: "mmiq".into(),
+        first: side(first, &a)?,
+        second: side(second, &b)?,
+        n_paired: n,
+        table,
+        mcnemar_p: mcnemar_exact_p(table.first_only, table.second_only),
+        difference,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key() -> AnswerKey {
+        // Items 0-3 Mathematical (answers A, B, C, D), items 4-5 Concrete Object (E, A).
+        let mut text = String::new();
+        for (id, (cat, ans)) in [
+            ("Mathematical", "A"),
+            ("Mathematical", "B"),
+            ("Mathematical", "C"),
+            ("Mathematical", "D"),
+            ("Concrete Object", "E"),
+            ("Concrete Object", "A"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            text.push_str(&format!(
+                "{{\"category\": \"{cat}\", \"MD5\": \"x\", \"data_id\": {id}, \"answer\": \"{ans}\"}}\n"
+            ));
+        }
+        AnswerKey::parse("key.jsonl", &text).unwrap()
+    }
+
+    #[test]
+    fn counts_and_warnings() {
+        let preds = "{\"data_id\": 0, \"category\": \"Mathematical\", \"response\": \"The answer is A\"}\n\
+            {\"data_id\": 1, \"category\": \"Maths\", \"response\": \"B\"}\n\
+            {\"data_id\": 2, \"category\": \"Concrete Object\", \"parsed_pred\": \"c\"}\n\
+            {\"data_id\": 4, \"response\": \"no letter in this long response at all, really none here\"}\n\
+            {\"data_id\": 99, \"response\": \"A\"}\n";
+        let p = Predictions::parse("p.jsonl", preds.as_bytes()).unwrap();
+        let r = score(&key(), &p).unwrap();
+        // Scored: 0 (A = A, correct), 1 (B = B, correct), 2 ("c" != C, wrong), 4 (Z, wrong).
+        assert_eq!(r.rows.read, 5);
+        assert_eq!(r.rows.scored, 4);
+        assert_eq!(r.rows.skipped, 1);
+        assert_eq!(r.rows.no_answer, 1);
+        assert_eq!(r.rows.key_items_without_prediction, 2); // items 3 and 5
+        assert_eq!(r.overall.correct, 2);
+        assert_eq!(r.overall.n, 4);
+        assert_eq!(r.by_category["Mathematical"].correct, 2);
+        assert_eq!(r.by_category["Mathematical"].n, 3);
+        assert_eq!(r.by_category["Concrete Object"].n, 1);
+        assert_eq!(r.warnings.counts["unknown category"], 1);
+        assert_eq!(r.warnings.counts["category differs from the key"], 1);
+        assert_eq!(r.warnings.counts["parsed_pred not one of A-E or Z"], 1);
+        assert_eq!(r.warnings.counts["data_id not in the answer key"], 1);
+        assert_eq!(r.warnings.total(), 4);
+        assert_eq!(
+            r.warnings.examples[0],
+            "p.jsonl line 2: field \"category\": the key has \"Mathematical\" for data_id 1, found \"Maths\"; the key's category is used"
+        );
+    }
+
+    #[test]
+    fn nothing_scored_is_an_error() {
+        let p = Predictions::parse("p.jsonl", b"{\"data_id\": 50, \"response\": \"A\"}").unwrap();
+        assert_eq!(
+            score(&key(), &p).unwrap_err().to_string(),
+            "p.jsonl: none of the 1 predictions has a data_id in the answer key key.jsonl"
+        );
+    }
+
+    #[test]
+    fn compare_pairs_by_id() {
+        let k = key();
+        // First: items 0-5 all answered; correct on 0, 1, 2, 4 (4 of 6).
+        let a = Predictions::parse(
+            "a.jsonl",
+            b"{\"data_id\": 0, \"parsed_pred\": \"A\"}\n{\"data_id\": 1, \"parsed_pred\": \"B\"}\n\
+              {\"data_id\": 2, \"parsed_pred\": \"C\"}\n{\"data_id\": 3, \"parsed_pred\": \"A\"}\n\
+              {\"data_id\": 4, \"parsed_pred\": \"E\"}\n{\"data_id\": 5, \"parsed_pred\": \"B\"}",
+        )
+        .unwrap();
+        // Second: items 0-4 (no 5); correct on 0 and 3.
+        let b = Predictions::parse(
+            "b.jsonl",
+            b"{\"data_id\": 3, \"parsed_pred\": \"D\"}\n{\"data_id\": 0, \"parsed_pred\": \"A\"}\n\
+              {\"data_id\": 1, \"parsed_pred\": \"Z\"}\n{\"data_id\": 2, \"parsed_pred\": \"A\"}\n\
+              {\"data_id\": 4, \"parsed_pred\": \"A\"}",
+        )
+        .unwrap();
+        let (ra, rb) = (score(&k, &a).unwrap(), score(&k, &b).unwrap());
+        let c = compare(&ra, &rb, 500, 3).unwrap();
+        // Paired items 0-4. Both: 0. First only: 1, 2, 4. Second only: 3. Neither: none.
+        assert_eq!(c.n_paired, 5);
+        assert_eq!(
+            c.table,
+            PairedTable {
+                both_correct: 1,
+                first_only: 3,
+                second_only: 1,
+                both_wrong: 0
+            }
+        );
+        // McNemar: b = 3, c = 1, n = 4: 2 · P(X <= 1) = 2 · (1 + 4) / 16 = 0.625.
+        assert!((c.mcnemar_p - 0.625).abs() < 1e-14);
+        assert_eq!(c.first.paired.correct, 4);
+        assert_eq!(c.second.paired.correct, 2);
+        assert_eq!(c.first.unpaired_items, 1);
+        assert_eq!(c.second.unpaired_items, 0);
+        // (4 - 2) / 5
+        assert!((c.difference.estimate - 0.4).abs() < 1e-15);
+    }
+}

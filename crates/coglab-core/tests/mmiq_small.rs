@@ -1,0 +1,120 @@
+//! MM-IQ scoring on the small hand-made fixtures in `tests/fixtures/mmiq/` (see `make_small.py`),
+//! read from every supported format; all must give the same hand-worked numbers.
+
+use approx::assert_relative_eq;
+use coglab_core::mmiq::{
+    detect, score, AccSummary, AnswerKey, MmiqFormat, MmiqReport, Predictions, TableKind,
+};
+
+const KEY: &str = include_str!("fixtures/mmiq/key_small.jsonl");
+
+fn report(name: &str, bytes: &[u8]) -> MmiqReport {
+    let key = AnswerKey::parse("key_small.jsonl", KEY).unwrap();
+    score(&key, &Predictions::parse(name, bytes).unwrap()).unwrap()
+}
+
+/// Item by item (keys B C A D E A):
+///   0 "...The correct answer is option B."  -> phrase "The correct answer is" -> "option B." -> B ✓
+///   1 "Both C and D look plausible.\nI choose D" -> no phrase; last line "I choose D" -> D ✗
+///   2 "\boxed{A}" -> rule 1 -> A ✓
+///   3 "The different pattern is the third one, so D" -> phrase -> first standalone D ✓
+///   4 13 words, no standalone A-E -> Z ✗
+///   5 "Answer: (A)" -> no phrase ("Answer" is capitalised) -> line scan -> A ✓
+/// Overall 4/6; Mathematical 2/3 (0, 2 of 0-2); 2D-Geometry 1/2; Concrete Object 1/1.
+/// Wilson 95% (statsmodels proportion_confint, method="wilson"):
+///   4/6 (0.29999331513839184, 0.9032285888942195), 2/3 (0.2076596008020477, 0.9385080552796037),
+///   1/2 (0.09453120573423068, 0.9054687942657693), 1/1 (0.2065493143772374, 1.0).
+fn check(r: &MmiqReport) {
+    let parsed: Vec<&str> = r.items.iter().map(|i| i.parsed.as_str()).collect();
+    assert_eq!(parsed, ["B", "D", "A", "D", "Z", "A"]);
+    assert_eq!((r.overall.correct, r.overall.n), (4, 6));
+    assert_relative_eq!(r.overall.accuracy, 4.0 / 6.0);
+    assert_relative_eq!(r.overall.ci_low, 0.29999331513839184, epsilon = 1e-12);
+    assert_relative_eq!(r.overall.ci_high, 0.9032285888942195, epsilon = 1e-12);
+    let m = &r.by_category["Mathematical"];
+    assert_eq!((m.correct, m.n), (2, 3));
+    assert_relative_eq!(m.ci_low, 0.2076596008020477, epsilon = 1e-12);
+    let g = &r.by_category["2D-Geometry"];
+    assert_eq!((g.correct, g.n), (1, 2));
+    assert_relative_eq!(g.ci_high, 0.9054687942657693, epsilon = 1e-12);
+    let c = &r.by_category["Concrete Object"];
+    assert_eq!((c.correct, c.n), (1, 1));
+    assert_relative_eq!(c.ci_low, 0.2065493143772374, epsilon = 1e-12);
+    assert_eq!(r.by_category.len(), 3);
+    assert_eq!(r.rows.read, 6);
+    assert_eq!(r.rows.scored, 6);
+    assert_eq!(r.rows.skipped, 0);
+    assert_eq!(r.rows.no_answer, 1);
+    assert_eq!(r.warnings.total(), 0, "{:?}", r.warnings);
+}
+
+#[test]
+fn jsonl_responses() {
+    let r = report(
+        "preds_small.jsonl",
+        include_bytes!("fixtures/mmiq/preds_small.jsonl"),
+    );
+    check(&r);
+    assert_eq!(
+        r.items[0].response.as_deref(),
+        Some("Looking at the grid, the count rises by two.\nThe correct answer is option B.")
+    );
+}
+
+#[test]
+fn vlmevalkit_tsv() {
+    let bytes = include_bytes!("fixtures/mmiq/preds_small.tsv");
+    assert_eq!(
+        detect("preds_small.tsv", bytes),
+        Some(MmiqFormat::VlmEvalKit(TableKind::Tsv))
+    );
+    let r = report("preds_small.tsv", bytes);
+    check(&r);
+    // Rows are numbered by the line they start on: item 1 starts on line 4 because the
+    // prediction of item 0 spans lines 2-3.
+    assert_eq!(r.items[1].line, 4);
+}
+
+#[test]
+fn vlmevalkit_xlsx() {
+    let bytes = include_bytes!("fixtures/mmiq/preds_small.xlsx");
+    assert_eq!(
+        detect("preds_small.xlsx", bytes),
+        Some(MmiqFormat::VlmEvalKit(TableKind::Xlsx))
+    );
+    let r = report("preds_small.xlsx", bytes);
+    check(&r);
+    // Spreadsheet rows: header on row 1, item 0 on row 2.
+    assert_eq!(r.items[0].line, 2);
+}
+
+#[test]
+fn vlmevalkit_acc_summary_matches_the_per_item_score() {
+    let bytes = include_bytes!("fixtures/mmiq/small_MMIQ_acc.csv");
+    assert_eq!(
+        detect("small_MMIQ_acc.csv", bytes),
+        Some(MmiqFormat::VlmEvalKitAcc)
+    );
+    let s = AccSummary::parse("small_MMIQ_acc.csv", bytes).unwrap();
+    assert_eq!(s.rows.len(), 1);
+    assert_relative_eq!(s.rows[0].overall, 4.0 / 6.0, epsilon = 1e-15);
+    assert_relative_eq!(
+        s.rows[0].by_category["Mathematical"],
+        2.0 / 3.0,
+        epsilon = 1e-15
+    );
+    assert_relative_eq!(s.rows[0].by_category["2D-Geometry"], 0.5);
+    // Read as predictions it is refused with a reason.
+    let err = Predictions::parse("small_MMIQ_acc.csv", bytes).unwrap_err();
+    assert!(err.to_string().contains("accuracy summary"), "{err}");
+}
+
+#[test]
+fn a_broken_workbook_is_an_error_not_a_panic() {
+    let err = Predictions::parse("x.xlsx", b"PK\x03\x04 not really a zip").unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("x.xlsx: cannot read the workbook"),
+        "{err}"
+    );
+}
