@@ -350,7 +350,8 @@ mod tests {
         assert_relative_eq!(q, 1.0 - 5.0 / 33.8, max_relative = 1e-12);
         assert_relative_eq!(q, 0.852_071_005_917_159_8, max_relative = 1e-12);
         // All labels 0..4 occur, so the explicit scale gives the same numbers.
-        let q2 = cohen_kappa_with_labels(&A, &B, &[0, 1, 2, 3, 4], KappaWeights::Quadratic).unwrap();
+        let q2 =
+            cohen_kappa_with_labels(&A, &B, &[0, 1, 2, 3, 4], KappaWeights::Quadratic).unwrap();
         assert_relative_eq!(q2, q, max_relative = 1e-12);
     }
 
@@ -395,8 +396,8 @@ mod tests {
         // Σ s_i|d_i| = x + y with x = ±1±1 ∈ {2, 0, 0, −2} and y = ±2±3 ∈ {5, 1, −1, −5}.
         // |x + y| ≥ 5: x=2,y=5 (7); x=0,y=±5 twice each (4 patterns); x=−2,y=−5 (−7) → 6.
         // p = 6/16 = 0.375.
-        let t = paired_permutation_test(&[2.0, 4.0, 0.0, 3.0], &[1.0, 2.0, 1.0, 0.0], 16, 99)
-            .unwrap();
+        let t =
+            paired_permutation_test(&[2.0, 4.0, 0.0, 3.0], &[1.0, 2.0, 1.0, 0.0], 16, 99).unwrap();
         assert!(t.exact);
         assert_eq!(t.resamples, 16);
         assert_eq!(t.n, 4);
