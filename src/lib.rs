@@ -1,1 +1,83 @@
+//! The coglab web app: a Leptos client-side single-page app over `coglab-core`.
+//!
+//! Pages live in [`pages`], reusable components in [`components`], and loading of the bundled
+//! data in [`data`]. Every metric shown comes from `coglab-core`; this crate only renders.
+#![forbid(unsafe_code)]
 
+pub mod components;
+pub mod data;
+pub mod pages;
+
+use leptos::prelude::*;
+use leptos_router::components::{Route, Router, Routes, A};
+use leptos_router::path;
+
+use pages::{
+    home::Home, leaderboard::Leaderboard, not_found::NotFound, review::Review, selftest::SelfTest,
+    structure::Structure,
+};
+
+/// The whole app: header navigation and the routed pages.
+#[component]
+pub fn App() -> impl IntoView {
+    let base = data::base_path();
+    view! {
+        <Router base=base>
+            <a class="skip-link" href="#main">"Skip to content"</a>
+            <header class="site-header">
+                <A href="/" attr:class="brand">
+                    <span class="brand-mark" aria-hidden="true">"◆"</span>
+                    " coglab"
+                </A>
+                <nav aria-label="Main" data-testid="main-nav">
+                    <A href="/" exact=true>"Home"</A>
+                    <A href="/leaderboard">"Leaderboard"</A>
+                    <A href="/self-test">"Self-test (KiVA)"</A>
+                    <A href="/review">"Review"</A>
+                    <A href="/structure">"Structure (Gold)"</A>
+                </nav>
+            </header>
+            <main id="main" tabindex="-1">
+                <Routes fallback=NotFound>
+                    <Route path=path!("/") view=Home />
+                    <Route path=path!("/leaderboard") view=Leaderboard />
+                    <Route path=path!("/self-test") view=SelfTest />
+                    <Route path=path!("/review") view=Review />
+                    <Route path=path!("/structure") view=Structure />
+                </Routes>
+            </main>
+            <footer class="site-footer">
+                "coglab runs entirely in your browser: no server, nothing you load leaves this machine."
+            </footer>
+        </Router>
+    }
+}
+
+/// Installs a panic hook that logs the panic to the console and shows a readable message
+/// over the page instead of leaving it dead.
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        show_fatal_error(&info.to_string());
+    }));
+}
+
+fn show_fatal_error(message: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Ok(panel) = document.create_element("div") else {
+        return;
+    };
+    panel.set_id("fatal-error");
+    let _ = panel.set_attribute("role", "alert");
+    let _ = panel.set_attribute("data-testid", "fatal-error");
+    let text = format!(
+        "coglab hit an internal error and stopped. Reload the page to continue; \
+         your saved work is kept.\n\nDetails: {message}"
+    );
+    panel.set_text_content(Some(&text));
+    if let Some(body) = document.body() {
+        let _ = body.append_child(&panel);
+    }
+}

@@ -16,13 +16,24 @@ pub struct ReportedTable {
     pub source: String,
     /// Unit of the values, e.g. `"% accuracy"`.
     pub unit: String,
+    /// Heading of the row-label column (default `"Model"`; e.g. `"Benchmark"`).
+    #[serde(default = "default_row_header")]
+    pub row_header: String,
     /// Column names, in display order (excluding the row label).
     pub columns: Vec<String>,
+    /// Decimals the paper prints, one per column (empty: 2 for every column). A value with
+    /// more decimals than its column's is shown with all of them (see [`format_value`]).
+    #[serde(default)]
+    pub decimals: Vec<u8>,
     /// Rows: a label and one value per column (`None` where the paper gives none).
     pub rows: Vec<ReportedRow>,
     /// Optional notes (e.g. how a column is defined in the paper).
     #[serde(default)]
     pub notes: Vec<String>,
+}
+
+fn default_row_header() -> String {
+    "Model".to_string()
 }
 
 /// One row of a [`ReportedTable`].
@@ -88,6 +99,15 @@ impl ReportedBundle {
             source,
         })?;
         for table in &bundle.tables {
+            if !table.decimals.is_empty() && table.decimals.len() != table.columns.len() {
+                return Err(ReportedError::RowLength {
+                    file: file.to_string(),
+                    table: table.id.clone(),
+                    row: "decimals".to_string(),
+                    expected: table.columns.len(),
+                    found: table.decimals.len(),
+                });
+            }
             for row in &table.rows {
                 if row.values.len() != table.columns.len() {
                     return Err(ReportedError::RowLength {
@@ -110,6 +130,16 @@ impl ReportedBundle {
 }
 
 impl ReportedTable {
+    /// Decimals printed for a column (2 when the table does not say).
+    pub fn column_decimals(&self, column: usize) -> usize {
+        self.decimals.get(column).map_or(2, |&d| usize::from(d))
+    }
+
+    /// A value formatted as the paper prints its column.
+    pub fn format(&self, column: usize, value: f64) -> String {
+        format_value(value, self.column_decimals(column))
+    }
+
     /// The value at a row label and column name.
     pub fn value(&self, row: &str, column: &str) -> Option<f64> {
         let col = self.columns.iter().position(|c| c == column)?;
@@ -121,6 +151,22 @@ impl ReportedTable {
             .copied()
             .flatten()
     }
+}
+
+/// Formats a transcribed value with at least `min_decimals` decimals, and more when the value
+/// has them (so `50.0` with 2 shows `50.00`, and `86.65` in a 1-decimal column stays `86.65`).
+///
+/// # Examples
+/// ```
+/// use coglab_core::reported::format_value;
+/// assert_eq!(format_value(50.0, 2), "50.00");
+/// assert_eq!(format_value(86.65, 1), "86.65");
+/// assert_eq!(format_value(0.579, 3), "0.579");
+/// ```
+pub fn format_value(value: f64, min_decimals: usize) -> String {
+    let shortest = value.to_string();
+    let own = shortest.split_once('.').map_or(0, |(_, frac)| frac.len());
+    format!("{value:.*}", own.max(min_decimals))
 }
 
 #[cfg(test)]
@@ -139,10 +185,36 @@ mod tests {
     }
 
     #[test]
+    fn decimals_length_is_checked() {
+        let text = r#"{"benchmark":"x","name":"X","tables":[{"id":"t","title":"T","source":"s",
+            "unit":"%","columns":["a","b"],"decimals":[3],"rows":[]}]}"#;
+        let err = ReportedBundle::parse("x.json", text).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "x.json: table \"t\" row \"decimals\": expected 2 values, found 1"
+        );
+    }
+
+    #[test]
+    fn formatting_follows_column_decimals() {
+        let text = r#"{"benchmark":"x","name":"X","tables":[{"id":"t","title":"T","source":"s",
+            "unit":"%","columns":["a","b"],"decimals":[0,4],"rows":[]}]}"#;
+        let t = ReportedBundle::parse("x.json", text)
+            .unwrap()
+            .tables
+            .remove(0);
+        assert_eq!(t.format(0, 2130.0), "2130");
+        assert_eq!(t.format(1, 1.4148), "1.4148");
+        assert_eq!(t.format(1, 0.5), "0.5000");
+        assert_eq!(format_value(1.25, 0), "1.25");
+    }
+
+    #[test]
     fn value_lookup_and_nulls() {
         let text = r#"{"benchmark":"x","name":"X","tables":[{"id":"t","title":"T","source":"s",
             "unit":"%","columns":["a","b"],"rows":[{"label":"m","values":[1.5,null]}]}]}"#;
         let b = ReportedBundle::parse("x.json", text).unwrap();
+        assert_eq!(b.table("t").unwrap().row_header, "Model");
         assert_eq!(b.table("t").unwrap().value("m", "a"), Some(1.5));
         assert_eq!(b.table("t").unwrap().value("m", "b"), None);
         assert_eq!(b.table("t").unwrap().value("zz", "a"), None);

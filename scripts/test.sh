@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Installs whatever is missing, then runs every test of coglab:
+#   1. native:   cargo test --workspace (core library, CLI, app logic), after producing the
+#                independent PLS-SEM reference figures with Python plspm (scripts/plspm-reference.sh)
+#   2. browser:  wasm-bindgen-test in headless Chromium (tests/web.rs)
+#   3. release:  trunk build --release, and the gzipped wasm + js size against the 800 KB budget
+#   4. end-to-end: Playwright (playwright-core + Debian's Chromium) against dist/ on a free
+#                loopback port (tests/e2e/*.test.mjs), screenshots in tests/e2e/screenshots/
+# Ends with one line "N passed, N failed" and exits non-zero on any failure.
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+"$ROOT/scripts/bootstrap.sh" --tests || { echo "0 passed, 1 failed"; exit 1; }
+export PATH="$HOME/.cargo/bin:$ROOT/tools/node_modules/.bin:$PATH"
+export CHROMEDRIVER=/usr/bin/chromedriver
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+LOGS="$ROOT/target/test-logs"
+mkdir -p "$LOGS"
+
+PASSED=0
+FAILED=0
+SIZE_BUDGET=$((800 * 1024))
+stage() { printf '\n==== %s ====\n' "$*"; }
+
+# Adds the counts from cargo's "test result: ... N passed; M failed" lines of a log.
+count_cargo() {
+  local log=$1 rc=$2 p f
+  p=$(awk '/^test result:/ { for (i = 1; i <= NF; i++) if ($(i+1) ~ /^passed/) s += $i } END { print s + 0 }' "$log")
+  f=$(awk '/^test result:/ { for (i = 1; i <= NF; i++) if ($(i+1) ~ /^failed/) s += $i } END { print s + 0 }' "$log")
+  PASSED=$((PASSED + p))
+  FAILED=$((FAILED + f))
+  # A build failure or crash with no failed test counted still fails the run.
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then FAILED=$((FAILED + 1)); echo "stage failed (exit $rc)"; fi
+}
+
+time_stage() { local start=$SECONDS; "$@"; local rc=$?; echo "(took $((SECONDS - start)) s)"; return $rc; }
+
+stage "0/4 independent PLS-SEM reference figures (Python plspm)"
+if [ -x scripts/plspm-reference.sh ]; then
+  if ! time_stage scripts/plspm-reference.sh; then
+    echo "plspm reference could not be produced; the comparison test will report it"
+  fi
+fi
+
+stage "1/4 native tests: cargo test --workspace"
+time_stage cargo test --workspace --color never 2>&1 | tee "$LOGS/native.log"
+count_cargo "$LOGS/native.log" "${PIPESTATUS[0]}"
+
+stage "2/4 in-browser tests: wasm-bindgen-test in headless Chromium"
+time_stage cargo test --target wasm32-unknown-unknown -p coglab --test web --color never 2>&1 | tee "$LOGS/browser.log"
+count_cargo "$LOGS/browser.log" "${PIPESTATUS[0]}"
+
+stage "3/4 release build: trunk build --release --offline"
+rm -rf dist
+if time_stage trunk build --release --offline 2>&1 | tee "$LOGS/trunk.log"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
+  size=0
+  for f in dist/*.wasm dist/*.js; do
+    s=$(gzip -9 -c "$f" | wc -c)
+    printf '  %-50s %8d bytes raw, %8d bytes gzipped\n' "$(basename "$f")" "$(wc -c < "$f")" "$s"
+    size=$((size + s))
+  done
+  awk -v s="$size" -v b=$((SIZE_BUDGET / 1024)) 'BEGIN { printf "release wasm + js, gzipped: %d bytes (%.1f KB; budget %d KB)\n", s, s / 1024, b }'
+  if [ "$size" -le "$SIZE_BUDGET" ]; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); echo "over the size budget"; fi
+else
+  FAILED=$((FAILED + 1)); echo "release build failed"
+fi
+
+stage "4/4 end-to-end tests: Playwright in Chromium"
+if [ -f dist/index.html ]; then
+  time_stage node --test --test-reporter=spec --test-concurrency=1 tests/e2e/ 2>&1 | tee "$LOGS/e2e.log"
+  rc=${PIPESTATUS[0]}
+  p=$(awk '/^ℹ pass/ { print $3 }' "$LOGS/e2e.log" | tail -1)
+  f=$(awk '/^ℹ fail/ { print $3 }' "$LOGS/e2e.log" | tail -1)
+  PASSED=$((PASSED + ${p:-0}))
+  FAILED=$((FAILED + ${f:-0}))
+  if [ "$rc" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then FAILED=$((FAILED + 1)); fi
+  echo "screenshots: tests/e2e/screenshots/"
+else
+  FAILED=$((FAILED + 1)); echo "no dist/: end-to-end tests not run"
+fi
+
+echo
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]

@@ -1,0 +1,15 @@
+//! The page shown for an unknown route.
+
+use leptos::prelude::*;
+use leptos_router::components::A;
+
+/// Not found: says so and links home.
+#[component]
+pub fn NotFound() -> impl IntoView {
+    view! {
+        <section data-testid="page-not-found">
+            <h1>"Page not found"</h1>
+            <p>"There is no page at this address. "<A href="/">"Go to the home page"</A>"."</p>
+        </section>
+    }
+}

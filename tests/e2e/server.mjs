@@ -1,0 +1,43 @@
+// A minimal static file server for the release build (dist/), used by the end-to-end tests.
+// Serves files with the right MIME types and falls back to index.html for app routes, as a
+// static host configured for a single-page app does. Listens on a free loopback port.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.webmanifest': 'application/manifest+json',
+};
+
+/** Starts a server for `root`; resolves to { url, close }. */
+export async function serve(root) {
+  const server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    let file = join(root, path);
+    if (!file.startsWith(root)) { res.writeHead(403).end(); return; }
+    try {
+      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+    } catch {
+      // Unknown path: app routes fall back to index.html; missing assets are 404s.
+      file = extname(path) ? null : join(root, 'index.html');
+    }
+    if (!file) { res.writeHead(404).end('not found'); return; }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
+}

@@ -1,0 +1,138 @@
+//! In-browser tests (wasm-bindgen-test in headless Chromium): mount the app and its components
+//! in a real DOM, click, and check what a user would see.
+#![cfg(target_arch = "wasm32")]
+
+use coglab::components::reported_table::ReportedTableView;
+use coglab_core::reported::ReportedBundle;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A fresh host element appended to the body.
+fn host() -> web_sys::HtmlElement {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let el = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&el).unwrap();
+    el.unchecked_into()
+}
+
+/// Lets the router and the reactive system settle: a macrotask turn, then a reactive tick.
+async fn settle() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 20)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+    leptos::task::tick().await;
+}
+
+fn query(root: &web_sys::HtmlElement, selector: &str) -> Option<web_sys::HtmlElement> {
+    root.query_selector(selector)
+        .unwrap()
+        .map(|e| e.unchecked_into())
+}
+
+fn row_labels(root: &web_sys::HtmlElement) -> Vec<String> {
+    let rows = root.query_selector_all("tbody th[scope=row]").unwrap();
+    (0..rows.length())
+        .map(|i| {
+            rows.item(i)
+                .unwrap()
+                .first_child()
+                .unwrap()
+                .text_content()
+                .unwrap()
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn app_mounts_and_navigates_between_pages() {
+    let root = host();
+    let _handle = leptos::mount::mount_to(root.clone(), coglab::App);
+    leptos::task::tick().await;
+    let nav = query(&root, "[data-testid=main-nav]").expect("navigation is rendered");
+    let a = nav.query_selector_all("a").unwrap();
+    let links: Vec<String> = (0..a.length())
+        .map(|i| a.item(i).unwrap().text_content().unwrap())
+        .collect();
+    assert_eq!(
+        links,
+        [
+            "Home",
+            "Leaderboard",
+            "Self-test (KiVA)",
+            "Review",
+            "Structure (Gold)"
+        ]
+    );
+
+    for (href, testid) in [
+        ("leaderboard", "page-leaderboard"),
+        ("self-test", "page-self-test"),
+        ("review", "page-review"),
+        ("structure", "page-structure"),
+    ] {
+        let link: web_sys::HtmlElement = nav
+            .query_selector(&format!("a[href$='/{href}']"))
+            .unwrap()
+            .unwrap_or_else(|| panic!("nav link to {href}"))
+            .unchecked_into();
+        link.click();
+        settle().await;
+        assert!(
+            query(&root, &format!("[data-testid={testid}]")).is_some(),
+            "{testid} shown after clicking {href}"
+        );
+        assert_eq!(
+            link.get_attribute("aria-current").as_deref(),
+            Some("page"),
+            "{href} marked current"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+async fn reported_mmiq_table_sorts_by_clicked_column() {
+    let bundle =
+        ReportedBundle::parse("mmiq.json", include_str!("../public/data/mmiq.json")).unwrap();
+    let table = bundle.table("mmiq-table2").unwrap().clone();
+    let root = host();
+    let _handle = leptos::mount::mount_to(root.clone(), move || {
+        view! { <ReportedTableView table=table /> }
+    });
+    leptos::task::tick().await;
+    // Paper order first: LLaVA-1.6-7B is the first row of MM-IQ Table 2.
+    assert_eq!(row_labels(&root)[0], "LLaVA-1.6-7B");
+    assert!(
+        root.text_content().unwrap().contains("33.17"),
+        "o3's mean accuracy from Table 2 is shown"
+    );
+
+    let mean = query(&root, "[data-testid=sort-0]").unwrap();
+    mean.click();
+    leptos::task::tick().await;
+    // Highest mean first: humans 51.27, then OpenAI-o3 33.17 (MM-IQ Table 2).
+    assert_eq!(&row_labels(&root)[..2], ["Human Performance", "OpenAI-o3"]);
+    let th = mean.parent_element().unwrap();
+    assert_eq!(th.get_attribute("aria-sort").as_deref(), Some("descending"));
+
+    mean.click();
+    leptos::task::tick().await;
+    // Lowest mean first: LLaVA-1.6-7B (19.45), then Deepseek-vl-7b-chat (22.17).
+    assert_eq!(
+        &row_labels(&root)[..2],
+        ["LLaVA-1.6-7B", "Deepseek-vl-7b-chat"]
+    );
+    assert_eq!(th.get_attribute("aria-sort").as_deref(), Some("ascending"));
+
+    mean.click();
+    leptos::task::tick().await;
+    // Third click restores the paper's order.
+    assert_eq!(row_labels(&root)[1], "Deepseek-vl-7b-chat");
+    assert_eq!(th.get_attribute("aria-sort").as_deref(), Some("none"));
+}
