@@ -98,6 +98,33 @@ fn overall_and_counts() {
 }
 
 #[test]
+fn report_round_trips_through_json() {
+    let r = report();
+    // serde_json (without its float_roundtrip feature) may read a float back 1 ulp off, so the
+    // numbers are compared with a tolerance and everything else exactly.
+    let back: KivaReport = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+    assert_eq!(back.by_subdomain.len(), r.by_subdomain.len());
+    assert_eq!(back.rows, r.rows);
+    assert_eq!(back.trials.len(), r.trials.len());
+    for (a, b) in [
+        (back.overall, r.overall),
+        (back.by_domain["Colour"], r.by_domain["Colour"]),
+    ] {
+        for s in [
+            "cross",
+            "within_conditional",
+            "within_joint",
+            "extrapolation",
+        ] {
+            let (a, b) = (a.get(s).unwrap(), b.get(s).unwrap());
+            assert_eq!(a.n, b.n);
+            assert_relative_eq!(a.mean, b.mean, max_relative = 1e-15);
+            assert_relative_eq!(a.se, b.se, max_relative = 1e-15);
+        }
+    }
+}
+
+#[test]
 fn the_same_subdomain_twice_is_an_error() {
     let err = score_model([
         ("a/output_Colour/ColourRed.csv", RED),

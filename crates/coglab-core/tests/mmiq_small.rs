@@ -25,7 +25,7 @@ fn report(name: &str, bytes: &[u8]) -> MmiqReport {
 ///   4/6 (0.29999331513839184, 0.9032285888942195), 2/3 (0.2076596008020477, 0.9385080552796037),
 ///   1/2 (0.09453120573423068, 0.9054687942657693), 1/1 (0.2065493143772374, 1.0).
 fn check(r: &MmiqReport) {
-    let parsed: Vec<&str> = r.items.iter().map(|i| i.parsed.as_str()).collect();
+    let parsed: Vec<&str> = r.items.iter().map(|i| i.parsed.as_ref()).collect();
     assert_eq!(parsed, ["B", "D", "A", "D", "Z", "A"]);
     assert_eq!((r.overall.correct, r.overall.n), (4, 6));
     assert_relative_eq!(r.overall.accuracy, 4.0 / 6.0);
@@ -58,6 +58,28 @@ fn jsonl_responses() {
     assert_eq!(
         r.items[0].response.as_deref(),
         Some("Looking at the grid, the count rises by two.\nThe correct answer is option B.")
+    );
+}
+
+#[test]
+fn report_round_trips_through_json() {
+    let r = report(
+        "preds_small.jsonl",
+        include_bytes!("fixtures/mmiq/preds_small.jsonl"),
+    );
+    // serde_json (without its float_roundtrip feature) may read a float back 1 ulp off: the
+    // numbers are compared with a tolerance, everything else exactly.
+    let text = serde_json::to_string(&r).unwrap();
+    let back: MmiqReport = serde_json::from_str(&text).unwrap();
+    assert_eq!(back.items, r.items);
+    assert_eq!(back.rows, r.rows);
+    assert_eq!(back.by_category.len(), r.by_category.len());
+    assert_eq!(back.overall.n, r.overall.n);
+    assert_relative_eq!(back.overall.ci_low, r.overall.ci_low, max_relative = 1e-15);
+    assert_relative_eq!(
+        back.overall.ci_high,
+        r.overall.ci_high,
+        max_relative = 1e-15
     );
 }
 

@@ -6,8 +6,8 @@
 use super::{file_name, read_bytes, CliError};
 use crate::args::Args;
 use coglab_core::mmiq::{
-    compare as compare_reports, detect, score as score_report, AccSummary, Accuracy, AnswerKey,
-    MmiqComparison, MmiqFormat, MmiqReport, PredContent, Predictions, CATEGORIES,
+    compare as compare_reports, detect, score_owned as score_report, AccSummary, Accuracy,
+    AnswerKey, MmiqComparison, MmiqFormat, MmiqReport, PredContent, Predictions, CATEGORIES,
 };
 use serde::Serialize;
 use std::io::Write;
@@ -80,7 +80,7 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
     }
     let key = read_key(key_path)?;
     let preds = Predictions::parse(&name, &bytes)?;
-    let mut report = score_report(&key, &preds)?;
+    let mut report = score_report(&key, preds)?;
     if !a.flag("items") {
         report.items.clear();
     }
@@ -140,8 +140,8 @@ pub fn compare(args: &[&str]) -> Result<(), CliError> {
     if resamples == 0 {
         return Err(CliError::Usage("--resamples must be at least 1".into()));
     }
-    let ra = score_report(&key, &read_preds(first)?)?;
-    let rb = score_report(&key, &read_preds(second)?)?;
+    let ra = score_report(&key, read_preds(first)?)?;
+    let rb = score_report(&key, read_preds(second)?)?;
     let c = compare_reports(&ra, &rb, resamples, seed)?;
     if a.flag("json") {
         emit_json(&c)

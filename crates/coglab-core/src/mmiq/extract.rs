@@ -165,8 +165,10 @@ pub fn extract(response: &str) -> Extraction {
 /// Rule 1: the first `\boxed{X}` with X in A-E.
 fn boxed_letter(response: &str) -> Option<char> {
     const OPEN: &[u8] = b"\\boxed{";
+    static FINDER: OnceLock<memmem::Finder<'static>> = OnceLock::new();
+    let finder = FINDER.get_or_init(|| memmem::Finder::new(OPEN));
     let text = response.as_bytes();
-    memmem::find_iter(text, OPEN).find_map(|i| {
+    finder.find_iter(text).find_map(|i| {
         let j = i + OPEN.len();
         match (text.get(j), text.get(j + 1)) {
             (Some(&c @ b'A'..=b'E'), Some(b'}')) => Some(char::from(c)),

@@ -8,6 +8,68 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
 
+/// A fast hasher for integer ids (multiplicative hashing; the inputs are local files, so there
+/// is no need for SipHash's flooding resistance).
+#[derive(Default, Clone, Copy)]
+pub(crate) struct IdHasher(u64);
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (n ^ (n >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// A map keyed by item id.
+pub(crate) type IdMap<V> = HashMap<u64, V, std::hash::BuildHasherDefault<IdHasher>>;
+
+/// Ids below this are tracked in a plain array (at most 4 MB), larger ones in a hash map.
+const DENSE_IDS: u64 = 1 << 20;
+
+/// The first line each id was seen on, for duplicate detection. Item ids are small dense
+/// integers in practice, so an array indexed by id avoids hashing and cache misses.
+#[derive(Debug, Default)]
+pub(crate) struct SeenIds {
+    dense: Vec<u32>,
+    sparse: IdMap<usize>,
+}
+
+impl SeenIds {
+    /// Records `id` on `line` (1-based); returns the earlier line if the id was already seen.
+    pub(crate) fn insert(&mut self, id: u64, line: usize) -> Option<usize> {
+        match u32::try_from(line) {
+            Ok(l) if id < DENSE_IDS && l > 0 => {
+                let i = id as usize;
+                if i >= self.dense.len() {
+                    self.dense.resize(i + 1, 0);
+                }
+                match self.dense[i] {
+                    0 => {
+                        self.dense[i] = l;
+                        self.sparse.get(&id).copied()
+                    }
+                    prev => Some(prev as usize),
+                }
+            }
+            _ => {
+                if id < DENSE_IDS {
+                    if let Some(&prev) = self.dense.get(id as usize).filter(|p| **p != 0) {
+                        return Some(prev as usize);
+                    }
+                }
+                self.sparse.insert(id, line)
+            }
+        }
+    }
+}
+
 /// The kinds of MM-IQ input this module reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -125,7 +187,9 @@ pub struct AnswerKey {
     pub items: Vec<KeyItem>,
     /// The distinct categories, in order of first appearance.
     pub categories: Vec<String>,
-    index: HashMap<u64, usize>,
+    index: IdMap<usize>,
+    /// `dense[id]` = position + 1 (0: absent), when the ids are small enough.
+    dense: Vec<u32>,
     category_index: Vec<usize>,
 }
 
@@ -201,7 +265,7 @@ impl AnswerKey {
                 expected: "one answer-key object per line",
             });
         }
-        let mut index = HashMap::with_capacity(items.len());
+        let mut index = IdMap::with_capacity_and_hasher(items.len(), Default::default());
         for (i, item) in items.iter().enumerate() {
             if let Some(&first) = index.get(&item.data_id) {
                 return Err(MmiqError::DuplicateId {
@@ -227,11 +291,22 @@ impl AnswerKey {
                 },
             )
             .collect();
+        let max_id = items.iter().map(|i| i.data_id).max().unwrap_or(0);
+        let dense = if max_id < DENSE_IDS && u32::try_from(items.len()).is_ok() {
+            let mut d = vec![0u32; max_id as usize + 1];
+            for (i, item) in items.iter().enumerate() {
+                d[item.data_id as usize] = i as u32 + 1;
+            }
+            d
+        } else {
+            Vec::new()
+        };
         Ok(Self {
             file: file_name.to_string(),
             items,
             categories,
             index,
+            dense,
             category_index,
         })
     }
@@ -246,15 +321,22 @@ impl AnswerKey {
 
     /// The item with the given id.
     pub fn get(&self, data_id: u64) -> Option<&KeyItem> {
-        self.index.get(&data_id).map(|&i| &self.items[i])
+        self.slot(data_id).map(|i| &self.items[i])
+    }
+
+    fn slot(&self, data_id: u64) -> Option<usize> {
+        if self.dense.is_empty() {
+            self.index.get(&data_id).copied()
+        } else {
+            let d = *self.dense.get(usize::try_from(data_id).ok()?)?;
+            (d != 0).then(|| d as usize - 1)
+        }
     }
 
     /// Position of the item in [`AnswerKey::items`] and of its category in
     /// [`AnswerKey::categories`].
     pub(crate) fn position(&self, data_id: u64) -> Option<(usize, usize)> {
-        self.index
-            .get(&data_id)
-            .map(|&i| (i, self.category_index[i]))
+        self.slot(data_id).map(|i| (i, self.category_index[i]))
     }
 
     /// Number of items.
@@ -363,7 +445,7 @@ impl Predictions {
     pub fn parse_jsonl(file_name: &str, text: &str) -> Result<Self, MmiqError> {
         let mut records = Vec::new();
         let mut blank_lines = 0;
-        let mut seen: HashMap<u64, usize> = HashMap::new();
+        let mut seen = SeenIds::default();
         for (line_no, line) in jsonl_lines_counting(text, &mut blank_lines) {
             let loc = Location::file(file_name).at_line(line_no);
             let raw: RawRecord = parse_line(&loc, line)?;
@@ -381,7 +463,12 @@ impl Predictions {
                 Some(other) => return Err(bad(&loc, "category", "a string", &other)),
             };
             let had_both = raw.response.is_some() && raw.parsed_pred.is_some();
-            let content = match (raw.parsed_pred, raw.response) {
+            let response = match raw.response {
+                Some(_) if raw.parsed_pred.is_none() => Some(response_of(&loc, line)?),
+                Some(_) => Some(Scalar::Null),
+                None => None,
+            };
+            let content = match (raw.parsed_pred, response) {
                 (Some(Scalar::Str(s)), _) => PredContent::Parsed(s),
                 (Some(other), _) => return Err(bad(&loc, "parsed_pred", "a string", &other)),
                 (None, Some(Scalar::Str(s))) => PredContent::Response(s),
@@ -538,8 +625,29 @@ struct RawRecord {
     answer: Option<Scalar>,
     #[serde(rename = "MD5")]
     md5: Option<Scalar>,
-    response: Option<Scalar>,
+    /// Only its presence is read here (validated and skipped); the value is then taken from
+    /// the line by [`response_of`], which is much faster for long texts.
+    response: Option<IgnoredAny>,
     parsed_pred: Option<Scalar>,
+}
+
+/// The `response` value of a validated line: the decoded string, or what was found instead.
+fn response_of(loc: &Location, line: &str) -> Result<Scalar, MmiqError> {
+    if let Some(start) = super::jsonfast::find_top_level_value(line, "response") {
+        if line.as_bytes()[start] == b'"' {
+            if let Some((s, _)) = super::jsonfast::decode_string_at(line, start) {
+                return Ok(Scalar::Str(s));
+            }
+        } else if let Some(end) = super::jsonfast::value_end(line.as_bytes(), start) {
+            return parse_line(loc, &line[start..end]);
+        }
+    }
+    // Not expected after serde_json accepted the line; fall back to its own decoding.
+    #[derive(Deserialize)]
+    struct Only {
+        response: Scalar,
+    }
+    Ok(parse_line::<Only>(loc, line)?.response)
 }
 
 /// A JSON value as found, so a wrong type can be reported as "expected X, found Y" instead of
@@ -742,6 +850,30 @@ mod tests {
             Predictions::parse("preds.jsonl", key_like),
             Err(MmiqError::UnknownFormat { .. })
         ));
+    }
+
+    #[test]
+    fn seen_ids_dense_and_sparse() {
+        let mut seen = SeenIds::default();
+        assert_eq!(seen.insert(5, 1), None);
+        assert_eq!(seen.insert(1 << 40, 2), None);
+        assert_eq!(seen.insert(0, 3), None);
+        assert_eq!(seen.insert(5, 4), Some(1));
+        assert_eq!(seen.insert(1 << 40, 5), Some(2));
+        assert_eq!(seen.insert(0, 6), Some(3));
+    }
+
+    #[test]
+    fn key_lookup_with_sparse_ids() {
+        let k = AnswerKey::parse(
+            "k.jsonl",
+            "{\"category\": \"M\", \"data_id\": 3, \"answer\": \"A\"}\n\
+             {\"category\": \"M\", \"data_id\": 99999999999, \"answer\": \"B\"}\n",
+        )
+        .unwrap();
+        assert_eq!(k.get(99_999_999_999).unwrap().answer, 'B');
+        assert_eq!(k.get(3).unwrap().answer, 'A');
+        assert!(k.get(4).is_none());
     }
 
     #[test]

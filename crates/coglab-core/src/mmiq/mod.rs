@@ -24,6 +24,7 @@
 
 pub mod extract;
 mod input;
+mod jsonfast;
 mod pyword;
 mod score;
 mod table;
@@ -32,8 +33,8 @@ pub use input::{
     detect, AnswerKey, KeyItem, MmiqFormat, PredContent, PredRecord, Predictions, TableKind,
 };
 pub use score::{
-    compare, score, Accuracy, HumanReference, ItemResult, MmiqComparison, MmiqReport, RowCounts,
-    SideSummary, Warnings, CHANCE,
+    compare, score, score_owned, Accuracy, HumanReference, ItemResult, MmiqComparison, MmiqReport,
+    RowCounts, SideSummary, Warnings, CHANCE,
 };
 pub use table::{AccRow, AccSummary};
 

@@ -5,7 +5,7 @@ use super::input::{parse_id, utf8, MmiqFormat, PredContent, PredRecord, Predicti
 use super::MmiqError;
 use crate::location::{snippet, Location};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// A table of text cells with a header and the 1-based line/row of each data row.
 struct Table {
@@ -254,7 +254,7 @@ pub(super) fn parse_predictions_table(
     let response_name = if mmiq_style { "response" } else { "prediction" };
     let category_col = table.column("category");
     let answer_col = table.column("answer");
-    let mut seen: HashMap<u64, usize> = HashMap::new();
+    let mut seen = super::input::SeenIds::default();
     let mut records = Vec::with_capacity(table.rows.len());
     for (line, cells) in &table.rows {
         let loc = Location::file(file).at_line(*line);
