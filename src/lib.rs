@@ -7,6 +7,7 @@
 pub mod components;
 pub mod data;
 pub mod pages;
+pub mod worker;
 
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes, A};

@@ -1,0 +1,78 @@
+//! The scoring worker: runs `coglab-core` parsers and scorers off the main thread.
+//!
+//! Each request names an operation `"<domain>.<name>"`; the domain picks the module:
+//! `sys` (built in), and one module per feature area, each owning its operations.
+
+use coglab::worker::protocol::{self, InputFile};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+/// Posts progress replies for one request.
+pub struct Progress {
+    id: u64,
+    scope: DedicatedWorkerGlobalScope,
+}
+
+impl Progress {
+    /// Reports `done` of `total` units for `label` (e.g. a file name).
+    pub fn report(&self, done: f64, total: f64, label: &str) {
+        let _ = self
+            .scope
+            .post_message(&protocol::progress(self.id, done, total, label));
+    }
+}
+
+/// Runs one operation. Returns its result as JSON, or a readable error message.
+fn dispatch(
+    op: &str,
+    args: &str,
+    files: Vec<InputFile>,
+    progress: &Progress,
+) -> Result<String, String> {
+    let (domain, name) = op.split_once('.').unwrap_or((op, ""));
+    match domain {
+        "sys" => sys(name, args, &files, progress),
+        _ => Err(format!("unknown worker operation {op:?}")),
+    }
+}
+
+/// Built-in operations: `sys.ping` echoes its arguments; `sys.sizes` lists the files' sizes.
+fn sys(name: &str, args: &str, files: &[InputFile], progress: &Progress) -> Result<String, String> {
+    match name {
+        "ping" => Ok(args.to_string()),
+        "sizes" => {
+            let total = files.len() as f64;
+            let mut out = Vec::new();
+            for (i, f) in files.iter().enumerate() {
+                out.push(serde_json::json!({"name": f.name, "bytes": f.bytes.len()}));
+                progress.report(i as f64 + 1.0, total, &f.name);
+            }
+            serde_json::to_string(&out).map_err(|e| e.to_string())
+        }
+        _ => Err(format!("unknown worker operation \"sys.{name}\"")),
+    }
+}
+
+fn main() {
+    console_error_panic_hook::set_once();
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let reply_scope = scope.clone();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        let result = protocol::read_request(&event.data());
+        let (id, result) = match result {
+            Ok(req) => {
+                let progress = Progress {
+                    id: req.id,
+                    scope: reply_scope.clone(),
+                };
+                (req.id, dispatch(&req.op, &req.args, req.files, &progress))
+            }
+            Err(e) => (0, Err(e)),
+        };
+        let _ = reply_scope.post_message(&protocol::finished(id, &result));
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    let _ = scope.post_message(&protocol::ready());
+}

@@ -1,0 +1,200 @@
+//! The main-thread side: starts the worker, sends requests, routes replies to their callers.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use js_sys::{Function, Promise, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{MessageEvent, Worker};
+
+use super::protocol::{self, ProgressUpdate, Reply};
+
+/// Called with each progress update of one request.
+pub type OnProgress = Rc<dyn Fn(ProgressUpdate)>;
+
+struct Pending {
+    resolve: Function,
+    reject: Function,
+    on_progress: Option<OnProgress>,
+}
+
+#[derive(Default)]
+struct Inner {
+    worker: Option<Worker>,
+    /// Whether the worker has said it is ready; requests wait in `queue` until then.
+    ready: bool,
+    queue: Vec<(js_sys::Object, js_sys::Array)>,
+    next_id: u64,
+    pending: HashMap<u64, Pending>,
+    // Kept alive while the worker runs.
+    on_message: Option<Closure<dyn FnMut(MessageEvent)>>,
+    on_error: Option<Closure<dyn FnMut(web_sys::ErrorEvent)>>,
+}
+
+/// A handle to the scoring worker. Cheap to clone; all clones share one worker.
+#[derive(Clone)]
+pub struct WorkerClient {
+    url: Rc<str>,
+    inner: Rc<RefCell<Inner>>,
+}
+
+impl WorkerClient {
+    /// A client for the worker script at `url` (started on the first call).
+    pub fn new(url: impl Into<String>) -> Self {
+        Self {
+            url: url.into().into(),
+            inner: Rc::new(RefCell::new(Inner::default())),
+        }
+    }
+
+    /// The client for the app's own worker (`worker_loader.js` beside `index.html`).
+    pub fn for_app() -> Self {
+        Self::new(format!("{}/worker_loader.js", crate::data::base_path()))
+    }
+
+    fn worker(&self) -> Result<Worker, String> {
+        if let Some(w) = &self.inner.borrow().worker {
+            return Ok(w.clone());
+        }
+        let worker = Worker::new(&self.url)
+            .map_err(|e| format!("could not start the scoring worker ({}): {e:?}", self.url))?;
+        let inner = Rc::downgrade(&self.inner);
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            let Some(inner) = inner.upgrade() else { return };
+            let Some(reply) = protocol::read_reply(&event.data()) else {
+                return;
+            };
+            match reply {
+                Reply::Ready => {
+                    let (worker, queue) = {
+                        let mut i = inner.borrow_mut();
+                        i.ready = true;
+                        (i.worker.clone(), std::mem::take(&mut i.queue))
+                    };
+                    if let Some(worker) = worker {
+                        for (msg, transfer) in queue {
+                            let _ = worker.post_message_with_transfer(&msg, &transfer);
+                        }
+                    }
+                }
+                Reply::Progress(id, update) => {
+                    let cb = inner
+                        .borrow()
+                        .pending
+                        .get(&id)
+                        .and_then(|p| p.on_progress.clone());
+                    if let Some(cb) = cb {
+                        cb(update);
+                    }
+                }
+                Reply::Ok(id, json) => {
+                    let p = inner.borrow_mut().pending.remove(&id);
+                    if let Some(p) = p {
+                        let _ = p.resolve.call1(&JsValue::NULL, &JsValue::from_str(&json));
+                    }
+                }
+                Reply::Err(id, message) => {
+                    let p = inner.borrow_mut().pending.remove(&id);
+                    if let Some(p) = p {
+                        let _ = p.reject.call1(&JsValue::NULL, &JsValue::from_str(&message));
+                    }
+                }
+            }
+        });
+        let weak = Rc::downgrade(&self.inner);
+        let on_error =
+            Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+                // A crash inside the worker: fail every pending request with the message and
+                // start a fresh worker next time.
+                if let Some(inner) = weak.upgrade() {
+                    fail_all(
+                        &inner,
+                        &format!("the scoring worker stopped: {}", e.message()),
+                    );
+                }
+            });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        let mut inner = self.inner.borrow_mut();
+        inner.on_message = Some(on_message);
+        inner.on_error = Some(on_error);
+        inner.worker = Some(worker.clone());
+        Ok(worker)
+    }
+
+    /// Runs operation `op` with JSON `args` on `files` in the worker. The files' buffers are
+    /// transferred to the worker (the arrays are empty afterwards).
+    ///
+    /// # Errors
+    /// The operation's error message, "cancelled" after [`WorkerClient::cancel`], or a message
+    /// when the worker cannot start or crashes.
+    pub async fn call(
+        &self,
+        op: &str,
+        args: &str,
+        files: &[(String, Uint8Array)],
+        on_progress: Option<OnProgress>,
+    ) -> Result<String, String> {
+        let worker = self.worker()?;
+        let id = {
+            let mut inner = self.inner.borrow_mut();
+            inner.next_id += 1;
+            inner.next_id
+        };
+        let mut slot = None;
+        let promise = Promise::new(&mut |resolve, reject| slot = Some((resolve, reject)));
+        let (resolve, reject) = slot.ok_or("promise executor did not run")?;
+        self.inner.borrow_mut().pending.insert(
+            id,
+            Pending {
+                resolve,
+                reject,
+                on_progress,
+            },
+        );
+        let (msg, transfer) = protocol::request(id, op, args, files);
+        if !self.inner.borrow().ready {
+            self.inner.borrow_mut().queue.push((msg, transfer));
+        } else if let Err(e) = worker.post_message_with_transfer(&msg, &transfer) {
+            self.inner.borrow_mut().pending.remove(&id);
+            return Err(format!(
+                "could not send the files to the scoring worker: {e:?}"
+            ));
+        }
+        match JsFuture::from(promise).await {
+            Ok(v) => v
+                .as_string()
+                .ok_or_else(|| "worker result is not text".to_string()),
+            Err(e) => Err(e.as_string().unwrap_or_else(|| format!("{e:?}"))),
+        }
+    }
+
+    /// Stops all running operations: terminates the worker and fails their calls with
+    /// "cancelled". The next call starts a fresh worker.
+    pub fn cancel(&self) {
+        fail_all(&self.inner, "cancelled");
+    }
+
+    /// Number of calls still running.
+    pub fn running(&self) -> usize {
+        self.inner.borrow().pending.len()
+    }
+}
+
+fn fail_all(inner: &Rc<RefCell<Inner>>, message: &str) {
+    let (worker, pending) = {
+        let mut i = inner.borrow_mut();
+        i.ready = false;
+        i.queue.clear();
+        (i.worker.take(), std::mem::take(&mut i.pending))
+    };
+    if let Some(w) = worker {
+        w.terminate();
+    }
+    for (_, p) in pending {
+        let _ = p.reject.call1(&JsValue::NULL, &JsValue::from_str(message));
+    }
+}
