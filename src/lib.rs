@@ -4,6 +4,7 @@
 //! data in [`data`]. Every metric shown comes from `coglab-core`; this crate only renders.
 #![forbid(unsafe_code)]
 
+pub mod charts;
 pub mod components;
 pub mod data;
 pub mod pages;

@@ -3,6 +3,9 @@
 //! Each request names an operation `"<domain>.<name>"`; the domain picks the module:
 //! `sys` (built in), and one module per feature area, each owning its operations.
 
+mod ops_leaderboard;
+mod ops_structure;
+
 use coglab::worker::protocol::{self, InputFile};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -33,6 +36,8 @@ fn dispatch(
     let (domain, name) = op.split_once('.').unwrap_or((op, ""));
     match domain {
         "sys" => sys(name, args, &files, progress),
+        "lb" => ops_leaderboard::run(name, args, files, progress),
+        "sem" => ops_structure::run(name, args, files, progress),
         _ => Err(format!("unknown worker operation {op:?}")),
     }
 }
