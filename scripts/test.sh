@@ -2,7 +2,7 @@
 # Installs whatever is missing, then runs every test of coglab:
 #   1. native:   cargo test --workspace (core library, CLI, app logic), after producing the
 #                independent PLS-SEM reference figures with Python plspm (scripts/plspm-reference.sh)
-#   2. browser:  wasm-bindgen-test in headless Chromium (tests/web.rs)
+#   2. browser:  wasm-bindgen-test in headless Chromium (tests/web*.rs)
 #   3. release:  trunk build --release, and the gzipped wasm + js size against the 800 KB budget
 #   4. end-to-end: Playwright (playwright-core + Debian's Chromium) against dist/ on a free
 #                loopback port (tests/e2e/*.test.mjs), screenshots in tests/e2e/screenshots/
@@ -48,7 +48,9 @@ time_stage cargo test --workspace --color never 2>&1 | tee "$LOGS/native.log"
 count_cargo "$LOGS/native.log" "${PIPESTATUS[0]}"
 
 stage "2/4 in-browser tests: wasm-bindgen-test in headless Chromium"
-time_stage cargo test --target wasm32-unknown-unknown -p coglab --test web --color never 2>&1 | tee "$LOGS/browser.log"
+web_tests=()
+for f in tests/web*.rs; do web_tests+=(--test "$(basename "$f" .rs)"); done
+time_stage cargo test --target wasm32-unknown-unknown -p coglab "${web_tests[@]}" --color never 2>&1 | tee "$LOGS/browser.log"
 count_cargo "$LOGS/browser.log" "${PIPESTATUS[0]}"
 
 stage "3/4 release build: trunk build --release --offline"
