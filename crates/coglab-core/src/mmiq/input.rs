@@ -634,7 +634,7 @@ struct RawRecord {
 /// The `response` value of a validated line: the decoded string, or what was found instead.
 fn response_of(loc: &Location, line: &str) -> Result<Scalar, MmiqError> {
     if let Some(start) = super::jsonfast::find_top_level_value(line, "response") {
-        if line.as_bytes()[start] == b'"' {
+        if line.as_bytes().get(start) == Some(&b'"') {
             if let Some((s, _)) = super::jsonfast::decode_string_at(line, start) {
                 return Ok(Scalar::Str(s));
             }
