@@ -12,17 +12,26 @@ const USAGE: &str = "\
 coglab: score cognitive benchmarks of multimodal models (MM-IQ, KiVA, MM-OPERA, Gold)
 
 USAGE:
-  coglab score mmiq --answers KEY PRED [--json]
+  coglab score mmiq --answers KEY PRED [--json] [--items]
   coglab extract mmiq PRED
   coglab compare mmiq --answers KEY PRED_A PRED_B [--json] [--seed S] [--resamples N]
-  coglab score kiva PATH... [--json]
-  coglab score mmopera --task ria|ica --metadata META --regular REG [--reasoning REAS]
-                       [--answers ANS] [--alpha A --gamma G] [--json]
-  coglab agree A B [--json]
+  coglab score kiva PATH... [--json] [--trials] [--human ADULTS_CSV]
+  coglab score mmopera --task ria|ica --metadata META --regular REG[,REG2...]
+                       [--reasoning REAS[,REAS2...]] [--answers ANS] [--alpha A] [--gamma G]
+                       [--min-length CHARS] [--paper-decay] [--exclude-invalid] [--per-label]
+                       [--skip-bad-hop-items] [--items] [--json]
+  coglab agree A B [--json] [--seed S] [--resamples N] [--alpha A] [--gamma G]
   coglab describe DATA [--json]
-  coglab sem --spec SPEC DATA [--bootstrap N --seed S] [--prune] [--json]
-  coglab help
+  coglab sem --spec SPEC DATA [--bootstrap N] [--seed S] [--prune] [--missing listwise|mean]
+             [--max-iter N] [--json]
+  coglab help | --version
 
+  --json      machine-readable output (the field names scripts rely on; see the README)
+  --items     (score mmiq/mmopera) include one row per item
+  --trials    (score kiva) include one row per trial
+  --human F   (score kiva) adults' data: adds their report and the RT-error correlation
+
+Options and definitions: README.md and docs/glossary-*.md.
 Exit status: 0 on success, 1 on bad input (the message names file, line and field),
 2 on a usage error.";
 
