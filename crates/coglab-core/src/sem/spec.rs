@@ -207,6 +207,8 @@ impl ModelSpec {
     /// assert!(e.unwrap_err().to_string().contains("unknown construct \"Z\""));
     /// ```
     pub fn parse(text: &str, file: &str) -> Result<Self, SemError> {
+        // A byte-order mark (editors on Windows write one) is not part of the JSON.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let raw: RawSpec = serde_json::from_str(text).map_err(|e| SemError::Spec {
             at: Location::file(file).at_line(e.line().max(1)),
             message: format!("expected a model spec {{\"constructs\", \"paths\", ...}}: {e}"),
