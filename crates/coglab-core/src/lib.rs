@@ -9,6 +9,7 @@
 //! - [`location`]: where in an input file a problem was found, shared by every parser's errors.
 //! - [`reported`]: the results reported in the benchmarks' papers, as bundled reference tables.
 //! - [`mmiq`], [`kiva`], [`mmopera`]: each benchmark's parsers and scorers.
+//! - [`selftest`]: the KiVA self-test's trial generator, scoring and export.
 //! - [`sem`]: the PLS-SEM engine behind Gold's benchmark-structure diagnostics, on [`linalg`].
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -19,5 +20,6 @@ pub mod location;
 pub mod mmiq;
 pub mod mmopera;
 pub mod reported;
+pub mod selftest;
 pub mod sem;
 pub mod stats;

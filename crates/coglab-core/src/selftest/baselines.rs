@@ -1,0 +1,108 @@
+//! Adult and model aggregates to compare a self-test session with, per domain and stage,
+//! and median reaction times per domain.
+//!
+//! The bundled `public/data/kiva-baselines.json` is a [`Baselines`] value built by
+//! [`Baselines::build`] from the KiVA repository's files (`scripts/kiva-baselines.sh`); a native
+//! test checks the bundled figures against this function on the real files.
+
+use crate::kiva::{domain_of, HumanData, KivaReport, ReactionTime, StageStats, Variant};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// One group's figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroupBaseline {
+    /// Label, e.g. `Adults` or `GPT-4V (multi-image)`.
+    pub label: String,
+    /// Source files (relative to the KiVA repository's data folder).
+    pub files: Vec<String>,
+    /// Number of trials aggregated.
+    pub trials: usize,
+    /// Per domain: mean and SE of each stage over trials.
+    pub by_domain: BTreeMap<String, StageStats>,
+    /// All trials.
+    pub overall: StageStats,
+    /// Per domain: reaction times over all stages (people only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rt_by_domain: Option<BTreeMap<String, ReactionTime>>,
+}
+
+impl GroupBaseline {
+    /// The figures of a scored report; `human` adds reaction times per domain.
+    pub fn of(label: &str, report: &KivaReport, human: Option<&HumanData>) -> Self {
+        Self {
+            label: label.to_string(),
+            files: report.files.clone(),
+            trials: report.rows.trials,
+            by_domain: report.by_domain.clone(),
+            overall: report.overall,
+            rt_by_domain: human.map(rt_by_domain),
+        }
+    }
+}
+
+/// Reaction times per domain over all answered stages (median, mean, n).
+pub fn rt_by_domain(data: &HumanData) -> BTreeMap<String, ReactionTime> {
+    let mut by: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    for row in &data.rows {
+        if let Some(d) = domain_of(&row.subdomain) {
+            by.entry(d).or_default().push(row.rt_ms);
+        }
+    }
+    by.into_iter()
+        .filter_map(|(d, v)| Some((d.to_string(), ReactionTime::of(&v)?)))
+        .collect()
+}
+
+/// The bundled comparison figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Baselines {
+    /// What the figures are and where they come from.
+    pub note: String,
+    /// Per variant (`KiVA`, `KiVA-adults`): adults (when there are human data) and models.
+    pub variants: BTreeMap<String, VariantBaselines>,
+}
+
+/// The figures of one variant.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VariantBaselines {
+    /// Adults, when human data exist for the variant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adults: Option<GroupBaseline>,
+    /// Model runs.
+    pub models: Vec<GroupBaseline>,
+}
+
+impl Baselines {
+    /// Assembles the figures of each variant.
+    pub fn build(note: &str, variants: Vec<(Variant, VariantBaselines)>) -> Self {
+        Self {
+            note: note.to_string(),
+            variants: variants
+                .into_iter()
+                .map(|(v, b)| (v.name().to_string(), b))
+                .collect(),
+        }
+    }
+
+    /// The figures for a variant.
+    pub fn variant(&self, variant: Variant) -> Option<&VariantBaselines> {
+        self.variants.get(variant.name())
+    }
+}
+
+/// A readable label for a model-run folder (`gpt4_multi_image` → `GPT-4V (multi-image)`).
+pub fn model_label(run: &str) -> String {
+    let (model, setting) = run.split_once('_').unwrap_or((run, ""));
+    let model = match model {
+        "gpt4" => "GPT-4V".to_string(),
+        "mantis" => "MANTIS".to_string(),
+        "llava" => "LLaVA-1.5".to_string(),
+        m => m.to_string(),
+    };
+    if setting.is_empty() {
+        model
+    } else {
+        format!("{model} ({})", setting.replace('_', "-"))
+    }
+}
