@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Runs every coglab-core fuzz target (fuzz/fuzz_targets/*.rs) for a set number of executions.
+#
+#   scripts/fuzz.sh [RUNS] [TARGET...]      RUNS defaults to 1000000; TARGETs default to all
+#
+# Needs the nightly toolchain (`rustup toolchain install nightly`), which libFuzzer's
+# instrumentation requires. When `cargo fuzz` is installed it is not needed: this script
+# builds the targets itself with the flags cargo-fuzz uses, so `cargo install cargo-fuzz` is
+# optional (`cargo +nightly fuzz run <target>` works too).
+#
+# Seeds: fuzz/corpus/<target>/ (created from the test fixtures and the bad-input corpus on the
+# first run; not committed). Crashes: fuzz/artifacts/<target>/ (turn each into a case of
+# crates/coglab-core/tests/bad_inputs.rs). The summary (executions, time, crashes per target)
+# is printed at the end and kept in fuzz/last-run.txt.
+#
+# Environment: FUZZ_MAX_LEN (default 16384 bytes per input), FUZZ_TIMEOUT (seconds per input,
+# default 10), FUZZ_JOBS (parallel targets, default 1; the machine is shared), CARGO_TARGET_DIR
+# (default /tmp/target-fuzz).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+RUNS=${1:-1000000}
+shift || true
+MAX_LEN=${FUZZ_MAX_LEN:-16384}
+TIMEOUT=${FUZZ_TIMEOUT:-10}
+JOBS=${FUZZ_JOBS:-1}
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-/tmp/target-fuzz}
+TRIPLE=$(rustc -vV | sed -n 's/^host: //p')
+
+if [ $# -gt 0 ]; then
+  TARGETS=("$@")
+else
+  TARGETS=()
+  for f in fuzz/fuzz_targets/*.rs; do TARGETS+=("$(basename "$f" .rs)"); done
+fi
+
+echo "building ${#TARGETS[@]} fuzz targets (nightly, sanitizer coverage)..."
+(cd fuzz && RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
+  -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
+  -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Cdebug-assertions -Coverflow-checks" \
+  cargo +nightly build --release --bins --target "$TRIPLE")
+BIN=$CARGO_TARGET_DIR/$TRIPLE/release
+
+F=crates/coglab-core/tests/fixtures
+BAD=$F/bad
+SEP=$'\n#####\n'
+seed() { # seed TARGET FILE...
+  local dir=fuzz/corpus/$1; shift
+  mkdir -p "$dir"
+  for f in "$@"; do [ -f "$f" ] && cp "$f" "$dir/$(echo "$f" | tr '/' '_')"; done
+  return 0
+}
+seed_joined() { # seed_joined TARGET NAME FILE... (files joined with the separator line)
+  local dir=fuzz/corpus/$1 name=$2; shift 2
+  mkdir -p "$dir"
+  local first=1
+  { for f in "$@"; do [ $first = 1 ] || printf '%s' "$SEP"; first=0; cat "$f"; done; } > "$dir/$name"
+}
+make_seeds() {
+  seed mmiq_key $F/mmiq/key_small.jsonl $BAD/mmiq_key/*
+  seed mmiq_preds $F/mmiq/preds_small.* $BAD/mmiq_preds/* $BAD/vlmeval_csv/* $BAD/vlmeval_tsv/* $BAD/vlmeval_json/*
+  seed mmiq_acc $F/mmiq/small_MMIQ_acc.csv $BAD/vlmeval_acc/*
+  seed mmiq_extract $F/mmiq/extract_cases.jsonl
+  seed_joined mmiq_score small $F/mmiq/key_small.jsonl $F/mmiq/preds_small.jsonl $F/mmiq/preds_small.jsonl
+  seed kiva_run $F/kiva/run_small/*/*.csv $BAD/kiva_run/*
+  seed kiva_human $BAD/kiva_human/*
+  seed_joined kiva_score small $F/kiva/run_small/output_Colour/ColourRed.csv \
+    $F/kiva/run_small/output_Reflect/ReflectX.csv $BAD/kiva_human/bom.csv
+  seed mmopera_detect $F/mmopera/*/*
+  seed mmopera_metadata $F/mmopera/*/metadata.* $BAD/mmopera_metadata/*
+  seed mmopera_answers $F/mmopera/*/*_results.json $BAD/mmopera_answers/*
+  seed mmopera_regular $F/mmopera/*/*regular_scoring*.json $F/mmopera/*/human_*.json $BAD/mmopera_regular/*
+  seed mmopera_reasoning $F/mmopera/*/*reasoning_scoring*.json $BAD/mmopera_reasoning/*
+  seed_joined mmopera_score ria $F/mmopera/ria/metadata.json $F/mmopera/ria/modelx_RIA_regular_scoring.json \
+    $F/mmopera/ria/modelx_RIA_reasoning_scoring.json $F/mmopera/ria/modelx_RIA_results.json
+  seed_joined mmopera_score ica $F/mmopera/ica/metadata.csv $F/mmopera/ica/modelx_ICA_regular_scoring.json \
+    $F/mmopera/ica/modelx_ICA_reasoning_scoring.json $F/mmopera/ica/modelx_ICA_results.json
+  seed sem_matrix $F/sem/*.csv $BAD/sem_matrix_csv/* $BAD/sem_matrix_json/*
+  seed sem_spec $BAD/sem_spec/*
+  mkdir -p fuzz/corpus/sem_analyze
+  printf '%s%s%s' '{"constructs": {"A": ["a1", "a2"], "B": ["b1", "b2"]}, "paths": [["A", "B"]]}' "$SEP" \
+    "$(printf 'model,a1,a2,b1,b2\nm1,1,2,1,1\nm2,2,2,3,2\nm3,3,4,2,4\nm4,4,3,5,3\nm5,5,6,4,6\nm6,6,5,6,5\n')" \
+    > fuzz/corpus/sem_analyze/small
+}
+make_seeds
+
+SUMMARY=fuzz/last-run.txt
+: > "$SUMMARY.tmp"
+run_one() {
+  local t=$1 log=fuzz/artifacts/$t/log.txt
+  mkdir -p "fuzz/artifacts/$t"
+  local start=$SECONDS status=ok
+  "$BIN/$t" -runs="$RUNS" -max_len="$MAX_LEN" -timeout="$TIMEOUT" -rss_limit_mb=2048 \
+    -artifact_prefix="fuzz/artifacts/$t/" -print_final_stats=1 "fuzz/corpus/$t" > "$log" 2>&1 || status=CRASH
+  local execs
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  printf '%-18s %10s executions %6ss  %s\n' "$t" "${execs:-?}" "$((SECONDS - start))" "$status" | tee -a "$SUMMARY.tmp"
+}
+export -f run_one
+export BIN RUNS MAX_LEN TIMEOUT SUMMARY
+if [ "$JOBS" -gt 1 ]; then
+  printf '%s\n' "${TARGETS[@]}" | xargs -P "$JOBS" -I{} bash -c 'run_one {}'
+else
+  for t in "${TARGETS[@]}"; do run_one "$t"; done
+fi
+{ echo "# scripts/fuzz.sh $RUNS on $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD)"; cat "$SUMMARY.tmp"; } > "$SUMMARY"
+rm -f "$SUMMARY.tmp"
+echo "summary in $SUMMARY"
+! grep -q CRASH "$SUMMARY"
