@@ -13,7 +13,8 @@
 # crates/coglab-core/tests/bad_inputs.rs). The summary (executions, time, crashes per target)
 # is printed at the end and kept in fuzz/last-run.txt.
 #
-# Environment: FUZZ_MAX_LEN (default 16384 bytes per input), FUZZ_TIMEOUT (seconds per input,
+# Environment: FUZZ_SECONDS (stop each target after this many seconds even before RUNS;
+# default none), FUZZ_MAX_LEN (default 16384 bytes per input), FUZZ_TIMEOUT (seconds per input,
 # default 10), FUZZ_JOBS (parallel targets, default 1; the machine is shared), CARGO_TARGET_DIR
 # (default /tmp/target-fuzz).
 set -euo pipefail
@@ -24,6 +25,7 @@ shift || true
 MAX_LEN=${FUZZ_MAX_LEN:-16384}
 TIMEOUT=${FUZZ_TIMEOUT:-10}
 JOBS=${FUZZ_JOBS:-1}
+SECONDS_EACH=${FUZZ_SECONDS:-0}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-/tmp/target-fuzz}
 TRIPLE=$(rustc -vV | sed -n 's/^host: //p')
 
@@ -90,20 +92,20 @@ run_one() {
   local t=$1 log=fuzz/artifacts/$t/log.txt
   mkdir -p "fuzz/artifacts/$t"
   local start=$SECONDS status=ok
-  "$BIN/$t" -runs="$RUNS" -max_len="$MAX_LEN" -timeout="$TIMEOUT" -rss_limit_mb=2048 \
+  "$BIN/$t" -runs="$RUNS" -max_len="$MAX_LEN" -timeout="$TIMEOUT" -rss_limit_mb=2048 -max_total_time="$SECONDS_EACH" \
     -artifact_prefix="fuzz/artifacts/$t/" -print_final_stats=1 "fuzz/corpus/$t" > "$log" 2>&1 || status=CRASH
   local execs
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   printf '%-18s %10s executions %6ss  %s\n' "$t" "${execs:-?}" "$((SECONDS - start))" "$status" | tee -a "$SUMMARY.tmp"
 }
 export -f run_one
-export BIN RUNS MAX_LEN TIMEOUT SUMMARY
+export BIN RUNS MAX_LEN TIMEOUT SUMMARY SECONDS_EACH
 if [ "$JOBS" -gt 1 ]; then
   printf '%s\n' "${TARGETS[@]}" | xargs -P "$JOBS" -I{} bash -c 'run_one {}'
 else
   for t in "${TARGETS[@]}"; do run_one "$t"; done
 fi
-{ echo "# scripts/fuzz.sh $RUNS on $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD)"; cat "$SUMMARY.tmp"; } > "$SUMMARY"
+{ echo "# scripts/fuzz.sh $RUNS (FUZZ_SECONDS=$SECONDS_EACH) on $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD)"; cat "$SUMMARY.tmp"; } > "$SUMMARY"
 rm -f "$SUMMARY.tmp"
 echo "summary in $SUMMARY"
 ! grep -q CRASH "$SUMMARY"
