@@ -1,0 +1,282 @@
+//! A finished session: accuracy and SE per domain and stage beside adults and models, median
+//! reaction times beside adults', and the CSV/JSON exports. Every figure comes from the core
+//! (`selftest::score_session`, `selftest::baselines`); this file only formats.
+
+use coglab_core::kiva::StageStats;
+use coglab_core::selftest::baselines::{rt_by_domain, Baselines, GroupBaseline};
+use coglab_core::selftest::{score_session, to_human_csv, to_json, Session};
+use coglab_core::stats::describe::MeanSe;
+use leptos::prelude::*;
+
+use super::store::Saved;
+use crate::components::error_panel::ErrorPanel;
+use crate::data::fetch_text;
+
+/// The stage scores shown, with their labels.
+const STAGES: [(&str, &str); 3] = [
+    ("cross", "What changed"),
+    ("within_conditional", "How (when asked)"),
+    ("extrapolation", "Apply to a new object"),
+];
+
+fn pct(m: Option<MeanSe>) -> String {
+    match m {
+        Some(m) => format!("{:.1}% ± {:.1}", m.mean * 100.0, m.se * 100.0),
+        None => "–".into(),
+    }
+}
+
+fn domain_name(d: &str) -> &str {
+    match d {
+        "2DRotation" => "Rotation",
+        "Colour" => "Colour",
+        "Counting" => "Number",
+        "Reflect" => "Reflection",
+        "Resize" => "Size",
+        other => other,
+    }
+}
+
+fn data_url(mime: &str, text: &str) -> String {
+    format!(
+        "data:{mime};charset=utf-8,{}",
+        String::from(js_sys::encode_uri_component(text))
+    )
+}
+
+/// Results of a complete session.
+#[component]
+pub fn Results(
+    /// The generated session.
+    session: Session,
+    /// Its saved answers.
+    record: Saved,
+) -> impl IntoView {
+    let scored = score_session(&session, &record.participant, &record.responses);
+    let baselines = LocalResource::new(|| async {
+        let text = fetch_text("data/kiva-baselines.json").await?;
+        serde_json::from_str::<Baselines>(&text)
+            .map_err(|e| format!("data/kiva-baselines.json: {e}"))
+    });
+    let (report, human) = match scored {
+        Ok(x) => x,
+        Err(e) => {
+            return view! { <ErrorPanel title="Could not score this session" message=e.to_string() /> }
+                .into_any()
+        }
+    };
+    let csv = to_human_csv(&session, &record.participant, &record.responses);
+    let json = to_json(&session, &record.participant, &record.responses);
+    let file = format!(
+        "kiva-selftest-{}-{}",
+        session.kind.as_str().replace(':', "-"),
+        session.seed
+    );
+    let variant = session.variant;
+    let my_rt = rt_by_domain(&human);
+    let domains: Vec<String> = report.by_domain.keys().cloned().collect();
+    let report_view = report.clone();
+    view! {
+        <div class="selftest-results" data-testid="results">
+            <h2>"Your results"</h2>
+            <p>
+                {format!(
+                    "{} trials. Accuracy per domain and stage, mean ± SE over trials (population SD / √n, \
+                     as the KiVA paper); stage 2 is asked only after a right stage 1.",
+                    report.rows.trials
+                )}
+            </p>
+            <Suspense fallback=|| view! { <p class="hint">"Loading adult and model figures…"</p> }>
+                {move || {
+                    let domains = domains.clone();
+                    let report = report_view.clone();
+                    let my_rt = my_rt.clone();
+                    baselines
+                        .get()
+                        .map(|b| match b {
+                            Err(e) => view! {
+                                <ErrorPanel title="Could not load the adult and model figures" message=e />
+                                <ComparisonTable
+                                    domains=domains
+                                    you=report.by_domain.clone()
+                                    overall=report.overall
+                                    groups=Vec::new()
+                                />
+                            }
+                                .into_any(),
+                            Ok(b) => {
+                                let vb = b.variant(variant).cloned();
+                                let mut groups: Vec<GroupBaseline> = Vec::new();
+                                let adults = vb.as_ref().and_then(|v| v.adults.clone());
+                                if let Some(a) = &adults {
+                                    groups.push(a.clone());
+                                }
+                                if let Some(v) = &vb {
+                                    groups.extend(v.models.iter().cloned());
+                                }
+                                let no_adults = adults.is_none();
+                                let rt_rows: Vec<(String, String, String)> = domains
+                                    .iter()
+                                    .map(|d| {
+                                        let mine = my_rt
+                                            .get(d)
+                                            .map_or("–".into(), |r| format!("{:.0} ms", r.median_ms));
+                                        let theirs = adults
+                                            .as_ref()
+                                            .and_then(|a| a.rt_by_domain.as_ref())
+                                            .and_then(|m| m.get(d))
+                                            .map_or("–".into(), |r| format!("{:.0} ms", r.median_ms));
+                                        (domain_name(d).to_string(), mine, theirs)
+                                    })
+                                    .collect();
+                                view! {
+                                    <ComparisonTable
+                                        domains=domains
+                                        you=report.by_domain.clone()
+                                        overall=report.overall
+                                        groups=groups
+                                    />
+                                    {no_adults
+                                        .then(|| {
+                                            view! {
+                                                <p class="hint">
+                                                    "The KiVA repository has no adult data for KiVA-adults: \
+                                                     models only."
+                                                </p>
+                                            }
+                                        })}
+                                    <h3>"Reaction time"</h3>
+                                    <div class="table-scroll">
+                                        <table data-testid="rt-table">
+                                            <caption>"Median reaction time per domain, all stages"</caption>
+                                            <thead>
+                                                <tr>
+                                                    <th scope="col">"Domain"</th>
+                                                    <th scope="col" class="num">"You"</th>
+                                                    <th scope="col" class="num">"Adults (KiVA)"</th>
+                                                </tr>
+                                            </thead>
+                                            <tbody>
+                                                {rt_rows
+                                                    .into_iter()
+                                                    .map(|(d, a, b)| {
+                                                        view! {
+                                                            <tr>
+                                                                <th scope="row">{d}</th>
+                                                                <td class="num">{a}</td>
+                                                                <td class="num">{b}</td>
+                                                            </tr>
+                                                        }
+                                                    })
+                                                    .collect_view()}
+                                            </tbody>
+                                        </table>
+                                    </div>
+                                    <p class="hint source">{b.note.clone()}</p>
+                                }
+                                    .into_any()
+                            }
+                        })
+                }}
+            </Suspense>
+            <h3>"Export"</h3>
+            <p>
+                "CSV in the layout of KiVA's human data (ParticipantID, Transformation, Variation, \
+                 Task, Score, Reaction Time), readable by "<code>"coglab score kiva"</code>
+                "; JSON with every trial, option and answer."
+            </p>
+            <p class="selftest-export">
+                <a
+                    class="button"
+                    data-testid="export-csv"
+                    download=format!("{file}.csv")
+                    href=data_url("text/csv", &csv)
+                >
+                    "Download CSV"
+                </a>
+                <a
+                    class="button"
+                    data-testid="export-json"
+                    download=format!("{file}.json")
+                    href=data_url("application/json", &json)
+                >
+                    "Download JSON"
+                </a>
+            </p>
+        </div>
+    }
+    .into_any()
+}
+
+/// The accuracy table: one row per domain and stage (and overall), one column per group.
+#[component]
+fn ComparisonTable(
+    /// Domains in the session.
+    domains: Vec<String>,
+    /// This person's figures per domain.
+    you: std::collections::BTreeMap<String, StageStats>,
+    /// This person's figures over all trials.
+    overall: StageStats,
+    /// Adults and models.
+    groups: Vec<GroupBaseline>,
+) -> impl IntoView {
+    let headers: Vec<String> = groups.iter().map(|g| g.label.clone()).collect();
+    let mut rows: Vec<(String, &'static str, String, Vec<String>)> = Vec::new();
+    for d in domains.iter().map(String::as_str).chain(["All"]) {
+        for (key, label) in STAGES {
+            let mine = if d == "All" {
+                Some(&overall)
+            } else {
+                you.get(d)
+            };
+            let them: Vec<String> = groups
+                .iter()
+                .map(|g| {
+                    let s = if d == "All" {
+                        Some(&g.overall)
+                    } else {
+                        g.by_domain.get(d)
+                    };
+                    pct(s.and_then(|s| s.get(key)))
+                })
+                .collect();
+            let name = if d == "All" {
+                "All domains".to_string()
+            } else {
+                domain_name(d).to_string()
+            };
+            rows.push((name, label, pct(mine.and_then(|s| s.get(key))), them));
+        }
+    }
+    view! {
+        <div class="table-scroll">
+            <table data-testid="results-table" class="selftest-table">
+                <caption>"Accuracy, % ± SE"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"Domain"</th>
+                        <th scope="col">"Question"</th>
+                        <th scope="col" class="num you">"You"</th>
+                        {headers.into_iter().map(|h| view! { <th scope="col" class="num">{h}</th> }).collect_view()}
+                    </tr>
+                </thead>
+                <tbody>
+                    {rows
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, (d, stage, mine, them))| {
+                            view! {
+                                <tr class:group-start=i % 3 == 0>
+                                    <th scope="row">{if i % 3 == 0 { d } else { String::new() }}</th>
+                                    <td>{stage}</td>
+                                    <td class="num you">{mine}</td>
+                                    {them.into_iter().map(|t| view! { <td class="num">{t}</td> }).collect_view()}
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+}

@@ -1,0 +1,94 @@
+//! Saved sessions in localStorage: one JSON array under [`KEY`], written after every answer.
+
+use coglab_core::selftest::{SessionKind, TrialResponses};
+use serde::{Deserialize, Serialize};
+
+/// The localStorage key.
+pub const KEY: &str = "coglab.selftest.v1";
+
+/// One saved session: what generates its trials, who took it and the answers so far.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Saved {
+    /// `<kind>|<seed>`.
+    pub id: String,
+    /// Session kind, URL spelling.
+    pub kind: String,
+    /// Seed.
+    pub seed: u64,
+    /// Participant id written to the export.
+    pub participant: String,
+    /// When it was started (local date and time).
+    pub created: String,
+    /// Answers per trial.
+    pub responses: Vec<TrialResponses>,
+}
+
+impl Saved {
+    /// Trials with the last stage answered.
+    pub fn answered(&self) -> usize {
+        self.responses
+            .iter()
+            .filter(|r| r.extrapolation.is_some())
+            .count()
+    }
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// All saved sessions, newest first; an unreadable store reads as empty.
+pub fn load_all() -> Vec<Saved> {
+    storage()
+        .and_then(|s| s.get_item(KEY).ok().flatten())
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default()
+}
+
+fn write_all(all: &[Saved]) {
+    if let (Some(s), Ok(text)) = (storage(), serde_json::to_string(all)) {
+        let _ = s.set_item(KEY, &text);
+    }
+}
+
+/// Saves (replaces) one session.
+pub fn save(rec: &Saved) {
+    let mut all = load_all();
+    match all.iter_mut().find(|s| s.id == rec.id) {
+        Some(s) => *s = rec.clone(),
+        None => all.insert(0, rec.clone()),
+    }
+    write_all(&all);
+}
+
+/// Deletes a session.
+pub fn delete(id: &str) {
+    let mut all = load_all();
+    all.retain(|s| s.id != id);
+    write_all(&all);
+}
+
+/// The saved session of a kind and seed, created (and saved) when absent.
+pub fn ensure(kind: &SessionKind, seed: u64, participant: &str) -> Saved {
+    let id = format!("{}|{seed}", kind.as_str());
+    if let Some(s) = load_all().into_iter().find(|s| s.id == id) {
+        return s;
+    }
+    let created =
+        String::from(js_sys::Date::new_0().to_locale_string("en-GB", &js_sys::Object::new()));
+    let participant = participant.trim();
+    let rec = Saved {
+        id,
+        kind: kind.as_str(),
+        seed,
+        participant: if participant.is_empty() {
+            "self".into()
+        } else {
+            participant.into()
+        },
+        created,
+        responses: Vec::new(),
+    };
+    save(&rec);
+    rec
+}

@@ -1,0 +1,161 @@
+// End-to-end: the KiVA self-test. A short session answered by keyboard with a reload halfway,
+// the exported CSV checked against the answers given, and screenshots of every stage and of the
+// results (light 1280 and dark phone width).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, newPage, App } from './support.mjs';
+
+let env;
+before(async () => { env = await start(); });
+after(async () => { await env?.close(); });
+
+// The right stage-1 and stage-2 wordings of each KiVA subdomain (KiVA repository's texts).
+const WHAT = { '2DRotation': 'Orientation of objects', Reflect: 'Orientation of objects',
+  Colour: 'Color of objects', Counting: 'Number of objects', Resize: 'Size of objects' };
+const HOW = { '2DRotation+90': 'Objects rotate by 90 degrees', '2DRotation-90': 'Objects rotate by 90 degrees',
+  '2DRotation180': 'Objects rotate by 180 degrees', ColourRed: 'Objects turn Red', ColourGreen: 'Objects turn Green',
+  ColourBlue: 'Objects turn Blue', 'Counting+1': 'Things go up by 1', 'Counting+2': 'Things go up by 2',
+  'Counting-1': 'Things go down by 1', 'Counting-2': 'Things go down by 2', ReflectX: 'Objects flip upside down',
+  ReflectY: 'Objects flip sideways', 'Resize0.5XY': 'Objects become smaller', 'Resize2XY': 'Objects become bigger' };
+const domainOf = (s) => Object.keys(WHAT).find((d) => s.startsWith(d));
+
+/** Page-object helpers for the runner. */
+class Runner {
+  constructor(page) { this.page = page; }
+  trial() { return this.page.getByTestId('trial'); }
+  /** Waits for a question whose stimulus onset has been taken; returns its state. */
+  async current() {
+    const t = this.page.locator('[data-testid=trial][data-ready=true]');
+    await t.waitFor();
+    const options = await t.getByTestId('option').allInnerTexts();
+    return {
+      trial: Number(await t.getAttribute('data-trial')),
+      stage: Number(await t.getAttribute('data-stage')),
+      subdomain: await t.getAttribute('data-subdomain'),
+      options: options.map((o) => o.replace(/^\(\d\)\s*/, '')),
+    };
+  }
+  async press(key) {
+    const before = await this.trial().evaluate((el) => `${el.dataset.trial}/${el.dataset.stage}`);
+    await this.page.keyboard.press(key);
+    // Wait until the question changed (or the results appeared).
+    await this.page.waitForFunction((b) => {
+      const el = document.querySelector('[data-testid=trial]');
+      return !el || `${el.dataset.trial}/${el.dataset.stage}` !== b;
+    }, before);
+  }
+}
+
+/** Decodes a data: URL's text. */
+const dataText = (href) => decodeURIComponent(href.slice(href.indexOf(',') + 1));
+
+test('a short session by keyboard, resumed after a reload, exports the answers given', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/self-test');
+  await page.getByTestId('kind').selectOption('short');
+  await page.getByTestId('seed').fill('4242');
+  await page.getByTestId('participant').fill('e2e-person');
+  await app.screenshot('selftest-start');
+  await page.getByTestId('start').click();
+  const run = new Runner(page);
+  // expected[`${variation}|${task}`] = score, for stages 1 and 2; stage 3 letter pressed.
+  const expected = new Map();
+  const letters = new Map();
+  const shots = new Set();
+  let reloaded = false;
+  for (;;) {
+    if (await page.getByTestId('results').count()) break;
+    const q = await run.current();
+    if (!shots.has(q.stage)) { shots.add(q.stage); await app.screenshot(`selftest-stage${q.stage}`); }
+    if (q.trial === 5 && q.stage === 1 && !reloaded) {
+      // Reload halfway: the session resumes at the same question.
+      reloaded = true;
+      await page.reload();
+      const again = await run.current();
+      assert.equal(again.trial, 5);
+      assert.equal(again.stage, 1);
+    }
+    if (q.stage === 1) {
+      const right = WHAT[domainOf(q.subdomain)];
+      const wantRight = q.trial % 2 === 1;
+      const idx = wantRight ? q.options.indexOf(right) : q.options.findIndex((o, i) => i < 3 && o !== right);
+      assert.ok(idx >= 0, `${q.subdomain}: ${q.options}`);
+      expected.set(`${q.trial}|Cross Domain`, wantRight ? 1 : 0);
+      await run.press(String(idx + 1));
+    } else if (q.stage === 2) {
+      assert.equal(q.trial % 2, 1, 'stage 2 only after a right stage 1');
+      const idx = q.options.indexOf(HOW[q.subdomain]);
+      assert.ok(idx >= 0 && idx < 2, `${q.subdomain}: ${q.options}`);
+      expected.set(`${q.trial}|Within Domain`, 1);
+      await run.press(String(idx + 1));
+    } else {
+      const letter = q.trial % 3 === 0 ? 'D' : 'A';
+      letters.set(q.trial, letter);
+      await run.press(letter.toLowerCase());
+    }
+  }
+  assert.ok(reloaded);
+  await page.getByTestId('results-table').waitFor();
+  await page.getByTestId('rt-table').waitFor();
+  await app.screenshot('selftest-results');
+  const csv = dataText(await page.getByTestId('export-csv').getAttribute('href'));
+  const json = JSON.parse(dataText(await page.getByTestId('export-json').getAttribute('href')));
+  const lines = csv.trim().split('\n');
+  assert.equal(lines[0], 'ParticipantID,Transformation,Variation,Task,Score,Reaction Time');
+  // 10 trials: 5 with three rows (right stage 1), 5 with two (stage 2 skipped).
+  assert.equal(lines.length - 1, 5 * 3 + 5 * 2);
+  for (const line of lines.slice(1)) {
+    const [pid, sub, variation, task, score, rt] = line.split(',');
+    assert.equal(pid, 'e2e-person');
+    const v = Number(variation);
+    assert.equal(json.trials[v - 1].trial.subdomain, sub);
+    assert.ok(Number(rt) >= 0 && Number.isInteger(Number(rt)), line);
+    if (task === 'Extrapolation') {
+      const letter = letters.get(v);
+      const kinds = json.trials[v - 1].trial.test_kinds;
+      const want = letter === 'D' ? 0 : (kinds[0] === 'correct' ? 1 : 0);
+      assert.equal(Number(score), want, line);
+    } else {
+      assert.equal(Number(score), expected.get(`${v}|${task}`), line);
+    }
+  }
+  // The session is listed, with its results, and can be deleted.
+  await app.goto('/self-test');
+  const sessions = page.getByTestId('sessions');
+  await sessions.getByText('10 of 10 trials').waitFor();
+  await sessions.getByTestId('delete-session').click();
+  await page.getByText('No sessions yet.').waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('dark mode at phone width: a stage and the results', async () => {
+  const { page, context, errors } = await newPage(env.browser,
+    { colorScheme: 'dark', viewport: { width: 390, height: 844 } });
+  const app = new App(page, env.base);
+  await app.goto('/self-test?kind=domain:Colour&seed=7');
+  const run = new Runner(page);
+  let q = await run.current();
+  await app.screenshot('selftest-dark-phone-stage1');
+  let shot3 = false;
+  for (;;) {
+    if (await page.getByTestId('results').count()) break;
+    q = await run.current();
+    if (q.stage === 3 && !shot3) { shot3 = true; await app.screenshot('selftest-dark-phone-stage3'); }
+    await run.press(q.stage === 3 ? 'b' : '1');
+  }
+  await page.getByTestId('results-table').waitFor();
+  await app.screenshot('selftest-dark-phone-results');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a bad session link shows a located error', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/self-test?kind=kiva&seed=abc');
+  await page.getByTestId('error-panel').getByText('seed "abc": expected a whole number').waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
