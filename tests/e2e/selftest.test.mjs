@@ -98,7 +98,11 @@ test('a short session by keyboard, resumed after a reload, exports the answers g
   assert.ok(reloaded);
   await page.getByTestId('results-table').waitFor();
   await page.getByTestId('rt-table').waitFor();
+  await page.getByTestId('selftest-chart').waitFor();
   await app.screenshot('selftest-results');
+  // The chart's stage picker redraws without errors.
+  await page.getByRole('radio', { name: 'Apply to a new object' }).check();
+  await app.screenshot('selftest-results-apply');
   const csv = dataText(await page.getByTestId('export-csv').getAttribute('href'));
   const json = JSON.parse(dataText(await page.getByTestId('export-json').getAttribute('href')));
   const lines = csv.trim().split('\n');

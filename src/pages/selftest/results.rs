@@ -9,6 +9,8 @@ use coglab_core::stats::describe::MeanSe;
 use leptos::prelude::*;
 
 use super::store::Saved;
+use crate::charts::bars::{draw_grouped_bars, BarSeries, GroupedBars};
+use crate::charts::ChartTheme;
 use crate::components::error_panel::ErrorPanel;
 use crate::data::fetch_text;
 
@@ -131,7 +133,13 @@ pub fn Results(
                                     .collect();
                                 view! {
                                     <ComparisonTable
-                                        domains=domains
+                                        domains=domains.clone()
+                                        you=report.by_domain.clone()
+                                        overall=report.overall
+                                        groups=groups.clone()
+                                    />
+                                    <ResultsChart
+                                        domains=domains.clone()
                                         you=report.by_domain.clone()
                                         overall=report.overall
                                         groups=groups
@@ -278,5 +286,129 @@ fn ComparisonTable(
                 </tbody>
             </table>
         </div>
+    }
+}
+
+fn prefers_dark() -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+        .is_some_and(|m| m.matches())
+}
+
+/// The accuracy of one stage per domain as grouped bars (you, adults, models) with ±1 SE,
+/// drawn by the shared `draw_grouped_bars` on a canvas; a radio group picks the stage.
+#[component]
+fn ResultsChart(
+    /// Domains in the session.
+    domains: Vec<String>,
+    /// This person's figures per domain.
+    you: std::collections::BTreeMap<String, StageStats>,
+    /// This person's figures over all trials.
+    overall: StageStats,
+    /// Adults and models.
+    groups: Vec<GroupBaseline>,
+) -> impl IntoView {
+    let stage = RwSignal::new(0usize);
+    let canvas = NodeRef::<leptos::html::Canvas>::new();
+    let (err, set_err) = signal(None::<String>);
+    let data = StoredValue::new((domains, you, overall, groups));
+    let chart = Memo::new(move |_| {
+        let (key, label) = STAGES[stage.get()];
+        data.with_value(|(domains, you, overall, groups)| {
+            let names: Vec<&str> = domains.iter().map(String::as_str).chain(["All"]).collect();
+            let series_of = |name: &str, by: &dyn Fn(&str) -> Option<StageStats>| BarSeries {
+                name: name.to_string(),
+                values: names
+                    .iter()
+                    .map(|d| by(d).and_then(|s| s.get(key)).map(|m| m.mean))
+                    .collect(),
+                se: names
+                    .iter()
+                    .map(|d| by(d).and_then(|s| s.get(key)).map(|m| m.se))
+                    .collect(),
+            };
+            let mut series = vec![series_of("You", &|d: &str| {
+                if d == "All" {
+                    Some(*overall)
+                } else {
+                    you.get(d).copied()
+                }
+            })];
+            for g in groups {
+                series.push(series_of(&g.label, &|d: &str| {
+                    if d == "All" {
+                        Some(g.overall)
+                    } else {
+                        g.by_domain.get(d).copied()
+                    }
+                }));
+            }
+            GroupedBars {
+                title: format!("{label}: accuracy per domain (±1 SE)"),
+                y_label: "Accuracy".into(),
+                groups: names
+                    .iter()
+                    .map(|d| {
+                        if *d == "All" {
+                            "All domains".to_string()
+                        } else {
+                            domain_name(d).to_string()
+                        }
+                    })
+                    .collect(),
+                series,
+                y_max: Some(1.0),
+                reference: None,
+                theme: if prefers_dark() {
+                    ChartTheme::dark()
+                } else {
+                    ChartTheme::light()
+                },
+            }
+        })
+    });
+    Effect::new(move |_| {
+        let d = chart.get();
+        let Some(c) = canvas.get() else { return };
+        let c: web_sys::HtmlCanvasElement = c;
+        let Some(backend) = plotters_canvas::CanvasBackend::with_canvas_object(c) else {
+            set_err.set(Some("this browser cannot draw on a canvas".into()));
+            return;
+        };
+        use plotters::prelude::IntoDrawingArea;
+        let area = backend.into_drawing_area();
+        set_err.set(draw_grouped_bars(&area, &d).err());
+    });
+    view! {
+        <figure class="selftest-chart">
+            <div class="selftest-stage-pick" role="radiogroup" aria-label="Question shown in the chart">
+                {STAGES
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (_, label))| {
+                        view! {
+                            <label>
+                                <input
+                                    type="radio"
+                                    name="selftest-stage"
+                                    prop:checked=move || stage.get() == i
+                                    on:change=move |_| stage.set(i)
+                                />
+                                {format!(" {label}")}
+                            </label>
+                        }
+                    })
+                    .collect_view()}
+            </div>
+            <canvas
+                node_ref=canvas
+                width="900"
+                height="400"
+                role="img"
+                aria-label="Grouped bars: your accuracy per domain beside adults and models, with ±1 SE"
+                data-testid="selftest-chart"
+            ></canvas>
+            {move || err.get().map(|e| view! { <ErrorPanel title="Could not draw the chart" message=e /> })}
+        </figure>
     }
 }

@@ -222,14 +222,15 @@ pub fn orient(point: (f64, f64), rotation: i32, mirrored: bool) -> (f64, f64) {
 }
 
 /// Where the copies of an object go in a 200 × 200 panel: `(centre x, centre y, size)`.
+/// Every copy has the same size whatever the count (up to 7 on a 3-column grid), so a change
+/// in number never looks like a change in size.
 fn layout(count: u8) -> Vec<(f64, f64, f64)> {
-    if count <= 1 {
-        return vec![(100.0, 100.0, 70.0)];
-    }
-    let n = count as usize;
+    const SIZE: f64 = 62.0;
+    let n = usize::from(count.max(1));
     let cols = if n <= 4 { 2 } else { 3 };
+    let cols = if n == 1 { 1 } else { cols };
     let rows = n.div_ceil(cols);
-    let cell = 190.0 / cols.max(rows) as f64;
+    let cell = 64.0;
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
         let (r, c) = (i / cols, i % cols);
@@ -239,7 +240,7 @@ fn layout(count: u8) -> Vec<(f64, f64, f64)> {
         out.push((
             x0 + (c as f64 + 0.5) * cell,
             y0 + (r as f64 + 0.5) * cell,
-            cell * 0.8,
+            SIZE,
         ));
     }
     out
