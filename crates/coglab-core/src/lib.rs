@@ -15,6 +15,7 @@
 #![forbid(unsafe_code)]
 
 pub mod kiva;
+pub mod leaderboard;
 pub mod linalg;
 pub mod location;
 pub mod mmiq;

@@ -1,0 +1,335 @@
+//! Leaderboard support: detecting result files across benchmarks, scoring a batch of dropped
+//! files into computed rows, tie-aware ranks from intervals, and table exports.
+//!
+//! The web app's worker calls [`score_files`]; the page renders what it returns.
+
+pub mod export;
+pub mod ranks;
+
+use crate::kiva::{score_human, score_model, HumanData, KivaReport};
+use crate::mmiq::{self, AnswerKey, MmiqFormat, MmiqReport, Predictions};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+pub use export::{to_csv, to_json, to_latex, Table};
+pub use ranks::tie_ranks;
+
+/// What a dropped file was recognised as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum FileKind {
+    /// MM-IQ answer key (`MMIQ_benchmark_answer_dict.jsonl`).
+    MmiqKey,
+    /// MM-IQ predictions JSONL.
+    MmiqPredictions,
+    /// A VLMEvalKit MM-IQ prediction table (xlsx, tsv, csv, json).
+    MmiqTable,
+    /// A VLMEvalKit `*_acc.csv` summary.
+    MmiqAcc,
+    /// A KiVA model-run CSV (one subdomain).
+    KivaRun,
+    /// The KiVA adult human data CSV.
+    KivaHuman,
+    /// An MM-OPERA results, judge or metadata file.
+    Mmopera,
+    /// Not recognised.
+    Unknown,
+}
+
+impl FileKind {
+    /// A short human-readable name.
+    pub fn label(self) -> &'static str {
+        match self {
+            FileKind::MmiqKey => "MM-IQ answer key",
+            FileKind::MmiqPredictions => "MM-IQ predictions (JSONL)",
+            FileKind::MmiqTable => "MM-IQ VLMEvalKit table",
+            FileKind::MmiqAcc => "MM-IQ VLMEvalKit _acc.csv",
+            FileKind::KivaRun => "KiVA model run (CSV)",
+            FileKind::KivaHuman => "KiVA adult human data",
+            FileKind::Mmopera => "MM-OPERA file",
+            FileKind::Unknown => "not recognised",
+        }
+    }
+}
+
+fn strip_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+}
+
+/// Detects a file's kind from its path (with folders, as a folder picker gives it) and bytes.
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::{detect, FileKind};
+/// let key = br#"{"category": "Mathematical", "MD5": "x", "data_id": 0, "answer": "B"}"#;
+/// assert_eq!(detect("MMIQ_benchmark_answer_dict.jsonl", key), FileKind::MmiqKey);
+/// let run = b"Variation,Regeneration,MCResponse#1,MCResponse#2,MCResponse#3\n";
+/// assert_eq!(detect("gpt4/output_Colour/ColourRed.csv", run), FileKind::KivaRun);
+/// assert_eq!(detect("notes.txt", b"hello"), FileKind::Unknown);
+/// ```
+pub fn detect(path: &str, bytes: &[u8]) -> FileKind {
+    let head = strip_bom(&bytes[..bytes.len().min(8192)]);
+    let lower = path.to_ascii_lowercase();
+    if head.starts_with(b"ParticipantID") || head.starts_with(b"\"ParticipantID\"") {
+        return FileKind::KivaHuman;
+    }
+    if lower.ends_with(".csv") {
+        let first = head.split(|b| *b == b'\n').next().unwrap_or_default();
+        let first = String::from_utf8_lossy(first);
+        if first.contains("Variation") && first.contains("Regeneration") {
+            return FileKind::KivaRun;
+        }
+    }
+    match mmiq::detect(path, head) {
+        Some(MmiqFormat::AnswerKey) => return FileKind::MmiqKey,
+        Some(MmiqFormat::PredictionsJsonl) => return FileKind::MmiqPredictions,
+        Some(MmiqFormat::VlmEvalKitAcc) => return FileKind::MmiqAcc,
+        Some(MmiqFormat::VlmEvalKit(_)) if !lower.ends_with(".json") => return FileKind::MmiqTable,
+        _ => {}
+    }
+    if lower.ends_with(".json") && crate::mmopera::detect::detect(path, bytes).is_ok() {
+        return FileKind::Mmopera;
+    }
+    if matches!(mmiq::detect(path, head), Some(MmiqFormat::VlmEvalKit(_))) {
+        return FileKind::MmiqTable;
+    }
+    FileKind::Unknown
+}
+
+/// The model name guessed from a path: for a KiVA run, the folder holding the `output_<Domain>`
+/// folders; otherwise the file stem without common suffixes (`_MMIQ`, `_output`, `_parsed`,
+/// `_results`, `_acc`).
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::guess_model;
+/// assert_eq!(guess_model("KiVA/gpt4_multi_image/output_Colour/ColourRed.csv"), "gpt4_multi_image");
+/// assert_eq!(guess_model("GPT4o_MMIQ.xlsx"), "GPT4o");
+/// assert_eq!(guess_model("example_output_parsed.jsonl"), "example");
+/// ```
+pub fn guess_model(path: &str) -> String {
+    let parts: Vec<&str> = path.split(['/', '\\']).filter(|c| !c.is_empty()).collect();
+    if let Some(i) = parts.iter().position(|c| c.starts_with("output_")) {
+        if i > 0 {
+            return parts[i - 1].to_string();
+        }
+        return "model".to_string();
+    }
+    let name = parts.last().copied().unwrap_or(path);
+    let mut stem = name.rsplit_once('.').map_or(name, |(s, _)| s).to_string();
+    loop {
+        let before = stem.len();
+        for suffix in [
+            "_acc", "_parsed", "_output", "_results", "_result", "_MMIQ", "_mmiq",
+        ] {
+            if let Some(s) = stem.strip_suffix(suffix) {
+                if !s.is_empty() {
+                    stem = s.to_string();
+                }
+            }
+        }
+        if stem.len() == before {
+            break;
+        }
+    }
+    stem
+}
+
+/// One input file of [`score_files`].
+#[derive(Debug, Clone, Copy)]
+pub struct InputRef<'a> {
+    /// Path as given (with folders for a folder drop).
+    pub path: &'a str,
+    /// The file's bytes.
+    pub bytes: &'a [u8],
+    /// The model name the user set (else guessed).
+    pub model: Option<&'a str>,
+}
+
+/// What happened to one file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileStatus {
+    /// Path as given.
+    pub file: String,
+    /// Detected kind.
+    pub kind: FileKind,
+    /// Model the file's scores are attributed to.
+    pub model: String,
+    /// `ok`, `error` or `unsupported`.
+    pub status: String,
+    /// The located error, or why the file was not scored.
+    pub message: Option<String>,
+}
+
+/// A computed MM-IQ row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MmiqRow {
+    /// Model name.
+    pub model: String,
+    /// The report (item results included, for the model page).
+    pub report: MmiqReport,
+}
+
+/// A computed KiVA row (a model's run folder, or the adult human data).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KivaRow {
+    /// Model name (or "Adults (human data)").
+    pub model: String,
+    /// The report, trials cleared.
+    pub report: KivaReport,
+}
+
+/// Everything scored from one batch of files.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Scored {
+    /// One status per input file, in input order.
+    pub files: Vec<FileStatus>,
+    /// MM-IQ rows, one per predictions file.
+    pub mmiq: Vec<MmiqRow>,
+    /// KiVA rows, one per model run folder plus one for human data.
+    pub kiva: Vec<KivaRow>,
+}
+
+/// Detects and scores a batch of files: MM-IQ predictions against the MM-IQ key among them,
+/// KiVA run CSVs grouped by model folder, KiVA human data. A bad file gets its located error in
+/// its [`FileStatus`]; the other files are still scored. `progress(done, total, file)` is called
+/// as files are processed.
+pub fn score_files(
+    inputs: &[InputRef<'_>],
+    mut progress: impl FnMut(usize, usize, &str),
+) -> Scored {
+    let total = inputs.len();
+    let mut out = Scored::default();
+    let kinds: Vec<FileKind> = inputs.iter().map(|f| detect(f.path, f.bytes)).collect();
+    for (f, kind) in inputs.iter().zip(&kinds) {
+        out.files.push(FileStatus {
+            file: f.path.to_string(),
+            kind: *kind,
+            model: f
+                .model
+                .map(str::to_string)
+                .unwrap_or_else(|| guess_model(f.path)),
+            status: "ok".into(),
+            message: None,
+        });
+    }
+    let mut done = 0;
+    // MM-IQ key first.
+    let mut key: Option<AnswerKey> = None;
+    for (i, f) in inputs.iter().enumerate() {
+        if kinds[i] != FileKind::MmiqKey {
+            continue;
+        }
+        progress(done, total, f.path);
+        done += 1;
+        match AnswerKey::parse_bytes(f.path, f.bytes) {
+            Ok(k) if key.is_none() => key = Some(k),
+            Ok(_) => fail(
+                &mut out.files[i],
+                "a second MM-IQ answer key: the first one is used".into(),
+            ),
+            Err(e) => fail(&mut out.files[i], e.to_string()),
+        }
+    }
+    let mut kiva_groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, f) in inputs.iter().enumerate() {
+        match kinds[i] {
+            FileKind::MmiqKey => continue,
+            FileKind::MmiqPredictions | FileKind::MmiqTable => {
+                progress(done, total, f.path);
+                done += 1;
+                let Some(key) = &key else {
+                    fail(
+                        &mut out.files[i],
+                        "no MM-IQ answer key among the files: add MMIQ_benchmark_answer_dict.jsonl"
+                            .into(),
+                    );
+                    continue;
+                };
+                match Predictions::parse(f.path, f.bytes).and_then(|p| mmiq::score_owned(key, p)) {
+                    Ok(report) => out.mmiq.push(MmiqRow {
+                        model: out.files[i].model.clone(),
+                        report,
+                    }),
+                    Err(e) => fail(&mut out.files[i], e.to_string()),
+                }
+            }
+            FileKind::KivaRun => {
+                kiva_groups
+                    .entry(out.files[i].model.clone())
+                    .or_default()
+                    .push(i);
+            }
+            FileKind::KivaHuman => {
+                progress(done, total, f.path);
+                done += 1;
+                match HumanData::parse(f.path, f.bytes).and_then(|h| score_human(&h)) {
+                    Ok(mut report) => {
+                        report.trials.clear();
+                        out.kiva.push(KivaRow {
+                            model: f.model.unwrap_or("Adults (human data)").to_string(),
+                            report,
+                        });
+                    }
+                    Err(e) => fail(&mut out.files[i], e.to_string()),
+                }
+            }
+            FileKind::MmiqAcc | FileKind::Mmopera => {
+                done += 1;
+                unsupported(
+                    &mut out.files[i],
+                    "recognised, but the leaderboard does not score this format yet (the CLI does)",
+                );
+            }
+            FileKind::Unknown => {
+                done += 1;
+                fail(
+                    &mut out.files[i],
+                    format!(
+                        "{}: not a recognised MM-IQ, KiVA or MM-OPERA result file",
+                        f.path
+                    ),
+                );
+            }
+        }
+    }
+    for (model, idx) in kiva_groups {
+        // Parse each file on its own first so one bad CSV does not lose the folder.
+        let mut good = Vec::new();
+        for &i in &idx {
+            progress(done, total, inputs[i].path);
+            done += 1;
+            match crate::kiva::RunFile::parse(inputs[i].path, inputs[i].bytes) {
+                Ok(_) => good.push(i),
+                Err(e) => fail(&mut out.files[i], e.to_string()),
+            }
+        }
+        if good.is_empty() {
+            continue;
+        }
+        match score_model(good.iter().map(|&i| (inputs[i].path, inputs[i].bytes))) {
+            Ok(mut report) => {
+                report.trials.clear();
+                out.kiva.push(KivaRow { model, report });
+            }
+            Err(e) => {
+                for &i in &good {
+                    fail(&mut out.files[i], e.to_string());
+                }
+            }
+        }
+    }
+    progress(total, total, "");
+    out
+}
+
+fn fail(s: &mut FileStatus, message: String) {
+    s.status = "error".into();
+    s.message = Some(message);
+}
+
+fn unsupported(s: &mut FileStatus, message: &str) {
+    s.status = "unsupported".into();
+    s.message = Some(message.into());
+}

@@ -1,0 +1,131 @@
+//! Batch scoring of dropped files on the real MM-IQ and KiVA data (skipped when absent).
+
+use coglab_core::leaderboard::{score_files, FileKind, InputRef};
+use std::path::Path;
+
+const DATA: &str = "/work/shared/data";
+
+fn read(rel: &str) -> Option<Vec<u8>> {
+    std::fs::read(Path::new(DATA).join(rel)).ok()
+}
+
+#[test]
+fn mmiq_key_predictions_and_a_bad_file() {
+    let (Some(key), Some(preds)) = (
+        read("mmiq/MMIQ_benchmark_answer_dict.jsonl"),
+        read("mmiq/example_output_parsed.jsonl"),
+    ) else {
+        eprintln!("skipped: {DATA} absent");
+        return;
+    };
+    let bad = b"{\"data_id\": 1, \"response\": \"A\"}\n{not json\n".to_vec();
+    let inputs = [
+        InputRef {
+            path: "example_output_parsed.jsonl",
+            bytes: &preds,
+            model: None,
+        },
+        InputRef {
+            path: "broken_output.jsonl",
+            bytes: &bad,
+            model: Some("Broken"),
+        },
+        InputRef {
+            path: "MMIQ_benchmark_answer_dict.jsonl",
+            bytes: &key,
+            model: None,
+        },
+    ];
+    let mut calls = 0;
+    let s = score_files(&inputs, |_, _, _| calls += 1);
+    assert!(calls >= 3);
+    assert_eq!(s.files[0].kind, FileKind::MmiqPredictions);
+    assert_eq!(s.files[2].kind, FileKind::MmiqKey);
+    assert_eq!(s.files[0].status, "ok");
+    assert_eq!(s.files[0].model, "example");
+    // The bad file fails with its line number; the good one is still scored.
+    assert_eq!(s.files[1].status, "error");
+    let msg = s.files[1].message.as_deref().unwrap();
+    assert!(
+        msg.contains("broken_output.jsonl") && msg.contains('2'),
+        "{msg}"
+    );
+    assert_eq!(s.mmiq.len(), 1);
+    let r = &s.mmiq[0].report;
+    assert_eq!(r.overall.n as usize, r.rows.scored);
+    // The released example covers 7 of the 8 paradigms.
+    assert_eq!(r.by_category.len(), 7);
+    assert!(r
+        .by_category
+        .keys()
+        .all(|c| coglab_core::mmiq::CATEGORIES.contains(&c.as_str())));
+}
+
+#[test]
+fn predictions_without_a_key_are_a_located_error() {
+    let Some(preds) = read("mmiq/example_output_parsed.jsonl") else {
+        return;
+    };
+    let s = score_files(
+        &[InputRef {
+            path: "p.jsonl",
+            bytes: &preds,
+            model: None,
+        }],
+        |_, _, _| {},
+    );
+    assert_eq!(s.files[0].status, "error");
+    assert!(s.files[0]
+        .message
+        .as_deref()
+        .unwrap()
+        .contains("answer key"));
+    assert!(s.mmiq.is_empty());
+}
+
+#[test]
+fn kiva_folders_group_by_model() {
+    let root = Path::new(DATA).join("kiva/model_data/KiVA");
+    if !root.exists() {
+        return;
+    }
+    let mut files = Vec::new();
+    for model in ["gpt4_multi_image", "mantis_multi_image"] {
+        for d in std::fs::read_dir(root.join(model)).unwrap() {
+            let d = d.unwrap().path();
+            for f in std::fs::read_dir(&d).unwrap() {
+                let f = f.unwrap().path();
+                let rel = f.strip_prefix(root.parent().unwrap()).unwrap();
+                files.push((
+                    rel.to_string_lossy().to_string(),
+                    std::fs::read(&f).unwrap(),
+                ));
+            }
+        }
+    }
+    let inputs: Vec<InputRef> = files
+        .iter()
+        .map(|(p, b)| InputRef {
+            path: p,
+            bytes: b,
+            model: None,
+        })
+        .collect();
+    let s = score_files(&inputs, |_, _, _| {});
+    assert!(s
+        .files
+        .iter()
+        .all(|f| f.kind == FileKind::KivaRun && f.status == "ok"));
+    let models: Vec<&str> = s.kiva.iter().map(|r| r.model.as_str()).collect();
+    assert_eq!(models, ["gpt4_multi_image", "mantis_multi_image"]);
+    // Each is the same report as scoring that folder alone.
+    let alone: Vec<(&str, &[u8])> = files
+        .iter()
+        .filter(|(p, _)| p.contains("gpt4_multi_image"))
+        .map(|(p, b)| (p.as_str(), b.as_slice()))
+        .collect();
+    let mut want = coglab_core::kiva::score_model(alone).unwrap();
+    want.trials.clear();
+    assert_eq!(s.kiva[0].report, want);
+    assert_eq!(s.kiva[0].report.by_domain.len(), 5);
+}
