@@ -1,19 +1,991 @@
 //! Structure (Gold): PLS-SEM analysis of a benchmark suite in the browser.
+//!
+//! Load a models x tasks matrix (drop a file, or Gold's Table 2), assign tasks to constructs,
+//! and every change refits the model in the scoring worker (`sem.analyze`, which calls
+//! `coglab_core::sem::analyze_parsed_with_progress`). All figures come from the core's report;
+//! this page only lays them out.
 
+mod diagram;
+mod heatmap;
+
+use std::rc::Rc;
+
+use coglab_core::reported::{ReportedBundle, ReportedTable};
+use coglab_core::sem::bootstrap::BootstrapOptions;
+use coglab_core::sem::engine::{Mode, Scheme};
+use coglab_core::sem::suite::{
+    gold_table2_draft, matrix_csv_from_reported, ranks_csv, report_csv, DraftConstruct, Preset,
+    RankRow, ReportTable, SpecDraft,
+};
+use coglab_core::sem::SemReport;
 use leptos::prelude::*;
+use leptos::task::spawn_local;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 
-/// The structure page. Not built yet; the page says what it will do.
+use crate::components::error_panel::ErrorPanel;
+use crate::worker::client::WorkerClient;
+use diagram::PathDiagram;
+use heatmap::HtmtHeatmap;
+
+/// A loaded score matrix: its bytes (sent to the worker for every fit) and what it holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DataSet {
+    /// File name (used in error messages).
+    pub name: String,
+    /// The file's text.
+    pub text: String,
+    /// Model names.
+    pub models: Vec<String>,
+    /// Numeric columns (candidate tasks).
+    pub columns: Vec<String>,
+}
+
+/// The worker's answer to `sem.analyze`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Analysis {
+    /// The core's report.
+    pub report: SemReport,
+    /// Weighted vs plain-mean ranks (from the core).
+    pub ranks: Vec<RankRow>,
+    /// Worker time of the analysis in milliseconds.
+    pub ms: f64,
+}
+
+/// The whole-analysis export that the page loads back.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ExportedReport {
+    /// Always `"coglab-structure-report"`.
+    pub kind: String,
+    /// The spec JSON (the format `coglab sem --spec` reads).
+    pub spec: serde_json::Value,
+    /// Whether pruning was on.
+    pub prune: bool,
+    /// The data set.
+    pub data: DataSet,
+    /// The analysis.
+    pub analysis: Analysis,
+}
+
+#[derive(Clone, Copy)]
+struct Worker(StoredValue<WorkerClient, LocalStorage>);
+
+fn f3(v: f64) -> String {
+    format!("{v:.3}")
+}
+
+fn opt3(v: Option<f64>) -> String {
+    v.map(f3).unwrap_or_else(|| "–".into())
+}
+
+/// Offers `text` as a file download.
+fn download(name: &str, mime: &str, text: &str) {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+        if let Ok(a) = doc.create_element("a") {
+            let a: web_sys::HtmlAnchorElement = a.unchecked_into();
+            a.set_href(&url);
+            a.set_download(name);
+            a.click();
+        }
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+async fn read_file(input: &web_sys::HtmlInputElement) -> Option<Result<(String, String), String>> {
+    let file = input.files()?.get(0)?;
+    let name = file.name();
+    let res = match JsFuture::from(file.text()).await {
+        Ok(v) => v
+            .as_string()
+            .map(|t| (name.clone(), t))
+            .ok_or_else(|| format!("{name}: not text")),
+        Err(e) => Err(format!("{name}: could not read the file: {e:?}")),
+    };
+    input.set_value("");
+    Some(res)
+}
+
+fn bytes(text: &str) -> js_sys::Uint8Array {
+    js_sys::Uint8Array::from(text.as_bytes())
+}
+
+fn mark(name: &str) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
+}
+
+/// Reads a matrix in the worker; returns the data set.
+async fn load_columns(w: Worker, name: String, text: String) -> Result<DataSet, String> {
+    let client = w.0.get_value();
+    let out = client
+        .call("sem.columns", "null", &[(name.clone(), bytes(&text))], None)
+        .await?;
+    #[derive(Deserialize)]
+    struct Cols {
+        models: Vec<String>,
+        columns: Vec<String>,
+    }
+    let c: Cols = serde_json::from_str(&out).map_err(|e| e.to_string())?;
+    Ok(DataSet {
+        name,
+        text,
+        models: c.models,
+        columns: c.columns,
+    })
+}
+
+/// The structure page.
 #[component]
 pub fn Structure() -> impl IntoView {
+    let worker = Worker(StoredValue::new_local(WorkerClient::for_app()));
+    let data = RwSignal::new(None::<DataSet>);
+    let draft = RwSignal::new(SpecDraft::default());
+    let prune = RwSignal::new(false);
+    let analysis = RwSignal::new(None::<Analysis>);
+    let error = RwSignal::new(None::<(String, String)>);
+    let busy = RwSignal::new(false);
+    let boot_n = RwSignal::new(5000usize);
+    let boot_seed = RwSignal::new(1u64);
+    let progress = RwSignal::new(None::<f64>);
+    let generation = StoredValue::new(0u64);
+    // Set when a saved report is loaded: its analysis is shown instead of refitting once.
+    let hold = StoredValue::new(false);
+    let gold = RwSignal::new(None::<ReportedBundle>);
+
+    // Gold's bundled tables (Table 2 is the default matrix, Table 3 is shown beside D_div etc.).
+    let load_default = move || {
+        spawn_local(async move {
+            let bundle = match crate::data::load_reported("gold").await {
+                Ok(b) => b,
+                Err(e) => {
+                    error.set(Some(("Could not load Gold's Table 2".into(), e)));
+                    return;
+                }
+            };
+            let Some(t2) = bundle.table("gold-table2").cloned() else {
+                error.set(Some((
+                    "Could not load Gold's Table 2".into(),
+                    "data/gold.json: no table \"gold-table2\"".into(),
+                )));
+                return;
+            };
+            gold.set(Some(bundle));
+            let csv = matrix_csv_from_reported(&t2, &["Overall"]);
+            match load_columns(worker, "gold-table2.csv".into(), csv).await {
+                Ok(d) => {
+                    draft.set(gold_table2_draft());
+                    data.set(Some(d));
+                    error.set(None);
+                }
+                Err(e) => error.set(Some(("Could not read Gold's Table 2".into(), e))),
+            }
+        });
+    };
+    load_default();
+
+    let run = move |boot: Option<BootstrapOptions>| {
+        let Some(d) = data.get_untracked() else {
+            return;
+        };
+        let spec = draft.get_untracked();
+        if spec.constructs.iter().all(|c| c.indicators.is_empty()) {
+            analysis.set(None);
+            return;
+        }
+        let args = serde_json::json!({
+            "spec": spec.to_json(),
+            "prune": prune.get_untracked(),
+            "bootstrap": boot,
+        })
+        .to_string();
+        let gen = generation.get_value() + 1;
+        generation.set_value(gen);
+        busy.set(true);
+        let label = if boot.is_some() { "boot" } else { "fit" };
+        spawn_local(async move {
+            let client = worker.0.get_value();
+            let on_progress: Option<crate::worker::client::OnProgress> = boot.map(|_| {
+                Rc::new(move |p: crate::worker::protocol::ProgressUpdate| {
+                    progress.set(Some(p.fraction()))
+                }) as crate::worker::client::OnProgress
+            });
+            if boot.is_some() {
+                progress.set(Some(0.0));
+            }
+            mark(&format!("sem-{label}-start"));
+            let out = client
+                .call(
+                    "sem.analyze",
+                    &args,
+                    &[(d.name.clone(), bytes(&d.text))],
+                    on_progress,
+                )
+                .await;
+            mark(&format!("sem-{label}-end"));
+            if generation.get_value() != gen {
+                return;
+            }
+            busy.set(false);
+            progress.set(None);
+            match out.and_then(|s| serde_json::from_str::<Analysis>(&s).map_err(|e| e.to_string()))
+            {
+                Ok(a) => {
+                    analysis.set(Some(a));
+                    error.set(None);
+                }
+                Err(e) if e == "cancelled" => {}
+                Err(e) => error.set(Some(("The model could not be fitted".into(), e))),
+            }
+        });
+    };
+
+    // Refit whenever the data, the draft or the pruning switch changes.
+    Effect::new(move |_| {
+        data.track();
+        draft.track();
+        prune.track();
+        if hold.get_value() {
+            hold.set_value(false);
+            return;
+        }
+        run(None);
+    });
+
+    let on_file = move |ev: leptos::ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        spawn_local(async move {
+            let Some(res) = read_file(&input).await else {
+                return;
+            };
+            let loaded = match res {
+                Ok((name, text)) => load_columns(worker, name, text).await,
+                Err(e) => Err(e),
+            };
+            match loaded {
+                Ok(d) => {
+                    let cur = draft.get_untracked();
+                    let fits = !cur.constructs.is_empty()
+                        && cur
+                            .constructs
+                            .iter()
+                            .flat_map(|c| c.indicators.iter())
+                            .all(|i| d.columns.contains(i));
+                    if !fits {
+                        draft.set(SpecDraft::default());
+                    }
+                    analysis.set(None);
+                    data.set(Some(d));
+                    error.set(None);
+                }
+                Err(e) => error.set(Some(("Could not read the score matrix".into(), e))),
+            }
+        });
+    };
+
+    let on_spec_file = move |ev: leptos::ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        spawn_local(async move {
+            let Some(res) = read_file(&input).await else {
+                return;
+            };
+            match res
+                .and_then(|(name, text)| SpecDraft::parse(&text, &name).map_err(|e| e.to_string()))
+            {
+                Ok(d) => {
+                    draft.set(d);
+                    error.set(None);
+                }
+                Err(e) => error.set(Some(("Could not import the spec".into(), e))),
+            }
+        });
+    };
+
+    let on_report_file = move |ev: leptos::ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        spawn_local(async move {
+            let Some(res) = read_file(&input).await else {
+                return;
+            };
+            let parsed = res.and_then(|(name, text)| {
+                let r: ExportedReport = serde_json::from_str(&text)
+                    .map_err(|e| format!("{name}: line {}: {e}", e.line()))?;
+                if r.kind != "coglab-structure-report" {
+                    return Err(format!(
+                        "{name}: field \"kind\": expected \"coglab-structure-report\", found {:?}",
+                        r.kind
+                    ));
+                }
+                let d = SpecDraft::parse(&r.spec.to_string(), &format!("{name} (spec)"))
+                    .map_err(|e| e.to_string())?;
+                Ok((r, d))
+            });
+            match parsed {
+                Ok((r, d)) => {
+                    generation.update_value(|g| *g += 1);
+                    // Show the saved analysis (it includes any bootstrap) until a change refits.
+                    hold.set_value(true);
+                    prune.set(r.prune);
+                    data.set(Some(r.data));
+                    draft.set(d);
+                    analysis.set(Some(r.analysis));
+                    error.set(None);
+                }
+                Err(e) => error.set(Some(("Could not load the report".into(), e))),
+            }
+        });
+    };
+
+    let export_report = move || {
+        let (Some(d), Some(a)) = (data.get_untracked(), analysis.get_untracked()) else {
+            return;
+        };
+        let spec: serde_json::Value =
+            serde_json::from_str(&draft.get_untracked().to_json()).unwrap_or_default();
+        let r = ExportedReport {
+            kind: "coglab-structure-report".into(),
+            spec,
+            prune: prune.get_untracked(),
+            data: d,
+            analysis: a,
+        };
+        if let Ok(text) = serde_json::to_string_pretty(&r) {
+            download("structure-report.json", "application/json", &text);
+        }
+    };
+
     view! {
-        <section data-testid="page-structure">
+        <section data-testid="page-structure" class="structure">
             <h1>"Benchmark structure (Gold)"</h1>
-            <p class="notice" role="status">
-                "Not available yet. This page will fit a PLS-SEM model to a models × tasks score \
-                 matrix and show loadings, VIF, HTMT, reliability, the pruning steps and \
-                 SEM-weighted overall scores. The Gold paper's reported diagnostics are on the \
-                 Leaderboard page under Gold."
+            <p class="lead">
+                "Fit a PLS-SEM model to a models × tasks score matrix: which tasks are redundant (VIF), \
+                 weak (loadings), whether the abilities are separable (HTMT), and what a pruned, \
+                 loading-weighted suite would rank. Everything runs in this tab."
             </p>
+            <div class="card st-data">
+                <h2>"1. Score matrix"</h2>
+                <div class="st-row">
+                    <button type="button" data-testid="load-default" on:click=move |_| load_default()>
+                        "Use Gold Table 2 (10 models × 11 tasks)"
+                    </button>
+                    <label class="file-label">
+                        "Load CSV / TSV / JSON (incl. OpenVLM): "
+                        <input type="file" data-testid="data-file" accept=".csv,.tsv,.txt,.json" on:change=on_file />
+                    </label>
+                    <label class="file-label">
+                        "Load a saved report: "
+                        <input type="file" data-testid="report-file" accept=".json" on:change=on_report_file />
+                    </label>
+                </div>
+                <p data-testid="data-summary" class="muted">
+                    {move || match data.get() {
+                        Some(d) => format!("{}: {} models, {} numeric columns", d.name, d.models.len(), d.columns.len()),
+                        None => "No matrix loaded yet.".into(),
+                    }}
+                </p>
+            </div>
+            {move || error.get().map(|(t, m)| view! { <ErrorPanel title=t message=m /> })}
+            <Editor data draft prune on_spec_file export_report />
+            <Results analysis draft data gold busy progress boot_n boot_seed run worker />
         </section>
+    }
+}
+
+/// The model editor: constructs, task assignment, structure, scheme, human column,
+/// thresholds and spec import/export.
+#[component]
+fn Editor(
+    /// The loaded matrix.
+    data: RwSignal<Option<DataSet>>,
+    /// The spec being edited.
+    draft: RwSignal<SpecDraft>,
+    /// Whether Algorithm 1 pruning runs.
+    prune: RwSignal<bool>,
+    /// Spec file chosen for import.
+    on_spec_file: impl Fn(leptos::ev::Event) + 'static,
+    /// Exports the whole analysis.
+    export_report: impl Fn() + 'static + Copy,
+) -> impl IntoView {
+    let names = move || {
+        draft
+            .read()
+            .constructs
+            .iter()
+            .map(|c| c.name.clone())
+            .collect::<Vec<_>>()
+    };
+    let structural = move || {
+        let d = draft.read();
+        let mut v: Vec<String> = d.constructs.iter().map(|c| c.name.clone()).collect();
+        v.extend(d.second_order.iter().map(|h| h.name.clone()));
+        if let Some(h) = &d.human_column {
+            if d.construct_of(h).is_none() {
+                v.push(h.clone());
+            }
+        }
+        v
+    };
+    let columns = move || {
+        data.read()
+            .as_ref()
+            .map(|d| d.columns.clone())
+            .unwrap_or_default()
+    };
+    let path_from = RwSignal::new(String::new());
+    let path_to = RwSignal::new(String::new());
+    let num_input = move |get: fn(&SpecDraft) -> f64,
+                          set: fn(&mut SpecDraft, f64),
+                          label: &'static str,
+                          id: &'static str,
+                          step: &'static str| {
+        view! {
+            <label>
+                {label}
+                <input
+                    type="number"
+                    step=step
+                    data-testid=id
+                    prop:value=move || get(&draft.read()).to_string()
+                    on:change=move |ev| {
+                        if let Ok(v) = event_target_value(&ev).trim().parse::<f64>() {
+                            if v.is_finite() && v >= 0.0 {
+                                draft.update(|d| set(d, v));
+                            }
+                        }
+                    }
+                />
+            </label>
+        }
+    };
+    view! {
+        <div class="card st-editor" data-testid="editor">
+            <h2>"2. Model"</h2>
+            <div class="st-grid">
+                <div>
+                    <h3>"Constructs"</h3>
+                    <ul class="st-constructs" data-testid="constructs">
+                        <For
+                            each=move || draft.read().constructs.clone().into_iter().enumerate()
+                            key=|(i, c)| format!("{i}|{}|{:?}|{}", c.name, c.mode, c.indicators.len())
+                            let((i, c))
+                        >
+                            {
+                                let name = c.name.clone();
+                                let name2 = c.name.clone();
+                                let name3 = c.name.clone();
+                                let n_ind = c.indicators.len();
+                                view! {
+                                    <li data-testid=format!("construct-{i}")>
+                                        <input
+                                            type="text"
+                                            aria-label=format!("Name of construct {}", i + 1)
+                                            value=name.clone()
+                                            on:change=move |ev| {
+                                                let new = event_target_value(&ev);
+                                                let old = name.clone();
+                                                draft.update(|d| { d.rename(&old, &new); });
+                                            }
+                                        />
+                                        <select
+                                            aria-label=format!("Mode of {}", c.name)
+                                            on:change=move |ev| {
+                                                let m = if event_target_value(&ev) == "B" { Mode::B } else { Mode::A };
+                                                let n = name2.clone();
+                                                draft.update(|d| {
+                                                    if let Some(c) = d.constructs.iter_mut().find(|c| c.name == n) {
+                                                        c.mode = m;
+                                                    }
+                                                });
+                                            }
+                                        >
+                                            <option value="A" selected=c.mode == Mode::A>"Mode A"</option>
+                                            <option value="B" selected=c.mode == Mode::B>"Mode B"</option>
+                                        </select>
+                                        <span class="muted">{format!("{n_ind} tasks")}</span>
+                                        <button
+                                            type="button"
+                                            class="danger-link"
+                                            aria-label=format!("Delete construct {}", c.name)
+                                            on:click=move |_| { let n = name3.clone(); draft.update(|d| d.delete(&n)); }
+                                        >
+                                            "Delete"
+                                        </button>
+                                    </li>
+                                }
+                            }
+                        </For>
+                    </ul>
+                    <button
+                        type="button"
+                        data-testid="add-construct"
+                        on:click=move |_| draft.update(|d| {
+                            let name = d.fresh_name("Construct");
+                            d.constructs.push(DraftConstruct { name, indicators: vec![], mode: Mode::A });
+                        })
+                    >
+                        "Add construct"
+                    </button>
+                </div>
+                <div>
+                    <h3>"Tasks"</h3>
+                    <table class="st-assign" data-testid="assign">
+                        <thead><tr><th scope="col">"Task (column)"</th><th scope="col">"Construct"</th></tr></thead>
+                        <tbody>
+                            <For each=columns key=|c| c.clone() let(col)>
+                                {
+                                    let col2 = col.clone();
+                                    let col3 = col.clone();
+                                    view! {
+                                        <tr>
+                                            <th scope="row">{col.clone()}</th>
+                                            <td>
+                                                <select
+                                                    data-testid=format!("assign-{col}")
+                                                    aria-label=format!("Construct of {col}")
+                                                    on:change=move |ev| {
+                                                        let v = event_target_value(&ev);
+                                                        let c = col2.clone();
+                                                        draft.update(|d| d.assign(&c, if v.is_empty() { None } else { Some(v.as_str()) }));
+                                                    }
+                                                >
+                                                    <option value="" selected=move || draft.read().construct_of(&col3).is_none()>"— not used —"</option>
+                                                    {
+                                                        let col4 = col.clone();
+                                                        move || {
+                                                            let cur = draft.read().construct_of(&col4).map(str::to_string);
+                                                            names()
+                                                                .into_iter()
+                                                                .map(|n| {
+                                                                    let sel = cur.as_deref() == Some(n.as_str());
+                                                                    view! { <option value=n.clone() selected=sel>{n.clone()}</option> }
+                                                                })
+                                                                .collect::<Vec<_>>()
+                                                        }
+                                                    }
+                                                </select>
+                                            </td>
+                                        </tr>
+                                    }
+                                }
+                            </For>
+                        </tbody>
+                    </table>
+                </div>
+                <div>
+                    <h3>"Structure"</h3>
+                    <div class="st-row">
+                        <button type="button" data-testid="preset-overall" on:click=move |_| draft.update(|d| d.apply_preset(Preset::LayersToOverall))>
+                            "Preset: constructs → Overall"
+                        </button>
+                        <button type="button" data-testid="preset-chain" on:click=move |_| draft.update(|d| d.apply_preset(Preset::Chain))>
+                            "Preset: chain"
+                        </button>
+                        <button type="button" on:click=move |_| draft.update(|d| { d.paths.clear(); d.second_order.clear(); })>
+                            "Clear"
+                        </button>
+                    </div>
+                    <p class="muted" data-testid="second-order">
+                        {move || {
+                            let d = draft.read();
+                            d.second_order
+                                .iter()
+                                .map(|h| format!("{} (second order) ← {}", h.name, h.constructs.join(", ")))
+                                .collect::<Vec<_>>()
+                                .join("; ")
+                        }}
+                    </p>
+                    <ul class="st-paths" data-testid="paths">
+                        {move || {
+                            draft
+                                .read()
+                                .paths
+                                .iter()
+                                .enumerate()
+                                .map(|(k, (a, b))| {
+                                    view! {
+                                        <li>
+                                            {format!("{a} → {b}")}
+                                            " "
+                                            <button type="button" class="danger-link" aria-label=format!("Remove path {a} to {b}")
+                                                on:click=move |_| draft.update(|d| { if k < d.paths.len() { d.paths.remove(k); } })>
+                                                "Remove"
+                                            </button>
+                                        </li>
+                                    }
+                                })
+                                .collect::<Vec<_>>()
+                        }}
+                    </ul>
+                    <div class="st-row">
+                        <select aria-label="Path from" on:change=move |ev| path_from.set(event_target_value(&ev))>
+                            <option value="">"from…"</option>
+                            {move || structural().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect::<Vec<_>>()}
+                        </select>
+                        <select aria-label="Path to" on:change=move |ev| path_to.set(event_target_value(&ev))>
+                            <option value="">"to…"</option>
+                            {move || structural().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect::<Vec<_>>()}
+                        </select>
+                        <button
+                            type="button"
+                            on:click=move |_| {
+                                let (a, b) = (path_from.get_untracked(), path_to.get_untracked());
+                                if !a.is_empty() && !b.is_empty() {
+                                    draft.update(|d| d.paths.push((a, b)));
+                                }
+                            }
+                        >
+                            "Add path"
+                        </button>
+                    </div>
+                    <h3>"Options"</h3>
+                    <div class="st-options">
+                        <label>
+                            "Inner scheme "
+                            <select data-testid="scheme" on:change=move |ev| {
+                                let s = match event_target_value(&ev).as_str() {
+                                    "factorial" => Scheme::Factorial,
+                                    "centroid" => Scheme::Centroid,
+                                    _ => Scheme::Path,
+                                };
+                                draft.update(|d| d.scheme = s);
+                            }>
+                                <option value="path" selected=move || draft.read().scheme == Scheme::Path>"path"</option>
+                                <option value="factorial" selected=move || draft.read().scheme == Scheme::Factorial>"factorial"</option>
+                                <option value="centroid" selected=move || draft.read().scheme == Scheme::Centroid>"centroid"</option>
+                            </select>
+                        </label>
+                        <label>
+                            "Human column "
+                            <select data-testid="human" on:change=move |ev| {
+                                let v = event_target_value(&ev);
+                                draft.update(|d| d.human_column = (!v.is_empty()).then_some(v));
+                            }>
+                                <option value="">"none"</option>
+                                {move || {
+                                    let cur = draft.read().human_column.clone();
+                                    columns().into_iter().map(|c| {
+                                        let sel = cur.as_deref() == Some(c.as_str());
+                                        view! { <option value=c.clone() selected=sel>{c.clone()}</option> }
+                                    }).collect::<Vec<_>>()
+                                }}
+                            </select>
+                        </label>
+                        {num_input(|d| d.thresholds.vif_max, |d, v| d.thresholds.vif_max = v, "δ_VIF (max VIF) ", "vif-max", "0.1")}
+                        {num_input(|d| d.thresholds.loading_min, |d, v| d.thresholds.loading_min = v, "λ_min (min loading) ", "loading-min", "0.05")}
+                        {num_input(|d| d.thresholds.min_indicators as f64, |d, v| d.thresholds.min_indicators = v.round().max(1.0) as usize, "min tasks per construct ", "min-ind", "1")}
+                        <label class="check">
+                            <input type="checkbox" data-testid="prune" prop:checked=move || prune.get() on:change=move |ev| prune.set(event_target_checked(&ev)) />
+                            " Prune (Algorithm 1)"
+                        </label>
+                    </div>
+                    <h3>"Spec"</h3>
+                    <div class="st-row">
+                        <button type="button" data-testid="export-spec" on:click=move |_| download("spec.json", "application/json", &draft.get_untracked().to_json())>
+                            "Export spec JSON"
+                        </button>
+                        <label class="file-label">
+                            "Import spec: "
+                            <input type="file" data-testid="spec-file" accept=".json" on:change=on_spec_file />
+                        </label>
+                        <button type="button" data-testid="export-report" on:click=move |_| export_report()>
+                            "Export whole report"
+                        </button>
+                    </div>
+                    <details>
+                        <summary>"Spec JSON"</summary>
+                        <pre data-testid="spec-json" class="spec-json">{move || draft.read().to_json()}</pre>
+                    </details>
+                </div>
+            </div>
+        </div>
+    }
+}
+
+fn export_buttons(
+    label: &'static str,
+    id: &'static str,
+    csv: impl Fn() -> Option<String> + 'static + Copy,
+    json: impl Fn() -> Option<String> + 'static + Copy,
+) -> impl IntoView {
+    view! {
+        <span class="exports">
+            <button type="button" class="small" data-testid=format!("csv-{id}") aria-label=format!("Export {label} as CSV")
+                on:click=move |_| { if let Some(t) = csv() { download(&format!("{id}.csv"), "text/csv", &t) } }>
+                "CSV"
+            </button>
+            <button type="button" class="small" data-testid=format!("json-{id}") aria-label=format!("Export {label} as JSON")
+                on:click=move |_| { if let Some(t) = json() { download(&format!("{id}.json"), "application/json", &t) } }>
+                "JSON"
+            </button>
+        </span>
+    }
+}
+
+/// The results of the last fit.
+#[component]
+fn Results(
+    /// The last analysis.
+    analysis: RwSignal<Option<Analysis>>,
+    /// The spec (for thresholds).
+    draft: RwSignal<SpecDraft>,
+    /// The loaded matrix.
+    data: RwSignal<Option<DataSet>>,
+    /// Gold's bundled tables.
+    gold: RwSignal<Option<ReportedBundle>>,
+    /// Whether a fit is running.
+    busy: RwSignal<bool>,
+    /// Bootstrap progress in [0, 1].
+    progress: RwSignal<Option<f64>>,
+    /// Bootstrap resamples.
+    boot_n: RwSignal<usize>,
+    /// Bootstrap seed.
+    boot_seed: RwSignal<u64>,
+    /// Runs the analysis (with a bootstrap when given).
+    run: impl Fn(Option<BootstrapOptions>) + 'static + Copy + Send + Sync,
+    /// The worker (to cancel a bootstrap).
+    #[prop(into)]
+    worker: Worker,
+) -> impl IntoView {
+    let _ = data;
+    let rep =
+        move |f: fn(&SemReport) -> String| move || analysis.read().as_ref().map(|a| f(&a.report));
+    let sort = RwSignal::new(("rank".to_string(), false));
+    view! {
+        <div class="card st-results" data-testid="results" aria-busy=move || busy.get().to_string()>
+            <h2>"3. Results"</h2>
+            <Show
+                when=move || analysis.read().is_some()
+                fallback=move || view! { <p class="muted">"Assign tasks to at least one construct to fit a model."</p> }
+            >
+                {move || {
+                    let Some(a) = analysis.get() else { return ().into_any() };
+                    let r = a.report.clone();
+                    let th = draft.read_untracked().thresholds;
+                    let task_constructs: Vec<String> = r
+                        .constructs
+                        .iter()
+                        .filter(|c| c.order == 1 && !c.human)
+                        .map(|c| c.name.clone())
+                        .collect();
+                    let outer_rows = r.outer.iter().map(|(item, o)| {
+                        let vif = r.vif.get(item).copied();
+                        let weak = o.loading.abs() < th.loading_min;
+                        let redundant = vif.is_some_and(|v| v > th.vif_max);
+                        view! {
+                            <tr class:weak=weak class:redundant=redundant data-item=item.clone()>
+                                <th scope="row">{item.clone()}</th>
+                                <td>{o.construct.clone()}</td>
+                                <td class="num">{f3(o.weight)}</td>
+                                <td class="num" class:flag=weak>{f3(o.loading)}</td>
+                                <td class="num" class:flag=redundant>{opt3(vif)}</td>
+                                <td>{match (weak, redundant) { (true, true) => "weak, redundant", (true, false) => "weak (λ < λ_min)", (false, true) => "redundant (VIF > δ_VIF)", _ => "" }}</td>
+                            </tr>
+                        }
+                    }).collect::<Vec<_>>();
+                    let rel_rows = r.reliability.iter().map(|(c, x)| view! {
+                        <tr><th scope="row">{c.clone()}</th><td class="num">{f3(x.alpha)}</td><td class="num">{f3(x.rho_a)}</td><td class="num">{f3(x.rho_c)}</td><td class="num">{f3(x.ave)}</td></tr>
+                    }).collect::<Vec<_>>();
+                    let d = r.diagnostics;
+                    let t3: Option<ReportedTable> = gold.read().as_ref().and_then(|g| g.table("gold-table3").cloned());
+                    let t3_rows = t3.map(|t| t.rows.iter().map(|row| {
+                        let cell = |k: usize| row.values.get(k).copied().flatten().map(f3).unwrap_or_else(|| "–".into());
+                        view! { <tr class="paper"><th scope="row">{row.label.clone()}" (paper)"</th><td class="num">{cell(0)}</td><td class="num">{cell(1)}</td><td class="num">{cell(2)}</td><td class="num">{cell(3)}</td></tr> }
+                    }).collect::<Vec<_>>());
+                    let steps = r.pruning.iter().enumerate().map(|(k, p)| view! {
+                        <li data-testid=format!("prune-step-{}", k + 1)>
+                            <strong>{format!("Step {}: removed {}", k + 1, p.removed)}</strong>
+                            {format!(" ({}), {} = {} ", p.construct, if p.reason == "vif" { "VIF" } else { "loading" }, f3(p.value))}
+                            <span class="muted">{format!("before removal: D_div {}, TC {}, D_valid {}, mean {}", opt3(p.diagnostics.d_div), f3(p.diagnostics.tc), f3(p.diagnostics.d_valid), f3(p.diagnostics.mean))}</span>
+                        </li>
+                    }).collect::<Vec<_>>();
+                    let n_steps = steps.len();
+                    let desc_rows = r.descriptives.indicators.iter().map(|(n, x)| ("task", n, x))
+                        .chain(r.descriptives.constructs.iter().map(|(n, x)| ("construct", n, x)))
+                        .map(|(kind, n, x)| view! {
+                            <tr><th scope="row">{n.clone()}</th><td>{kind}</td><td class="num">{x.n}</td><td class="num">{f3(x.mean)}</td><td class="num">{opt3(x.sd)}</td>
+                            <td class="num">{opt3(x.skewness)}</td><td class="num">{opt3(x.excess_kurtosis)}</td><td class="num">{opt3(x.cvm_w_star)}</td><td class="num">{opt3(x.cvm_p)}</td></tr>
+                        }).collect::<Vec<_>>();
+                    let boot_rows = r.bootstrap.as_ref().map(|b| {
+                        let rows = [("loading", &b.loadings), ("path", &b.paths), ("weight", &b.weights)].into_iter()
+                            .flat_map(|(kind, m)| m.iter().map(move |(n, s)| (kind, n.clone(), *s)))
+                            .map(|(kind, n, s)| view! {
+                                <tr><th scope="row">{n}</th><td>{kind}</td><td class="num">{f3(s.original)}</td><td class="num">{f3(s.mean)}</td><td class="num">{f3(s.se)}</td><td class="num">{opt3(s.t)}</td><td class="num">{format!("[{}, {}]", f3(s.ci_low), f3(s.ci_high))}</td></tr>
+                            }).collect::<Vec<_>>();
+                        view! {
+                            <p data-testid="boot-summary">{format!("{} resamples (seed {}): {} succeeded, {} failed; {:.0} ms in the worker.", b.resamples, b.seed, b.succeeded, b.failed, a.ms)}</p>
+                            <div class="table-scroll"><table data-testid="table-bootstrap"><thead><tr><th scope="col">"Estimate"</th><th scope="col">"Kind"</th><th scope="col">"Original"</th><th scope="col">"Mean"</th><th scope="col">"SE"</th><th scope="col">"t"</th><th scope="col">"95% interval"</th></tr></thead><tbody>{rows}</tbody></table></div>
+                        }
+                    });
+                    let r2 = r.clone();
+                    view! {
+                        <p data-testid="fit-summary" class="muted">
+                            {format!("{} models ({} dropped), {} iterations, scheme {:?}; ", r.n_models, r.dropped_models.len(), r.iterations, r.scheme)}
+                            <span data-testid="fit-ms">{format!("{:.1}", a.ms)}</span>" ms in the worker."
+                        </p>
+                        <h3>"Path diagram"</h3>
+                        <PathDiagram report=r2 />
+                        <h3>"Loadings, weights and VIF " {export_buttons("outer model", "outer", rep(|r| report_csv(r, ReportTable::Outer)), rep(|r| serde_json::to_string_pretty(&(&r.outer, &r.vif)).unwrap_or_default()))}</h3>
+                        <p class="muted">{format!("Highlighted: loading below λ_min = {} (weak) or VIF above δ_VIF = {} (redundant).", th.loading_min, th.vif_max)}</p>
+                        <div class="table-scroll"><table data-testid="table-outer">
+                            <thead><tr><th scope="col">"Task"</th><th scope="col">"Construct"</th><th scope="col">"Weight"</th><th scope="col">"Loading"</th><th scope="col">"VIF"</th><th scope="col">"Flag"</th></tr></thead>
+                            <tbody>{outer_rows}</tbody>
+                        </table></div>
+                        <h3>"Reliability " {export_buttons("reliability", "reliability", rep(|r| report_csv(r, ReportTable::Reliability)), rep(|r| serde_json::to_string_pretty(&r.reliability).unwrap_or_default()))}</h3>
+                        <div class="table-scroll"><table data-testid="table-reliability">
+                            <thead><tr><th scope="col">"Construct"</th><th scope="col">"α"</th><th scope="col">"ρ_A"</th><th scope="col">"ρ_C"</th><th scope="col">"AVE"</th></tr></thead>
+                            <tbody>{rel_rows}</tbody>
+                        </table></div>
+                        <h3>"HTMT " {export_buttons("HTMT", "htmt", rep(|r| report_csv(r, ReportTable::Htmt)), rep(|r| serde_json::to_string_pretty(&r.htmt).unwrap_or_default()))}</h3>
+                        <HtmtHeatmap constructs=task_constructs htmt=r.htmt.clone() />
+                        <h3>"Suite diagnostics " {export_buttons("diagnostics", "diagnostics", rep(|r| report_csv(r, ReportTable::Diagnostics)), rep(|r| serde_json::to_string_pretty(&r.diagnostics).unwrap_or_default()))}</h3>
+                        <div class="table-scroll"><table data-testid="table-diagnostics">
+                            <thead><tr><th scope="col">"Suite"</th><th scope="col">"D_div"</th><th scope="col">"TC"</th><th scope="col">"D_valid"</th><th scope="col">"Mean"</th></tr></thead>
+                            <tbody>
+                                <tr class="ours" data-testid="diag-ours"><th scope="row">"This model"</th><td class="num">{opt3(d.d_div)}</td><td class="num">{f3(d.tc)}</td><td class="num">{f3(d.d_valid)}</td><td class="num">{f3(d.mean)}</td></tr>
+                                {t3_rows}
+                            </tbody>
+                        </table></div>
+                        <h3>"Weighted scores " {export_buttons("scores", "scores", move || analysis.read().as_ref().map(|a| ranks_csv(&a.ranks)), move || analysis.read().as_ref().map(|a| serde_json::to_string_pretty(&a.ranks).unwrap_or_default()))}</h3>
+                        <ScoresTable ranks=a.ranks.clone() constructs=task_constructs_clone(&r) sort />
+                        <h3>"Pruning steps " {export_buttons("pruning steps", "pruning", rep(|r| report_csv(r, ReportTable::Pruning)), rep(|r| serde_json::to_string_pretty(&r.pruning).unwrap_or_default()))}</h3>
+                        {if n_steps == 0 {
+                            view! { <p class="muted" data-testid="prune-none">"No task removed (turn on “Prune” above, or every task passes the thresholds)."</p> }.into_any()
+                        } else {
+                            view! { <ol class="timeline" data-testid="prune-steps">{steps}</ol> }.into_any()
+                        }}
+                        <h3>"Descriptives and Cramér-von Mises " {export_buttons("descriptives", "descriptives", rep(|r| report_csv(r, ReportTable::Descriptives)), rep(|r| serde_json::to_string_pretty(&r.descriptives).unwrap_or_default()))}</h3>
+                        <div class="table-scroll"><table data-testid="table-descriptives">
+                            <thead><tr><th scope="col">"Name"</th><th scope="col">"Kind"</th><th scope="col">"n"</th><th scope="col">"Mean"</th><th scope="col">"SD"</th><th scope="col">"Skewness"</th><th scope="col">"Excess kurtosis"</th><th scope="col">"CvM W*"</th><th scope="col">"CvM p"</th></tr></thead>
+                            <tbody>{desc_rows}</tbody>
+                        </table></div>
+                        <h3>"Bootstrap " {export_buttons("bootstrap", "bootstrap", rep(|r| report_csv(r, ReportTable::Bootstrap)), rep(|r| serde_json::to_string_pretty(&r.bootstrap).unwrap_or_default()))}</h3>
+                        {boot_rows}
+                    }.into_any()
+                }}
+            </Show>
+            <div class="st-row st-boot">
+                <label>"Resamples " <input type="number" min="10" step="100" data-testid="boot-n" prop:value=move || boot_n.get().to_string()
+                    on:change=move |ev| { if let Ok(v) = event_target_value(&ev).trim().parse::<usize>() { boot_n.set(v.clamp(10, 100_000)) } } /></label>
+                <label>"Seed " <input type="number" min="0" data-testid="boot-seed" prop:value=move || boot_seed.get().to_string()
+                    on:change=move |ev| { if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() { boot_seed.set(v) } } /></label>
+                <button type="button" data-testid="run-bootstrap" disabled=move || analysis.read().is_none()
+                    on:click=move |_| run(Some(BootstrapOptions { resamples: boot_n.get_untracked(), seed: boot_seed.get_untracked() }))>
+                    "Run bootstrap"
+                </button>
+                <Show when=move || progress.get().is_some()>
+                    <progress data-testid="boot-progress" max="1" value=move || progress.get().unwrap_or(0.0).to_string() aria-label="Bootstrap progress"></progress>
+                    <button type="button" on:click=move |_| worker.0.get_value().cancel()>"Cancel"</button>
+                </Show>
+            </div>
+        </div>
+    }
+}
+
+fn task_constructs_clone(r: &SemReport) -> Vec<String> {
+    r.constructs
+        .iter()
+        .filter(|c| c.order == 1 && !c.human)
+        .map(|c| c.name.clone())
+        .collect()
+}
+
+/// Weighted overall and layer scores with rank changes, sortable by any column.
+#[component]
+fn ScoresTable(
+    /// Rows from the core's `rank_changes`.
+    ranks: Vec<RankRow>,
+    /// Layer (first-order construct) names.
+    constructs: Vec<String>,
+    /// Sort column and whether descending.
+    sort: RwSignal<(String, bool)>,
+) -> impl IntoView {
+    let cons = constructs.clone();
+    let rows = move || {
+        let (key, desc) = sort.get();
+        let mut v = ranks.clone();
+        v.sort_by(|a, b| {
+            let o = match key.as_str() {
+                "model" => a.model.cmp(&b.model),
+                "overall" => a.overall.total_cmp(&b.overall),
+                "mean" => a.plain_mean.total_cmp(&b.plain_mean),
+                "change" => a.change.cmp(&b.change),
+                "rank" => a.rank_weighted.cmp(&b.rank_weighted),
+                c => {
+                    let x = a.by_construct.get(c).copied().unwrap_or(f64::NAN);
+                    let y = b.by_construct.get(c).copied().unwrap_or(f64::NAN);
+                    x.total_cmp(&y)
+                }
+            };
+            if desc {
+                o.reverse()
+            } else {
+                o
+            }
+        });
+        let cons = cons.clone();
+        v.into_iter()
+            .map(|r| {
+                let change = match r.change {
+                    0 => "0".to_string(),
+                    c if c > 0 => format!("▲ {c}"),
+                    c => format!("▼ {}", -c),
+                };
+                let cells = cons
+                    .iter()
+                    .map(|c| view! { <td class="num">{opt3(r.by_construct.get(c).copied())}</td> })
+                    .collect::<Vec<_>>();
+                view! {
+                    <tr data-model=r.model.clone()>
+                        <td class="num">{r.rank_weighted}</td>
+                        <th scope="row">{r.model.clone()}</th>
+                        <td class="num">{f3(r.overall)}</td>
+                        {cells}
+                        <td class="num">{f3(r.plain_mean)}</td>
+                        <td class="num">{r.rank_plain}</td>
+                        <td class="num" class:up={r.change > 0} class:down={r.change < 0}>{change}</td>
+                    </tr>
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+    let head = move |key: String, label: String| {
+        let k2 = key.clone();
+        let k3 = key.clone();
+        view! {
+            <th scope="col" aria-sort=move || { let (k, d) = sort.get(); if k == k3 { if d { "descending" } else { "ascending" } } else { "none" } }>
+                <button type="button" class="sort" on:click=move |_| {
+                    let k = k2.clone();
+                    sort.update(|s| { if s.0 == k { s.1 = !s.1 } else { *s = (k, false) } });
+                }>{label}</button>
+            </th>
+        }
+    };
+    view! {
+        <div class="table-scroll">
+            <table data-testid="table-scores">
+                <thead>
+                    <tr>
+                        {head("rank".into(), "Rank".into())}
+                        {head("model".into(), "Model".into())}
+                        {head("overall".into(), "Weighted overall".into())}
+                        {constructs.iter().map(|c| head(c.clone(), c.clone())).collect::<Vec<_>>()}
+                        {head("mean".into(), "Plain mean".into())}
+                        <th scope="col">"Rank (mean)"</th>
+                        {head("change".into(), "Rank change".into())}
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
     }
 }

@@ -823,6 +823,21 @@ pub fn analyze_parsed(
     matrix: &ScoreMatrix,
     opts: &SemOptions,
 ) -> Result<SemReport, SemError> {
+    analyze_parsed_with_progress(spec, matrix, opts, &mut |_, _| {})
+}
+
+/// As [`analyze_parsed`], calling `on_progress(done, total)` during the bootstrap (every
+/// [`super::bootstrap::PROGRESS_EVERY`] resamples and once at the end), e.g. to drive a
+/// progress bar in the web worker.
+///
+/// # Errors
+/// As [`analyze`].
+pub fn analyze_parsed_with_progress(
+    spec: &ModelSpec,
+    matrix: &ScoreMatrix,
+    opts: &SemOptions,
+    on_progress: &mut dyn FnMut(usize, usize),
+) -> Result<SemReport, SemError> {
     let max_iterations = opts.max_iterations.unwrap_or(spec.max_iterations);
     let table = prepare(spec, matrix, opts.missing)?;
     let full_plan = Plan::build(spec, &table.names, &BTreeSet::new(), max_iterations);
@@ -1180,7 +1195,7 @@ pub fn analyze_parsed(
     }
 
     let bootstrap = match &opts.bootstrap {
-        Some(b) => Some(run_bootstrap(&plan, &est, &table, &z, b)?),
+        Some(b) => Some(run_bootstrap(&plan, &est, &table, &z, b, on_progress)?),
         None => None,
     };
 

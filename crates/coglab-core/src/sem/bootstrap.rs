@@ -19,6 +19,9 @@ use crate::stats::StatsError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// How many resamples pass between two progress reports.
+pub const PROGRESS_EVERY: usize = 100;
+
 /// How to bootstrap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BootstrapOptions {
@@ -179,6 +182,7 @@ pub(crate) fn run_bootstrap(
     table: &Table,
     z: &[Vec<f64>],
     opts: &BootstrapOptions,
+    on_progress: &mut dyn FnMut(usize, usize),
 ) -> Result<BootstrapReport, SemError> {
     let n = table.models.len();
     let p = plan.items.len();
@@ -199,7 +203,10 @@ pub(crate) fn run_bootstrap(
     let mut cross = vec![0.0; p * p];
     let mut buf = Vec::with_capacity(k);
     let mut failed = 0;
-    for _ in 0..opts.resamples {
+    for done in 0..opts.resamples {
+        if done % PROGRESS_EVERY == 0 {
+            on_progress(done, opts.resamples);
+        }
         counts.iter_mut().for_each(|c| *c = 0);
         for _ in 0..n {
             counts[rng.below(n)] += 1;
@@ -218,6 +225,7 @@ pub(crate) fn run_bootstrap(
             Err(_) => failed += 1,
         }
     }
+    on_progress(opts.resamples, opts.resamples);
     let succeeded = opts.resamples - failed;
     if succeeded < 2 {
         return Err(SemError::Stats {

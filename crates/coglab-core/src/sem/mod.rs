@@ -35,8 +35,9 @@ pub mod describe;
 pub mod engine;
 pub mod quality;
 pub mod spec;
+pub mod suite;
 
-pub use analysis::{analyze, analyze_parsed, SemOptions, SemReport};
+pub use analysis::{analyze, analyze_parsed, analyze_parsed_with_progress, SemOptions, SemReport};
 
 use crate::location::Location;
 use crate::stats::StatsError;
