@@ -3,6 +3,9 @@
 // results (light 1280 and dark phone width).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { start, newPage, App } from './support.mjs';
 
 let env;
@@ -105,6 +108,8 @@ test('a short session by keyboard, resumed after a reload, exports the answers g
   await app.screenshot('selftest-results-apply');
   const csv = dataText(await page.getByTestId('export-csv').getAttribute('href'));
   const json = JSON.parse(dataText(await page.getByTestId('export-json').getAttribute('href')));
+  // Kept for reading back with the CLI: coglab score kiva <tmp>/coglab-selftest-e2e.csv
+  await writeFile(join(tmpdir(), 'coglab-selftest-e2e.csv'), csv);
   const lines = csv.trim().split('\n');
   assert.equal(lines[0], 'ParticipantID,Transformation,Variation,Task,Score,Reaction Time');
   // 10 trials: 5 with three rows (right stage 1), 5 with two (stage 2 skipped).
