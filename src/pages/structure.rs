@@ -779,8 +779,11 @@ fn Results(
                         .collect();
                     let outer_rows = r.outer.iter().map(|(item, o)| {
                         let vif = r.vif.get(item).copied();
-                        let weak = o.loading.abs() < th.loading_min;
-                        let redundant = vif.is_some_and(|v| v > th.vif_max);
+                        // Thresholds apply to tasks, not to the stage-2 indicators (lower-order
+                        // construct scores) of a second-order construct.
+                        let is_task = task_constructs.contains(&o.construct);
+                        let weak = is_task && o.loading.abs() < th.loading_min;
+                        let redundant = is_task && vif.is_some_and(|v| v > th.vif_max);
                         view! {
                             <tr class:weak=weak class:redundant=redundant data-item=item.clone()>
                                 <th scope="row">{item.clone()}</th>
@@ -971,7 +974,7 @@ fn ScoresTable(
         }
     };
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll scores-scroll">
             <table data-testid="table-scores">
                 <thead>
                     <tr>

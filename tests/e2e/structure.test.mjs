@@ -93,6 +93,7 @@ test('Gold Table 2 loads by default with the paper layers and every view renders
   // Gold's Table 3 rows are shown beside this model's diagnostics.
   assert.equal(await s.tid('table-diagnostics').locator('tr.paper').count(), 8);
   await app.screenshot('structure-gold-light');
+  await s.tid('editor').screenshot({ path: join(ROOT, 'tests/e2e/screenshots/structure-gold-editor-light.png') });
   await page.setViewportSize({ width: 390, height: 800 });
   await app.screenshot('structure-gold-phone');
   assert.deepEqual(errors, []);
@@ -139,6 +140,7 @@ test('OpenVLM matrix: figures equal coglab sem, pruning, spec and report round t
   assert.equal(await first.locator('td').nth(1).textContent(), f3(ref.overall_scores[model].overall));
   const fitMs = Number(await s.tid('fit-ms').textContent());
   await app.screenshot('structure-openvlm-dark');
+  await s.tid('results').screenshot({ path: join(ROOT, 'tests/e2e/screenshots/structure-openvlm-results-dark.png') });
 
   // Pruning: the same steps as coglab sem --prune.
   const refPruned = cli(specPath, ['--prune']);

@@ -69,7 +69,7 @@ pub fn HtmtHeatmap(
         .collect::<Vec<_>>();
     // Colour bar 0..1 with the 0.90 line.
     let bar_x = LEFT + m * CELL + 30.0;
-    let bar_h = (m * CELL).max(120.0);
+    let bar_h = (m * CELL).max(160.0);
     let stops = (0..10)
         .map(|k| {
             let v = k as f64 / 10.0;
@@ -80,7 +80,7 @@ pub fn HtmtHeatmap(
         })
         .collect::<Vec<_>>();
     let line_y = TOP + bar_h * (1.0 - HTMT_LINE);
-    let w = bar_x + 90.0;
+    let w = bar_x + 140.0;
     let h = TOP + bar_h.max(m * CELL) + 28.0;
     view! {
         <div class="diagram-scroll">
@@ -98,10 +98,10 @@ pub fn HtmtHeatmap(
                 {rows}
                 {cols}
                 {stops}
-                <text x=bar_x + 22.0 y=TOP + 10.0>"1.0"</text>
-                <text x=bar_x + 22.0 y=TOP + bar_h>"0.0"</text>
+                <text x=bar_x - 6.0 y=TOP + 10.0 text-anchor="end">"1.0"</text>
+                <text x=bar_x - 6.0 y=TOP + bar_h text-anchor="end">"0.0"</text>
                 <line class="hm-line" data-testid="htmt-line" x1=bar_x - 4.0 x2=bar_x + 20.0 y1=line_y y2=line_y />
-                <text class="hm-line-label" x=bar_x + 22.0 y=line_y + 4.0>"0.90"</text>
+                <text class="hm-line-label" x=bar_x + 24.0 y=line_y + 4.0>"0.90 (HTMT limit)"</text>
             </svg>
         </div>
     }
