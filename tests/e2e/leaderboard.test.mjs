@@ -1,0 +1,123 @@
+// End-to-end: the leaderboard with dropped result files. Real MM-IQ and KiVA files from
+// ../shared/data are picked (file picker and folder picker), scored in the worker, and the
+// numbers shown are compared with the coglab CLI's JSON on the same files; a bad file among
+// good ones; the URL round trip of the benchmark tab; screenshots light/dark, desktop/phone.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { start, newPage, App, ROOT } from './support.mjs';
+
+const DATA = process.env.COGLAB_DATA ?? join(ROOT, '../shared/data');
+const HAVE_DATA = existsSync(DATA);
+if (!HAVE_DATA && process.env.CI === 'true') {
+  throw new Error(`${DATA} is absent: the leaderboard end-to-end test needs the real data in CI`);
+}
+const KEY = join(DATA, 'mmiq/MMIQ_benchmark_answer_dict.jsonl');
+const PREDS = join(DATA, 'mmiq/example_output_parsed.jsonl');
+const GPT4 = join(DATA, 'kiva/model_data/KiVA/gpt4_multi_image');
+
+/** The coglab CLI's JSON for the given arguments (COGLAB_BIN, else cargo run). */
+function cli(args) {
+  const out = process.env.COGLAB_BIN
+    ? execFileSync(process.env.COGLAB_BIN, args, { encoding: 'utf8', maxBuffer: 1 << 28 })
+    : execFileSync('cargo', ['run', '-q', '-p', 'coglab-cli', '--', ...args],
+      { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28 });
+  return JSON.parse(out);
+}
+
+/** Page-object helpers for the leaderboard. */
+class Board {
+  constructor(page) { this.page = page; }
+  async pickFiles(paths) { await this.page.getByTestId('file-input').setInputFiles(paths); }
+  async pickFolder(dir) { await this.page.getByTestId('folder-input').setInputFiles(dir); }
+  /** Waits until `n` files have a status. */
+  async waitFiles(n) {
+    await this.page.waitForFunction((k) => document.querySelectorAll('[data-testid=lb-files] li').length >= k, n);
+  }
+  /** data-value of a computed MM-IQ row's cells, by model. */
+  async mmiqValues(model) {
+    const row = this.page.locator(`[data-testid=mmiq-computed-row][data-model="${model}"]`);
+    return row.locator('td[data-value]').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
+  }
+}
+
+let env;
+before(async () => { env = await start(); });
+after(async () => { await env?.close(); });
+
+const close = (a, b) => Math.abs(a - b) < 1e-9;
+
+test('MM-IQ and KiVA files scored in the browser equal the CLI, a bad file fails alone',
+  { skip: !HAVE_DATA && `${DATA} absent` }, async () => {
+    const { page, context, errors } = await newPage(env.browser);
+    const app = new App(page, env.base);
+    const board = new Board(page);
+    await app.goto('/leaderboard');
+    const dir = mkdtempSync(join(tmpdir(), 'coglab-lb-'));
+    const bad = join(dir, 'broken_output.jsonl');
+    writeFileSync(bad, '{"data_id": 1, "response": "A"}\n{not json\n');
+    await board.pickFiles([KEY, PREDS, bad]);
+    await board.waitFiles(3);
+    // The bad file's located error (file and line) shows; the good files are scored.
+    const panel = page.getByTestId('error-panel').filter({ hasText: 'broken_output.jsonl' });
+    await panel.waitFor();
+    assert.match(await panel.innerText(), /line 2/);
+    const want = cli(['score', 'mmiq', '--answers', KEY, PREDS, '--json']);
+    const got = await board.mmiqValues('example');
+    // Mean, then the 8 paradigms in the key's order (those present in the file).
+    assert.ok(close(got[0], want.overall.accuracy), `${got[0]} vs ${want.overall.accuracy}`);
+    const cats = ['Logical Operation', 'Mathematical', '2D-Geometry', '3D-Geometry', 'Visual Instruction',
+      'Temporal Movement', 'Spatial Relationship', 'Concrete Object'].filter((c) => want.by_category[c]);
+    assert.equal(got.length, 1 + cats.length);
+    cats.forEach((c, i) => assert.ok(close(got[1 + i], want.by_category[c].accuracy), c));
+    const ci = await page.locator('[data-testid=mmiq-computed-row][data-model=example] td[data-ci-low]');
+    assert.ok(close(Number(await ci.getAttribute('data-ci-low')), want.overall.ci_low));
+    assert.ok(close(Number(await ci.getAttribute('data-ci-high')), want.overall.ci_high));
+    await app.screenshot('leaderboard-mmiq-light');
+
+    // KiVA: the GPT-4V run folder through the folder picker.
+    await page.getByTestId('tab-kiva').click();
+    await page.waitForURL(/b=kiva/);
+    await board.pickFolder(GPT4);
+    const row = page.locator('[data-testid=kiva-computed-row][data-model=gpt4_multi_image]');
+    await row.waitFor();
+    const kv = cli(['score', 'kiva', GPT4, '--json']);
+    const cells = await row.locator('td[data-value]').evaluateAll(
+      (tds) => tds.map((td) => [td.dataset.domain, td.dataset.stage, Number(td.dataset.value)]));
+    assert.equal(cells.length, 15);
+    for (const [d, s, v] of cells) assert.ok(close(v, kv.by_domain[d][s].mean), `${d} ${s}`);
+    await page.getByTestId('kiva-joint').check();
+    const joint = await row.locator('td[data-stage=within_joint]').evaluateAll(
+      (tds) => tds.map((td) => [td.dataset.domain, Number(td.dataset.value)]));
+    assert.equal(joint.length, 5);
+    for (const [d, v] of joint) assert.ok(close(v, kv.by_domain[d].within_joint.mean), d);
+    await page.getByTestId('kiva-chart').waitFor();
+    await app.screenshot('leaderboard-kiva-light');
+
+    // URL round trip: reloading keeps the benchmark tab.
+    await page.reload();
+    await page.getByTestId('main-nav').waitFor();
+    assert.equal(await page.getByTestId('tab-kiva').getAttribute('aria-selected'), 'true');
+    assert.deepEqual(errors.filter((e) => !e.includes('404')), []);
+    await context.close();
+  });
+
+test('dark theme at phone width', { skip: !HAVE_DATA && `${DATA} absent` }, async () => {
+  const { page, context, errors } = await newPage(env.browser,
+    { viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard?b=kiva');
+  await new Board(page).pickFolder(GPT4);
+  await page.locator('[data-testid=kiva-computed-row]').first().waitFor();
+  await page.getByTestId('kiva-chart').waitFor();
+  await app.screenshot('leaderboard-kiva-dark-phone');
+  await app.goto('/leaderboard');
+  await new Board(page).pickFiles([KEY, PREDS]);
+  await page.locator('[data-testid=mmiq-computed-row]').first().waitFor();
+  await app.screenshot('leaderboard-mmiq-dark-phone');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
