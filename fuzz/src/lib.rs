@@ -71,7 +71,10 @@ pub fn run(name: &str, data: &[u8]) {
             let _ = mmiq::AnswerKey::parse_bytes("key.jsonl", data);
         }
         "mmiq_preds" => {
-            let (file, bytes) = named(data, &["p.jsonl", "p.csv", "p.tsv", "p.json", "p.xlsx", "p"]);
+            let (file, bytes) = named(
+                data,
+                &["p.jsonl", "p.csv", "p.tsv", "p.json", "p.xlsx", "p"],
+            );
             let _ = mmiq::Predictions::parse(file, bytes);
             let _ = mmiq::detect(file, bytes);
         }
@@ -91,7 +94,9 @@ pub fn run(name: &str, data: &[u8]) {
             ) else {
                 return;
             };
-            let Ok(ra) = mmiq::score(&key, &a) else { return };
+            let Ok(ra) = mmiq::score(&key, &a) else {
+                return;
+            };
             if let Ok(b) = mmiq::Predictions::parse("b.jsonl", p[2]) {
                 if let Ok(rb) = mmiq::score(&key, &b) {
                     let _ = mmiq::compare(&ra, &rb, 50, 7);
@@ -132,7 +137,13 @@ pub fn run(name: &str, data: &[u8]) {
         "mmopera_detect" => {
             let (file, bytes) = named(
                 data,
-                &["m_RIA_results.json", "m_ICA_regular_scoring.json", "m_RIA_reasoning_scoring.json", "metadata.csv", "x.json"],
+                &[
+                    "m_RIA_results.json",
+                    "m_ICA_regular_scoring.json",
+                    "m_RIA_reasoning_scoring.json",
+                    "metadata.csv",
+                    "x.json",
+                ],
             );
             let _ = mmopera::detect::detect(file, bytes);
         }
@@ -173,7 +184,9 @@ fn mmopera_score(data: &[u8]) {
     use mmopera::metadata::Metadata;
     use mmopera::score::{score, ScoreOptions};
     let p = split(data, 4);
-    let Ok(meta) = Metadata::parse("metadata.json", p[0]) else { return };
+    let Ok(meta) = Metadata::parse("metadata.json", p[0]) else {
+        return;
+    };
     let regular = RegularScores::parse("m_regular_scoring.json", p[1]).ok();
     let reasoning = ReasoningScores::parse("m_reasoning_scoring.json", p[2]).ok();
     let answers = Answers::parse("m_results.json", p[3]).ok();

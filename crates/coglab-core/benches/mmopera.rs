@@ -48,16 +48,16 @@ fn files(rng: &mut Rng) -> Files {
     );
     for i in 0..N {
         let sep = if i + 1 == N { "\n" } else { ",\n" };
-        let hops = 1 + rng.below(4) as usize;
+        let hops = 1 + rng.below(4);
         let _ = write!(
             m,
             "  {{\"id\": \"r{i}\", \"foldername\": \"ria_{i:05}\", \"domain\": \"{}\", \"type\": \"Relation\", \
              \"culture\": \"Global\", \"language\": \"English\", \"hop_count\": {hops}, \
              \"perception\": [\"{}\"], \"conception\": [\"{}\", \"{}\"], \"relation\": \"Protection\"}}{sep}",
-            DOMAINS[rng.below(4) as usize],
-            PERCEPTION[rng.below(4) as usize],
-            CONCEPTION[rng.below(4) as usize],
-            CONCEPTION[rng.below(4) as usize],
+            DOMAINS[rng.below(4)],
+            PERCEPTION[rng.below(4)],
+            CONCEPTION[rng.below(4)],
+            CONCEPTION[rng.below(4)],
         );
         let _ = write!(
             a,
