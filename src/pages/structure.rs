@@ -101,6 +101,57 @@ fn download(name: &str, mime: &str, text: &str) {
     let _ = web_sys::Url::revoke_object_url(&url);
 }
 
+/// Saves the inline SVG chart with `data-testid=testid` as a PNG (2x): computed styles are
+/// inlined into a copy so the image keeps the page's colours, then drawn on a canvas.
+fn download_png(testid: &str, name: &str) {
+    const JS: &str = r#"
+        const svg = document.querySelector(`[data-testid="${id}"]`);
+        if (!svg) return;
+        const clone = svg.cloneNode(true);
+        const src = svg.querySelectorAll('*'), dst = clone.querySelectorAll('*');
+        const props = ['fill', 'stroke', 'stroke-width', 'fill-opacity', 'font-size', 'font-weight',
+            'font-family', 'paint-order', 'text-anchor'];
+        src.forEach((e, i) => {
+            const cs = getComputedStyle(e);
+            dst[i].setAttribute('style', props.map((p) => `${p}:${cs.getPropertyValue(p)}`).join(';'));
+        });
+        const bg = getComputedStyle(document.body).backgroundColor;
+        const w = svg.width.baseVal.value, h = svg.height.baseVal.value;
+        const url = URL.createObjectURL(new Blob([new XMLSerializer().serializeToString(clone)],
+            { type: 'image/svg+xml' }));
+        const img = new Image();
+        img.onload = () => {
+            const c = document.createElement('canvas');
+            c.width = w * 2; c.height = h * 2;
+            const ctx = c.getContext('2d');
+            ctx.fillStyle = bg; ctx.fillRect(0, 0, c.width, c.height);
+            ctx.scale(2, 2); ctx.drawImage(img, 0, 0);
+            URL.revokeObjectURL(url);
+            c.toBlob((b) => {
+                const a = document.createElement('a');
+                a.href = URL.createObjectURL(b); a.download = name; a.click();
+                setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+            }, 'image/png');
+        };
+        img.src = url;
+    "#;
+    let f = js_sys::Function::new_with_args("id, name", JS);
+    let _ = f.call2(
+        &wasm_bindgen::JsValue::NULL,
+        &wasm_bindgen::JsValue::from_str(testid),
+        &wasm_bindgen::JsValue::from_str(name),
+    );
+}
+
+fn png_button(label: &'static str, testid: &'static str, file: &'static str) -> impl IntoView {
+    view! {
+        <button type="button" class="small" data-testid=format!("png-{testid}") aria-label=format!("Save the {label} as PNG")
+            on:click=move |_| download_png(testid, file)>
+            "PNG"
+        </button>
+    }
+}
+
 async fn read_file(input: &web_sys::HtmlInputElement) -> Option<Result<(String, String), String>> {
     let file = input.files()?.get(0)?;
     let name = file.name();
@@ -835,7 +886,7 @@ fn Results(
                             {format!("{} models ({} dropped), {} iterations, scheme {:?}; ", r.n_models, r.dropped_models.len(), r.iterations, r.scheme)}
                             <span data-testid="fit-ms">{format!("{:.1}", a.ms)}</span>" ms in the worker."
                         </p>
-                        <h3>"Path diagram"</h3>
+                        <h3>"Path diagram " {png_button("path diagram", "sem-diagram", "path-diagram.png")}</h3>
                         <PathDiagram report=r2 />
                         <h3>"Loadings, weights and VIF " {export_buttons("outer model", "outer", rep(|r| report_csv(r, ReportTable::Outer)), rep(|r| serde_json::to_string_pretty(&(&r.outer, &r.vif)).unwrap_or_default()))}</h3>
                         <p class="muted">{format!("Highlighted: loading below λ_min = {} (weak) or VIF above δ_VIF = {} (redundant).", th.loading_min, th.vif_max)}</p>
@@ -848,7 +899,7 @@ fn Results(
                             <thead><tr><th scope="col">"Construct"</th><th scope="col">"α"</th><th scope="col">"ρ_A"</th><th scope="col">"ρ_C"</th><th scope="col">"AVE"</th></tr></thead>
                             <tbody>{rel_rows}</tbody>
                         </table></div>
-                        <h3>"HTMT " {export_buttons("HTMT", "htmt", rep(|r| report_csv(r, ReportTable::Htmt)), rep(|r| serde_json::to_string_pretty(&r.htmt).unwrap_or_default()))}</h3>
+                        <h3>"HTMT " {png_button("HTMT heatmap", "htmt-heatmap", "htmt-heatmap.png")} {export_buttons("HTMT", "htmt", rep(|r| report_csv(r, ReportTable::Htmt)), rep(|r| serde_json::to_string_pretty(&r.htmt).unwrap_or_default()))}</h3>
                         <HtmtHeatmap constructs=task_constructs htmt=r.htmt.clone() />
                         <h3>"Suite diagnostics " {export_buttons("diagnostics", "diagnostics", rep(|r| report_csv(r, ReportTable::Diagnostics)), rep(|r| serde_json::to_string_pretty(&r.diagnostics).unwrap_or_default()))}</h3>
                         <div class="table-scroll"><table data-testid="table-diagnostics">

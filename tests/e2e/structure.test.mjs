@@ -93,6 +93,13 @@ test('Gold Table 2 loads by default with the paper layers and every view renders
   // Gold's Table 3 rows are shown beside this model's diagnostics.
   assert.equal(await s.tid('table-diagnostics').locator('tr.paper').count(), 8);
   await app.screenshot('structure-gold-light');
+  // Charts save as PNG.
+  for (const id of ['sem-diagram', 'htmt-heatmap']) {
+    const [dl] = await Promise.all([page.waitForEvent('download'), s.tid(`png-${id}`).click()]);
+    assert.match(dl.suggestedFilename(), /\.png$/);
+    const png = readFileSync(await dl.path());
+    assert.equal(png.subarray(1, 4).toString(), 'PNG');
+  }
   await s.tid('editor').screenshot({ path: join(ROOT, 'tests/e2e/screenshots/structure-gold-editor-light.png') });
   await page.setViewportSize({ width: 390, height: 800 });
   await app.screenshot('structure-gold-phone');
