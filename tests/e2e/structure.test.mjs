@@ -93,6 +93,16 @@ test('Gold Table 2 loads by default with the paper layers and every view renders
   // Gold's Table 3 rows are shown beside this model's diagnostics.
   assert.equal(await s.tid('table-diagnostics').locator('tr.paper').count(), 8);
   await app.screenshot('structure-gold-light');
+  // A broken file shows a located error and keeps what is loaded.
+  const dir = mkdtempSync(join(tmpdir(), 'structure-bad-'));
+  writeFileSync(join(dir, 'bad.csv'), 'model,a,b\nx,1,2\ny,3\n');
+  await s.tid('data-file').setInputFiles(join(dir, 'bad.csv'));
+  const panel = page.getByTestId('error-panel');
+  await panel.waitFor();
+  assert.match(await panel.textContent(), /bad\.csv.*line 3/s);
+  assert.match(await s.tid('data-summary').textContent(), /gold-table2\.csv/);
+  assert.equal(await s.tid('table-outer').count(), 1);
+  await app.screenshot('structure-gold-error-light');
   // Charts save as PNG.
   for (const id of ['sem-diagram', 'htmt-heatmap']) {
     const [dl] = await Promise.all([page.waitForEvent('download'), s.tid(`png-${id}`).click()]);
