@@ -3,6 +3,7 @@
 //! browser on a canvas with `plotters-canvas`.
 
 pub mod bars;
+pub mod radar;
 pub mod theme;
 
 pub use theme::ChartTheme;

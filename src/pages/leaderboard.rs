@@ -4,7 +4,9 @@
 use std::rc::Rc;
 
 use coglab_core::kiva::{KivaReport, Variant};
-use coglab_core::leaderboard::{tie_ranks, FileStatus, KivaRow, MmiqRow, Scored};
+use coglab_core::leaderboard::{
+    tie_ranks, to_csv, to_json, to_latex, FileStatus, KivaRow, MmiqRow, Scored, Table,
+};
 use coglab_core::mmiq::{HumanReference, CATEGORIES};
 use coglab_core::stats::describe::MeanSe;
 use leptos::prelude::*;
@@ -13,6 +15,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::charts::bars::{draw_grouped_bars, BarSeries, GroupedBars};
+use crate::charts::radar::{draw_radar, Radar, RadarSeries};
 use crate::charts::ChartTheme;
 use crate::components::error_panel::ErrorPanel;
 use crate::components::reported_table::ReportedTableView;
@@ -279,6 +282,68 @@ fn MmiqComputed(
     rows: RwSignal<Vec<MmiqRow>>,
 ) -> impl IntoView {
     let human = HumanReference::paper();
+    let export = Memo::new(move |_| {
+        let rows = rows.get();
+        let ranks = tie_ranks(
+            &rows
+                .iter()
+                .map(|r| (r.report.overall.ci_low, r.report.overall.ci_high))
+                .collect::<Vec<_>>(),
+        );
+        let mut columns: Vec<String> = ["Rank", "Model", "Mean", "95% CI"]
+            .map(String::from)
+            .to_vec();
+        columns.extend(PARADIGM_SHORT.map(String::from));
+        let rows = rows
+            .iter()
+            .zip(ranks)
+            .map(|(r, rank)| {
+                let o = r.report.overall;
+                let mut row = vec![
+                    rank.to_string(),
+                    r.model.clone(),
+                    pct(o.accuracy),
+                    format!("{}–{}", pct(o.ci_low), pct(o.ci_high)),
+                ];
+                row.extend(CATEGORIES.iter().map(|c| {
+                    r.report
+                        .by_category
+                        .get(*c)
+                        .map_or("–".to_string(), |a| pct(a.accuracy))
+                }));
+                row
+            })
+            .collect();
+        Table { columns, rows }
+    });
+    let radar = Memo::new(move |_| {
+        let human = HumanReference::paper();
+        let mut series: Vec<RadarSeries> = rows
+            .get()
+            .iter()
+            .map(|r| RadarSeries {
+                name: r.model.clone(),
+                values: CATEGORIES
+                    .iter()
+                    .map(|c| r.report.by_category.get(*c).map(|a| a.accuracy))
+                    .collect(),
+            })
+            .collect();
+        series.push(RadarSeries {
+            name: "Human".into(),
+            values: CATEGORIES
+                .iter()
+                .map(|c| human.by_category.get(*c).copied())
+                .collect(),
+        });
+        Chart::Radar(Radar {
+            title: "MM-IQ accuracy by paradigm".into(),
+            axes: PARADIGM_SHORT.map(String::from).to_vec(),
+            series,
+            max: 1.0,
+            theme: chart_theme(),
+        })
+    });
     view! {
         <Show when=move || !rows.read().is_empty()>
             {
@@ -347,6 +412,9 @@ fn MmiqComputed(
                     }
                 }
             }
+            <ExportButtons table=export stem="mmiq" />
+            <ChartCanvas data=radar testid="mmiq-radar" file_name="mmiq-radar.png"
+                label="MM-IQ radar: accuracy per paradigm for each model and humans" />
         </Show>
     }
 }
@@ -433,19 +501,39 @@ fn KivaComputed(
                     .collect(),
             })
             .collect();
-        GroupedBars {
+        Chart::Bars(GroupedBars {
             title: format!("KiVA: {} ({})", st.1, st.2),
             y_label: "Accuracy".into(),
             groups,
             series,
             y_max: Some(1.0),
             reference: None,
-            theme: if prefers_dark() {
-                ChartTheme::dark()
-            } else {
-                ChartTheme::light()
-            },
+            theme: chart_theme(),
+        })
+    });
+    let export = Memo::new(move |_| {
+        let doms = domains();
+        let stages = kiva_stages(joint.get());
+        let mut columns = vec!["Model".to_string()];
+        for d in &doms {
+            for (_, t, _) in stages {
+                columns.push(format!("{d} {t}"));
+            }
         }
+        let rows = visible
+            .get()
+            .iter()
+            .map(|r| {
+                let mut row = vec![r.model.clone()];
+                for d in &doms {
+                    for (k, _, _) in stages {
+                        row.push(mean_se_text(stat(&r.report, d, k)));
+                    }
+                }
+                row
+            })
+            .collect();
+        Table { columns, rows }
     });
     view! {
         <Show when=move || !rows.read().is_empty()>
@@ -499,7 +587,8 @@ fn KivaComputed(
                         on:change=move |_| set_stage.set(i) />{move || format!(" {}", kiva_stages(joint.get())[i].1)}</label>
                 }).collect_view()}
             </div>
-            <ChartCanvas data=chart file_name="kiva-bars.png" label="KiVA grouped bars: accuracy by domain with ±1 SE" />
+            <ExportButtons table=export stem="kiva" />
+            <ChartCanvas data=chart testid="kiva-chart" file_name="kiva-bars.png" label="KiVA grouped bars: accuracy by domain with ±1 SE" />
         </Show>
     }
 }
@@ -522,11 +611,73 @@ fn prefers_dark() -> bool {
     }
 }
 
-/// A grouped-bars chart drawn on a canvas, with a PNG download button.
+/// The data of one of the page's charts.
+#[derive(Debug, Clone, PartialEq)]
+enum Chart {
+    /// Grouped bars.
+    Bars(GroupedBars),
+    /// Radar.
+    Radar(Radar),
+}
+
+fn chart_theme() -> ChartTheme {
+    if prefers_dark() {
+        ChartTheme::dark()
+    } else {
+        ChartTheme::light()
+    }
+}
+
+/// Offers `text` as a downloaded file.
+fn download_text(name: &str, mime: &str, text: &str) {
+    let parts = js_sys::Array::of1(&text.into());
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    if let Some(a) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("a").ok())
+        .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+    {
+        a.set_href(&url);
+        a.set_download(name);
+        a.click();
+    }
+    // The URL is not revoked: revoking right after the click can cancel the download.
+}
+
+/// CSV, JSON and LaTeX download buttons for a table as shown.
+#[component]
+fn ExportButtons(
+    /// The table as shown (sorted, filtered, visible columns).
+    table: Memo<Table>,
+    /// File name without extension.
+    stem: &'static str,
+) -> impl IntoView {
+    view! {
+        <div class="lb-controls lb-export" role="group" aria-label="Export this table">
+            <button type="button" data-testid=format!("{stem}-csv")
+                on:click=move |_| download_text(&format!("{stem}.csv"), "text/csv", &to_csv(&table.get()))>"CSV"</button>
+            <button type="button" data-testid=format!("{stem}-json")
+                on:click=move |_| download_text(&format!("{stem}.json"), "application/json", &to_json(&table.get()))>"JSON"</button>
+            <button type="button" data-testid=format!("{stem}-latex")
+                on:click=move |_| download_text(&format!("{stem}.tex"), "application/x-tex", &to_latex(&table.get()))>"LaTeX"</button>
+        </div>
+    }
+}
+
+/// A chart drawn on a canvas, with a PNG download button.
 #[component]
 fn ChartCanvas(
     /// The chart data (redrawn when it changes).
-    data: Memo<GroupedBars>,
+    data: Memo<Chart>,
+    /// Test id of the canvas.
+    testid: &'static str,
     /// Name of the downloaded PNG.
     file_name: &'static str,
     /// Accessible description of the chart.
@@ -544,7 +695,13 @@ fn ChartCanvas(
         };
         use plotters::prelude::IntoDrawingArea;
         let area = backend.into_drawing_area();
-        set_err.set(draw_grouped_bars(&area, &d).err());
+        set_err.set(
+            match &d {
+                Chart::Bars(b) => draw_grouped_bars(&area, b),
+                Chart::Radar(r) => draw_radar(&area, r),
+            }
+            .err(),
+        );
     });
     let download = move |_| {
         let Some(c) = canvas.get() else { return };
@@ -566,7 +723,7 @@ fn ChartCanvas(
     view! {
         <figure class="lb-chart">
             <canvas node_ref=canvas width="900" height="420" role="img" aria-label=label
-                data-testid="kiva-chart"></canvas>
+                data-testid=testid></canvas>
             <figcaption>
                 <button type="button" on:click=download data-testid="chart-download">"Download PNG"</button>
             </figcaption>

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { start, newPage, App, ROOT } from './support.mjs';
@@ -76,7 +76,27 @@ test('MM-IQ and KiVA files scored in the browser equal the CLI, a bad file fails
     const ci = await page.locator('[data-testid=mmiq-computed-row][data-model=example] td[data-ci-low]');
     assert.ok(close(Number(await ci.getAttribute('data-ci-low')), want.overall.ci_low));
     assert.ok(close(Number(await ci.getAttribute('data-ci-high')), want.overall.ci_high));
+    await page.getByTestId('mmiq-radar').waitFor();
     await app.screenshot('leaderboard-mmiq-light');
+
+    // The CSV export, cell by cell against the CLI's numbers.
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('mmiq-csv').click()]);
+    assert.equal(dl.suggestedFilename(), 'mmiq.csv');
+    const csv = readFileSync(await dl.path(), 'utf8').trim().split('\n').map((l) => l.split(','));
+    assert.deepEqual(csv[0], ['Rank', 'Model', 'Mean', '95% CI', 'LO', 'Math', '2D-G', '3D-G', 'VI', 'TM', 'SR', 'CO']);
+    assert.equal(csv.length, 2);
+    const [rank, model, mean, interval, ...paradigms] = csv[1];
+    assert.equal(rank, '1');
+    assert.equal(model, 'example');
+    assert.ok(Math.abs(Number(mean) - 100 * want.overall.accuracy) <= 0.05);
+    const [lo, hi] = interval.split('–').map(Number);
+    assert.ok(Math.abs(lo - 100 * want.overall.ci_low) <= 0.05 && Math.abs(hi - 100 * want.overall.ci_high) <= 0.05);
+    const all = ['Logical Operation', 'Mathematical', '2D-Geometry', '3D-Geometry', 'Visual Instruction',
+      'Temporal Movement', 'Spatial Relationship', 'Concrete Object'];
+    all.forEach((c, i) => {
+      if (want.by_category[c]) assert.ok(Math.abs(Number(paradigms[i]) - 100 * want.by_category[c].accuracy) <= 0.05, c);
+      else assert.equal(paradigms[i], '–', c);
+    });
 
     // KiVA: the GPT-4V run folder through the folder picker.
     await page.getByTestId('tab-kiva').click();

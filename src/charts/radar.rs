@@ -1,0 +1,272 @@
+//! Radar (spider) chart: one axis per category, several models overlaid (MM-IQ paradigms,
+//! MM-OPERA L-3 abilities).
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::theme::ChartTheme;
+
+/// One polygon of a radar chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RadarSeries {
+    /// Name shown in the legend.
+    pub name: String,
+    /// One value per axis (`None` is drawn at the centre and its vertex is not marked).
+    pub values: Vec<Option<f64>>,
+}
+
+/// Data of a radar chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Radar {
+    /// Title drawn above the chart (empty for none).
+    pub title: String,
+    /// Axis labels, clockwise from the top.
+    pub axes: Vec<String>,
+    /// The overlaid series.
+    pub series: Vec<RadarSeries>,
+    /// The value at the outer ring (e.g. 1.0 for proportions).
+    pub max: f64,
+    /// Colours.
+    pub theme: ChartTheme,
+}
+
+/// Draws a radar chart with four rings, spokes with labels, one outlined and lightly filled
+/// polygon per series with marked vertices, and a legend.
+///
+/// # Errors
+/// A message when there are fewer than three axes, a series has the wrong number of values or
+/// a non-finite value, `max` is not positive, or the backend fails.
+pub fn draw_radar<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &Radar,
+) -> Result<(), String> {
+    let n = data.axes.len();
+    if n < 3 {
+        return Err(format!("a radar chart needs at least 3 axes, got {n}"));
+    }
+    if !(data.max.is_finite() && data.max > 0.0) {
+        return Err(format!(
+            "the outer ring value must be positive, got {}",
+            data.max
+        ));
+    }
+    for s in &data.series {
+        if s.values.len() != n {
+            return Err(format!(
+                "series {:?}: {} values for {} axes",
+                s.name,
+                s.values.len(),
+                n
+            ));
+        }
+        if s.values.iter().flatten().any(|v| !v.is_finite()) {
+            return Err(format!(
+                "series {:?}: a value is not a finite number",
+                s.name
+            ));
+        }
+    }
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let theme = &data.theme;
+    area.fill(&theme.background).map_err(e)?;
+    let (w, h) = area.dim_in_pixel();
+    let (w, h) = (w as i32, h as i32);
+    let fg = theme.foreground;
+    let text = |size: f64| ("sans-serif", size).into_font().color(&fg);
+    let mut top = 10;
+    if !data.title.is_empty() {
+        area.draw_text(
+            &data.title,
+            &text(16.0).pos(Pos::new(HPos::Center, VPos::Top)),
+            (w / 2, top),
+        )
+        .map_err(e)?;
+        top += 26;
+    }
+    // Legend rows.
+    let mut lx = 10;
+    let mut ly = top;
+    for (i, s) in data.series.iter().enumerate() {
+        let item_w = 24 + (s.name.chars().count() as i32) * 7 + 16;
+        if lx + item_w > w - 10 && lx > 10 {
+            lx = 10;
+            ly += 20;
+        }
+        area.draw(&Rectangle::new(
+            [(lx, ly + 3), (lx + 14, ly + 15)],
+            theme.series(i).filled(),
+        ))
+        .map_err(e)?;
+        area.draw_text(
+            &s.name,
+            &text(13.0).pos(Pos::new(HPos::Left, VPos::Center)),
+            (lx + 20, ly + 9),
+        )
+        .map_err(e)?;
+        lx += item_w;
+    }
+    if !data.series.is_empty() {
+        top = ly + 26;
+    }
+    let label_room = 70;
+    let radius = ((w - 2 * label_room).min(h - top - 64) / 2).max(10);
+    let (cx, cy) = (w / 2, top + 20 + radius);
+    let point = |axis: usize, frac: f64| -> (i32, i32) {
+        let angle = std::f64::consts::TAU * axis as f64 / n as f64;
+        let r = f64::from(radius) * frac;
+        (
+            cx + (r * angle.sin()).round() as i32,
+            cy - (r * angle.cos()).round() as i32,
+        )
+    };
+    for ring in 1..=4 {
+        let frac = f64::from(ring) / 4.0;
+        let mut pts: Vec<(i32, i32)> = (0..n).map(|a| point(a, frac)).collect();
+        pts.push(pts[0]);
+        area.draw(&PathElement::new(pts, theme.muted.stroke_width(1)))
+            .map_err(e)?;
+        area.draw_text(
+            &format!("{}", data.max * frac),
+            &text(11.0).pos(Pos::new(HPos::Left, VPos::Bottom)),
+            (cx + 3, cy - (f64::from(radius) * frac).round() as i32),
+        )
+        .map_err(e)?;
+    }
+    for (a, label) in data.axes.iter().enumerate() {
+        area.draw(&PathElement::new(
+            vec![(cx, cy), point(a, 1.0)],
+            theme.muted.stroke_width(1),
+        ))
+        .map_err(e)?;
+        let (x, y) = point(a, 1.08);
+        let h = if x < cx - 5 {
+            HPos::Right
+        } else if x > cx + 5 {
+            HPos::Left
+        } else {
+            HPos::Center
+        };
+        let v = if y < cy - 5 {
+            VPos::Bottom
+        } else if y > cy + 5 {
+            VPos::Top
+        } else {
+            VPos::Center
+        };
+        area.draw_text(label, &text(13.0).pos(Pos::new(h, v)), (x, y))
+            .map_err(e)?;
+    }
+    for (i, s) in data.series.iter().enumerate() {
+        let color = theme.series(i);
+        let pts: Vec<(i32, i32)> = s
+            .values
+            .iter()
+            .enumerate()
+            .map(|(a, v)| point(a, (v.unwrap_or(0.0) / data.max).clamp(0.0, 1.1)))
+            .collect();
+        area.draw(&Polygon::new(pts.clone(), color.mix(0.15).filled()))
+            .map_err(e)?;
+        let mut closed = pts.clone();
+        closed.push(pts[0]);
+        area.draw(&PathElement::new(closed, color.stroke_width(2)))
+            .map_err(e)?;
+        for (p, v) in pts.iter().zip(&s.values) {
+            if v.is_some() {
+                area.draw(&Circle::new(*p, 3, color.filled())).map_err(e)?;
+            }
+        }
+    }
+    area.present().map_err(e)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plotters_svg::SVGBackend;
+
+    fn sample() -> Radar {
+        Radar {
+            title: "MM-IQ paradigms".into(),
+            axes: ["LO", "Math", "2D-G", "3D-G"].map(String::from).to_vec(),
+            series: vec![
+                RadarSeries {
+                    name: "A".into(),
+                    values: vec![Some(1.0), Some(0.5), Some(0.0), None],
+                },
+                RadarSeries {
+                    name: "B".into(),
+                    values: vec![Some(0.25), Some(0.25), Some(0.25), Some(0.25)],
+                },
+            ],
+            max: 1.0,
+            theme: ChartTheme::light(),
+        }
+    }
+
+    fn render(d: &Radar) -> Result<String, String> {
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (500, 500)).into_drawing_area();
+            draw_radar(&area, d)?;
+        }
+        Ok(svg)
+    }
+
+    /// Centres of the `<circle>` elements (the marked vertices).
+    fn circles(svg: &str) -> Vec<(i32, i32)> {
+        let num = |el: &str, name: &str| -> i32 {
+            let key = format!(" {name}=\"");
+            let s = el.find(&key).unwrap() + key.len();
+            el[s..s + el[s..].find('"').unwrap()].parse().unwrap()
+        };
+        svg.split("<circle")
+            .skip(1)
+            .map(|c| (num(c, "cx"), num(c, "cy")))
+            .collect()
+    }
+
+    #[test]
+    fn vertices_sit_at_their_values_along_the_spokes() {
+        let svg = render(&sample()).unwrap();
+        let c = circles(&svg);
+        // A marks 3 vertices (its None is not marked), B marks 4.
+        assert_eq!(c.len(), 7, "{svg}");
+        // A's value 0 on axis 2 is the centre; value 1 on axis 0 is straight above it at the
+        // full radius; 0.5 on axis 1 (pointing right) is half the radius to the right.
+        let centre = c[2];
+        let top = c[0];
+        assert_eq!(top.0, centre.0);
+        let radius = centre.1 - top.1;
+        assert!(radius > 100, "radius {radius}");
+        assert_eq!(c[1].1, centre.1);
+        assert!((c[1].0 - centre.0 - radius / 2).abs() <= 1);
+        // B at 0.25 on every axis: a quarter of the radius up, right, down, left.
+        let q = radius / 4;
+        let b = &c[3..];
+        assert!((centre.1 - b[0].1 - q).abs() <= 1);
+        assert!((b[1].0 - centre.0 - q).abs() <= 1);
+        assert!((b[2].1 - centre.1 - q).abs() <= 1);
+        assert!((centre.0 - b[3].0 - q).abs() <= 1);
+    }
+
+    #[test]
+    fn labels_legend_and_errors() {
+        let svg = render(&sample()).unwrap();
+        for l in ["LO", "Math", "2D-G", "3D-G", "MM-IQ paradigms"] {
+            assert!(svg.contains(l), "{l}");
+        }
+        let mut d = sample();
+        d.axes.truncate(2);
+        assert!(render(&d).unwrap_err().contains("at least 3 axes"));
+        let mut d = sample();
+        d.series[1].values.pop();
+        assert!(render(&d)
+            .unwrap_err()
+            .contains("\"B\": 3 values for 4 axes"));
+        let mut d = sample();
+        d.max = 0.0;
+        assert!(render(&d).is_err());
+    }
+}
