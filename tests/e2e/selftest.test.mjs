@@ -109,7 +109,22 @@ test('a short session by keyboard, resumed after a reload, exports the answers g
   const csv = dataText(await page.getByTestId('export-csv').getAttribute('href'));
   const json = JSON.parse(dataText(await page.getByTestId('export-json').getAttribute('href')));
   // Kept for reading back with the CLI: coglab score kiva <tmp>/coglab-selftest-e2e.csv
-  await writeFile(join(tmpdir(), 'coglab-selftest-e2e.csv'), csv);
+  const csvFile = join(tmpdir(), 'coglab-selftest-e2e.csv');
+  await writeFile(csvFile, csv);
+  const cli = process.env.COGLAB_CLI;
+  if (cli) {
+    // Round trip: the CLI reads the export as a participant of KiVA's human data, and its
+    // overall figures are the ones the page shows (row "All domains", column "You").
+    const { execFileSync } = await import('node:child_process');
+    const out = JSON.parse(execFileSync(cli, ['score', 'kiva', csvFile, '--json']).toString());
+    assert.equal(out.rows.trials, 10);
+    const rows = page.locator('[data-testid=results-table] tbody tr');
+    const fmt = (m) => `${(m.mean * 100).toFixed(1)}% ± ${(m.se * 100).toFixed(1)}`;
+    for (const [k, key] of [[0, 'cross'], [1, 'within_conditional'], [2, 'extrapolation']]) {
+      const you = (await rows.nth(15 + k).locator('td').nth(1).innerText()).trim();
+      assert.equal(you, fmt(out.overall[key]), key);
+    }
+  }
   const lines = csv.trim().split('\n');
   assert.equal(lines[0], 'ParticipantID,Transformation,Variation,Task,Score,Reaction Time');
   // 10 trials: 5 with three rows (right stage 1), 5 with two (stage 2 skipped).
