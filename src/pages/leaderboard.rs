@@ -18,6 +18,7 @@ use crate::charts::bars::{draw_grouped_bars, BarSeries, GroupedBars};
 use crate::charts::radar::{draw_radar, Radar, RadarSeries};
 use crate::charts::ChartTheme;
 use crate::components::error_panel::ErrorPanel;
+use crate::components::model_items::{CompareModels, ModelItems};
 use crate::components::reported_table::ReportedTableView;
 use crate::data::{base_path, load_reported, BENCHMARKS};
 use crate::worker::client::WorkerClient;
@@ -415,6 +416,10 @@ fn MmiqComputed(
             <ExportButtons table=export stem="mmiq" />
             <ChartCanvas data=radar testid="mmiq-radar" file_name="mmiq-radar.png"
                 label="MM-IQ radar: accuracy per paradigm for each model and humans" />
+            <ModelItems rows=rows />
+            <Show when=move || { rows.read().len() >= 2 }>
+                <CompareModels rows=rows />
+            </Show>
         </Show>
     }
 }

@@ -98,6 +98,29 @@ test('MM-IQ and KiVA files scored in the browser equal the CLI, a bad file fails
       else assert.equal(paradigms[i], '–', c);
     });
 
+    // A second model (always answers "A", as free text) for the model page and the comparison.
+    const allA = join(dir, 'allA_output.jsonl');
+    writeFileSync(allA, readFileSync(PREDS, 'utf8').trim().split('\n')
+      .map((l) => JSON.stringify({ data_id: JSON.parse(l).data_id, response: `Looking at the grid, the answer is A.` }))
+      .join('\n') + '\n');
+    await board.pickFiles([KEY, allA]);
+    await page.locator('[data-testid=mmiq-computed-row][data-model=allA]').waitFor();
+    const cmp = cli(['compare', 'mmiq', '--answers', KEY, PREDS, allA, '--json', '--resamples', '2000', '--seed', '1']);
+    const cells2x2 = await page.getByTestId('compare-table').locator('td').allInnerTexts();
+    assert.deepEqual(cells2x2.map(Number), [cmp.table.both_correct, cmp.table.first_only,
+      cmp.table.second_only, cmp.table.both_wrong]);
+    const stats = await page.getByTestId('compare-stats').innerText();
+    assert.match(stats, new RegExp(`p = ${cmp.mcnemar_p.toFixed(4)}`));
+    assert.ok(stats.includes(`[${(100 * cmp.difference.low).toFixed(1)}, ${(100 * cmp.difference.high).toFixed(1)}]`), stats);
+    // Model page: the second model, wrong answers only.
+    await page.getByTestId('model-pick').selectOption({ label: 'allA' });
+    await page.getByTestId('wrong-only').check();
+    const wrong = await page.getByTestId('item-row').evaluateAll((rs) => rs.map((r) => r.dataset.correct));
+    const allAReport = cli(['score', 'mmiq', '--answers', KEY, allA, '--json']);
+    assert.equal(wrong.length, allAReport.overall.n - allAReport.overall.correct);
+    assert.ok(wrong.every((c) => c === 'false'));
+    await app.screenshot('leaderboard-mmiq-model-compare');
+
     // KiVA: the GPT-4V run folder through the folder picker.
     await page.getByTestId('tab-kiva').click();
     await page.waitForURL(/b=kiva/);
