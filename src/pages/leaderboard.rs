@@ -62,6 +62,8 @@ pub fn Leaderboard() -> impl IntoView {
         error: RwSignal::new(None),
     };
     let client = StoredValue::new_local(WorkerClient::for_app());
+    let filter = Memo::new(move |_| query.read().get("q").unwrap_or_default().to_lowercase());
+    let nav = use_nav();
     let base = base_path();
     let tabs = BENCHMARKS
         .iter()
@@ -85,10 +87,15 @@ pub fn Leaderboard() -> impl IntoView {
                 your browser from result files you drop below. Click a column header to sort."</p>
             <DropZone on_files=on_files cancel=move || client.get_value().cancel() ws=ws />
             <div class="tabs" role="tablist" aria-label="Benchmark">{tabs}</div>
+            <label class="lb-search">"Filter computed rows by model "
+                <input type="search" data-testid="lb-filter" placeholder="e.g. gpt4"
+                    prop:value=move || query.read().get("q").unwrap_or_default()
+                    on:change=move |ev| set_query(nav, "q", &event_target_value(&ev)) />
+            </label>
             <div class="tab-panel" role="tabpanel">
                 {move || match selected.get() {
-                    "mmiq" => view! { <MmiqComputed rows=ws.mmiq /> }.into_any(),
-                    "kiva" => view! { <KivaComputed rows=ws.kiva /> }.into_any(),
+                    "mmiq" => view! { <MmiqComputed rows=ws.mmiq filter=filter /> }.into_any(),
+                    "kiva" => view! { <KivaComputed rows=ws.kiva filter=filter /> }.into_any(),
                     _ => ().into_any(),
                 }}
                 {move || match (selected.get(), bundle.get()) {
@@ -113,6 +120,52 @@ pub fn Leaderboard() -> impl IntoView {
             </div>
         </section>
     }
+}
+
+/// The router's navigate function, stored for event handlers.
+type Nav = StoredValue<Box<dyn Fn(&str, leptos_router::NavigateOptions)>, LocalStorage>;
+
+fn use_nav() -> Nav {
+    let navigate = leptos_router::hooks::use_navigate();
+    StoredValue::new_local(Box::new(move |url: &str, opts| navigate(url, opts)))
+}
+
+/// Sets (or with an empty value removes) one query parameter, keeping the others, so the view
+/// is restored on reload and can be shared.
+fn set_query(nav: Nav, key: &str, value: &str) {
+    let Some(loc) = web_sys::window().map(|w| w.location()) else {
+        return;
+    };
+    let search = loc.search().unwrap_or_default();
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
+        return;
+    };
+    if value.is_empty() {
+        params.delete(key);
+    } else {
+        params.set(key, value);
+    }
+    let path = loc.pathname().unwrap_or_default();
+    let q = String::from(params.to_string());
+    let url = if q.is_empty() {
+        path
+    } else {
+        format!("{path}?{q}")
+    };
+    nav.with_value(|navigate| {
+        navigate(
+            &url,
+            leptos_router::NavigateOptions {
+                replace: true,
+                scroll: false,
+                ..Default::default()
+            },
+        )
+    });
+}
+
+fn matches(model: &str, filter: &str) -> bool {
+    filter.is_empty() || model.to_lowercase().contains(filter)
 }
 
 /// Path of a picked file: its folder-relative path for a folder pick, else its name.
@@ -281,10 +334,17 @@ fn pct(x: f64) -> String {
 fn MmiqComputed(
     /// The computed rows.
     rows: RwSignal<Vec<MmiqRow>>,
+    /// Lower-case text a shown model name must contain.
+    filter: Memo<String>,
 ) -> impl IntoView {
     let human = HumanReference::paper();
     let export = Memo::new(move |_| {
-        let rows = rows.get();
+        let f = filter.get();
+        let rows: Vec<MmiqRow> = rows
+            .get()
+            .into_iter()
+            .filter(|r| matches(&r.model, &f))
+            .collect();
         let ranks = tie_ranks(
             &rows
                 .iter()
@@ -350,7 +410,8 @@ fn MmiqComputed(
             {
                 let human = human.clone();
                 move || {
-                    let rows = rows.get();
+                    let f = filter.get();
+                    let rows: Vec<MmiqRow> = rows.get().into_iter().filter(|r| matches(&r.model, &f)).collect();
                     let ranks = tie_ranks(
                         &rows.iter().map(|r| (r.report.overall.ci_low, r.report.overall.ci_high)).collect::<Vec<_>>(),
                     );
@@ -463,9 +524,13 @@ fn mean_se_text(m: Option<MeanSe>) -> String {
 fn KivaComputed(
     /// The computed rows.
     rows: RwSignal<Vec<KivaRow>>,
+    /// Lower-case text a shown model name must contain.
+    filter: Memo<String>,
 ) -> impl IntoView {
-    let (adults, set_adults) = signal(false);
-    let (joint, set_joint) = signal(false);
+    let query = use_query_map();
+    let nav = use_nav();
+    let adults = Memo::new(move |_| query.read().get("v").as_deref() == Some("adults"));
+    let joint = Memo::new(move |_| query.read().get("j").as_deref() == Some("1"));
     let (stage, set_stage) = signal(0usize);
     let visible = Memo::new(move |_| {
         let v = if adults.get() {
@@ -475,7 +540,7 @@ fn KivaComputed(
         };
         rows.get()
             .into_iter()
-            .filter(|r| r.report.variant == v)
+            .filter(|r| r.report.variant == v && matches(&r.model, &filter.get()))
             .collect::<Vec<_>>()
     });
     let domains = move || {
@@ -546,10 +611,10 @@ fn KivaComputed(
             <div class="lb-controls" role="group" aria-label="KiVA options">
                 <label><input type="checkbox" data-testid="kiva-adults"
                     prop:checked=move || adults.get()
-                    on:change=move |ev| set_adults.set(event_target_checked(&ev)) />" KiVA-adults"</label>
+                    on:change=move |ev| set_query(nav, "v", if event_target_checked(&ev) { "adults" } else { "" }) />" KiVA-adults"</label>
                 <label><input type="checkbox" data-testid="kiva-joint"
                     prop:checked=move || joint.get()
-                    on:change=move |ev| set_joint.set(event_target_checked(&ev)) />
+                    on:change=move |ev| set_query(nav, "j", if event_target_checked(&ev) { "1" } else { "" }) />
                     " Joint \"how\" stage (skipped counts as 0)"</label>
             </div>
             <div class="table-scroll">

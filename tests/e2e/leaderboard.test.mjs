@@ -140,10 +140,25 @@ test('MM-IQ and KiVA files scored in the browser equal the CLI, a bad file fails
     await page.getByTestId('kiva-chart').waitFor();
     await app.screenshot('leaderboard-kiva-light');
 
-    // URL round trip: reloading keeps the benchmark tab.
+    // The text filter hides rows whose model does not match, and lives in the URL.
+    const filter = page.getByTestId('lb-filter');
+    await filter.fill('mantis');
+    await filter.press('Enter');
+    await page.waitForURL(/q=mantis/);
+    assert.equal(await page.locator('[data-testid=kiva-computed-row]').count(), 0);
+    await filter.fill('gpt4');
+    await filter.press('Enter');
+    await page.waitForURL(/q=gpt4/);
+    await row.waitFor();
+    assert.match(page.url(), /j=1/);
+
+    // URL round trip: reloading keeps the benchmark tab, the joint stage choice and the filter.
     await page.reload();
     await page.getByTestId('main-nav').waitFor();
     assert.equal(await page.getByTestId('tab-kiva').getAttribute('aria-selected'), 'true');
+    assert.equal(await page.getByTestId('lb-filter').inputValue(), 'gpt4');
+    assert.match(page.url(), /b=kiva/);
+    assert.match(page.url(), /j=1/);
     assert.deepEqual(errors.filter((e) => !e.includes('404')), []);
     await context.close();
   });
