@@ -179,3 +179,49 @@ test('dark theme at phone width', { skip: !HAVE_DATA && `${DATA} absent` }, asyn
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// In-browser benchmark (run with COGLAB_BENCH=1): a generated 100,000-response MM-IQ JSONL
+// (about 70 MB) with its key, scored in the worker. Logs the time from picking the files to the
+// computed row, and the longest main-thread task seen by the Long Tasks API.
+test('benchmark: 100,000 MM-IQ responses scored in the worker',
+  { skip: process.env.COGLAB_BENCH !== '1' && 'set COGLAB_BENCH=1 to run', timeout: 600_000 }, async () => {
+    const N = 100_000;
+    const cats = ['Logical Operation', 'Mathematical', '2D-Geometry', '3D-Geometry', 'Visual Instruction',
+      'Temporal Movement', 'Spatial Relationship', 'Concrete Object'];
+    const letters = ['A', 'B', 'C', 'D'];
+    let seed = 2025;
+    const rand = (k) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % k; };
+    const filler = 'Looking at the grid, each row applies the same transformation to the shapes; '
+      + 'the count of sides grows by one from left to right, and the shading alternates. ';
+    const key = [];
+    const preds = [];
+    for (let id = 0; id < N; id += 1) {
+      const cat = cats[rand(8)];
+      key.push(JSON.stringify({ category: cat, MD5: id.toString(16).padStart(32, '0'), data_id: id, answer: letters[rand(4)] }));
+      preds.push(JSON.stringify({ data_id: id, category: cat,
+        response: `${filler.repeat(4)}\n\nTherefore, the answer is ${letters[rand(4)]}.` }));
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'coglab-bench-'));
+    const keyPath = join(dir, 'MMIQ_benchmark_answer_dict.jsonl');
+    const predPath = join(dir, 'bench100k_output.jsonl');
+    writeFileSync(keyPath, key.join('\n') + '\n');
+    writeFileSync(predPath, preds.join('\n') + '\n');
+    const { page, context } = await newPage(env.browser);
+    await page.addInitScript(() => {
+      window.__longest = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    const app = new App(page, env.base);
+    await app.goto('/leaderboard');
+    await page.evaluate(() => { window.__longest = 0; });
+    const t0 = Date.now();
+    await page.getByTestId('file-input').setInputFiles([keyPath, predPath]);
+    await page.locator('[data-testid=mmiq-computed-row][data-model=bench100k]').waitFor({ timeout: 600_000 });
+    const ms = Date.now() - t0;
+    const longest = await page.evaluate(() => window.__longest);
+    const mb = (readFileSync(predPath).length / 1e6).toFixed(1);
+    console.log(`benchmark: ${N} responses (${mb} MB) scored and shown in ${ms} ms; longest main-thread task ${longest.toFixed(0)} ms`);
+    await context.close();
+  });
