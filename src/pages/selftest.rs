@@ -369,8 +369,8 @@ fn Runner(
                         </div>
                         <p class="hint">
                             {match stage {
-                                Stage::Extrapolation => "Keys A–D answer.",
-                                _ => "Keys 1–5 answer.",
+                                Stage::Extrapolation => "Keys A–D answer.".to_string(),
+                                _ => format!("Keys 1–{} answer.", keys.len()),
                             }}
                             " Progress is saved after every answer."
                         </p>
