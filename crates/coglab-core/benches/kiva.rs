@@ -41,7 +41,10 @@ fn runs(rng: &mut Rng) -> Vec<(String, String)> {
         .iter()
         .map(|sub| {
             let domain = domain_of(sub).unwrap_or("Colour");
-            (format!("KiVA-adults/output_{domain}/{sub}.csv"), run_csv(rng))
+            (
+                format!("KiVA-adults/output_{domain}/{sub}.csv"),
+                run_csv(rng),
+            )
         })
         .collect()
 }
@@ -81,8 +84,12 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("parse_and_score_29_run_files", |b| {
         b.iter(|| {
-            score_model(files.iter().map(|(p, t)| (p.as_str(), black_box(t.as_bytes()))))
-                .expect("score")
+            score_model(
+                files
+                    .iter()
+                    .map(|(p, t)| (p.as_str(), black_box(t.as_bytes()))),
+            )
+            .expect("score")
         })
     });
     g.throughput(Throughput::Bytes(human_csv.len() as u64));
