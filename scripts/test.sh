@@ -70,6 +70,10 @@ fi
 
 stage "4/4 end-to-end tests: Playwright in Chromium"
 if [ -f dist/index.html ]; then
+  # Tests that compare the page with the CLI use the binary stage 1 built.
+  if [ -x target/debug/coglab ]; then
+    export COGLAB_BIN="$ROOT/target/debug/coglab" COGLAB_CLI="$ROOT/target/debug/coglab"
+  fi
   time_stage node --test --test-reporter=spec --test-concurrency=1 tests/e2e/ 2>&1 | tee "$LOGS/e2e.log"
   rc=${PIPESTATUS[0]}
   p=$(awk '/^ℹ pass/ { print $3 }' "$LOGS/e2e.log" | tail -1)
