@@ -56,14 +56,19 @@ count_cargo "$LOGS/browser.log" "${PIPESTATUS[0]}"
 stage "3/4 release build: trunk build --release --offline"
 rm -rf dist
 if time_stage trunk build --release --offline 2>&1 | tee "$LOGS/trunk.log"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
-  size=0
+  app=0
+  total=0
   for f in dist/*.wasm dist/*.js; do
     s=$(gzip -9 -c "$f" | wc -c)
     printf '  %-50s %8d bytes raw, %8d bytes gzipped\n' "$(basename "$f")" "$(wc -c < "$f")" "$s"
-    size=$((size + s))
+    total=$((total + s))
+    case "$(basename "$f")" in worker*) ;; *) app=$((app + s)) ;; esac
   done
-  awk -v s="$size" -v b=$((SIZE_BUDGET / 1024)) 'BEGIN { printf "release wasm + js, gzipped: %d bytes (%.1f KB; budget %d KB)\n", s, s / 1024, b }'
-  if [ "$size" -le "$SIZE_BUDGET" ]; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); echo "over the size budget"; fi
+  # The budget applies to what a visitor downloads to open the app; the scoring worker's files
+  # (worker*.js, worker_bg.wasm) load on the first file drop and are reported beside it.
+  awk -v a="$app" -v t="$total" -v b=$((SIZE_BUDGET / 1024)) 'BEGIN {
+    printf "release wasm + js, gzipped: app (initial load) %.1f KB (budget %d KB); with the scoring worker %.1f KB\n", a / 1024, b, t / 1024 }'
+  if [ "$app" -le "$SIZE_BUDGET" ]; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); echo "over the size budget"; fi
 else
   FAILED=$((FAILED + 1)); echo "release build failed"
 fi
