@@ -11,9 +11,11 @@
 //! - [`baselines`]: adult and model aggregates per domain and stage, and median reaction times
 //!   per domain.
 //! - [`objects`]: the drawings and their SVG rendering.
+//! - [`stimuli`]: sessions built from KiVA's own images (a picked folder) instead.
 
 pub mod baselines;
 pub mod objects;
+pub mod stimuli;
 
 use crate::kiva::{domain_of, score_human, HumanData, KivaError, KivaReport, Stage, Variant};
 use crate::stats::rng::Rng;
@@ -223,6 +225,10 @@ pub enum SessionKind {
     Short,
     /// One domain: each of its KiVA subdomains twice.
     Domain(String),
+    /// KiVA's own images (a picked folder, see [`stimuli`]): one trial per subdomain (14).
+    /// [`generate`] gives the drawn KiVA session for it; the page builds the real trials with
+    /// [`stimuli::build_session`].
+    Stimuli,
 }
 
 impl SessionKind {
@@ -233,6 +239,7 @@ impl SessionKind {
             SessionKind::KivaAdults => "kiva-adults".into(),
             SessionKind::Short => "short".into(),
             SessionKind::Domain(d) => format!("domain:{d}"),
+            SessionKind::Stimuli => "stimuli".into(),
         }
     }
 
@@ -245,10 +252,11 @@ impl SessionKind {
             "kiva" => Ok(SessionKind::Kiva),
             "kiva-adults" => Ok(SessionKind::KivaAdults),
             "short" => Ok(SessionKind::Short),
+            "stimuli" => Ok(SessionKind::Stimuli),
             _ => match s.strip_prefix("domain:") {
                 Some(d) if crate::kiva::DOMAINS.contains(&d) => Ok(SessionKind::Domain(d.into())),
                 _ => Err(format!(
-                    "unknown session kind {s:?}: expected kiva, kiva-adults, short or domain:<{}>",
+                    "unknown session kind {s:?}: expected kiva, kiva-adults, short, stimuli or domain:<{}>",
                     crate::kiva::DOMAINS.join("|")
                 )),
             },
@@ -270,6 +278,7 @@ impl SessionKind {
             SessionKind::KivaAdults => "KiVA-adults (19 of 29)".into(),
             SessionKind::Short => "Short, child-style (10 trials)".into(),
             SessionKind::Domain(d) => format!("One domain: {d}"),
+            SessionKind::Stimuli => "KiVA's own images (14 trials)".into(),
         }
     }
 }
@@ -328,6 +337,23 @@ pub struct Trial {
     pub within_options: Vec<String>,
     /// Index of the right stage-2 option.
     pub within_correct: usize,
+    /// KiVA's own images (paths in the picked folder), when the trial is built from them; the
+    /// pictures above are then unused placeholders.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub images: Option<TrialImages>,
+}
+
+/// The images of a trial built from KiVA's stimuli: paths as listed in the picked folder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrialImages {
+    /// Given change, before.
+    pub train_input: String,
+    /// Given change, after.
+    pub train_output: String,
+    /// The new object before the change.
+    pub test_input: String,
+    /// Stage-3 pictures (A), (B), (C), in the order of [`Trial::test_kinds`].
+    pub test_options: Vec<String>,
 }
 
 impl Trial {
@@ -577,7 +603,7 @@ pub fn generate(kind: &SessionKind, seed: u64) -> Session {
     let mut rng = Rng::new(seed);
     let variant = kind.variant();
     let mut subs: Vec<&'static str> = match kind {
-        SessionKind::Kiva => crate::kiva::KIVA_SUBDOMAINS.to_vec(),
+        SessionKind::Kiva | SessionKind::Stimuli => crate::kiva::KIVA_SUBDOMAINS.to_vec(),
         SessionKind::KivaAdults => {
             let mut all = crate::kiva::KIVA_ADULTS_SUBDOMAINS.to_vec();
             rng.shuffle(&mut all);
@@ -748,19 +774,7 @@ fn make_trial(rng: &mut Rng, variant: Variant, subdomain: &str, variation: u64) 
             TestOption::NoChange => test_input.clone(),
         })
         .collect();
-    // Stage 1: the right domain and two others, shuffled, then the two fixed options.
-    let right_text = domain_text(domain);
-    let mut others: Vec<&str> = DOMAIN_TEXTS
-        .iter()
-        .copied()
-        .filter(|t| *t != right_text)
-        .collect();
-    rng.shuffle(&mut others);
-    let mut cross: Vec<String> = vec![right_text.to_string(), others[0].into(), others[1].into()];
-    rng.shuffle(&mut cross);
-    let cross_correct = cross.iter().position(|t| t == right_text).unwrap_or(0);
-    cross.push(NO_CHANGE.into());
-    cross.push(DOESNT_APPLY.into());
+    let (cross, cross_correct) = cross_options(rng, domain);
     // Stage 2: the right rule and a wrong rule of the domain with a different wording.
     let right_rule = rule.text(variant);
     let wrong_rule = if let (Rule::Count(op, k), Variant::Kiva) = (rule, variant) {
@@ -777,11 +791,7 @@ fn make_trial(rng: &mut Rng, variant: Variant, subdomain: &str, variation: u64) 
             .cloned()
             .unwrap_or_else(|| DOESNT_APPLY.into())
     };
-    let mut within = vec![right_rule.clone(), wrong_rule];
-    rng.shuffle(&mut within);
-    let within_correct = within.iter().position(|t| *t == right_rule).unwrap_or(0);
-    within.push(NO_CHANGE.into());
-    within.push(DOESNT_APPLY.into());
+    let (within, within_correct) = within_options(rng, right_rule, wrong_rule);
     Trial {
         subdomain: subdomain.to_string(),
         domain: domain.to_string(),
@@ -796,5 +806,39 @@ fn make_trial(rng: &mut Rng, variant: Variant, subdomain: &str, variation: u64) 
         cross_correct,
         within_options: within,
         within_correct,
+        images: None,
     }
+}
+
+/// Stage 1's options: the right domain and two others, shuffled, then the two fixed options;
+/// and the right one's index.
+pub(crate) fn cross_options(rng: &mut Rng, domain: &str) -> (Vec<String>, usize) {
+    let right_text = domain_text(domain);
+    let mut others: Vec<&str> = DOMAIN_TEXTS
+        .iter()
+        .copied()
+        .filter(|t| *t != right_text)
+        .collect();
+    rng.shuffle(&mut others);
+    let mut cross: Vec<String> = vec![right_text.to_string(), others[0].into(), others[1].into()];
+    rng.shuffle(&mut cross);
+    let cross_correct = cross.iter().position(|t| t == right_text).unwrap_or(0);
+    cross.push(NO_CHANGE.into());
+    cross.push(DOESNT_APPLY.into());
+    (cross, cross_correct)
+}
+
+/// Stage 2's options: the right and the wrong rule, shuffled, then the two fixed options; and
+/// the right one's index.
+pub(crate) fn within_options(
+    rng: &mut Rng,
+    right_rule: String,
+    wrong_rule: String,
+) -> (Vec<String>, usize) {
+    let mut within = vec![right_rule.clone(), wrong_rule];
+    rng.shuffle(&mut within);
+    let within_correct = within.iter().position(|t| *t == right_rule).unwrap_or(0);
+    within.push(NO_CHANGE.into());
+    within.push(DOESNT_APPLY.into());
+    (within, within_correct)
 }
