@@ -4,6 +4,7 @@
 //! The web app's worker calls [`score_files`]; the page renders what it returns.
 
 pub mod export;
+pub mod mmopera;
 pub mod ranks;
 
 use crate::kiva::{score_human, score_model, HumanData, KivaReport};
@@ -80,6 +81,9 @@ pub fn detect(path: &str, bytes: &[u8]) -> FileKind {
         if first.contains("Variation") && first.contains("Regeneration") {
             return FileKind::KivaRun;
         }
+        if mmopera::is_metadata_csv(head) {
+            return FileKind::Mmopera;
+        }
     }
     match mmiq::detect(path, head) {
         Some(MmiqFormat::AnswerKey) => return FileKind::MmiqKey,
@@ -88,7 +92,9 @@ pub fn detect(path: &str, bytes: &[u8]) -> FileKind {
         Some(MmiqFormat::VlmEvalKit(_)) if !lower.ends_with(".json") => return FileKind::MmiqTable,
         _ => {}
     }
-    if lower.ends_with(".json") && crate::mmopera::detect::detect(path, bytes).is_ok() {
+    if lower.ends_with(".json")
+        && (mmopera::is_named(path) || crate::mmopera::detect::detect(path, bytes).is_ok())
+    {
         return FileKind::Mmopera;
     }
     if matches!(mmiq::detect(path, head), Some(MmiqFormat::VlmEvalKit(_))) {
@@ -189,6 +195,9 @@ pub struct Scored {
     pub mmiq: Vec<MmiqRow>,
     /// KiVA rows, one per model run folder plus one for human data.
     pub kiva: Vec<KivaRow>,
+    /// MM-OPERA rows, one per model (RIA and/or ICA).
+    #[serde(default)]
+    pub mmopera: Vec<mmopera::MmoperaRow>,
 }
 
 /// Detects and scores a batch of files: MM-IQ predictions against the MM-IQ key among them,
@@ -233,6 +242,7 @@ pub fn score_files(
         }
     }
     let mut kiva_groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut mmopera_files = Vec::new();
     for (i, f) in inputs.iter().enumerate() {
         match kinds[i] {
             FileKind::MmiqKey => continue,
@@ -275,7 +285,8 @@ pub fn score_files(
                     Err(e) => fail(&mut out.files[i], e.to_string()),
                 }
             }
-            FileKind::MmiqAcc | FileKind::Mmopera => {
+            FileKind::Mmopera => mmopera_files.push(i),
+            FileKind::MmiqAcc => {
                 done += 1;
                 unsupported(
                     &mut out.files[i],
@@ -320,6 +331,10 @@ pub fn score_files(
             }
         }
     }
+    out.mmopera = mmopera::score_mmopera(inputs, &mmopera_files, &mut out.files, |p| {
+        progress(done, total, p);
+        done += 1;
+    });
     progress(total, total, "");
     out
 }

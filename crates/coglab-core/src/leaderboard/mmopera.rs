@@ -1,0 +1,615 @@
+//! MM-OPERA on the leaderboard: groups dropped MM-OPERA files (model answers, holistic and
+//! process-reward judge outputs, dataset metadata) by model and task, scores each group with
+//! [`crate::mmopera::score::score`] exactly as `coglab score mmopera` does (default options,
+//! the judge files of a model pooled), and keeps summary-sized rows: the holistic and process
+//! reports with their breakdowns, and per item only the counted holistic scores and S_r (no
+//! text), for the two-model comparison ([`compare`]).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{FileStatus, InputRef};
+use crate::mmopera::detect::{detect, FileKind as OperaKind};
+use crate::mmopera::files::{Answers, ReasoningScores, RegularScores};
+use crate::mmopera::metadata::Metadata;
+use crate::mmopera::score::{score, HolisticReport, ReasoningReport, ScoreInput, ScoreOptions};
+use crate::mmopera::Task;
+use crate::stats::describe::quantile;
+use crate::stats::rng::Rng;
+use crate::stats::StatsError;
+
+/// How many warnings / skipped items / missing ids a row keeps (the counts stay exact).
+const KEEP: usize = 20;
+
+/// One item's holistic scores and process score for one model (no text).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ItemScores {
+    /// Item id.
+    pub id: String,
+    /// Counted holistic scores 0-4 (an invalid score counts as 0, as in SR), judges pooled
+    /// in file order, rotations in order.
+    pub scores: Vec<u8>,
+    /// The item's S_r averaged over the process judges, if scored.
+    pub s_r: Option<f64>,
+}
+
+/// One model's scores on one task.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MmoperaTaskRow {
+    /// RIA or ICA.
+    pub task: Task,
+    /// Holistic judge files pooled.
+    pub regular_files: Vec<String>,
+    /// Process-reward judge files averaged.
+    pub reasoning_files: Vec<String>,
+    /// The answers file, if any.
+    pub answers_file: Option<String>,
+    /// The metadata file used for the breakdowns, if any.
+    pub metadata_file: Option<String>,
+    /// Holistic metrics (warnings and id lists cut to 20; see the counts).
+    pub holistic: Option<HolisticReport>,
+    /// Process metrics (warnings and id lists cut to 20; see the counts).
+    pub reasoning: Option<ReasoningReport>,
+    /// Warnings of the holistic and process reports before cutting.
+    pub warning_count: usize,
+    /// Per item scores (judged items, in file order).
+    pub items: Vec<ItemScores>,
+    /// What the reader should know (no metadata, lists cut).
+    pub notes: Vec<String>,
+}
+
+/// A computed MM-OPERA row: one model, RIA and/or ICA.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MmoperaRow {
+    /// Model name.
+    pub model: String,
+    /// RIA scores, if RIA judge files were given.
+    pub ria: Option<MmoperaTaskRow>,
+    /// ICA scores, if ICA judge files were given.
+    pub ica: Option<MmoperaTaskRow>,
+}
+
+impl MmoperaRow {
+    /// The row of one task.
+    pub fn task(&self, task: Task) -> Option<&MmoperaTaskRow> {
+        match task {
+            Task::Ria => self.ria.as_ref(),
+            Task::Ica => self.ica.as_ref(),
+        }
+    }
+}
+
+/// The model name of an MM-OPERA file: the part of the file name before `_RIA` / `_ICA`
+/// (`gpt-4o_RIA_regular_scoring.json` → `gpt-4o`), else [`super::guess_model`].
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::mmopera::model_of;
+/// assert_eq!(model_of("runs/gpt-4o_RIA_regular_scoring_deepseek.json"), "gpt-4o");
+/// assert_eq!(model_of("Qwen2-VL_ica_results.json"), "Qwen2-VL");
+/// ```
+pub fn model_of(path: &str) -> String {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let lower = name.to_ascii_lowercase();
+    for tag in ["_ria", "_ica"] {
+        if let Some(i) = lower.find(tag) {
+            if i > 0 {
+                return name[..i].to_string();
+            }
+        }
+    }
+    super::guess_model(path)
+}
+
+/// Whether a file is named like a released MM-OPERA output (`<model>_RIA_results.json`,
+/// `_ICA_regular_scoring.json`, `_RIA_reasoning_scoring.json`, `human_ICA_rescore.json`), so
+/// that a broken one shows its MM-OPERA parse error rather than "not recognised".
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::mmopera::is_named;
+/// assert!(is_named("out/gpt-4o_RIA_regular_scoring.json"));
+/// assert!(!is_named("ria_notes.json"));
+/// ```
+pub fn is_named(path: &str) -> bool {
+    let name = path
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(path)
+        .to_ascii_lowercase();
+    (name.contains("_ria") || name.contains("_ica"))
+        && ["_results", "_scoring", "rescore"]
+            .iter()
+            .any(|t| name.contains(t))
+}
+
+/// Whether a CSV file looks like MM-OPERA metadata: an `id` column and at least two of the
+/// dataset's columns (`foldername`, `hop_count`, `perception`, `conception`, `relation`,
+/// `culture`).
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::mmopera::is_metadata_csv;
+/// assert!(is_metadata_csv(b"id,foldername,domain,hop_count,perception\nr1,x,Art,2,[]\n"));
+/// assert!(!is_metadata_csv(b"model,Color,Count\nA,1,2\n"));
+/// ```
+pub fn is_metadata_csv(head: &[u8]) -> bool {
+    let first = head.split(|b| *b == b'\n').next().unwrap_or_default();
+    let first = String::from_utf8_lossy(first).to_ascii_lowercase();
+    let cols: Vec<&str> = first
+        .split(',')
+        .map(|c| c.trim().trim_matches('"'))
+        .collect();
+    cols.contains(&"id")
+        && [
+            "foldername",
+            "hop_count",
+            "perception",
+            "conception",
+            "relation",
+            "culture",
+        ]
+        .iter()
+        .filter(|c| cols.contains(c))
+        .count()
+            >= 2
+}
+
+enum Parsed {
+    Meta(Metadata, Option<Task>),
+    Regular(RegularScores),
+    Reasoning(ReasoningScores),
+    Answers(Answers),
+}
+
+impl Parsed {
+    fn task(&self) -> Option<Task> {
+        match self {
+            Parsed::Meta(_, t) => *t,
+            Parsed::Regular(r) => Some(r.task),
+            Parsed::Reasoning(r) => Some(r.task),
+            Parsed::Answers(a) => Some(a.task),
+        }
+    }
+}
+
+fn parse_one(path: &str, bytes: &[u8]) -> Result<Parsed, String> {
+    let d = detect(path, bytes).map_err(|e| e.to_string())?;
+    Ok(match d.kind {
+        OperaKind::Metadata => Parsed::Meta(
+            Metadata::parse(path, bytes).map_err(|e| e.to_string())?,
+            d.task.or_else(|| folder_task(path)),
+        ),
+        OperaKind::RegularScoring | OperaKind::Scores => {
+            Parsed::Regular(RegularScores::parse(path, bytes).map_err(|e| e.to_string())?)
+        }
+        OperaKind::ReasoningScoring => {
+            Parsed::Reasoning(ReasoningScores::parse(path, bytes).map_err(|e| e.to_string())?)
+        }
+        OperaKind::Answers => {
+            Parsed::Answers(Answers::parse(path, bytes).map_err(|e| e.to_string())?)
+        }
+    })
+}
+
+/// The task named by a folder of the path (`.../RIA/metadata.json`).
+fn folder_task(path: &str) -> Option<Task> {
+    path.split(['/', '\\'])
+        .rev()
+        .skip(1)
+        .find_map(|c| c.parse::<Task>().ok())
+}
+
+/// A group of one model's files on one task.
+#[derive(Default)]
+struct Group {
+    regular: Vec<usize>,
+    reasoning: Vec<usize>,
+    answers: Option<usize>,
+}
+
+/// Scores the MM-OPERA files `indices` of `inputs` (statuses in `files`, updated in place with
+/// located errors; a metadata file gets no model). Judge files are grouped by model (the
+/// name the user set, else [`model_of`]) and task; each group uses the metadata file of its
+/// task with the most ids in common with its judge files. `progress(done)` is called after
+/// each file.
+pub fn score_mmopera(
+    inputs: &[InputRef<'_>],
+    indices: &[usize],
+    files: &mut [FileStatus],
+    mut progress: impl FnMut(&str),
+) -> Vec<MmoperaRow> {
+    let mut parsed: BTreeMap<usize, Parsed> = BTreeMap::new();
+    for &i in indices {
+        let f = &inputs[i];
+        progress(f.path);
+        match parse_one(f.path, f.bytes) {
+            Ok(p) => {
+                if matches!(p, Parsed::Meta(..)) {
+                    files[i].model = String::new();
+                } else if f.model.is_none() {
+                    files[i].model = model_of(f.path);
+                }
+                parsed.insert(i, p);
+            }
+            Err(e) => {
+                files[i].status = "error".into();
+                files[i].message = Some(e);
+            }
+        }
+    }
+    let mut groups: BTreeMap<(String, &'static str), (Task, Group)> = BTreeMap::new();
+    for (&i, p) in &parsed {
+        let Some(task) = p.task() else { continue };
+        if matches!(p, Parsed::Meta(..)) {
+            continue;
+        }
+        let (_, g) = groups
+            .entry((files[i].model.clone(), task.name()))
+            .or_insert_with(|| (task, Group::default()));
+        match p {
+            Parsed::Regular(_) => g.regular.push(i),
+            Parsed::Reasoning(_) => g.reasoning.push(i),
+            Parsed::Answers(_) => {
+                if g.answers.is_some() {
+                    files[i].status = "error".into();
+                    files[i].message = Some(format!(
+                        "{}: a second answers file for {} {}: the first one is used",
+                        inputs[i].path,
+                        files[i].model,
+                        task.name()
+                    ));
+                } else {
+                    g.answers = Some(i);
+                }
+            }
+            Parsed::Meta(..) => {}
+        }
+    }
+    let options = ScoreOptions::default();
+    let mut rows: BTreeMap<String, MmoperaRow> = BTreeMap::new();
+    for ((model, _), (task, g)) in groups {
+        let members: Vec<usize> = g
+            .regular
+            .iter()
+            .chain(&g.reasoning)
+            .chain(&g.answers)
+            .copied()
+            .collect();
+        if g.regular.is_empty() && g.reasoning.is_empty() {
+            for &i in &members {
+                files[i].status = "error".into();
+                files[i].message = Some(format!(
+                    "{}: model answers for {model} {} but no judge file (_regular_scoring.json \
+                     or _reasoning_scoring.json) to score them",
+                    inputs[i].path,
+                    task.name()
+                ));
+            }
+            continue;
+        }
+        let regular: Vec<&RegularScores> = g
+            .regular
+            .iter()
+            .filter_map(|i| match parsed.get(i) {
+                Some(Parsed::Regular(r)) => Some(r),
+                _ => None,
+            })
+            .collect();
+        let reasoning: Vec<&ReasoningScores> = g
+            .reasoning
+            .iter()
+            .filter_map(|i| match parsed.get(i) {
+                Some(Parsed::Reasoning(r)) => Some(r),
+                _ => None,
+            })
+            .collect();
+        let answers = g.answers.and_then(|i| match parsed.get(&i) {
+            Some(Parsed::Answers(a)) => Some(a),
+            _ => None,
+        });
+        let ids: Vec<&str> = regular
+            .iter()
+            .flat_map(|r| r.entries.iter().map(|e| e.id.as_str()))
+            .chain(
+                reasoning
+                    .iter()
+                    .flat_map(|r| r.entries.iter().map(|e| e.id.as_str())),
+            )
+            .collect();
+        let metadata = parsed
+            .values()
+            .filter_map(|p| match p {
+                Parsed::Meta(m, t) if t.is_none_or(|t| t == task) => Some(m),
+                _ => None,
+            })
+            .map(|m| (ids.iter().filter(|id| m.get(id).is_some()).count(), m))
+            .filter(|(n, _)| *n > 0)
+            .max_by_key(|(n, _)| *n)
+            .map(|(_, m)| m);
+        let empty = Metadata::default();
+        let input = ScoreInput {
+            task,
+            metadata: metadata.unwrap_or(&empty),
+            regular,
+            reasoning,
+            answers,
+        };
+        match score(&input, &options) {
+            Ok(report) => {
+                let row = task_row(&input, metadata, report);
+                let entry = rows.entry(model.clone()).or_insert_with(|| MmoperaRow {
+                    model: model.clone(),
+                    ria: None,
+                    ica: None,
+                });
+                match task {
+                    Task::Ria => entry.ria = Some(row),
+                    Task::Ica => entry.ica = Some(row),
+                }
+            }
+            Err(e) => {
+                for &i in &members {
+                    files[i].status = "error".into();
+                    files[i].message = Some(e.to_string());
+                }
+            }
+        }
+    }
+    rows.into_values().collect()
+}
+
+fn task_row(
+    input: &ScoreInput<'_>,
+    metadata: Option<&Metadata>,
+    mut report: crate::mmopera::score::Report,
+) -> MmoperaTaskRow {
+    let mut notes = Vec::new();
+    if metadata.is_none() {
+        notes.push(
+            "no MM-OPERA metadata with these items among the files: scores without breakdowns"
+                .to_string(),
+        );
+    }
+    let mut warning_count = 0;
+    if let Some(h) = &mut report.holistic {
+        warning_count += h.warnings.len();
+        h.warnings.truncate(KEEP);
+        h.missing_metadata.truncate(KEEP);
+    }
+    if let Some(r) = &mut report.reasoning {
+        warning_count += r.warnings.len();
+        r.warnings.truncate(KEEP);
+        r.skipped.truncate(KEEP);
+        r.missing_metadata.truncate(KEEP);
+    }
+    if warning_count > KEEP {
+        notes.push(format!(
+            "{warning_count} warnings in the judge files; the first {KEEP} of each kind are kept"
+        ));
+    }
+    let items = item_scores(std::mem::take(&mut report.items));
+    MmoperaTaskRow {
+        task: input.task,
+        regular_files: input.regular.iter().map(|r| r.file.clone()).collect(),
+        reasoning_files: input.reasoning.iter().map(|r| r.file.clone()).collect(),
+        answers_file: input.answers.map(|a| a.file.clone()),
+        metadata_file: metadata.map(|m| m.file.clone()),
+        holistic: report.holistic,
+        reasoning: report.reasoning,
+        warning_count,
+        items,
+        notes,
+    }
+}
+
+/// Per-item counted scores (judges pooled in file order) and S_r, from the report's item rows.
+fn item_scores(items: Vec<crate::mmopera::score::ItemRow>) -> Vec<ItemScores> {
+    items
+        .into_iter()
+        .map(|it| ItemScores {
+            scores: it
+                .holistic
+                .iter()
+                .flat_map(|j| j.verdicts.iter().map(|v| v.counted()))
+                .collect(),
+            s_r: it.s_r,
+            id: it.id,
+        })
+        .collect()
+}
+
+/// A paired bootstrap percentile interval of a mean difference (first minus second).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MeanDiffInterval {
+    /// Observed mean of the paired differences.
+    pub estimate: f64,
+    /// Lower percentile bound.
+    pub low: f64,
+    /// Upper percentile bound.
+    pub high: f64,
+    /// Two-sided confidence level.
+    pub confidence: f64,
+    /// Resamples.
+    pub resamples: usize,
+    /// Seed of [`Rng::new`].
+    pub seed: u64,
+}
+
+/// Seeded paired bootstrap of the mean of real-valued paired differences, drawn exactly as
+/// [`crate::stats::paired::paired_bootstrap_diff`] draws (one [`Rng::new(seed)`](Rng::new)
+/// stream, `n` indices per resample, numpy-default quantiles): on 0/1 values the two give the
+/// same interval.
+///
+/// # Errors
+/// [`StatsError::LengthMismatch`], [`StatsError::TooFewValues`] on empty input,
+/// [`StatsError::BadParameter`] for `resamples == 0` or a confidence outside (0, 1).
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::mmopera::paired_bootstrap_mean_diff;
+/// let d = paired_bootstrap_mean_diff(&[1.0, 0.75, 0.5], &[0.5, 0.75, 0.0], 1000, 1, 0.95).unwrap();
+/// assert!((d.estimate - 1.0 / 3.0).abs() < 1e-12);
+/// assert!(d.low <= d.estimate && d.estimate <= d.high);
+/// ```
+pub fn paired_bootstrap_mean_diff(
+    first: &[f64],
+    second: &[f64],
+    resamples: usize,
+    seed: u64,
+    confidence: f64,
+) -> Result<MeanDiffInterval, StatsError> {
+    if first.len() != second.len() {
+        return Err(StatsError::LengthMismatch {
+            left: first.len(),
+            right: second.len(),
+        });
+    }
+    let n = first.len();
+    if n == 0 {
+        return Err(StatsError::TooFewValues {
+            needed: 1,
+            found: 0,
+        });
+    }
+    if resamples == 0 {
+        return Err(StatsError::BadParameter {
+            name: "resamples",
+            value: 0.0,
+            expected: "at least 1",
+        });
+    }
+    if !(confidence > 0.0 && confidence < 1.0) {
+        return Err(StatsError::BadParameter {
+            name: "confidence",
+            value: confidence,
+            expected: "0 < confidence < 1",
+        });
+    }
+    let d: Vec<f64> = first.iter().zip(second).map(|(a, b)| a - b).collect();
+    let nf = n as f64;
+    let estimate = d.iter().sum::<f64>() / nf;
+    let mut rng = Rng::new(seed);
+    let diffs: Vec<f64> = (0..resamples)
+        .map(|_| (0..n).map(|_| d[rng.below(n)]).sum::<f64>() / nf)
+        .collect();
+    let alpha = 1.0 - confidence;
+    Ok(MeanDiffInterval {
+        estimate,
+        low: quantile(&diffs, alpha / 2.0)?,
+        high: quantile(&diffs, 1.0 - alpha / 2.0)?,
+        confidence,
+        resamples,
+        seed,
+    })
+}
+
+/// Two models compared on the items both were judged on (one task).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MmoperaComparison {
+    /// RIA or ICA.
+    pub task: Task,
+    /// The two models (A, B).
+    pub models: [String; 2],
+    /// Items judged for both.
+    pub items: usize,
+    /// Paired verdicts (same item, same position: rotation, then judge).
+    pub pairs: usize,
+    /// `table[a][b]`: paired verdicts where A scored `a` and B scored `b` (0-4).
+    pub table: [[usize; 5]; 5],
+    /// Share of paired verdicts with the same score.
+    pub exact_match: f64,
+    /// A's SR on the common items (mean item score / 4).
+    pub sr_a: f64,
+    /// B's SR on the common items.
+    pub sr_b: f64,
+    /// Paired bootstrap 95% interval of SR(A) − SR(B) over the common items.
+    pub diff: MeanDiffInterval,
+    /// Items only A was judged on.
+    pub only_a: usize,
+    /// Items only B was judged on.
+    pub only_b: usize,
+}
+
+/// Compares two models on one task: the 5×5 table of paired holistic verdicts and a paired
+/// bootstrap interval (items resampled) of the SR difference, SR per item being the mean
+/// counted score / 4.
+///
+/// # Errors
+/// A message when the rows are of different tasks, have no item in common or a statistic
+/// fails.
+pub fn compare(
+    models: [&str; 2],
+    a: &MmoperaTaskRow,
+    b: &MmoperaTaskRow,
+    resamples: usize,
+    seed: u64,
+) -> Result<MmoperaComparison, String> {
+    if a.task != b.task {
+        return Err(format!(
+            "cannot compare {} {} with {} {}",
+            models[0],
+            a.task.name(),
+            models[1],
+            b.task.name()
+        ));
+    }
+    let index: BTreeMap<&str, &ItemScores> = b.items.iter().map(|i| (i.id.as_str(), i)).collect();
+    let mut table = [[0usize; 5]; 5];
+    let (mut xs, mut ys) = (Vec::new(), Vec::new());
+    let mut seen = std::collections::BTreeSet::new();
+    for ia in &a.items {
+        let Some(ib) = index.get(ia.id.as_str()) else {
+            continue;
+        };
+        if ia.scores.is_empty() || ib.scores.is_empty() {
+            continue;
+        }
+        seen.insert(ia.id.as_str());
+        for (&x, &y) in ia.scores.iter().zip(&ib.scores) {
+            table[usize::from(x.min(4))][usize::from(y.min(4))] += 1;
+        }
+        let mean = |s: &[u8]| s.iter().map(|&v| f64::from(v)).sum::<f64>() / s.len() as f64 / 4.0;
+        xs.push(mean(&ia.scores));
+        ys.push(mean(&ib.scores));
+    }
+    if xs.is_empty() {
+        return Err(format!(
+            "{} and {} have no holistically judged {} item in common",
+            models[0],
+            models[1],
+            a.task.name()
+        ));
+    }
+    let pairs: usize = table.iter().flatten().sum();
+    let same: usize = (0..5).map(|k| table[k][k]).sum();
+    let diff = paired_bootstrap_mean_diff(&xs, &ys, resamples, seed, 0.95)
+        .map_err(|e| format!("bootstrap of the SR difference: {e}"))?;
+    let n = xs.len() as f64;
+    Ok(MmoperaComparison {
+        task: a.task,
+        models: [models[0].to_string(), models[1].to_string()],
+        items: xs.len(),
+        pairs,
+        table,
+        exact_match: if pairs == 0 {
+            0.0
+        } else {
+            same as f64 / pairs as f64
+        },
+        sr_a: xs.iter().sum::<f64>() / n,
+        sr_b: ys.iter().sum::<f64>() / n,
+        diff,
+        only_a: a
+            .items
+            .iter()
+            .filter(|i| !i.scores.is_empty() && !seen.contains(i.id.as_str()))
+            .count(),
+        only_b: b
+            .items
+            .iter()
+            .filter(|i| !i.scores.is_empty() && !seen.contains(i.id.as_str()))
+            .count(),
+    })
+}
