@@ -8,6 +8,7 @@ pub mod charts;
 pub mod components;
 pub mod data;
 pub mod pages;
+pub mod store;
 pub mod worker;
 
 use leptos::prelude::*;

@@ -1,0 +1,460 @@
+//! Local persistence in IndexedDB: the files a user loaded (by page "area") and small
+//! key-value records (e.g. the review workspace), so closing the tab loses nothing.
+//!
+//! One database, `coglab`, with two object stores:
+//! - `files`: key `[area, name]`, value `{ area, name, model, bytes: Uint8Array }`;
+//! - `kv`: key a string, value a string (JSON written by the caller).
+//!
+//! Every write waits for its transaction to commit, so when a function returns `Ok` the data is
+//! on disk. Errors, including a full disk (`QuotaExceededError`), come back as readable `Err`
+//! strings; nothing is swallowed. Built directly on `web_sys` (no wrapper crate).
+
+use std::cell::RefCell;
+
+use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{IdbDatabase, IdbKeyRange, IdbOpenDbRequest, IdbRequest, IdbTransaction};
+use web_sys::{IdbTransactionMode, IdbVersionChangeEvent};
+
+const DB_NAME: &str = "coglab";
+const DB_VERSION: u32 = 1;
+const FILES: &str = "files";
+const KV: &str = "kv";
+
+/// A file kept in the store: its name (unique within an area), an optional model name and
+/// its raw bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredFile {
+    /// The file's name as the user loaded it (the key within its area).
+    pub name: String,
+    /// The model the file belongs to, when known.
+    pub model: Option<String>,
+    /// The file's contents.
+    pub bytes: Vec<u8>,
+}
+
+/// How much the browser lets this site store, from `navigator.storage.estimate()`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QuotaEstimate {
+    /// Bytes in use by this origin.
+    pub usage: f64,
+    /// Bytes this origin may use in total.
+    pub quota: f64,
+}
+
+thread_local! {
+    static DB: RefCell<Option<IdbDatabase>> = const { RefCell::new(None) };
+}
+
+/// Adds `files` to `area`, replacing any file of the same name there. One transaction: either
+/// all are stored or none.
+///
+/// # Errors
+/// A readable message when IndexedDB is unavailable or refuses the write (e.g. quota exceeded).
+pub async fn put_files(area: &str, files: Vec<StoredFile>) -> Result<(), String> {
+    let db = database().await?;
+    let tx = transaction(&db, FILES, IdbTransactionMode::Readwrite)?;
+    let done = transaction_done(&tx);
+    let store = tx
+        .object_store(FILES)
+        .map_err(|e| describe("open the file store", &e))?;
+    for file in files {
+        let value = Object::new();
+        set(&value, "area", &JsValue::from_str(area))?;
+        set(&value, "name", &JsValue::from_str(&file.name))?;
+        let model = file
+            .model
+            .as_deref()
+            .map_or(JsValue::NULL, JsValue::from_str);
+        set(&value, "model", &model)?;
+        set(&value, "bytes", &Uint8Array::from(file.bytes.as_slice()))?;
+        store
+            .put_with_key(&value, &file_key(area, &file.name))
+            .map_err(|e| describe(&format!("save {}", file.name), &e))?;
+    }
+    done.await
+}
+
+/// All files stored in `area`, in name order.
+///
+/// # Errors
+/// A readable message when IndexedDB is unavailable or the read fails.
+pub async fn get_files(area: &str) -> Result<Vec<StoredFile>, String> {
+    let db = database().await?;
+    let tx = transaction(&db, FILES, IdbTransactionMode::Readonly)?;
+    let store = tx
+        .object_store(FILES)
+        .map_err(|e| describe("open the file store", &e))?;
+    let request = store
+        .get_all_with_key(area_range(area)?.as_ref())
+        .map_err(|e| describe("read the stored files", &e))?;
+    let result = request_done(&request).await?;
+    let rows: Array = result
+        .dyn_into()
+        .map_err(|_| "stored files: not a list".to_string())?;
+    let mut files = Vec::with_capacity(rows.length() as usize);
+    for row in rows.iter() {
+        let name = get(&row, "name")
+            .as_string()
+            .ok_or("stored file without a name")?;
+        let model = get(&row, "model").as_string();
+        let bytes = get(&row, "bytes")
+            .dyn_into::<Uint8Array>()
+            .map_err(|_| format!("stored file {name}: no bytes"))?
+            .to_vec();
+        files.push(StoredFile { name, model, bytes });
+    }
+    Ok(files)
+}
+
+/// Removes one file from `area` (no error if it is not there).
+///
+/// # Errors
+/// A readable message when IndexedDB is unavailable or refuses the change.
+pub async fn delete_file(area: &str, name: &str) -> Result<(), String> {
+    let db = database().await?;
+    let tx = transaction(&db, FILES, IdbTransactionMode::Readwrite)?;
+    let done = transaction_done(&tx);
+    let store = tx
+        .object_store(FILES)
+        .map_err(|e| describe("open the file store", &e))?;
+    store
+        .delete(&file_key(area, name))
+        .map_err(|e| describe(&format!("delete {name}"), &e))?;
+    done.await
+}
+
+/// Removes every file of `area`.
+///
+/// # Errors
+/// A readable message when IndexedDB is unavailable or refuses the change.
+pub async fn clear_area(area: &str) -> Result<(), String> {
+    let db = database().await?;
+    let tx = transaction(&db, FILES, IdbTransactionMode::Readwrite)?;
+    let done = transaction_done(&tx);
+    let store = tx
+        .object_store(FILES)
+        .map_err(|e| describe("open the file store", &e))?;
+    store
+        .delete(area_range(area)?.as_ref())
+        .map_err(|e| describe(&format!("clear {area}"), &e))?;
+    done.await
+}
+
+/// Stores a string under `key`, replacing any previous value.
+///
+/// # Errors
+/// A readable message when IndexedDB is unavailable or refuses the write (e.g. quota exceeded).
+pub async fn put_kv(key: &str, value: &str) -> Result<(), String> {
+    let db = database().await?;
+    let tx = transaction(&db, KV, IdbTransactionMode::Readwrite)?;
+    let done = transaction_done(&tx);
+    let store = tx
+        .object_store(KV)
+        .map_err(|e| describe("open the record store", &e))?;
+    store
+        .put_with_key(&JsValue::from_str(value), &JsValue::from_str(key))
+        .map_err(|e| describe(&format!("save {key}"), &e))?;
+    done.await
+}
+
+/// The string stored under `key`, if any.
+///
+/// # Errors
+/// A readable message when IndexedDB is unavailable or the read fails.
+pub async fn get_kv(key: &str) -> Result<Option<String>, String> {
+    let db = database().await?;
+    let tx = transaction(&db, KV, IdbTransactionMode::Readonly)?;
+    let store = tx
+        .object_store(KV)
+        .map_err(|e| describe("open the record store", &e))?;
+    let request = store
+        .get(&JsValue::from_str(key))
+        .map_err(|e| describe(&format!("read {key}"), &e))?;
+    Ok(request_done(&request).await?.as_string())
+}
+
+/// Removes the record under `key` (no error if there is none).
+///
+/// # Errors
+/// A readable message when IndexedDB is unavailable or refuses the change.
+pub async fn delete_kv(key: &str) -> Result<(), String> {
+    let db = database().await?;
+    let tx = transaction(&db, KV, IdbTransactionMode::Readwrite)?;
+    let done = transaction_done(&tx);
+    let store = tx
+        .object_store(KV)
+        .map_err(|e| describe("open the record store", &e))?;
+    store
+        .delete(&JsValue::from_str(key))
+        .map_err(|e| describe(&format!("delete {key}"), &e))?;
+    done.await
+}
+
+/// Deletes everything this app stored in IndexedDB: every file of every area and every
+/// record. (The service worker's cache of the app itself is a separate thing and is kept, so
+/// the app still opens offline.)
+///
+/// # Errors
+/// A readable message when IndexedDB is unavailable or refuses the change.
+pub async fn forget_all() -> Result<(), String> {
+    let db = database().await?;
+    let names = Array::of2(&JsValue::from_str(FILES), &JsValue::from_str(KV));
+    let tx = db
+        .transaction_with_str_sequence_and_mode(&names, IdbTransactionMode::Readwrite)
+        .map_err(|e| describe("start a transaction", &e))?;
+    let done = transaction_done(&tx);
+    for name in [FILES, KV] {
+        let store = tx
+            .object_store(name)
+            .map_err(|e| describe("open a store", &e))?;
+        store
+            .clear()
+            .map_err(|e| describe(&format!("clear {name}"), &e))?;
+    }
+    done.await
+}
+
+/// The browser's estimate of this site's storage use and quota, or `None` where the browser
+/// has no `navigator.storage.estimate()`.
+///
+/// # Errors
+/// A readable message when the estimate is refused.
+pub async fn quota_estimate() -> Result<Option<QuotaEstimate>, String> {
+    let Some(window) = web_sys::window() else {
+        return Ok(None);
+    };
+    let navigator = window.navigator();
+    if get(&navigator, "storage").is_undefined() {
+        return Ok(None);
+    }
+    let promise = navigator
+        .storage()
+        .estimate()
+        .map_err(|e| describe("estimate storage", &e))?;
+    let estimate = JsFuture::from(promise)
+        .await
+        .map_err(|e| describe("estimate storage", &e))?;
+    let usage = get(&estimate, "usage").as_f64().unwrap_or(0.0);
+    let Some(quota) = get(&estimate, "quota").as_f64() else {
+        return Ok(None);
+    };
+    Ok(Some(QuotaEstimate { usage, quota }))
+}
+
+/// Asks the browser to keep this site's storage under storage pressure
+/// (`navigator.storage.persist()`); `Ok(true)` when granted.
+///
+/// # Errors
+/// A readable message when the request fails.
+pub async fn request_persistence() -> Result<bool, String> {
+    let Some(window) = web_sys::window() else {
+        return Ok(false);
+    };
+    let navigator = window.navigator();
+    if get(&navigator, "storage").is_undefined() {
+        return Ok(false);
+    }
+    let promise = navigator
+        .storage()
+        .persist()
+        .map_err(|e| describe("request persistent storage", &e))?;
+    let granted = JsFuture::from(promise)
+        .await
+        .map_err(|e| describe("request persistent storage", &e))?;
+    Ok(granted.as_bool().unwrap_or(false))
+}
+
+/// Formats a byte count for people ("3.2 MB").
+pub fn format_bytes(bytes: f64) -> String {
+    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
+    let mut value = bytes.max(0.0);
+    let mut unit = 0;
+    while value >= 1000.0 && unit + 1 < UNITS.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{value:.0} {}", UNITS[unit])
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+fn file_key(area: &str, name: &str) -> JsValue {
+    Array::of2(&JsValue::from_str(area), &JsValue::from_str(name)).into()
+}
+
+/// Every key `[area, <any string>]`: from `[area]` (shorter arrays sort first) to
+/// `[area, []]` (arrays sort after strings).
+fn area_range(area: &str) -> Result<IdbKeyRange, String> {
+    let lower = Array::of1(&JsValue::from_str(area));
+    let upper = Array::of2(&JsValue::from_str(area), &Array::new());
+    IdbKeyRange::bound(&lower, &upper).map_err(|e| describe("build a key range", &e))
+}
+
+fn transaction(
+    db: &IdbDatabase,
+    store: &str,
+    mode: IdbTransactionMode,
+) -> Result<IdbTransaction, String> {
+    db.transaction_with_str_and_mode(store, mode)
+        .map_err(|e| describe("start a transaction", &e))
+}
+
+async fn database() -> Result<IdbDatabase, String> {
+    if let Some(db) = DB.with(|cell| cell.borrow().clone()) {
+        return Ok(db);
+    }
+    let db = open_database().await?;
+    // Another tab upgrading the schema asks us to let go; forget the handle so the next call
+    // reopens.
+    let on_version_change = Closure::<dyn FnMut(JsValue)>::new(|_event: JsValue| {
+        DB.with(|cell| {
+            if let Some(db) = cell.borrow_mut().take() {
+                db.close();
+            }
+        });
+    });
+    db.set_onversionchange(Some(on_version_change.as_ref().unchecked_ref()));
+    on_version_change.forget();
+    DB.with(|cell| *cell.borrow_mut() = Some(db.clone()));
+    Ok(db)
+}
+
+async fn open_database() -> Result<IdbDatabase, String> {
+    let window = web_sys::window().ok_or("no window: storage needs a browser page")?;
+    let factory = window
+        .indexed_db()
+        .map_err(|e| describe("open local storage", &e))?
+        .ok_or(
+            "this browser offers no local storage (IndexedDB); in a private window it may be off",
+        )?;
+    let request: IdbOpenDbRequest = factory
+        .open_with_u32(DB_NAME, DB_VERSION)
+        .map_err(|e| describe("open local storage", &e))?;
+    let upgrade =
+        Closure::<dyn FnMut(IdbVersionChangeEvent)>::new(move |event: IdbVersionChangeEvent| {
+            let Some(target) = event.target() else {
+                return;
+            };
+            let Ok(request) = target.dyn_into::<IdbRequest>() else {
+                return;
+            };
+            let Ok(db) = request.result().and_then(|r| r.dyn_into::<IdbDatabase>()) else {
+                return;
+            };
+            let names = db.object_store_names();
+            for name in [FILES, KV] {
+                if !names.contains(name) {
+                    let _ = db.create_object_store(name);
+                }
+            }
+        });
+    request.set_onupgradeneeded(Some(upgrade.as_ref().unchecked_ref()));
+    let result = request_done(&request).await;
+    request.set_onupgradeneeded(None);
+    drop(upgrade);
+    result?
+        .dyn_into::<IdbDatabase>()
+        .map_err(|_| "local storage did not open".to_string())
+}
+
+/// Resolves with the request's result on `success`, rejects with its error on `error`.
+async fn request_done(request: &IdbRequest) -> Result<JsValue, String> {
+    let promise = Promise::new(&mut |resolve: Function, reject: Function| {
+        let ok_request = request.clone();
+        let on_success = Closure::once_into_js(move |_event: JsValue| {
+            let value = ok_request.result().unwrap_or(JsValue::UNDEFINED);
+            let _ = resolve.call1(&JsValue::NULL, &value);
+        });
+        let err_request = request.clone();
+        let on_error = Closure::once_into_js(move |_event: JsValue| {
+            let error = get(&err_request, "error");
+            let _ = reject.call1(&JsValue::NULL, &error);
+        });
+        request.set_onsuccess(Some(on_success.unchecked_ref()));
+        request.set_onerror(Some(on_error.unchecked_ref()));
+    });
+    let result = JsFuture::from(promise).await;
+    request.set_onsuccess(None);
+    request.set_onerror(None);
+    result.map_err(|e| describe("local storage", &e))
+}
+
+/// Resolves when the transaction commits; rejects with its error when it aborts or fails
+/// (a full disk shows up here as `QuotaExceededError`).
+fn transaction_done(tx: &IdbTransaction) -> impl std::future::Future<Output = Result<(), String>> {
+    let promise = Promise::new(&mut |resolve: Function, reject: Function| {
+        let on_complete = Closure::once_into_js(move |_event: JsValue| {
+            let _ = resolve.call0(&JsValue::NULL);
+        });
+        let abort_tx = tx.clone();
+        let reject_abort = reject.clone();
+        let on_abort = Closure::once_into_js(move |_event: JsValue| {
+            let error = get(&abort_tx, "error");
+            let _ = reject_abort.call1(&JsValue::NULL, &error);
+        });
+        let error_tx = tx.clone();
+        let on_error = Closure::once_into_js(move |_event: JsValue| {
+            let error = get(&error_tx, "error");
+            let _ = reject.call1(&JsValue::NULL, &error);
+        });
+        tx.set_oncomplete(Some(on_complete.unchecked_ref()));
+        tx.set_onabort(Some(on_abort.unchecked_ref()));
+        tx.set_onerror(Some(on_error.unchecked_ref()));
+    });
+    async move {
+        JsFuture::from(promise)
+            .await
+            .map(|_| ())
+            .map_err(|e| describe("save to local storage", &e))
+    }
+}
+
+fn set(target: &Object, key: &str, value: &JsValue) -> Result<(), String> {
+    Reflect::set(target, &JsValue::from_str(key), value)
+        .map(|_| ())
+        .map_err(|e| describe("build a record", &e))
+}
+
+fn get(target: &JsValue, key: &str) -> JsValue {
+    Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// A readable message for a failed storage operation; quota errors say what to do.
+fn describe(what: &str, error: &JsValue) -> String {
+    let name = get(error, "name").as_string().unwrap_or_default();
+    let message = get(error, "message")
+        .as_string()
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| "unknown error".to_string());
+    if name == "QuotaExceededError" {
+        return format!(
+            "Could not {what}: the browser's storage for this site is full \
+             (QuotaExceededError: {message}). Remove files or forget the workspace, \
+             then try again."
+        );
+    }
+    if name.is_empty() {
+        format!("Could not {what}: {message}")
+    } else {
+        format!("Could not {what}: {name}: {message}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_bytes;
+
+    #[test]
+    fn bytes_are_formatted_for_people() {
+        assert_eq!(format_bytes(0.0), "0 B");
+        assert_eq!(format_bytes(999.0), "999 B");
+        assert_eq!(format_bytes(1500.0), "1.5 KB");
+        assert_eq!(format_bytes(3_200_000.0), "3.2 MB");
+        assert_eq!(format_bytes(2.0e9), "2.0 GB");
+    }
+}
