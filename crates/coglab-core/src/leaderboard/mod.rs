@@ -3,6 +3,7 @@
 //!
 //! The web app's worker calls [`score_files`]; the page renders what it returns.
 
+pub mod detail;
 pub mod export;
 pub mod mmopera;
 pub mod ranks;
@@ -171,18 +172,25 @@ pub struct FileStatus {
 /// A computed MM-IQ row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MmiqRow {
+    /// Which scored result this row is (set by whoever keeps the full reports, e.g. the web
+    /// worker, to ask for its items later; 0 from [`score_files`]).
+    #[serde(default)]
+    pub id: u64,
     /// Model name.
     pub model: String,
-    /// The report (item results included, for the model page).
+    /// The report (item results included, for the model page; see [`Scored::split_details`]).
     pub report: MmiqReport,
 }
 
 /// A computed KiVA row (a model's run folder, or the adult human data).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KivaRow {
+    /// Which scored result this row is (see [`MmiqRow::id`]).
+    #[serde(default)]
+    pub id: u64,
     /// Model name (or "Adults (human data)").
     pub model: String,
-    /// The report, trials cleared.
+    /// The report, trials included (for comparisons; see [`Scored::split_details`]).
     pub report: KivaReport,
 }
 
@@ -198,6 +206,41 @@ pub struct Scored {
     /// MM-OPERA rows, one per model (RIA and/or ICA).
     #[serde(default)]
     pub mmopera: Vec<mmopera::MmoperaRow>,
+}
+
+/// The item-level part of a scored row, kept apart from its summary.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Detail {
+    /// An MM-IQ report with its items.
+    Mmiq(MmiqReport),
+    /// A KiVA report with its trials.
+    Kiva(KivaReport),
+}
+
+impl Scored {
+    /// Numbers the rows from `next_id` on and moves their full reports out, leaving summaries
+    /// (MM-IQ items and KiVA trials cleared) small enough to send to the page. Returns the
+    /// `(id, detail)` pairs, for answering item and comparison queries later.
+    pub fn split_details(&mut self, next_id: &mut u64) -> Vec<(u64, Detail)> {
+        let mut out = Vec::new();
+        for r in &mut self.mmiq {
+            r.id = *next_id;
+            *next_id += 1;
+            let items = std::mem::take(&mut r.report.items);
+            let mut full = r.report.clone();
+            full.items = items;
+            out.push((r.id, Detail::Mmiq(full)));
+        }
+        for r in &mut self.kiva {
+            r.id = *next_id;
+            *next_id += 1;
+            let trials = std::mem::take(&mut r.report.trials);
+            let mut full = r.report.clone();
+            full.trials = trials;
+            out.push((r.id, Detail::Kiva(full)));
+        }
+        out
+    }
 }
 
 /// Detects and scores a batch of files: MM-IQ predictions against the MM-IQ key among them,
@@ -259,6 +302,7 @@ pub fn score_files(
                 };
                 match Predictions::parse(f.path, f.bytes).and_then(|p| mmiq::score_owned(key, p)) {
                     Ok(report) => out.mmiq.push(MmiqRow {
+                        id: 0,
                         model: out.files[i].model.clone(),
                         report,
                     }),
@@ -275,9 +319,9 @@ pub fn score_files(
                 progress(done, total, f.path);
                 done += 1;
                 match HumanData::parse(f.path, f.bytes).and_then(|h| score_human(&h)) {
-                    Ok(mut report) => {
-                        report.trials.clear();
+                    Ok(report) => {
                         out.kiva.push(KivaRow {
+                            id: 0,
                             model: f.model.unwrap_or("Adults (human data)").to_string(),
                             report,
                         });
@@ -320,9 +364,12 @@ pub fn score_files(
             continue;
         }
         match score_model(good.iter().map(|&i| (inputs[i].path, inputs[i].bytes))) {
-            Ok(mut report) => {
-                report.trials.clear();
-                out.kiva.push(KivaRow { model, report });
+            Ok(report) => {
+                out.kiva.push(KivaRow {
+                    id: 0,
+                    model,
+                    report,
+                });
             }
             Err(e) => {
                 for &i in &good {
