@@ -21,6 +21,7 @@ pub mod location;
 pub mod mmiq;
 pub mod mmopera;
 pub mod reported;
+pub mod review;
 pub mod selftest;
 pub mod sem;
 pub mod stats;
