@@ -2,8 +2,10 @@
 //! and compare with adults and models. Trials come from `coglab_core::selftest::generate`
 //! (seeded: the kind and seed are in the URL); every answer is saved to localStorage as it is
 //! given, so a reload resumes at the same question; results and exports come from the core.
+//! A session can also use KiVA's own images from a picked folder (`stimuli`).
 
 mod results;
+mod stimuli;
 mod store;
 
 use coglab_core::kiva::Stage;
@@ -11,7 +13,8 @@ use coglab_core::selftest::objects::render_svg;
 use coglab_core::selftest::{generate, Picture, Response, Session, SessionKind};
 use leptos::prelude::*;
 use leptos_router::components::A;
-use leptos_router::hooks::use_query_map;
+use leptos_router::hooks::{use_navigate, use_query_map};
+use std::collections::BTreeMap;
 
 use crate::components::error_panel::ErrorPanel;
 use store::Saved;
@@ -38,6 +41,7 @@ pub(crate) fn session_href(kind: &SessionKind, seed: u64) -> String {
 #[component]
 pub fn SelfTest() -> impl IntoView {
     let query = use_query_map();
+    let loaded = stimuli::LoadedStimuli::provide();
     let params = Memo::new(move |_| {
         let q = query.read();
         (q.get("kind"), q.get("seed"))
@@ -47,7 +51,19 @@ pub fn SelfTest() -> impl IntoView {
             {move || match params.get() {
                 (Some(k), Some(s)) => {
                     match (SessionKind::parse(&k), s.trim().parse::<u64>()) {
-                        (Ok(kind), Ok(seed)) => view! { <Runner kind=kind seed=seed /> }.into_any(),
+                        (Ok(SessionKind::Stimuli), Ok(seed)) => {
+                            let l = loaded.0.get().filter(|l| l.seed == seed);
+                            match l {
+                                Some(l) => view! {
+                                    <Runner session=l.session.clone() urls=Some(l.urls.clone()) />
+                                }
+                                    .into_any(),
+                                None => view! { <StimuliResume seed=seed /> }.into_any(),
+                            }
+                        }
+                        (Ok(kind), Ok(seed)) => {
+                            view! { <Runner session=generate(&kind, seed) urls=None /> }.into_any()
+                        }
                         (Err(e), _) => view! {
                             <ErrorPanel title="This session link is not valid" message=e />
                             <p><A href="/self-test">"Start a new session"</A></p>
@@ -76,6 +92,7 @@ fn Start() -> impl IntoView {
     let seed = RwSignal::new(((js_sys::Math::random() * 1_000_000.0) as u64).to_string());
     let participant = RwSignal::new("self".to_string());
     let saved = RwSignal::new(store::load_all());
+    let navigate = use_navigate();
     let href = Memo::new(move |_| {
         let k = SessionKind::parse(&kind.get()).unwrap_or(SessionKind::Kiva);
         let s = seed.get().trim().parse::<u64>().unwrap_or(0);
@@ -142,6 +159,14 @@ fn Start() -> impl IntoView {
                 </A>
             </Show>
         </form>
+        <stimuli::StimuliPicker
+            seed=Signal::derive(move || seed.get().trim().parse::<u64>().unwrap_or(0))
+            on_loaded=Callback::new(move |_| {
+                let s = seed.get_untracked().trim().parse::<u64>().unwrap_or(0);
+                store::ensure(&SessionKind::Stimuli, s, &participant.get_untracked());
+                navigate(&session_href(&SessionKind::Stimuli, s), Default::default());
+            })
+        />
         <h2>"Your sessions"</h2>
         <Show
             when=move || !saved.read().is_empty()
@@ -185,6 +210,30 @@ fn Start() -> impl IntoView {
     }
 }
 
+/// One picture of a trial: a drawing, or one of KiVA's images (an object URL).
+#[derive(Clone)]
+enum Pic {
+    /// A generated picture, drawn as SVG.
+    Drawn(Picture),
+    /// An image URL.
+    Image(String),
+}
+
+impl Pic {
+    fn view(self, label: &'static str) -> AnyView {
+        match self {
+            Pic::Drawn(p) => {
+                let svg = render_svg(&p, label);
+                view! { <div class="kiva-pic" inner_html=svg></div> }.into_any()
+            }
+            Pic::Image(url) => view! {
+                <div class="kiva-pic kiva-img"><img src=url alt=label /></div>
+            }
+            .into_any(),
+        }
+    }
+}
+
 /// The pictures of one transformation: before → after.
 #[component]
 fn Pair(
@@ -192,22 +241,68 @@ fn Pair(
     #[prop(into)]
     label: String,
     /// The picture before.
-    before: Picture,
-    /// The picture after (`None`: a question mark).
-    after: Option<Picture>,
+    before: Pic,
+    /// The picture after.
+    after: Pic,
 ) -> impl IntoView {
-    let b = render_svg(&before, "before");
-    let a = after.map(|p| render_svg(&p, "after"));
     view! {
         <div class="kiva-pair">
             <span class="kiva-label">{label}</span>
-            <div class="kiva-pic" inner_html=b></div>
+            {before.view("before")}
             <span class="kiva-arrow" aria-hidden="true">"→"</span>
-            {match a {
-                Some(a) => view! { <div class="kiva-pic" inner_html=a></div> }.into_any(),
-                None => view! { <div class="kiva-pic kiva-unknown">"?"</div> }.into_any(),
-            }}
+            {after.view("after")}
         </div>
+    }
+}
+
+/// Whether every image of the trial on screen has loaded.
+fn images_drawn() -> bool {
+    let Some(list) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector_all(".kiva-trial img").ok())
+    else {
+        return true;
+    };
+    (0..list.length()).filter_map(|i| list.get(i)).all(|n| {
+        js_sys::Reflect::get(&n, &"complete".into())
+            .ok()
+            .and_then(|v| v.as_bool())
+            .unwrap_or(true)
+    })
+}
+
+/// Runs `f` at the first animation frame at which the trial's images are drawn.
+fn when_drawn(f: impl FnOnce() + 'static) {
+    request_animation_frame(move || {
+        if images_drawn() {
+            f();
+        } else {
+            when_drawn(f);
+        }
+    });
+}
+
+/// A session of KiVA's images whose folder is not loaded (e.g. after a reload): the answers
+/// are kept; picking the folder again resumes it.
+#[component]
+fn StimuliResume(
+    /// The session's seed.
+    seed: u64,
+) -> impl IntoView {
+    let saved = store::load_all()
+        .into_iter()
+        .find(|s| s.id == format!("{}|{seed}", SessionKind::Stimuli.as_str()))
+        .map_or(0, |s| s.answered());
+    view! {
+        <h1>"Self-test: " {SessionKind::Stimuli.label()}</h1>
+        <p class="notice" data-testid="stimuli-needed">
+            {format!(
+                "This session shows KiVA's images from your disk. Pick the folder and trial files \
+                 again to continue ({saved} of 14 trials answered are kept)."
+            )}
+        </p>
+        <stimuli::StimuliPicker seed=Signal::stored(seed) on_loaded=Callback::new(|_| {}) />
+        <p><A href="/self-test">"All sessions"</A></p>
     }
 }
 
@@ -220,20 +315,28 @@ fn now_ms() -> f64 {
 /// Runs a session: one question at a time, answered by key or click, saved as given.
 #[component]
 fn Runner(
-    /// The session kind.
-    kind: SessionKind,
-    /// The seed.
-    seed: u64,
+    /// The session (generated, or built from KiVA's images).
+    session: Session,
+    /// Object URLs of the images by path, for a session of KiVA's images.
+    urls: Option<BTreeMap<String, String>>,
 ) -> impl IntoView {
-    let session: StoredValue<Session> = StoredValue::new(generate(&kind, seed));
+    let kind = session.kind.clone();
+    let seed = session.seed;
+    let session: StoredValue<Session> = StoredValue::new(session);
+    let urls = StoredValue::new(urls.unwrap_or_default());
     let record = RwSignal::new(store::ensure(&kind, seed, "self"));
     let step = Memo::new(move |_| session.with_value(|s| s.next_step(&record.read().responses)));
     // Stimulus onset: the first animation frame after the question is drawn.
     let onset: RwSignal<Option<f64>> = RwSignal::new(None);
     Effect::new(move |_| {
-        if step.get().is_some() {
+        let now = step.get();
+        if now.is_some() {
             onset.set(None);
-            request_animation_frame(move || onset.set(Some(now_ms())));
+            when_drawn(move || {
+                if step.get_untracked() == now {
+                    onset.set(Some(now_ms()));
+                }
+            });
         }
     });
     let answer = move |choice: usize| {
@@ -290,6 +393,20 @@ fn Runner(
                 .into_any(),
             Some((i, stage)) => {
                 let t = session.with_value(|s| s.trials[i].clone());
+                let pic = |p: &Picture, img: Option<&String>| match img {
+                    Some(path) => Pic::Image(urls.with_value(|u| u.get(path).cloned().unwrap_or_default())),
+                    None => Pic::Drawn(p.clone()),
+                };
+                let imgs = t.images.clone();
+                let before = pic(&t.train_input, imgs.as_ref().map(|m| &m.train_input));
+                let after = pic(&t.train_output, imgs.as_ref().map(|m| &m.train_output));
+                let test_before = pic(&t.test_input, imgs.as_ref().map(|m| &m.test_input));
+                let test_after: Vec<Pic> = t
+                    .test_options
+                    .iter()
+                    .enumerate()
+                    .map(|(k, p)| pic(p, imgs.as_ref().and_then(|m| m.test_options.get(k))))
+                    .collect();
                 let (n_stage, question) = match stage {
                     Stage::Cross => (1, "What changed between the two pictures on top?"),
                     Stage::Within => (2, "How did it change?"),
@@ -318,22 +435,21 @@ fn Runner(
                             {format!("Trial {} of {total} · question {n_stage} of 3", i + 1)}
                         </p>
                         <div class="kiva-given" aria-label="Given change">
-                            <Pair label="" before=t.train_input.clone() after=Some(t.train_output.clone()) />
+                            <Pair label="" before=before after=after />
                         </div>
                         {(stage == Stage::Extrapolation)
                             .then(|| {
                                 view! {
                                     <div class="kiva-tests">
-                                        {t
-                                            .test_options
+                                        {test_after
                                             .iter()
                                             .enumerate()
                                             .map(|(k, p)| {
                                                 view! {
                                                     <Pair
                                                         label=format!("({})", (b'A' + k as u8) as char)
-                                                        before=t.test_input.clone()
-                                                        after=Some(p.clone())
+                                                        before=test_before.clone()
+                                                        after=p.clone()
                                                     />
                                                 }
                                             })

@@ -4,9 +4,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, newPage, App } from './support.mjs';
+import { start, newPage, App, ROOT } from './support.mjs';
+
+const KIVA = join(ROOT, '../shared/data/kiva');
+const HAVE_KIVA = existsSync(join(KIVA, 'stimuli/KiVA')) && existsSync(join(KIVA, 'trial_tracker/KiVA'));
+if (!HAVE_KIVA && process.env.CI === 'true') throw new Error(`${KIVA} is missing (required under CI=true)`);
+const trialFiles = () => (HAVE_KIVA
+  ? readdirSync(join(KIVA, 'trial_tracker/KiVA')).map((f) => join(KIVA, 'trial_tracker/KiVA', f)) : []);
 
 let env;
 before(async () => { env = await start(); });
@@ -183,3 +190,75 @@ test('a bad session link shows a located error', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+/** Every image of the question on screen: [src, naturalWidth]. */
+const images = (page) => page.locator('[data-testid=trial] img').evaluateAll(
+  (imgs) => imgs.map((i) => [i.getAttribute('src'), i.naturalWidth]));
+
+test("KiVA's own images: the real folder and trial files, two trials by keyboard, resumed after a reload",
+  { skip: !HAVE_KIVA && `${KIVA} absent` }, async () => {
+    const { page, context, errors } = await newPage(env.browser);
+    const app = new App(page, env.base);
+    await app.goto('/self-test');
+    await page.getByTestId('seed').fill('77');
+    await page.getByTestId('participant').fill('e2e-images');
+    // A folder without the KiVA layout (the trial files' folder): a located error, nothing starts.
+    await page.getByTestId('stimuli-folder').setInputFiles(join(KIVA, 'trial_tracker/KiVA'));
+    await page.getByTestId('stimuli-start').click();
+    const panel = page.getByTestId('stimuli').getByTestId('error-panel');
+    await panel.waitFor();
+    assert.match(await panel.textContent(),
+      /none of the 14 picked files is a KiVA stimulus image: expected <Domain>\/<Subdomain>_<variation>_<role>\.png/);
+    // The images without their trial files: the error names the file to add.
+    await page.getByTestId('stimuli-folder').setInputFiles(join(KIVA, 'stimuli'));
+    await page.getByTestId('stimuli-start').click();
+    await panel.getByText(/pick its trial file output_.*\.txt/).waitFor();
+    await app.screenshot('selftest-stimuli-error');
+    await page.getByTestId('stimuli-trials').setInputFiles(trialFiles());
+    await page.getByTestId('stimuli-start').click();
+    await page.waitForURL(/kind=stimuli&seed=77/);
+    const run = new Runner(page);
+    const seen = [];
+    for (let n = 0; n < 2; n++) {
+      let q = await run.current();
+      assert.equal(q.trial, n + 1);
+      // The given pair and the question are KiVA's images, loaded from object URLs.
+      const imgs = await images(page);
+      assert.equal(imgs.length, 2);
+      for (const [src, w] of imgs) { assert.match(src, /^blob:/); assert.ok(w > 0, 'image drawn'); }
+      if (n === 0) await app.screenshot('selftest-stimuli-stage1');
+      seen.push(q.subdomain);
+      await run.press(String(q.options.indexOf(WHAT[domainOf(q.subdomain)]) + 1));
+      q = await run.current();
+      assert.equal(q.stage, 2);
+      await run.press(String(q.options.indexOf(HOW[q.subdomain]) + 1));
+      q = await run.current();
+      assert.equal(q.stage, 3);
+      // Stage 3: the new object before and after in (A)-(C), six images plus the given two.
+      const all = await images(page);
+      assert.equal(all.length, 8);
+      for (const [src, w] of all) { assert.match(src, /^blob:/); assert.ok(w > 0); }
+      if (n === 0) await app.screenshot('selftest-stimuli-stage3');
+      await run.press('a');
+    }
+    // Two trials saved, with the images' variation numbers (0-9) and subdomains.
+    const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('coglab.selftest.v1')));
+    const rec = saved.find((r) => r.id === 'stimuli|77');
+    assert.equal(rec.participant, 'e2e-images');
+    assert.equal(rec.responses.filter((r) => r.extrapolation).length, 2);
+    assert.ok(rec.responses[0].cross.rt_ms > 0);
+    // A reload keeps the answers; picking the folder again resumes at trial 3.
+    await page.reload();
+    await page.getByTestId('stimuli-needed').getByText('2 of 14 trials answered').waitFor();
+    await page.getByTestId('stimuli-folder').setInputFiles(join(KIVA, 'stimuli'));
+    await page.getByTestId('stimuli-trials').setInputFiles(trialFiles());
+    await page.getByTestId('stimuli-start').click();
+    const q = await run.current();
+    assert.equal(q.trial, 3);
+    assert.equal(q.stage, 1);
+    assert.ok(!seen.includes(q.subdomain), 'one trial per subdomain');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await app.screenshot('selftest-stimuli-phone');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });

@@ -545,6 +545,26 @@ pub fn score_session(
     Ok((score_human(&data)?, data))
 }
 
+/// The row label of a human-data file that holds one participant only, as a self-test export
+/// does: `<participant id> (self-test)`; `None` for a file of several participants (e.g. the
+/// KiVA adults).
+///
+/// # Examples
+/// ```
+/// use coglab_core::kiva::HumanData;
+/// use coglab_core::selftest::participant_label;
+/// let one = HumanData::parse("s.csv", b"ParticipantID,Transformation,Variation,Task,Score,Reaction Time\n\
+///     ana,ColourRed,1,Cross Domain,1,900\nana,ColourRed,1,Extrapolation,0,800\n").unwrap();
+/// assert_eq!(participant_label(&one).as_deref(), Some("ana (self-test)"));
+/// ```
+pub fn participant_label(data: &HumanData) -> Option<String> {
+    let first = &data.rows.first()?.participant;
+    data.rows
+        .iter()
+        .all(|r| r.participant == *first)
+        .then(|| format!("{first} (self-test)"))
+}
+
 /// The whole session as JSON: kind, seed, participant, every trial with its options and right
 /// answers, and the answers with their scores.
 pub fn to_json(session: &Session, participant: &str, responses: &[TrialResponses]) -> String {
