@@ -318,11 +318,18 @@ pub fn score_files(
             FileKind::KivaHuman => {
                 progress(done, total, f.path);
                 done += 1;
-                match HumanData::parse(f.path, f.bytes).and_then(|h| score_human(&h)) {
-                    Ok(report) => {
+                match HumanData::parse(f.path, f.bytes).and_then(|h| Ok((score_human(&h)?, h))) {
+                    Ok((report, h)) => {
+                        // A file of one participant (a self-test export) is that participant's
+                        // row; the KiVA adults' file is the adults' row.
+                        let model = f.model.map(str::to_string).unwrap_or_else(|| {
+                            crate::selftest::participant_label(&h)
+                                .unwrap_or_else(|| "Adults (human data)".into())
+                        });
+                        out.files[i].model = model.clone();
                         out.kiva.push(KivaRow {
                             id: 0,
-                            model: f.model.unwrap_or("Adults (human data)").to_string(),
+                            model,
                             report,
                         });
                     }
