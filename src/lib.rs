@@ -9,6 +9,7 @@ pub mod components;
 pub mod data;
 pub mod pages;
 pub mod store;
+pub mod sw;
 pub mod worker;
 
 use leptos::prelude::*;
@@ -40,6 +41,7 @@ pub fn App() -> impl IntoView {
                     <A href="/structure">"Structure (Gold)"</A>
                 </nav>
             </header>
+            <sw::UpdateBanner />
             <main id="main" tabindex="-1">
                 <Routes fallback=NotFound>
                     <Route path=path!("/") view=Home />

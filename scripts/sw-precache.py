@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Trunk post_build hook: writes the build's file list and version into the service worker.
+
+Reads every file of the staged build (TRUNK_STAGING_DIR, or the directory given as the first
+argument), and rewrites the two marked lines of `sw.js` there:
+
+    const VERSION = '<hash>'; // coglab:version
+    const PRECACHE = ['./', 'index.html', ...]; // coglab:precache
+
+VERSION is the first 16 hex digits of a SHA-256 over every file's path and contents. Trunk's
+hashed names (`coglab-app-<hash>.js`) change with their content anyway, but the worker files
+(`worker_loader.js`, `worker.js`, `worker_bg.wasm`) and the bundled data are not renamed, so
+their contents must be in the version. In index.html, the Content-Security-Policy `<meta>` is
+left out of the hash: another post_build hook (scripts/csp-hash.py) may be rewriting it at the
+same moment (Trunk runs the hooks of a stage concurrently), and it only depends on the inline
+script, which is hashed as part of the page anyway.
+
+Idempotent (the marked lines are replaced whatever they hold), so it can be re-run on a
+built dist:  python3 scripts/sw-precache.py dist
+Python standard library only.
+"""
+import hashlib
+import json
+import os
+import re
+import sys
+
+CSP = re.compile(r'<meta\s+http-equiv="Content-Security-Policy"[^>]*>', re.IGNORECASE)
+SKIP = {"sw.js"}
+
+
+def build_files(root):
+    out = []
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            rel = os.path.relpath(path, root).replace(os.sep, "/")
+            if rel in SKIP or name.startswith("."):
+                continue
+            out.append(rel)
+    return sorted(out)
+
+
+def version_of(root, files):
+    digest = hashlib.sha256()
+    for rel in files:
+        with open(os.path.join(root, rel), "rb") as f:
+            data = f.read()
+        if rel == "index.html":
+            data = CSP.sub("", data.decode("utf-8")).encode("utf-8")
+        digest.update(rel.encode("utf-8") + b"\0" + str(len(data)).encode() + b"\0" + data)
+    return digest.hexdigest()[:16]
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("TRUNK_STAGING_DIR")
+    if not root:
+        sys.exit("sw-precache: give the build directory (or run as a Trunk hook)")
+    sw = os.path.join(root, "sw.js")
+    if not os.path.exists(sw):
+        sys.exit(f"sw-precache: {sw} not found (is public/sw.js copied by index.html?)")
+    files = build_files(root)
+    version = version_of(root, files)
+    precache = ["./"] + files
+    with open(sw, encoding="utf-8") as f:
+        text = f.read()
+    text, n1 = re.subn(
+        r"^const VERSION = .*// coglab:version$",
+        f"const VERSION = '{version}'; // coglab:version",
+        text,
+        flags=re.M,
+    )
+    text, n2 = re.subn(
+        r"^const PRECACHE = .*// coglab:precache$",
+        lambda _m: f"const PRECACHE = {json.dumps(precache)}; // coglab:precache",
+        text,
+        flags=re.M,
+    )
+    if n1 != 1 or n2 != 1:
+        sys.exit("sw-precache: the marked VERSION / PRECACHE lines are missing from sw.js")
+    with open(sw, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"sw-precache: version {version}, {len(precache)} files")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+//! Service-worker registration (`sw.js`, which keeps the app usable offline) and the
+//! "update ready" banner shown when a new deploy's worker is installed and waiting.
+//!
+//! Registered from Rust (no inline script, so it works under the app's Content-Security-Policy).
+//! The banner's button tells the waiting worker to take over; when it has, the page reloads
+//! into the new version. The user's stored workspace (IndexedDB) is not touched by updates.
+
+use std::cell::Cell;
+
+use leptos::prelude::*;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{ServiceWorkerContainer, ServiceWorkerRegistration, ServiceWorkerState};
+
+thread_local! {
+    /// Set when the user asked for the update: the next controller change reloads the page.
+    static UPDATING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The browser's service-worker container, where there is one (secure contexts only).
+fn container() -> Option<ServiceWorkerContainer> {
+    let navigator = web_sys::window()?.navigator();
+    let has = js_sys::Reflect::get(&navigator, &JsValue::from_str("serviceWorker"))
+        .ok()
+        .is_some_and(|v| !v.is_undefined());
+    has.then(|| navigator.service_worker())
+}
+
+/// Registers `sw.js` under the app's base path and calls `on_update` when a newer worker is
+/// installed and waiting (not on the first install, when nothing was cached before).
+async fn register(
+    on_update: impl Fn() + Clone + 'static,
+) -> Result<ServiceWorkerRegistration, String> {
+    let sw_container = container().ok_or("no service workers in this browser or context")?;
+    let url = format!("{}/sw.js", crate::data::base_path());
+    let registration: ServiceWorkerRegistration = JsFuture::from(sw_container.register(&url))
+        .await
+        .map_err(|e| format!("service worker registration failed: {e:?}"))?
+        .unchecked_into();
+    if registration.waiting().is_some() && sw_container.controller().is_some() {
+        on_update();
+    }
+    let reg = registration.clone();
+    let on_found = Closure::<dyn FnMut()>::new(move || {
+        let Some(installing) = reg.installing() else {
+            return;
+        };
+        let worker = installing.clone();
+        let on_update = on_update.clone();
+        let on_state = Closure::<dyn FnMut()>::new(move || {
+            let controlled = container().and_then(|c| c.controller()).is_some();
+            if worker.state() == ServiceWorkerState::Installed && controlled {
+                on_update();
+            }
+        });
+        installing.set_onstatechange(Some(on_state.as_ref().unchecked_ref()));
+        on_state.forget();
+    });
+    registration.set_onupdatefound(Some(on_found.as_ref().unchecked_ref()));
+    on_found.forget();
+    Ok(registration)
+}
+
+/// Registers the service worker and shows a banner when an update is ready; its button
+/// switches to the new version and reloads.
+#[component]
+pub fn UpdateBanner() -> impl IntoView {
+    let (ready, set_ready) = signal(false);
+    let registration = StoredValue::new_local(None::<ServiceWorkerRegistration>);
+    {
+        leptos::task::spawn_local(async move {
+            match register(move || set_ready.set(true)).await {
+                Ok(reg) => registration.set_value(Some(reg)),
+                Err(e) => web_sys::console::warn_1(&JsValue::from_str(&e)),
+            }
+            if let Some(container) = container() {
+                let on_change = Closure::<dyn FnMut()>::new(move || {
+                    if UPDATING.with(Cell::get) {
+                        if let Some(w) = web_sys::window() {
+                            let _ = w.location().reload();
+                        }
+                    }
+                });
+                container.set_oncontrollerchange(Some(on_change.as_ref().unchecked_ref()));
+                on_change.forget();
+            }
+        });
+    }
+    let apply = move |_| {
+        let waiting = registration.with_value(|r| r.as_ref().and_then(|r| r.waiting()));
+        match waiting {
+            Some(worker) => {
+                UPDATING.with(|u| u.set(true));
+                let _ = worker.post_message(&JsValue::from_str("skip-waiting"));
+            }
+            None => {
+                if let Some(w) = web_sys::window() {
+                    let _ = w.location().reload();
+                }
+            }
+        }
+    };
+    view! {
+        <Show when=move || ready.get()>
+            <div class="update-banner" role="status" data-testid="update-ready">
+                <span>"Update ready: a new version of coglab has been downloaded."</span>
+                <button type="button" on:click=apply.clone() data-testid="update-apply">
+                    "Reload to update"
+                </button>
+                <button type="button" class="secondary" on:click=move |_| set_ready.set(false)>
+                    "Later"
+                </button>
+            </div>
+        </Show>
+    }
+}
