@@ -151,6 +151,29 @@ test('a short session by keyboard, resumed after a reload, exports the answers g
       assert.equal(Number(score), expected.get(`${v}|${task}`), line);
     }
   }
+  // Round trip through the leaderboard: the downloaded CSV dropped on the KiVA tab is a
+  // participant row whose figures are the results page's (domain x stage, same mean).
+  const you = await page.locator('[data-testid=results-table] td.you[data-value]').evaluateAll(
+    (tds) => tds.map((td) => [td.dataset.domain, td.dataset.stage, Number(td.dataset.value)]));
+  // 5 domains and all domains x 3 questions, less any domain whose stage 2 was never asked.
+  assert.ok(you.length >= 15 && you.length <= 18, `${you.length} figures`);
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+  assert.equal(dl.suggestedFilename(), 'kiva-selftest-short-4242.csv');
+  const downloaded = join(tmpdir(), dl.suggestedFilename());
+  await dl.saveAs(downloaded);
+  await app.goto('/leaderboard?b=kiva');
+  await page.getByTestId('file-input').setInputFiles(downloaded);
+  const prow = page.locator('[data-testid=kiva-computed-row][data-model="e2e-person (self-test)"]');
+  await prow.waitFor();
+  const lb = await prow.locator('td[data-value]').evaluateAll(
+    (tds) => tds.map((td) => [td.dataset.domain, td.dataset.stage, Number(td.dataset.value)]));
+  assert.equal(lb.length, you.filter(([d]) => d !== 'All').length);
+  for (const [d, st, v] of lb) {
+    const mine = you.find(([d2, s2]) => d2 === d && s2 === st);
+    assert.ok(mine, `${d} ${st} on the results page`);
+    assert.ok(Math.abs(mine[2] - v) < 1e-12, `${d} ${st}: ${mine[2]} vs ${v}`);
+  }
+  await app.screenshot('selftest-leaderboard-participant');
   // The session is listed, with its results, and can be deleted.
   await app.goto('/self-test');
   const sessions = page.getByTestId('sessions');

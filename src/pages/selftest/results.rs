@@ -229,7 +229,17 @@ fn ComparisonTable(
     groups: Vec<GroupBaseline>,
 ) -> impl IntoView {
     let headers: Vec<String> = groups.iter().map(|g| g.label.clone()).collect();
-    let mut rows: Vec<(String, &'static str, String, Vec<String>)> = Vec::new();
+    // (domain shown, domain key, stage label, stage key, your mean, your text, others' texts)
+    #[allow(clippy::type_complexity)]
+    let mut rows: Vec<(
+        String,
+        String,
+        &'static str,
+        &'static str,
+        Option<f64>,
+        String,
+        Vec<String>,
+    )> = Vec::new();
     for d in domains.iter().map(String::as_str).chain(["All"]) {
         for (key, label) in STAGES {
             let mine = if d == "All" {
@@ -253,7 +263,16 @@ fn ComparisonTable(
             } else {
                 domain_name(d).to_string()
             };
-            rows.push((name, label, pct(mine.and_then(|s| s.get(key))), them));
+            let m = mine.and_then(|s| s.get(key));
+            rows.push((
+                name,
+                d.to_string(),
+                label,
+                key,
+                m.map(|m| m.mean),
+                pct(m),
+                them,
+            ));
         }
     }
     view! {
@@ -272,12 +291,19 @@ fn ComparisonTable(
                     {rows
                         .into_iter()
                         .enumerate()
-                        .map(|(i, (d, stage, mine, them))| {
+                        .map(|(i, (d, dkey, stage, skey, mean, mine, them))| {
                             view! {
                                 <tr class:group-start=i % 3 == 0>
                                     <th scope="row">{if i % 3 == 0 { d } else { String::new() }}</th>
                                     <td>{stage}</td>
-                                    <td class="num you">{mine}</td>
+                                    <td
+                                        class="num you"
+                                        data-domain=dkey
+                                        data-stage=skey
+                                        data-value=mean.map(|m| m.to_string())
+                                    >
+                                        {mine}
+                                    </td>
                                     {them.into_iter().map(|t| view! { <td class="num">{t}</td> }).collect_view()}
                                 </tr>
                             }
