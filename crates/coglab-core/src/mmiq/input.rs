@@ -376,6 +376,11 @@ pub struct PredRecord {
     pub file_answer: Option<String>,
     /// Whether the row had both `response` and `parsed_pred` (then `parsed_pred` is used).
     pub had_both: bool,
+    /// Set only for a response read from a large input (see [`super::lean`]): the response's
+    /// first characters (ending in "…" when cut), while `content` holds the answer extracted
+    /// from the full response as [`PredContent::Parsed`]. `None` otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_preview: Option<String>,
 }
 
 /// A parsed predictions file.
@@ -437,7 +442,9 @@ impl Predictions {
 
     /// Parses MM-IQ predictions JSONL: per line an object with `data_id` (integer or integer
     /// string), optional `category`, and `response` or `parsed_pred` (strings). Blank lines are
-    /// counted and skipped; other keys are ignored.
+    /// counted and skipped; other keys are ignored. A text over [`super::LEAN_INPUT_BYTES`] is
+    /// read lean: each response's answer is extracted while reading and only a preview of the
+    /// response is kept (see [`PredRecord::response_preview`]).
     ///
     /// # Errors
     /// [`MmiqError::Empty`], [`MmiqError::Json`], [`MmiqError::MissingField`],
@@ -446,6 +453,7 @@ impl Predictions {
         let mut records = Vec::new();
         let mut blank_lines = 0;
         let mut seen = SeenIds::default();
+        let lean = text.len() > super::LEAN_INPUT_BYTES;
         for (line_no, line) in jsonl_lines_counting(text, &mut blank_lines) {
             let loc = Location::file(file_name).at_line(line_no);
             let raw: RawRecord = parse_line(&loc, line)?;
@@ -468,9 +476,15 @@ impl Predictions {
                 Some(_) => Some(Scalar::Null),
                 None => None,
             };
+            let mut response_preview = None;
             let content = match (raw.parsed_pred, response) {
                 (Some(Scalar::Str(s)), _) => PredContent::Parsed(s),
                 (Some(other), _) => return Err(bad(&loc, "parsed_pred", "a string", &other)),
+                (None, Some(Scalar::Str(s))) if lean => {
+                    let (content, preview) = super::lean::lean_response(s);
+                    response_preview = Some(preview);
+                    content
+                }
                 (None, Some(Scalar::Str(s))) => PredContent::Response(s),
                 (None, Some(other)) => return Err(bad(&loc, "response", "a string", &other)),
                 (None, None) => {
@@ -487,6 +501,7 @@ impl Predictions {
                 content,
                 file_answer: None,
                 had_both,
+                response_preview,
             });
         }
         if records.is_empty() {

@@ -25,6 +25,7 @@
 pub mod extract;
 mod input;
 mod jsonfast;
+pub mod lean;
 mod pyword;
 mod score;
 mod table;
@@ -32,6 +33,7 @@ mod table;
 pub use input::{
     detect, AnswerKey, KeyItem, MmiqFormat, PredContent, PredRecord, Predictions, TableKind,
 };
+pub use lean::{LEAN_INPUT_BYTES, PREVIEW_CHARS};
 pub use score::{
     compare, score, score_owned, Accuracy, HumanReference, ItemResult, MmiqComparison, MmiqReport,
     RowCounts, SideSummary, Warnings, CHANCE,

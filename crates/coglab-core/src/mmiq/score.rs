@@ -295,9 +295,9 @@ fn score_records<'a>(
             });
         }
         let (data_id, line) = (rec.data_id, rec.line);
-        let content = match rec {
-            Cow::Owned(r) => r.content,
-            Cow::Borrowed(r) => r.content.clone(),
+        let (content, preview) = match rec {
+            Cow::Owned(r) => (r.content, r.response_preview),
+            Cow::Borrowed(r) => (r.content.clone(), r.response_preview.clone()),
         };
         let (parsed, response) = match content {
             PredContent::Response(r) => {
@@ -312,7 +312,8 @@ fn score_records<'a>(
                         )
                     });
                 }
-                (Cow::Owned(p), None)
+                // A lean read's extracted letter comes with the response's preview.
+                (Cow::Owned(p), preview)
             }
         };
         let correct = parsed.len() == 1 && parsed.starts_with(item.answer);

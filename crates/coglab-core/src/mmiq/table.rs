@@ -299,6 +299,7 @@ pub(super) fn parse_predictions_table(
             content,
             file_answer: nonempty(answer_col),
             had_both,
+            response_preview: None,
         });
     }
     Ok(Predictions {

@@ -1,0 +1,63 @@
+//! Keeping less per prediction row when reading large inputs (issue 10, memory).
+//!
+//! A predictions file is read whole, so the peak memory of reading and scoring it is the file
+//! plus what the parsed rows keep. Kept in full, the responses alone are about as large as the
+//! file (peak ≈ 2x the file). Above [`LEAN_INPUT_BYTES`], [`Predictions::parse_jsonl`]
+//! therefore extracts each response's answer while reading (the released script's rules, as
+//! [`super::score`] would) and keeps only that letter plus the response's first
+//! [`PREVIEW_CHARS`] characters for display: peak ≈ the file plus a few hundred bytes per row.
+//! Scores, counts and warnings are the same as for full responses; only the response text shown
+//! with each item ([`super::ItemResult::response`]) is cut (ending in "…").
+//!
+//! [`Predictions::parse_jsonl`]: super::Predictions::parse_jsonl
+
+use super::extract::extract;
+use super::input::PredContent;
+
+/// Inputs larger than this (bytes) are read lean: answers extracted while reading, responses
+/// kept as previews. Below it every response is kept in full.
+pub const LEAN_INPUT_BYTES: usize = 64 << 20;
+
+/// Characters of a response kept as its preview in a lean read.
+pub const PREVIEW_CHARS: usize = 240;
+
+/// The lean form of a free-form response: the extracted letter as the row's content
+/// ([`PredContent::Parsed`], always one of `A`-`E` or `Z`), and the response's preview.
+pub(super) fn lean_response(response: String) -> (PredContent, String) {
+    let letter = extract(&response).recorded();
+    (PredContent::Parsed(letter.to_string()), preview(response))
+}
+
+/// The first [`PREVIEW_CHARS`] characters of `s`, with "…" when cut (reusing its buffer).
+pub fn preview(mut s: String) -> String {
+    if let Some((cut, _)) = s.char_indices().nth(PREVIEW_CHARS) {
+        s.truncate(cut);
+        s.push('…');
+        s.shrink_to_fit();
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn preview_cuts_at_a_char_boundary() {
+        assert_eq!(preview("short".into()), "short");
+        let long = "é".repeat(PREVIEW_CHARS + 5);
+        let p = preview(long);
+        assert_eq!(p.chars().count(), PREVIEW_CHARS + 1);
+        assert!(p.ends_with('…'));
+        assert_eq!(preview("x".repeat(PREVIEW_CHARS)).len(), PREVIEW_CHARS);
+    }
+
+    #[test]
+    fn lean_response_keeps_the_extracted_letter() {
+        let (c, p) = lean_response(format!("{} so the answer is C.", "blah ".repeat(100)));
+        assert_eq!(c, PredContent::Parsed("C".into()));
+        assert!(p.starts_with("blah blah") && p.ends_with('…'));
+        let (c, _) = lean_response("I cannot tell.".into());
+        assert_eq!(c, PredContent::Parsed("Z".into()));
+    }
+}
