@@ -105,7 +105,7 @@ pub fn UpdateBanner() -> impl IntoView {
         <Show when=move || ready.get()>
             <div class="update-banner" role="status" data-testid="update-ready">
                 <span>"Update ready: a new version of coglab has been downloaded."</span>
-                <button type="button" on:click=apply.clone() data-testid="update-apply">
+                <button type="button" on:click=apply data-testid="update-apply">
                     "Reload to update"
                 </button>
                 <button type="button" class="secondary" on:click=move |_| set_ready.set(false)>

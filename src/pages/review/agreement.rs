@@ -1,0 +1,86 @@
+//! The live agreement panel: reviewer vs judge on the reviewed items, from
+//! `coglab_core::review::agreement`, and the items where they disagree most.
+
+use coglab_core::review::{agreement, AgreementReport};
+use leptos::prelude::*;
+
+use super::ReviewState;
+
+fn pct(v: Option<f64>) -> String {
+    v.map_or("–".into(), |v| format!("{:.1}%", v * 100.0))
+}
+
+fn num(v: Option<f64>) -> String {
+    v.map_or("–".into(), |v| format!("{v:.3}"))
+}
+
+/// Agreement between the reviewer and the judge, updated on every score.
+#[component]
+pub fn AgreementPanel() -> impl IntoView {
+    let state = expect_context::<ReviewState>();
+    let report = Memo::new(move |_| -> Option<AgreementReport> {
+        let set = state.current.get()?;
+        let review = state.review.get()?;
+        Some(agreement(&set, &review, 5))
+    });
+    view! {
+        <div class="card review-agreement" data-testid="agreement">
+            <h2>"Agreement with the judge"</h2>
+            {move || report.get().map(|r| {
+                let rows = r.measures.iter().map(|m| view! {
+                    <tr data-testid=format!("agree-{}", m.label.split_whitespace().next().unwrap_or("").to_lowercase())>
+                        <th scope="row">{m.label.clone()}</th>
+                        <td class="num">{m.n}</td>
+                        <td class="num">{pct(m.exact_match)}</td>
+                        <td class="num">{num(m.mean_abs_diff)}</td>
+                        <td class="num">{num(m.pearson_r)}</td>
+                        <td class="num">{num(m.kappa)}</td>
+                        <td class="num">{num(m.weighted_kappa)}</td>
+                    </tr>
+                }).collect_view();
+                let notes: Vec<String> = r.measures.iter().flat_map(|m| m.notes.iter().map(move |n| format!("{}: {n}", m.label))).collect();
+                let worst = r.disagreements.clone();
+                view! {
+                    <p class="muted" data-testid="agree-reviewed">{format!("{} of {} sampled items reviewed", r.reviewed, r.sampled)}</p>
+                    <div class="table-scroll">
+                        <table class="agree-table">
+                            <thead><tr>
+                                <th scope="col">"Measure"</th><th scope="col">"Pairs"</th>
+                                <th scope="col">"Exact"</th><th scope="col">"MAD"</th>
+                                <th scope="col">"Pearson r"</th><th scope="col">"κ"</th><th scope="col">"Weighted κ"</th>
+                            </tr></thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                    </div>
+                    {(!notes.is_empty()).then(|| view! {
+                        <details class="agree-notes"><summary>"Why some values are missing"</summary>
+                            <ul>{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                        </details>
+                    })}
+                    <h3>"Largest disagreements"</h3>
+                    {if worst.is_empty() {
+                        view! { <p class="muted">"None yet."</p> }.into_any()
+                    } else {
+                        view! {
+                            <ol class="disagreements" data-testid="disagreements">
+                                {worst.into_iter().map(|d| {
+                                    let key = d.key.clone();
+                                    view! {
+                                        <li>
+                                            <button type="button" class="link" on:click=move |_| {
+                                                let pos = state.review.with_untracked(|r| r.as_ref().and_then(|r| r.keys.iter().position(|k| *k == key)));
+                                                if let Some(p) = pos { state.go(p); }
+                                            }>{d.key.clone()}</button>
+                                            {format!(": judge {} · you {} (off by {})", d.judge, d.reviewer,
+                                                format!("{:.2}", d.difference).trim_end_matches('0').trim_end_matches('.'))}
+                                        </li>
+                                    }
+                                }).collect_view()}
+                            </ol>
+                        }.into_any()
+                    }}
+                }
+            })}
+        </div>
+    }
+}
