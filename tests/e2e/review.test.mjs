@@ -77,7 +77,14 @@ class ReviewPage extends App {
   async saved() {
     await this.page.getByTestId('save-status').filter({ hasText: 'All changes saved' }).waitFor();
   }
-  async agreementRow(id) { return this.page.getByTestId(`agree-${id}`).locator('td').allInnerTexts(); }
+  /** [pairs, exact, MAD, r, kappa] of one measure of the agreement panel. */
+  async agreementRow(id) {
+    const out = [];
+    for (const stat of ['n', 'exact', 'mad', 'r', 'kappa']) {
+      out.push(await this.page.getByTestId(`agree-${id}-${stat}`).innerText());
+    }
+    return out;
+  }
   async download(testid) {
     const [dl] = await Promise.all([this.page.waitForEvent('download'), this.page.getByTestId(testid).click()]);
     return readFile(await dl.path(), 'utf8');
@@ -139,6 +146,7 @@ test('review: keyboard scoring survives reloads (also offline); agreement; expor
     assert.equal(await app.position(), 'Item 4 of 6');
     assert.equal(await app.itemKey(), keys[3]);
     assert.equal(await app.pressed(), '4');
+    assert.equal(await page.getByTestId('note').inputValue(), '', 'each item has its own note');
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
     assert.equal(await app.itemKey(), keys[1]);

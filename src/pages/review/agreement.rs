@@ -1,7 +1,7 @@
 //! The live agreement panel: reviewer vs judge on the reviewed items, from
 //! `coglab_core::review::agreement`, and the items where they disagree most.
 
-use coglab_core::review::{agreement, AgreementReport};
+use coglab_core::review::{agreement, Agreement, AgreementReport, SetKind};
 use leptos::prelude::*;
 
 use super::ReviewState;
@@ -27,28 +27,33 @@ pub fn AgreementPanel() -> impl IntoView {
         <div class="card review-agreement" data-testid="agreement">
             <h2>"Agreement with the judge"</h2>
             {move || report.get().map(|r| {
-                let rows = r.measures.iter().map(|m| view! {
-                    <tr data-testid=format!("agree-{}", m.label.split_whitespace().next().unwrap_or("").to_lowercase())>
-                        <th scope="row">{m.label.clone()}</th>
-                        <td class="num">{m.n}</td>
-                        <td class="num">{pct(m.exact_match)}</td>
-                        <td class="num">{num(m.mean_abs_diff)}</td>
-                        <td class="num">{num(m.pearson_r)}</td>
-                        <td class="num">{num(m.kappa)}</td>
-                        <td class="num">{num(m.weighted_kappa)}</td>
-                    </tr>
-                }).collect_view();
+                let ids: Vec<String> = r.measures.iter()
+                    .map(|m| m.label.split_whitespace().next().unwrap_or("").to_lowercase())
+                    .collect();
+                let head = r.measures.iter().map(|m| view! { <th scope="col">{m.label.clone()}</th> }).collect_view();
+                type Stat = fn(&Agreement) -> String;
+                let stats: [(&str, &str, Stat); 6] = [
+                    ("n", "Pairs", |m| m.n.to_string()),
+                    ("exact", "Exact match", |m| pct(m.exact_match)),
+                    ("mad", "Mean abs. difference", |m| num(m.mean_abs_diff)),
+                    ("r", "Pearson r", |m| num(m.pearson_r)),
+                    ("kappa", "Cohen's κ", |m| num(m.kappa)),
+                    ("wkappa", "Weighted κ (quadratic)", |m| num(m.weighted_kappa)),
+                ];
+                let rows = stats.iter().filter(|(id, _, _)| *id != "wkappa" || r.kind == SetKind::Holistic)
+                    .map(|(id, label, f)| {
+                        let cells = r.measures.iter().zip(&ids).map(|(m, mid)| view! {
+                            <td class="num" data-testid=format!("agree-{mid}-{id}")>{f(m)}</td>
+                        }).collect_view();
+                        view! { <tr><th scope="row">{*label}</th>{cells}</tr> }
+                    }).collect_view();
                 let notes: Vec<String> = r.measures.iter().flat_map(|m| m.notes.iter().map(move |n| format!("{}: {n}", m.label))).collect();
                 let worst = r.disagreements.clone();
                 view! {
                     <p class="muted" data-testid="agree-reviewed">{format!("{} of {} sampled items reviewed", r.reviewed, r.sampled)}</p>
                     <div class="table-scroll">
                         <table class="agree-table">
-                            <thead><tr>
-                                <th scope="col">"Measure"</th><th scope="col">"Pairs"</th>
-                                <th scope="col">"Exact"</th><th scope="col">"MAD"</th>
-                                <th scope="col">"Pearson r"</th><th scope="col">"κ"</th><th scope="col">"Weighted κ"</th>
-                            </tr></thead>
+                            <thead><tr><th scope="col">"Statistic"</th>{head}</tr></thead>
                             <tbody>{rows}</tbody>
                         </table>
                     </div>

@@ -115,7 +115,7 @@ pub fn ItemPanel() -> impl IntoView {
                     {move || format!("Item {} of {}", position.get() + 1, total.get())}
                 </span>
                 <button type="button" data-testid="next" on:click=move |_| state.step(1)
-                    disabled=move || position.get() + 1 >= total.get()>"Next →"</button>
+                    disabled=move || { position.get() + 1 >= total.get() }>"Next →"</button>
                 <button type="button" on:click=next_unscored>"Next unscored"</button>
                 <span class="muted" data-testid="review-progress">
                     {move || format!("{} of {} scored", scored.get(), total.get())}
@@ -222,10 +222,10 @@ fn ItemBody(
                             <td class="num">{format!("{} / {} / {}", hop.r, hop.d, hop.k)}</td>
                             <td><input type="number" min="0" max="1" step="0.1" inputmode="decimal"
                                 aria-label=format!("R for {}", hop.name) data-testid=format!("hop-{h}-r")
-                                value=fmt(initial.r) on:input=unit('r', key_r) /></td>
+                                prop:value=fmt(initial.r) on:input=unit('r', key_r) /></td>
                             <td><input type="number" min="0" max="1" step="0.1" inputmode="decimal"
                                 aria-label=format!("D for {}", hop.name) data-testid=format!("hop-{h}-d")
-                                value=fmt(initial.d) on:input=unit('d', key_d) /></td>
+                                prop:value=fmt(initial.d) on:input=unit('d', key_d) /></td>
                             <td><select aria-label=format!("K for {}", hop.name) data-testid=format!("hop-{h}-k")
                                 on:change=move |ev| {
                                     let v = event_target_value(&ev).parse::<u8>().ok();
@@ -236,9 +236,9 @@ fn ItemBody(
                                         rec.hops[h].k = v;
                                     });
                                 }>
-                                <option value="" selected=k_value.is_empty()>"–"</option>
-                                <option value="0" selected=k_value == "0">"0"</option>
-                                <option value="1" selected=k_value == "1">"1"</option>
+                                <option value="" prop:selected=k_value.is_empty()>"–"</option>
+                                <option value="0" prop:selected=k_value == "0">"0"</option>
+                                <option value="1" prop:selected=k_value == "1">"1"</option>
                             </select></td>
                         </tr>
                     }
@@ -309,7 +309,7 @@ fn ItemBody(
                     on:input=move |ev| {
                         let text = event_target_value(&ev);
                         edit(state, &key_note, move |rec| rec.note = text);
-                    }>{initial_note}</textarea>
+                    } prop:value=initial_note></textarea>
             </label>
         </section>
     }
