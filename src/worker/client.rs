@@ -138,12 +138,54 @@ impl WorkerClient {
         files: &[(String, Uint8Array)],
         on_progress: Option<OnProgress>,
     ) -> Result<String, String> {
+        let id = self.next_id();
+        let (msg, transfer) = protocol::request(id, op, args, files);
+        self.send(id, msg, transfer, on_progress).await
+    }
+
+    /// Runs operation `op` with JSON `args` on `files` given as `File`s (as picked or dropped):
+    /// the main thread reads nothing; the `File` objects are posted to the worker (a structured
+    /// clone refers to the same data, no copy), which reads them in 8 MiB chunks and reports
+    /// "reading NAME: N of M MB" progress (done/total in bytes) before the operation's own.
+    /// Use this for anything the user drops: the page stays responsive whatever the size.
+    ///
+    /// # Errors
+    /// For a file above [`protocol::MAX_FILE_BYTES`] (1 GiB), at once and before anything is
+    /// sent, a message naming the file, its size, the limit and the command-line alternative;
+    /// otherwise as [`WorkerClient::call`].
+    pub async fn call_files(
+        &self,
+        op: &str,
+        args: &str,
+        files: &[(String, web_sys::File)],
+        on_progress: Option<OnProgress>,
+    ) -> Result<String, String> {
+        if let Some((name, f)) = files
+            .iter()
+            .find(|(_, f)| f.size() > protocol::MAX_FILE_BYTES)
+        {
+            return Err(protocol::too_large(name, f.size()));
+        }
+        let id = self.next_id();
+        let msg = protocol::request_files(id, op, args, files);
+        self.send(id, msg, js_sys::Array::new(), on_progress).await
+    }
+
+    fn next_id(&self) -> u64 {
+        let mut inner = self.inner.borrow_mut();
+        inner.next_id += 1;
+        inner.next_id
+    }
+
+    /// Posts request `id` (queued until the worker is ready) and waits for its result.
+    async fn send(
+        &self,
+        id: u64,
+        msg: js_sys::Object,
+        transfer: js_sys::Array,
+        on_progress: Option<OnProgress>,
+    ) -> Result<String, String> {
         let worker = self.worker()?;
-        let id = {
-            let mut inner = self.inner.borrow_mut();
-            inner.next_id += 1;
-            inner.next_id
-        };
         let mut slot = None;
         let promise = Promise::new(&mut |resolve, reject| slot = Some((resolve, reject)));
         let (resolve, reject) = slot.ok_or("promise executor did not run")?;
@@ -155,7 +197,6 @@ impl WorkerClient {
                 on_progress,
             },
         );
-        let (msg, transfer) = protocol::request(id, op, args, files);
         if !self.inner.borrow().ready {
             self.inner.borrow_mut().queue.push((msg, transfer));
         } else if let Err(e) = worker.post_message_with_transfer(&msg, &transfer) {

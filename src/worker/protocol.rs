@@ -1,6 +1,7 @@
 //! Message shapes shared by the worker and its client, built and read with `js_sys::Reflect`.
 
 use js_sys::{Array, Object, Reflect, Uint8Array};
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// A progress update from a running operation.
@@ -70,6 +71,54 @@ pub fn request(id: u64, op: &str, args: &str, files: &[(String, Uint8Array)]) ->
     (obj, transfer)
 }
 
+/// The largest file the app reads in the browser (1 GiB). A wasm32 module addresses at most
+/// 4 GiB, and the worker holds the file's bytes while the parser builds its records beside them
+/// (MM-IQ JSONL over 64 MiB is read lean, about 0.3x the file; other formats keep more), so 1 GiB
+/// leaves room for the parse. Larger files are refused with [`too_large`]'s message, which points
+/// to the native command line (no size limit but the machine's memory).
+pub const MAX_FILE_BYTES: f64 = (1u64 << 30) as f64;
+
+/// Bytes read per chunk when the worker reads a `File` (8 MiB): one progress reply per chunk.
+pub const CHUNK_BYTES: f64 = (8u64 << 20) as f64;
+
+/// Megabytes (10^6 bytes) with one decimal, for messages.
+pub fn megabytes(bytes: f64) -> String {
+    format!("{:.1} MB", bytes / 1e6)
+}
+
+/// The message refusing a file above [`MAX_FILE_BYTES`]: the file, its size, the limit and
+/// the command-line alternative.
+pub fn too_large(name: &str, size: f64) -> String {
+    format!(
+        "{name}: {} ({size:.0} bytes) is above the {} ({:.0} bytes) this page reads in the \
+         browser. Score it with the command line instead, which reads files of any size: \
+         coglab score mmiq --answers MMIQ_benchmark_answer_dict.jsonl \"{name}\" (or coglab \
+         score kiva / mmopera; see coglab help)",
+        megabytes(size),
+        megabytes(MAX_FILE_BYTES),
+        MAX_FILE_BYTES
+    )
+}
+
+/// Builds a request whose inputs are `File`s (or any `Blob`s). The objects are posted as they
+/// are (a structured clone of a `File` refers to the same data, nothing is copied or read on
+/// the main thread); the worker reads them in chunks of [`CHUNK_BYTES`] with progress.
+pub fn request_files(id: u64, op: &str, args: &str, files: &[(String, web_sys::File)]) -> Object {
+    let obj = Object::new();
+    set(&obj, "id", &JsValue::from_f64(id as f64));
+    set(&obj, "op", &JsValue::from_str(op));
+    set(&obj, "args", &JsValue::from_str(args));
+    let list = Array::new();
+    for (name, file) in files {
+        let f = Object::new();
+        set(&f, "name", &JsValue::from_str(name));
+        set(&f, "blob", file);
+        list.push(&f);
+    }
+    set(&obj, "files", &list);
+    obj
+}
+
 /// A request as the worker reads it.
 #[derive(Debug)]
 pub struct Request {
@@ -79,8 +128,89 @@ pub struct Request {
     pub op: String,
     /// JSON arguments.
     pub args: String,
-    /// Input files: name and bytes.
-    pub files: Vec<InputFile>,
+    /// Input files: name and where the bytes are.
+    pub files: Vec<RequestFile>,
+}
+
+/// An input file of a request, before the worker has read it.
+#[derive(Debug)]
+pub struct RequestFile {
+    /// The file name as the user chose it.
+    pub name: String,
+    /// Its bytes.
+    pub source: FileSource,
+}
+
+/// Where a request file's bytes are.
+#[derive(Debug)]
+pub enum FileSource {
+    /// Transferred bytes ([`request`]).
+    Bytes(Vec<u8>),
+    /// A `File`/`Blob` the worker reads itself ([`request_files`], [`read_blob`]).
+    Blob(web_sys::Blob),
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// `FileReaderSync` (dedicated workers only): reads a `Blob` synchronously.
+    type FileReaderSync;
+    #[wasm_bindgen(constructor, catch)]
+    fn new() -> Result<FileReaderSync, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = readAsArrayBuffer)]
+    fn read_as_array_buffer(
+        this: &FileReaderSync,
+        blob: &web_sys::Blob,
+    ) -> Result<js_sys::ArrayBuffer, JsValue>;
+}
+
+/// Reads a `Blob` (in a worker) in chunks of [`CHUNK_BYTES`], calling `on_chunk(done, total)`
+/// after each. Refuses a blob above [`MAX_FILE_BYTES`] before reading anything.
+///
+/// # Errors
+/// [`too_large`]'s message; a message naming the file when memory runs out or the browser
+/// cannot read it (e.g. it was changed or deleted since it was picked).
+pub fn read_blob(
+    name: &str,
+    blob: &web_sys::Blob,
+    mut on_chunk: impl FnMut(f64, f64),
+) -> Result<Vec<u8>, String> {
+    let size = blob.size();
+    if size > MAX_FILE_BYTES {
+        return Err(too_large(name, size));
+    }
+    let total = size as usize;
+    let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(total)
+        .map_err(|_| format!("{name}: not enough memory to read its {}", megabytes(size)))?;
+    let cant = |e: JsValue| format!("{name}: the browser could not read this file ({e:?})");
+    let reader = FileReaderSync::new().map_err(cant)?;
+    let mut done = 0.0;
+    while done < size {
+        let end = (done + CHUNK_BYTES).min(size);
+        let part = blob.slice_with_f64_and_f64(done, end).map_err(cant)?;
+        let buffer = reader.read_as_array_buffer(&part).map_err(cant)?;
+        let chunk = js_sys::Uint8Array::new(&buffer);
+        let n = chunk.length() as usize;
+        if n == 0 {
+            return Err(format!(
+                "{name}: the file ended after {} of {}; was it changed while being read?",
+                megabytes(done),
+                megabytes(size)
+            ));
+        }
+        let start = bytes.len();
+        bytes.resize(start + n, 0);
+        chunk.copy_to(&mut bytes[start..]);
+        done += n as f64;
+        on_chunk(done, size);
+    }
+    Ok(bytes)
+}
+
+/// The progress label while a file is read: "reading NAME: N of M MB".
+pub fn reading_label(name: &str, done: f64, total: f64) -> String {
+    format!("reading {name}: {:.0} of {:.0} MB", done / 1e6, total / 1e6)
 }
 
 /// One input file given to a worker operation.
@@ -92,7 +222,8 @@ pub struct InputFile {
     pub bytes: Vec<u8>,
 }
 
-/// Reads a request from a message's data.
+/// Reads a request from a message's data (files given as `Blob`s are read later, with
+/// [`read_blob`]).
 ///
 /// # Errors
 /// A message naming the missing or mistyped field.
@@ -107,14 +238,18 @@ pub fn read_request(data: &JsValue) -> Result<Request, String> {
     let mut files = Vec::with_capacity(list.length() as usize);
     for (i, f) in list.iter().enumerate() {
         let name = get_string(&f, "name").unwrap_or_else(|| format!("file {}", i + 1));
-        let data: Uint8Array = Reflect::get(&f, &JsValue::from_str("data"))
-            .ok()
-            .and_then(|v| v.dyn_into().ok())
-            .ok_or_else(|| format!("worker request: file {name}: expected bytes"))?;
-        files.push(InputFile {
-            name,
-            bytes: data.to_vec(),
-        });
+        let field = |k: &str| Reflect::get(&f, &JsValue::from_str(k)).ok();
+        let source = if let Some(data) = field("data").and_then(|v| v.dyn_into::<Uint8Array>().ok())
+        {
+            FileSource::Bytes(data.to_vec())
+        } else if let Some(blob) = field("blob").and_then(|v| v.dyn_into::<web_sys::Blob>().ok()) {
+            FileSource::Blob(blob)
+        } else {
+            return Err(format!(
+                "worker request: file {name}: expected bytes or a File"
+            ));
+        };
+        files.push(RequestFile { name, source });
     }
     Ok(Request {
         id,

@@ -6,7 +6,7 @@
 mod ops_leaderboard;
 mod ops_structure;
 
-use coglab::worker::protocol::{self, InputFile};
+use coglab::worker::protocol::{self, FileSource, InputFile, RequestFile};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -59,6 +59,50 @@ fn sys(name: &str, args: &str, files: &[InputFile], progress: &Progress) -> Resu
     }
 }
 
+/// Reads a request's files: transferred bytes as they are, `File`s in chunks with a progress
+/// reply per chunk ("reading NAME: N of M MB", done/total in bytes over all the files read).
+fn load(files: Vec<RequestFile>, progress: &Progress) -> Result<Vec<InputFile>, String> {
+    let total: f64 = files
+        .iter()
+        .map(|f| match &f.source {
+            FileSource::Blob(b) => b.size(),
+            FileSource::Bytes(_) => 0.0,
+        })
+        .sum();
+    // Refuse before reading anything when one file is too large.
+    for f in &files {
+        if let FileSource::Blob(b) = &f.source {
+            if b.size() > protocol::MAX_FILE_BYTES {
+                return Err(protocol::too_large(&f.name, b.size()));
+            }
+        }
+    }
+    let mut before = 0.0;
+    let mut out = Vec::with_capacity(files.len());
+    for f in files {
+        let bytes = match f.source {
+            FileSource::Bytes(b) => b,
+            FileSource::Blob(blob) => {
+                let size = blob.size();
+                let b = protocol::read_blob(&f.name, &blob, |done, _| {
+                    progress.report(
+                        before + done,
+                        total,
+                        &protocol::reading_label(&f.name, done, size),
+                    )
+                })?;
+                before += size;
+                b
+            }
+        };
+        out.push(InputFile {
+            name: f.name,
+            bytes,
+        });
+    }
+    Ok(out)
+}
+
 fn main() {
     console_error_panic_hook::set_once();
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
@@ -71,7 +115,9 @@ fn main() {
                     id: req.id,
                     scope: reply_scope.clone(),
                 };
-                (req.id, dispatch(&req.op, &req.args, req.files, &progress))
+                let result = load(req.files, &progress)
+                    .and_then(|files| dispatch(&req.op, &req.args, files, &progress));
+                (req.id, result)
             }
             Err(e) => (0, Err(e)),
         };
