@@ -37,7 +37,8 @@ async fn register(
     let registration: ServiceWorkerRegistration = JsFuture::from(sw_container.register(&url))
         .await
         .map_err(|e| format!("service worker registration failed: {e:?}"))?
-        .unchecked_into();
+        .dyn_into()
+        .map_err(|_| "service worker registration gave no registration (blocked?)".to_string())?;
     if registration.waiting().is_some() && sw_container.controller().is_some() {
         on_update();
     }
