@@ -5,7 +5,6 @@
 use coglab::store::{self, StoredFile};
 use coglab_core::review::records::SetReview;
 use coglab_core::review::{build_sets, ReviewRecord, Workspace};
-use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
