@@ -455,7 +455,7 @@ pub fn Structure() -> impl IntoView {
 /// The model editor: constructs, task assignment, structure, scheme, human column,
 /// thresholds and spec import/export.
 #[component]
-fn Editor(
+pub fn Editor(
     /// The loaded matrix.
     data: RwSignal<Option<DataSet>>,
     /// The spec being edited.
@@ -548,6 +548,7 @@ fn Editor(
                                             }
                                         />
                                         <select
+                                            data-testid=format!("mode-{i}")
                                             aria-label=format!("Mode of {}", c.name)
                                             on:change=move |ev| {
                                                 let m = if event_target_value(&ev) == "B" { Mode::B } else { Mode::A };
@@ -667,7 +668,7 @@ fn Editor(
                                         <li>
                                             {format!("{a} → {b}")}
                                             " "
-                                            <button type="button" class="danger-link" aria-label=format!("Remove path {a} to {b}")
+                                            <button type="button" class="danger-link" data-testid=format!("remove-path-{k}") aria-label=format!("Remove path {a} to {b}")
                                                 on:click=move |_| draft.update(|d| { if k < d.paths.len() { d.paths.remove(k); } })>
                                                 "Remove"
                                             </button>
@@ -678,16 +679,17 @@ fn Editor(
                         }}
                     </ul>
                     <div class="st-row">
-                        <select aria-label="Path from" on:change=move |ev| path_from.set(event_target_value(&ev))>
+                        <select aria-label="Path from" data-testid="path-from" on:change=move |ev| path_from.set(event_target_value(&ev))>
                             <option value="">"from…"</option>
                             {move || structural().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect::<Vec<_>>()}
                         </select>
-                        <select aria-label="Path to" on:change=move |ev| path_to.set(event_target_value(&ev))>
+                        <select aria-label="Path to" data-testid="path-to" on:change=move |ev| path_to.set(event_target_value(&ev))>
                             <option value="">"to…"</option>
                             {move || structural().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect::<Vec<_>>()}
                         </select>
                         <button
                             type="button"
+                            data-testid="add-path"
                             on:click=move |_| {
                                 let (a, b) = (path_from.get_untracked(), path_to.get_untracked());
                                 if !a.is_empty() && !b.is_empty() {
@@ -886,6 +888,14 @@ fn Results(
                             {format!("{} models ({} dropped), {} iterations, scheme {:?}; ", r.n_models, r.dropped_models.len(), r.iterations, r.scheme)}
                             <span data-testid="fit-ms">{format!("{:.1}", a.ms)}</span>" ms in the worker."
                         </p>
+                        {r.human.as_ref().map(|h| view! {
+                            <p data-testid="human-alignment">
+                                {format!(
+                                    "Weighted overall score against the human column {}: Pearson r = {:.3} (p = {:.3}), Spearman ρ = {:.3} (p = {:.3}), {} models.",
+                                    h.column, h.pearson.r, h.pearson.p, h.spearman.r, h.spearman.p, h.pearson.n
+                                )}
+                            </p>
+                        })}
                         <h3>"Path diagram " {png_button("path diagram", "sem-diagram", "path-diagram.png")}</h3>
                         <PathDiagram report=r2 />
                         <h3>"Loadings, weights and VIF " {export_buttons("outer model", "outer", rep(|r| report_csv(r, ReportTable::Outer)), rep(|r| serde_json::to_string_pretty(&(&r.outer, &r.vif)).unwrap_or_default()))}</h3>
@@ -964,8 +974,13 @@ fn ScoresTable(
     sort: RwSignal<(String, bool)>,
 ) -> impl IntoView {
     let cons = constructs.clone();
+    let total = ranks.len();
+    // The first rows only, until asked: a few hundred rows at once kept the main thread busy
+    // for >100 ms after every refit (Long Tasks, e2e OpenVLM test).
+    let shown = RwSignal::new(SCORE_ROWS);
     let rows = move || {
         let (key, desc) = sort.get();
+        let limit = shown.get();
         let mut v = ranks.clone();
         v.sort_by(|a, b| {
             let o = match key.as_str() {
@@ -988,6 +1003,7 @@ fn ScoresTable(
         });
         let cons = cons.clone();
         v.into_iter()
+            .take(limit)
             .map(|r| {
                 let change = match r.change {
                     0 => "0".to_string(),
@@ -1041,5 +1057,16 @@ fn ScoresTable(
                 <tbody>{rows}</tbody>
             </table>
         </div>
+        <Show when=move || { total > shown.get() }>
+            <p class="muted" data-testid="scores-shown">
+                {move || format!("Showing the first {} of {total} models in this order. ", shown.get())}
+                <button type="button" class="small" data-testid="scores-all" on:click=move |_| shown.set(usize::MAX)>
+                    {format!("Show all {total}")}
+                </button>
+            </p>
+        </Show>
     }
 }
+
+/// Rows of the scores table rendered before "Show all".
+const SCORE_ROWS: usize = 50;

@@ -163,7 +163,7 @@ pub fn PathDiagram(
                 (ay - CON_H / 2.0, by + CON_H / 2.0)
             };
             arrows.push(view! {
-                <g class="arrow structural">
+                <g class="arrow structural" data-path=format!("{a} -> {b}") data-value=v.to_string()>
                     <line x1=x1 y1=y1 x2=x2 y2=y2 marker-end="url(#sem-arrow)" />
                     <text x=(x1 + x2) / 2.0 y=(y1 + y2) / 2.0 - 5.0 class="arrow-label" text-anchor="middle">
                         {f3(v)}

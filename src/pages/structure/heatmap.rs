@@ -37,7 +37,7 @@ pub fn HtmtHeatmap(
             let alpha = v.clamp(0.0, 1.0) * 0.85 + 0.1;
             cells.push(view! {
                 <g class="hm-cell" class:over=over data-pair=key>
-                    <rect x=x y=y width=CELL - 2.0 height=CELL - 2.0 style=format!("fill-opacity:{alpha:.3}") />
+                    <rect x=x y=y width=CELL - 2.0 height=CELL - 2.0 fill-opacity=format!("{alpha:.3}") />
                     <text x=x + CELL / 2.0 - 1.0 y=y + CELL / 2.0 + 4.0 text-anchor="middle" class:light={alpha > 0.55}>
                         {format!("{v:.3}")}
                     </text>
@@ -75,7 +75,7 @@ pub fn HtmtHeatmap(
             let v = k as f64 / 10.0;
             let alpha = v * 0.85 + 0.1;
             view! {
-                <rect class="hm-bar" x=bar_x y=TOP + bar_h * (1.0 - v - 0.1) width="16" height=bar_h / 10.0 style=format!("fill-opacity:{alpha:.3}") />
+                <rect class="hm-bar" x=bar_x y=TOP + bar_h * (1.0 - v - 0.1) width="16" height=bar_h / 10.0 fill-opacity=format!("{alpha:.3}") />
             }
         })
         .collect::<Vec<_>>();
