@@ -3,6 +3,8 @@
 //! browser on a canvas with `plotters-canvas`.
 
 pub mod bars;
+pub mod histogram;
+pub mod line;
 pub mod radar;
 pub mod theme;
 

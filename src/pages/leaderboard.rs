@@ -24,6 +24,9 @@ use crate::data::{base_path, load_reported, BENCHMARKS};
 use crate::worker::client::WorkerClient;
 use crate::worker::protocol::ProgressUpdate;
 
+mod gold;
+mod mmopera;
+
 /// Short paradigm names used as MM-IQ column headers, in [`CATEGORIES`] order.
 const PARADIGM_SHORT: [&str; 8] = ["LO", "Math", "2D-G", "3D-G", "VI", "TM", "SR", "CO"];
 
@@ -33,6 +36,8 @@ struct Workspace {
     files: RwSignal<Vec<FileStatus>>,
     mmiq: RwSignal<Vec<MmiqRow>>,
     kiva: RwSignal<Vec<KivaRow>>,
+    mmopera: RwSignal<Vec<coglab_core::leaderboard::mmopera::MmoperaRow>>,
+    gold: RwSignal<Vec<coglab_core::leaderboard::gold::GoldRow>>,
     progress: RwSignal<Option<ProgressUpdate>>,
     error: RwSignal<Option<String>>,
 }
@@ -58,6 +63,8 @@ pub fn Leaderboard() -> impl IntoView {
         files: RwSignal::new(Vec::new()),
         mmiq: RwSignal::new(Vec::new()),
         kiva: RwSignal::new(Vec::new()),
+        mmopera: RwSignal::new(Vec::new()),
+        gold: RwSignal::new(Vec::new()),
         progress: RwSignal::new(None),
         error: RwSignal::new(None),
     };
@@ -96,6 +103,8 @@ pub fn Leaderboard() -> impl IntoView {
                 {move || match selected.get() {
                     "mmiq" => view! { <MmiqComputed rows=ws.mmiq filter=filter /> }.into_any(),
                     "kiva" => view! { <KivaComputed rows=ws.kiva filter=filter /> }.into_any(),
+                    "mmopera" => view! { <mmopera::MmoperaComputed rows=ws.mmopera filter=filter /> }.into_any(),
+                    "gold" => view! { <gold::GoldComputed rows=ws.gold filter=filter /> }.into_any(),
                     _ => ().into_any(),
                 }}
                 {move || match (selected.get(), bundle.get()) {
@@ -216,6 +225,8 @@ async fn score_batch(ws: Workspace, client: WorkerClient, files: Vec<web_sys::Fi
             ws.files.update(|v| v.extend(s.files));
             ws.mmiq.update(|v| v.extend(s.mmiq));
             ws.kiva.update(|v| v.extend(s.kiva));
+            ws.mmopera.update(|v| v.extend(s.mmopera));
+            ws.gold.update(|v| v.extend(s.gold));
         }
         Err(e) => ws.error.set(Some(e)),
     }

@@ -46,6 +46,8 @@ pub fn run(
             });
             serde_json::to_string(&scored).map_err(|e| format!("lb.score result: {e}"))
         }
+        "mmopera_compare" => coglab_core::leaderboard::mmopera::compare_json(args),
+        "gold_analyze" => coglab_core::leaderboard::gold::analyze_json(args),
         _ => Err(format!("unknown worker operation {name:?}")),
     }
 }

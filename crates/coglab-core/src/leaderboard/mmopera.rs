@@ -613,3 +613,38 @@ pub fn compare(
             .count(),
     })
 }
+
+/// Arguments of [`compare_json`].
+#[derive(Debug, Clone, Deserialize)]
+struct CompareArgs {
+    models: [String; 2],
+    a: MmoperaTaskRow,
+    b: MmoperaTaskRow,
+    #[serde(default = "default_resamples")]
+    resamples: usize,
+    #[serde(default)]
+    seed: u64,
+}
+
+fn default_resamples() -> usize {
+    2000
+}
+
+/// [`compare`] with JSON in and out, for the web worker (`lb.mmopera_compare`): arguments
+/// `{"models": [A, B], "a": MmoperaTaskRow, "b": MmoperaTaskRow, "resamples": 2000,
+/// "seed": 1}`, result the [`MmoperaComparison`] JSON.
+///
+/// # Errors
+/// A message for unreadable arguments or from [`compare`].
+pub fn compare_json(args: &str) -> Result<String, String> {
+    let a: CompareArgs =
+        serde_json::from_str(args).map_err(|e| format!("mmopera_compare arguments: {e}"))?;
+    let c = compare(
+        [a.models[0].as_str(), a.models[1].as_str()],
+        &a.a,
+        &a.b,
+        a.resamples,
+        a.seed,
+    )?;
+    serde_json::to_string(&c).map_err(|e| e.to_string())
+}

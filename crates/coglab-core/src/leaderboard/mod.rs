@@ -5,6 +5,7 @@
 
 pub mod detail;
 pub mod export;
+pub mod gold;
 pub mod mmopera;
 pub mod ranks;
 
@@ -35,6 +36,8 @@ pub enum FileKind {
     KivaHuman,
     /// An MM-OPERA results, judge or metadata file.
     Mmopera,
+    /// A models × tasks score matrix (CSV/TSV/JSON, OpenVLM JSON) for Gold's weighted scores.
+    ScoreMatrix,
     /// Not recognised.
     Unknown,
 }
@@ -50,6 +53,7 @@ impl FileKind {
             FileKind::KivaRun => "KiVA model run (CSV)",
             FileKind::KivaHuman => "KiVA adult human data",
             FileKind::Mmopera => "MM-OPERA file",
+            FileKind::ScoreMatrix => "score matrix (models × tasks)",
             FileKind::Unknown => "not recognised",
         }
     }
@@ -85,6 +89,9 @@ pub fn detect(path: &str, bytes: &[u8]) -> FileKind {
         if mmopera::is_metadata_csv(head) {
             return FileKind::Mmopera;
         }
+    }
+    if gold::is_score_matrix(path, bytes) {
+        return FileKind::ScoreMatrix;
     }
     match mmiq::detect(path, head) {
         Some(MmiqFormat::AnswerKey) => return FileKind::MmiqKey,
@@ -206,6 +213,22 @@ pub struct Scored {
     /// MM-OPERA rows, one per model (RIA and/or ICA).
     #[serde(default)]
     pub mmopera: Vec<mmopera::MmoperaRow>,
+    /// Gold rows, one per score matrix.
+    #[serde(default)]
+    pub gold: Vec<gold::GoldRow>,
+    /// MM-IQ rows from VLMEvalKit `_acc.csv` summaries (accuracies as given, no intervals).
+    #[serde(default)]
+    pub mmiq_acc: Vec<MmiqAccRow>,
+}
+
+/// An MM-IQ row from a VLMEvalKit `_acc.csv` summary: the accuracies as given in the file,
+/// without item counts or intervals.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MmiqAccRow {
+    /// Model name.
+    pub model: String,
+    /// The summary.
+    pub summary: mmiq::AccSummary,
 }
 
 /// The item-level part of a scored row, kept apart from its summary.
@@ -338,11 +361,24 @@ pub fn score_files(
             }
             FileKind::Mmopera => mmopera_files.push(i),
             FileKind::MmiqAcc => {
+                progress(done, total, f.path);
                 done += 1;
-                unsupported(
-                    &mut out.files[i],
-                    "recognised, but the leaderboard does not score this format yet (the CLI does)",
-                );
+                match mmiq::AccSummary::parse(f.path, f.bytes) {
+                    Ok(summary) => out.mmiq_acc.push(MmiqAccRow {
+                        model: out.files[i].model.clone(),
+                        summary,
+                    }),
+                    Err(e) => fail(&mut out.files[i], e.to_string()),
+                }
+            }
+            FileKind::ScoreMatrix => {
+                progress(done, total, f.path);
+                done += 1;
+                out.files[i].model = String::new();
+                match gold::score_matrix(f.path, f.bytes) {
+                    Ok(row) => out.gold.push(row),
+                    Err(e) => fail(&mut out.files[i], e),
+                }
             }
             FileKind::Unknown => {
                 done += 1;
@@ -396,9 +432,4 @@ pub fn score_files(
 fn fail(s: &mut FileStatus, message: String) {
     s.status = "error".into();
     s.message = Some(message);
-}
-
-fn unsupported(s: &mut FileStatus, message: &str) {
-    s.status = "unsupported".into();
-    s.message = Some(message.into());
 }

@@ -1,0 +1,292 @@
+//! Gold on the leaderboard: a dropped score matrix (models × tasks as CSV/TSV, a JSON list of
+//! `{"name", "benchmarks"}` records, or the OpenVLM leaderboard JSON) scored with Gold's
+//! loading-weighted PLS-SEM scores: each task assigned to a layer (Perception, Memory,
+//! Reasoning; Gold's Table 2 assignment when the task names match), the layers feeding one
+//! `Overall` construct, fitted with [`crate::sem::analyze_parsed`] as `coglab sem` does, and
+//! the per-model overall, layer scores and plain mean from [`crate::sem::suite::rank_changes`].
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::sem::analysis::SemOptions;
+use crate::sem::data::ScoreMatrix;
+use crate::sem::engine::Mode;
+use crate::sem::spec::ModelSpec;
+use crate::sem::suite::{
+    gold_table2_draft, rank_changes, DraftConstruct, Preset, RankRow, SpecDraft,
+};
+
+/// The layers a task can be assigned to, in Gold's order.
+pub const LAYERS: [&str; 3] = ["Perception", "Memory", "Reasoning"];
+
+/// Whether a file is a score matrix for the Gold analysis: a CSV/TSV without the columns of
+/// a VLMEvalKit prediction table (`prediction`, `answer`) or a JSON list with `benchmarks` /
+/// an OpenVLM JSON with `results`, that [`ScoreMatrix::parse`] reads with at least two
+/// numeric columns and two models.
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::gold::is_score_matrix;
+/// assert!(is_score_matrix("m.csv", b"model,Color,Count\nA,1,2\nB,3,4\n"));
+/// assert!(!is_score_matrix("p.csv", b"index,question,answer,prediction\n1,q,A,B\n"));
+/// assert!(is_score_matrix("m.json", br#"[{"name": "A", "benchmarks": {"x": 1, "y": 2}},
+///                                       {"name": "B", "benchmarks": {"x": 3, "y": 5}}]"#));
+/// ```
+pub fn is_score_matrix(path: &str, bytes: &[u8]) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]).to_ascii_lowercase();
+    let start = head.trim_start_matches('\u{feff}').trim_start();
+    let json = start.starts_with('[') || start.starts_with('{');
+    if json {
+        if !(lower.ends_with(".json")
+            && (head.contains("\"benchmarks\"") || head.contains("\"results\"")))
+        {
+            return false;
+        }
+    } else {
+        if !(lower.ends_with(".csv") || lower.ends_with(".tsv") || lower.ends_with(".txt")) {
+            return false;
+        }
+        let header = start.lines().next().unwrap_or("");
+        let cols: Vec<&str> = header
+            .split([',', '\t', ';'])
+            .map(|c| c.trim().trim_matches('"'))
+            .collect();
+        if [
+            "prediction",
+            "answer",
+            "variation",
+            "split",
+            "participantid",
+            "id",
+        ]
+        .iter()
+        .any(|c| cols.contains(c))
+        {
+            return false;
+        }
+    }
+    ScoreMatrix::parse(bytes, path).is_ok_and(|m| {
+        m.models.len() >= 2 && m.columns.iter().filter(|c| c.is_numeric()).count() >= 2
+    })
+}
+
+/// A score matrix as the page needs it: its models, numeric task columns, and the matrix as
+/// CSV to send back with another assignment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GoldMatrix {
+    /// The file name.
+    pub file: String,
+    /// Model names.
+    pub models: Vec<String>,
+    /// Numeric columns (tasks), in file order.
+    pub tasks: Vec<String>,
+    /// The numeric columns as CSV (`model,<tasks>`), readable by [`ScoreMatrix::parse`].
+    pub csv: String,
+}
+
+impl GoldMatrix {
+    /// The summary of a parsed matrix.
+    pub fn of(m: &ScoreMatrix) -> Self {
+        let numeric: Vec<&crate::sem::data::Column> =
+            m.columns.iter().filter(|c| c.is_numeric()).collect();
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let mut header = vec!["model".to_string()];
+        header.extend(numeric.iter().map(|c| c.name.clone()));
+        let _ = w.write_record(&header);
+        for (i, model) in m.models.iter().enumerate() {
+            let mut rec = vec![model.clone()];
+            rec.extend(numeric.iter().map(|c| match c.values[i] {
+                Some(v) => v.to_string(),
+                None => "NA".into(),
+            }));
+            let _ = w.write_record(&rec);
+        }
+        Self {
+            file: m.file.clone(),
+            models: m.models.clone(),
+            tasks: numeric.iter().map(|c| c.name.clone()).collect(),
+            csv: String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default(),
+        }
+    }
+}
+
+/// Gold's Table 2 assignment of the tasks the matrix has, when it has every Table 2 task;
+/// else `None` (the user assigns).
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::gold::table2_assignment;
+/// let t: Vec<String> = ["Color", "Count", "OCR", "Artwork", "Landmark", "BMK", "Biology", "CS",
+///     "Economics", "Electronics", "Math"].map(String::from).to_vec();
+/// assert_eq!(table2_assignment(&t).unwrap()["OCR"], "Perception");
+/// assert!(table2_assignment(&t[..5]).is_none());
+/// ```
+pub fn table2_assignment(tasks: &[String]) -> Option<BTreeMap<String, String>> {
+    let draft = gold_table2_draft();
+    let mut out = BTreeMap::new();
+    for c in &draft.constructs {
+        for t in &c.indicators {
+            if !tasks.contains(t) {
+                return None;
+            }
+            out.insert(t.clone(), c.name.clone());
+        }
+    }
+    Some(out)
+}
+
+/// The spec of an assignment: one Mode A construct per used layer (in [`LAYERS`] order, then
+/// any other construct names in order of appearance), all feeding `Overall`.
+///
+/// # Errors
+/// A message when fewer than two layers have tasks (the overall construct needs two).
+pub fn spec_of(assignment: &BTreeMap<String, String>, tasks: &[String]) -> Result<String, String> {
+    let mut names: Vec<String> = LAYERS.iter().map(|s| s.to_string()).collect();
+    for t in tasks {
+        if let Some(c) = assignment.get(t) {
+            if !c.is_empty() && !names.contains(c) {
+                names.push(c.clone());
+            }
+        }
+    }
+    let constructs: Vec<DraftConstruct> = names
+        .iter()
+        .map(|n| DraftConstruct {
+            name: n.clone(),
+            indicators: tasks
+                .iter()
+                .filter(|t| assignment.get(*t) == Some(n))
+                .cloned()
+                .collect(),
+            mode: Mode::A,
+        })
+        .filter(|c| !c.indicators.is_empty())
+        .collect();
+    if constructs.len() < 2 {
+        return Err(format!(
+            "assign tasks to at least two layers (now {}): the overall score weighs layers",
+            constructs.len()
+        ));
+    }
+    let mut d = SpecDraft {
+        constructs,
+        ..SpecDraft::default()
+    };
+    d.apply_preset(Preset::LayersToOverall);
+    Ok(d.to_json())
+}
+
+/// The result of one Gold analysis.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GoldResult {
+    /// The task → layer assignment used.
+    pub assignment: BTreeMap<String, String>,
+    /// The spec JSON fitted (as `coglab sem --spec` reads it).
+    pub spec: String,
+    /// The layers (first-order constructs) in spec order.
+    pub layers: Vec<String>,
+    /// Per model: weighted overall, layer scores, plain mean, both ranks.
+    pub rows: Vec<RankRow>,
+    /// Models analysed.
+    pub n_models: usize,
+    /// Models dropped for missing values (listwise).
+    pub dropped_models: Vec<String>,
+}
+
+/// Fits Gold's layers → overall model with this assignment (default [`SemOptions`], as
+/// `coglab sem --spec SPEC DATA`).
+///
+/// # Errors
+/// A message from [`spec_of`], the spec reader or the analysis (too few models, ...).
+pub fn analyze(
+    matrix: &ScoreMatrix,
+    assignment: &BTreeMap<String, String>,
+) -> Result<GoldResult, String> {
+    let tasks: Vec<String> = matrix
+        .columns
+        .iter()
+        .filter(|c| c.is_numeric())
+        .map(|c| c.name.clone())
+        .collect();
+    let spec_text = spec_of(assignment, &tasks)?;
+    let spec = ModelSpec::parse(&spec_text, "spec.json").map_err(|e| e.to_string())?;
+    let report = crate::sem::analyze_parsed(&spec, matrix, &SemOptions::default())
+        .map_err(|e| e.to_string())?;
+    let rows = rank_changes(matrix, &report).map_err(|e| e.to_string())?;
+    Ok(GoldResult {
+        assignment: assignment
+            .iter()
+            .filter(|(t, c)| !c.is_empty() && tasks.contains(t))
+            .map(|(t, c)| (t.clone(), c.clone()))
+            .collect(),
+        spec: spec_text,
+        layers: report
+            .constructs
+            .iter()
+            .filter(|c| c.order == 1 && !c.human)
+            .map(|c| c.name.clone())
+            .collect(),
+        rows,
+        n_models: report.n_models,
+        dropped_models: report.dropped_models,
+    })
+}
+
+/// A dropped score matrix and its Gold scores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GoldRow {
+    /// The matrix.
+    pub matrix: GoldMatrix,
+    /// Scores with Gold's Table 2 assignment when the task names match.
+    pub result: Option<GoldResult>,
+    /// Why there is no result (the user assigns the tasks, or the fit failed).
+    pub message: Option<String>,
+}
+
+/// Reads a score matrix and scores it with Gold's Table 2 assignment when its tasks match.
+///
+/// # Errors
+/// The matrix's located [`crate::sem::SemError`] text.
+pub fn score_matrix(path: &str, bytes: &[u8]) -> Result<GoldRow, String> {
+    let m = ScoreMatrix::parse(bytes, path).map_err(|e| e.to_string())?;
+    let matrix = GoldMatrix::of(&m);
+    let (result, message) = match table2_assignment(&matrix.tasks) {
+        Some(a) => match analyze(&m, &a) {
+            Ok(r) => (Some(r), None),
+            Err(e) => (None, Some(e)),
+        },
+        None => (
+            None,
+            Some("the task names are not Gold's Table 2 tasks: assign each task to a layer".into()),
+        ),
+    };
+    Ok(GoldRow {
+        matrix,
+        result,
+        message,
+    })
+}
+
+/// Arguments of [`analyze_json`].
+#[derive(Debug, Clone, Deserialize)]
+struct AnalyzeArgs {
+    file: String,
+    csv: String,
+    assignment: BTreeMap<String, String>,
+}
+
+/// [`analyze`] with JSON in and out, for the web worker (`lb.gold_analyze`): arguments
+/// `{"file", "csv" (a [`GoldMatrix::csv`]), "assignment": {task: layer}}`, result the
+/// [`GoldResult`] JSON.
+///
+/// # Errors
+/// A message for unreadable arguments or from [`analyze`].
+pub fn analyze_json(args: &str) -> Result<String, String> {
+    let a: AnalyzeArgs =
+        serde_json::from_str(args).map_err(|e| format!("gold_analyze arguments: {e}"))?;
+    let m = ScoreMatrix::parse(a.csv.as_bytes(), &a.file).map_err(|e| e.to_string())?;
+    let r = analyze(&m, &a.assignment)?;
+    serde_json::to_string(&r).map_err(|e| e.to_string())
+}

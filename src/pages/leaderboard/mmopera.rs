@@ -1,0 +1,698 @@
+//! MM-OPERA computed rows on the leaderboard: per model RIA and ICA score rate (SR), HR-4,
+//! HR-3, ΔHR and the mean process-reward reasoning score, with every breakdown as an
+//! expandable table, the L-3 abilities radar, score rate by hop count, the histogram of
+//! holistic scores, and a two-model comparison computed in the worker. Every number comes
+//! from `coglab_core::leaderboard::mmopera` (scored in the worker with `coglab score
+//! mmopera`'s defaults); this file only formats, sorts and filters.
+
+use std::collections::BTreeMap;
+
+use coglab_core::leaderboard::mmopera::{MmoperaComparison, MmoperaRow, MmoperaTaskRow};
+use coglab_core::mmopera::score::{Breakdowns, Group, ProcessGroup};
+use coglab_core::mmopera::Task;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::charts::histogram::{draw_histogram, Histogram, HistogramSeries};
+use crate::charts::line::{draw_lines, LineChart, LineSeries};
+use crate::charts::radar::{draw_radar, Radar, RadarSeries};
+use crate::charts::ChartTheme;
+use crate::components::error_panel::ErrorPanel;
+use crate::worker::client::WorkerClient;
+
+/// Bootstrap resamples and seed of the comparison's SR-difference interval.
+const RESAMPLES: usize = 2000;
+const SEED: u64 = 1;
+
+/// The metric columns of one task: (key, header, definition).
+const METRICS: [(&str, &str, &str); 5] = [
+    (
+        "sr",
+        "SR",
+        "Score rate: Σ holistic score / (4 × verdicts), judges pooled",
+    ),
+    ("hr4", "HR-4", "Share of verdicts scoring 4 (fully right)"),
+    ("hr3", "HR-3", "Share of verdicts scoring 3 or 4"),
+    ("dhr", "ΔHR", "HR-3 − HR-4: right but not insightful"),
+    (
+        "sr_proc",
+        "Reasoning",
+        "Mean process-reward score S_r per item (α = γ = 0.9; 0 to about 2.7)",
+    ),
+];
+
+/// A metric of one task row, as a number.
+fn metric(row: Option<&MmoperaTaskRow>, key: &str) -> Option<f64> {
+    let row = row?;
+    let h = row.holistic.as_ref();
+    match key {
+        "sr" => h.map(|h| h.score_rate),
+        "hr4" => h.map(|h| h.hr4),
+        "hr3" => h.map(|h| h.hr3),
+        "dhr" => h.map(|h| h.delta_hr),
+        _ => row.reasoning.as_ref().map(|r| r.mean_score),
+    }
+}
+
+fn show(key: &str, v: Option<f64>) -> String {
+    match (key, v) {
+        (_, None) => "–".into(),
+        ("sr_proc", Some(v)) => format!("{v:.4}"),
+        (_, Some(v)) => format!("{:.2}", v * 100.0),
+    }
+}
+
+fn tasks() -> [Task; 2] {
+    [Task::Ria, Task::Ica]
+}
+
+fn task_key(t: Task) -> &'static str {
+    match t {
+        Task::Ria => "ria",
+        Task::Ica => "ica",
+    }
+}
+
+fn prefers_dark() -> bool {
+    let root_theme = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .and_then(|e| e.get_attribute("data-theme"));
+    match root_theme.as_deref() {
+        Some("dark") => true,
+        Some("light") => false,
+        _ => web_sys::window()
+            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+            .is_some_and(|m| m.matches()),
+    }
+}
+
+fn theme() -> ChartTheme {
+    if prefers_dark() {
+        ChartTheme::dark()
+    } else {
+        ChartTheme::light()
+    }
+}
+
+/// The breakdown dimensions, as (key, title).
+const DIMENSIONS: [(&str, &str); 8] = [
+    ("l1", "Ability level L-1"),
+    ("l2", "Ability level L-2"),
+    ("l3", "Ability level L-3"),
+    ("type", "Relation type"),
+    ("hop_count", "Hop count"),
+    ("language", "Language"),
+    ("culture", "Culture"),
+    ("domain", "Domain"),
+];
+
+fn dim<'a, G>(b: &'a Breakdowns<G>, key: &str) -> Option<&'a BTreeMap<String, G>> {
+    Some(match key {
+        "l1" => &b.l1,
+        "l2" => &b.l2,
+        "l3" => &b.l3,
+        "type" => &b.kind,
+        "hop_count" => &b.hop_count,
+        "language" => &b.language,
+        "culture" => &b.culture,
+        "domain" => &b.domain,
+        _ => return None,
+    })
+}
+
+/// Keys of a breakdown sorted for display: hop counts numerically, others by name.
+fn sorted_keys(key: &str, keys: impl Iterator<Item = String>) -> Vec<String> {
+    let mut k: Vec<String> = keys.collect();
+    k.sort();
+    k.dedup();
+    if key == "hop_count" {
+        k.sort_by(|a, b| {
+            let (x, y) = (a.parse::<f64>().ok(), b.parse::<f64>().ok());
+            match (x, y) {
+                (Some(x), Some(y)) => x.total_cmp(&y),
+                _ => a.cmp(b),
+            }
+        });
+    }
+    k
+}
+
+/// One chart of this tab.
+#[derive(Debug, Clone, PartialEq)]
+enum OperaChart {
+    Radar(Radar),
+    Line(LineChart),
+    Histogram(Histogram),
+    /// Nothing to draw, with the reason.
+    Empty(String),
+}
+
+/// MM-OPERA computed rows: the summary table (sortable), breakdowns, charts and the two-model
+/// comparison.
+#[component]
+pub fn MmoperaComputed(
+    /// The computed rows (one per model).
+    rows: RwSignal<Vec<MmoperaRow>>,
+    /// Lower-case text a shown model name must contain.
+    filter: Memo<String>,
+) -> impl IntoView {
+    // Sort: (column key like "ria-sr", descending).
+    let (sort, set_sort) = signal((String::from("ria-sr"), true));
+    let visible = Memo::new(move |_| {
+        let f = filter.get();
+        let mut v: Vec<MmoperaRow> = rows
+            .get()
+            .into_iter()
+            .filter(|r| f.is_empty() || r.model.to_lowercase().contains(&f))
+            .collect();
+        let (col, desc) = sort.get();
+        if col == "model" {
+            v.sort_by(|a, b| a.model.cmp(&b.model));
+            if desc {
+                v.reverse();
+            }
+        } else if let Some((t, k)) = col.split_once('-') {
+            let task = if t == "ica" { Task::Ica } else { Task::Ria };
+            v.sort_by(|a, b| {
+                let (x, y) = (metric(a.task(task), k), metric(b.task(task), k));
+                // Missing values last whatever the direction.
+                match (x, y) {
+                    (Some(x), Some(y)) if desc => y.total_cmp(&x),
+                    (Some(x), Some(y)) => x.total_cmp(&y),
+                    (Some(_), None) => std::cmp::Ordering::Less,
+                    (None, Some(_)) => std::cmp::Ordering::Greater,
+                    (None, None) => a.model.cmp(&b.model),
+                }
+            });
+        }
+        v
+    });
+    let header = move |key: String, label: &'static str, def: &'static str| {
+        let k2 = key.clone();
+        let k3 = key.clone();
+        let aria = move || {
+            let (c, d) = sort.get();
+            if c == k2 {
+                if d {
+                    "descending"
+                } else {
+                    "ascending"
+                }
+            } else {
+                "none"
+            }
+        };
+        view! {
+            <th scope="col" title=def aria-sort=aria>
+                <button type="button" class="sort-button" style="white-space: nowrap" data-testid=format!("mmopera-sort-{key}")
+                    on:click=move |_| {
+                        let (c, d) = sort.get_untracked();
+                        set_sort.set((k3.clone(), if c == k3 { !d } else { k3 != "model" }));
+                    }>{label}</button>
+            </th>
+        }
+    };
+    let (chart_task, set_chart_task) = signal(Task::Ria);
+    let radar = Memo::new(move |_| {
+        let task = chart_task.get();
+        let rows = visible.get();
+        let axes = sorted_keys(
+            "l3",
+            rows.iter()
+                .filter_map(|r| r.task(task)?.holistic.as_ref())
+                .flat_map(|h| h.by.l3.keys().cloned()),
+        );
+        if axes.len() < 3 {
+            return OperaChart::Empty(format!(
+                "The L-3 abilities radar needs at least 3 abilities in the {} metadata ({} found).",
+                task.name(),
+                axes.len()
+            ));
+        }
+        let series = rows
+            .iter()
+            .filter_map(|r| {
+                let h = r.task(task)?.holistic.as_ref()?;
+                Some(RadarSeries {
+                    name: r.model.clone(),
+                    values: axes
+                        .iter()
+                        .map(|a| h.by.l3.get(a).map(|g| g.score_rate))
+                        .collect(),
+                })
+            })
+            .collect();
+        OperaChart::Radar(Radar {
+            title: format!("MM-OPERA {}: score rate by L-3 ability", task.name()),
+            axes,
+            series,
+            max: 1.0,
+            theme: theme(),
+        })
+    });
+    let line = Memo::new(move |_| {
+        let task = chart_task.get();
+        let rows = visible.get();
+        let cats = sorted_keys(
+            "hop_count",
+            rows.iter()
+                .filter_map(|r| r.task(task)?.holistic.as_ref())
+                .flat_map(|h| h.by.hop_count.keys().cloned()),
+        );
+        if cats.is_empty() {
+            return OperaChart::Empty(format!(
+                "No hop counts: drop the {} metadata to see score rate by hop count.",
+                task.name()
+            ));
+        }
+        let series = rows
+            .iter()
+            .filter_map(|r| {
+                let h = r.task(task)?.holistic.as_ref()?;
+                Some(LineSeries {
+                    name: r.model.clone(),
+                    values: cats
+                        .iter()
+                        .map(|c| h.by.hop_count.get(c).map(|g| g.score_rate))
+                        .collect(),
+                })
+            })
+            .collect();
+        OperaChart::Line(LineChart {
+            title: format!(
+                "MM-OPERA {}: score rate by reference hop count",
+                task.name()
+            ),
+            x_label: "Hops in the reference reasoning path".into(),
+            y_label: "Score rate".into(),
+            categories: cats,
+            series,
+            y_max: 1.0,
+            theme: theme(),
+        })
+    });
+    let histogram = Memo::new(move |_| {
+        let task = chart_task.get();
+        let series: Vec<HistogramSeries> = visible
+            .get()
+            .iter()
+            .filter_map(|r| {
+                let h = r.task(task)?.holistic.as_ref()?;
+                Some(HistogramSeries {
+                    name: r.model.clone(),
+                    counts: (0..=4)
+                        .map(|s| h.distribution.get(&s.to_string()).copied().unwrap_or(0))
+                        .collect(),
+                })
+            })
+            .collect();
+        if series.is_empty() {
+            return OperaChart::Empty(format!("No {} holistic scores to count.", task.name()));
+        }
+        OperaChart::Histogram(Histogram {
+            title: format!("MM-OPERA {}: holistic scores (valid verdicts)", task.name()),
+            x_label: "Holistic score".into(),
+            bins: (0..=4).map(|s| s.to_string()).collect(),
+            series,
+            theme: theme(),
+        })
+    });
+    view! {
+        <Show when=move || !rows.read().is_empty()>
+            <h2 class="lb-subhead">"Computed from your files"</h2>
+            <div class="table-scroll">
+            <table class="lb-table" data-testid="mmopera-computed">
+                <caption>"MM-OPERA: score rate and hit rates (%) and the mean reasoning score, \
+                    scored as coglab score mmopera (judges of a model pooled)"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col" rowspan="2" aria-sort=move || if sort.get().0 == "model" { if sort.get().1 { "descending" } else { "ascending" } } else { "none" }>
+                            <button type="button" class="sort-button" data-testid="mmopera-sort-model"
+                                on:click=move |_| {
+                                    let (c, d) = sort.get_untracked();
+                                    set_sort.set(("model".into(), if c == "model" { !d } else { false }));
+                                }>"Model"</button>
+                        </th>
+                        <th scope="colgroup" colspan="5">"RIA (remote-item association)"</th>
+                        <th scope="colgroup" colspan="5">"ICA (in-context association)"</th>
+                    </tr>
+                    <tr>
+                        {tasks().map(|t| METRICS.map(|(k, label, def)| header(format!("{}-{k}", task_key(t)), label, def)).collect_view()).collect_view()}
+                    </tr>
+                </thead>
+                <tbody>
+                    {move || visible.get().into_iter().map(|r| {
+                        let cells = tasks().map(|t| METRICS.map(|(k, _, _)| {
+                            let row = r.task(t);
+                            let v = metric(row, k);
+                            let title = row.map(|row| {
+                                let files = if k == "sr_proc" { row.reasoning_files.join(", ") } else { row.regular_files.join(", ") };
+                                match (k, &row.holistic, &row.reasoning) {
+                                    ("sr_proc", _, Some(p)) => format!("over {} items; {files}", p.n),
+                                    (_, Some(h), _) if k != "sr_proc" => format!("N = {} verdicts over {} items; {files}", h.n, h.items),
+                                    _ => "no judge file of this kind".to_string(),
+                                }
+                            });
+                            view! {
+                                <td class="num" data-key=format!("{}-{k}", task_key(t))
+                                    data-value=v.map(|v| v.to_string()) title=title>{show(k, v)}</td>
+                            }
+                        }).collect_view()).collect_view();
+                        view! {
+                            <tr data-testid="mmopera-row" data-model=r.model.clone()>
+                                <th scope="row">{r.model.clone()}" "<span class="badge computed">"computed"</span></th>
+                                {cells}
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+            </div>
+            {move || {
+                let notes: Vec<String> = visible.get().iter().flat_map(|r| tasks().into_iter().filter_map(|t| r.task(t).map(|x| (r.model.clone(), t, x.notes.clone(), x.warning_count))).collect::<Vec<_>>())
+                    .flat_map(|(m, t, notes, w)| {
+                        let mut out: Vec<String> = notes.into_iter().map(|n| format!("{m} {}: {n}", t.name())).collect();
+                        if w > 0 {
+                            out.push(format!("{m} {}: {w} warning(s) in the judge files (invalid scores count as 0, malformed hops are left out)", t.name()));
+                        }
+                        out
+                    }).collect();
+                (!notes.is_empty()).then(|| view! {
+                    <ul class="notice" data-testid="mmopera-notes">
+                        {notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
+                    </ul>
+                })
+            }}
+            <h3 class="lb-subhead">"Breakdowns"</h3>
+            <div data-testid="mmopera-breakdowns">
+                {move || visible.get().into_iter().flat_map(|r| tasks().into_iter().filter_map(move |t| r.task(t).cloned().map(|row| (r.model.clone(), row)))).map(|(model, row)| view! {
+                    <Breakdown model=model row=row />
+                }).collect_view()}
+            </div>
+            <h3 class="lb-subhead">"Charts"</h3>
+            <div class="lb-controls" role="radiogroup" aria-label="Task shown in the charts">
+                {tasks().map(|t| view! {
+                    <label><input type="radio" name="mmopera-chart-task" data-testid=format!("mmopera-chart-{}", task_key(t))
+                        prop:checked=move || chart_task.get() == t
+                        on:change=move |_| set_chart_task.set(t) />{format!(" {}", t.name())}</label>
+                }).collect_view()}
+            </div>
+            <OperaCanvas data=radar testid="mmopera-radar" file_name="mmopera-l3-radar.png"
+                label="MM-OPERA radar: score rate by L-3 ability for each model" />
+            <OperaCanvas data=line testid="mmopera-hops" file_name="mmopera-hops.png"
+                label="MM-OPERA line chart: score rate by reference hop count, one line per model" />
+            <OperaCanvas data=histogram testid="mmopera-histogram" file_name="mmopera-scores.png"
+                label="MM-OPERA histogram: share of holistic scores 0 to 4 for each model" />
+            <Show when=move || { rows.read().len() >= 2 }>
+                <MmoperaCompare rows=rows />
+            </Show>
+        </Show>
+    }
+}
+
+/// One model-task's breakdowns, collapsed: a table per dimension with the holistic SR and
+/// the mean reasoning score per group.
+#[component]
+fn Breakdown(
+    /// Model name.
+    model: String,
+    /// Its scores on one task.
+    row: MmoperaTaskRow,
+) -> impl IntoView {
+    let task = row.task;
+    let empty_h = Breakdowns::<Group>::default();
+    let empty_p = Breakdowns::<ProcessGroup>::default();
+    let hb = row.holistic.as_ref().map_or(&empty_h, |h| &h.by);
+    let pb = row.reasoning.as_ref().map_or(&empty_p, |p| &p.by);
+    let tables = DIMENSIONS
+        .iter()
+        .filter_map(|(key, title)| {
+            let h = dim(hb, key)?;
+            let p = dim(pb, key)?;
+            let keys = sorted_keys(key, h.keys().chain(p.keys()).cloned());
+            if keys.is_empty() {
+                return None;
+            }
+            let body = keys
+                .into_iter()
+                .map(|k| {
+                    let g = h.get(&k);
+                    let q = p.get(&k);
+                    view! {
+                        <tr data-group=k.clone()>
+                            <th scope="row">{k.clone()}</th>
+                            <td class="num" data-key="sr" data-value=g.map(|g| g.score_rate.to_string())>
+                                {g.map_or("–".into(), |g| format!("{:.2}", g.score_rate * 100.0))}</td>
+                            <td class="num">{g.map_or("–".into(), |g| g.n.to_string())}</td>
+                            <td class="num" data-key="sr_proc" data-value=q.map(|q| q.mean_score.to_string())>
+                                {q.map_or("–".into(), |q| format!("{:.4}", q.mean_score))}</td>
+                            <td class="num">{q.map_or("–".into(), |q| q.n.to_string())}</td>
+                        </tr>
+                    }
+                })
+                .collect_view();
+            Some(view! {
+                <div class="table-scroll">
+                <table class="lb-table" data-dimension=*key>
+                    <caption>{*title}</caption>
+                    <thead><tr>
+                        <th scope="col">"Group"</th>
+                        <th scope="col" title="Score rate over the group's valid verdicts">"SR (%)"</th>
+                        <th scope="col" title="Verdicts counted">"n"</th>
+                        <th scope="col" title="Mean process-reward score S_r">"Reasoning"</th>
+                        <th scope="col" title="Items with a process score">"n"</th>
+                    </tr></thead>
+                    <tbody>{body}</tbody>
+                </table>
+                </div>
+            })
+        })
+        .collect_view();
+    let none = row.metadata_file.is_none();
+    view! {
+        <details class="lb-files-box" data-testid="mmopera-breakdown" data-model=model.clone() data-task=task_key(task)>
+            <summary>{format!("{model} · {} breakdowns", task.name())}
+                {row.metadata_file.clone().map(|m| format!(" (metadata {m})"))}</summary>
+            {none.then(|| view! { <p class="notice">"No metadata for these items among your files: drop the dataset's metadata (JSON or CSV) to see the breakdowns."</p> })}
+            {tables}
+        </details>
+    }
+}
+
+/// A chart of this tab on a canvas, with a PNG download button.
+#[component]
+fn OperaCanvas(
+    /// The chart (redrawn when it changes).
+    data: Memo<OperaChart>,
+    /// Test id of the canvas.
+    testid: &'static str,
+    /// Name of the downloaded PNG.
+    file_name: &'static str,
+    /// Accessible description of the chart.
+    label: &'static str,
+) -> impl IntoView {
+    let canvas = NodeRef::<leptos::html::Canvas>::new();
+    let (err, set_err) = signal(None::<String>);
+    Effect::new(move |_| {
+        let d = data.get();
+        let Some(c) = canvas.get() else { return };
+        let c: web_sys::HtmlCanvasElement = c;
+        let Some(backend) = plotters_canvas::CanvasBackend::with_canvas_object(c) else {
+            set_err.set(Some("this browser cannot draw on a canvas".into()));
+            return;
+        };
+        use plotters::prelude::IntoDrawingArea;
+        let area = backend.into_drawing_area();
+        set_err.set(
+            match &d {
+                OperaChart::Radar(r) => draw_radar(&area, r),
+                OperaChart::Line(l) => draw_lines(&area, l),
+                OperaChart::Histogram(h) => draw_histogram(&area, h),
+                OperaChart::Empty(_) => Ok(()),
+            }
+            .err(),
+        );
+    });
+    let download = move |_| {
+        let Some(c) = canvas.get() else { return };
+        let c: web_sys::HtmlCanvasElement = c;
+        let Ok(url) = c.to_data_url() else { return };
+        if let Some(a) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.create_element("a").ok())
+            .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+        {
+            a.set_href(&url);
+            a.set_download(file_name);
+            a.click();
+        }
+    };
+    let empty = move || match data.get() {
+        OperaChart::Empty(why) => Some(why),
+        _ => None,
+    };
+    view! {
+        <figure class="lb-chart" data-testid=format!("{testid}-figure")>
+            <Show when=move || empty().is_none()
+                fallback=move || view! { <p class="notice" data-testid=format!("{testid}-empty")>{empty()}</p> }>
+                <canvas node_ref=canvas width="900" height="420" role="img" aria-label=label
+                    data-testid=testid></canvas>
+                <figcaption>
+                    <button type="button" on:click=download data-testid="chart-download">"Download PNG"</button>
+                </figcaption>
+            </Show>
+            {move || err.get().map(|e| view! { <ErrorPanel title="Could not draw the chart" message=e /> })}
+        </figure>
+    }
+}
+
+/// Two models compared on the items both were judged on (one task): the 5×5 table of paired
+/// holistic verdicts, exact agreement, and the paired bootstrap 95% interval of the SR
+/// difference, computed in the worker (`lb.mmopera_compare`).
+#[component]
+fn MmoperaCompare(
+    /// The computed rows.
+    rows: RwSignal<Vec<MmoperaRow>>,
+) -> impl IntoView {
+    let client = StoredValue::new_local(None::<WorkerClient>);
+    let (task, set_task) = signal(Task::Ria);
+    let (a, set_a) = signal(0usize);
+    let (b, set_b) = signal(1usize);
+    let (result, set_result) = signal(None::<Result<MmoperaComparison, String>>);
+    let (busy, set_busy) = signal(false);
+    let names = Memo::new(move |_| {
+        rows.get()
+            .iter()
+            .map(|r| r.model.clone())
+            .collect::<Vec<_>>()
+    });
+    let run = move |_| {
+        let rows = rows.get_untracked();
+        let t = task.get_untracked();
+        let (ra, rb) = (rows.get(a.get_untracked()), rows.get(b.get_untracked()));
+        let (Some(ra), Some(rb)) = (ra, rb) else {
+            return;
+        };
+        let (Some(ta), Some(tb)) = (ra.task(t), rb.task(t)) else {
+            set_result.set(Some(Err(format!(
+                "{} has no {} scores: pick two models scored on {}",
+                if ra.task(t).is_none() {
+                    &ra.model
+                } else {
+                    &rb.model
+                },
+                t.name(),
+                t.name()
+            ))));
+            return;
+        };
+        let args = serde_json::json!({
+            "models": [ra.model, rb.model], "a": ta, "b": tb,
+            "resamples": RESAMPLES, "seed": SEED,
+        })
+        .to_string();
+        let c = client.with_value(|c| c.clone()).unwrap_or_else(|| {
+            let c = WorkerClient::for_app();
+            client.set_value(Some(c.clone()));
+            c
+        });
+        set_busy.set(true);
+        leptos::task::spawn_local(async move {
+            let r = c
+                .call("lb.mmopera_compare", &args, &[], None)
+                .await
+                .and_then(|json| {
+                    serde_json::from_str::<MmoperaComparison>(&json)
+                        .map_err(|e| format!("worker result: {e}"))
+                });
+            set_busy.set(false);
+            set_result.set(Some(r));
+        });
+    };
+    let select = move |which: ReadSignal<usize>,
+                       set: WriteSignal<usize>,
+                       testid: &'static str,
+                       label: &'static str| {
+        view! {
+            <label>{label}" "
+                <select data-testid=testid on:change=move |ev| {
+                    if let Ok(i) = event_target_value(&ev).parse() { set.set(i) }
+                }>
+                    {move || names.get().into_iter().enumerate().map(|(i, n)| view! {
+                        <option value=i.to_string() selected=move || which.get() == i>{n}</option>
+                    }).collect_view()}
+                </select>
+            </label>
+        }
+    };
+    view! {
+        <h3 class="lb-subhead">"Compare two models"</h3>
+        <div class="lb-controls" role="group" aria-label="MM-OPERA comparison" data-testid="mmopera-compare">
+            {select(a, set_a, "mmopera-compare-a", "Model A")}
+            {select(b, set_b, "mmopera-compare-b", "Model B")}
+            <label>"Task "
+                <select data-testid="mmopera-compare-task" on:change=move |ev| {
+                    set_task.set(if event_target_value(&ev) == "ica" { Task::Ica } else { Task::Ria })
+                }>
+                    <option value="ria">"RIA"</option>
+                    <option value="ica">"ICA"</option>
+                </select>
+            </label>
+            <button type="button" data-testid="mmopera-compare-run" on:click=run disabled=move || busy.get()>"Compare"</button>
+        </div>
+        {move || match result.get() {
+            None => None,
+            Some(Err(e)) => Some(view! { <ErrorPanel title="Could not compare" message=e /> }.into_any()),
+            Some(Ok(c)) => Some(view! { <ComparisonView c=c /> }.into_any()),
+        }}
+    }
+}
+
+/// The result of a comparison.
+#[component]
+fn ComparisonView(
+    /// The comparison from the core.
+    c: MmoperaComparison,
+) -> impl IntoView {
+    let [ma, mb] = c.models.clone();
+    let d = c.diff;
+    let rows = (0..5)
+        .rev()
+        .map(|x| {
+            let cells = (0..5)
+                .map(|y| {
+                    let n = c.table[x][y];
+                    view! { <td class="num" data-a=x data-b=y class:lb-diag=x == y>{n}</td> }
+                })
+                .collect_view();
+            view! { <tr><th scope="row">{format!("A = {x}")}</th>{cells}</tr> }
+        })
+        .collect_view();
+    view! {
+        <div data-testid="mmopera-comparison">
+            <p>
+                {format!("{} {}: {} (A) vs {} (B) on {} common items, {} paired verdicts. ",
+                    c.task.name(), "holistic scores", ma, mb, c.items, c.pairs)}
+                <span data-testid="mmopera-compare-sr">{format!("SR A {:.2}% · SR B {:.2}%", c.sr_a * 100.0, c.sr_b * 100.0)}</span>
+                " · "
+                <span data-testid="mmopera-compare-diff" data-estimate=d.estimate.to_string()
+                    data-low=d.low.to_string() data-high=d.high.to_string()>
+                    {format!("SR(A) − SR(B) = {:.2} points, {:.0}% paired bootstrap interval [{:.2}, {:.2}] ({} resamples, seed {})",
+                        d.estimate * 100.0, d.confidence * 100.0, d.low * 100.0, d.high * 100.0, d.resamples, d.seed)}
+                </span>
+                {format!(" · same score on {:.1}% of the pairs", c.exact_match * 100.0)}
+                {(c.only_a + c.only_b > 0).then(|| format!(" · {} item(s) only A, {} only B were left out", c.only_a, c.only_b))}
+            </p>
+            <div class="table-scroll">
+            <table class="lb-table" data-testid="mmopera-compare-table">
+                <caption>"Paired verdicts: A's score (rows) by B's score (columns); the diagonal is agreement"</caption>
+                <thead><tr><th scope="col">{format!("A: {ma} \\ B: {mb}")}</th>
+                    {(0..5).map(|y| view! { <th scope="col" class="num">{format!("B = {y}")}</th> }).collect_view()}
+                </tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+            </div>
+        </div>
+    }
+}
