@@ -25,6 +25,7 @@ use pages::{
 #[component]
 pub fn App() -> impl IntoView {
     let base = data::base_path();
+    provide_context(components::theme_toggle::ThemeChoice::new());
     view! {
         <Router base=base>
             <a class="skip-link" href="#main">"Skip to content"</a>
@@ -40,6 +41,7 @@ pub fn App() -> impl IntoView {
                     <A href="/review">"Review"</A>
                     <A href="/structure">"Structure (Gold)"</A>
                 </nav>
+                <components::theme_toggle::ThemeToggle />
             </header>
             <sw::UpdateBanner />
             <main id="main" tabindex="-1">

@@ -1,5 +1,7 @@
 //! Reusable components, one family per file.
 
+pub mod board_table;
 pub mod error_panel;
 pub mod model_items;
 pub mod reported_table;
+pub mod theme_toggle;

@@ -1,165 +1,360 @@
-//! MM-IQ model page and two-model comparison, over computed rows (items from the core's
-//! report; the comparison statistics from `coglab_core::mmiq::compare`).
+//! Model page and two-model comparison over computed rows. The full reports stay in the scoring
+//! worker: the items come from `lb.items` one page at a time, and the comparison statistics
+//! from `lb.compare` (the core's `leaderboard::detail`), so the page never parses the item list.
 
-use coglab_core::leaderboard::MmiqRow;
-use coglab_core::mmiq::{compare, CATEGORIES};
+use coglab_core::leaderboard::detail::{CellItems, ItemsPage, KivaComparison, MmiqCompareView};
+use coglab_core::mmiq::CATEGORIES;
 use leptos::prelude::*;
+use serde::Deserialize;
 
 use crate::components::error_panel::ErrorPanel;
+use crate::worker::client::WorkerClient;
 
-/// Items shown at most in the item table (the per-category summary covers all of them).
-const MAX_ITEMS: usize = 500;
+/// The leaderboard's scoring worker client, shared through a context.
+#[derive(Clone, Copy)]
+pub struct LbWorker(pub StoredValue<WorkerClient, LocalStorage>);
+
+/// Items per page of the model page.
+const PAGE: usize = 200;
 /// Bootstrap resamples and seed of the paired difference interval.
 const RESAMPLES: usize = 2000;
 const SEED: u64 = 1;
+/// Cell items listed at most.
+const MAX_CELL_ITEMS: usize = 300;
 
 fn pct(x: f64) -> String {
     format!("{:.1}", x * 100.0)
 }
 
 /// A model's items: category, response (long text collapsed), the extracted answer
-/// highlighted, the key, right/wrong, a wrong-only filter and a per-category summary.
+/// highlighted, the key, right/wrong, a wrong-only filter, a category filter, pages, and a
+/// per-category summary. Items come from the worker (`lb.items`).
 #[component]
 pub fn ModelItems(
-    /// The computed MM-IQ rows to choose from.
-    rows: RwSignal<Vec<MmiqRow>>,
+    /// The computed MM-IQ rows to choose from, as (row id, model name).
+    #[prop(into)]
+    rows: Signal<Vec<(u64, String)>>,
+    /// The selected row id (shared with the URL); `None` picks the first row.
+    selected: RwSignal<Option<u64>>,
 ) -> impl IntoView {
-    let (pick, set_pick) = signal(0usize);
+    let worker = expect_context::<LbWorker>();
     let (wrong_only, set_wrong_only) = signal(false);
+    let (category, set_category) = signal(String::new());
+    let (offset, set_offset) = signal(0usize);
+    let pick = Memo::new(move |_| {
+        let rows = rows.get();
+        selected
+            .get()
+            .filter(|id| rows.iter().any(|(r, _)| r == id))
+            .or_else(|| rows.first().map(|(id, _)| *id))
+    });
+    let page = LocalResource::new(move || {
+        let id = pick.get();
+        let args = serde_json::json!({
+            "id": id, "wrong_only": wrong_only.get(), "category": category.get(),
+            "offset": offset.get(), "limit": PAGE,
+        })
+        .to_string();
+        let client = worker.0.get_value();
+        async move {
+            id?;
+            Some(
+                client
+                    .call("lb.items", &args, &[], None)
+                    .await
+                    .and_then(|j| {
+                        serde_json::from_str::<ItemsPage>(&j).map_err(|e| format!("items: {e}"))
+                    }),
+            )
+        }
+    });
     let options = move || {
-        rows.read()
-            .iter()
-            .enumerate()
-            .map(|(i, r)| view! { <option value=i.to_string()>{r.model.clone()}</option> })
+        let cur = pick.get();
+        rows.get()
+            .into_iter()
+            .map(|(id, m)| view! { <option value=id.to_string() selected=Some(id) == cur>{m}</option> })
             .collect_view()
     };
     view! {
-        <section class="lb-model" data-testid="model-items">
-            <h2 class="lb-subhead">"Model page"</h2>
+        <section class="lb-model" data-testid="model-items" aria-labelledby="lb-model-h">
+            <h2 class="lb-subhead" id="lb-model-h">"Model page"</h2>
             <div class="lb-controls">
                 <label>"Model "
                     <select data-testid="model-pick" on:change=move |ev| {
-                        set_pick.set(event_target_value(&ev).parse().unwrap_or(0))
+                        set_offset.set(0);
+                        selected.set(event_target_value(&ev).parse().ok());
                     }>{options}</select>
                 </label>
+                <label>"Category "
+                    <select data-testid="item-category" on:change=move |ev| {
+                        set_offset.set(0);
+                        set_category.set(event_target_value(&ev));
+                    }>
+                        <option value="">"All"</option>
+                        {CATEGORIES.iter().map(|c| view! { <option value=*c>{*c}</option> }).collect_view()}
+                    </select>
+                </label>
                 <label><input type="checkbox" data-testid="wrong-only"
-                    on:change=move |ev| set_wrong_only.set(event_target_checked(&ev)) />
+                    on:change=move |ev| { set_offset.set(0); set_wrong_only.set(event_target_checked(&ev)); } />
                     " Wrong answers only"</label>
             </div>
-            {move || {
-                let rows = rows.read();
-                let Some(r) = rows.get(pick.get()) else { return ().into_any() };
-                let summary = CATEGORIES.iter().filter_map(|c| r.report.by_category.get(*c).map(|a| view! {
-                    <li>{format!("{c}: {} of {} ({}%)", a.correct, a.n, pct(a.accuracy))}</li>
-                })).collect_view();
-                let wrong = wrong_only.get();
-                let items: Vec<_> = r.report.items.iter().filter(|i| !wrong || !i.correct).collect();
-                let total = items.len();
-                let body = items.into_iter().take(MAX_ITEMS).map(|i| {
-                    let resp = i.response.clone().unwrap_or_default();
-                    let response = if resp.chars().count() > 120 {
-                        let short: String = resp.chars().take(100).collect();
-                        view! { <details><summary>{format!("{short}…")}</summary><p class="lb-response">{resp}</p></details> }.into_any()
-                    } else {
-                        view! { <span class="lb-response">{resp}</span> }.into_any()
-                    };
-                    view! {
-                        <tr data-testid="item-row" data-correct=i.correct.to_string()>
-                            <td class="num">{i.data_id}</td>
-                            <td>{i.category.clone()}</td>
-                            <td class="lb-response-cell">{response}</td>
-                            <td><mark>{i.parsed.to_string()}</mark></td>
-                            <td>{i.key.to_string()}</td>
-                            <td>{if i.correct { "✓ right" } else { "✗ wrong" }}</td>
-                        </tr>
-                    }
-                }).collect_view();
-                view! {
-                    <ul class="lb-summary">{summary}</ul>
-                    <p class="notice" role="status">{if total > MAX_ITEMS {
-                        format!("{total} items; the first {MAX_ITEMS} are shown.")
-                    } else {
-                        format!("{total} items.")
-                    }}</p>
-                    <div class="table-scroll">
-                        <table class="lb-table lb-items">
-                            <thead><tr>
-                                <th scope="col">"Item"</th><th scope="col">"Category"</th>
-                                <th scope="col">"Response"</th>
-                                <th scope="col" title="The letter extracted from the response by MM-IQ's released rules (Z: no answer)">"Extracted"</th>
-                                <th scope="col">"Key"</th><th scope="col">"Result"</th>
-                            </tr></thead>
-                            <tbody>{body}</tbody>
-                        </table>
-                    </div>
-                }.into_any()
+            {move || match page.get() {
+                None => view! { <p class="loading" aria-busy="true">"Loading items…"</p> }.into_any(),
+                Some(None) => ().into_any(),
+                Some(Some(Err(e))) => view! { <ErrorPanel title="Could not load the items" message=e /> }.into_any(),
+                Some(Some(Ok(p))) => items_view(p, offset, set_offset).into_any(),
             }}
         </section>
     }
 }
 
-/// Two models on the same items: the 2×2 table, McNemar's exact p and the paired bootstrap
-/// 95% interval of the accuracy difference.
+fn items_view(
+    p: ItemsPage,
+    offset: ReadSignal<usize>,
+    set_offset: WriteSignal<usize>,
+) -> impl IntoView {
+    let summary = CATEGORIES
+        .iter()
+        .filter_map(|c| {
+            p.by_category.get(*c).map(|a| {
+                view! {
+                    <tr><th scope="row">{*c}</th><td class="num">{a.correct}</td><td class="num">{a.n}</td>
+                        <td class="num">{pct(a.accuracy)}</td></tr>
+                }
+            })
+        })
+        .collect_view();
+    let total = p.total;
+    let first = p.offset;
+    let shown = p.items.len();
+    let body = p
+        .items
+        .into_iter()
+        .map(|i| {
+            let resp = i.response.clone().unwrap_or_default();
+            let response = if resp.chars().count() > 120 {
+                let short: String = resp.chars().take(100).collect();
+                view! { <details><summary>{format!("{short}…")}</summary><p class="lb-response">{resp}</p></details> }.into_any()
+            } else {
+                view! { <span class="lb-response">{resp}</span> }.into_any()
+            };
+            let cls = if i.correct { "ok" } else { "bad" };
+            view! {
+                <tr data-testid="item-row" data-correct=i.correct.to_string()>
+                    <td class="num">{i.data_id}</td>
+                    <td>{i.category.clone()}</td>
+                    <td class="lb-response-cell">{response}</td>
+                    <td><mark>{i.parsed.to_string()}</mark></td>
+                    <td>{i.key.to_string()}</td>
+                    <td class=cls>{if i.correct { "✓ right" } else { "✗ wrong" }}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <table class="lb-table lb-summary-table" data-testid="item-summary">
+            <caption>{format!("Per category, all {} scored items: {} right ({}%)", p.overall.n, p.overall.correct, pct(p.overall.accuracy))}</caption>
+            <thead><tr><th scope="col">"Category"</th><th scope="col">"Right"</th><th scope="col">"Items"</th><th scope="col">"%"</th></tr></thead>
+            <tbody>{summary}</tbody>
+        </table>
+        <div class="lb-controls lb-pager" role="group" aria-label="Item pages">
+            <span role="status" data-testid="item-count">{if total == 0 {
+                "No item matches.".to_string()
+            } else {
+                format!("Items {}–{} of {total}", first + 1, first + shown)
+            }}</span>
+            <button type="button" disabled=move || offset.get() == 0
+                on:click=move |_| set_offset.update(|o| *o = o.saturating_sub(PAGE))>"Previous"</button>
+            <button type="button" disabled=first + shown >= total data-testid="item-next"
+                on:click=move |_| set_offset.update(|o| *o += PAGE)>"Next"</button>
+        </div>
+        <div class="table-scroll">
+            <table class="lb-table lb-items">
+                <thead><tr>
+                    <th scope="col">"Item"</th><th scope="col">"Category"</th>
+                    <th scope="col">"Response"</th>
+                    <th scope="col" title="The letter extracted from the response by MM-IQ's released rules (Z: no answer)">"Extracted"</th>
+                    <th scope="col">"Key"</th><th scope="col">"Result"</th>
+                </tr></thead>
+                <tbody>{body}</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// What `lb.compare` returns.
+#[derive(Clone, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Comparison {
+    Mmiq(Box<MmiqCompareView>),
+    Kiva(KivaComparison),
+}
+
+/// Two models on the same items: the 2×2 table with the items of each cell, McNemar's exact p
+/// and the paired bootstrap 95% interval of the accuracy difference (MM-IQ), or the same per
+/// stage (KiVA). Computed in the worker (`lb.compare`).
 #[component]
 pub fn CompareModels(
-    /// The computed MM-IQ rows to choose from.
-    rows: RwSignal<Vec<MmiqRow>>,
+    /// The rows to choose from, as (row id, model name).
+    #[prop(into)]
+    rows: Signal<Vec<(u64, String)>>,
+    /// The two selected row ids (shared with the URL).
+    pair: RwSignal<(Option<u64>, Option<u64>)>,
+    /// Prefix of the test ids (`compare` for MM-IQ, `kiva-compare` for KiVA).
+    testid: &'static str,
 ) -> impl IntoView {
-    let (a, set_a) = signal(0usize);
-    let (b, set_b) = signal(1usize);
-    let options = move || {
+    let worker = expect_context::<LbWorker>();
+    let chosen = Memo::new(move |_| {
+        let rows = rows.get();
+        let ok = |id: Option<u64>| id.filter(|i| rows.iter().any(|(r, _)| r == i));
+        let (a, b) = pair.get();
+        let a = ok(a).or_else(|| rows.first().map(|r| r.0));
+        let b = ok(b).or_else(|| rows.iter().map(|r| r.0).find(|r| Some(*r) != a));
+        (a, b)
+    });
+    let name = move |id: Option<u64>| {
         rows.read()
             .iter()
-            .enumerate()
-            .map(|(i, r)| (i.to_string(), r.model.clone()))
-            .collect::<Vec<_>>()
+            .find(|(r, _)| Some(*r) == id)
+            .map(|(_, m)| m.clone())
+            .unwrap_or_default()
     };
-    let result = Memo::new(move |_| {
-        let rows = rows.read();
-        let (Some(x), Some(y)) = (rows.get(a.get()), rows.get(b.get())) else {
-            return None;
-        };
-        Some(
-            compare(&x.report, &y.report, RESAMPLES, SEED)
-                .map(|c| (x.model.clone(), y.model.clone(), c))
-                .map_err(|e| e.to_string()),
-        )
+    let result = LocalResource::new(move || {
+        let (a, b) = chosen.get();
+        let client = worker.0.get_value();
+        async move {
+            let (a, b) = (a?, b?);
+            let args =
+                serde_json::json!({"first": a, "second": b, "resamples": RESAMPLES, "seed": SEED})
+                    .to_string();
+            Some(
+                client
+                    .call("lb.compare", &args, &[], None)
+                    .await
+                    .and_then(|j| {
+                        serde_json::from_str::<Comparison>(&j)
+                            .map_err(|e| format!("comparison: {e}"))
+                    }),
+            )
+        }
     });
+    let select = move |first: bool| {
+        let cur = move || {
+            if first {
+                chosen.get().0
+            } else {
+                chosen.get().1
+            }
+        };
+        view! {
+            <select data-testid=format!("{testid}-{}", if first { "a" } else { "b" })
+                on:change=move |ev| {
+                    let v = event_target_value(&ev).parse().ok();
+                    let (a, b) = chosen.get_untracked();
+                    pair.set(if first { (v, b) } else { (a, v) });
+                }>
+                {move || rows.get().into_iter().map(|(id, m)| view! {
+                    <option value=id.to_string() selected=Some(id) == cur()>{m}</option>
+                }).collect_view()}
+            </select>
+        }
+    };
     view! {
-        <section class="lb-compare" data-testid="compare">
+        <section class="lb-compare" data-testid=testid>
             <h2 class="lb-subhead">"Compare two models"</h2>
             <div class="lb-controls">
-                <label>"First "<select data-testid="compare-a" on:change=move |ev| set_a.set(event_target_value(&ev).parse().unwrap_or(0))>
-                    {move || options().into_iter().map(|(v, m)| { let sel = v == a.get().to_string(); view! { <option value=v selected=sel>{m}</option> } }).collect_view()}
-                </select></label>
-                <label>"Second "<select data-testid="compare-b" on:change=move |ev| set_b.set(event_target_value(&ev).parse().unwrap_or(0))>
-                    {move || options().into_iter().map(|(v, m)| { let sel = v == b.get().to_string(); view! { <option value=v selected=sel>{m}</option> } }).collect_view()}
-                </select></label>
+                <label>"First "{select(true)}</label>
+                <label>"Second "{select(false)}</label>
             </div>
-            {move || match result.get() {
-                None => view! { <p class="notice">"Load two MM-IQ prediction files to compare them."</p> }.into_any(),
-                Some(Err(e)) => view! { <ErrorPanel title="Could not compare" message=e /> }.into_any(),
-                Some(Ok((x, y, c))) => view! {
-                    <div class="table-scroll">
-                    <table class="lb-table lb-2x2" data-testid="compare-table">
-                        <caption>{format!("{} items answered by both", c.n_paired)}</caption>
-                        <thead><tr><th scope="col"></th>
-                            <th scope="col">{format!("{y} right")}</th><th scope="col">{format!("{y} wrong")}</th></tr></thead>
-                        <tbody>
-                            <tr><th scope="row">{format!("{x} right")}</th>
-                                <td class="num">{c.table.both_correct}</td><td class="num">{c.table.first_only}</td></tr>
-                            <tr><th scope="row">{format!("{x} wrong")}</th>
-                                <td class="num">{c.table.second_only}</td><td class="num">{c.table.both_wrong}</td></tr>
-                        </tbody>
-                    </table>
-                    </div>
-                    <p data-testid="compare-stats">
-                        {format!("McNemar exact p = {:.4}; difference {x} − {y} = {} points, paired bootstrap {:.0}% interval [{}, {}] ({} resamples, seed {})",
-                            c.mcnemar_p, pct(c.difference.estimate), c.difference.confidence * 100.0,
-                            pct(c.difference.low), pct(c.difference.high), c.difference.resamples, c.difference.seed)}
-                    </p>
-                }.into_any(),
+            {move || {
+                let (a, b) = chosen.get();
+                let (x, y) = (name(a), name(b));
+                match result.get() {
+                    None => view! { <p class="loading" aria-busy="true">"Comparing…"</p> }.into_any(),
+                    Some(None) => view! { <p class="notice">"Load two runs to compare them."</p> }.into_any(),
+                    Some(Some(Err(e))) => view! { <ErrorPanel title="Could not compare" message=e /> }.into_any(),
+                    Some(Some(Ok(Comparison::Mmiq(c)))) => {
+                        let s = format!("McNemar exact p = {:.4}; difference {x} − {y} = {} points, paired bootstrap {:.0}% interval [{}, {}] ({} resamples, seed {})",
+                            c.comparison.mcnemar_p, pct(c.comparison.difference.estimate), c.comparison.difference.confidence * 100.0,
+                            pct(c.comparison.difference.low), pct(c.comparison.difference.high), c.comparison.difference.resamples, c.comparison.difference.seed);
+                        view! {
+                            {two_by_two(&x, &y, format!("{} items answered by both", c.comparison.n_paired),
+                                [c.comparison.table.both_correct, c.comparison.table.first_only, c.comparison.table.second_only, c.comparison.table.both_wrong],
+                                format!("{testid}-table"))}
+                            <p data-testid=format!("{testid}-stats")>{s}</p>
+                            {cells_view(&x, &y, c.cells, "Items")}
+                        }.into_any()
+                    }
+                    Some(Some(Ok(Comparison::Kiva(c)))) => {
+                        let stages = c.stages.into_iter().map(|st| {
+                            let title = match st.stage.as_str() {
+                                "cross" => "Stage 1, what changed",
+                                "within_conditional" => "Stage 2, how (conditional)",
+                                "within_joint" => "Stage 2, how (joint)",
+                                _ => "Stage 3, apply",
+                            };
+                            let stats = format!("{x} {}%, {y} {}% on {} paired trials; McNemar exact p = {:.4}; difference in trials right {} points, paired bootstrap {:.0}% interval [{}, {}]",
+                                pct(st.first_mean), pct(st.second_mean), st.n_paired, st.mcnemar_p,
+                                pct(st.difference.estimate), st.difference.confidence * 100.0, pct(st.difference.low), pct(st.difference.high));
+                            view! {
+                                <div class="lb-stage-compare" data-stage=st.stage.clone()>
+                                    <h3>{title}</h3>
+                                    {two_by_two(&x, &y, format!("{} trials in both runs", st.n_paired),
+                                        [st.table.both_correct, st.table.first_only, st.table.second_only, st.table.both_wrong],
+                                        format!("{testid}-table"))}
+                                    <p class="lb-stats" data-testid=format!("{testid}-stats")>{stats}</p>
+                                    {cells_view(&x, &y, st.cells, "Trials")}
+                                </div>
+                            }
+                        }).collect_view();
+                        view! { <p class="notice">{format!("Per stage: {}.", c.rule)}</p>{stages} }.into_any()
+                    }
+                }
             }}
         </section>
+    }
+}
+
+fn two_by_two(x: &str, y: &str, caption: String, cells: [u64; 4], testid: String) -> impl IntoView {
+    view! {
+        <div class="table-scroll">
+        <table class="lb-table lb-2x2" data-testid=testid>
+            <caption>{caption}</caption>
+            <thead><tr><th scope="col"></th>
+                <th scope="col">{format!("{y} right")}</th><th scope="col">{format!("{y} wrong")}</th></tr></thead>
+            <tbody>
+                <tr><th scope="row">{format!("{x} right")}</th>
+                    <td class="num">{cells[0]}</td><td class="num">{cells[1]}</td></tr>
+                <tr><th scope="row">{format!("{x} wrong")}</th>
+                    <td class="num">{cells[2]}</td><td class="num">{cells[3]}</td></tr>
+            </tbody>
+        </table>
+        </div>
+    }
+}
+
+fn cells_view(x: &str, y: &str, cells: CellItems, what: &'static str) -> impl IntoView {
+    let list = |label: String, ids: Vec<String>, key: &'static str| {
+        let n = ids.len();
+        let more = n.saturating_sub(MAX_CELL_ITEMS);
+        let text = ids
+            .into_iter()
+            .take(MAX_CELL_ITEMS)
+            .collect::<Vec<_>>()
+            .join(", ");
+        view! {
+            <details class="lb-cell-items" data-cell=key>
+                <summary>{format!("{label}: {n}")}</summary>
+                <p>{text}{(more > 0).then(|| format!(" … and {more} more"))}</p>
+            </details>
+        }
+    };
+    view! {
+        <div class="lb-cells" role="group" aria-label=format!("{what} in each cell")>
+            {list(format!("{what} both right"), cells.both_correct, "both_correct")}
+            {list(format!("{what} only {x} right"), cells.first_only, "first_only")}
+            {list(format!("{what} only {y} right"), cells.second_only, "second_only")}
+            {list(format!("{what} both wrong"), cells.both_wrong, "both_wrong")}
+        </div>
     }
 }

@@ -1,14 +1,15 @@
-//! Leaderboard: the results reported in the papers, one tab per benchmark, plus rows computed
-//! in the browser from result files the user drops (scored in the worker by `coglab-core`).
+//! Leaderboard: one table per benchmark with the results reported in the papers, rows computed
+//! in the browser from result files the user drops (scored in the worker by `coglab-core`, which
+//! keeps the item-level data), and baselines; charts, a model page and comparisons.
 
 use std::rc::Rc;
 
-use coglab_core::kiva::{KivaReport, Variant};
+use coglab_core::kiva::Variant;
 use coglab_core::leaderboard::{
-    tie_ranks, to_csv, to_json, to_latex, FileStatus, KivaRow, MmiqRow, Scored, Table,
+    detect, guess_model, FileKind, FileStatus, KivaRow, MmiqRow, Scored,
 };
-use coglab_core::mmiq::{HumanReference, CATEGORIES};
-use coglab_core::stats::describe::MeanSe;
+use coglab_core::mmiq::CATEGORIES;
+use coglab_core::selftest::baselines::Baselines;
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 use wasm_bindgen::JsCast;
@@ -17,18 +18,36 @@ use wasm_bindgen_futures::JsFuture;
 use crate::charts::bars::{draw_grouped_bars, BarSeries, GroupedBars};
 use crate::charts::radar::{draw_radar, Radar, RadarSeries};
 use crate::charts::ChartTheme;
+use crate::components::board_table::{arrange, Board, BoardTable, ViewState};
 use crate::components::error_panel::ErrorPanel;
-use crate::components::model_items::{CompareModels, ModelItems};
+use crate::components::model_items::{CompareModels, LbWorker, ModelItems};
 use crate::components::reported_table::ReportedTableView;
-use crate::data::{base_path, load_reported, BENCHMARKS};
+use crate::data::{base_path, fetch_text, load_reported, BENCHMARKS};
 use crate::worker::client::WorkerClient;
 use crate::worker::protocol::ProgressUpdate;
 
+mod board;
 mod gold;
 mod mmopera;
 
-/// Short paradigm names used as MM-IQ column headers, in [`CATEGORIES`] order.
-const PARADIGM_SHORT: [&str; 8] = ["LO", "Math", "2D-G", "3D-G", "VI", "TM", "SR", "CO"];
+use board::{
+    kiva_board, kiva_stages, mmiq_board, state_from_query, state_to_query, PARADIGM_SHORT,
+};
+
+/// A file waiting to be scored: detected format and the model name, which the user can edit.
+#[derive(Debug, Clone, PartialEq)]
+struct Staged {
+    /// Path (folder-relative for a folder pick or drop).
+    path: String,
+    /// Size in bytes.
+    size: f64,
+    /// Format detected from the file's start.
+    kind: FileKind,
+    /// Model name (guessed from the path, editable).
+    model: String,
+    /// Whether to score it.
+    include: bool,
+}
 
 /// The loaded files and computed rows of this page (kept across tab switches).
 #[derive(Clone, Copy)]
@@ -39,10 +58,19 @@ struct Workspace {
     mmopera: RwSignal<Vec<coglab_core::leaderboard::mmopera::MmoperaRow>>,
     gold: RwSignal<Vec<coglab_core::leaderboard::gold::GoldRow>>,
     progress: RwSignal<Option<ProgressUpdate>>,
+    /// Labels (paths) the worker has reported progress for, in order, during scoring.
+    seen: RwSignal<Vec<String>>,
     error: RwSignal<Option<String>>,
+    /// Files picked but not yet scored.
+    staged: RwSignal<Vec<Staged>>,
+    /// The `web_sys::File` of each staged entry (same order).
+    staged_files: StoredValue<Vec<web_sys::File>, LocalStorage>,
+    /// The files being scored (for the per-file progress).
+    scoring: RwSignal<Vec<Staged>>,
 }
 
-/// The leaderboard page; the selected benchmark is the `b` query parameter (default MM-IQ).
+/// The leaderboard page; the selected benchmark is the `b` query parameter (default MM-IQ);
+/// the table's view (sort, filters, columns, compact mode) lives in the query string too.
 #[component]
 pub fn Leaderboard() -> impl IntoView {
     let query = use_query_map();
@@ -66,11 +94,24 @@ pub fn Leaderboard() -> impl IntoView {
         mmopera: RwSignal::new(Vec::new()),
         gold: RwSignal::new(Vec::new()),
         progress: RwSignal::new(None),
+        seen: RwSignal::new(Vec::new()),
         error: RwSignal::new(None),
+        staged: RwSignal::new(Vec::new()),
+        staged_files: StoredValue::new_local(Vec::new()),
+        scoring: RwSignal::new(Vec::new()),
     };
     let client = StoredValue::new_local(WorkerClient::for_app());
+    provide_context(LbWorker(client));
     let filter = Memo::new(move |_| query.read().get("q").unwrap_or_default().to_lowercase());
     let nav = use_nav();
+    // The table view, restored from the URL and written back to it on every change.
+    let state = RwSignal::new(query.with_untracked(|q| state_from_query(|k| q.get(k))));
+    Effect::new(move |prev: Option<()>| {
+        let pairs = state_to_query(&state.read());
+        if prev.is_some() {
+            set_queries(nav, &pairs);
+        }
+    });
     let base = base_path();
     let tabs = BENCHMARKS
         .iter()
@@ -79,42 +120,43 @@ pub fn Leaderboard() -> impl IntoView {
             let current = move || (selected.get() == *key).then_some("page");
             view! {
                 <a href=href role="tab" aria-selected=move || (selected.get() == *key).to_string()
-                    aria-current=current data-testid=format!("tab-{key}")>{*name}</a>
+                    aria-current=current data-testid=format!("tab-{key}")
+                    on:click=move |ev: leptos::ev::MouseEvent| {
+                        ev.prevent_default();
+                        set_queries(nav, &[("b", (*key).to_string())]);
+                    }>{*name}</a>
             }
         })
         .collect_view();
-    let on_files = move |files: Vec<web_sys::File>| {
+    let on_score = move || {
         let c = client.get_value();
-        leptos::task::spawn_local(score_batch(ws, c, files));
+        leptos::task::spawn_local(score_staged(ws, c));
     };
     view! {
         <section data-testid="page-leaderboard" class="leaderboard">
             <h1>"Leaderboard"</h1>
-            <p class="lede">"Results as reported in each benchmark's paper, and rows computed in \
-                your browser from result files you drop below. Click a column header to sort."</p>
-            <DropZone on_files=on_files cancel=move || client.get_value().cancel() ws=ws />
+            <p class="lede">"Results as reported in each benchmark's paper, rows computed in your \
+                browser from result files you drop below, and baselines, in one table per \
+                benchmark. Click a column header to sort; hover a number for its interval."</p>
+            <DropZone on_score=on_score cancel=move || client.get_value().cancel() ws=ws />
             <div class="tabs" role="tablist" aria-label="Benchmark">{tabs}</div>
-            <label class="lb-search">"Filter computed rows by model "
-                <input type="search" data-testid="lb-filter" placeholder="e.g. gpt4"
-                    prop:value=move || query.read().get("q").unwrap_or_default()
-                    on:change=move |ev| set_query(nav, "q", &event_target_value(&ev)) />
-            </label>
+            <Show when=move || !matches!(selected.get(), "mmiq" | "kiva")>
+                <label class="lb-search">"Filter computed rows by model "
+                    <input type="search" data-testid="lb-filter" placeholder="e.g. gpt4"
+                        prop:value=move || query.read().get("q").unwrap_or_default()
+                        on:change=move |ev| { let v = event_target_value(&ev); state.update(|s| s.query = v); } />
+                </label>
+            </Show>
             <div class="tab-panel" role="tabpanel">
                 {move || match selected.get() {
-                    "mmiq" => view! { <MmiqComputed rows=ws.mmiq filter=filter /> }.into_any(),
-                    "kiva" => view! { <KivaComputed rows=ws.kiva filter=filter /> }.into_any(),
+                    "mmiq" => view! { <MmiqTab rows=ws.mmiq state=state bundle=bundle /> }.into_any(),
+                    "kiva" => view! { <KivaTab rows=ws.kiva state=state /> }.into_any(),
                     "mmopera" => view! { <mmopera::MmoperaComputed rows=ws.mmopera filter=filter /> }.into_any(),
                     "gold" => view! { <gold::GoldComputed rows=ws.gold filter=filter /> }.into_any(),
                     _ => ().into_any(),
                 }}
                 {move || match (selected.get(), bundle.get()) {
-                    ("kiva", _) => view! {
-                        <p class="notice" role="status" data-testid="kiva-reported-note">
-                            "The KiVA paper reports its results as figures (per-domain bar \
-                             charts), not as tables of numbers, so there is no reported KiVA table \
-                             to show. Drop KiVA run folders above to compute scores."
-                        </p>
-                    }.into_any(),
+                    ("kiva" | "mmiq", _) => ().into_any(),
                     (_, None) => view! { <p class="loading" aria-busy="true">"Loading…"</p> }.into_any(),
                     (_, Some(Err(e))) => view! {
                         <ErrorPanel title="Could not load the reported results" message=e />
@@ -139,9 +181,9 @@ fn use_nav() -> Nav {
     StoredValue::new_local(Box::new(move |url: &str, opts| navigate(url, opts)))
 }
 
-/// Sets (or with an empty value removes) one query parameter, keeping the others, so the view
-/// is restored on reload and can be shared.
-fn set_query(nav: Nav, key: &str, value: &str) {
+/// Sets (or with an empty value removes) query parameters, keeping the others, so the view is
+/// restored on reload and can be shared.
+fn set_queries(nav: Nav, pairs: &[(&str, String)]) {
     let Some(loc) = web_sys::window().map(|w| w.location()) else {
         return;
     };
@@ -149,10 +191,12 @@ fn set_query(nav: Nav, key: &str, value: &str) {
     let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
         return;
     };
-    if value.is_empty() {
-        params.delete(key);
-    } else {
-        params.set(key, value);
+    for (key, value) in pairs {
+        if value.is_empty() {
+            params.delete(key);
+        } else {
+            params.set(key, value);
+        }
     }
     let path = loc.pathname().unwrap_or_default();
     let q = String::from(params.to_string());
@@ -161,6 +205,9 @@ fn set_query(nav: Nav, key: &str, value: &str) {
     } else {
         format!("{path}?{q}")
     };
+    if url == format!("{}{}", loc.pathname().unwrap_or_default(), search) {
+        return;
+    }
     nav.with_value(|navigate| {
         navigate(
             &url,
@@ -173,10 +220,6 @@ fn set_query(nav: Nav, key: &str, value: &str) {
     });
 }
 
-fn matches(model: &str, filter: &str) -> bool {
-    filter.is_empty() || model.to_lowercase().contains(filter)
-}
-
 /// Path of a picked file: its folder-relative path for a folder pick, else its name.
 fn file_path(f: &web_sys::File) -> String {
     js_sys::Reflect::get(f, &"webkitRelativePath".into())
@@ -186,21 +229,75 @@ fn file_path(f: &web_sys::File) -> String {
         .unwrap_or_else(|| f.name())
 }
 
-/// Reads the files, scores them in the worker and appends the results to the workspace.
-async fn score_batch(ws: Workspace, client: WorkerClient, files: Vec<web_sys::File>) {
+/// Bytes read from the start of a file for detecting its format.
+const HEAD_BYTES: f64 = 8192.0;
+/// Files up to this size are read whole when their start alone is not recognised (JSON).
+const WHOLE_FOR_DETECT: f64 = 4.0 * 1024.0 * 1024.0;
+
+async fn read_bytes(blob: &web_sys::Blob) -> Option<Vec<u8>> {
+    let buf = JsFuture::from(blob.array_buffer()).await.ok()?;
+    Some(js_sys::Uint8Array::new(&buf).to_vec())
+}
+
+/// Stages picked or dropped files: detects each format (core `detect`) from the file's start
+/// and guesses the model name (core `guess_model`); scoring waits for the "Score" button.
+async fn stage_files(ws: Workspace, files: Vec<(String, web_sys::File)>) {
+    for (path, f) in files {
+        let size = f.size();
+        let head = match f.slice_with_f64_and_f64(0.0, HEAD_BYTES) {
+            Ok(b) => read_bytes(&b).await.unwrap_or_default(),
+            Err(_) => Vec::new(),
+        };
+        let mut kind = detect(&path, &head);
+        if kind == FileKind::Unknown && size > HEAD_BYTES && size <= WHOLE_FOR_DETECT {
+            if let Some(all) = read_bytes(&f).await {
+                kind = detect(&path, &all);
+            }
+        }
+        let model = guess_model(&path);
+        ws.staged_files.update_value(|v| v.push(f));
+        ws.staged.update(|v| {
+            v.push(Staged {
+                path,
+                size,
+                kind,
+                model,
+                include: kind != FileKind::Unknown,
+            })
+        });
+    }
+}
+
+/// Reads the staged files, scores them in the worker (which keeps the item-level data) and
+/// appends the summaries to the workspace. Rows already loaded are kept whatever happens.
+async fn score_staged(ws: Workspace, client: WorkerClient) {
     ws.error.set(None);
+    let staged = ws.staged.get_untracked();
+    let files = ws.staged_files.get_value();
+    ws.staged.set(Vec::new());
+    ws.staged_files.set_value(Vec::new());
     let mut inputs = Vec::with_capacity(files.len());
-    for f in &files {
-        let path = file_path(f);
+    let mut models = serde_json::Map::new();
+    let mut scoring = Vec::new();
+    for (s, f) in staged.into_iter().zip(files) {
+        if !s.include {
+            continue;
+        }
         match JsFuture::from(f.array_buffer()).await {
-            Ok(buf) => inputs.push((path, js_sys::Uint8Array::new(&buf))),
+            Ok(buf) => {
+                if s.model != guess_model(&s.path) {
+                    models.insert(s.path.clone(), s.model.clone().into());
+                }
+                inputs.push((s.path.clone(), js_sys::Uint8Array::new(&buf)));
+                scoring.push(s);
+            }
             Err(_) => ws.files.update(|v| {
                 v.push(FileStatus {
-                    file: path.clone(),
-                    kind: coglab_core::leaderboard::FileKind::Unknown,
-                    model: String::new(),
+                    file: s.path.clone(),
+                    kind: s.kind,
+                    model: s.model.clone(),
                     status: "error".into(),
-                    message: Some(format!("{path}: the browser could not read this file")),
+                    message: Some(format!("{}: the browser could not read this file", s.path)),
                 })
             }),
         }
@@ -208,16 +305,25 @@ async fn score_batch(ws: Workspace, client: WorkerClient, files: Vec<web_sys::Fi
     if inputs.is_empty() {
         return;
     }
+    ws.seen.set(Vec::new());
+    ws.scoring.set(scoring);
     ws.progress.set(Some(ProgressUpdate {
         done: 0.0,
         total: inputs.len() as f64,
         label: "starting".into(),
     }));
-    let on_progress = Rc::new(move |p: ProgressUpdate| ws.progress.set(Some(p)));
+    let on_progress = Rc::new(move |p: ProgressUpdate| {
+        if !p.label.is_empty() && ws.seen.with_untracked(|s| s.last() != Some(&p.label)) {
+            ws.seen.update(|s| s.push(p.label.clone()));
+        }
+        ws.progress.set(Some(p));
+    });
+    let args = serde_json::json!({ "models": models }).to_string();
     let result = client
-        .call("lb.score", "{}", &inputs, Some(on_progress))
+        .call("lb.score", &args, &inputs, Some(on_progress))
         .await;
     ws.progress.set(None);
+    ws.scoring.set(Vec::new());
     match result.and_then(|json| {
         serde_json::from_str::<Scored>(&json).map_err(|e| format!("worker result: {e}"))
     }) {
@@ -232,23 +338,93 @@ async fn score_batch(ws: Workspace, client: WorkerClient, files: Vec<web_sys::Fi
     }
 }
 
-/// The drop zone: drag-drop, a file picker and a folder picker, with progress, cancel, the
-/// status of each file and the errors of bad files.
+/// Calls `f` with each file of a dropped item, recursing into folders
+/// (`DataTransferItem.webkitGetAsEntry`), with the path inside the dropped folder.
+fn walk_entry(entry: wasm_bindgen::JsValue, ws: Workspace) {
+    use js_sys::Reflect;
+    let get = |o: &wasm_bindgen::JsValue, k: &str| Reflect::get(o, &k.into()).ok();
+    let is_file = get(&entry, "isFile")
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    let path = get(&entry, "fullPath")
+        .and_then(|v| v.as_string())
+        .unwrap_or_default()
+        .trim_start_matches('/')
+        .to_string();
+    if is_file {
+        let cb =
+            wasm_bindgen::closure::Closure::once_into_js(move |file: wasm_bindgen::JsValue| {
+                if let Ok(f) = file.dyn_into::<web_sys::File>() {
+                    leptos::task::spawn_local(stage_files(ws, vec![(path, f)]));
+                }
+            });
+        if let Some(func) = get(&entry, "file").and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        {
+            let _ = func.call1(&entry, &cb);
+        }
+        return;
+    }
+    let Some(reader) = get(&entry, "createReader")
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .and_then(|f| f.call0(&entry).ok())
+    else {
+        return;
+    };
+    read_dir(reader, ws);
+}
+
+/// Reads a directory reader to the end (`readEntries` returns entries in batches).
+fn read_dir(reader: wasm_bindgen::JsValue, ws: Workspace) {
+    let Some(read) = js_sys::Reflect::get(&reader, &"readEntries".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    else {
+        return;
+    };
+    let r2 = reader.clone();
+    let cb = wasm_bindgen::closure::Closure::once_into_js(move |entries: wasm_bindgen::JsValue| {
+        let entries = js_sys::Array::from(&entries);
+        if entries.length() == 0 {
+            return;
+        }
+        for e in entries.iter() {
+            walk_entry(e, ws);
+        }
+        read_dir(r2, ws);
+    });
+    let _ = read.call1(&reader, &cb);
+}
+
+fn size_text(bytes: f64) -> String {
+    if bytes >= 1e6 {
+        format!("{:.1} MB", bytes / 1e6)
+    } else {
+        format!("{:.1} kB", bytes / 1e3)
+    }
+}
+
+/// The drop zone: drag-drop (files and folders), a file picker and a folder picker; the picked
+/// files are listed with their detected format and guessed model (editable) until "Score";
+/// then a progress bar per file and Cancel; the status of each scored file and the errors of
+/// bad files.
 #[component]
 fn DropZone(
-    /// Called with the files dropped or picked.
-    on_files: impl Fn(Vec<web_sys::File>) + Copy + Send + Sync + 'static,
+    /// Scores the staged files.
+    on_score: impl Fn() + Copy + Send + Sync + 'static,
     /// Stops scoring.
     cancel: impl Fn() + Copy + Send + Sync + 'static,
-    /// Where results and statuses go.
+    /// Where staged files, results and statuses go.
     ws: Workspace,
 ) -> impl IntoView {
     let (over, set_over) = signal(false);
     let take_list = move |list: Option<web_sys::FileList>| {
         let Some(list) = list else { return };
-        let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+        let files: Vec<(String, web_sys::File)> = (0..list.length())
+            .filter_map(|i| list.get(i))
+            .map(|f| (file_path(&f), f))
+            .collect();
         if !files.is_empty() {
-            on_files(files);
+            leptos::task::spawn_local(stage_files(ws, files));
         }
     };
     let on_input = move |ev: leptos::ev::Event| {
@@ -261,23 +437,58 @@ fn DropZone(
         take_list(input.files());
         input.set_value("");
     };
+    let on_drop = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        set_over.set(false);
+        let Some(dt) = ev.data_transfer() else { return };
+        let items = dt.items();
+        let mut entries = Vec::new();
+        for i in 0..items.length() {
+            let Some(item) = items.get(i) else { continue };
+            let entry = js_sys::Reflect::get(&item, &"webkitGetAsEntry".into())
+                .ok()
+                .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+                .and_then(|f| f.call0(&item).ok())
+                .filter(|e| !e.is_null() && !e.is_undefined());
+            match entry {
+                Some(e) => entries.push(e),
+                None => {
+                    entries.clear();
+                    break;
+                }
+            }
+        }
+        if entries.is_empty() {
+            take_list(dt.files());
+        } else {
+            for e in entries {
+                walk_entry(e, ws);
+            }
+        }
+    };
     let folder_ref = NodeRef::<leptos::html::Input>::new();
     Effect::new(move |_| {
         if let Some(el) = folder_ref.get() {
             let _ = el.set_attribute("webkitdirectory", "");
         }
     });
+    let kinds = [
+        FileKind::MmiqKey,
+        FileKind::MmiqPredictions,
+        FileKind::MmiqTable,
+        FileKind::MmiqAcc,
+        FileKind::KivaRun,
+        FileKind::KivaHuman,
+        FileKind::Mmopera,
+        FileKind::Unknown,
+    ];
     view! {
         <div class="dropzone" class:over=move || over.get() data-testid="dropzone"
             on:dragover=move |ev: leptos::ev::DragEvent| { ev.prevent_default(); set_over.set(true); }
             on:dragleave=move |_| set_over.set(false)
-            on:drop=move |ev: leptos::ev::DragEvent| {
-                ev.prevent_default();
-                set_over.set(false);
-                take_list(ev.data_transfer().and_then(|d| d.files()));
-            }>
-            <p><strong>"Drop result files here"</strong>" — MM-IQ predictions with the answer key \
-                (JSONL or VLMEvalKit tables), KiVA run CSVs, the KiVA human data. \
+            on:drop=on_drop>
+            <p><strong>"Drop result files or folders here"</strong>" — MM-IQ predictions with the answer key \
+                (JSONL or VLMEvalKit tables), KiVA run folders, the KiVA human data, MM-OPERA results. \
                 Everything is scored in your browser."</p>
             <div class="dropzone-actions">
                 <label class="button">
@@ -291,12 +502,67 @@ fn DropZone(
                         node_ref=folder_ref on:change=on_input />
                 </label>
             </div>
-            {move || ws.progress.get().map(|p| view! {
-                <div class="lb-progress" role="status" data-testid="lb-progress">
-                    <progress max="1" value=p.fraction()></progress>
-                    <span>{format!("Scoring {} ({} of {})", p.label, p.done, p.total)}</span>
-                    <button type="button" on:click=move |_| cancel() data-testid="lb-cancel">"Cancel"</button>
+            <Show when=move || !ws.staged.read().is_empty()>
+                <div class="lb-staged" data-testid="lb-staged">
+                    <table class="lb-table">
+                        <caption>"Files to score: check the detected format and the model name"</caption>
+                        <thead><tr><th scope="col">"Score"</th><th scope="col">"File"</th>
+                            <th scope="col">"Detected format"</th><th scope="col">"Model"</th></tr></thead>
+                        <tbody>
+                            {move || ws.staged.get().into_iter().enumerate().map(|(i, s)| {
+                                let path = s.path.clone();
+                                view! {
+                                    <tr data-testid="staged-row" data-path=s.path.clone() data-kind=format!("{:?}", s.kind)>
+                                        <td><input type="checkbox" prop:checked=s.include
+                                            aria-label=format!("score {}", path)
+                                            on:change=move |ev| { let on = event_target_checked(&ev); ws.staged.update(|v| if let Some(x) = v.get_mut(i) { x.include = on; }); } /></td>
+                                        <td><code>{s.path.clone()}</code>" "<span class="lb-size">{size_text(s.size)}</span></td>
+                                        <td>
+                                            <select aria-label="format" disabled=true title="The format is detected from the file's content; a file that is not recognised is not scored">
+                                                {kinds.map(|k| view! { <option selected=k == s.kind>{k.label()}</option> }).collect_view()}
+                                            </select>
+                                        </td>
+                                        <td><input type="text" data-testid="staged-model" prop:value=s.model.clone()
+                                            aria-label=format!("model name for {}", s.path)
+                                            on:change=move |ev| { let v = event_target_value(&ev); ws.staged.update(|x| if let Some(x) = x.get_mut(i) { x.model = v; }); } /></td>
+                                    </tr>
+                                }
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                    <div class="lb-controls">
+                        <button type="button" class="primary" data-testid="lb-score" on:click=move |_| on_score()>
+                            {move || format!("Score {} files", ws.staged.read().iter().filter(|s| s.include).count())}</button>
+                        <button type="button" data-testid="lb-unstage" on:click=move |_| {
+                            ws.staged.set(Vec::new());
+                            ws.staged_files.set_value(Vec::new());
+                        }>"Clear"</button>
+                    </div>
                 </div>
+            </Show>
+            {move || ws.progress.get().map(|p| {
+                let seen = ws.seen.get();
+                let rows = ws.scoring.get().into_iter().map(|s| {
+                    let pos = seen.iter().position(|l| *l == s.path);
+                    let (value, state) = match pos {
+                        Some(k) if k + 1 < seen.len() || p.done >= p.total => (Some(1.0), "scored"),
+                        Some(_) => (None, "scoring…"),
+                        None => (Some(0.0), "waiting"),
+                    };
+                    view! {
+                        <li><code>{s.path.clone()}</code>
+                            <progress max="1" value=value aria-label=format!("{} {}", s.path, state)></progress>
+                            <span>{state}</span></li>
+                    }
+                }).collect_view();
+                view! {
+                    <div class="lb-progress" role="status" data-testid="lb-progress">
+                        <progress max="1" value=p.fraction() aria-label="all files"></progress>
+                        <span>{format!("Scoring {} ({} of {})", p.label, p.done, p.total)}</span>
+                        <button type="button" on:click=move |_| cancel() data-testid="lb-cancel">"Cancel"</button>
+                        <ul class="lb-file-progress">{rows}</ul>
+                    </div>
+                }
             })}
             {move || ws.error.get().map(|e| view! {
                 <ErrorPanel title="Scoring stopped" message=e />
@@ -335,255 +601,161 @@ fn DropZone(
     }
 }
 
-fn pct(x: f64) -> String {
-    format!("{:.1}", x * 100.0)
+/// The rows of a board shown first (for the charts): the first `n` rows of the table as
+/// sorted and filtered, as (model, row index).
+fn first_rows(board: &Board, state: &ViewState, n: usize) -> Vec<usize> {
+    arrange(board, state)
+        .rows
+        .into_iter()
+        .map(|r| r.0)
+        .take(n)
+        .collect()
 }
 
-/// MM-IQ computed rows: mean with its Wilson 95% interval and the eight paradigms, beside the
-/// chance and human baselines; ranks tie overlapping intervals.
+/// Rows drawn on a chart at most.
+const CHART_ROWS: usize = 6;
+
+/// The MM-IQ tab: one table (reported, computed, baselines), the paradigm radar of the first
+/// rows shown, the model page and the comparison.
 #[component]
-fn MmiqComputed(
+fn MmiqTab(
     /// The computed rows.
     rows: RwSignal<Vec<MmiqRow>>,
-    /// Lower-case text a shown model name must contain.
-    filter: Memo<String>,
+    /// The table view.
+    state: RwSignal<ViewState>,
+    /// The bundled reported results.
+    bundle: LocalResource<Result<coglab_core::reported::ReportedBundle, String>>,
 ) -> impl IntoView {
-    let human = HumanReference::paper();
-    let export = Memo::new(move |_| {
-        let f = filter.get();
-        let rows: Vec<MmiqRow> = rows
-            .get()
-            .into_iter()
-            .filter(|r| matches(&r.model, &f))
-            .collect();
-        let ranks = tie_ranks(
-            &rows
-                .iter()
-                .map(|r| (r.report.overall.ci_low, r.report.overall.ci_high))
-                .collect::<Vec<_>>(),
-        );
-        let mut columns: Vec<String> = ["Rank", "Model", "Mean", "95% CI"]
-            .map(String::from)
-            .to_vec();
-        columns.extend(PARADIGM_SHORT.map(String::from));
-        let rows = rows
-            .iter()
-            .zip(ranks)
-            .map(|(r, rank)| {
-                let o = r.report.overall;
-                let mut row = vec![
-                    rank.to_string(),
-                    r.model.clone(),
-                    pct(o.accuracy),
-                    format!("{}–{}", pct(o.ci_low), pct(o.ci_high)),
-                ];
-                row.extend(CATEGORIES.iter().map(|c| {
-                    r.report
-                        .by_category
-                        .get(*c)
-                        .map_or("–".to_string(), |a| pct(a.accuracy))
-                }));
-                row
-            })
-            .collect();
-        Table { columns, rows }
+    let board = Memo::new(move |_| {
+        let b = bundle.get();
+        let reported = b.as_ref().and_then(|r| r.as_ref().ok());
+        mmiq_board(reported, &rows.read())
     });
     let radar = Memo::new(move |_| {
-        let human = HumanReference::paper();
-        let mut series: Vec<RadarSeries> = rows
-            .get()
-            .iter()
-            .map(|r| RadarSeries {
-                name: r.model.clone(),
-                values: CATEGORIES
-                    .iter()
-                    .map(|c| r.report.by_category.get(*c).map(|a| a.accuracy))
+        let b = board.get();
+        let series = first_rows(&b, &state.read(), CHART_ROWS)
+            .into_iter()
+            .map(|i| RadarSeries {
+                name: b.rows[i].model.clone(),
+                values: (1..=CATEGORIES.len())
+                    .map(|c| b.rows[i].cells.get(c).cloned().flatten().map(|x| x.value))
                     .collect(),
             })
+            .filter(|s| s.values.iter().any(Option::is_some))
             .collect();
-        series.push(RadarSeries {
-            name: "Human".into(),
-            values: CATEGORIES
-                .iter()
-                .map(|c| human.by_category.get(*c).copied())
-                .collect(),
-        });
         Chart::Radar(Radar {
-            title: "MM-IQ accuracy by paradigm".into(),
+            title: "MM-IQ accuracy by paradigm (first rows of the table)".into(),
             axes: PARADIGM_SHORT.map(String::from).to_vec(),
             series,
             max: 1.0,
             theme: chart_theme(),
         })
     });
+    let ids = Signal::derive(move || {
+        rows.read()
+            .iter()
+            .map(|r| (r.id, r.model.clone()))
+            .collect::<Vec<_>>()
+    });
+    let model_pick = RwSignal::new(None);
+    let pair = RwSignal::new((None, None));
     view! {
-        <Show when=move || !rows.read().is_empty()>
-            {
-                let human = human.clone();
-                move || {
-                    let f = filter.get();
-                    let rows: Vec<MmiqRow> = rows.get().into_iter().filter(|r| matches(&r.model, &f)).collect();
-                    let ranks = tie_ranks(
-                        &rows.iter().map(|r| (r.report.overall.ci_low, r.report.overall.ci_high)).collect::<Vec<_>>(),
-                    );
-                    let body = rows.iter().zip(ranks).map(|(r, rank)| {
-                        let o = r.report.overall;
-                        let cats = CATEGORIES.iter().map(|c| {
-                            let a = r.report.by_category.get(*c);
-                            view! {
-                                <td class="num" data-value=a.map(|a| a.accuracy.to_string())
-                                    title=a.map(|a| format!("{} of {}; 95% CI {}–{}", a.correct, a.n, pct(a.ci_low), pct(a.ci_high)))>
-                                    {a.map_or("–".to_string(), |a| pct(a.accuracy))}
-                                </td>
-                            }
-                        }).collect_view();
-                        view! {
-                            <tr data-testid="mmiq-computed-row" data-model=r.model.clone()>
-                                <td class="num" title="Tied ranks: intervals that overlap share a rank">{rank}</td>
-                                <th scope="row">{r.model.clone()}" "<span class="badge computed">"computed"</span></th>
-                                <td class="num" data-value=o.accuracy.to_string()
-                                    data-ci-low=o.ci_low.to_string() data-ci-high=o.ci_high.to_string()
-                                    title=format!("{} of {} correct; Wilson 95% CI {}–{}", o.correct, o.n, pct(o.ci_low), pct(o.ci_high))>
-                                    {pct(o.accuracy)}
-                                    <span class="ci">{format!(" [{}, {}]", pct(o.ci_low), pct(o.ci_high))}</span>
-                                </td>
-                                {cats}
-                            </tr>
-                        }
-                    }).collect_view();
-                    let human_cats = CATEGORIES.iter().map(|c| view! {
-                        <td class="num">{human.by_category.get(*c).map_or("–".to_string(), |v| pct(*v))}</td>
-                    }).collect_view();
-                    view! {
-                        <h2 class="lb-subhead">"Computed from your files"</h2>
-                        <div class="table-scroll">
-                        <table class="lb-table" data-testid="mmiq-computed">
-                            <caption>"MM-IQ accuracy (%) with the Wilson 95% interval"</caption>
-                            <thead><tr>
-                                <th scope="col" title="Rank; overlapping 95% intervals are ties">"Rank"</th>
-                                <th scope="col">"Model"</th>
-                                <th scope="col" title="Accuracy over all scored items (item-weighted), with its Wilson 95% interval">"Mean"</th>
-                                {CATEGORIES.iter().zip(PARADIGM_SHORT).map(|(c, s)| view! {
-                                    <th scope="col" title=format!("{c}: accuracy on this paradigm's items")>{s}</th>
-                                }).collect_view()}
-                            </tr></thead>
-                            <tbody>
-                                {body}
-                                <tr class="baseline">
-                                    <td></td><th scope="row">"Human "<span class="badge">"baseline"</span></th>
-                                    <td class="num" title=human.source.clone()>{pct(human.overall)}</td>
-                                    {human_cats}
-                                </tr>
-                                <tr class="baseline">
-                                    <td></td><th scope="row">"Chance "<span class="badge">"baseline"</span></th>
-                                    <td class="num">{pct(coglab_core::mmiq::CHANCE)}</td>
-                                    {CATEGORIES.iter().map(|_| view! { <td class="num">"–"</td> }).collect_view()}
-                                </tr>
-                            </tbody>
-                        </table>
-                        </div>
-                    }
-                }
-            }
-            <ExportButtons table=export stem="mmiq" />
-            <ChartCanvas data=radar testid="mmiq-radar" file_name="mmiq-radar.png"
-                label="MM-IQ radar: accuracy per paradigm for each model and humans" />
-            <ModelItems rows=rows />
+        {move || match bundle.get() {
+            Some(Err(e)) => Some(view! { <ErrorPanel title="Could not load the reported results" message=e /> }),
+            _ => None,
+        }}
+        <BoardTable board=board state=state stem="mmiq" />
+        <ChartCanvas data=radar testid="mmiq-radar" file_name="mmiq-radar.png"
+            label="MM-IQ radar: accuracy per paradigm for the first rows of the table" />
+        <Show when=move || !rows.read().is_empty()
+            fallback=|| view! { <p class="notice">"Drop MM-IQ prediction files with the answer key above to add computed rows, a model page and comparisons."</p> }>
+            <ModelItems rows=ids selected=model_pick />
             <Show when=move || { rows.read().len() >= 2 }>
-                <CompareModels rows=rows />
+                <CompareModels rows=ids pair=pair testid="compare" />
             </Show>
         </Show>
     }
 }
 
-/// The KiVA stages shown, as (report key, column title, definition).
-fn kiva_stages(joint: bool) -> [(&'static str, &'static str, &'static str); 3] {
-    [
-        (
-            "cross",
-            "What",
-            "Stage 1: which kind of change happened (cross-domain)",
-        ),
-        if joint {
-            (
-                "within_joint",
-                "How",
-                "Stage 2, joint: a skipped stage 2 counts as 0",
-            )
-        } else {
-            (
-                "within_conditional",
-                "How",
-                "Stage 2, conditional: only trials that reached stage 2",
-            )
-        },
-        (
-            "extrapolation",
-            "Apply",
-            "Stage 3: apply the rule to a new object",
-        ),
-    ]
-}
-
-fn mean_se_text(m: Option<MeanSe>) -> String {
-    m.map_or("–".into(), |m| format!("{} ± {}", pct(m.mean), pct(m.se)))
-}
-
-/// KiVA computed rows: the three stages by domain, a KiVA / KiVA-adults switch and the
-/// conditional / joint choice for stage 2; with the grouped bars chart.
+/// The KiVA tab: KiVA / KiVA-adults switch and conditional / joint "how" stage (in the URL), one
+/// table (bundled runs, adults, computed rows), grouped bars of the first rows shown and the
+/// comparison by stage.
 #[component]
-fn KivaComputed(
+fn KivaTab(
     /// The computed rows.
     rows: RwSignal<Vec<KivaRow>>,
-    /// Lower-case text a shown model name must contain.
-    filter: Memo<String>,
+    /// The table view.
+    state: RwSignal<ViewState>,
 ) -> impl IntoView {
     let query = use_query_map();
     let nav = use_nav();
     let adults = Memo::new(move |_| query.read().get("v").as_deref() == Some("adults"));
     let joint = Memo::new(move |_| query.read().get("j").as_deref() == Some("1"));
-    let (stage, set_stage) = signal(0usize);
-    let visible = Memo::new(move |_| {
-        let v = if adults.get() {
+    let variant = Memo::new(move |_| {
+        if adults.get() {
             Variant::KivaAdults
         } else {
             Variant::Kiva
-        };
-        rows.get()
-            .into_iter()
-            .filter(|r| r.report.variant == v && matches(&r.model, &filter.get()))
-            .collect::<Vec<_>>()
+        }
     });
-    let domains = move || {
-        let mut d: Vec<String> = visible
-            .get()
-            .iter()
-            .flat_map(|r| r.report.by_domain.keys().cloned())
-            .collect();
-        d.sort();
-        d.dedup();
-        d
-    };
+    let baselines = LocalResource::new(|| async move {
+        let text = fetch_text("data/kiva-baselines.json").await?;
+        serde_json::from_str::<Baselines>(&text)
+            .map_err(|e| format!("data/kiva-baselines.json: {e}"))
+    });
+    let board = Memo::new(move |_| {
+        let b = baselines.get();
+        let bl = b.as_ref().and_then(|r| r.as_ref().ok());
+        kiva_board(bl, &rows.read(), variant.get(), joint.get())
+    });
+    let (stage, set_stage) = signal(0usize);
     let chart = Memo::new(move |_| {
         let st = kiva_stages(joint.get())[stage.get()];
-        let groups = domains();
-        let series = visible
-            .get()
+        let b = board.get();
+        // Domain columns of this stage (not "All").
+        let cols: Vec<usize> = b
+            .columns
             .iter()
-            .map(|r| BarSeries {
-                name: r.model.clone(),
-                values: groups
-                    .iter()
-                    .map(|g| stat(&r.report, g, st.0).map(|m| m.mean))
-                    .collect(),
-                se: groups
-                    .iter()
-                    .map(|g| stat(&r.report, g, st.0).map(|m| m.se))
-                    .collect(),
+            .enumerate()
+            .filter(|(_, c)| c.key.ends_with(&format!("/{}", st.0)) && !c.key.starts_with("All/"))
+            .map(|(i, _)| i)
+            .collect();
+        let groups = cols
+            .iter()
+            .map(|&c| {
+                b.columns[c]
+                    .key
+                    .split('/')
+                    .next()
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .collect();
+        let series = first_rows(&b, &state.read(), CHART_ROWS)
+            .into_iter()
+            .map(|i| {
+                let r = &b.rows[i];
+                let cell = |c: usize| r.cells.get(c).cloned().flatten();
+                BarSeries {
+                    name: r.model.clone(),
+                    values: cols.iter().map(|&c| cell(c).map(|x| x.value)).collect(),
+                    se: cols
+                        .iter()
+                        .map(|&c| {
+                            cell(c)
+                                .and_then(|x| x.interval)
+                                .map(|(lo, hi)| (hi - lo) / 2.0 / 1.96)
+                        })
+                        .collect(),
+                }
             })
             .collect();
         Chart::Bars(GroupedBars {
-            title: format!("KiVA: {} ({})", st.1, st.2),
+            title: format!(
+                "{}: {} by domain (first rows of the table; ±1 SE)",
+                variant.get().name(),
+                st.1
+            ),
             y_label: "Accuracy".into(),
             groups,
             series,
@@ -592,90 +764,42 @@ fn KivaComputed(
             theme: chart_theme(),
         })
     });
-    let export = Memo::new(move |_| {
-        let doms = domains();
-        let stages = kiva_stages(joint.get());
-        let mut columns = vec!["Model".to_string()];
-        for d in &doms {
-            for (_, t, _) in stages {
-                columns.push(format!("{d} {t}"));
-            }
-        }
-        let rows = visible
-            .get()
+    let kiva_ids = Signal::derive(move || {
+        let v = variant.get();
+        rows.read()
             .iter()
-            .map(|r| {
-                let mut row = vec![r.model.clone()];
-                for d in &doms {
-                    for (k, _, _) in stages {
-                        row.push(mean_se_text(stat(&r.report, d, k)));
-                    }
-                }
-                row
-            })
-            .collect();
-        Table { columns, rows }
+            .filter(|r| r.report.variant == v)
+            .map(|r| (r.id, r.model.clone()))
+            .collect::<Vec<_>>()
     });
+    let kiva_pair = RwSignal::new((None, None));
     view! {
-        <Show when=move || !rows.read().is_empty()>
-            <h2 class="lb-subhead">"Computed from your files"</h2>
-            <div class="lb-controls" role="group" aria-label="KiVA options">
-                <label><input type="checkbox" data-testid="kiva-adults"
-                    prop:checked=move || adults.get()
-                    on:change=move |ev| set_query(nav, "v", if event_target_checked(&ev) { "adults" } else { "" }) />" KiVA-adults"</label>
-                <label><input type="checkbox" data-testid="kiva-joint"
-                    prop:checked=move || joint.get()
-                    on:change=move |ev| set_query(nav, "j", if event_target_checked(&ev) { "1" } else { "" }) />
-                    " Joint \"how\" stage (skipped counts as 0)"</label>
-            </div>
-            <div class="table-scroll">
-            <table class="lb-table" data-testid="kiva-computed">
-                <caption>"KiVA accuracy (%) by domain, mean ± SE over trials"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col" rowspan="2">"Model"</th>
-                        {move || domains().into_iter().map(|d| view! { <th scope="colgroup" colspan="3">{d}</th> }).collect_view()}
-                    </tr>
-                    <tr>
-                        {move || domains().into_iter().map(|_| kiva_stages(joint.get()).map(|(_, t, def)| view! {
-                            <th scope="col" title=def>{t}</th>
-                        }).collect_view()).collect_view()}
-                    </tr>
-                </thead>
-                <tbody>
-                    {move || visible.get().into_iter().map(|r| {
-                        let cells = domains().into_iter().map(|d| kiva_stages(joint.get()).map(|(k, _, _)| {
-                            let m = stat(&r.report, &d, k);
-                            view! {
-                                <td class="num" data-domain=d.clone() data-stage=k
-                                    data-value=m.map(|m| m.mean.to_string())
-                                    title=m.map(|m| format!("n = {} trials", m.n))>{mean_se_text(m)}</td>
-                            }
-                        }).collect_view()).collect_view();
-                        view! {
-                            <tr data-testid="kiva-computed-row" data-model=r.model.clone()>
-                                <th scope="row">{r.model.clone()}" "<span class="badge computed">"computed"</span></th>
-                                {cells}
-                            </tr>
-                        }
-                    }).collect_view()}
-                </tbody>
-            </table>
-            </div>
-            <div class="lb-controls" role="group" aria-label="Chart stage">
-                {(0..3).map(|i| view! {
-                    <label><input type="radio" name="kiva-stage" prop:checked=move || stage.get() == i
-                        on:change=move |_| set_stage.set(i) />{move || format!(" {}", kiva_stages(joint.get())[i].1)}</label>
-                }).collect_view()}
-            </div>
-            <ExportButtons table=export stem="kiva" />
-            <ChartCanvas data=chart testid="kiva-chart" file_name="kiva-bars.png" label="KiVA grouped bars: accuracy by domain with ±1 SE" />
+        <div class="lb-controls" role="group" aria-label="KiVA options">
+            <label><input type="checkbox" data-testid="kiva-adults"
+                prop:checked=move || adults.get()
+                on:change=move |ev| set_queries(nav, &[("v", if event_target_checked(&ev) { "adults".into() } else { String::new() })]) />" KiVA-adults"</label>
+            <label><input type="checkbox" data-testid="kiva-joint"
+                prop:checked=move || joint.get()
+                on:change=move |ev| set_queries(nav, &[("j", if event_target_checked(&ev) { "1".into() } else { String::new() })]) />
+                " Joint \"how\" stage (skipped counts as 0)"</label>
+        </div>
+        {move || match baselines.get() {
+            Some(Err(e)) => Some(view! { <ErrorPanel title="Could not load the KiVA baselines" message=e /> }),
+            _ => None,
+        }}
+        <BoardTable board=board state=state stem="kiva" />
+        <div class="lb-controls" role="radiogroup" aria-label="Chart stage">
+            {(0..3).map(|i| view! {
+                <label><input type="radio" name="kiva-stage" prop:checked=move || stage.get() == i
+                    on:change=move |_| set_stage.set(i) />{move || format!(" {}", kiva_stages(joint.get())[i].1)}</label>
+            }).collect_view()}
+        </div>
+        <ChartCanvas data=chart testid="kiva-chart" file_name="kiva-bars.png" label="KiVA grouped bars: accuracy by domain with ±1 SE, first rows of the table" />
+        <Show when=move || { kiva_ids.read().len() >= 2 }
+            fallback=|| view! { <p class="notice">"Drop two KiVA run folders above to compare them stage by stage."</p> }>
+            <CompareModels rows=kiva_ids pair=kiva_pair testid="kiva-compare" />
         </Show>
     }
-}
-
-fn stat(r: &KivaReport, domain: &str, key: &str) -> Option<MeanSe> {
-    r.by_domain.get(domain).and_then(|s| s.get(key))
 }
 
 fn prefers_dark() -> bool {
@@ -701,54 +825,14 @@ enum Chart {
     Radar(Radar),
 }
 
+/// The chart colours for the theme in use (tracked: charts redraw when the theme changes).
 fn chart_theme() -> ChartTheme {
-    if prefers_dark() {
+    let dark = use_context::<crate::components::theme_toggle::ThemeChoice>()
+        .map_or_else(prefers_dark, |t| t.is_dark());
+    if dark {
         ChartTheme::dark()
     } else {
         ChartTheme::light()
-    }
-}
-
-/// Offers `text` as a downloaded file.
-fn download_text(name: &str, mime: &str, text: &str) {
-    let parts = js_sys::Array::of1(&text.into());
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else {
-        return;
-    };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
-        return;
-    };
-    if let Some(a) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.create_element("a").ok())
-        .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok())
-    {
-        a.set_href(&url);
-        a.set_download(name);
-        a.click();
-    }
-    // The URL is not revoked: revoking right after the click can cancel the download.
-}
-
-/// CSV, JSON and LaTeX download buttons for a table as shown.
-#[component]
-fn ExportButtons(
-    /// The table as shown (sorted, filtered, visible columns).
-    table: Memo<Table>,
-    /// File name without extension.
-    stem: &'static str,
-) -> impl IntoView {
-    view! {
-        <div class="lb-controls lb-export" role="group" aria-label="Export this table">
-            <button type="button" data-testid=format!("{stem}-csv")
-                on:click=move |_| download_text(&format!("{stem}.csv"), "text/csv", &to_csv(&table.get()))>"CSV"</button>
-            <button type="button" data-testid=format!("{stem}-json")
-                on:click=move |_| download_text(&format!("{stem}.json"), "application/json", &to_json(&table.get()))>"JSON"</button>
-            <button type="button" data-testid=format!("{stem}-latex")
-                on:click=move |_| download_text(&format!("{stem}.tex"), "application/x-tex", &to_latex(&table.get()))>"LaTeX"</button>
-        </div>
     }
 }
 

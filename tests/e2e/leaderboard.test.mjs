@@ -18,6 +18,7 @@ if (!HAVE_DATA && process.env.CI === 'true') {
 const KEY = join(DATA, 'mmiq/MMIQ_benchmark_answer_dict.jsonl');
 const PREDS = join(DATA, 'mmiq/example_output_parsed.jsonl');
 const GPT4 = join(DATA, 'kiva/model_data/KiVA/gpt4_multi_image');
+const MANTIS = join(DATA, 'kiva/model_data/KiVA/mantis_multi_image');
 
 /** The coglab CLI's JSON for the given arguments (COGLAB_BIN, else cargo run). */
 function cli(args) {
@@ -31,8 +32,24 @@ function cli(args) {
 /** Page-object helpers for the leaderboard. */
 class Board {
   constructor(page) { this.page = page; }
-  async pickFiles(paths) { await this.page.getByTestId('file-input').setInputFiles(paths); }
-  async pickFolder(dir) { await this.page.getByTestId('folder-input').setInputFiles(dir); }
+  /** Picks files, waits until all are staged (format detected, model guessed), scores them. */
+  async pickFiles(paths) {
+    await this.page.getByTestId('file-input').setInputFiles(paths);
+    await this.scoreStaged(paths.length);
+  }
+  async pickFolder(dir, n = 14) {
+    await this.page.getByTestId('folder-input').setInputFiles(dir);
+    await this.scoreStaged(n);
+  }
+  async scoreStaged(n) {
+    await this.page.waitForFunction((k) => document.querySelectorAll('[data-testid=staged-row]').length >= k, n);
+    await this.page.getByTestId('lb-score').click();
+  }
+  /** data-col → data-value of a row's cells. */
+  async cells(row) {
+    return Object.fromEntries(await row.locator('td[data-value]').evaluateAll(
+      (tds) => tds.map((td) => [td.dataset.col, Number(td.dataset.value)])));
+  }
   /** Waits until `n` files have a status. */
   async waitFiles(n) {
     await this.page.waitForFunction((k) => document.querySelectorAll('[data-testid=lb-files] li').length >= k, n);
@@ -73,30 +90,46 @@ test('MM-IQ and KiVA files scored in the browser equal the CLI, a bad file fails
       'Temporal Movement', 'Spatial Relationship', 'Concrete Object'].filter((c) => want.by_category[c]);
     assert.equal(got.length, 1 + cats.length);
     cats.forEach((c, i) => assert.ok(close(got[1 + i], want.by_category[c].accuracy), c));
-    const ci = await page.locator('[data-testid=mmiq-computed-row][data-model=example] td[data-ci-low]');
+    const ci = await page.locator('[data-testid=mmiq-computed-row][data-model=example] td[data-col=mean]');
     assert.ok(close(Number(await ci.getAttribute('data-ci-low')), want.overall.ci_low));
     assert.ok(close(Number(await ci.getAttribute('data-ci-high')), want.overall.ci_high));
     await page.getByTestId('mmiq-radar').waitFor();
     await app.screenshot('leaderboard-mmiq-light');
 
-    // The CSV export, cell by cell against the CLI's numbers.
+    // The CSV export honours the kind filter, hidden columns and compact mode, cell by cell
+    // against the CLI's numbers.
+    await page.getByTestId('mmiq-kind-reported').uncheck();
+    await page.getByTestId('mmiq-kind-baseline').uncheck();
+    await page.getByTestId('mmiq-columns').locator('summary').click();
+    await page.getByTestId('mmiq-columns').locator('input[data-col="3D-Geometry"]').uncheck();
+    await page.getByTestId('mmiq-compact').check();
+    assert.equal(await page.locator('[data-testid=mmiq-table] tbody tr').count(), 1);
     const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('mmiq-csv').click()]);
     assert.equal(dl.suggestedFilename(), 'mmiq.csv');
     const csv = readFileSync(await dl.path(), 'utf8').trim().split('\n').map((l) => l.split(','));
-    assert.deepEqual(csv[0], ['Rank', 'Model', 'Mean', '95% CI', 'LO', 'Math', '2D-G', '3D-G', 'VI', 'TM', 'SR', 'CO']);
+    assert.deepEqual(csv[0], ['Rank', 'Model', 'Kind', 'Mean', 'LO', 'Math', '2D-G', 'VI', 'TM', 'SR', 'CO']);
     assert.equal(csv.length, 2);
-    const [rank, model, mean, interval, ...paradigms] = csv[1];
+    const [rank, model, kind, mean, ...paradigms] = csv[1];
     assert.equal(rank, '1');
     assert.equal(model, 'example');
-    assert.ok(Math.abs(Number(mean) - 100 * want.overall.accuracy) <= 0.05);
-    const [lo, hi] = interval.split('–').map(Number);
-    assert.ok(Math.abs(lo - 100 * want.overall.ci_low) <= 0.05 && Math.abs(hi - 100 * want.overall.ci_high) <= 0.05);
-    const all = ['Logical Operation', 'Mathematical', '2D-Geometry', '3D-Geometry', 'Visual Instruction',
+    assert.equal(kind, 'computed');
+    const [m, pm] = mean.split(' ± ').map(Number);
+    assert.ok(Math.abs(m - 100 * want.overall.accuracy) <= 0.05, mean);
+    assert.ok(Math.abs(pm - 100 * (want.overall.ci_high - want.overall.ci_low) / 2) <= 0.05, mean);
+    const all = ['Logical Operation', 'Mathematical', '2D-Geometry', 'Visual Instruction',
       'Temporal Movement', 'Spatial Relationship', 'Concrete Object'];
     all.forEach((c, i) => {
-      if (want.by_category[c]) assert.ok(Math.abs(Number(paradigms[i]) - 100 * want.by_category[c].accuracy) <= 0.05, c);
-      else assert.equal(paradigms[i], '–', c);
+      if (want.by_category[c]) {
+        const [v, h] = paradigms[i].split(' ± ').map(Number);
+        const a = want.by_category[c];
+        assert.ok(Math.abs(v - 100 * a.accuracy) <= 0.05, c);
+        assert.ok(Math.abs(h - 100 * (a.ci_high - a.ci_low) / 2) <= 0.05, c);
+      } else assert.equal(paradigms[i], '–', c);
     });
+    await page.getByTestId('mmiq-compact').uncheck();
+    await page.getByTestId('mmiq-columns').locator('input[data-col="3D-Geometry"]').check();
+    await page.getByTestId('mmiq-kind-reported').check();
+    await page.getByTestId('mmiq-kind-baseline').check();
 
     // A second model (always answers "A", as free text) for the model page and the comparison.
     const allA = join(dir, 'allA_output.jsonl');
@@ -121,44 +154,94 @@ test('MM-IQ and KiVA files scored in the browser equal the CLI, a bad file fails
     assert.ok(wrong.every((c) => c === 'false'));
     await app.screenshot('leaderboard-mmiq-model-compare');
 
-    // KiVA: the GPT-4V run folder through the folder picker.
+    // KiVA: the GPT-4V and MANTIS run folders through the folder picker.
     await page.getByTestId('tab-kiva').click();
     await page.waitForURL(/b=kiva/);
     await board.pickFolder(GPT4);
     const row = page.locator('[data-testid=kiva-computed-row][data-model=gpt4_multi_image]');
     await row.waitFor();
-    const kv = cli(['score', 'kiva', GPT4, '--json']);
-    const cells = await row.locator('td[data-value]').evaluateAll(
-      (tds) => tds.map((td) => [td.dataset.domain, td.dataset.stage, Number(td.dataset.value)]));
-    assert.equal(cells.length, 15);
-    for (const [d, s, v] of cells) assert.ok(close(v, kv.by_domain[d][s].mean), `${d} ${s}`);
+    await board.pickFolder(MANTIS);
+    const mrow = page.locator('[data-testid=kiva-computed-row][data-model=mantis_multi_image]');
+    await mrow.waitFor();
+    for (const [r, dir] of [[row, GPT4], [mrow, MANTIS]]) {
+      const kv = cli(['score', 'kiva', dir, '--json']);
+      const cells = await board.cells(r);
+      // All domains and the 5 domains, 3 stages each.
+      assert.equal(Object.keys(cells).length, 18, dir);
+      for (const [col, v] of Object.entries(cells)) {
+        const [d, st] = col.split('/');
+        const want = d === 'All' ? kv.overall[st] : kv.by_domain[d][st];
+        assert.ok(close(v, want.mean), `${dir} ${col}: ${v} vs ${want.mean}`);
+      }
+    }
+    // The bundled adults baseline and the repository's runs are in the same table.
+    assert.ok(await page.locator('[data-testid=kiva-baseline-row]').count() >= 1);
+    assert.ok(await page.locator('[data-testid=kiva-reported-row]').count() >= 3);
     await page.getByTestId('kiva-joint').check();
-    const joint = await row.locator('td[data-stage=within_joint]').evaluateAll(
-      (tds) => tds.map((td) => [td.dataset.domain, Number(td.dataset.value)]));
-    assert.equal(joint.length, 5);
-    for (const [d, v] of joint) assert.ok(close(v, kv.by_domain[d].within_joint.mean), d);
+    await page.waitForURL(/j=1/);
+    const kvg = cli(['score', 'kiva', GPT4, '--json']);
+    const joint = await row.locator('td[data-col$="/within_joint"]').evaluateAll(
+      (tds) => tds.map((td) => [td.dataset.col.split('/')[0], Number(td.dataset.value)]));
+    assert.equal(joint.length, 6);
+    for (const [d, v] of joint) {
+      assert.ok(close(v, d === 'All' ? kvg.overall.within_joint.mean : kvg.by_domain[d].within_joint.mean), d);
+    }
     await page.getByTestId('kiva-chart').waitFor();
+    // Comparison by stage (computed in the worker): stage 1 over all 700 paired trials, and the
+    // paired means are the two runs' overall stage-1 means from the CLI.
+    const kvm = cli(['score', 'kiva', MANTIS, '--json']);
+    const cross = page.locator('[data-testid=kiva-compare] [data-stage=cross]');
+    await cross.waitFor();
+    const ct = (await cross.locator('td').allInnerTexts()).map(Number);
+    assert.equal(ct.reduce((a, b) => a + b, 0), 700);
+    const cstats = await cross.locator('[data-testid=kiva-compare-stats]').innerText();
+    assert.ok(cstats.includes(`gpt4_multi_image ${(100 * kvg.overall.cross.mean).toFixed(1)}%`), cstats);
+    assert.ok(cstats.includes(`mantis_multi_image ${(100 * kvm.overall.cross.mean).toFixed(1)}%`), cstats);
     await app.screenshot('leaderboard-kiva-light');
 
     // The text filter hides rows whose model does not match, and lives in the URL.
-    const filter = page.getByTestId('lb-filter');
+    const filter = page.getByTestId('kiva-filter');
     await filter.fill('mantis');
-    await filter.press('Enter');
     await page.waitForURL(/q=mantis/);
-    assert.equal(await page.locator('[data-testid=kiva-computed-row]').count(), 0);
+    assert.equal(await page.locator('[data-testid=kiva-computed-row]').count(), 1);
     await filter.fill('gpt4');
-    await filter.press('Enter');
     await page.waitForURL(/q=gpt4/);
     await row.waitFor();
-    assert.match(page.url(), /j=1/);
+    // "gpt" also keeps the bundled GPT-4V runs of the repository.
+    await filter.fill('gpt');
+    await page.waitForURL(/q=gpt(&|$)/);
 
-    // URL round trip: reloading keeps the benchmark tab, the joint stage choice and the filter.
+    // URL round trip: sort by a column ascending, hide a column, compact mode, computed and
+    // reported rows only; reloading restores the same view (the bundled rows in the same order).
+    const th = page.locator('[data-testid=kiva-table] th[data-col="Colour/cross"] button');
+    await th.click();
+    await th.click();
+    await page.getByTestId('kiva-kind-baseline').uncheck();
+    await page.getByTestId('kiva-columns').locator('summary').click();
+    await page.getByTestId('kiva-columns').locator('input[data-col="Colour/extrapolation"]').uncheck();
+    await page.getByTestId('kiva-compact').check();
+    await page.waitForURL(/c=1/);
+    const view = async () => ({
+      sort: await page.locator('[data-testid=kiva-table] th[data-col="Colour/cross"]').getAttribute('aria-sort'),
+      cols: await page.locator('[data-testid=kiva-table] thead th[data-col]').evaluateAll((ths) => ths.map((t) => t.dataset.col)),
+      rows: await page.locator('[data-testid=kiva-reported-row]').evaluateAll((rs) => rs.map((r) => r.dataset.model)),
+      firstCell: await page.locator('[data-testid=kiva-reported-row] td[data-col="Colour/cross"]').first().innerText(),
+      filter: await page.getByTestId('kiva-filter').inputValue(),
+      baselines: await page.locator('[data-testid=kiva-baseline-row]').count(),
+    });
+    const before = await view();
+    assert.equal(before.sort, 'ascending');
+    assert.ok(!before.cols.includes("Colour/extrapolation"));
+    assert.match(before.firstCell, / ± /);
+    assert.equal(before.baselines, 0);
     await page.reload();
     await page.getByTestId('main-nav').waitFor();
+    await page.locator('[data-testid=kiva-reported-row]').first().waitFor();
     assert.equal(await page.getByTestId('tab-kiva').getAttribute('aria-selected'), 'true');
-    assert.equal(await page.getByTestId('lb-filter').inputValue(), 'gpt4');
+    assert.deepEqual(await view(), before);
     assert.match(page.url(), /b=kiva/);
     assert.match(page.url(), /j=1/);
+    await app.screenshot('leaderboard-kiva-restored');
     assert.deepEqual(errors.filter((e) => !e.includes('404')), []);
     await context.close();
   });
@@ -169,6 +252,7 @@ test('dark theme at phone width', { skip: !HAVE_DATA && `${DATA} absent` }, asyn
   const app = new App(page, env.base);
   await app.goto('/leaderboard?b=kiva');
   await new Board(page).pickFolder(GPT4);
+  await new Board(page).pickFolder(MANTIS);
   await page.locator('[data-testid=kiva-computed-row]').first().waitFor();
   await page.getByTestId('kiva-chart').waitFor();
   await app.screenshot('leaderboard-kiva-dark-phone');
@@ -176,6 +260,23 @@ test('dark theme at phone width', { skip: !HAVE_DATA && `${DATA} absent` }, asyn
   await new Board(page).pickFiles([KEY, PREDS]);
   await page.locator('[data-testid=mmiq-computed-row]').first().waitFor();
   await app.screenshot('leaderboard-mmiq-dark-phone');
+  // The theme toggle overrides the system (stored, restored on reload) and the charts redraw.
+  const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const darkBg = await bg();
+  const radar = () => page.getByTestId('mmiq-radar').evaluate((c) => c.toDataURL());
+  const darkRadar = await radar();
+  await page.getByTestId('theme-toggle').selectOption('light');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
+  assert.notEqual(await bg(), darkBg);
+  await page.waitForFunction((before) => document.querySelector('[data-testid=mmiq-radar]').toDataURL() !== before, darkRadar);
+  await app.screenshot('leaderboard-mmiq-light-toggle-phone');
+  await page.reload();
+  await page.getByTestId('main-nav').waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
+  assert.equal(await page.getByTestId('theme-toggle').inputValue(), 'light');
+  await page.getByTestId('theme-toggle').selectOption('system');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), undefined);
+  assert.equal(await bg(), darkBg);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -216,12 +317,18 @@ test('benchmark: 100,000 MM-IQ responses scored in the worker',
     const app = new App(page, env.base);
     await app.goto('/leaderboard');
     await page.evaluate(() => { window.__longest = 0; });
-    const t0 = Date.now();
     await page.getByTestId('file-input').setInputFiles([keyPath, predPath]);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=staged-row]').length >= 2);
+    await page.evaluate(() => { window.__longest = 0; });
+    const t0 = Date.now();
+    await page.getByTestId('lb-score').click();
     await page.locator('[data-testid=mmiq-computed-row][data-model=bench100k]').waitFor({ timeout: 600_000 });
     const ms = Date.now() - t0;
     const longest = await page.evaluate(() => window.__longest);
     const mb = (readFileSync(predPath).length / 1e6).toFixed(1);
-    console.log(`benchmark: ${N} responses (${mb} MB) scored and shown in ${ms} ms; longest main-thread task ${longest.toFixed(0)} ms`);
+    console.log(`benchmark: ${N} responses (${mb} MB) scored and shown in ${ms} ms after "Score"; longest main-thread task ${longest.toFixed(0)} ms`);
+    // The model page's first items page and a comparison come from the worker too.
+    await page.getByTestId('item-row').first().waitFor();
+    console.log(`benchmark: longest main-thread task with the model page shown ${(await page.evaluate(() => window.__longest)).toFixed(0)} ms`);
     await context.close();
   });

@@ -1,22 +1,78 @@
 //! Worker operations of the leaderboard page (domain `lb`).
 //!
-//! `lb.score`: detects and scores a batch of dropped files with
-//! [`coglab_core::leaderboard::score_files`]. Arguments: `{"models": {"<path>": "<name>"}}`
-//! (model names the user set; others are guessed from the paths). Result: the
-//! [`coglab_core::leaderboard::Scored`] JSON.
+//! The worker keeps the full reports (MM-IQ items with their responses, KiVA trials) in its own
+//! memory, keyed by a row id, and sends the page only summaries, so nothing heavy is sent to or
+//! parsed on the main thread.
+//!
+//! - `lb.score`: detects and scores a batch of dropped files with
+//!   [`coglab_core::leaderboard::score_files`]. Arguments: `{"models": {"<path>": "<name>"}}`
+//!   (model names the user set; others are guessed from the paths). Result: the
+//!   [`coglab_core::leaderboard::Scored`] JSON with each row's `id` set and MM-IQ items and KiVA
+//!   trials left out.
+//! - `lb.items`: `{"id": <row id>, "wrong_only": bool, "category": "...", "offset": n,
+//!   "limit": n}` → [`coglab_core::leaderboard::detail::ItemsPage`] (MM-IQ rows).
+//! - `lb.compare`: `{"first": id, "second": id, "resamples": n, "seed": n}` →
+//!   `{"mmiq": MmiqCompareView}` or `{"kiva": KivaComparison}`.
+//! - `lb.forget`: `{"ids": [..]}` drops kept reports.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use coglab::worker::protocol::InputFile;
-use coglab_core::leaderboard::{score_files, InputRef};
+use coglab_core::leaderboard::detail::{compare_kiva, compare_mmiq, mmiq_items, ItemsQuery};
+use coglab_core::leaderboard::{score_files, Detail, InputRef};
 use serde::Deserialize;
 
 use crate::Progress;
+
+thread_local! {
+    /// The full reports of scored rows, by row id.
+    static STORE: RefCell<HashMap<u64, Detail>> = RefCell::new(HashMap::new());
+    /// The next row id (ids are never reused while this worker lives).
+    static NEXT_ID: RefCell<u64> = const { RefCell::new(1) };
+}
 
 #[derive(Deserialize, Default)]
 struct ScoreArgs {
     #[serde(default)]
     models: HashMap<String, String>,
+}
+
+#[derive(Deserialize)]
+struct ItemsArgs {
+    id: u64,
+    #[serde(flatten)]
+    query: ItemsQuery,
+}
+
+#[derive(Deserialize)]
+struct CompareArgs {
+    first: u64,
+    second: u64,
+    #[serde(default = "default_resamples")]
+    resamples: usize,
+    #[serde(default = "default_seed")]
+    seed: u64,
+}
+
+fn default_resamples() -> usize {
+    2000
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+#[derive(Deserialize)]
+struct ForgetArgs {
+    ids: Vec<u64>,
+}
+
+const GONE: &str = "this row's item data is no longer in the scoring worker (scoring was \
+                    cancelled, which restarts the worker): drop its files again";
+
+fn parse<'a, T: Deserialize<'a>>(op: &str, args: &'a str) -> Result<T, String> {
+    serde_json::from_str(args).map_err(|e| format!("lb.{op} arguments: {e}"))
 }
 
 /// Runs operation `name` of this domain.
@@ -31,7 +87,7 @@ pub fn run(
             let args: ScoreArgs = if args.trim().is_empty() || args.trim() == "null" {
                 ScoreArgs::default()
             } else {
-                serde_json::from_str(args).map_err(|e| format!("lb.score arguments: {e}"))?
+                parse("score", args)?
             };
             let inputs: Vec<InputRef> = files
                 .iter()
@@ -41,10 +97,49 @@ pub fn run(
                     model: args.models.get(&f.name).map(String::as_str),
                 })
                 .collect();
-            let scored = score_files(&inputs, |done, total, label| {
+            let mut scored = score_files(&inputs, |done, total, label| {
                 progress.report(done as f64, total as f64, label);
             });
+            drop(inputs);
+            drop(files);
+            let details = NEXT_ID.with_borrow_mut(|next| scored.split_details(next));
+            STORE.with_borrow_mut(|s| s.extend(details));
             serde_json::to_string(&scored).map_err(|e| format!("lb.score result: {e}"))
+        }
+        "items" => {
+            let a: ItemsArgs = parse("items", args)?;
+            STORE.with_borrow(|s| match s.get(&a.id) {
+                Some(Detail::Mmiq(r)) => serde_json::to_string(&mmiq_items(r, &a.query))
+                    .map_err(|e| format!("lb.items result: {e}")),
+                Some(_) => Err("item pages are available for MM-IQ rows".into()),
+                None => Err(GONE.into()),
+            })
+        }
+        "compare" => {
+            let a: CompareArgs = parse("compare", args)?;
+            STORE.with_borrow(|s| match (s.get(&a.first), s.get(&a.second)) {
+                (Some(Detail::Mmiq(x)), Some(Detail::Mmiq(y))) => {
+                    let c = compare_mmiq(x, y, a.resamples, a.seed)?;
+                    serde_json::to_string(&serde_json::json!({ "mmiq": c }))
+                        .map_err(|e| format!("lb.compare result: {e}"))
+                }
+                (Some(Detail::Kiva(x)), Some(Detail::Kiva(y))) => {
+                    let c = compare_kiva(x, y, a.resamples, a.seed)?;
+                    serde_json::to_string(&serde_json::json!({ "kiva": c }))
+                        .map_err(|e| format!("lb.compare result: {e}"))
+                }
+                (Some(_), Some(_)) => Err("the two rows are from different benchmarks".into()),
+                _ => Err(GONE.into()),
+            })
+        }
+        "forget" => {
+            let a: ForgetArgs = parse("forget", args)?;
+            STORE.with_borrow_mut(|s| {
+                for id in a.ids {
+                    s.remove(&id);
+                }
+            });
+            Ok("null".into())
         }
         "mmopera_compare" => coglab_core::leaderboard::mmopera::compare_json(args),
         "gold_analyze" => coglab_core::leaderboard::gold::analyze_json(args),

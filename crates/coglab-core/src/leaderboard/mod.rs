@@ -6,6 +6,7 @@
 pub mod detail;
 pub mod export;
 pub mod gold;
+pub mod metrics;
 pub mod mmopera;
 pub mod ranks;
 

@@ -1,0 +1,191 @@
+//! What the leaderboard columns mean, the model families and sizes known from the papers, and
+//! the 95% intervals used to rank rows.
+
+use crate::mmiq::Accuracy;
+use crate::stats::describe::MeanSe;
+
+/// Number of MM-IQ test items (all of them are scored in the paper's Table 2).
+pub const MMIQ_ITEMS: u64 = 2710;
+
+/// The short definition of a leaderboard column, by benchmark and column key (an MM-IQ
+/// paradigm name, `mean`, or a KiVA stage key `cross`, `within_conditional`, `within_joint`,
+/// `extrapolation`, optionally after `<Domain> `).
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::metrics::definition;
+/// assert!(definition("mmiq", "mean").contains("Wilson"));
+/// assert!(definition("kiva", "Colour cross").contains("Stage 1"));
+/// assert_eq!(definition("mmiq", "no such column"), "");
+/// ```
+pub fn definition(benchmark: &str, column: &str) -> &'static str {
+    let stage = column.rsplit(' ').next().unwrap_or(column);
+    match (benchmark, column) {
+        ("mmiq", "mean") => "Accuracy over all scored items (item-weighted, as MM-IQ's script); the interval is the Wilson 95% score interval. For a reported row it assumes all 2,710 items were scored.",
+        ("mmiq", "Logical Operation") => "Logical Operation: AND/OR/XOR-style combinations of shapes across panels.",
+        ("mmiq", "Mathematical") => "Mathematical: counts, sums and numeric progressions of elements.",
+        ("mmiq", "2D-Geometry") => "2D-Geometry: plane-figure properties (symmetry, angles, enclosed regions).",
+        ("mmiq", "3D-Geometry") => "3D-Geometry: solids, views and nets.",
+        ("mmiq", "Visual Instruction") => "Visual Instruction: arrows or marks in the figure say what to do.",
+        ("mmiq", "Temporal Movement") => "Temporal Movement: positions or rotations that change step by step.",
+        ("mmiq", "Spatial Relationship") => "Spatial Relationship: relative positions of objects.",
+        ("mmiq", "Concrete Object") => "Concrete Object: real-world objects grouped by a shared property.",
+        ("kiva", _) => match stage {
+            "cross" => "Stage 1 (what): which kind of change happened (cross-domain). Trial score = mean over its regenerations; mean ± SE over trials, 95% interval mean ± 1.96 SE.",
+            "within_conditional" => "Stage 2 (how), conditional: only trials that reached stage 2 (stage 1 right).",
+            "within_joint" => "Stage 2 (how), joint: a skipped stage 2 counts as 0.",
+            "extrapolation" => "Stage 3 (apply): apply the rule to a new object.",
+            _ => "",
+        },
+        _ => "",
+    }
+}
+
+/// A model family and size, as far as the papers say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelInfo {
+    /// Family (`GPT`, `Claude`, `Gemini`, `Qwen`, ...) or `unknown`.
+    pub family: &'static str,
+    /// Parameter count (e.g. `7B`), `proprietary` for closed models, or `unknown`.
+    pub size: String,
+}
+
+/// Known families: (name fragment, lower case; family; size of closed models).
+const FAMILIES: [(&str, &str, bool); 17] = [
+    ("gpt", "GPT", true),
+    ("openai", "GPT", true),
+    ("o3", "GPT", true),
+    ("o4", "GPT", true),
+    ("claude", "Claude", true),
+    ("gemini", "Gemini", true),
+    ("qvq", "Qwen", false),
+    ("qwen", "Qwen", false),
+    ("llava", "LLaVA", false),
+    ("deepseek", "DeepSeek", false),
+    ("mantis", "Mantis", false),
+    ("internvl", "InternVL", false),
+    ("internlm", "InternLM", false),
+    ("gemma", "Gemma", false),
+    ("glm", "GLM", false),
+    ("yi-vl", "Yi", false),
+    ("kimi", "Kimi", false),
+];
+
+/// Sizes of open models whose name does not say it (from the papers).
+const KNOWN_SIZES: [(&str, &str); 3] = [("mantis", "8B"), ("glm-4v", "9B"), ("vila1.5", "unknown")];
+
+/// The family and size of a model name: the family from a table of the families in the papers,
+/// the size from a `<number>B` part of the name (e.g. `Qwen2-VL-72B`), closed models as
+/// `proprietary`; `unknown` otherwise.
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::metrics::model_info;
+/// let q = model_info("Qwen2-VL-72B-Instruct");
+/// assert_eq!((q.family, q.size.as_str()), ("Qwen", "72B"));
+/// assert_eq!(model_info("gpt4_multi_image").size, "proprietary");
+/// assert_eq!(model_info("mantis_multi_image").size, "8B");
+/// assert_eq!(model_info("my-model").family, "unknown");
+/// ```
+pub fn model_info(name: &str) -> ModelInfo {
+    let lower = name.to_ascii_lowercase();
+    let known = FAMILIES
+        .iter()
+        .find(|(frag, _, _)| lower.starts_with(frag) || lower.contains(&format!("-{frag}")));
+    let size = size_in_name(&lower)
+        .or_else(|| {
+            KNOWN_SIZES
+                .iter()
+                .find(|(f, _)| lower.contains(f))
+                .map(|(_, s)| (*s).to_string())
+        })
+        .or_else(|| known.filter(|k| k.2).map(|_| "proprietary".to_string()))
+        .unwrap_or_else(|| "unknown".into());
+    ModelInfo {
+        family: known.map_or("unknown", |k| k.1),
+        size,
+    }
+}
+
+/// A `<digits>[.<digits>]b` token of a lower-case name, as `<digits>B`.
+fn size_in_name(lower: &str) -> Option<String> {
+    lower
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '.'))
+        .find_map(|tok| {
+            let num = tok.strip_suffix('b')?;
+            (!num.is_empty()
+                && num.chars().all(|c| c.is_ascii_digit() || c == '.')
+                && num.chars().next().is_some_and(|c| c.is_ascii_digit()))
+            .then(|| format!("{num}B"))
+        })
+}
+
+/// The Wilson 95% interval of a reported MM-IQ accuracy (a percentage), taking the paper's
+/// count of scored items as all [`MMIQ_ITEMS`] items and the count right as the nearest whole
+/// number; `None` for a value outside 0-100.
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::metrics::reported_mmiq_interval;
+/// let a = reported_mmiq_interval(26.87).unwrap();
+/// assert_eq!((a.correct, a.n), (728, 2710));
+/// assert!(a.ci_low < 0.2687 && 0.2687 < a.ci_high);
+/// ```
+pub fn reported_mmiq_interval(percent: f64) -> Option<Accuracy> {
+    if !(0.0..=100.0).contains(&percent) {
+        return None;
+    }
+    let correct = (percent / 100.0 * MMIQ_ITEMS as f64).round() as u64;
+    Accuracy::new(correct, MMIQ_ITEMS)
+}
+
+/// The normal 95% interval mean ± 1.96 SE of a mean (as ranks of KiVA stage scores use).
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::metrics::normal_interval;
+/// use coglab_core::stats::describe::MeanSe;
+/// let (lo, hi) = normal_interval(MeanSe { mean: 0.5, se: 0.1, n: 25 });
+/// assert!((lo - 0.304).abs() < 1e-12 && (hi - 0.696).abs() < 1e-12);
+/// ```
+pub fn normal_interval(m: MeanSe) -> (f64, f64) {
+    (m.mean - 1.96 * m.se, m.mean + 1.96 * m.se)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn families_and_sizes_of_the_papers_models() {
+        for (name, family, size) in [
+            ("LLaVA-1.6-7B", "LLaVA", "7B"),
+            ("Deepseek-vl-7b-chat", "DeepSeek", "7B"),
+            ("QVQ-72B-Preview", "Qwen", "72B"),
+            ("Qwen2.5-VL-7B-Instruct (RL)", "Qwen", "7B"),
+            ("GPT-4o", "GPT", "proprietary"),
+            ("Gemini-1.5-Pro-002", "Gemini", "proprietary"),
+            ("Claude-3-7-Sonnet-Thinking", "Claude", "proprietary"),
+            ("OpenAI-o3", "GPT", "proprietary"),
+            ("o4-mini", "GPT", "proprietary"),
+            ("InternVL3 38B", "InternVL", "38B"),
+            ("Gemma3 4B", "Gemma", "4B"),
+            ("Yi-VL-34B", "Yi", "34B"),
+            ("Kimi-VL-A3B-Instruct", "Kimi", "unknown"),
+            ("gpt4_single_image", "GPT", "proprietary"),
+            ("Human Performance", "unknown", "unknown"),
+        ] {
+            let m = model_info(name);
+            assert_eq!((m.family, m.size.as_str()), (family, size), "{name}");
+        }
+    }
+
+    #[test]
+    fn reported_interval_by_hand() {
+        // 26.87% of 2710 = 728.18 → 728 right.
+        let a = reported_mmiq_interval(26.87).unwrap();
+        assert_eq!(a.correct, 728);
+        assert!(reported_mmiq_interval(101.0).is_none());
+        assert!(reported_mmiq_interval(f64::NAN).is_none());
+    }
+}

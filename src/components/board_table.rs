@@ -1,0 +1,619 @@
+//! One leaderboard table per benchmark: reported, computed and baseline rows together, sortable
+//! by any column (missing values last), filtered by text, row kind, model family and size, with
+//! a column picker, tie-aware ranks from overlapping 95% intervals (`coglab_core` `tie_ranks`),
+//! the interval on hover or as "± x" in compact mode, a definition on every metric header, and
+//! CSV/JSON/LaTeX exports of the table as shown.
+//!
+//! The numbers come from the core (the page builds a [`Board`] from core reports); this module
+//! only arranges them: [`arrange`] and [`export_table`] are plain functions, tested natively.
+
+use coglab_core::leaderboard::{tie_ranks, to_csv, to_json, to_latex, Table};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// What a row is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RowKind {
+    /// Bundled from a paper.
+    Reported,
+    /// Computed in the browser from dropped files.
+    Computed,
+    /// A reference row: chance, humans.
+    Baseline,
+}
+
+impl RowKind {
+    /// All kinds, in display order.
+    pub const ALL: [RowKind; 3] = [RowKind::Reported, RowKind::Computed, RowKind::Baseline];
+
+    /// The badge text and URL value.
+    pub fn label(self) -> &'static str {
+        match self {
+            RowKind::Reported => "reported",
+            RowKind::Computed => "computed",
+            RowKind::Baseline => "baseline",
+        }
+    }
+
+    /// The kind named by [`RowKind::label`].
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.label() == s)
+    }
+}
+
+/// One metric value with its 95% interval (fractions, shown times [`Board::scale`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoardCell {
+    /// The value.
+    pub value: f64,
+    /// The 95% interval, when known.
+    pub interval: Option<(f64, f64)>,
+    /// Hover text (counts, SE, how the interval was made).
+    pub detail: String,
+}
+
+/// One row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoardRow {
+    /// Model (or baseline) name.
+    pub model: String,
+    /// Reported, computed or baseline.
+    pub kind: RowKind,
+    /// Where the row comes from (paper and table, or the file names).
+    pub source: String,
+    /// Model family, or `unknown`.
+    pub family: String,
+    /// Model size, `proprietary`, or `unknown`.
+    pub size: String,
+    /// One cell per column (`None`: not available).
+    pub cells: Vec<Option<BoardCell>>,
+}
+
+/// One metric column.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoardColumn {
+    /// Stable key (URL state, `data-col`).
+    pub key: String,
+    /// Header text.
+    pub title: String,
+    /// The metric's definition (header tooltip).
+    pub definition: String,
+}
+
+/// A benchmark's table.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Board {
+    /// Caption.
+    pub caption: String,
+    /// Metric columns.
+    pub columns: Vec<BoardColumn>,
+    /// Rows in their natural order.
+    pub rows: Vec<BoardRow>,
+    /// Display factor (100 for percentages).
+    pub scale: f64,
+    /// Decimals shown.
+    pub decimals: usize,
+}
+
+/// How the table is shown (kept in the URL).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ViewState {
+    /// Sort column key (`model`, or a metric key); `None`: the natural order.
+    pub sort: Option<String>,
+    /// Ascending instead of the default descending (names: A→Z when false).
+    pub asc: bool,
+    /// Lower-case text a model name must contain.
+    pub query: String,
+    /// Kinds shown (empty: all).
+    pub kinds: Vec<RowKind>,
+    /// Family shown (empty: all).
+    pub family: String,
+    /// Size shown (empty: all).
+    pub size: String,
+    /// Hidden metric column keys.
+    pub hidden: Vec<String>,
+    /// Show "value ± half-width" instead of the value alone.
+    pub compact: bool,
+}
+
+/// The table as shown: visible column indices and the rows (index, rank) in display order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Arranged {
+    /// Indices into [`Board::columns`].
+    pub columns: Vec<usize>,
+    /// (row index, rank) in display order; the rank is `None` without a value in the rank
+    /// column.
+    pub rows: Vec<(usize, Option<usize>)>,
+    /// The column the ranks are of.
+    pub rank_column: Option<usize>,
+}
+
+/// Filters, ranks and sorts the rows. Ranks are of the sorted metric column (else the first
+/// visible one), over the rows shown, from [`tie_ranks`] on their 95% intervals (a value without
+/// an interval is a point).
+pub fn arrange(board: &Board, state: &ViewState) -> Arranged {
+    let columns: Vec<usize> = (0..board.columns.len())
+        .filter(|&i| !state.hidden.contains(&board.columns[i].key))
+        .collect();
+    let q = state.query.to_lowercase();
+    let mut rows: Vec<usize> = (0..board.rows.len())
+        .filter(|&i| {
+            let r = &board.rows[i];
+            (q.is_empty() || r.model.to_lowercase().contains(&q))
+                && (state.kinds.is_empty() || state.kinds.contains(&r.kind))
+                && (state.family.is_empty() || r.family == state.family)
+                && (state.size.is_empty() || r.size == state.size)
+        })
+        .collect();
+    let sort_col = state
+        .sort
+        .as_deref()
+        .and_then(|k| board.columns.iter().position(|c| c.key == k));
+    let rank_column = sort_col.or_else(|| columns.first().copied());
+    let mut ranks = vec![None; board.rows.len()];
+    if let Some(c) = rank_column {
+        let ranked: Vec<(usize, (f64, f64))> = rows
+            .iter()
+            .filter_map(|&i| {
+                board.rows[i]
+                    .cells
+                    .get(c)
+                    .cloned()
+                    .flatten()
+                    .map(|cell| (i, cell.interval.unwrap_or((cell.value, cell.value))))
+            })
+            .collect();
+        let r = tie_ranks(&ranked.iter().map(|x| x.1).collect::<Vec<_>>());
+        for ((i, _), rank) in ranked.iter().zip(r) {
+            ranks[*i] = Some(rank);
+        }
+    }
+    match (state.sort.as_deref(), sort_col) {
+        (Some("model"), _) => rows.sort_by(|&a, &b| {
+            let o = board.rows[a]
+                .model
+                .to_lowercase()
+                .cmp(&board.rows[b].model.to_lowercase());
+            if state.asc {
+                o.reverse()
+            } else {
+                o
+            }
+        }),
+        (_, Some(c)) => {
+            let value = |i: usize| {
+                board.rows[i]
+                    .cells
+                    .get(c)
+                    .cloned()
+                    .flatten()
+                    .map(|x| x.value)
+            };
+            rows.sort_by(|&a, &b| match (value(a), value(b)) {
+                (Some(x), Some(y)) => {
+                    let o = y.total_cmp(&x);
+                    if state.asc {
+                        o.reverse()
+                    } else {
+                        o
+                    }
+                }
+                // Missing values last, whatever the direction.
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            });
+        }
+        _ => {}
+    }
+    Arranged {
+        columns,
+        rows: rows.into_iter().map(|i| (i, ranks[i])).collect(),
+        rank_column,
+    }
+}
+
+/// A cell's text as shown: the value, or "value ± half-width of the interval" in compact mode;
+/// "–" when missing.
+pub fn cell_text(board: &Board, cell: Option<&BoardCell>, compact: bool) -> String {
+    let Some(c) = cell else {
+        return "–".into();
+    };
+    let d = board.decimals;
+    let v = format!("{:.d$}", c.value * board.scale);
+    match (compact, c.interval) {
+        (true, Some((lo, hi))) => format!("{v} ± {:.d$}", (hi - lo) / 2.0 * board.scale),
+        _ => v,
+    }
+}
+
+/// The table as shown, for the exports: Rank, Model, Kind, then the visible columns, rows in
+/// display order, cells as shown.
+pub fn export_table(board: &Board, state: &ViewState) -> Table {
+    let a = arrange(board, state);
+    let mut columns: Vec<String> = ["Rank", "Model", "Kind"].map(String::from).to_vec();
+    columns.extend(a.columns.iter().map(|&c| board.columns[c].title.clone()));
+    let rows = a
+        .rows
+        .iter()
+        .map(|&(i, rank)| {
+            let r = &board.rows[i];
+            let mut row = vec![
+                rank.map_or("–".into(), |k| k.to_string()),
+                r.model.clone(),
+                r.kind.label().to_string(),
+            ];
+            row.extend(a.columns.iter().map(|&c| {
+                cell_text(
+                    board,
+                    r.cells.get(c).and_then(Option::as_ref),
+                    state.compact,
+                )
+            }));
+            row
+        })
+        .collect();
+    Table { columns, rows }
+}
+
+/// Offers `text` as a downloaded file.
+pub fn download_text(name: &str, mime: &str, text: &str) {
+    let parts = js_sys::Array::of1(&text.into());
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    if let Some(a) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("a").ok())
+        .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+    {
+        a.set_href(&url);
+        a.set_download(name);
+        a.click();
+    }
+    // The URL is not revoked: revoking right after the click can cancel the download.
+}
+
+fn distinct(board: &Board, f: impl Fn(&BoardRow) -> &str) -> Vec<String> {
+    let mut v: Vec<String> = board.rows.iter().map(|r| f(r).to_string()).collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// The leaderboard table with its controls and export buttons.
+#[component]
+pub fn BoardTable(
+    /// The rows and columns.
+    #[prop(into)]
+    board: Signal<Board>,
+    /// How it is shown (the page keeps it in the URL).
+    state: RwSignal<ViewState>,
+    /// Test id prefix and export file stem (e.g. `mmiq`).
+    stem: &'static str,
+) -> impl IntoView {
+    let arranged = Memo::new(move |_| arrange(&board.read(), &state.read()));
+    let export = move || export_table(&board.read(), &state.read());
+    let sort_by = move |key: String| {
+        state.update(|s| {
+            if s.sort.as_deref() == Some(key.as_str()) {
+                s.asc = !s.asc;
+            } else {
+                s.sort = Some(key);
+                s.asc = false;
+            }
+        })
+    };
+    let header = move |key: String, title: String, definition: String| {
+        let k2 = key.clone();
+        let k3 = key.clone();
+        let sorted = move || {
+            let s = state.read();
+            (s.sort.as_deref() == Some(k2.as_str())).then_some(if s.asc {
+                if k2 == "model" {
+                    "descending"
+                } else {
+                    "ascending"
+                }
+            } else if k2 == "model" {
+                "ascending"
+            } else {
+                "descending"
+            })
+        };
+        let sorted2 = sorted.clone();
+        let arrow = move || match sorted2() {
+            Some("ascending") => " ▲",
+            Some(_) => " ▼",
+            None => "",
+        };
+        view! {
+            <th scope="col" aria-sort=move || sorted().unwrap_or("none") data-col=key.clone()>
+                <button type="button" class="lb-sort" title=definition.clone()
+                    aria-label=format!("{title}: sort. {definition}")
+                    on:click=move |_| sort_by(k3.clone())>{title.clone()}{arrow}</button>
+            </th>
+        }
+    };
+    let kind_box = move |k: RowKind| {
+        view! {
+            <label><input type="checkbox" data-testid=format!("{stem}-kind-{}", k.label())
+                prop:checked=move || { let s = state.read(); s.kinds.is_empty() || s.kinds.contains(&k) }
+                on:change=move |ev| {
+                    let on = event_target_checked(&ev);
+                    state.update(|s| {
+                        let mut ks: Vec<RowKind> = if s.kinds.is_empty() { RowKind::ALL.to_vec() } else { s.kinds.clone() };
+                        ks.retain(|x| *x != k);
+                        if on { ks.push(k); }
+                        ks.sort_by_key(|x| RowKind::ALL.iter().position(|y| y == x));
+                        s.kinds = if ks.len() == RowKind::ALL.len() { Vec::new() } else { ks };
+                    });
+                } />{format!(" {}", k.label())}</label>
+        }
+    };
+    let select = move |what: &'static str,
+                       get: fn(&ViewState) -> &String,
+                       set: fn(&mut ViewState, String),
+                       of: fn(&BoardRow) -> &str| {
+        view! {
+            <label>{format!("{what} ")}
+                <select data-testid=format!("{stem}-{}", what.to_lowercase())
+                    on:change=move |ev| { let v = event_target_value(&ev); state.update(|s| set(s, v)); }>
+                    <option value="" selected=move || get(&state.read()).is_empty()>"all"</option>
+                    {move || distinct(&board.read(), of).into_iter().map(|v| {
+                        let v2 = v.clone();
+                        let label = v.clone();
+                        view! { <option value=v selected=move || *get(&state.read()) == v2>{label}</option> }
+                    }).collect_view()}
+                </select>
+            </label>
+        }
+    };
+    view! {
+        <div class="lb-board" data-testid=format!("{stem}-board")>
+            <div class="lb-controls lb-filters" role="group" aria-label="Filter the table">
+                <label class="lb-search">"Model "
+                    <input type="search" data-testid=format!("{stem}-filter") placeholder="e.g. gpt"
+                        prop:value=move || state.read().query.clone()
+                        on:input=move |ev| { let v = event_target_value(&ev); state.update(|s| s.query = v); } />
+                </label>
+                <fieldset class="lb-kinds"><legend class="visually-hidden">"Row kinds"</legend>
+                    {RowKind::ALL.map(kind_box).collect_view()}
+                </fieldset>
+                {select("Family", |s| &s.family, |s, v| s.family = v, |r| r.family.as_str())}
+                {select("Size", |s| &s.size, |s, v| s.size = v, |r| r.size.as_str())}
+                <label><input type="checkbox" data-testid=format!("{stem}-compact")
+                    prop:checked=move || state.read().compact
+                    on:change=move |ev| { let on = event_target_checked(&ev); state.update(|s| s.compact = on); } />
+                    " ± interval"</label>
+                <details class="lb-columns" data-testid=format!("{stem}-columns")>
+                    <summary>"Columns"</summary>
+                    <div class="lb-columns-list">
+                        {move || board.read().columns.iter().map(|c| {
+                            let key = c.key.clone();
+                            let k2 = key.clone();
+                            view! {
+                                <label><input type="checkbox" data-col=key.clone()
+                                    prop:checked=move || !state.read().hidden.contains(&k2)
+                                    on:change=move |ev| {
+                                        let on = event_target_checked(&ev);
+                                        let k = key.clone();
+                                        state.update(|s| { s.hidden.retain(|h| *h != k); if !on { s.hidden.push(k); } });
+                                    } />{format!(" {}", c.title)}</label>
+                            }
+                        }).collect_view()}
+                    </div>
+                </details>
+            </div>
+            <div class="table-scroll">
+            <table class="lb-table" data-testid=format!("{stem}-table")>
+                <caption>{move || board.read().caption.clone()}</caption>
+                <thead><tr>
+                    <th scope="col" title="Rank by the sorted column (else the first): rows whose 95% intervals overlap share a rank">"Rank"</th>
+                    {header("model".into(), "Model".into(), "Model or baseline; the badge says whether the row is reported in a paper, computed from your files, or a baseline".into())}
+                    {move || {
+                        let b = board.read();
+                        arranged.read().columns.iter().map(|&c| {
+                            let col = &b.columns[c];
+                            header(col.key.clone(), col.title.clone(), col.definition.clone())
+                        }).collect_view()
+                    }}
+                </tr></thead>
+                <tbody>
+                    {move || {
+                        let b = board.get();
+                        let a = arranged.get();
+                        let compact = state.read().compact;
+                        if a.rows.is_empty() {
+                            return view! { <tr><td colspan=a.columns.len() + 2 class="lb-empty">"No row matches the filters."</td></tr> }.into_any();
+                        }
+                        a.rows.iter().map(|&(i, rank)| {
+                            let r = &b.rows[i];
+                            let cells = a.columns.iter().map(|&c| {
+                                let cell = r.cells.get(c).and_then(Option::as_ref);
+                                let text = cell_text(&b, cell, compact);
+                                let title = cell.map(|x| x.detail.clone());
+                                view! {
+                                    <td class="num" data-col=b.columns[c].key.clone()
+                                        data-value=cell.map(|x| x.value.to_string())
+                                        data-ci-low=cell.and_then(|x| x.interval).map(|x| x.0.to_string())
+                                        data-ci-high=cell.and_then(|x| x.interval).map(|x| x.1.to_string())
+                                        title=title tabindex=cell.map(|_| "0")>{text}</td>
+                                }
+                            }).collect_view();
+                            let kind = r.kind.label();
+                            view! {
+                                <tr data-testid=format!("{stem}-{kind}-row") data-model=r.model.clone() data-kind=kind class=format!("kind-{kind}")>
+                                    <td class="num" data-rank=rank.map(|k| k.to_string())>{rank.map_or("–".into(), |k| k.to_string())}</td>
+                                    <th scope="row">{r.model.clone()}" "
+                                        <span class=format!("badge {kind}") title=r.source.clone()>{kind}</span></th>
+                                    {cells}
+                                </tr>
+                            }
+                        }).collect_view().into_any()
+                    }}
+                </tbody>
+            </table>
+            </div>
+            <div class="lb-controls lb-export" role="group" aria-label="Export this table as shown">
+                <span>"Export as shown: "</span>
+                <button type="button" data-testid=format!("{stem}-csv")
+                    on:click=move |_| download_text(&format!("{stem}.csv"), "text/csv", &to_csv(&export()))>"CSV"</button>
+                <button type="button" data-testid=format!("{stem}-json")
+                    on:click=move |_| download_text(&format!("{stem}.json"), "application/json", &to_json(&export()))>"JSON"</button>
+                <button type="button" data-testid=format!("{stem}-latex")
+                    on:click=move |_| download_text(&format!("{stem}.tex"), "application/x-tex", &to_latex(&export()))>"LaTeX"</button>
+            </div>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(v: f64, lo: f64, hi: f64) -> Option<BoardCell> {
+        Some(BoardCell {
+            value: v,
+            interval: Some((lo, hi)),
+            detail: String::new(),
+        })
+    }
+
+    fn row(model: &str, kind: RowKind, cells: Vec<Option<BoardCell>>) -> BoardRow {
+        BoardRow {
+            model: model.into(),
+            kind,
+            source: String::new(),
+            family: if model.starts_with('g') {
+                "GPT".into()
+            } else {
+                "unknown".into()
+            },
+            size: "unknown".into(),
+            cells,
+        }
+    }
+
+    fn board() -> Board {
+        let col = |k: &str| BoardColumn {
+            key: k.into(),
+            title: k.to_uppercase(),
+            definition: String::new(),
+        };
+        Board {
+            caption: String::new(),
+            columns: vec![col("mean"), col("x")],
+            rows: vec![
+                row("a", RowKind::Reported, vec![cell(0.30, 0.28, 0.32), None]),
+                row(
+                    "gpt",
+                    RowKind::Computed,
+                    vec![cell(0.50, 0.45, 0.55), cell(0.1, 0.0, 0.2)],
+                ),
+                row(
+                    "b",
+                    RowKind::Computed,
+                    vec![cell(0.31, 0.29, 0.33), cell(0.9, 0.8, 1.0)],
+                ),
+                row(
+                    "chance",
+                    RowKind::Baseline,
+                    vec![
+                        Some(BoardCell {
+                            value: 0.25,
+                            interval: None,
+                            detail: String::new(),
+                        }),
+                        None,
+                    ],
+                ),
+            ],
+            scale: 100.0,
+            decimals: 1,
+        }
+    }
+
+    #[test]
+    fn sorts_with_missing_last_and_ties_overlaps() {
+        let b = board();
+        let s = ViewState {
+            sort: Some("mean".into()),
+            ..Default::default()
+        };
+        let a = arrange(&b, &s);
+        // gpt 0.50 [0.45, 0.55]; b 0.31 and a 0.30 overlap: tied at 2; chance 0.25 (a point
+        // below both intervals) 4.
+        assert_eq!(
+            a.rows,
+            vec![(1, Some(1)), (2, Some(2)), (0, Some(2)), (3, Some(4))]
+        );
+        // Column x, ascending: missing values stay last.
+        let s = ViewState {
+            sort: Some("x".into()),
+            asc: true,
+            ..Default::default()
+        };
+        let order: Vec<usize> = arrange(&b, &s).rows.iter().map(|r| r.0).collect();
+        assert_eq!(order, vec![1, 2, 0, 3]);
+        let s = ViewState {
+            sort: Some("x".into()),
+            ..Default::default()
+        };
+        let a = arrange(&b, &s);
+        assert_eq!(
+            a.rows,
+            vec![(2, Some(1)), (1, Some(2)), (0, None), (3, None)]
+        );
+    }
+
+    #[test]
+    fn filters_hide_rows_and_columns() {
+        let b = board();
+        let s = ViewState {
+            kinds: vec![RowKind::Computed],
+            hidden: vec!["x".into()],
+            ..Default::default()
+        };
+        let a = arrange(&b, &s);
+        assert_eq!(a.columns, vec![0]);
+        assert_eq!(a.rows.iter().map(|r| r.0).collect::<Vec<_>>(), vec![1, 2]);
+        let s = ViewState {
+            family: "GPT".into(),
+            ..Default::default()
+        };
+        assert_eq!(arrange(&b, &s).rows.len(), 1);
+        let s = ViewState {
+            query: "CHA".into(),
+            ..Default::default()
+        };
+        assert_eq!(arrange(&b, &s).rows[0].0, 3);
+    }
+
+    #[test]
+    fn export_is_the_table_as_shown() {
+        let b = board();
+        let s = ViewState {
+            sort: Some("mean".into()),
+            compact: true,
+            hidden: vec!["x".into()],
+            kinds: vec![RowKind::Computed, RowKind::Baseline],
+            ..Default::default()
+        };
+        let t = export_table(&b, &s);
+        assert_eq!(t.columns, ["Rank", "Model", "Kind", "MEAN"]);
+        assert_eq!(
+            t.rows,
+            vec![
+                vec!["1", "gpt", "computed", "50.0 ± 5.0"],
+                vec!["2", "b", "computed", "31.0 ± 2.0"],
+                vec!["3", "chance", "baseline", "25.0"],
+            ]
+        );
+    }
+}

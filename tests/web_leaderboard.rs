@@ -1,0 +1,169 @@
+//! In-browser tests of the leaderboard table (wasm-bindgen-test in headless Chromium): mount
+//! `BoardTable` with a fixture, click a header, check the order; toggle the compact mode and a
+//! kind filter; check the ranks tie overlapping intervals.
+#![cfg(target_arch = "wasm32")]
+
+use coglab::components::board_table::{
+    Board, BoardCell, BoardColumn, BoardRow, BoardTable, RowKind, ViewState,
+};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn host() -> web_sys::HtmlElement {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let el = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&el).unwrap();
+    el.unchecked_into()
+}
+
+async fn settle() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 20)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+    leptos::task::tick().await;
+}
+
+fn el(root: &web_sys::HtmlElement, selector: &str) -> web_sys::HtmlElement {
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("{selector} not found"))
+        .unchecked_into()
+}
+
+fn texts(root: &web_sys::HtmlElement, selector: &str) -> Vec<String> {
+    let l = root.query_selector_all(selector).unwrap();
+    (0..l.length())
+        .map(|i| l.item(i).unwrap().text_content().unwrap())
+        .collect()
+}
+
+fn models(root: &web_sys::HtmlElement) -> Vec<String> {
+    let l = root.query_selector_all("tbody tr").unwrap();
+    (0..l.length())
+        .map(|i| {
+            l.item(i)
+                .unwrap()
+                .unchecked_into::<web_sys::HtmlElement>()
+                .dataset()
+                .get("model")
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+fn cell(v: f64, lo: f64, hi: f64) -> Option<BoardCell> {
+    Some(BoardCell {
+        value: v,
+        interval: Some((lo, hi)),
+        detail: format!("{lo}–{hi}"),
+    })
+}
+
+/// Three models and a baseline; A [0.30, 0.40], B [0.35, 0.45] overlap; C [0.60, 0.70] is
+/// above both; chance 0.25 is a point below all. Column 2 is missing for C.
+fn fixture() -> Board {
+    let row = |m: &str, kind, cells| BoardRow {
+        model: m.into(),
+        kind,
+        source: "fixture".into(),
+        family: "unknown".into(),
+        size: "unknown".into(),
+        cells,
+    };
+    let col = |k: &str| BoardColumn {
+        key: k.into(),
+        title: k.to_uppercase(),
+        definition: format!("definition of {k}"),
+    };
+    Board {
+        caption: "fixture".into(),
+        columns: vec![col("mean"), col("two")],
+        rows: vec![
+            row(
+                "A",
+                RowKind::Reported,
+                vec![cell(0.35, 0.30, 0.40), cell(0.9, 0.85, 0.95)],
+            ),
+            row(
+                "B",
+                RowKind::Computed,
+                vec![cell(0.40, 0.35, 0.45), cell(0.1, 0.05, 0.15)],
+            ),
+            row("C", RowKind::Computed, vec![cell(0.65, 0.60, 0.70), None]),
+            row(
+                "chance",
+                RowKind::Baseline,
+                vec![
+                    Some(BoardCell {
+                        value: 0.25,
+                        interval: None,
+                        detail: String::new(),
+                    }),
+                    None,
+                ],
+            ),
+        ],
+        scale: 100.0,
+        decimals: 1,
+    }
+}
+
+#[wasm_bindgen_test]
+async fn header_click_sorts_and_compact_mode_shows_the_interval() {
+    let root = host();
+    let state = RwSignal::new(ViewState::default());
+    let _h = leptos::mount::mount_to(root.clone(), move || {
+        view! { <BoardTable board=Signal::stored(fixture()) state=state stem="t" /> }
+    });
+    settle().await;
+    // Natural order first; the metric definition is the header's tooltip.
+    assert_eq!(models(&root), ["A", "B", "C", "chance"]);
+    let mean = el(&root, "th[data-col=mean] button");
+    assert_eq!(mean.title(), "definition of mean");
+    // Click "MEAN": descending; ranks tie A and B (overlapping intervals).
+    mean.click();
+    settle().await;
+    assert_eq!(models(&root), ["C", "B", "A", "chance"]);
+    assert_eq!(texts(&root, "td[data-rank]"), ["1", "2", "2", "4"]);
+    assert_eq!(
+        el(&root, "th[data-col=mean]")
+            .get_attribute("aria-sort")
+            .as_deref(),
+        Some("descending")
+    );
+    // Again: ascending.
+    mean.click();
+    settle().await;
+    assert_eq!(models(&root), ["chance", "A", "B", "C"]);
+    // Column "two", descending: C has no value and stays last, also ascending.
+    el(&root, "th[data-col=two] button").click();
+    settle().await;
+    assert_eq!(models(&root), ["A", "B", "C", "chance"]);
+    el(&root, "th[data-col=two] button").click();
+    settle().await;
+    assert_eq!(models(&root), ["B", "A", "C", "chance"]);
+    // Values alone, the interval on hover; compact mode: "value ± half-width".
+    let a_mean = el(&root, "tr[data-model=A] td[data-col=mean]");
+    assert_eq!(a_mean.text_content().unwrap(), "35.0");
+    assert_eq!(a_mean.title(), "0.3–0.4");
+    el(&root, "[data-testid=t-compact]").click();
+    settle().await;
+    assert!(state.get_untracked().compact);
+    let a_mean = el(&root, "tr[data-model=A] td[data-col=mean]");
+    assert_eq!(a_mean.text_content().unwrap(), "35.0 ± 5.0");
+    // Kind filter: without baselines, the chance row goes.
+    el(&root, "[data-testid=t-kind-baseline]").click();
+    settle().await;
+    assert_eq!(models(&root), ["B", "A", "C"]);
+    assert_eq!(
+        state.get_untracked().kinds,
+        [RowKind::Reported, RowKind::Computed]
+    );
+}

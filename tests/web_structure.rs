@@ -1,0 +1,131 @@
+//! In-browser test of the Structure page's model builder: mounted with Gold's Table 2 spec
+//! (the page's default), the chain preset and Mode B are applied through the UI, and the
+//! rendered paths, second-order line and spec JSON show them.
+#![cfg(target_arch = "wasm32")]
+
+use coglab::pages::structure::{DataSet, Editor};
+use coglab_core::sem::engine::Mode;
+use coglab_core::sem::suite::gold_table2_draft;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn host() -> web_sys::HtmlElement {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let el = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&el).unwrap();
+    el.unchecked_into()
+}
+
+async fn settle() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 60)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+    leptos::task::tick().await;
+}
+
+fn query(root: &web_sys::HtmlElement, selector: &str) -> web_sys::HtmlElement {
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("{selector} not rendered"))
+        .unchecked_into()
+}
+
+fn texts(root: &web_sys::HtmlElement, selector: &str) -> Vec<String> {
+    let list = root.query_selector_all(selector).unwrap();
+    (0..list.length())
+        .map(|i| list.get(i).unwrap().text_content().unwrap_or_default())
+        .collect()
+}
+
+/// Gold Table 2's 11 tasks (the columns of the bundled matrix).
+const TASKS: [&str; 11] = [
+    "Color",
+    "Count",
+    "OCR",
+    "Artwork",
+    "Landmark",
+    "BMK",
+    "Biology",
+    "CS",
+    "Economics",
+    "Electronics",
+    "Math",
+];
+
+#[wasm_bindgen_test]
+async fn chain_preset_and_mode_b_through_the_model_builder() {
+    let root = host();
+    let data = RwSignal::new(Some(DataSet {
+        name: "gold-table2.csv".into(),
+        text: String::new(),
+        models: Vec::new(),
+        columns: TASKS.iter().map(|t| t.to_string()).collect(),
+    }));
+    let draft = RwSignal::new(gold_table2_draft());
+    let prune = RwSignal::new(false);
+    let _handle = leptos::mount::mount_to(root.clone(), move || {
+        view! { <Editor data draft prune on_spec_file=|_| {} export_report=|| {} /> }
+    });
+    settle().await;
+    // The default: the three layers feed the second-order Overall; no first-order paths.
+    assert_eq!(
+        query(&root, "[data-testid=second-order]")
+            .text_content()
+            .unwrap(),
+        "Overall (second order) ← Perception, Memory, Reasoning"
+    );
+    assert!(texts(&root, "[data-testid=paths] li").is_empty());
+    assert_eq!(texts(&root, "[data-testid=assign] tbody tr").len(), 11);
+
+    // Chain preset: Perception → Memory → Reasoning, the second-order construct gone.
+    query(&root, "[data-testid=preset-chain]").click();
+    settle().await;
+    assert_eq!(
+        texts(&root, "[data-testid=paths] li"),
+        ["Perception → Memory Remove", "Memory → Reasoning Remove"]
+    );
+    assert_eq!(
+        query(&root, "[data-testid=second-order]")
+            .text_content()
+            .unwrap(),
+        ""
+    );
+    let spec: serde_json::Value = serde_json::from_str(
+        &query(&root, "[data-testid=spec-json]")
+            .text_content()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        spec["paths"],
+        serde_json::json!([["Perception", "Memory"], ["Memory", "Reasoning"]])
+    );
+    assert!(spec.get("second_order").is_none());
+
+    // Mode B on the first construct, chosen in its select.
+    let select: web_sys::HtmlSelectElement = query(&root, "[data-testid=mode-0]").unchecked_into();
+    select.set_value("B");
+    select
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    settle().await;
+    assert_eq!(draft.get_untracked().constructs[0].mode, Mode::B);
+    let spec: serde_json::Value = serde_json::from_str(
+        &query(&root, "[data-testid=spec-json]")
+            .text_content()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(spec["constructs"]["Perception"]["mode"], "B");
+    assert_eq!(spec["constructs"]["Memory"]["mode"], "A");
+    // The rebuilt row still offers Mode B as selected.
+    let select: web_sys::HtmlSelectElement = query(&root, "[data-testid=mode-0]").unchecked_into();
+    assert_eq!(select.value(), "B");
+}
