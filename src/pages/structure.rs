@@ -101,46 +101,126 @@ fn download(name: &str, mime: &str, text: &str) {
     let _ = web_sys::Url::revoke_object_url(&url);
 }
 
-/// Saves the inline SVG chart with `data-testid=testid` as a PNG (2x): computed styles are
-/// inlined into a copy so the image keeps the page's colours, then drawn on a canvas.
+/// Saves the inline SVG chart with `data-testid=testid` as a PNG (2x): the computed styles are
+/// copied into a clone as SVG presentation attributes (no `style` attribute and no `eval`, so
+/// the page's Content-Security-Policy allows it) so the image keeps the page's colours, then
+/// the clone is drawn on a canvas.
 fn download_png(testid: &str, name: &str) {
-    const JS: &str = r#"
-        const svg = document.querySelector(`[data-testid="${id}"]`);
-        if (!svg) return;
-        const clone = svg.cloneNode(true);
-        const src = svg.querySelectorAll('*'), dst = clone.querySelectorAll('*');
-        const props = ['fill', 'stroke', 'stroke-width', 'fill-opacity', 'font-size', 'font-weight',
-            'font-family', 'paint-order', 'text-anchor'];
-        src.forEach((e, i) => {
-            const cs = getComputedStyle(e);
-            dst[i].setAttribute('style', props.map((p) => `${p}:${cs.getPropertyValue(p)}`).join(';'));
-        });
-        const bg = getComputedStyle(document.body).backgroundColor;
-        const w = svg.width.baseVal.value, h = svg.height.baseVal.value;
-        const url = URL.createObjectURL(new Blob([new XMLSerializer().serializeToString(clone)],
-            { type: 'image/svg+xml' }));
-        const img = new Image();
-        img.onload = () => {
-            const c = document.createElement('canvas');
-            c.width = w * 2; c.height = h * 2;
-            const ctx = c.getContext('2d');
-            ctx.fillStyle = bg; ctx.fillRect(0, 0, c.width, c.height);
-            ctx.scale(2, 2); ctx.drawImage(img, 0, 0);
-            URL.revokeObjectURL(url);
-            c.toBlob((b) => {
-                const a = document.createElement('a');
-                a.href = URL.createObjectURL(b); a.download = name; a.click();
-                setTimeout(() => URL.revokeObjectURL(a.href), 10000);
-            }, 'image/png');
+    if let Err(e) = try_download_png(testid, name.to_string()) {
+        web_sys::console::warn_1(&e);
+    }
+}
+
+/// Calls `obj[method](...args)`.
+fn js_call(
+    obj: &wasm_bindgen::JsValue,
+    method: &str,
+    args: &[&wasm_bindgen::JsValue],
+) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
+    let f: js_sys::Function = js_sys::Reflect::get(obj, &method.into())?.dyn_into()?;
+    let list = js_sys::Array::new();
+    for a in args {
+        list.push(a);
+    }
+    f.apply(obj, &list)
+}
+
+fn try_download_png(testid: &str, name: String) -> Result<(), wasm_bindgen::JsValue> {
+    use wasm_bindgen::JsValue;
+    const PROPS: [&str; 9] = [
+        "fill",
+        "stroke",
+        "stroke-width",
+        "fill-opacity",
+        "font-size",
+        "font-weight",
+        "font-family",
+        "paint-order",
+        "text-anchor",
+    ];
+    let window = web_sys::window().ok_or("no window")?;
+    let doc = window.document().ok_or("no document")?;
+    let Some(svg) = doc.query_selector(&format!("[data-testid=\"{testid}\"]"))? else {
+        return Ok(());
+    };
+    let clone: web_sys::Element = svg.clone_node_with_deep(true)?.dyn_into()?;
+    let (src, dst) = (svg.query_selector_all("*")?, clone.query_selector_all("*")?);
+    for i in 0..src.length() {
+        let (Some(a), Some(b)) = (src.get(i), dst.get(i)) else {
+            continue;
         };
-        img.src = url;
-    "#;
-    let f = js_sys::Function::new_with_args("id, name", JS);
-    let _ = f.call2(
-        &wasm_bindgen::JsValue::NULL,
-        &wasm_bindgen::JsValue::from_str(testid),
-        &wasm_bindgen::JsValue::from_str(name),
-    );
+        let cs = js_call(&window, "getComputedStyle", &[&a])?;
+        let b: web_sys::Element = b.dyn_into()?;
+        for p in PROPS {
+            if let Some(v) = js_call(&cs, "getPropertyValue", &[&JsValue::from_str(p)])?.as_string()
+            {
+                if !v.is_empty() {
+                    b.set_attribute(p, &v)?;
+                }
+            }
+        }
+    }
+    let body = doc.body().ok_or("no body")?;
+    let bg = js_call(&window, "getComputedStyle", &[&body])
+        .and_then(|cs| js_sys::Reflect::get(&cs, &"backgroundColor".into()))?
+        .as_string()
+        .unwrap_or_else(|| "#ffffff".into());
+    let rect = svg.get_bounding_client_rect();
+    let (w, h) = (rect.width(), rect.height());
+    let serializer = js_sys::Reflect::construct(
+        &js_sys::Reflect::get(&window, &"XMLSerializer".into())?.dyn_into::<js_sys::Function>()?,
+        &js_sys::Array::new(),
+    )?;
+    let text = js_call(&serializer, "serializeToString", &[&clone])?
+        .as_string()
+        .unwrap_or_default();
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("image/svg+xml");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(
+        &js_sys::Array::of1(&JsValue::from_str(&text)),
+        &opts,
+    )?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let img = js_sys::Reflect::construct(
+        &js_sys::Reflect::get(&window, &"Image".into())?.dyn_into::<js_sys::Function>()?,
+        &js_sys::Array::new(),
+    )?;
+    let img2 = img.clone();
+    let url2 = url.clone();
+    let onload = wasm_bindgen::closure::Closure::once_into_js(move || {
+        let draw = || -> Result<(), JsValue> {
+            let _ = web_sys::Url::revoke_object_url(&url2);
+            let doc = web_sys::window()
+                .and_then(|w| w.document())
+                .ok_or("no document")?;
+            let canvas: web_sys::HtmlCanvasElement = doc.create_element("canvas")?.dyn_into()?;
+            canvas.set_width((w * 2.0).round() as u32);
+            canvas.set_height((h * 2.0).round() as u32);
+            let ctx: web_sys::CanvasRenderingContext2d = canvas
+                .get_context("2d")?
+                .ok_or("no 2d context")?
+                .dyn_into()?;
+            ctx.set_fill_style_str(&bg);
+            ctx.fill_rect(0.0, 0.0, w * 2.0, h * 2.0);
+            ctx.scale(2.0, 2.0)?;
+            js_call(
+                &ctx,
+                "drawImage",
+                &[&img2, &JsValue::from(0), &JsValue::from(0)],
+            )?;
+            let a: web_sys::HtmlAnchorElement = doc.create_element("a")?.dyn_into()?;
+            a.set_href(&canvas.to_data_url_with_type("image/png")?);
+            a.set_download(&name);
+            a.click();
+            Ok(())
+        };
+        if let Err(e) = draw() {
+            web_sys::console::warn_1(&e);
+        }
+    });
+    js_sys::Reflect::set(&img, &"onload".into(), &onload)?;
+    js_sys::Reflect::set(&img, &"src".into(), &JsValue::from_str(&url))?;
+    Ok(())
 }
 
 fn png_button(label: &'static str, testid: &'static str, file: &'static str) -> impl IntoView {
