@@ -239,3 +239,44 @@ test('review: keyboard scoring survives reloads (also offline); agreement; expor
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('review: MM-IQ predictions with the key and a KiVA run are reviewable sets', async () => {
+  const key = '/work/shared/data/mmiq/MMIQ_benchmark_answer_dict.jsonl';
+  const preds = '/work/shared/data/mmiq/example_output_parsed.jsonl';
+  const run = '/work/shared/data/kiva/model_data/KiVA/gpt4_multi_image/output_Colour/ColourRed.csv';
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new ReviewPage(page, env.base);
+  await app.goto('/review');
+  await app.load([key, preds, run]);
+  const options = await page.getByTestId('set-select').locator('option').allInnerTexts();
+  assert.ok(options.some((o) => /· KiVA ColourRed · ColourRed\.csv \(\d+ items, 1 right \/ 0 wrong\)$/.test(o)),
+    options.join('\n'));
+  const mmiq = options.findIndex((o) => /MM-IQ · example_output_parsed\.jsonl \(100 items/.test(o));
+  assert.ok(mmiq >= 0, options.join('\n'));
+  await page.getByTestId('set-select').selectOption({ index: mmiq });
+  // Ten items stratified by category; agree with the extraction on each: exact match 100%.
+  await page.getByTestId('sample-n').fill('10');
+  await page.getByTestId('sample-stratify').selectOption('category');
+  await page.getByTestId('draw-sample').click();
+  assert.equal(await app.position(), 'Item 1 of 10');
+  const lines = (await readFile(preds, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+  const keyLines = (await readFile(key, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+  const answer = new Map(keyLines.map((k) => [String(k.data_id), k.answer]));
+  const parsed = new Map(lines.map((p) => [String(p.data_id), p.parsed_pred]));
+  let agree = 0;
+  for (let i = 0; i < 10; i++) {
+    const id = await app.itemKey();
+    const right = parsed.get(id) === answer.get(id);
+    assert.equal(await page.getByTestId('judge-score').innerText(), right ? '1 (right)' : '0 (wrong)');
+    // Agree on the first seven, disagree on the last three.
+    const mine = i < 7 ? right : !right;
+    if (mine === right) agree++;
+    await page.keyboard.press(mine ? '1' : '0');
+    await page.keyboard.press('ArrowRight');
+  }
+  assert.deepEqual((await app.agreementRow('right')).slice(0, 3), ['10', `${(agree * 10).toFixed(1)}%`,
+    ((10 - agree) / 10).toFixed(3)]);
+  await app.saved();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
