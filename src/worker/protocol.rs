@@ -316,3 +316,37 @@ pub fn read_reply(data: &JsValue) -> Option<Reply> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn too_large_names_file_size_limit_and_cli() {
+        let m = too_large("big_output.jsonl", 2_147_483_648.0);
+        assert!(m.starts_with("big_output.jsonl: 2147.5 MB (2147483648 bytes) is above the 1073.7 MB (1073741824 bytes)"), "{m}");
+        assert!(
+            m.contains(
+                "coglab score mmiq --answers MMIQ_benchmark_answer_dict.jsonl \"big_output.jsonl\""
+            ),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn reading_labels_and_limits() {
+        assert_eq!(
+            reading_label("a.jsonl", 8_388_608.0, 20_000_000.0),
+            "reading a.jsonl: 8 of 20 MB"
+        );
+        assert_eq!(megabytes(1_500_000.0), "1.5 MB");
+        assert_eq!(MAX_FILE_BYTES, 1_073_741_824.0);
+        assert_eq!(CHUNK_BYTES, 8_388_608.0);
+        let p = ProgressUpdate {
+            done: 3.0,
+            total: 4.0,
+            label: String::new(),
+        };
+        assert_eq!(p.fraction(), 0.75);
+    }
+}
