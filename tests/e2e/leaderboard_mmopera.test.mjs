@@ -91,10 +91,17 @@ function writeTask(dir, task, n, models, seed) {
   return files;
 }
 
+/** Picks files, waits until all are staged (format detected, model guessed), scores them. */
+async function pick(page, paths) {
+  await page.getByTestId('file-input').setInputFiles(paths);
+  await page.waitForFunction((k) => document.querySelectorAll('[data-testid=staged-row]').length >= k, paths.length);
+  await page.getByTestId('lb-score').click();
+}
+
 /** Page-object helpers for the MM-OPERA tab. */
 class Opera {
   constructor(page) { this.page = page; }
-  async pickFiles(paths) { await this.page.getByTestId('file-input').setInputFiles(paths); }
+  async pickFiles(paths) { await pick(this.page, paths); }
   async waitFiles(n) {
     await this.page.waitForFunction((k) => document.querySelectorAll('[data-testid=lb-files] li').length >= k, n);
   }
@@ -292,7 +299,7 @@ test('Gold: a score matrix gets the weighted overall and layer scores of coglab 
     });
     await app.goto('/leaderboard?b=gold');
     const picks = [gold.path, ...(existsSync(OPENVLM) ? [OPENVLM] : [])];
-    await page.getByTestId('file-input').setInputFiles(picks);
+    await pick(page, picks);
     await page.locator('[data-testid=gold-matrix][data-file="gold-table2.csv"] [data-testid=gold-computed]').waitFor();
     const want = cli(['sem', '--spec', goldSpec, gold.path, '--json']);
     for (const model of ['GPT-4o', 'InternVL3 78B', 'Qwen2.5-VL 7B']) {
@@ -336,7 +343,7 @@ test('Gold: a score matrix gets the weighted overall and layer scores of coglab 
     const dark = await newPage(env.browser, { colorScheme: 'dark' });
     const app2 = new App(dark.page, env.base);
     await app2.goto('/leaderboard?b=gold');
-    await dark.page.getByTestId('file-input').setInputFiles([gold.path]);
+    await pick(dark.page, [gold.path]);
     await dark.page.getByTestId('gold-computed').waitFor();
     await app2.screenshot('leaderboard-gold-dark');
     await dark.page.setViewportSize({ width: 390, height: 844 });

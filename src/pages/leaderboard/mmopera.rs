@@ -498,6 +498,20 @@ fn OperaCanvas(
         let d = data.get();
         let Some(c) = canvas.get() else { return };
         let c: web_sys::HtmlCanvasElement = c;
+        // Draw at the width shown (up to 900 px) so text keeps its size on phones; narrow
+        // screens get a taller chart.
+        let shown = c
+            .parent_element()
+            .map_or(900, |p| p.client_width())
+            .clamp(300, 900) as u32;
+        let height = if shown < 600 {
+            (shown * 9 / 10).max(320)
+        } else {
+            420
+        };
+        c.set_width(shown);
+        c.set_height(height);
+        let _ = c.set_attribute("style", &format!("aspect-ratio: {shown} / {height}"));
         let Some(backend) = plotters_canvas::CanvasBackend::with_canvas_object(c) else {
             set_err.set(Some("this browser cannot draw on a canvas".into()));
             return;
@@ -663,7 +677,7 @@ fn ComparisonView(
             let cells = (0..5)
                 .map(|y| {
                     let n = c.table[x][y];
-                    view! { <td class="num" data-a=x data-b=y class:lb-diag=x == y>{n}</td> }
+                    view! { <td class="num" data-a=x data-b=y style=(x == y).then_some("font-weight: 700")>{n}</td> }
                 })
                 .collect_view();
             view! { <tr><th scope="row">{format!("A = {x}")}</th>{cells}</tr> }

@@ -259,7 +259,11 @@ pub fn score_matrix(path: &str, bytes: &[u8]) -> Result<GoldRow, String> {
         },
         None => (
             None,
-            Some("the task names are not Gold's Table 2 tasks: assign each task to a layer".into()),
+            Some(
+                "The task names are not Gold's Table 2 tasks: assign each task to a layer \
+                 below (at least two layers), then score."
+                    .into(),
+            ),
         ),
     };
     Ok(GoldRow {
