@@ -494,7 +494,14 @@ fn OperaCanvas(
 ) -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let (err, set_err) = signal(None::<String>);
+    // Redrawn at the new width when the window is resized (e.g. a phone turned).
+    let (resized, set_resized) = signal(0u32);
+    let handle = window_event_listener(leptos::ev::resize, move |_| {
+        set_resized.update(|n| *n += 1);
+    });
+    on_cleanup(move || handle.remove());
     Effect::new(move |_| {
+        resized.track();
         let d = data.get();
         let Some(c) = canvas.get() else { return };
         let c: web_sys::HtmlCanvasElement = c;
