@@ -123,8 +123,9 @@ async fn header_click_sorts_and_compact_mode_shows_the_interval() {
         view! { <BoardTable board=Signal::stored(fixture()) state=state stem="t" /> }
     });
     settle().await;
-    // Natural order first; the metric definition is the header's tooltip.
-    assert_eq!(models(&root), ["A", "B", "C", "chance"]);
+    // Without a chosen sort: rank order of the first column; the metric definition is the
+    // header's tooltip.
+    assert_eq!(models(&root), ["C", "B", "A", "chance"]);
     let mean = el(&root, "th[data-col=mean] button");
     assert_eq!(mean.title(), "definition of mean");
     // Click "MEAN": descending; ranks tie A and B (overlapping intervals).

@@ -98,7 +98,7 @@ pub struct Board {
 /// How the table is shown (kept in the URL).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ViewState {
-    /// Sort column key (`model`, or a metric key); `None`: the natural order.
+    /// Sort column key (`model`, or a metric key); `None`: the first visible metric column.
     pub sort: Option<String>,
     /// Ascending instead of the default descending (names: A→Z when false).
     pub asc: bool,
@@ -168,6 +168,12 @@ pub fn arrange(board: &Board, state: &ViewState) -> Arranged {
             ranks[*i] = Some(rank);
         }
     }
+    // Without a chosen sort, rows are in rank order of the first visible column.
+    let sort_col = sort_col.or(if state.sort.is_none() {
+        rank_column
+    } else {
+        None
+    });
     match (state.sort.as_deref(), sort_col) {
         (Some("model"), _) => rows.sort_by(|&a, &b| {
             let o = board.rows[a]

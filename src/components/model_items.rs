@@ -19,6 +19,8 @@ const PAGE: usize = 200;
 /// Bootstrap resamples and seed of the paired difference interval.
 const RESAMPLES: usize = 2000;
 const SEED: u64 = 1;
+/// Characters of a response shown at most.
+const MAX_RESPONSE: usize = 4000;
 /// Cell items listed at most.
 const MAX_CELL_ITEMS: usize = 300;
 
@@ -132,9 +134,16 @@ fn items_view(
         .into_iter()
         .map(|i| {
             let resp = i.response.clone().unwrap_or_default();
-            let response = if resp.chars().count() > 120 {
+            let n = resp.chars().count();
+            let response = if n > 120 {
                 let short: String = resp.chars().take(100).collect();
-                view! { <details><summary>{format!("{short}…")}</summary><p class="lb-response">{resp}</p></details> }.into_any()
+                // At most MAX_RESPONSE characters go into the page: one long unbroken run makes
+                // the browser's line breaking very slow (see docs/hardening.md).
+                let mut full: String = resp.chars().take(MAX_RESPONSE).collect();
+                if n > MAX_RESPONSE {
+                    full.push_str(&format!("… {} more characters (line {} of the file)", n - MAX_RESPONSE, i.line));
+                }
+                view! { <details><summary>{format!("{short}…")}</summary><p class="lb-response">{full}</p></details> }.into_any()
             } else {
                 view! { <span class="lb-response">{resp}</span> }.into_any()
             };
@@ -165,7 +174,7 @@ fn items_view(
             }}</span>
             <button type="button" disabled=move || offset.get() == 0
                 on:click=move |_| set_offset.update(|o| *o = o.saturating_sub(PAGE))>"Previous"</button>
-            <button type="button" disabled=first + shown >= total data-testid="item-next"
+            <button type="button" disabled={first + shown >= total} data-testid="item-next"
                 on:click=move |_| set_offset.update(|o| *o += PAGE)>"Next"</button>
         </div>
         <div class="table-scroll">

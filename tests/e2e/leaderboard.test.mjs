@@ -139,6 +139,7 @@ test('MM-IQ and KiVA files scored in the browser equal the CLI, a bad file fails
     await board.pickFiles([KEY, allA]);
     await page.locator('[data-testid=mmiq-computed-row][data-model=allA]').waitFor();
     const cmp = cli(['compare', 'mmiq', '--answers', KEY, PREDS, allA, '--json', '--resamples', '2000', '--seed', '1']);
+    await page.getByTestId('compare-table').waitFor();
     const cells2x2 = await page.getByTestId('compare-table').locator('td').allInnerTexts();
     assert.deepEqual(cells2x2.map(Number), [cmp.table.both_correct, cmp.table.first_only,
       cmp.table.second_only, cmp.table.both_wrong]);
@@ -148,6 +149,10 @@ test('MM-IQ and KiVA files scored in the browser equal the CLI, a bad file fails
     // Model page: the second model, wrong answers only.
     await page.getByTestId('model-pick').selectOption({ label: 'allA' });
     await page.getByTestId('wrong-only').check();
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll('[data-testid=item-row]')];
+      return rows.length > 0 && rows.every((r) => r.dataset.correct === 'false');
+    });
     const wrong = await page.getByTestId('item-row').evaluateAll((rs) => rs.map((r) => r.dataset.correct));
     const allAReport = cli(['score', 'mmiq', '--answers', KEY, allA, '--json']);
     assert.equal(wrong.length, allAReport.overall.n - allAReport.overall.correct);
