@@ -27,8 +27,11 @@ fn listing(root: &Path, rel: &Path, out: &mut Vec<String>) {
     }
 }
 
+/// Trial files as (path, text).
+type Texts = Vec<(String, String)>;
+
 /// The picked folder as a browser lists it: `KiVA/<Domain>/<file>` plus the trial files.
-fn real_folder() -> Option<(Vec<String>, Vec<(String, String)>)> {
+fn real_folder() -> Option<(Vec<String>, Texts)> {
     let stimuli = shared_data("kiva/stimuli")?;
     let tracker = shared_data("kiva/trial_tracker/KiVA")?;
     let mut paths = Vec::new();
