@@ -271,7 +271,7 @@ pub fn tracker_subdomain(path: &str) -> Option<&'static str> {
 /// let (sub, entries) = parse_tracker("output_ColourRed.txt", text).unwrap();
 /// assert_eq!((sub, entries[0].mc.as_str()), ("ColourRed", "Green"));
 /// let err = parse_tracker("output_ColourRed.txt", "train_0_input: 0\nmc: 1\n").unwrap_err();
-/// assert!(err.to_string().starts_with("output_ColourRed.txt line 2: expected train_0_output"));
+/// assert!(err.to_string().starts_with("output_ColourRed.txt line 2: expected \"train_0_output"));
 /// ```
 pub fn parse_tracker(
     file: &str,
