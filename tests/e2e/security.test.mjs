@@ -49,6 +49,13 @@ async function guardedPage(options = {}) {
   return { page, context, errors, requests, violations };
 }
 
+/** Picks files on the leaderboard, waits until they are staged and scores them. */
+async function pickAndScore(page, paths) {
+  await page.getByTestId('file-input').setInputFiles(paths);
+  await page.waitForFunction((k) => document.querySelectorAll('[data-testid=staged-row]').length >= k, paths.length);
+  await page.getByTestId('lb-score').click();
+}
+
 /** Requests that left the app's origin (data: and blob: URLs stay in the page). */
 function foreign(requests, base) {
   const origin = new URL(base).origin;
@@ -93,8 +100,8 @@ test('a tour of the whole app makes no request to another origin and violates no
 
     // Leaderboard: the reported tables, then MM-IQ files scored in the worker.
     await app.navigate('Leaderboard');
-    await app.table('mmiq-table2').waitFor();
-    await page.getByTestId('file-input').setInputFiles([KEY, PREDS]);
+    await page.getByTestId('dropzone').waitFor();
+    await pickAndScore(page, [KEY, PREDS]);
     await page.locator('[data-testid=mmiq-computed-row][data-model=example]').waitFor();
     await page.getByTestId('model-items').waitFor();
     await page.getByTestId('mmiq-radar').waitFor();
@@ -174,7 +181,7 @@ for (const [label, options] of [
       const app = new App(page, env.base);
       await app.goto('/leaderboard');
       const dir = mkdtempSync(join(tmpdir(), 'coglab-sec-'));
-      await page.getByTestId('file-input').setInputFiles([KEY, hostileFile(dir)]);
+      await pickAndScore(page, [KEY, hostileFile(dir)]);
       await page.locator('[data-testid=mmiq-computed-row][data-model=evil]').waitFor();
       const items = page.getByTestId('model-items');
       await items.waitFor();
