@@ -268,8 +268,8 @@ async fn stage_files(ws: Workspace, files: Vec<(String, web_sys::File)>) {
     }
 }
 
-/// Reads the staged files, scores them in the worker (which keeps the item-level data) and
-/// appends the summaries to the workspace. Rows already loaded are kept whatever happens.
+/// Posts the staged files to the worker, which reads and scores them (keeping the item-level
+/// data), and appends the summaries to the workspace. Rows already loaded are kept whatever happens.
 async fn score_staged(ws: Workspace, client: WorkerClient) {
     ws.error.set(None);
     let staged = ws.staged.get_untracked();
@@ -283,24 +283,26 @@ async fn score_staged(ws: Workspace, client: WorkerClient) {
         if !s.include {
             continue;
         }
-        match JsFuture::from(f.array_buffer()).await {
-            Ok(buf) => {
-                if s.model != guess_model(&s.path) {
-                    models.insert(s.path.clone(), s.model.clone().into());
-                }
-                inputs.push((s.path.clone(), js_sys::Uint8Array::new(&buf)));
-                scoring.push(s);
-            }
-            Err(_) => ws.files.update(|v| {
+        // Files above the worker's limit get their message here; the others are posted to the
+        // worker as File objects, which reads them in chunks (nothing is copied on this thread).
+        if f.size() > crate::worker::protocol::MAX_FILE_BYTES {
+            let message = crate::worker::protocol::too_large(&s.path, f.size());
+            ws.files.update(|v| {
                 v.push(FileStatus {
                     file: s.path.clone(),
                     kind: s.kind,
                     model: s.model.clone(),
                     status: "error".into(),
-                    message: Some(format!("{}: the browser could not read this file", s.path)),
+                    message: Some(message),
                 })
-            }),
+            });
+            continue;
         }
+        if s.model != guess_model(&s.path) {
+            models.insert(s.path.clone(), s.model.clone().into());
+        }
+        inputs.push((s.path.clone(), f));
+        scoring.push(s);
     }
     if inputs.is_empty() {
         return;
@@ -320,7 +322,7 @@ async fn score_staged(ws: Workspace, client: WorkerClient) {
     });
     let args = serde_json::json!({ "models": models }).to_string();
     let result = client
-        .call("lb.score", &args, &inputs, Some(on_progress))
+        .call_files("lb.score", &args, &inputs, Some(on_progress))
         .await;
     ws.progress.set(None);
     ws.scoring.set(Vec::new());

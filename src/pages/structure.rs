@@ -364,7 +364,9 @@ pub fn Structure() -> impl IntoView {
                 )
                 .await;
             mark(&format!("sem-{label}-end"));
-            if generation.get_value() != gen {
+            // The page may have been left while the worker was busy: its values are then
+            // disposed, and the late answer is dropped instead of read.
+            if generation.try_get_value() != Some(gen) {
                 return;
             }
             busy.set(false);
