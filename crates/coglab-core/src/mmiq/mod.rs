@@ -28,6 +28,7 @@ mod jsonfast;
 mod pyword;
 mod score;
 mod table;
+pub mod xlsx;
 
 pub use input::{
     detect, AnswerKey, KeyItem, MmiqFormat, PredContent, PredRecord, Predictions, TableKind,
