@@ -171,16 +171,21 @@ struct Zip<'a> {
     entries: Vec<Entry<'a>>,
 }
 
+/// The `N` bytes at `at` (`None` past the end, offsets that overflow included).
+fn bytes_at<const N: usize>(b: &[u8], at: usize) -> Option<[u8; N]> {
+    b.get(at..at.checked_add(N)?)?.try_into().ok()
+}
+
 fn u16_at(b: &[u8], at: usize) -> Option<u16> {
-    Some(u16::from_le_bytes(b.get(at..at + 2)?.try_into().ok()?))
+    bytes_at(b, at).map(u16::from_le_bytes)
 }
 
 fn u32_at(b: &[u8], at: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?))
+    bytes_at(b, at).map(u32::from_le_bytes)
 }
 
 fn u64_at(b: &[u8], at: usize) -> Option<u64> {
-    Some(u64::from_le_bytes(b.get(at..at + 8)?.try_into().ok()?))
+    bytes_at(b, at).map(u64::from_le_bytes)
 }
 
 fn usize_of(v: u64) -> usize {
@@ -208,8 +213,8 @@ impl<'a> Zip<'a> {
                 if u32_at(b, rec) != Some(0x0606_4b50) {
                     return Err(bad());
                 }
-                count = u64_at(b, rec + 32).ok_or_else(bad)?;
-                cd_offset = u64_at(b, rec + 48).ok_or_else(bad)?;
+                count = u64_at(b, rec.saturating_add(32)).ok_or_else(bad)?;
+                cd_offset = u64_at(b, rec.saturating_add(48)).ok_or_else(bad)?;
             }
         }
         let mut at = usize_of(cd_offset);
@@ -218,19 +223,23 @@ impl<'a> Zip<'a> {
             if u32_at(b, at) != Some(0x0201_4b50) {
                 return Err(bad());
             }
-            let flags = u16_at(b, at + 8).ok_or_else(bad)?;
-            let method = u16_at(b, at + 10).ok_or_else(bad)?;
-            let crc = u32_at(b, at + 16).ok_or_else(bad)?;
-            let mut csize = u64::from(u32_at(b, at + 20).ok_or_else(bad)?);
-            let mut size = u64::from(u32_at(b, at + 24).ok_or_else(bad)?);
-            let name_len = usize::from(u16_at(b, at + 28).ok_or_else(bad)?);
-            let extra_len = usize::from(u16_at(b, at + 30).ok_or_else(bad)?);
-            let comment_len = usize::from(u16_at(b, at + 32).ok_or_else(bad)?);
-            let mut local = u64::from(u32_at(b, at + 42).ok_or_else(bad)?);
-            let name_bytes = b.get(at + 46..at + 46 + name_len).ok_or_else(bad)?;
+            let flags = u16_at(b, at.saturating_add(8)).ok_or_else(bad)?;
+            let method = u16_at(b, at.saturating_add(10)).ok_or_else(bad)?;
+            let crc = u32_at(b, at.saturating_add(16)).ok_or_else(bad)?;
+            let mut csize = u64::from(u32_at(b, at.saturating_add(20)).ok_or_else(bad)?);
+            let mut size = u64::from(u32_at(b, at.saturating_add(24)).ok_or_else(bad)?);
+            let name_len = usize::from(u16_at(b, at.saturating_add(28)).ok_or_else(bad)?);
+            let extra_len = usize::from(u16_at(b, at.saturating_add(30)).ok_or_else(bad)?);
+            let comment_len = usize::from(u16_at(b, at.saturating_add(32)).ok_or_else(bad)?);
+            let mut local = u64::from(u32_at(b, at.saturating_add(42)).ok_or_else(bad)?);
+            let name_at = at.saturating_add(46);
+            let name_bytes = b
+                .get(name_at..name_at.saturating_add(name_len))
+                .ok_or_else(bad)?;
             let name = String::from_utf8_lossy(name_bytes).into_owned();
+            let extra_at = name_at + name_len;
             let extra = b
-                .get(at + 46 + name_len..at + 46 + name_len + extra_len)
+                .get(extra_at..extra_at.saturating_add(extra_len))
                 .ok_or_else(bad)?;
             // ZIP64 extended information: the 0xFFFFFFFF fields, in this order.
             let mut x = 0;
@@ -248,14 +257,14 @@ impl<'a> Zip<'a> {
                 }
                 x += 4 + len;
             }
-            at += 46 + name_len + extra_len + comment_len;
+            at = extra_at + extra_len + comment_len;
             let lh = usize_of(local);
             let corrupt = || format!("{name}: corrupt ZIP local header");
             if u32_at(b, lh) != Some(0x0403_4b50) {
                 return Err(corrupt());
             }
-            let start = usize::from(u16_at(b, lh + 26).ok_or_else(corrupt)?)
-                + usize::from(u16_at(b, lh + 28).ok_or_else(corrupt)?)
+            let start = usize::from(u16_at(b, lh.saturating_add(26)).ok_or_else(corrupt)?)
+                + usize::from(u16_at(b, lh.saturating_add(28)).ok_or_else(corrupt)?)
                 + lh
                 + 30;
             let data = start
