@@ -79,6 +79,7 @@ make_seeds() {
     $F/mmopera/ica/modelx_ICA_reasoning_scoring.json $F/mmopera/ica/modelx_ICA_results.json
   seed sem_matrix $F/sem/*.csv $BAD/sem_matrix_csv/* $BAD/sem_matrix_json/*
   seed sem_spec $BAD/sem_spec/*
+  seed xlsx $F/mmiq/preds_small.xlsx $F/xlsx/*.xlsx
   mkdir -p fuzz/corpus/sem_analyze
   printf '%s%s%s' '{"constructs": {"A": ["a1", "a2"], "B": ["b1", "b2"]}, "paths": [["A", "B"]]}' "$SEP" \
     "$(printf 'model,a1,a2,b1,b2\nm1,1,2,1,1\nm2,2,2,3,2\nm3,3,4,2,4\nm4,4,3,5,3\nm5,5,6,4,6\nm6,6,5,6,5\n')" \

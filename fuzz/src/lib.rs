@@ -31,6 +31,7 @@ pub const TARGETS: &[&str] = &[
     "sem_matrix",
     "sem_spec",
     "sem_analyze",
+    "xlsx",
 ];
 
 /// Splits `data` at [`SEP`] into at most `n` parts (missing parts are empty).
@@ -174,6 +175,11 @@ pub fn run(name: &str, data: &[u8]) {
                 ..sem::SemOptions::default()
             };
             let _ = sem::analyze(&spec, "spec.json", p[1], "scores.csv", &opts);
+        }
+        "xlsx" => {
+            // The .xlsx reader (ZIP, inflate, XML) and the MM-IQ table built on it.
+            let _ = mmiq::xlsx::first_sheet_rows(data);
+            let _ = mmiq::Predictions::parse("p.xlsx", data);
         }
         other => panic!("unknown fuzz target {other}"),
     }

@@ -29,6 +29,7 @@ pub mod lean;
 mod pyword;
 mod score;
 mod table;
+pub mod xlsx;
 
 pub use input::{
     detect, AnswerKey, KeyItem, MmiqFormat, PredContent, PredRecord, Predictions, TableKind,

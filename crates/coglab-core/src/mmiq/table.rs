@@ -92,46 +92,28 @@ fn csv_error(file: &str, e: &csv::Error) -> MmiqError {
     }
 }
 
-/// Reads the first sheet of an `.xlsx` workbook; rows are numbered as in the spreadsheet.
+/// Reads the first sheet of an `.xlsx` workbook ([`super::xlsx`]); rows are numbered as in the
+/// spreadsheet.
 fn read_xlsx(file: &str, bytes: &[u8]) -> Result<Table, MmiqError> {
-    use calamine::{Data, Reader, Xlsx};
     let fail = |message: String| MmiqError::Spreadsheet {
         file: file.to_string(),
         message,
     };
-    let mut book: Xlsx<_> =
-        Xlsx::new(std::io::Cursor::new(bytes)).map_err(|e| fail(e.to_string()))?;
-    let range = match book.worksheet_range_at(0) {
-        None => return Err(fail("the workbook has no sheet".into())),
-        Some(r) => r.map_err(|e| fail(e.to_string()))?,
-    };
-    let first_row = range.start().map_or(0, |(r, _)| r as usize);
-    let cell = |d: &Data| -> String {
-        match d {
-            Data::Empty => String::new(),
-            Data::String(s) => s.clone(),
-            Data::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => format!("{}", *f as i64),
-            other => other.to_string(),
-        }
-    };
-    let mut iter = range.rows().enumerate();
-    let columns = loop {
-        match iter.next() {
-            None => {
-                return Err(MmiqError::Empty {
-                    file: file.to_string(),
-                    expected: "a header row and data rows in the first sheet",
-                })
-            }
-            Some((_, r)) if r.iter().all(|c| matches!(c, Data::Empty)) => continue,
-            Some((_, r)) => break r.iter().map(cell).collect::<Vec<_>>(),
-        }
-    };
-    let rows = iter
-        .filter(|(_, r)| !r.iter().all(|c| matches!(c, Data::Empty)))
-        .map(|(i, r)| (first_row + i + 1, r.iter().map(cell).collect()))
-        .collect();
-    Ok(Table { columns, rows })
+    let mut rows = super::xlsx::first_sheet_rows(bytes)
+        .map_err(fail)?
+        .ok_or_else(|| fail("the workbook has no sheet".into()))?
+        .into_iter();
+    let columns = rows
+        .next()
+        .ok_or_else(|| MmiqError::Empty {
+            file: file.to_string(),
+            expected: "a header row and data rows in the first sheet",
+        })?
+        .1;
+    Ok(Table {
+        columns,
+        rows: rows.collect(),
+    })
 }
 
 /// Reads a JSON table: an array of row objects, or pandas' column-oriented object
