@@ -23,7 +23,7 @@ test('every route loads without console or page errors', async () => {
   for (const [route, testid, shot] of ROUTES) {
     await app.goto(route);
     await page.getByTestId(testid).waitFor();
-    if (route === '/leaderboard') await app.table('mmiq-table2').waitFor();
+    if (route === '/leaderboard') await page.getByTestId('mmiq-table').waitFor();
     await app.screenshot(shot);
   }
   assert.deepEqual(errors, []);
@@ -45,22 +45,35 @@ test('navigation links reach every page and mark the current one', async () => {
   await context.close();
 });
 
-test('the reported MM-IQ table shows o3 at 33.17 and sorts by a clicked column', async () => {
+test('the MM-IQ board shows the paper\'s o3 row at 33.17 and sorts by a clicked column', async () => {
   const { page, context, errors } = await newPage(env.browser);
   const app = new App(page, env.base);
   await app.goto('/leaderboard');
-  await app.table('mmiq-table2').waitFor();
+  await page.getByTestId('mmiq-table').waitFor();
   // MM-IQ Table 2: OpenAI-o3 mean 33.17, Logical Operation 35.11 ... Concrete Object 50.00.
-  const o3 = await app.row('mmiq-table2', 'OpenAI-o3');
+  const cells = (model) => page.locator(`[data-testid=mmiq-reported-row][data-model="${model}"] td[data-col]:not([data-col=""])`)
+    .allInnerTexts();
+  const o3 = (await cells('OpenAI-o3')).map((t) => t.trim().split(/\s/)[0]);
   assert.deepEqual(o3, ['33.17', '35.11', '35.04', '30.96', '29.39', '36.17', '31.56', '30.50', '50.00']);
-  assert.match(await app.table('mmiq-table2').innerText(), /Table 2/);
-  await app.table('mmiq-table2').getByRole('button', { name: /^Mean/ }).click();
-  assert.deepEqual((await app.rowLabels('mmiq-table2')).slice(0, 2), ['Human Performance', 'OpenAI-o3']);
+  // The row is marked as reported.
+  const kind = await page.locator('[data-testid=mmiq-reported-row][data-model="OpenAI-o3"]').innerText();
+  assert.match(kind, /reported/i);
+  const order = () => page.locator('[data-testid=mmiq-table] tbody tr').evaluateAll((rs) => rs.map((r) => r.dataset.model));
+  await page.getByTestId('mmiq-table').getByRole('button', { name: /^Mean/ }).first().click();
+  const first = await order();
+  await page.getByTestId('mmiq-table').getByRole('button', { name: /^Mean/ }).first().click();
+  const second = await order();
+  // One click sorts by the mean one way, the next the other way: the human baseline (51.3) and
+  // o3 (33.17) lead the descending order, chance (25) leads the ascending one.
+  const desc = first[0] === 'Human' ? first : second;
+  const asc = first[0] === 'Human' ? second : first;
+  assert.deepEqual(desc.slice(0, 2), ['Human', 'OpenAI-o3']);
+  assert.equal(asc.at(-1), 'Human');
   assert.deepEqual(errors, []);
   await context.close();
 });
 
-test('benchmark tabs show MM-OPERA, Gold and the KiVA note; deep links restore the tab', async () => {
+test('benchmark tabs show MM-OPERA, Gold and the KiVA reported and baseline rows; deep links restore the tab', async () => {
   const { page, context, errors } = await newPage(env.browser);
   const app = new App(page, env.base);
   await app.goto('/leaderboard');
@@ -72,7 +85,8 @@ test('benchmark tabs show MM-OPERA, Gold and the KiVA note; deep links restore t
   await app.table('gold-table3').waitFor();
   await app.screenshot('leaderboard-gold');
   await page.getByTestId('tab-kiva').click();
-  await page.getByTestId('kiva-reported-note').waitFor();
+  await page.locator('[data-testid=kiva-reported-row]').first().waitFor();
+  await page.locator('[data-testid=kiva-baseline-row]').first().waitFor();
   // A shared link opens the same tab.
   await app.goto('/leaderboard?b=gold');
   await app.table('gold-table2').waitFor();
@@ -87,7 +101,7 @@ test('dark mode and phone width render the leaderboard', async () => {
   });
   const app = new App(page, env.base);
   await app.goto('/leaderboard');
-  await app.table('mmiq-table2').waitFor();
+  await page.getByTestId('mmiq-table').waitFor();
   const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   assert.equal(bg, 'rgb(20, 23, 28)');
   // The page itself does not scroll sideways; wide tables scroll inside their box.

@@ -66,9 +66,9 @@ test('offline: cached build loads without network; a new build replaces the cach
     await page.reload();
     await page.getByTestId('main-nav').waitFor();
     await page.goto(server.url + '/leaderboard');
-    await app.table('mmiq-table2').waitFor({ timeout: 20000 });
-    const o3 = await app.row('mmiq-table2', 'OpenAI-o3');
-    assert.ok(o3.includes('33.17'), 'bundled data read offline');
+    await page.getByTestId('mmiq-table').waitFor({ timeout: 20000 });
+    const o3 = await page.locator('[data-testid=mmiq-reported-row][data-model="OpenAI-o3"] td[data-col=mean]').innerText();
+    assert.match(o3, /^33\.17/, 'bundled data read offline');
     await app.screenshot('offline-leaderboard-offline');
     await context.setOffline(false);
 

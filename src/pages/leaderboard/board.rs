@@ -146,7 +146,7 @@ pub fn mmiq_board(reported: Option<&ReportedBundle>, computed: &[MmiqRow]) -> Bo
         columns,
         rows,
         scale: 100.0,
-        decimals: 1,
+        decimals: 2,
     }
 }
 
@@ -232,7 +232,11 @@ pub fn kiva_board(
     };
     let mut rows = Vec::new();
     for r in computed.iter().filter(|r| r.report.variant == variant) {
-        let kind = if r.report.source == coglab_core::kiva::Source::Human {
+        // Dropped adult human data is a baseline; a self-test export (one participant,
+        // labelled "<id> (self-test)" by the core) is that person's computed row.
+        let kind = if r.report.source == coglab_core::kiva::Source::Human
+            && !r.model.ends_with(" (self-test)")
+        {
             RowKind::Baseline
         } else {
             RowKind::Computed
