@@ -205,7 +205,7 @@ pub fn MmoperaComputed(
         };
         view! {
             <th scope="col" title=def aria-sort=aria>
-                <button type="button" class="sort-button" style="white-space: nowrap" data-testid=format!("mmopera-sort-{key}")
+                <button type="button" class="sort-button nowrap" data-testid=format!("mmopera-sort-{key}")
                     on:click=move |_| {
                         let (c, d) = sort.get_untracked();
                         set_sort.set((k3.clone(), if c == k3 { !d } else { k3 != "model" }));
@@ -518,7 +518,11 @@ fn OperaCanvas(
         };
         c.set_width(shown);
         c.set_height(height);
-        let _ = c.set_attribute("style", &format!("aspect-ratio: {shown} / {height}"));
+        // Through the CSSOM, not a style attribute, which the page's CSP does not allow.
+        if let Ok(style) = js_sys::Reflect::get(&c, &"style".into()) {
+            let ratio = format!("{shown} / {height}");
+            let _ = js_sys::Reflect::set(&style, &"aspectRatio".into(), &ratio.into());
+        }
         let Some(backend) = plotters_canvas::CanvasBackend::with_canvas_object(c) else {
             set_err.set(Some("this browser cannot draw on a canvas".into()));
             return;
@@ -684,7 +688,7 @@ fn ComparisonView(
             let cells = (0..5)
                 .map(|y| {
                     let n = c.table[x][y];
-                    view! { <td class="num" data-a=x data-b=y style=(x == y).then_some("font-weight: 700")>{n}</td> }
+                    view! { <td class="num" class:agree=x == y data-a=x data-b=y>{n}</td> }
                 })
                 .collect_view();
             view! { <tr><th scope="row">{format!("A = {x}")}</th>{cells}</tr> }
