@@ -15,9 +15,6 @@ use crate::mmopera::files::{Answers, ReasoningScores, RegularScores};
 use crate::mmopera::metadata::Metadata;
 use crate::mmopera::score::{score, HolisticReport, ReasoningReport, ScoreInput, ScoreOptions};
 use crate::mmopera::Task;
-use crate::stats::describe::quantile;
-use crate::stats::rng::Rng;
-use crate::stats::StatsError;
 
 /// How many warnings / skipped items / missing ids a row keeps (the counts stay exact).
 const KEEP: usize = 20;
@@ -420,90 +417,9 @@ fn item_scores(items: Vec<crate::mmopera::score::ItemRow>) -> Vec<ItemScores> {
         .collect()
 }
 
-/// A paired bootstrap percentile interval of a mean difference (first minus second).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct MeanDiffInterval {
-    /// Observed mean of the paired differences.
-    pub estimate: f64,
-    /// Lower percentile bound.
-    pub low: f64,
-    /// Upper percentile bound.
-    pub high: f64,
-    /// Two-sided confidence level.
-    pub confidence: f64,
-    /// Resamples.
-    pub resamples: usize,
-    /// Seed of [`Rng::new`].
-    pub seed: u64,
-}
-
-/// Seeded paired bootstrap of the mean of real-valued paired differences, drawn exactly as
-/// [`crate::stats::paired::paired_bootstrap_diff`] draws (one [`Rng::new(seed)`](Rng::new)
-/// stream, `n` indices per resample, numpy-default quantiles): on 0/1 values the two give the
-/// same interval.
-///
-/// # Errors
-/// [`StatsError::LengthMismatch`], [`StatsError::TooFewValues`] on empty input,
-/// [`StatsError::BadParameter`] for `resamples == 0` or a confidence outside (0, 1).
-///
-/// # Examples
-/// ```
-/// use coglab_core::leaderboard::mmopera::paired_bootstrap_mean_diff;
-/// let d = paired_bootstrap_mean_diff(&[1.0, 0.75, 0.5], &[0.5, 0.75, 0.0], 1000, 1, 0.95).unwrap();
-/// assert!((d.estimate - 1.0 / 3.0).abs() < 1e-12);
-/// assert!(d.low <= d.estimate && d.estimate <= d.high);
-/// ```
-pub fn paired_bootstrap_mean_diff(
-    first: &[f64],
-    second: &[f64],
-    resamples: usize,
-    seed: u64,
-    confidence: f64,
-) -> Result<MeanDiffInterval, StatsError> {
-    if first.len() != second.len() {
-        return Err(StatsError::LengthMismatch {
-            left: first.len(),
-            right: second.len(),
-        });
-    }
-    let n = first.len();
-    if n == 0 {
-        return Err(StatsError::TooFewValues {
-            needed: 1,
-            found: 0,
-        });
-    }
-    if resamples == 0 {
-        return Err(StatsError::BadParameter {
-            name: "resamples",
-            value: 0.0,
-            expected: "at least 1",
-        });
-    }
-    if !(confidence > 0.0 && confidence < 1.0) {
-        return Err(StatsError::BadParameter {
-            name: "confidence",
-            value: confidence,
-            expected: "0 < confidence < 1",
-        });
-    }
-    let d: Vec<f64> = first.iter().zip(second).map(|(a, b)| a - b).collect();
-    let nf = n as f64;
-    let estimate = d.iter().sum::<f64>() / nf;
-    let mut rng = Rng::new(seed);
-    let diffs: Vec<f64> = (0..resamples)
-        .map(|_| (0..n).map(|_| d[rng.below(n)]).sum::<f64>() / nf)
-        .collect();
-    let alpha = 1.0 - confidence;
-    Ok(MeanDiffInterval {
-        estimate,
-        low: quantile(&diffs, alpha / 2.0)?,
-        high: quantile(&diffs, 1.0 - alpha / 2.0)?,
-        confidence,
-        resamples,
-        seed,
-    })
-}
+pub use crate::stats::paired::paired_bootstrap_mean_diff;
+/// The paired-bootstrap interval of a mean difference (the stats module's [`BootstrapDiff`]).
+pub use crate::stats::paired::BootstrapDiff as MeanDiffInterval;
 
 /// Two models compared on the items both were judged on (one task).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -151,6 +151,38 @@ pub fn paired_bootstrap_diff(
     seed: u64,
     confidence: f64,
 ) -> Result<BootstrapDiff, StatsError> {
+    let as_f64 = |v: &[bool]| {
+        v.iter()
+            .map(|&x| f64::from(u8::from(x)))
+            .collect::<Vec<f64>>()
+    };
+    paired_bootstrap_mean_diff(&as_f64(first), &as_f64(second), resamples, seed, confidence)
+}
+
+/// Seeded paired bootstrap of the mean of real-valued paired differences (e.g. MM-OPERA's
+/// 0-4 judge scores): each resample draws `n` item indices with replacement (`Rng::below(n)`, in
+/// order, from one [`Rng::new(seed)`](Rng::new) stream) and takes the mean of
+/// `first[i] - second[i]`; the interval is the numpy-default quantiles of the resampled means.
+/// [`paired_bootstrap_diff`] is this on 0/1 values.
+///
+/// # Errors
+/// [`StatsError::LengthMismatch`], [`StatsError::TooFewValues`] on empty input,
+/// [`StatsError::BadParameter`] for `resamples == 0` or a confidence outside (0, 1).
+///
+/// # Examples
+/// ```
+/// use coglab_core::stats::paired::paired_bootstrap_mean_diff;
+/// let d = paired_bootstrap_mean_diff(&[1.0, 0.75, 0.5], &[0.5, 0.75, 0.0], 1000, 1, 0.95).unwrap();
+/// assert!((d.estimate - 1.0 / 3.0).abs() < 1e-12);
+/// assert!(d.low <= d.estimate && d.estimate <= d.high);
+/// ```
+pub fn paired_bootstrap_mean_diff(
+    first: &[f64],
+    second: &[f64],
+    resamples: usize,
+    seed: u64,
+    confidence: f64,
+) -> Result<BootstrapDiff, StatsError> {
     if first.len() != second.len() {
         return Err(StatsError::LengthMismatch {
             left: first.len(),
@@ -178,16 +210,12 @@ pub fn paired_bootstrap_diff(
             expected: "0 < confidence < 1",
         });
     }
-    let d: Vec<i64> = first
-        .iter()
-        .zip(second)
-        .map(|(&a, &b)| i64::from(a) - i64::from(b))
-        .collect();
+    let d: Vec<f64> = first.iter().zip(second).map(|(a, b)| a - b).collect();
     let nf = n as f64;
-    let estimate = d.iter().sum::<i64>() as f64 / nf;
+    let estimate = d.iter().sum::<f64>() / nf;
     let mut rng = Rng::new(seed);
     let diffs: Vec<f64> = (0..resamples)
-        .map(|_| (0..n).map(|_| d[rng.below(n)]).sum::<i64>() as f64 / nf)
+        .map(|_| (0..n).map(|_| d[rng.below(n)]).sum::<f64>() / nf)
         .collect();
     let alpha = 1.0 - confidence;
     Ok(BootstrapDiff {
