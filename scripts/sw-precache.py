@@ -8,9 +8,9 @@ argument), and rewrites the two marked lines of `sw.js` there:
     const PRECACHE = ['./', 'index.html', ...]; // coglab:precache
 
 VERSION is the first 16 hex digits of a SHA-256 over every file's path and contents. Trunk's
-hashed names (`coglab-app-<hash>.js`) change with their content anyway, but the worker files
-(`worker_loader.js`, `worker.js`, `worker_bg.wasm`) and the bundled data are not renamed, so
-their contents must be in the version. In index.html, the Content-Security-Policy `<meta>` is
+hashed names (`coglab-app-<hash>.js`) change with their content anyway, but the worker's boot
+script (`worker.js`) and the bundled data are not renamed, so their contents must be in the
+version. In index.html, the Content-Security-Policy `<meta>` is
 left out of the hash: another post_build hook (scripts/csp-hash.py) may be rewriting it at the
 same moment (Trunk runs the hooks of a stage concurrently), and it only depends on the inline
 script, which is hashed as part of the page anyway.

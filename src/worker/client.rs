@@ -50,17 +50,30 @@ impl WorkerClient {
         }
     }
 
-    /// The client for the app's own worker (`worker_loader.js` beside `index.html`).
+    /// The client for the app's own worker (`worker.js` beside `index.html`, running this
+    /// app's module: see [`super`]).
     pub fn for_app() -> Self {
-        Self::new(format!("{}/worker_loader.js", crate::data::base_path()))
+        Self::new(format!("{}/worker.js", crate::data::base_path()))
     }
 
     fn worker(&self) -> Result<Worker, String> {
         if let Some(w) = &self.inner.borrow().worker {
             return Ok(w.clone());
         }
-        let worker = Worker::new(&self.url)
-            .map_err(|e| format!("could not start the scoring worker ({}): {e:?}", self.url))?;
+        let start =
+            |e: JsValue| format!("could not start the scoring worker ({}): {e:?}", self.url);
+        let glue = app_glue_url().ok_or_else(|| {
+            start(JsValue::from_str(
+                "the page does not name the app's script (<link rel=modulepreload>)",
+            ))
+        })?;
+        let options = web_sys::WorkerOptions::new();
+        options.set_type(web_sys::WorkerType::Module);
+        let worker = Worker::new_with_options(&self.url, &options).map_err(start)?;
+        let boot = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&boot, &"glue".into(), &JsValue::from_str(&glue));
+        let _ = js_sys::Reflect::set(&boot, &"module".into(), &wasm_bindgen::module());
+        worker.post_message(&boot).map_err(start)?;
         let inner = Rc::downgrade(&self.inner);
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let Some(inner) = inner.upgrade() else { return };
@@ -223,6 +236,17 @@ impl WorkerClient {
     pub fn running(&self) -> usize {
         self.inner.borrow().pending.len()
     }
+}
+
+/// The absolute URL of the app's wasm-bindgen glue script: the `<link rel="modulepreload">`
+/// Trunk writes into `index.html` for it.
+fn app_glue_url() -> Option<String> {
+    let document = web_sys::window()?.document()?;
+    let links = document
+        .query_selector_all("link[rel=modulepreload][href*='coglab-app']")
+        .ok()?;
+    let link: web_sys::HtmlLinkElement = links.get(0)?.dyn_into().ok()?;
+    Some(link.href())
 }
 
 fn fail_all(inner: &Rc<RefCell<Inner>>, message: &str) {

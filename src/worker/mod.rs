@@ -9,8 +9,16 @@
 //!   JSON string) or `{id, kind: "err", error}` (a readable message naming file, line, field).
 //!
 //! Cancelling terminates the worker (the only way to stop a synchronous computation) and a fresh
-//! one starts on the next call. The worker binary is `src/bin/worker/main.rs`, built by Trunk
-//! (`data-type="worker"`).
+//! one starts on the next call.
+//!
+//! One WebAssembly module: the worker runs the app's own module, so no code is downloaded
+//! twice. The page starts `worker.js` (a module worker, `public/worker.js`) and posts it the URL
+//! of the app's wasm-bindgen glue and the compiled `WebAssembly.Module` (no second download or
+//! compile); the glue instantiates it, the app's start sees it is in a worker
+//! ([`host::in_worker`]) and calls [`host::serve`] instead of mounting the app.
 
 pub mod client;
+pub mod host;
+pub mod ops_leaderboard;
+pub mod ops_structure;
 pub mod protocol;

@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { start, newPage, App, ROOT } from './support.mjs';
+import { start, newPage, startWorker, App, ROOT } from './support.mjs';
 
 const DATA = process.env.COGLAB_DATA ?? join(ROOT, '../shared/data');
 const KEY = join(DATA, 'mmiq/MMIQ_benchmark_answer_dict.jsonl');
@@ -47,17 +47,15 @@ async function pick(page, paths) {
  * (plus `extra` Files made in the page from sizes), records every reply, the main thread's long
  * tasks and the time, and resolves when the request finishes.
  */
-function runInWorker(page, { op, args = 'null', extraSizes = [], timeout = 60000 }) {
-  return page.evaluate(async ({ op, args, extraSizes, timeout }) => {
+async function runInWorker(page, { op, args = 'null', extraSizes = [], timeout = 60000 }) {
+  const handle = await startWorker(page);
+  return page.evaluate(async ({ worker, op, args, extraSizes, timeout }) => {
     const longTasks = [];
     const observer = new PerformanceObserver((list) => {
       for (const e of list.getEntries()) longTasks.push(e.duration);
     });
     observer.observe({ type: 'longtask' });
-    const worker = new Worker('/worker_loader.js');
     const replies = [];
-    let ready;
-    const isReady = new Promise((r) => { ready = r; });
     const started = performance.now();
     // Ticks of the main thread while the worker runs: gaps show a frozen tab.
     let lastTick = performance.now();
@@ -71,12 +69,10 @@ function runInWorker(page, { op, args = 'null', extraSizes = [], timeout = 60000
       setTimeout(() => reject(new Error(`timed out; replies: ${JSON.stringify(replies.slice(-5))}`)), timeout);
       worker.onerror = (e) => reject(new Error(`worker error: ${e.message}`));
       worker.onmessage = (e) => {
-        if (e.data.kind === 'ready') { ready(); return; }
         replies.push(e.data);
         if (e.data.kind !== 'progress') resolve();
       };
     });
-    await isReady;
     const picked = [...(document.getElementById('e2e-files')?.files ?? [])];
     const made = extraSizes.map((n, i) => new File([new Uint8Array(n).fill(120)], `made-${i}.bin`));
     const files = [...picked, ...made].map((f) => ({ name: f.name, blob: f }));
@@ -96,7 +92,7 @@ function runInWorker(page, { op, args = 'null', extraSizes = [], timeout = 60000
       longTasks: longTasks.length,
       maxGap,
     };
-  }, { op, args, extraSizes, timeout });
+  }, { worker: handle, op, args, extraSizes, timeout });
 }
 
 test('the worker reads a posted File in 8 MiB chunks with progress', async () => {

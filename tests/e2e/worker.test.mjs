@@ -2,7 +2,7 @@
 // file bytes, progress replies, errors for unknown operations.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, newPage, App } from './support.mjs';
+import { start, newPage, startWorker, App } from './support.mjs';
 
 let env;
 before(async () => { env = await start(); });
@@ -12,22 +12,17 @@ test('the worker answers ping, reports progress over transferred files, and name
   const { page, context, errors } = await newPage(env.browser);
   const app = new App(page, env.base);
   await app.goto('/');
-  const replies = await page.evaluate(async () => {
-    const worker = new Worker('/worker_loader.js');
+  const handle = await startWorker(page);
+  const replies = await page.evaluate(async (worker) => {
     const seen = [];
-    let ready;
-    const isReady = new Promise((resolve) => { ready = resolve; });
     const done = new Promise((resolve, reject) => {
       setTimeout(() => reject(new Error(`timed out; replies so far: ${JSON.stringify(seen)}`)), 10000);
       worker.onerror = (e) => reject(new Error(`worker error: ${e.message}`));
       worker.onmessage = (e) => {
-        if (e.data.kind === 'ready') { ready(); return; }
         seen.push(e.data);
         if (seen.filter((m) => m.kind !== 'progress').length === 3) resolve();
       };
     });
-    // Messages sent before the worker's wasm has started would be lost: wait for "ready".
-    await isReady;
     worker.postMessage({ id: 1, op: 'sys.ping', args: '{"hello":"world"}', files: [] });
     const a = new Uint8Array([1, 2, 3]);
     const b = new Uint8Array(1000);
@@ -37,7 +32,7 @@ test('the worker answers ping, reports progress over transferred files, and name
     await done;
     worker.terminate();
     return { seen, transferred: a.byteLength === 0 && b.byteLength === 0 };
-  });
+  }, handle);
   const byId = (id, kind) => replies.seen.filter((m) => m.id === id && m.kind === kind);
   assert.equal(byId(1, 'ok')[0].result, '{"hello":"world"}');
   assert.deepEqual(JSON.parse(byId(2, 'ok')[0].result), [{ name: 'a.jsonl', bytes: 3 }, { name: 'b.csv', bytes: 1000 }]);

@@ -1,12 +1,11 @@
-//! The scoring worker: runs `coglab-core` parsers and scorers off the main thread.
+//! The worker side: runs `coglab-core` parsers and scorers off the main thread.
 //!
 //! Each request names an operation `"<domain>.<name>"`; the domain picks the module:
-//! `sys` (built in), and one module per feature area, each owning its operations.
+//! `sys` (built in), and one module per feature area, each owning its operations
+//! ([`super::ops_leaderboard`], [`super::ops_structure`]).
 
-mod ops_leaderboard;
-mod ops_structure;
-
-use coglab::worker::protocol::{self, FileSource, InputFile, RequestFile};
+use super::protocol::{self, FileSource, InputFile, RequestFile};
+use super::{ops_leaderboard, ops_structure};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -103,7 +102,14 @@ fn load(files: Vec<RequestFile>, progress: &Progress) -> Result<Vec<InputFile>, 
     Ok(out)
 }
 
-fn main() {
+/// Whether this code runs inside a dedicated worker (rather than a page's window).
+pub fn in_worker() -> bool {
+    js_sys::global().is_instance_of::<DedicatedWorkerGlobalScope>()
+}
+
+/// Serves requests in this worker until it is terminated: installs the message handler and
+/// posts "ready". Call once, from the app module's start when [`in_worker`] holds.
+pub fn serve() {
     console_error_panic_hook::set_once();
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let reply_scope = scope.clone();

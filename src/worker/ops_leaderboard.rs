@@ -18,12 +18,12 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use coglab::worker::protocol::InputFile;
+use super::protocol::InputFile;
 use coglab_core::leaderboard::detail::{compare_kiva, compare_mmiq, mmiq_items, ItemsQuery};
 use coglab_core::leaderboard::{score_files, Detail, InputRef};
 use serde::Deserialize;
 
-use crate::Progress;
+use super::host::Progress;
 
 thread_local! {
     /// The full reports of scored rows, by row id.

@@ -6,7 +6,7 @@
 //!   resamples); returns the report, the rank comparison against the plain mean and the fit's
 //!   wall time in milliseconds.
 
-use coglab::worker::protocol::InputFile;
+use super::protocol::InputFile;
 use coglab_core::sem::bootstrap::BootstrapOptions;
 use coglab_core::sem::data::ScoreMatrix;
 use coglab_core::sem::spec::ModelSpec;
@@ -14,7 +14,7 @@ use coglab_core::sem::suite::rank_changes;
 use coglab_core::sem::{analyze_parsed_with_progress, SemOptions};
 use serde::Deserialize;
 
-use crate::Progress;
+use super::host::Progress;
 
 /// Arguments of `sem.analyze`.
 #[derive(Deserialize)]
