@@ -41,8 +41,10 @@ struct Staged {
     path: String,
     /// Size in bytes.
     size: f64,
-    /// Format detected from the file's start.
+    /// Format to read the file as (the detected one unless the user chose another).
     kind: FileKind,
+    /// Format detected from the file's start.
+    detected: FileKind,
     /// Model name (guessed from the path, editable).
     model: String,
     /// Whether to score it.
@@ -261,6 +263,7 @@ async fn stage_files(ws: Workspace, files: Vec<(String, web_sys::File)>) {
                 path,
                 size,
                 kind,
+                detected: kind,
                 model,
                 include: kind != FileKind::Unknown,
             })
@@ -278,6 +281,7 @@ async fn score_staged(ws: Workspace, client: WorkerClient) {
     ws.staged_files.set_value(Vec::new());
     let mut inputs = Vec::with_capacity(files.len());
     let mut models = serde_json::Map::new();
+    let mut kinds = serde_json::Map::new();
     let mut scoring = Vec::new();
     for (s, f) in staged.into_iter().zip(files) {
         if !s.include {
@@ -301,6 +305,9 @@ async fn score_staged(ws: Workspace, client: WorkerClient) {
         if s.model != guess_model(&s.path) {
             models.insert(s.path.clone(), s.model.clone().into());
         }
+        if s.kind != s.detected {
+            kinds.insert(s.path.clone(), s.kind.key().into());
+        }
         inputs.push((s.path.clone(), f));
         scoring.push(s);
     }
@@ -320,7 +327,7 @@ async fn score_staged(ws: Workspace, client: WorkerClient) {
         }
         ws.progress.set(Some(p));
     });
-    let args = serde_json::json!({ "models": models }).to_string();
+    let args = serde_json::json!({ "models": models, "kinds": kinds }).to_string();
     let result = client
         .call_files("lb.score", &args, &inputs, Some(on_progress))
         .await;
@@ -474,16 +481,6 @@ fn DropZone(
             let _ = el.set_attribute("webkitdirectory", "");
         }
     });
-    let kinds = [
-        FileKind::MmiqKey,
-        FileKind::MmiqPredictions,
-        FileKind::MmiqTable,
-        FileKind::MmiqAcc,
-        FileKind::KivaRun,
-        FileKind::KivaHuman,
-        FileKind::Mmopera,
-        FileKind::Unknown,
-    ];
     view! {
         <div class="dropzone" class:over=move || over.get() data-testid="dropzone"
             on:dragover=move |ev: leptos::ev::DragEvent| { ev.prevent_default(); set_over.set(true); }
@@ -507,9 +504,9 @@ fn DropZone(
             <Show when=move || !ws.staged.read().is_empty()>
                 <div class="lb-staged" data-testid="lb-staged">
                     <table class="lb-table">
-                        <caption>"Files to score: check the detected format and the model name"</caption>
+                        <caption>"Files to score: check the format (detected from the content) and the model name"</caption>
                         <thead><tr><th scope="col">"Score"</th><th scope="col">"File"</th>
-                            <th scope="col">"Detected format"</th><th scope="col">"Model"</th></tr></thead>
+                            <th scope="col">"Format"</th><th scope="col">"Model"</th></tr></thead>
                         <tbody>
                             {move || ws.staged.get().into_iter().enumerate().map(|(i, s)| {
                                 let path = s.path.clone();
@@ -520,8 +517,17 @@ fn DropZone(
                                             on:change=move |ev| { let on = event_target_checked(&ev); ws.staged.update(|v| if let Some(x) = v.get_mut(i) { x.include = on; }); } /></td>
                                         <td><code>{s.path.clone()}</code>" "<span class="lb-size">{size_text(s.size)}</span></td>
                                         <td>
-                                            <select aria-label="format" disabled=true title="The format is detected from the file's content; a file that is not recognised is not scored">
-                                                {kinds.map(|k| view! { <option selected=k == s.kind>{k.label()}</option> }).collect_view()}
+                                            <select data-testid="staged-kind" aria-label=format!("format of {}", s.path)
+                                                title="Detected from the file's content; choose another format to read the file as that"
+                                                on:change=move |ev| {
+                                                    let k = FileKind::from_key(&event_target_value(&ev)).unwrap_or(FileKind::Unknown);
+                                                    ws.staged.update(|v| if let Some(x) = v.get_mut(i) { x.kind = k; x.include = k != FileKind::Unknown; });
+                                                }>
+                                                {(s.detected == FileKind::Unknown).then(|| view! { <option value="unknown" selected=s.kind == FileKind::Unknown>"not recognised: choose a format"</option> })}
+                                                {FileKind::CHOOSABLE.map(|k| view! {
+                                                    <option value=k.key() selected=k == s.kind>
+                                                        {k.label()}{(k == s.detected).then_some(" (detected)")}</option>
+                                                }).collect_view()}
                                             </select>
                                         </td>
                                         <td><input type="text" data-testid="staged-model" prop:value=s.model.clone()

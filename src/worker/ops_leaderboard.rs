@@ -5,8 +5,9 @@
 //! parsed on the main thread.
 //!
 //! - `lb.score`: detects and scores a batch of dropped files with
-//!   [`coglab_core::leaderboard::score_files`]. Arguments: `{"models": {"<path>": "<name>"}}`
-//!   (model names the user set; others are guessed from the paths). Result: the
+//!   [`coglab_core::leaderboard::score_files_as`]. Arguments: `{"models": {"<path>": "<name>"},
+//!   "kinds": {"<path>": "<FileKind key>"}}` (model names and formats the user set; others are
+//!   guessed from the paths and detected from the content). Result: the
 //!   [`coglab_core::leaderboard::Scored`] JSON with each row's `id` set and MM-IQ items and KiVA
 //!   trials left out.
 //! - `lb.items`: `{"id": <row id>, "wrong_only": bool, "category": "...", "offset": n,
@@ -20,7 +21,7 @@ use std::collections::HashMap;
 
 use super::protocol::InputFile;
 use coglab_core::leaderboard::detail::{compare_kiva, compare_mmiq, mmiq_items, ItemsQuery};
-use coglab_core::leaderboard::{score_files, Detail, InputRef};
+use coglab_core::leaderboard::{score_files_as, Detail, FileKind, InputRef};
 use serde::Deserialize;
 
 use super::host::Progress;
@@ -36,6 +37,8 @@ thread_local! {
 struct ScoreArgs {
     #[serde(default)]
     models: HashMap<String, String>,
+    #[serde(default)]
+    kinds: HashMap<String, FileKind>,
 }
 
 #[derive(Deserialize)]
@@ -97,7 +100,11 @@ pub fn run(
                     model: args.models.get(&f.name).map(String::as_str),
                 })
                 .collect();
-            let mut scored = score_files(&inputs, |done, total, label| {
+            let chosen: Vec<Option<FileKind>> = files
+                .iter()
+                .map(|f| args.kinds.get(&f.name).copied())
+                .collect();
+            let mut scored = score_files_as(&inputs, &chosen, |done, total, label| {
                 progress.report(done as f64, total as f64, label);
             });
             drop(inputs);

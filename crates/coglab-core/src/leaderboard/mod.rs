@@ -4,6 +4,7 @@
 //! The web app's worker calls [`score_files`]; the page renders what it returns.
 
 pub mod detail;
+pub mod detect;
 pub mod export;
 pub mod gold;
 pub mod metrics;
@@ -11,10 +12,11 @@ pub mod mmopera;
 pub mod ranks;
 
 use crate::kiva::{score_human, score_model, HumanData, KivaReport};
-use crate::mmiq::{self, AnswerKey, MmiqFormat, MmiqReport, Predictions};
+use crate::mmiq::{self, AnswerKey, MmiqReport, Predictions};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+pub use detect::{detect, guess_model};
 pub use export::{to_csv, to_json, to_latex, Table};
 pub use ranks::tie_ranks;
 
@@ -60,97 +62,6 @@ impl FileKind {
     }
 }
 
-fn strip_bom(bytes: &[u8]) -> &[u8] {
-    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
-}
-
-/// Detects a file's kind from its path (with folders, as a folder picker gives it) and bytes.
-///
-/// # Examples
-/// ```
-/// use coglab_core::leaderboard::{detect, FileKind};
-/// let key = br#"{"category": "Mathematical", "MD5": "x", "data_id": 0, "answer": "B"}"#;
-/// assert_eq!(detect("MMIQ_benchmark_answer_dict.jsonl", key), FileKind::MmiqKey);
-/// let run = b"Variation,Regeneration,MCResponse#1,MCResponse#2,MCResponse#3\n";
-/// assert_eq!(detect("gpt4/output_Colour/ColourRed.csv", run), FileKind::KivaRun);
-/// assert_eq!(detect("notes.txt", b"hello"), FileKind::Unknown);
-/// ```
-pub fn detect(path: &str, bytes: &[u8]) -> FileKind {
-    let head = strip_bom(&bytes[..bytes.len().min(8192)]);
-    let lower = path.to_ascii_lowercase();
-    if head.starts_with(b"ParticipantID") || head.starts_with(b"\"ParticipantID\"") {
-        return FileKind::KivaHuman;
-    }
-    if lower.ends_with(".csv") {
-        let first = head.split(|b| *b == b'\n').next().unwrap_or_default();
-        let first = String::from_utf8_lossy(first);
-        if first.contains("Variation") && first.contains("Regeneration") {
-            return FileKind::KivaRun;
-        }
-        if mmopera::is_metadata_csv(head) {
-            return FileKind::Mmopera;
-        }
-    }
-    if gold::is_score_matrix(path, bytes) {
-        return FileKind::ScoreMatrix;
-    }
-    match mmiq::detect(path, head) {
-        Some(MmiqFormat::AnswerKey) => return FileKind::MmiqKey,
-        Some(MmiqFormat::PredictionsJsonl) => return FileKind::MmiqPredictions,
-        Some(MmiqFormat::VlmEvalKitAcc) => return FileKind::MmiqAcc,
-        Some(MmiqFormat::VlmEvalKit(_)) if !lower.ends_with(".json") => return FileKind::MmiqTable,
-        _ => {}
-    }
-    if lower.ends_with(".json")
-        && (mmopera::is_named(path) || crate::mmopera::detect::detect(path, bytes).is_ok())
-    {
-        return FileKind::Mmopera;
-    }
-    if matches!(mmiq::detect(path, head), Some(MmiqFormat::VlmEvalKit(_))) {
-        return FileKind::MmiqTable;
-    }
-    FileKind::Unknown
-}
-
-/// The model name guessed from a path: for a KiVA run, the folder holding the `output_<Domain>`
-/// folders; otherwise the file stem without common suffixes (`_MMIQ`, `_output`, `_parsed`,
-/// `_results`, `_acc`).
-///
-/// # Examples
-/// ```
-/// use coglab_core::leaderboard::guess_model;
-/// assert_eq!(guess_model("KiVA/gpt4_multi_image/output_Colour/ColourRed.csv"), "gpt4_multi_image");
-/// assert_eq!(guess_model("GPT4o_MMIQ.xlsx"), "GPT4o");
-/// assert_eq!(guess_model("example_output_parsed.jsonl"), "example");
-/// ```
-pub fn guess_model(path: &str) -> String {
-    let parts: Vec<&str> = path.split(['/', '\\']).filter(|c| !c.is_empty()).collect();
-    if let Some(i) = parts.iter().position(|c| c.starts_with("output_")) {
-        if i > 0 {
-            return parts[i - 1].to_string();
-        }
-        return "model".to_string();
-    }
-    let name = parts.last().copied().unwrap_or(path);
-    let mut stem = name.rsplit_once('.').map_or(name, |(s, _)| s).to_string();
-    loop {
-        let before = stem.len();
-        for suffix in [
-            "_acc", "_parsed", "_output", "_results", "_result", "_MMIQ", "_mmiq",
-        ] {
-            if let Some(s) = stem.strip_suffix(suffix) {
-                if !s.is_empty() {
-                    stem = s.to_string();
-                }
-            }
-        }
-        if stem.len() == before {
-            break;
-        }
-    }
-    stem
-}
-
 /// One input file of [`score_files`].
 #[derive(Debug, Clone, Copy)]
 pub struct InputRef<'a> {
@@ -167,7 +78,7 @@ pub struct InputRef<'a> {
 pub struct FileStatus {
     /// Path as given.
     pub file: String,
-    /// Detected kind.
+    /// The kind the file was read as (detected, or chosen by the user).
     pub kind: FileKind,
     /// Model the file's scores are attributed to.
     pub model: String,
@@ -271,13 +182,40 @@ impl Scored {
 /// KiVA run CSVs grouped by model folder, KiVA human data. A bad file gets its located error in
 /// its [`FileStatus`]; the other files are still scored. `progress(done, total, file)` is called
 /// as files are processed.
-pub fn score_files(
+pub fn score_files(inputs: &[InputRef<'_>], progress: impl FnMut(usize, usize, &str)) -> Scored {
+    score_files_as(inputs, &[], progress)
+}
+
+/// [`score_files`] with the format of some files chosen by the user: `chosen[i]` (when present
+/// and not `None`) is the format file `i` is read as, instead of the detected one. A file that
+/// is not in its chosen format gets the parser's located error, followed by what its content
+/// was detected as.
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::{score_files_as, FileKind, InputRef};
+/// let run = b"Variation,Regeneration,MCResponse#1,MCResponse#2,MCResponse#3\n0,0,1,1,1\n";
+/// let f = InputRef { path: "m/output_Colour/ColourRed.csv", bytes: run, model: None };
+/// // Read as an MM-IQ answer key, it fails with a located error.
+/// let s = score_files_as(&[f], &[Some(FileKind::MmiqKey)], |_, _, _| {});
+/// assert_eq!((s.files[0].kind, s.files[0].status.as_str()), (FileKind::MmiqKey, "error"));
+/// assert!(s.files[0].message.as_deref().unwrap().contains("detected as KiVA model run"));
+/// // As detected, it is scored.
+/// assert_eq!(score_files_as(&[f], &[None], |_, _, _| {}).kiva.len(), 1);
+/// ```
+pub fn score_files_as(
     inputs: &[InputRef<'_>],
+    chosen: &[Option<FileKind>],
     mut progress: impl FnMut(usize, usize, &str),
 ) -> Scored {
     let total = inputs.len();
     let mut out = Scored::default();
-    let kinds: Vec<FileKind> = inputs.iter().map(|f| detect(f.path, f.bytes)).collect();
+    let detected: Vec<FileKind> = inputs.iter().map(|f| detect(f.path, f.bytes)).collect();
+    let kinds: Vec<FileKind> = detected
+        .iter()
+        .enumerate()
+        .map(|(i, d)| chosen.get(i).copied().flatten().unwrap_or(*d))
+        .collect();
     for (f, kind) in inputs.iter().zip(&kinds) {
         out.files.push(FileStatus {
             file: f.path.to_string(),
@@ -427,6 +365,16 @@ pub fn score_files(
         done += 1;
     });
     progress(total, total, "");
+    for (i, f) in out.files.iter_mut().enumerate() {
+        if f.status == "error" && kinds[i] != detected[i] {
+            let m = f.message.get_or_insert_with(String::new);
+            m.push_str(&format!(
+                " (read as {}, as chosen; its content was detected as {})",
+                kinds[i].label(),
+                detected[i].label()
+            ));
+        }
+    }
     out
 }
 

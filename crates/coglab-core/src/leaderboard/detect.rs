@@ -1,0 +1,252 @@
+//! Recognising a dropped file: its format ([`detect`]) and the model it belongs to
+//! ([`guess_model`]), and the formats a user can choose instead ([`FileKind::CHOOSABLE`]).
+
+use super::{gold, mmopera, FileKind};
+use crate::mmiq::{self, MmiqFormat};
+
+fn strip_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+}
+
+/// Detects a file's kind from its path (with folders, as a folder picker gives it) and bytes.
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::{detect, FileKind};
+/// let key = br#"{"category": "Mathematical", "MD5": "x", "data_id": 0, "answer": "B"}"#;
+/// assert_eq!(detect("MMIQ_benchmark_answer_dict.jsonl", key), FileKind::MmiqKey);
+/// let run = b"Variation,Regeneration,MCResponse#1,MCResponse#2,MCResponse#3\n";
+/// assert_eq!(detect("gpt4/output_Colour/ColourRed.csv", run), FileKind::KivaRun);
+/// assert_eq!(detect("notes.txt", b"hello"), FileKind::Unknown);
+/// ```
+pub fn detect(path: &str, bytes: &[u8]) -> FileKind {
+    let head = strip_bom(&bytes[..bytes.len().min(8192)]);
+    let lower = path.to_ascii_lowercase();
+    if head.starts_with(b"ParticipantID") || head.starts_with(b"\"ParticipantID\"") {
+        return FileKind::KivaHuman;
+    }
+    if lower.ends_with(".csv") {
+        let first = head.split(|b| *b == b'\n').next().unwrap_or_default();
+        let first = String::from_utf8_lossy(first);
+        if first.contains("Variation") && first.contains("Regeneration") {
+            return FileKind::KivaRun;
+        }
+        if mmopera::is_metadata_csv(head) {
+            return FileKind::Mmopera;
+        }
+    }
+    if gold::is_score_matrix(path, bytes) {
+        return FileKind::ScoreMatrix;
+    }
+    match mmiq::detect(path, head) {
+        Some(MmiqFormat::AnswerKey) => return FileKind::MmiqKey,
+        Some(MmiqFormat::PredictionsJsonl) => return FileKind::MmiqPredictions,
+        Some(MmiqFormat::VlmEvalKitAcc) => return FileKind::MmiqAcc,
+        Some(MmiqFormat::VlmEvalKit(_)) if !lower.ends_with(".json") => return FileKind::MmiqTable,
+        _ => {}
+    }
+    if lower.ends_with(".json")
+        && (mmopera::is_named(path) || crate::mmopera::detect::detect(path, bytes).is_ok())
+    {
+        return FileKind::Mmopera;
+    }
+    if matches!(mmiq::detect(path, head), Some(MmiqFormat::VlmEvalKit(_))) {
+        return FileKind::MmiqTable;
+    }
+    FileKind::Unknown
+}
+
+/// The model name guessed from a path: for a KiVA run, the folder holding the `output_<Domain>`
+/// folders; for an MM-OPERA file, the part before `_RIA` / `_ICA`; for a VLMEvalKit file
+/// (`<model>_MMIQ.xlsx`, `<model>_MMIQ_acc.csv`, `<model>_MMIQ_<judge>_result.xlsx`), the part
+/// before `_MMIQ`; otherwise the file stem without common suffixes (`_output`, `_parsed`,
+/// `_results`, `_acc`, `_predictions`).
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::guess_model;
+/// assert_eq!(guess_model("KiVA/gpt4_multi_image/output_Colour/ColourRed.csv"), "gpt4_multi_image");
+/// assert_eq!(guess_model("GPT4o_MMIQ.xlsx"), "GPT4o");
+/// assert_eq!(guess_model("runs/gpt-4o_RIA_regular_scoring.json"), "gpt-4o");
+/// assert_eq!(guess_model("example_output_parsed.jsonl"), "example");
+/// ```
+pub fn guess_model(path: &str) -> String {
+    let parts: Vec<&str> = path.split(['/', '\\']).filter(|c| !c.is_empty()).collect();
+    if let Some(i) = parts.iter().position(|c| c.starts_with("output_")) {
+        if i > 0 {
+            return parts[i - 1].to_string();
+        }
+        return "model".to_string();
+    }
+    let name = parts.last().copied().unwrap_or(path);
+    let mut stem = name.rsplit_once('.').map_or(name, |(s, _)| s).to_string();
+    // A benchmark tag after the model name: cut there (`_RIA`, `_ICA` for MM-OPERA, `_MMIQ`
+    // for VLMEvalKit), when it is a whole `_`-separated part and something is left before it.
+    let lower = stem.to_ascii_lowercase();
+    for tag in ["_ria", "_ica", "_mmiq", "-mmiq"] {
+        let cut = lower.match_indices(tag).map(|(i, _)| i).find(|&i| {
+            i > 0
+                && lower[i + tag.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| c == '_' || c == '-' || c == '.')
+        });
+        if let Some(i) = cut {
+            stem.truncate(i);
+            break;
+        }
+    }
+    loop {
+        let before = stem.len();
+        for suffix in [
+            "_acc",
+            "_parsed",
+            "_output",
+            "_outputs",
+            "_results",
+            "_result",
+            "_predictions",
+            "_preds",
+        ] {
+            if let Some(s) = stem.strip_suffix(suffix) {
+                if !s.is_empty() {
+                    stem = s.to_string();
+                }
+            }
+        }
+        if stem.len() == before {
+            break;
+        }
+    }
+    stem
+}
+
+impl FileKind {
+    /// The formats a user can choose for a staged file, in menu order (every kind the
+    /// leaderboard scores).
+    pub const CHOOSABLE: [FileKind; 8] = [
+        FileKind::MmiqKey,
+        FileKind::MmiqPredictions,
+        FileKind::MmiqTable,
+        FileKind::MmiqAcc,
+        FileKind::KivaRun,
+        FileKind::KivaHuman,
+        FileKind::Mmopera,
+        FileKind::ScoreMatrix,
+    ];
+
+    /// A stable key (the serde name), e.g. for a `<select>` value or a stored record.
+    pub fn key(self) -> &'static str {
+        match self {
+            FileKind::MmiqKey => "mmiq_key",
+            FileKind::MmiqPredictions => "mmiq_predictions",
+            FileKind::MmiqTable => "mmiq_table",
+            FileKind::MmiqAcc => "mmiq_acc",
+            FileKind::KivaRun => "kiva_run",
+            FileKind::KivaHuman => "kiva_human",
+            FileKind::Mmopera => "mmopera",
+            FileKind::ScoreMatrix => "score_matrix",
+            FileKind::Unknown => "unknown",
+        }
+    }
+
+    /// The kind of a [`FileKind::key`] (`None` for an unknown key).
+    pub fn from_key(key: &str) -> Option<FileKind> {
+        Self::CHOOSABLE
+            .into_iter()
+            .chain([FileKind::Unknown])
+            .find(|k| k.key() == key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DATA: &str = "/work/shared/data";
+
+    #[test]
+    fn model_names_from_the_real_file_names() {
+        // Every KiVA run folder in the shared data: the model is the folder above output_*.
+        for variant in ["KiVA", "KiVA-adults"] {
+            let dir = std::path::Path::new(DATA)
+                .join("kiva/model_data")
+                .join(variant);
+            let Ok(models) = std::fs::read_dir(&dir) else {
+                eprintln!("skipped: {DATA} absent");
+                return;
+            };
+            for m in models.flatten() {
+                let model = m.file_name().to_string_lossy().to_string();
+                let file = format!("{variant}/{model}/output_Colour/ColourRed.csv");
+                assert_eq!(guess_model(&file), model);
+            }
+        }
+        for (file, model) in [
+            ("mmiq/example_output_parsed.jsonl", "example"),
+            ("gpt-4o_RIA_regular_scoring.json", "gpt-4o"),
+            ("gpt-4o_ICA_reasoning_scoring.json", "gpt-4o"),
+            ("Qwen2-VL-72B_ICA_results.json", "Qwen2-VL-72B"),
+            ("GPT4o_MMIQ.xlsx", "GPT4o"),
+            ("InternVL2-8B_MMIQ_acc.csv", "InternVL2-8B"),
+            ("InternVL2-8B_MMIQ_gpt-4o-mini_result.xlsx", "InternVL2-8B"),
+            ("llava_predictions.jsonl", "llava"),
+            // A tag inside a word is not cut.
+            ("mod_icarus_parsed.jsonl", "mod_icarus"),
+            ("ricardo_outputs.jsonl", "ricardo"),
+        ] {
+            assert_eq!(guess_model(file), model, "{file}");
+        }
+    }
+
+    #[test]
+    fn a_chosen_format_is_used() {
+        let path =
+            format!("{DATA}/kiva/model_data/KiVA/gpt4_multi_image/output_Colour/ColourRed.csv");
+        let Ok(bytes) = std::fs::read(&path) else {
+            eprintln!("skipped: {DATA} absent");
+            return;
+        };
+        let as_csv = super::super::InputRef {
+            path: "gpt4/output_Colour/ColourRed.csv",
+            bytes: &bytes,
+            model: None,
+        };
+        let as_txt = super::super::InputRef {
+            path: "gpt4/output_Colour/ColourRed.txt",
+            ..as_csv
+        };
+        // Renamed .txt, the run is not recognised; read as a KiVA run (chosen), it scores the
+        // same as the .csv.
+        assert_eq!(detect(as_txt.path, &bytes), FileKind::Unknown);
+        let want = super::super::score_files(&[as_csv], |_, _, _| {});
+        let got = super::super::score_files_as(&[as_txt], &[Some(FileKind::KivaRun)], |_, _, _| {});
+        assert_eq!(got.files[0].status, "ok", "{:?}", got.files[0].message);
+        assert_eq!(got.files[0].kind, FileKind::KivaRun);
+        assert_eq!(got.kiva.len(), 1);
+        assert_eq!(got.kiva[0].model, "gpt4");
+        assert_eq!(got.kiva[0].report.overall, want.kiva[0].report.overall);
+        assert_eq!(
+            got.kiva[0].report.trials.len(),
+            want.kiva[0].report.trials.len()
+        );
+        // Read as an MM-IQ key, it fails with a located error naming the file.
+        let bad = super::super::score_files_as(&[as_csv], &[Some(FileKind::MmiqKey)], |_, _, _| {});
+        let msg = bad.files[0].message.as_deref().unwrap_or_default();
+        assert_eq!(bad.files[0].status, "error");
+        assert!(
+            msg.contains("ColourRed.csv") && msg.contains("detected as KiVA model run"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn kind_keys_round_trip() {
+        for k in FileKind::CHOOSABLE.into_iter().chain([FileKind::Unknown]) {
+            assert_eq!(FileKind::from_key(k.key()), Some(k));
+            let json = serde_json::to_string(&k).unwrap();
+            assert_eq!(json, format!("\"{}\"", k.key()));
+        }
+        assert_eq!(FileKind::from_key("xlsx"), None);
+    }
+}
