@@ -56,6 +56,8 @@ struct Staged {
 struct Workspace {
     files: RwSignal<Vec<FileStatus>>,
     mmiq: RwSignal<Vec<MmiqRow>>,
+    /// MM-IQ rows of VLMEvalKit `_acc.csv` summaries.
+    mmiq_acc: RwSignal<Vec<coglab_core::leaderboard::MmiqAccRow>>,
     kiva: RwSignal<Vec<KivaRow>>,
     mmopera: RwSignal<Vec<coglab_core::leaderboard::mmopera::MmoperaRow>>,
     gold: RwSignal<Vec<coglab_core::leaderboard::gold::GoldRow>>,
@@ -92,6 +94,7 @@ pub fn Leaderboard() -> impl IntoView {
     let ws = Workspace {
         files: RwSignal::new(Vec::new()),
         mmiq: RwSignal::new(Vec::new()),
+        mmiq_acc: RwSignal::new(Vec::new()),
         kiva: RwSignal::new(Vec::new()),
         mmopera: RwSignal::new(Vec::new()),
         gold: RwSignal::new(Vec::new()),
@@ -104,7 +107,6 @@ pub fn Leaderboard() -> impl IntoView {
     };
     let client = StoredValue::new_local(WorkerClient::for_app());
     provide_context(LbWorker(client));
-    let filter = Memo::new(move |_| query.read().get("q").unwrap_or_default().to_lowercase());
     let nav = use_nav();
     // The table view, restored from the URL and written back to it on every change.
     let state = RwSignal::new(query.with_untracked(|q| state_from_query(|k| q.get(k))));
@@ -142,19 +144,12 @@ pub fn Leaderboard() -> impl IntoView {
                 benchmark. Click a column header to sort; hover a number for its interval."</p>
             <DropZone on_score=on_score cancel=move || client.get_value().cancel() ws=ws />
             <div class="tabs" role="tablist" aria-label="Benchmark">{tabs}</div>
-            <Show when=move || !matches!(selected.get(), "mmiq" | "kiva")>
-                <label class="lb-search">"Filter computed rows by model "
-                    <input type="search" data-testid="lb-filter" placeholder="e.g. gpt4"
-                        prop:value=move || query.read().get("q").unwrap_or_default()
-                        on:change=move |ev| { let v = event_target_value(&ev); state.update(|s| s.query = v); } />
-                </label>
-            </Show>
             <div class="tab-panel" role="tabpanel">
                 {move || match selected.get() {
-                    "mmiq" => view! { <MmiqTab rows=ws.mmiq state=state bundle=bundle /> }.into_any(),
+                    "mmiq" => view! { <MmiqTab rows=ws.mmiq acc=ws.mmiq_acc state=state bundle=bundle /> }.into_any(),
                     "kiva" => view! { <KivaTab rows=ws.kiva state=state /> }.into_any(),
-                    "mmopera" => view! { <mmopera::MmoperaComputed rows=ws.mmopera filter=filter /> }.into_any(),
-                    "gold" => view! { <gold::GoldComputed rows=ws.gold filter=filter /> }.into_any(),
+                    "mmopera" => view! { <mmopera::MmoperaTab rows=ws.mmopera state=state bundle=bundle /> }.into_any(),
+                    "gold" => view! { <gold::GoldTab rows=ws.gold state=state bundle=bundle /> }.into_any(),
                     _ => ().into_any(),
                 }}
                 {move || match (selected.get(), bundle.get()) {
@@ -339,6 +334,7 @@ async fn score_staged(ws: Workspace, client: WorkerClient) {
         Ok(s) => {
             ws.files.update(|v| v.extend(s.files));
             ws.mmiq.update(|v| v.extend(s.mmiq));
+            ws.mmiq_acc.update(|v| v.extend(s.mmiq_acc));
             ws.kiva.update(|v| v.extend(s.kiva));
             ws.mmopera.update(|v| v.extend(s.mmopera));
             ws.gold.update(|v| v.extend(s.gold));
@@ -629,6 +625,8 @@ const CHART_ROWS: usize = 6;
 fn MmiqTab(
     /// The computed rows.
     rows: RwSignal<Vec<MmiqRow>>,
+    /// The rows of VLMEvalKit `_acc.csv` summaries (no model page or comparison: no items).
+    acc: RwSignal<Vec<coglab_core::leaderboard::MmiqAccRow>>,
     /// The table view.
     state: RwSignal<ViewState>,
     /// The bundled reported results.
@@ -637,7 +635,7 @@ fn MmiqTab(
     let board = Memo::new(move |_| {
         let b = bundle.get();
         let reported = b.as_ref().and_then(|r| r.as_ref().ok());
-        mmiq_board(reported, &rows.read())
+        mmiq_board(reported, &rows.read(), &acc.read())
     });
     let radar = Memo::new(move |_| {
         let b = board.get();
