@@ -109,6 +109,78 @@ pub async fn get_files(area: &str) -> Result<Vec<StoredFile>, String> {
     Ok(files)
 }
 
+/// A file kept in the store as the browser's own `File`/`Blob` (structured clone: its bytes
+/// are never copied through WebAssembly), with the model and format the user chose.
+#[derive(Debug, Clone)]
+pub struct StoredBlob {
+    /// The file's name or folder-relative path (the key within its area).
+    pub name: String,
+    /// The model name the user set, when it differs from the guess.
+    pub model: Option<String>,
+    /// The format the user chose (a `FileKind` key), when it differs from the detected one.
+    pub kind: Option<String>,
+    /// The file itself.
+    pub blob: web_sys::Blob,
+}
+
+/// Adds `files` to `area` as blobs, replacing any file of the same name there. One
+/// transaction: either all are stored or none.
+///
+/// # Errors
+/// A readable message when IndexedDB is unavailable or refuses the write (e.g. quota exceeded).
+pub async fn put_blobs(area: &str, files: &[StoredBlob]) -> Result<(), String> {
+    let db = database().await?;
+    let tx = transaction(&db, FILES, IdbTransactionMode::Readwrite)?;
+    let done = transaction_done(&tx);
+    let store = tx
+        .object_store(FILES)
+        .map_err(|e| describe("open the file store", &e))?;
+    let opt = |v: &Option<String>| v.as_deref().map_or(JsValue::NULL, JsValue::from_str);
+    for file in files {
+        let value = Object::new();
+        set(&value, "area", &JsValue::from_str(area))?;
+        set(&value, "name", &JsValue::from_str(&file.name))?;
+        set(&value, "model", &opt(&file.model))?;
+        set(&value, "kind", &opt(&file.kind))?;
+        set(&value, "blob", &file.blob)?;
+        store
+            .put_with_key(&value, &file_key(area, &file.name))
+            .map_err(|e| describe(&format!("save {}", file.name), &e))?;
+    }
+    done.await
+}
+
+/// All files stored in `area` by [`put_blobs`], in name order (records without a blob, from
+/// [`put_files`], are skipped).
+///
+/// # Errors
+/// A readable message when IndexedDB is unavailable or the read fails.
+pub async fn get_blobs(area: &str) -> Result<Vec<StoredBlob>, String> {
+    let db = database().await?;
+    let tx = transaction(&db, FILES, IdbTransactionMode::Readonly)?;
+    let store = tx
+        .object_store(FILES)
+        .map_err(|e| describe("open the file store", &e))?;
+    let request = store
+        .get_all_with_key(area_range(area)?.as_ref())
+        .map_err(|e| describe("read the stored files", &e))?;
+    let rows: Array = request_done(&request)
+        .await?
+        .dyn_into()
+        .map_err(|_| "stored files: not a list".to_string())?;
+    Ok(rows
+        .iter()
+        .filter_map(|row| {
+            Some(StoredBlob {
+                name: get(&row, "name").as_string()?,
+                model: get(&row, "model").as_string(),
+                kind: get(&row, "kind").as_string(),
+                blob: get(&row, "blob").dyn_into().ok()?,
+            })
+        })
+        .collect())
+}
+
 /// Removes one file from `area` (no error if it is not there).
 ///
 /// # Errors

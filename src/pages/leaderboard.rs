@@ -23,6 +23,7 @@ use crate::components::error_panel::ErrorPanel;
 use crate::components::model_items::{CompareModels, LbWorker, ModelItems};
 use crate::components::reported_table::ReportedTableView;
 use crate::data::{base_path, fetch_text, load_reported, BENCHMARKS};
+use crate::store::{self, StoredBlob};
 use crate::worker::client::WorkerClient;
 use crate::worker::protocol::ProgressUpdate;
 
@@ -71,6 +72,12 @@ struct Workspace {
     staged_files: StoredValue<Vec<web_sys::File>, LocalStorage>,
     /// The files being scored (for the per-file progress).
     scoring: RwSignal<Vec<Staged>>,
+    /// Paths of the files kept in this browser's store.
+    kept: RwSignal<Vec<String>>,
+    /// How many kept files were scored again when the page opened.
+    restored: RwSignal<usize>,
+    /// Why the files could not be kept or read back (e.g. the storage quota is full).
+    store_error: RwSignal<Option<String>>,
 }
 
 /// The leaderboard page; the selected benchmark is the `b` query parameter (default MM-IQ);
@@ -104,9 +111,13 @@ pub fn Leaderboard() -> impl IntoView {
         staged: RwSignal::new(Vec::new()),
         staged_files: StoredValue::new_local(Vec::new()),
         scoring: RwSignal::new(Vec::new()),
+        kept: RwSignal::new(Vec::new()),
+        restored: RwSignal::new(0),
+        store_error: RwSignal::new(None),
     };
     let client = StoredValue::new_local(WorkerClient::for_app());
     provide_context(LbWorker(client));
+    leptos::task::spawn_local(restore(ws, client.get_value()));
     let nav = use_nav();
     // The table view, restored from the URL and written back to it on every change.
     let state = RwSignal::new(query.with_untracked(|q| state_from_query(|k| q.get(k))));
@@ -142,7 +153,8 @@ pub fn Leaderboard() -> impl IntoView {
             <p class="lede">"Results as reported in each benchmark's paper, rows computed in your \
                 browser from result files you drop below, and baselines, in one table per \
                 benchmark. Click a column header to sort; hover a number for its interval."</p>
-            <DropZone on_score=on_score cancel=move || client.get_value().cancel() ws=ws />
+            <DropZone on_score=on_score cancel=move || client.get_value().cancel() ws=ws
+                forget=move |one| leptos::task::spawn_local(forget_kept(ws, client.get_value(), one)) />
             <div class="tabs" role="tablist" aria-label="Benchmark">{tabs}</div>
             <div class="tab-panel" role="tabpanel">
                 {move || match selected.get() {
@@ -306,6 +318,25 @@ async fn score_staged(ws: Workspace, client: WorkerClient) {
         inputs.push((s.path.clone(), f));
         scoring.push(s);
     }
+    score_inputs(ws, client, inputs, models, kinds, scoring, true).await;
+}
+
+/// Area of this page's files in the browser's store.
+const AREA: &str = "leaderboard";
+
+/// Scores `inputs` in the worker (`models` and `kinds`: the user's model names and formats by
+/// path) and appends the results to the workspace; with `keep`, the files scored without error
+/// are then kept in this browser's store (IndexedDB, area "leaderboard") with those choices,
+/// to be scored again on the next visit.
+async fn score_inputs(
+    ws: Workspace,
+    client: WorkerClient,
+    inputs: Vec<(String, web_sys::File)>,
+    models: serde_json::Map<String, serde_json::Value>,
+    kinds: serde_json::Map<String, serde_json::Value>,
+    scoring: Vec<Staged>,
+    keep: bool,
+) {
     if inputs.is_empty() {
         return;
     }
@@ -322,12 +353,13 @@ async fn score_staged(ws: Workspace, client: WorkerClient) {
         }
         ws.progress.set(Some(p));
     });
-    let args = serde_json::json!({ "models": models, "kinds": kinds }).to_string();
+    let args = serde_json::json!({ "models": &models, "kinds": &kinds }).to_string();
     let result = client
         .call_files("lb.score", &args, &inputs, Some(on_progress))
         .await;
     ws.progress.set(None);
     ws.scoring.set(Vec::new());
+    let before = ws.files.with_untracked(Vec::len);
     match result.and_then(|json| {
         serde_json::from_str::<Scored>(&json).map_err(|e| format!("worker result: {e}"))
     }) {
@@ -340,6 +372,123 @@ async fn score_staged(ws: Workspace, client: WorkerClient) {
             ws.gold.update(|v| v.extend(s.gold));
         }
         Err(e) => ws.error.set(Some(e)),
+    }
+    if !keep {
+        return;
+    }
+    let ok: Vec<String> = ws.files.with_untracked(|f| {
+        f.iter()
+            .skip(before)
+            .filter(|f| f.status == "ok")
+            .map(|f| f.file.clone())
+            .collect()
+    });
+    let text = |m: &serde_json::Map<String, serde_json::Value>, k: &str| {
+        m.get(k).and_then(|v| v.as_str()).map(str::to_string)
+    };
+    let blobs: Vec<StoredBlob> = inputs
+        .into_iter()
+        .filter(|(path, _)| ok.contains(path))
+        .map(|(path, f)| StoredBlob {
+            model: text(&models, &path),
+            kind: text(&kinds, &path),
+            name: path,
+            blob: f.into(),
+        })
+        .collect();
+    if blobs.is_empty() {
+        return;
+    }
+    match store::put_blobs(AREA, &blobs).await {
+        Ok(()) => ws.kept.update(|k| {
+            for b in blobs {
+                if !k.contains(&b.name) {
+                    k.push(b.name);
+                }
+            }
+        }),
+        Err(e) => ws.store_error.set(Some(e)),
+    }
+}
+
+/// Scores again, in the worker, the files kept in this browser's store (on page load, or after
+/// one of them is removed).
+async fn restore(ws: Workspace, client: WorkerClient) {
+    let stored = match store::get_blobs(AREA).await {
+        Ok(s) => s,
+        Err(e) => {
+            ws.store_error.set(Some(e));
+            return;
+        }
+    };
+    ws.kept.set(stored.iter().map(|b| b.name.clone()).collect());
+    ws.restored.set(stored.len());
+    let mut models = serde_json::Map::new();
+    let mut kinds = serde_json::Map::new();
+    let mut scoring = Vec::new();
+    let mut inputs = Vec::new();
+    for b in stored {
+        if let Some(m) = b.model {
+            models.insert(b.name.clone(), m.into());
+        }
+        let kind = b.kind.as_deref().and_then(FileKind::from_key);
+        if let Some(k) = kind {
+            kinds.insert(b.name.clone(), k.key().into());
+        }
+        scoring.push(Staged {
+            path: b.name.clone(),
+            size: b.blob.size(),
+            kind: kind.unwrap_or(FileKind::Unknown),
+            detected: FileKind::Unknown,
+            model: String::new(),
+            include: true,
+        });
+        // Only `size` and the blob itself are used by `call_files`: a stored Blob will do.
+        inputs.push((b.name, b.blob.unchecked_into::<web_sys::File>()));
+    }
+    score_inputs(ws, client, inputs, models, kinds, scoring, false).await;
+}
+
+/// Removes every computed row and file status (and the worker's item data of those rows).
+fn clear_rows(ws: Workspace, client: &WorkerClient) {
+    let mut ids: Vec<u64> = ws.mmiq.with_untracked(|r| r.iter().map(|r| r.id).collect());
+    ids.extend(
+        ws.kiva
+            .with_untracked(|r| r.iter().map(|r| r.id).collect::<Vec<_>>()),
+    );
+    ws.mmiq.set(Vec::new());
+    ws.mmiq_acc.set(Vec::new());
+    ws.kiva.set(Vec::new());
+    ws.mmopera.set(Vec::new());
+    ws.gold.set(Vec::new());
+    ws.files.set(Vec::new());
+    ws.error.set(None);
+    let client = client.clone();
+    leptos::task::spawn_local(async move {
+        let args = serde_json::json!({ "ids": ids }).to_string();
+        let _ = client.call("lb.forget", &args, &[], None).await;
+    });
+}
+
+/// Forgets the kept files: all of them (`None`), or one, whose rows go and the others are
+/// scored again.
+async fn forget_kept(ws: Workspace, client: WorkerClient, one: Option<String>) {
+    ws.store_error.set(None);
+    let done = match &one {
+        None => store::clear_area(AREA).await,
+        Some(name) => store::delete_file(AREA, name).await,
+    };
+    if let Err(e) = done {
+        ws.store_error.set(Some(e));
+        return;
+    }
+    clear_rows(ws, &client);
+    match one {
+        None => {
+            ws.kept.set(Vec::new());
+            ws.restored.set(0);
+        }
+        Some(_) => restore(ws, client).await,
     }
 }
 
@@ -420,6 +569,8 @@ fn DropZone(
     cancel: impl Fn() + Copy + Send + Sync + 'static,
     /// Where staged files, results and statuses go.
     ws: Workspace,
+    /// Forgets the files kept in this browser: all (`None`) or the one named.
+    forget: impl Fn(Option<String>) + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let (over, set_over) = signal(false);
     let take_list = move |list: Option<web_sys::FileList>| {
@@ -570,6 +721,36 @@ fn DropZone(
             })}
             {move || ws.error.get().map(|e| view! {
                 <ErrorPanel title="Scoring stopped" message=e />
+            })}
+            <Show when=move || !ws.kept.read().is_empty()>
+                <div class="lb-kept" data-testid="lb-kept" role="group" aria-label="Files kept in this browser">
+                    <p>
+                        <span data-testid="lb-kept-count">{move || {
+                            let n = ws.kept.read().len();
+                            let r = ws.restored.get();
+                            let again = if r > 0 { format!(" ({r} scored again from this browser's storage when the page opened)") } else { String::new() };
+                            format!("{n} {} kept in this browser{again}: they are scored again each time you open the leaderboard, and never leave this machine.",
+                                if n == 1 { "file" } else { "files" })
+                        }}</span>" "
+                        <button type="button" data-testid="lb-forget" on:click=move |_| forget(None)>"Forget these files"</button>
+                    </p>
+                    <details>
+                        <summary>"Kept files"</summary>
+                        <ul class="lb-kept-list">
+                            {move || ws.kept.get().into_iter().map(|name| {
+                                let n2 = name.clone();
+                                view! {
+                                    <li data-testid="kept-file" data-path=name.clone()><code>{name.clone()}</code>" "
+                                        <button type="button" class="lb-remove" aria-label=format!("Forget {name}")
+                                            on:click=move |_| forget(Some(n2.clone()))>"Remove"</button></li>
+                                }
+                            }).collect_view()}
+                        </ul>
+                    </details>
+                </div>
+            </Show>
+            {move || ws.store_error.get().map(|e| view! {
+                <ErrorPanel title="Could not keep the files in this browser" message=e />
             })}
             <Show when=move || !ws.files.read().is_empty()>
                 <details class="lb-files-box" data-testid="lb-files-box">

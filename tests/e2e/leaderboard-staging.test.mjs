@@ -30,6 +30,11 @@ function cli(args) {
 }
 
 const close = (a, b) => Math.abs(a - b) < 1e-9;
+/** Same columns, equal values up to rounding (restored files are summed in another order). */
+function sameCells(got, want) {
+  assert.deepEqual(Object.keys(got).sort(), Object.keys(want).sort());
+  for (const [k, v] of Object.entries(want)) assert.ok(close(got[k], v), `${k}: ${got[k]} vs ${v}`);
+}
 
 /** Page-object helpers for the staging step. */
 class Staging {
@@ -88,6 +93,63 @@ test('staged files: the format is a choice, the model name is guessed from the f
     const panel = page.getByTestId('error-panel').filter({ hasText: 'gpt-4o_MMIQ_preds.jsonl' });
     await panel.waitFor();
     assert.match(await panel.innerText(), /read as KiVA adult human data, as chosen; its content was detected as MM-IQ predictions/);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+test('scored files are kept in this browser: reload re-scores them with the same numbers; forget',
+  { skip }, async () => {
+    const { page, context, errors } = await newPage(env.browser);
+    const app = new App(page, env.base);
+    const st = new Staging(page);
+    await app.goto('/leaderboard');
+    await st.stage([KEY, PREDS]);
+    await st.score();
+    const mrow = page.locator('[data-testid=mmiq-computed-row][data-model=example]');
+    await mrow.waitFor();
+    const mmiqBefore = await st.cells('mmiq', 'example');
+    const want = cli(['score', 'mmiq', '--answers', KEY, PREDS, '--json']);
+    assert.ok(close(mmiqBefore.mean, want.overall.accuracy));
+    await page.getByTestId('tab-kiva').click();
+    await st.stage(GPT4, 14, 'folder-input');
+    await st.score();
+    const krow = page.locator('[data-testid=kiva-computed-row][data-model=gpt4_multi_image]');
+    await krow.waitFor();
+    const kivaBefore = await st.cells('kiva', 'gpt4_multi_image');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=kept-file]').length === 16);
+
+    // Reload: the 16 files come back from IndexedDB, are scored again in the worker, and the
+    // rows have the same numbers.
+    await page.reload();
+    await page.getByTestId('main-nav').waitFor();
+    await krow.waitFor();
+    sameCells(await st.cells('kiva', 'gpt4_multi_image'), kivaBefore);
+    assert.match(await page.getByTestId('lb-kept-count').innerText(),
+      /^16 files kept in this browser \(16 scored again from this browser's storage when the page opened\)/);
+    await page.getByTestId('tab-mmiq').click();
+    await mrow.waitFor();
+    sameCells(await st.cells('mmiq', 'example'), mmiqBefore);
+    await app.screenshot('staging-restored-light');
+
+    // Remove one file: the predictions go (and their row), the rest is scored again.
+    await page.getByTestId('lb-kept').locator('summary').click();
+    await page.locator('[data-testid=kept-file][data-path="example_output_parsed.jsonl"] button').click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=kept-file]').length === 15);
+    await mrow.waitFor({ state: 'detached' });
+    await page.getByTestId('tab-kiva').click();
+    await krow.waitFor();
+    sameCells(await st.cells('kiva', 'gpt4_multi_image'), kivaBefore);
+
+    // Forget all: rows and kept files gone, and still gone after a reload.
+    await page.getByTestId('lb-forget').click();
+    await krow.waitFor({ state: 'detached' });
+    assert.equal(await page.getByTestId('lb-kept').count(), 0);
+    await page.reload();
+    await page.getByTestId('main-nav').waitFor();
+    await page.locator('[data-testid=kiva-reported-row]').first().waitFor();
+    await page.waitForTimeout(1000);
+    assert.equal(await page.locator('[data-testid=kiva-computed-row]').count(), 0);
+    assert.equal(await page.getByTestId('lb-kept').count(), 0);
     assert.deepEqual(errors, []);
     await context.close();
   });
