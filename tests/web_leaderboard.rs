@@ -81,6 +81,7 @@ fn fixture() -> Board {
         key: k.into(),
         title: k.to_uppercase(),
         definition: format!("definition of {k}"),
+        unit: None,
     };
     Board {
         caption: "fixture".into(),

@@ -78,6 +78,9 @@ pub struct BoardColumn {
     pub title: String,
     /// The metric's definition (header tooltip).
     pub definition: String,
+    /// Display factor and decimals of this column when they differ from the board's (e.g. a
+    /// score that is not a percentage).
+    pub unit: Option<(f64, usize)>,
 }
 
 /// A benchmark's table.
@@ -221,14 +224,19 @@ pub fn arrange(board: &Board, state: &ViewState) -> Arranged {
 
 /// A cell's text as shown: the value, or "value ± half-width of the interval" in compact mode;
 /// "–" when missing.
-pub fn cell_text(board: &Board, cell: Option<&BoardCell>, compact: bool) -> String {
+/// `column` is the cell's column index (for its [`BoardColumn::unit`]).
+pub fn cell_text(board: &Board, column: usize, cell: Option<&BoardCell>, compact: bool) -> String {
     let Some(c) = cell else {
         return "–".into();
     };
-    let d = board.decimals;
-    let v = format!("{:.d$}", c.value * board.scale);
+    let (scale, d) = board
+        .columns
+        .get(column)
+        .and_then(|c| c.unit)
+        .unwrap_or((board.scale, board.decimals));
+    let v = format!("{:.d$}", c.value * scale);
     match (compact, c.interval) {
-        (true, Some((lo, hi))) => format!("{v} ± {:.d$}", (hi - lo) / 2.0 * board.scale),
+        (true, Some((lo, hi))) => format!("{v} ± {:.d$}", (hi - lo) / 2.0 * scale),
         _ => v,
     }
 }
@@ -252,6 +260,7 @@ pub fn export_table(board: &Board, state: &ViewState) -> Table {
             row.extend(a.columns.iter().map(|&c| {
                 cell_text(
                     board,
+                    c,
                     r.cells.get(c).and_then(Option::as_ref),
                     state.compact,
                 )
@@ -442,7 +451,7 @@ pub fn BoardTable(
                             let r = &b.rows[i];
                             let cells = a.columns.iter().map(|&c| {
                                 let cell = r.cells.get(c).and_then(Option::as_ref);
-                                let text = cell_text(&b, cell, compact);
+                                let text = cell_text(&b, c, cell, compact);
                                 let title = cell.map(|x| x.detail.clone());
                                 view! {
                                     <td class="num" data-col=b.columns[c].key.clone()
@@ -511,6 +520,7 @@ mod tests {
             key: k.into(),
             title: k.to_uppercase(),
             definition: String::new(),
+            unit: None,
         };
         Board {
             caption: String::new(),

@@ -105,15 +105,26 @@ class Opera {
   async waitFiles(n) {
     await this.page.waitForFunction((k) => document.querySelectorAll('[data-testid=lb-files] li').length >= k, n);
   }
-  /** `{ "ria-sr": value, ... }` of a model's row. */
+  /** `{ "ria-sr": value, ... }` of a model's computed rows in the table (RIA, then ICA). */
   async values(model) {
-    const row = this.page.locator(`[data-testid=mmopera-row][data-model="${model}"]`);
-    const cells = await row.locator('td[data-key]').evaluateAll((tds) => tds.map((td) => [td.dataset.key, td.dataset.value]));
-    return Object.fromEntries(cells.filter(([, v]) => v !== undefined).map(([k, v]) => [k, Number(v)]));
+    const out = {};
+    for (const task of ['ria', 'ica']) {
+      await this.task(task);
+      const row = this.page.locator(`[data-testid=mmopera-computed-row][data-model="${model}"]`);
+      await row.waitFor();
+      const cells = await row.locator('td[data-col]').evaluateAll((tds) => tds.map((td) => [td.dataset.col, td.dataset.value]));
+      for (const [k, v] of cells) if (v !== undefined) out[`${task}-${k}`] = Number(v);
+    }
+    return out;
   }
-  /** Model names in display order. */
+  /** Shows the table of a task (`ria` or `ica`). */
+  async task(task) {
+    await this.page.getByTestId(`mmopera-task-${task}`).check();
+    await this.page.waitForFunction((t) => document.querySelector('[data-testid=mmopera-table] caption')?.textContent.includes(t), task.toUpperCase());
+  }
+  /** Computed model names in display order. */
   async models() {
-    return this.page.locator('[data-testid=mmopera-row]').evaluateAll((trs) => trs.map((tr) => tr.dataset.model));
+    return this.page.locator('[data-testid=mmopera-computed-row]').evaluateAll((trs) => trs.map((tr) => tr.dataset.model));
   }
 }
 
@@ -144,7 +155,7 @@ test('MM-OPERA files scored in the browser equal coglab score mmopera; a bad fil
     const panel = page.getByTestId('error-panel').filter({ hasText: 'broken_ICA_regular_scoring.json' });
     await panel.waitFor();
     assert.match(await panel.innerText(), /line 3/);
-    await page.getByTestId('mmopera-computed').waitFor();
+    await page.locator('[data-testid=mmopera-computed-row]').first().waitFor();
     // Sorted by RIA SR, best first.
     assert.deepEqual(await opera.models(), ['gpt-4o', 'qwen2-vl']);
 
@@ -167,16 +178,20 @@ test('MM-OPERA files scored in the browser equal coglab score mmopera; a bad fil
       }
     }
     // Shown text: SR as a percentage with two decimals.
-    const srText = await page.locator('[data-testid=mmopera-row][data-model="gpt-4o"] td[data-key=ria-sr]').innerText();
+    await opera.task('ria');
+    const srText = await page.locator('[data-testid=mmopera-computed-row][data-model="gpt-4o"] td[data-col=sr]').innerText();
     assert.match(srText, /^\d+\.\d\d$/);
     assert.ok(Math.abs(Number(srText) - want['gpt-4o'].ria.holistic.score_rate * 100) <= 0.005 + 1e-9, srText);
 
-    // Sorting by ICA reasoning ascending and back.
-    await page.getByTestId('mmopera-sort-ica-sr_proc').click();
+    // Sorting by ICA reasoning, best first, then ascending.
+    await opera.task('ica');
+    const sortIca = page.locator('[data-testid=mmopera-table] th[data-col=sr_proc] button');
+    await sortIca.click();
     const byIca = Object.entries(want).sort((a, b) => b[1].ica.reasoning.mean_score - a[1].ica.reasoning.mean_score).map(([m]) => m);
     assert.deepEqual(await opera.models(), byIca);
-    await page.getByTestId('mmopera-sort-ica-sr_proc').click();
+    await sortIca.click();
     assert.deepEqual(await opera.models(), [...byIca].reverse());
+    await opera.task('ria');
 
     // Breakdowns: every dimension's SR equals the CLI's.
     const box = page.locator('[data-testid=mmopera-breakdown][data-model="gpt-4o"][data-task=ria]');
@@ -247,7 +262,7 @@ test('MM-OPERA files scored in the browser equal coglab score mmopera; a bad fil
     await app2.goto('/leaderboard?b=mmopera');
     await opera2.pickFiles(picked.filter((p) => p !== bad));
     await dark.page.getByTestId('mmopera-histogram').waitFor();
-    await dark.page.getByTestId('mmopera-chart-ica').check();
+    await opera2.task('ica');
     await dark.page.waitForTimeout(200);
     await app2.screenshot('leaderboard-mmopera-dark');
     await dark.page.setViewportSize({ width: 390, height: 844 });
@@ -279,10 +294,12 @@ function spec(dir, name, layers) {
   return path;
 }
 
-/** data-value of a Gold row's cells, by model. */
+/** data-value of a computed Gold row's cells in the table, by matrix file and model. */
 async function goldValues(page, file, model) {
-  const row = page.locator(`[data-testid=gold-matrix][data-file="${file}"] [data-testid=gold-row][data-model="${model}"]`);
-  const cells = await row.locator('td[data-key]').evaluateAll((tds) => tds.map((td) => [td.dataset.key, Number(td.dataset.value)]));
+  const row = page.locator(`[data-testid=gold-computed-row][data-model="${model}"]`)
+    .filter({ has: page.locator(`.badge[title="computed from ${file}"]`) });
+  await row.waitFor();
+  const cells = await row.locator('td[data-value]').evaluateAll((tds) => tds.map((td) => [td.dataset.col, Number(td.dataset.value)]));
   return Object.fromEntries(cells);
 }
 
@@ -302,7 +319,7 @@ test('Gold: a score matrix gets the weighted overall and layer scores of coglab 
     await app.goto('/leaderboard?b=gold');
     const picks = [gold.path, ...(existsSync(OPENVLM) ? [OPENVLM] : [])];
     await pick(page, picks);
-    await page.locator('[data-testid=gold-matrix][data-file="gold-table2.csv"] [data-testid=gold-computed]').waitFor();
+    await page.locator('[data-testid=gold-matrix][data-file="gold-table2.csv"] [data-testid=gold-summary]').waitFor();
     const want = cli(['sem', '--spec', goldSpec, gold.path, '--json']);
     for (const model of ['GPT-4o', 'InternVL3 78B', 'Qwen2.5-VL 7B']) {
       const got = await goldValues(page, 'gold-table2.csv', model);
@@ -328,14 +345,14 @@ test('Gold: a score matrix gets the weighted overall and layer scores of coglab 
         for (const t of tasks) await block.locator(`select[data-task="${t}"]`).selectOption(l);
       }
       await block.getByTestId('gold-score').click();
-      await block.getByTestId('gold-computed').waitFor();
+      await block.getByTestId('gold-summary').waitFor();
       const w = cli(['sem', '--spec', spec(dir, 'openvlm-spec.json', layers), OPENVLM, '--json']);
       for (const model of ['LLaVA-v1-7B', 'InstructBLIP-7B']) {
         const got = await goldValues(page, 'models.json', model);
         assert.ok(close(got.overall, w.overall_scores[model].overall), `${model} overall`);
         assert.ok(close(got.Perception, w.overall_scores[model].by_construct.Perception), `${model} Perception`);
       }
-      await block.getByTestId('gold-computed').screenshot({ path: join(ROOT, 'tests/e2e/screenshots/leaderboard-gold-openvlm.png') });
+      await page.getByTestId('gold-table').screenshot({ path: join(ROOT, 'tests/e2e/screenshots/leaderboard-gold-openvlm.png') });
     }
     await page.setViewportSize({ width: 390, height: 844 });
     await app.screenshot('leaderboard-gold-phone-light');
@@ -346,7 +363,7 @@ test('Gold: a score matrix gets the weighted overall and layer scores of coglab 
     const app2 = new App(dark.page, env.base);
     await app2.goto('/leaderboard?b=gold');
     await pick(dark.page, [gold.path]);
-    await dark.page.getByTestId('gold-computed').waitFor();
+    await dark.page.locator('[data-testid=gold-computed-row]').first().waitFor();
     await app2.screenshot('leaderboard-gold-dark');
     await dark.page.setViewportSize({ width: 390, height: 844 });
     await app2.screenshot('leaderboard-gold-phone-dark');

@@ -3,13 +3,17 @@
 //! baselines (chance, humans); and the table's view state in the URL query string.
 
 use coglab_core::kiva::{StageStats, Variant};
+use coglab_core::leaderboard::gold::{score_table, GoldResult, GoldRow, LAYERS};
 use coglab_core::leaderboard::metrics::{
     definition, model_info, normal_interval, reported_mmiq_interval,
 };
-use coglab_core::leaderboard::{KivaRow, MmiqRow};
+use coglab_core::leaderboard::mmopera::MmoperaRow;
+use coglab_core::leaderboard::{KivaRow, MmiqAccRow, MmiqRow};
 use coglab_core::mmiq::{Accuracy, CATEGORIES, CHANCE};
+use coglab_core::mmopera::Task;
 use coglab_core::reported::ReportedBundle;
 use coglab_core::selftest::baselines::Baselines;
+use coglab_core::sem::suite::RankRow;
 use coglab_core::stats::describe::MeanSe;
 
 use crate::components::board_table::{Board, BoardCell, BoardColumn, BoardRow, RowKind, ViewState};
@@ -53,12 +57,19 @@ fn row(model: &str, kind: RowKind, source: String, cells: Vec<Option<BoardCell>>
 }
 
 /// The MM-IQ table: mean and the eight paradigms; the paper's Table 2 rows (reported; its human
-/// row as a baseline), the computed rows and the 25% chance baseline.
-pub fn mmiq_board(reported: Option<&ReportedBundle>, computed: &[MmiqRow]) -> Board {
+/// row as a baseline), the computed rows, the rows of VLMEvalKit `_acc.csv` summaries
+/// (computed, marked as summaries, no interval: they have no items) and the 25% chance
+/// baseline.
+pub fn mmiq_board(
+    reported: Option<&ReportedBundle>,
+    computed: &[MmiqRow],
+    acc: &[MmiqAccRow],
+) -> Board {
     let mut columns = vec![BoardColumn {
         key: "mean".into(),
         title: "Mean".into(),
         definition: definition("mmiq", "mean").into(),
+        unit: None,
     }];
     columns.extend(
         CATEGORIES
@@ -68,6 +79,7 @@ pub fn mmiq_board(reported: Option<&ReportedBundle>, computed: &[MmiqRow]) -> Bo
                 key: (*c).to_string(),
                 title: s.to_string(),
                 definition: definition("mmiq", c).into(),
+                unit: None,
             }),
     );
     let mut rows = Vec::new();
@@ -127,6 +139,39 @@ pub fn mmiq_board(reported: Option<&ReportedBundle>, computed: &[MmiqRow]) -> Bo
             format!("computed from {}", r.report.file),
             cells,
         ));
+    }
+    for a in acc {
+        let many = a.summary.rows.len() > 1;
+        for r in &a.summary.rows {
+            let how = format!(
+                "as given in the VLMEvalKit summary {} (no interval: the summary has no items)",
+                a.summary.file
+            );
+            let cell = |v: f64| {
+                Some(BoardCell {
+                    value: v,
+                    interval: None,
+                    detail: format!("{}% {how}", pct(v)),
+                })
+            };
+            let mut cells = vec![cell(r.overall)];
+            cells.extend(
+                CATEGORIES
+                    .iter()
+                    .map(|c| r.by_category.get(*c).and_then(|v| cell(*v))),
+            );
+            let model = if many {
+                format!("{} ({})", a.model, r.split)
+            } else {
+                a.model.clone()
+            };
+            rows.push(row(
+                &model,
+                RowKind::Computed,
+                format!("VLMEvalKit summary: {}", a.summary.file),
+                cells,
+            ));
+        }
     }
     let mut chance = vec![Some(BoardCell {
         value: CHANCE,
@@ -214,6 +259,7 @@ pub fn kiva_board(
                     if d == "All" { "all domains" } else { d },
                     definition("kiva", k)
                 ),
+                unit: None,
             });
         }
     }
@@ -283,6 +329,240 @@ pub fn kiva_board(
     }
 }
 
+/// The MM-OPERA metric columns, as (key, header); definitions from the core.
+pub const MMOPERA_METRICS: [(&str, &str); 5] = [
+    ("sr", "SR"),
+    ("hr4", "HR-4"),
+    ("hr3", "HR-3"),
+    ("dhr", "ΔHR"),
+    ("sr_proc", "Reasoning"),
+];
+
+/// The reported table of a task: Table 2 (RIA or ICA) and Table 3's reasoning-score column.
+fn mmopera_ids(task: Task) -> (&'static str, &'static str) {
+    match task {
+        Task::Ria => ("mmopera-table2-ria", "RIA Avg. Reasoning Score"),
+        Task::Ica => ("mmopera-table2-ica", "ICA Avg. Reasoning Score"),
+    }
+}
+
+/// The MM-OPERA table of one task (RIA or ICA): SR, HR-4, HR-3, ΔHR (percent) and the average
+/// reasoning score; the paper's Table 2 rows (reported, its human row as a baseline) with the
+/// reasoning score of Table 3 where the model is in it, and the rows computed from dropped
+/// judge files (`coglab score mmopera`'s numbers; no intervals: the core gives none).
+pub fn mmopera_board(
+    reported: Option<&ReportedBundle>,
+    computed: &[MmoperaRow],
+    task: Task,
+) -> Board {
+    let columns = MMOPERA_METRICS
+        .iter()
+        .map(|(k, t)| BoardColumn {
+            key: (*k).into(),
+            title: (*t).into(),
+            definition: definition("mmopera", k).into(),
+            unit: (*k == "sr_proc").then_some((1.0, 4)),
+        })
+        .collect();
+    let (t2, t3col) = mmopera_ids(task);
+    let mut rows = Vec::new();
+    if let Some(t) = reported.and_then(|b| b.table(t2)) {
+        let t3 = reported.and_then(|b| b.table("mmopera-table3"));
+        let source = format!("{} — {}", t.source, t.title);
+        for r in &t.rows {
+            let kind = if r.group.as_deref() == Some("Human") {
+                RowKind::Baseline
+            } else {
+                RowKind::Reported
+            };
+            let mut cells: Vec<Option<BoardCell>> = (0..4)
+                .map(|i| {
+                    let v = r.values.get(i).copied().flatten()?;
+                    Some(BoardCell {
+                        value: v / 100.0,
+                        interval: None,
+                        detail: format!("reported {v}% (no interval: the paper gives no count)"),
+                    })
+                })
+                .collect();
+            let reasoning = t3.and_then(|t3| {
+                let c = t3.columns.iter().position(|c| c == t3col)?;
+                let row = t3.rows.iter().find(|x| x.label == r.label)?;
+                let v = row.values.get(c).copied().flatten()?;
+                Some(BoardCell {
+                    value: v,
+                    interval: None,
+                    detail: format!("reported {v} in {} — {}", t3.source, t3.title),
+                })
+            });
+            cells.push(reasoning);
+            rows.push(row(&r.label, kind, source.clone(), cells));
+        }
+    }
+    for m in computed {
+        let Some(tr) = m.task(task) else { continue };
+        let files = |f: &[String]| f.join(", ");
+        let h = tr.holistic.as_ref();
+        let hcell = |v: Option<f64>| {
+            let h = h?;
+            Some(BoardCell {
+                value: v?,
+                interval: None,
+                detail: format!(
+                    "N = {} verdicts over {} items; {}",
+                    h.n,
+                    h.items,
+                    files(&tr.regular_files)
+                ),
+            })
+        };
+        let mut cells = vec![
+            hcell(h.map(|h| h.score_rate)),
+            hcell(h.map(|h| h.hr4)),
+            hcell(h.map(|h| h.hr3)),
+            hcell(h.map(|h| h.delta_hr)),
+        ];
+        cells.push(tr.reasoning.as_ref().map(|p| BoardCell {
+            value: p.mean_score,
+            interval: None,
+            detail: format!("over {} items; {}", p.n, files(&tr.reasoning_files)),
+        }));
+        let mut all: Vec<String> = tr
+            .regular_files
+            .iter()
+            .chain(&tr.reasoning_files)
+            .cloned()
+            .collect();
+        all.dedup();
+        rows.push(row(
+            &m.model,
+            RowKind::Computed,
+            format!("computed from {}", all.join(", ")),
+            cells,
+        ));
+    }
+    Board {
+        caption: format!(
+            "MM-OPERA {}: score rate and hit rates (%), average reasoning score; reported in the paper (Tables 2 and 3), computed from your files, human baseline",
+            task.name()
+        ),
+        columns,
+        rows,
+        scale: 100.0,
+        decimals: 2,
+    }
+}
+
+/// The Gold table: the loading-weighted overall score, the layer scores and the plain mean
+/// (coglab-core's Gold analysis), and the Overall printed in the paper. Reported rows: Gold's
+/// Table 2, with the weighted scores computed by the core from its task accuracies; computed
+/// rows: every scored matrix dropped (one row per model and matrix).
+pub fn gold_board(reported: Option<&ReportedBundle>, computed: &[GoldRow]) -> Board {
+    let table = reported.and_then(|b| b.table("gold-table2"));
+    let table_scores = table.map(|t| {
+        let labels: Vec<String> = t.rows.iter().map(|r| r.label.clone()).collect();
+        let values: Vec<Vec<Option<f64>>> = t.rows.iter().map(|r| r.values.clone()).collect();
+        score_table(&labels, &t.columns, &values)
+    });
+    let results: Vec<(&GoldResult, String)> = table_scores
+        .iter()
+        .filter_map(|r| r.as_ref().ok())
+        .map(|r| (r, String::new()))
+        .chain(
+            computed
+                .iter()
+                .filter_map(|g| Some((g.result.as_ref()?, g.matrix.file.clone()))),
+        )
+        .collect();
+    let mut layers: Vec<String> = LAYERS.iter().map(|s| s.to_string()).collect();
+    for (r, _) in &results {
+        for l in &r.layers {
+            if !layers.contains(l) {
+                layers.push(l.clone());
+            }
+        }
+    }
+    layers.retain(|l| results.iter().any(|(r, _)| r.layers.contains(l)));
+    let col = |key: &str, title: &str| BoardColumn {
+        key: key.into(),
+        title: title.into(),
+        definition: definition("gold", key).into(),
+        unit: None,
+    };
+    let mut columns = vec![col("overall", "Overall")];
+    columns.extend(layers.iter().map(|l| BoardColumn {
+        definition: format!("{l}: {}", definition("gold", l)),
+        ..col(l, l)
+    }));
+    columns.push(col("plain_mean", "Plain mean"));
+    columns.push(col("paper_overall", "Overall (paper)"));
+    let cells = |x: &RankRow, how: &str| {
+        let c = |v: f64, what: &str| {
+            Some(BoardCell {
+                value: v,
+                interval: None,
+                detail: format!("{what}{how}"),
+            })
+        };
+        let mut v = vec![c(
+            x.overall,
+            &format!(
+                "weighted overall; rank {} weighted, {} by the plain mean",
+                x.rank_weighted, x.rank_plain
+            ),
+        )];
+        v.extend(
+            layers
+                .iter()
+                .map(|l| x.by_construct.get(l).and_then(|s| c(*s, l))),
+        );
+        v.push(c(x.plain_mean, "plain mean"));
+        v
+    };
+    let mut rows = Vec::new();
+    if let Some(t) = table {
+        let source = format!("{} — {}", t.source, t.title);
+        let scored = table_scores.as_ref().and_then(|r| r.as_ref().ok());
+        let paper = t.columns.iter().position(|c| c == "Overall");
+        for r in &t.rows {
+            let mut v = match scored.and_then(|s| s.rows.iter().find(|x| x.model == r.label)) {
+                Some(x) => cells(x, "; computed by coglab from the paper's task accuracies"),
+                None => vec![None; layers.len() + 2],
+            };
+            v.push(
+                paper
+                    .and_then(|c| r.values.get(c).copied().flatten())
+                    .map(|p| BoardCell {
+                        value: p,
+                        interval: None,
+                        detail: format!("reported {p} (the paper's Overall)"),
+                    }),
+            );
+            rows.push(row(&r.label, RowKind::Reported, source.clone(), v));
+        }
+    }
+    for (res, file) in results.iter().filter(|(_, f)| !f.is_empty()) {
+        for x in &res.rows {
+            let mut v = cells(x, &format!("; from {file}"));
+            v.push(None);
+            rows.push(row(
+                &x.model,
+                RowKind::Computed,
+                format!("computed from {file}"),
+                v,
+            ));
+        }
+    }
+    Board {
+        caption: "Gold: loading-weighted overall and layer scores (unit of the task scores), plain mean, and the paper's Overall"
+            .into(),
+        columns,
+        rows,
+        scale: 1.0,
+        decimals: 2,
+    }
+}
+
 /// The view state from URL query parameters (`s` sort, `a` ascending, `q` text, `k` kinds,
 /// `fam`, `size`, `hide` hidden columns, `c` compact).
 pub fn state_from_query(get: impl Fn(&str) -> Option<String>) -> ViewState {
@@ -332,6 +612,7 @@ pub fn state_to_query(s: &ViewState) -> Vec<(&'static str, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::components::board_table::cell_text;
 
     #[test]
     fn url_state_round_trip() {
@@ -360,7 +641,7 @@ mod tests {
         let bundle =
             ReportedBundle::parse("mmiq.json", include_str!("../../../public/data/mmiq.json"))
                 .unwrap();
-        let b = mmiq_board(Some(&bundle), &[]);
+        let b = mmiq_board(Some(&bundle), &[], &[]);
         assert_eq!(b.columns.len(), 9);
         // 12 models reported, the paper's human row and chance as baselines.
         let kinds = |k| b.rows.iter().filter(|r| r.kind == k).count();
@@ -372,5 +653,190 @@ mod tests {
         let (lo, hi) = gpt.cells[0].as_ref().unwrap().interval.unwrap();
         assert!(lo < 0.2687 && hi > 0.2687 && hi - lo < 0.04);
         assert_eq!(gpt.family, "GPT");
+    }
+
+    /// Scores files with the core as the worker does (`score_files`).
+    fn scored(files: &[(&str, &str)]) -> coglab_core::leaderboard::Scored {
+        let inputs: Vec<coglab_core::leaderboard::InputRef> = files
+            .iter()
+            .map(|(path, text)| coglab_core::leaderboard::InputRef {
+                path,
+                bytes: text.as_bytes(),
+                model: None,
+            })
+            .collect();
+        coglab_core::leaderboard::score_files(&inputs, |_, _, _| {})
+    }
+
+    const RIA_META: &str = r#"[
+        {"id": "r1", "foldername": "ria_0001", "domain": "Nature", "type": "Relation", "culture": "Global", "language": "English", "hop_count": 1, "perception": ["Visual Similarity"], "conception": ["Thematic Links"], "relation": "x"},
+        {"id": "r2", "foldername": "ria_0002", "domain": "Art", "type": "Metaphor", "culture": "Global", "language": "English", "hop_count": 2, "perception": ["Semantic Object"], "conception": ["Causal Connections"], "relation": "x"},
+        {"id": "r3", "foldername": "ria_0003", "domain": "Art", "type": "Relation", "culture": "Chinese", "language": "Chinese", "hop_count": 2, "perception": ["Semantic Object"], "conception": ["Thematic Links"], "relation": "x"},
+        {"id": "r4", "foldername": "ria_0004", "domain": "Nature", "type": "Relation", "culture": "Global", "language": "English", "hop_count": 3, "perception": ["Visual Similarity"], "conception": ["Thematic Links"], "relation": "x"}]"#;
+    const RIA_REGULAR: &str = r#"{"r1": {"score_judge": "4", "score_reason": "x"}, "r2": {"score_judge": "3", "score_reason": "x"},
+        "r3": {"score_judge": "1", "score_reason": "x"}, "r4": {"score_judge": "0", "score_reason": "x"}}"#;
+    const RIA_REASONING: &str = r#"{"r1": {"path": "S0 → S1", "hop_quality": {"S0 → S1": [1, 1, 1]}, "explanation": "ok"},
+        "r2": {"path": "S0 → S1 → S2", "hop_quality": {"S0 → S1": [0.5, 1, 1], "S1 → S2": [1, 0.5, 0]}, "explanation": "ok"}}"#;
+
+    #[test]
+    fn mmopera_board_rows() {
+        let bundle = ReportedBundle::parse(
+            "mmopera.json",
+            include_str!("../../../public/data/mmopera.json"),
+        )
+        .unwrap();
+        let s = scored(&[
+            ("RIA_metadata.json", RIA_META),
+            ("m_RIA_regular_scoring.json", RIA_REGULAR),
+            ("m_RIA_reasoning_scoring.json", RIA_REASONING),
+        ]);
+        assert_eq!(s.mmopera.len(), 1, "{:?}", s.files);
+        let b = mmopera_board(Some(&bundle), &s.mmopera, Task::Ria);
+        assert_eq!(
+            b.columns.iter().map(|c| c.key.as_str()).collect::<Vec<_>>(),
+            ["sr", "hr4", "hr3", "dhr", "sr_proc"]
+        );
+        let kinds = |k| b.rows.iter().filter(|r| r.kind == k).count();
+        // Table 2 (RIA): 16 models reported, the human row a baseline; one computed row.
+        assert_eq!(kinds(RowKind::Reported), 16);
+        assert_eq!(kinds(RowKind::Baseline), 1);
+        assert_eq!(kinds(RowKind::Computed), 1);
+        let v = |model: &str, c: usize| {
+            let r = b.rows.iter().find(|r| r.model == model).unwrap();
+            r.cells[c].as_ref().map(|x| x.value)
+        };
+        // Paper Table 2 RIA: GPT-4o SR 59.72, ΔHR 17.94; Table 3 RIA reasoning 1.6068.
+        assert_eq!(v("GPT-4o", 0), Some(0.5972));
+        assert_eq!(v("GPT-4o", 3), Some(0.1794));
+        assert_eq!(v("GPT-4o", 4), Some(1.6068));
+        // GLM-4V is not in Table 3.
+        assert_eq!(v("GLM-4V", 4), None);
+        assert_eq!(v("Human", 0), Some(0.6188));
+        // Computed: coglab score mmopera --task ria --metadata RIA_metadata.json --regular
+        // m_RIA_regular_scoring.json --reasoning m_RIA_reasoning_scoring.json --json gives
+        // score_rate 0.5 (= (4+3+1+0)/16 by hand), hr4 0.25, hr3 0.5, delta_hr 0.25,
+        // reasoning mean_score 0.9775.
+        assert_eq!(v("m", 0), Some(0.5));
+        assert_eq!(v("m", 1), Some(0.25));
+        assert_eq!(v("m", 2), Some(0.5));
+        assert_eq!(v("m", 3), Some(0.25));
+        assert!((v("m", 4).unwrap() - 0.9775).abs() < 1e-12);
+        // Shown as percentages with two decimals, the reasoning score with four.
+        let m = b.rows.iter().find(|r| r.model == "m").unwrap();
+        assert_eq!(cell_text(&b, 0, m.cells[0].as_ref(), false), "50.00");
+        assert_eq!(cell_text(&b, 4, m.cells[4].as_ref(), false), "0.9775");
+        // ICA: Table 2 ICA values, no computed row (no ICA files).
+        let b = mmopera_board(Some(&bundle), &s.mmopera, Task::Ica);
+        let gpt = b.rows.iter().find(|r| r.model == "GPT-4o").unwrap();
+        assert_eq!(gpt.cells[0].as_ref().unwrap().value, 0.5826);
+        assert_eq!(gpt.cells[4].as_ref().unwrap().value, 0.6396);
+        assert!(b.rows.iter().all(|r| r.kind != RowKind::Computed));
+    }
+
+    #[test]
+    fn gold_board_rows() {
+        let bundle =
+            ReportedBundle::parse("gold.json", include_str!("../../../public/data/gold.json"))
+                .unwrap();
+        // Gold Table 2 without its Overall column, as a dropped matrix.
+        let t = bundle.table("gold-table2").unwrap();
+        let mut csv = String::from("model");
+        for c in t.columns.iter().filter(|c| *c != "Overall") {
+            csv.push(',');
+            csv.push_str(c);
+        }
+        for r in &t.rows {
+            csv.push('\n');
+            csv.push_str(&r.label);
+            for v in &r.values[1..] {
+                csv.push_str(&format!(",{}", v.unwrap()));
+            }
+        }
+        let s = scored(&[("gold-table2.csv", &csv)]);
+        assert_eq!(s.gold.len(), 1, "{:?}", s.files);
+        let b = gold_board(Some(&bundle), &s.gold);
+        assert_eq!(
+            b.columns.iter().map(|c| c.key.as_str()).collect::<Vec<_>>(),
+            [
+                "overall",
+                "Perception",
+                "Memory",
+                "Reasoning",
+                "plain_mean",
+                "paper_overall"
+            ]
+        );
+        // coglab sem --spec gold-spec.json gold-table2.csv --json (layers Perception = Color,
+        // Count, OCR; Memory = Artwork, Landmark, BMK; Reasoning = the five subjects):
+        // GPT-4o overall 79.48504056761112, Perception 93.4909375012403, Memory
+        // 78.19034200958315, Reasoning 71.90448686163967.
+        let want = [
+            79.48504056761112,
+            93.4909375012403,
+            78.19034200958315,
+            71.90448686163967,
+        ];
+        for kind in [RowKind::Reported, RowKind::Computed] {
+            let r = b
+                .rows
+                .iter()
+                .find(|r| r.model == "GPT-4o" && r.kind == kind)
+                .unwrap();
+            for (c, w) in want.iter().enumerate() {
+                let got = r.cells[c].as_ref().unwrap().value;
+                assert!((got - w).abs() < 1e-9, "{kind:?} column {c}: {got} vs {w}");
+            }
+            // Plain mean of GPT-4o's 11 task accuracies, by hand: 874.9 / 11.
+            let mean = r.cells[4].as_ref().unwrap().value;
+            assert!((mean - 874.9 / 11.0).abs() < 1e-9, "{mean}");
+        }
+        let gpt = |k| {
+            b.rows
+                .iter()
+                .find(|r| r.model == "GPT-4o" && r.kind == k)
+                .unwrap()
+        };
+        assert_eq!(
+            gpt(RowKind::Reported).cells[5].as_ref().unwrap().value,
+            165.7
+        );
+        assert!(gpt(RowKind::Computed).cells[5].is_none());
+        assert_eq!(b.rows.len(), 20);
+    }
+
+    #[test]
+    fn mmiq_acc_rows() {
+        // A VLMEvalKit summary worked by hand: Overall 0.2654, two paradigms given.
+        let s = scored(&[(
+            "Qwen2-VL-7B_MMIQ_acc.csv",
+            "\"split\",\"Overall\",\"Logical Operation\",\"Mathematical\"\n\"none\",\"0.2654\",\"0.3\",\"0.2125\"\n",
+        )]);
+        assert_eq!(s.mmiq_acc.len(), 1, "{:?}", s.files);
+        let b = mmiq_board(None, &[], &s.mmiq_acc);
+        let r = b.rows.iter().find(|r| r.kind == RowKind::Computed).unwrap();
+        assert_eq!(r.model, s.mmiq_acc[0].model);
+        assert_eq!(r.source, "VLMEvalKit summary: Qwen2-VL-7B_MMIQ_acc.csv");
+        assert_eq!(r.family, "Qwen");
+        let v: Vec<Option<f64>> = r
+            .cells
+            .iter()
+            .map(|c| c.as_ref().map(|c| c.value))
+            .collect();
+        assert_eq!(
+            v,
+            [
+                Some(0.2654),
+                Some(0.3),
+                Some(0.2125),
+                None,
+                None,
+                None,
+                None,
+                None,
+                None
+            ]
+        );
+        assert!(r.cells.iter().flatten().all(|c| c.interval.is_none()));
+        assert_eq!(cell_text(&b, 0, r.cells[0].as_ref(), true), "26.54");
     }
 }

@@ -1,6 +1,6 @@
-//! Gold computed rows on the leaderboard: for each dropped score matrix, the loading-weighted
-//! overall and layer scores of Gold's PLS-SEM model (layers → Overall) beside the plain mean,
-//! with both ranks. Gold's Table 2 assignment is used when the task names match; otherwise
+//! The Gold leaderboard tab: one unified table of the loading-weighted overall and layer scores
+//! of Gold's PLS-SEM model (layers → Overall) beside the plain mean and the paper's Overall,
+//! for Gold's Table 2 and every dropped score matrix ([`super::board::gold_board`]). Gold's Table 2 assignment is used when the task names match; otherwise
 //! (or to change it) each task is assigned to a layer with a select and the matrix is scored
 //! again in the worker (`lb.gold_analyze`). Every number comes from
 //! `coglab_core::leaderboard::gold`; this file only formats and filters.
@@ -8,49 +8,58 @@
 use std::collections::BTreeMap;
 
 use coglab_core::leaderboard::gold::{GoldResult, GoldRow, LAYERS};
+use coglab_core::reported::ReportedBundle;
 use leptos::prelude::*;
 
+use super::board::gold_board;
+use crate::components::board_table::{BoardTable, ViewState};
 use crate::components::error_panel::ErrorPanel;
 use crate::data::base_path;
 use crate::worker::client::WorkerClient;
 
-fn num(x: f64) -> String {
-    format!("{x:.2}")
-}
-
-/// Gold computed rows, one block per dropped score matrix.
+/// The Gold tab: the unified table (Gold Table 2 reported, with the core's weighted scores of
+/// its task accuracies; every scored matrix's models computed; [`BoardTable`] does sort,
+/// filters, columns, URL state and exports), then one block per dropped matrix with its message
+/// and the task → layer assignment editor.
 #[component]
-pub fn GoldComputed(
+pub fn GoldTab(
     /// The dropped score matrices and their scores.
     rows: RwSignal<Vec<GoldRow>>,
-    /// Lower-case text a shown model name must contain.
-    filter: Memo<String>,
+    /// The table view (kept in the URL).
+    state: RwSignal<ViewState>,
+    /// The bundled reported results (Table 2).
+    bundle: LocalResource<Result<ReportedBundle, String>>,
 ) -> impl IntoView {
     let client = StoredValue::new_local(None::<WorkerClient>);
+    let board = Memo::new(move |_| {
+        let b = bundle.get();
+        let reported = b.as_ref().and_then(|r| r.as_ref().ok());
+        gold_board(reported, &rows.read())
+    });
     view! {
-        <Show when=move || !rows.read().is_empty()>
-            <h2 class="lb-subhead">"Computed from your files"</h2>
-            <p class="notice">"Gold's weighted scores: each task's score weighted by its PLS-SEM \
-                loading on its layer (Σ|λ|·s / Σ|λ|), layers feeding one Overall construct, as "
-                <code>"coglab sem"</code>" computes them. For loadings, reliability, HTMT, \
-                pruning and the bootstrap open the "
-                <a href=format!("{}/structure", base_path())>"Structure page"</a>"."</p>
+        <BoardTable board=board state=state stem="gold" />
+        <p class="notice">"Gold's weighted scores: each task's score weighted by its PLS-SEM \
+            loading on its layer (Σ|λ|·s / Σ|λ|), layers feeding one Overall construct, as "
+            <code>"coglab sem"</code>" computes them. For loadings, reliability, HTMT, \
+            pruning and the bootstrap open the "
+            <a href=format!("{}/structure", base_path())>"Structure page"</a>"."</p>
+        <Show when=move || !rows.read().is_empty()
+            fallback=|| view! { <p class="notice">"Drop score matrices (models × tasks as CSV, TSV or JSON, e.g. the OpenVLM leaderboard JSON) above to add computed rows."</p> }>
+            <h2 class="lb-subhead">"Your matrices"</h2>
             {move || (0..rows.read().len()).map(|k| view! {
-                <GoldMatrixView rows=rows index=k filter=filter client=client />
+                <GoldMatrixView rows=rows index=k client=client />
             }).collect_view()}
         </Show>
     }
 }
 
-/// One matrix: its scores table and the task assignment editor.
+/// One matrix: its message or summary and the task assignment editor.
 #[component]
 fn GoldMatrixView(
     /// All rows (this one is updated when re-scored).
     rows: RwSignal<Vec<GoldRow>>,
     /// Which row.
     index: usize,
-    /// Lower-case text a shown model name must contain.
-    filter: Memo<String>,
     /// The worker client, started on first use.
     client: StoredValue<Option<WorkerClient>, LocalStorage>,
 ) -> impl IntoView {
@@ -97,44 +106,9 @@ fn GoldMatrixView(
             }
         });
     };
-    let table = move || {
+    let summary = move || {
         let r = row.get()?;
         let res = r.result?;
-        let f = filter.get();
-        let layers = res.layers.clone();
-        let body = res
-            .rows
-            .iter()
-            .filter(|x| f.is_empty() || x.model.to_lowercase().contains(&f))
-            .map(|x| {
-                let cells = layers
-                    .iter()
-                    .map(|l| {
-                        let v = x.by_construct.get(l).copied();
-                        view! {
-                            <td class="num" data-key=l.clone() data-value=v.map(|v| v.to_string())>
-                                {v.map_or("–".into(), num)}</td>
-                        }
-                    })
-                    .collect_view();
-                let change = match x.change {
-                    0 => "0".to_string(),
-                    c if c > 0 => format!("▲ {c}"),
-                    c => format!("▼ {}", -c),
-                };
-                view! {
-                    <tr data-testid="gold-row" data-model=x.model.clone()>
-                        <td class="num">{x.rank_weighted}</td>
-                        <th scope="row">{x.model.clone()}" "<span class="badge computed">"computed"</span></th>
-                        <td class="num" data-key="overall" data-value=x.overall.to_string()>{num(x.overall)}</td>
-                        {cells}
-                        <td class="num" data-key="plain_mean" data-value=x.plain_mean.to_string()>{num(x.plain_mean)}</td>
-                        <td class="num">{x.rank_plain}</td>
-                        <td class="num" title="Plain-mean rank minus weighted rank: ▲ weighting moves the model up">{change}</td>
-                    </tr>
-                }
-            })
-            .collect_view();
         let dropped = (!res.dropped_models.is_empty()).then(|| {
             format!(
                 " {} model(s) with missing scores left out: {}.",
@@ -143,23 +117,8 @@ fn GoldMatrixView(
             )
         });
         Some(view! {
-            <div class="table-scroll">
-            <table class="lb-table" data-testid="gold-computed">
-                <caption>{format!("{}: Gold weighted scores over {} models (same unit as the matrix).", r.matrix.file, res.n_models)}{dropped}</caption>
-                <thead><tr>
-                    <th scope="col" title="Rank by the weighted overall score">"Rank"</th>
-                    <th scope="col">"Model"</th>
-                    <th scope="col" title="Loading-weighted score over every task: Σ|λ|·s / Σ|λ|">"Overall"</th>
-                    {res.layers.iter().map(|l| view! {
-                        <th scope="col" title=format!("{l}: loading-weighted score over this layer's tasks")>{l.clone()}</th>
-                    }).collect_view()}
-                    <th scope="col" title="Unweighted mean of the same tasks">"Plain mean"</th>
-                    <th scope="col" title="Rank by the plain mean">"Rank (mean)"</th>
-                    <th scope="col" title="Rank change from weighting">"Change"</th>
-                </tr></thead>
-                <tbody>{body}</tbody>
-            </table>
-            </div>
+            <p data-testid="gold-summary">{format!("Scored: {} models, layers {} (rows marked computed in the table above).",
+                res.n_models, res.layers.join(", "))}{dropped}</p>
         })
     };
     let open = move || row.get().is_some_and(|r| r.result.is_none());
@@ -169,7 +128,7 @@ fn GoldMatrixView(
             {move || row.get().and_then(|r| r.message).map(|m| view! {
                 <p class="notice" data-testid="gold-message">{m}</p>
             })}
-            {table}
+            {summary}
             <details class="lb-files-box" open=open data-testid="gold-assign">
                 <summary>"Task → layer assignment"</summary>
                 <div class="lb-controls">

@@ -1,5 +1,6 @@
-//! MM-OPERA computed rows on the leaderboard: per model RIA and ICA score rate (SR), HR-4,
-//! HR-3, ΔHR and the mean process-reward reasoning score, with every breakdown as an
+//! The MM-OPERA leaderboard tab: per task (RIA or ICA) one unified table of score rate (SR),
+//! HR-4, HR-3, ΔHR and the mean process-reward reasoning score (reported, computed and
+//! baseline rows, [`super::board::mmopera_board`]); for computed rows every breakdown as an
 //! expandable table, the L-3 abilities radar, score rate by hop count, the histogram of
 //! holistic scores, and a two-model comparison computed in the worker. Every number comes
 //! from `coglab_core::leaderboard::mmopera` (scored in the worker with `coglab score
@@ -10,6 +11,7 @@ use std::collections::BTreeMap;
 use coglab_core::leaderboard::mmopera::{MmoperaComparison, MmoperaRow, MmoperaTaskRow};
 use coglab_core::mmopera::score::{Breakdowns, Group, ProcessGroup};
 use coglab_core::mmopera::Task;
+use coglab_core::reported::ReportedBundle;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -17,50 +19,16 @@ use crate::charts::histogram::{draw_histogram, Histogram, HistogramSeries};
 use crate::charts::line::{draw_lines, LineChart, LineSeries};
 use crate::charts::radar::{draw_radar, Radar, RadarSeries};
 use crate::charts::ChartTheme;
+use crate::components::board_table::{BoardTable, ViewState};
 use crate::components::error_panel::ErrorPanel;
+use leptos_router::hooks::use_query_map;
+
+use super::board::mmopera_board;
 use crate::worker::client::WorkerClient;
 
 /// Bootstrap resamples and seed of the comparison's SR-difference interval.
 const RESAMPLES: usize = 2000;
 const SEED: u64 = 1;
-
-/// The metric columns of one task: (key, header, definition).
-const METRICS: [(&str, &str, &str); 5] = [
-    (
-        "sr",
-        "SR",
-        "Score rate: Σ holistic score / (4 × verdicts), judges pooled",
-    ),
-    ("hr4", "HR-4", "Share of verdicts scoring 4 (fully right)"),
-    ("hr3", "HR-3", "Share of verdicts scoring 3 or 4"),
-    ("dhr", "ΔHR", "HR-3 − HR-4: right but not insightful"),
-    (
-        "sr_proc",
-        "Reasoning",
-        "Mean process-reward score S_r per item (α = γ = 0.9; 0 to about 2.7)",
-    ),
-];
-
-/// A metric of one task row, as a number.
-fn metric(row: Option<&MmoperaTaskRow>, key: &str) -> Option<f64> {
-    let row = row?;
-    let h = row.holistic.as_ref();
-    match key {
-        "sr" => h.map(|h| h.score_rate),
-        "hr4" => h.map(|h| h.hr4),
-        "hr3" => h.map(|h| h.hr3),
-        "dhr" => h.map(|h| h.delta_hr),
-        _ => row.reasoning.as_ref().map(|r| r.mean_score),
-    }
-}
-
-fn show(key: &str, v: Option<f64>) -> String {
-    match (key, v) {
-        (_, None) => "–".into(),
-        ("sr_proc", Some(v)) => format!("{v:.4}"),
-        (_, Some(v)) => format!("{:.2}", v * 100.0),
-    }
-}
 
 fn tasks() -> [Task; 2] {
     [Task::Ria, Task::Ica]
@@ -148,72 +116,40 @@ enum OperaChart {
     Empty(String),
 }
 
-/// MM-OPERA computed rows: the summary table (sortable), breakdowns, charts and the two-model
-/// comparison.
+/// The MM-OPERA tab: a RIA / ICA switch (the `t` query parameter), the unified table of the
+/// task (reported Tables 2 and 3, computed rows, human baseline; sort, filters, columns, URL
+/// state and exports from [`BoardTable`]), then for the computed rows whose name matches the
+/// table's text filter: notes, breakdowns, charts and the two-model comparison.
 #[component]
-pub fn MmoperaComputed(
+pub fn MmoperaTab(
     /// The computed rows (one per model).
     rows: RwSignal<Vec<MmoperaRow>>,
-    /// Lower-case text a shown model name must contain.
-    filter: Memo<String>,
+    /// The table view (kept in the URL).
+    state: RwSignal<ViewState>,
+    /// The bundled reported results (Tables 2 and 3).
+    bundle: LocalResource<Result<ReportedBundle, String>>,
 ) -> impl IntoView {
-    // Sort: (column key like "ria-sr", descending).
-    let (sort, set_sort) = signal((String::from("ria-sr"), true));
+    let query = use_query_map();
+    let nav = super::use_nav();
+    let chart_task = Memo::new(move |_| {
+        if query.read().get("t").as_deref() == Some("ica") {
+            Task::Ica
+        } else {
+            Task::Ria
+        }
+    });
+    let board = Memo::new(move |_| {
+        let b = bundle.get();
+        let reported = b.as_ref().and_then(|r| r.as_ref().ok());
+        mmopera_board(reported, &rows.read(), chart_task.get())
+    });
     let visible = Memo::new(move |_| {
-        let f = filter.get();
-        let mut v: Vec<MmoperaRow> = rows
-            .get()
+        let f = state.read().query.to_lowercase();
+        rows.get()
             .into_iter()
             .filter(|r| f.is_empty() || r.model.to_lowercase().contains(&f))
-            .collect();
-        let (col, desc) = sort.get();
-        if col == "model" {
-            v.sort_by(|a, b| a.model.cmp(&b.model));
-            if desc {
-                v.reverse();
-            }
-        } else if let Some((t, k)) = col.split_once('-') {
-            let task = if t == "ica" { Task::Ica } else { Task::Ria };
-            v.sort_by(|a, b| {
-                let (x, y) = (metric(a.task(task), k), metric(b.task(task), k));
-                // Missing values last whatever the direction.
-                match (x, y) {
-                    (Some(x), Some(y)) if desc => y.total_cmp(&x),
-                    (Some(x), Some(y)) => x.total_cmp(&y),
-                    (Some(_), None) => std::cmp::Ordering::Less,
-                    (None, Some(_)) => std::cmp::Ordering::Greater,
-                    (None, None) => a.model.cmp(&b.model),
-                }
-            });
-        }
-        v
+            .collect::<Vec<_>>()
     });
-    let header = move |key: String, label: &'static str, def: &'static str| {
-        let k2 = key.clone();
-        let k3 = key.clone();
-        let aria = move || {
-            let (c, d) = sort.get();
-            if c == k2 {
-                if d {
-                    "descending"
-                } else {
-                    "ascending"
-                }
-            } else {
-                "none"
-            }
-        };
-        view! {
-            <th scope="col" title=def aria-sort=aria>
-                <button type="button" class="sort-button nowrap" data-testid=format!("mmopera-sort-{key}")
-                    on:click=move |_| {
-                        let (c, d) = sort.get_untracked();
-                        set_sort.set((k3.clone(), if c == k3 { !d } else { k3 != "model" }));
-                    }>{label}</button>
-            </th>
-        }
-    };
-    let (chart_task, set_chart_task) = signal(Task::Ria);
     let radar = Memo::new(move |_| {
         let task = chart_task.get();
         let rows = visible.get();
@@ -319,56 +255,17 @@ pub fn MmoperaComputed(
         })
     });
     view! {
-        <Show when=move || !rows.read().is_empty()>
-            <h2 class="lb-subhead">"Computed from your files"</h2>
-            <div class="table-scroll">
-            <table class="lb-table" data-testid="mmopera-computed">
-                <caption>"MM-OPERA: score rate and hit rates (%) and the mean reasoning score, \
-                    scored as coglab score mmopera (judges of a model pooled)"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col" rowspan="2" aria-sort=move || if sort.get().0 == "model" { if sort.get().1 { "descending" } else { "ascending" } } else { "none" }>
-                            <button type="button" class="sort-button" data-testid="mmopera-sort-model"
-                                on:click=move |_| {
-                                    let (c, d) = sort.get_untracked();
-                                    set_sort.set(("model".into(), if c == "model" { !d } else { false }));
-                                }>"Model"</button>
-                        </th>
-                        <th scope="colgroup" colspan="5">"RIA (remote-item association)"</th>
-                        <th scope="colgroup" colspan="5">"ICA (in-context association)"</th>
-                    </tr>
-                    <tr>
-                        {tasks().map(|t| METRICS.map(|(k, label, def)| header(format!("{}-{k}", task_key(t)), label, def)).collect_view()).collect_view()}
-                    </tr>
-                </thead>
-                <tbody>
-                    {move || visible.get().into_iter().map(|r| {
-                        let cells = tasks().map(|t| METRICS.map(|(k, _, _)| {
-                            let row = r.task(t);
-                            let v = metric(row, k);
-                            let title = row.map(|row| {
-                                let files = if k == "sr_proc" { row.reasoning_files.join(", ") } else { row.regular_files.join(", ") };
-                                match (k, &row.holistic, &row.reasoning) {
-                                    ("sr_proc", _, Some(p)) => format!("over {} items; {files}", p.n),
-                                    (_, Some(h), _) if k != "sr_proc" => format!("N = {} verdicts over {} items; {files}", h.n, h.items),
-                                    _ => "no judge file of this kind".to_string(),
-                                }
-                            });
-                            view! {
-                                <td class="num" data-key=format!("{}-{k}", task_key(t))
-                                    data-value=v.map(|v| v.to_string()) title=title>{show(k, v)}</td>
-                            }
-                        }).collect_view()).collect_view();
-                        view! {
-                            <tr data-testid="mmopera-row" data-model=r.model.clone()>
-                                <th scope="row">{r.model.clone()}" "<span class="badge computed">"computed"</span></th>
-                                {cells}
-                            </tr>
-                        }
-                    }).collect_view()}
-                </tbody>
-            </table>
-            </div>
+        <div class="lb-controls" role="radiogroup" aria-label="MM-OPERA task">
+            {tasks().map(|t| view! {
+                <label><input type="radio" name="mmopera-task" data-testid=format!("mmopera-task-{}", task_key(t))
+                    prop:checked=move || chart_task.get() == t
+                    on:change=move |_| super::set_queries(nav, &[("t", if t == Task::Ica { "ica".into() } else { String::new() })]) />
+                    {format!(" {}", t.name())}</label>
+            }).collect_view()}
+        </div>
+        <BoardTable board=board state=state stem="mmopera" />
+        <Show when=move || !rows.read().is_empty()
+            fallback=|| view! { <p class="notice">"Drop MM-OPERA judge files (holistic and process-reward scoring JSON) with the dataset's metadata above to add computed rows, breakdowns, charts and comparisons."</p> }>
             {move || {
                 let notes: Vec<String> = visible.get().iter().flat_map(|r| tasks().into_iter().filter_map(|t| r.task(t).map(|x| (r.model.clone(), t, x.notes.clone(), x.warning_count))).collect::<Vec<_>>())
                     .flat_map(|(m, t, notes, w)| {
@@ -390,14 +287,7 @@ pub fn MmoperaComputed(
                     <Breakdown model=model row=row />
                 }).collect_view()}
             </div>
-            <h3 class="lb-subhead">"Charts"</h3>
-            <div class="lb-controls" role="radiogroup" aria-label="Task shown in the charts">
-                {tasks().map(|t| view! {
-                    <label><input type="radio" name="mmopera-chart-task" data-testid=format!("mmopera-chart-{}", task_key(t))
-                        prop:checked=move || chart_task.get() == t
-                        on:change=move |_| set_chart_task.set(t) />{format!(" {}", t.name())}</label>
-                }).collect_view()}
-            </div>
+            <h3 class="lb-subhead">{move || format!("Charts ({})", chart_task.get().name())}</h3>
             <OperaCanvas data=radar testid="mmopera-radar" file_name="mmopera-l3-radar.png"
                 label="MM-OPERA radar: score rate by L-3 ability for each model" />
             <OperaCanvas data=line testid="mmopera-hops" file_name="mmopera-hops.png"

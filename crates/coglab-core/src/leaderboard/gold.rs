@@ -234,6 +234,41 @@ pub fn analyze(
     })
 }
 
+/// Gold's weighted scores of a printed table of task scores (e.g. the paper's Table 2): one
+/// row per model (`labels`), one value per column of `columns` (columns not in Gold's Table 2
+/// assignment, such as a printed `Overall`, are left out; a missing value drops the model), fitted
+/// with [`table2_assignment`] as [`score_matrix`] fits a dropped matrix with the same tasks.
+///
+/// # Errors
+/// A message when the columns lack a Table 2 task, or from [`analyze`].
+pub fn score_table(
+    labels: &[String],
+    columns: &[String],
+    values: &[Vec<Option<f64>>],
+) -> Result<GoldResult, String> {
+    let tasks: Vec<usize> = (0..columns.len())
+        .filter(|&c| columns[c] != "Overall")
+        .collect();
+    let names: Vec<String> = tasks.iter().map(|&c| columns[c].clone()).collect();
+    let assignment =
+        table2_assignment(&names).ok_or("the table lacks some of Gold's Table 2 tasks")?;
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut header = vec!["model".to_string()];
+    header.extend(names);
+    w.write_record(&header).map_err(|e| e.to_string())?;
+    for (label, row) in labels.iter().zip(values) {
+        let mut rec = vec![label.clone()];
+        rec.extend(tasks.iter().map(|&c| match row.get(c).copied().flatten() {
+            Some(v) => v.to_string(),
+            None => "NA".into(),
+        }));
+        w.write_record(&rec).map_err(|e| e.to_string())?;
+    }
+    let bytes = w.into_inner().map_err(|e| e.to_string())?;
+    let m = ScoreMatrix::parse(&bytes, "table.csv").map_err(|e| e.to_string())?;
+    analyze(&m, &assignment)
+}
+
 /// A dropped score matrix and its Gold scores.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GoldRow {
@@ -293,4 +328,36 @@ pub fn analyze_json(args: &str) -> Result<String, String> {
     let m = ScoreMatrix::parse(a.csv.as_bytes(), &a.file).map_err(|e| e.to_string())?;
     let r = analyze(&m, &a.assignment)?;
     serde_json::to_string(&r).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reported::ReportedBundle;
+
+    #[test]
+    fn score_table_of_gold_table2_equals_coglab_sem() {
+        let b = ReportedBundle::parse(
+            "gold.json",
+            include_str!("../../../../public/data/gold.json"),
+        )
+        .unwrap();
+        let t = b.table("gold-table2").unwrap();
+        let labels: Vec<String> = t.rows.iter().map(|r| r.label.clone()).collect();
+        let values: Vec<Vec<Option<f64>>> = t.rows.iter().map(|r| r.values.clone()).collect();
+        let r = score_table(&labels, &t.columns, &values).unwrap();
+        assert_eq!(r.n_models, 10);
+        assert_eq!(r.layers, ["Perception", "Memory", "Reasoning"]);
+        // coglab sem --spec (Table 2's layers → Overall) on Table 2 as a CSV without Overall:
+        // GPT-4o overall 79.48504056761112, Memory 78.19034200958315.
+        let gpt = r.rows.iter().find(|x| x.model == "GPT-4o").unwrap();
+        assert!(
+            (gpt.overall - 79.48504056761112).abs() < 1e-9,
+            "{}",
+            gpt.overall
+        );
+        assert!((gpt.by_construct["Memory"] - 78.19034200958315).abs() < 1e-9);
+        // Without a Table 2 task: a message.
+        assert!(score_table(&labels, &t.columns[..5], &values).is_err());
+    }
 }

@@ -16,6 +16,8 @@ pub const MMIQ_ITEMS: u64 = 2710;
 /// use coglab_core::leaderboard::metrics::definition;
 /// assert!(definition("mmiq", "mean").contains("Wilson"));
 /// assert!(definition("kiva", "Colour cross").contains("Stage 1"));
+/// assert!(definition("mmopera", "dhr").contains("HR-3"));
+/// assert!(definition("gold", "Memory").contains("loading"));
 /// assert_eq!(definition("mmiq", "no such column"), "");
 /// ```
 pub fn definition(benchmark: &str, column: &str) -> &'static str {
@@ -30,6 +32,15 @@ pub fn definition(benchmark: &str, column: &str) -> &'static str {
         ("mmiq", "Temporal Movement") => "Temporal Movement: positions or rotations that change step by step.",
         ("mmiq", "Spatial Relationship") => "Spatial Relationship: relative positions of objects.",
         ("mmiq", "Concrete Object") => "Concrete Object: real-world objects grouped by a shared property.",
+        ("mmopera", "sr") => "Score rate (SR): Σ holistic score / (4 × verdicts), the judges of a model pooled; an invalid score counts as 0.",
+        ("mmopera", "hr4") => "HR-4: share of verdicts scoring 4 (right and insightful).",
+        ("mmopera", "hr3") => "HR-3: share of verdicts scoring 3 or 4 (right).",
+        ("mmopera", "dhr") => "ΔHR = HR-3 − HR-4: right but not insightful.",
+        ("mmopera", "sr_proc") => "Average reasoning score: mean process-reward score S_r per item (α = γ = 0.9; 0 to about 2.7). Reported rows: the paper's Table 3 (process evaluation).",
+        ("gold", "overall") => "Gold's weighted overall score: each task's score weighted by its PLS-SEM loading (Σ|λ|·s / Σ|λ|), layers feeding one Overall construct, as coglab sem computes it; same unit as the tasks. Reported rows: computed by coglab from the paper's Table 2 task accuracies.",
+        ("gold", "plain_mean") => "Unweighted mean of the same tasks.",
+        ("gold", "paper_overall") => "The Overall score printed in Gold's Table 2 (the paper's own scale).",
+        ("gold", _) => "Layer score: loading-weighted score over the tasks of this layer (Σ|λ|·s / Σ|λ|).",
         ("kiva", _) => match stage {
             "cross" => "Stage 1 (what): which kind of change happened (cross-domain). Trial score = mean over its regenerations; mean ± SE over trials, 95% interval mean ± 1.96 SE.",
             "within_conditional" => "Stage 2 (how), conditional: only trials that reached stage 2 (stage 1 right).",
