@@ -229,6 +229,58 @@ fn set_queries(nav: Nav, pairs: &[(&str, String)]) {
     });
 }
 
+/// Keeps the selected model (`model=<name>`) and the two compared models (`cmp=<a>,<b>`) in the
+/// query string, by model name (row ids are not kept across visits): a name in the URL selects
+/// its row as soon as a row of that name is computed (e.g. once the kept files are scored again
+/// after a reload), and a user's choice is written back.
+fn url_selection(
+    rows: Signal<Vec<(u64, String)>>,
+    pick: RwSignal<Option<u64>>,
+    pair: RwSignal<(Option<u64>, Option<u64>)>,
+) {
+    let query = use_query_map();
+    let nav = use_nav();
+    let id_of =
+        move |name: &str| rows.with(|r| r.iter().find(|(_, m)| m == name).map(|(id, _)| *id));
+    let name_of = move |id: Option<u64>| {
+        rows.with_untracked(|r| {
+            r.iter()
+                .find(|(i, _)| Some(*i) == id)
+                .map(|(_, m)| m.clone())
+        })
+    };
+    // URL → selection.
+    Effect::new(move |_| {
+        let (model, cmp) = query.with(|q| (q.get("model"), q.get("cmp")));
+        if let Some(id) = model.and_then(|m| id_of(&m)) {
+            if pick.get_untracked() != Some(id) {
+                pick.set(Some(id));
+            }
+        }
+        if let Some((a, b)) = cmp.as_deref().and_then(|c| c.split_once(',')) {
+            let (a, b) = (id_of(a), id_of(b));
+            if a.is_some() && b.is_some() && pair.get_untracked() != (a, b) {
+                pair.set((a, b));
+            }
+        }
+    });
+    // Selection → URL (only once the user or the URL has chosen).
+    Effect::new(move |_| {
+        let p = pick.get();
+        let (a, b) = pair.get();
+        let mut set = Vec::new();
+        if let Some(m) = name_of(p) {
+            set.push(("model", m));
+        }
+        if let (Some(x), Some(y)) = (name_of(a), name_of(b)) {
+            set.push(("cmp", format!("{x},{y}")));
+        }
+        if !set.is_empty() {
+            set_queries(nav, &set);
+        }
+    });
+}
+
 /// Path of a picked file: its folder-relative path for a folder pick, else its name.
 fn file_path(f: &web_sys::File) -> String {
     js_sys::Reflect::get(f, &"webkitRelativePath".into())
@@ -846,6 +898,7 @@ fn MmiqTab(
     });
     let model_pick = RwSignal::new(None);
     let pair = RwSignal::new((None, None));
+    url_selection(ids, model_pick, pair);
     view! {
         {move || match bundle.get() {
             Some(Err(e)) => Some(view! { <ErrorPanel title="Could not load the reported results" message=e /> }),
@@ -960,6 +1013,8 @@ fn KivaTab(
             .collect::<Vec<_>>()
     });
     let kiva_pair = RwSignal::new((None, None));
+    let kiva_pick = RwSignal::new(None);
+    url_selection(kiva_ids, kiva_pick, kiva_pair);
     view! {
         <div class="lb-controls" role="group" aria-label="KiVA options">
             <label><input type="checkbox" data-testid="kiva-adults"

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { start, newPage, App, ROOT } from './support.mjs';
@@ -150,6 +150,60 @@ test('scored files are kept in this browser: reload re-scores them with the same
     await page.waitForTimeout(1000);
     assert.equal(await page.locator('[data-testid=kiva-computed-row]').count(), 0);
     assert.equal(await page.getByTestId('lb-kept').count(), 0);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+test('the model page and the compared models live in the URL and survive a reload',
+  { skip }, async () => {
+    const { page, context, errors } = await newPage(env.browser);
+    const app = new App(page, env.base);
+    const st = new Staging(page);
+    await app.goto('/leaderboard');
+    // A second model: always answers "A".
+    const dir = mkdtempSync(join(tmpdir(), 'coglab-url-'));
+    const allA = join(dir, 'allA_output.jsonl');
+    writeFileSync(allA, readFileSync(PREDS, 'utf8').trim().split('\n')
+      .map((l) => JSON.stringify({ data_id: JSON.parse(l).data_id, response: 'The answer is A.' }))
+      .join('\n') + '\n');
+    await st.stage([KEY, PREDS, allA]);
+    await st.score();
+    await page.locator('[data-testid=mmiq-computed-row][data-model=allA]').waitFor();
+    await page.getByTestId('compare-table').waitFor();
+    await page.getByTestId('model-pick').selectOption({ label: 'allA' });
+    await page.waitForURL(/model=allA/);
+    await page.getByTestId('compare-a').selectOption({ label: 'allA' });
+    await page.getByTestId('compare-b').selectOption({ label: 'example' });
+    await page.waitForURL(/cmp=allA%2Cexample/);
+    await page.getByTestId('compare-stats').waitFor();
+    const cmp = cli(['compare', 'mmiq', '--answers', KEY, allA, PREDS, '--json', '--resamples', '2000', '--seed', '1']);
+    const cells = async () => (await page.getByTestId('compare-table').locator('td').allInnerTexts()).map(Number);
+    await page.waitForFunction((want) => {
+      const t = [...document.querySelectorAll('[data-testid=compare-table] td')].map((td) => Number(td.textContent));
+      return JSON.stringify(t) === JSON.stringify(want);
+    }, [cmp.table.both_correct, cmp.table.first_only, cmp.table.second_only, cmp.table.both_wrong]);
+    const url = page.url();
+
+    // Reload (and open the shared URL in a fresh page of the same browser profile): the kept
+    // files are scored again, then the URL's models are selected.
+    await page.reload();
+    await page.getByTestId('main-nav').waitFor();
+    await page.locator('[data-testid=mmiq-computed-row][data-model=allA]').waitFor();
+    const selectedLabel = (id) => page.getByTestId(id).evaluate((s) => s.selectedOptions[0]?.textContent);
+    await page.waitForFunction(() => document.querySelector('[data-testid=model-pick]')?.selectedOptions[0]?.textContent === 'allA');
+    assert.equal(await selectedLabel('compare-a'), 'allA');
+    assert.equal(await selectedLabel('compare-b'), 'example');
+    await page.waitForFunction((want) => {
+      const t = [...document.querySelectorAll('[data-testid=compare-table] td')].map((td) => Number(td.textContent));
+      return JSON.stringify(t) === JSON.stringify(want);
+    }, [cmp.table.both_correct, cmp.table.first_only, cmp.table.second_only, cmp.table.both_wrong]);
+    assert.deepEqual(await cells(), [cmp.table.both_correct, cmp.table.first_only, cmp.table.second_only, cmp.table.both_wrong]);
+    assert.equal(page.url(), url);
+    const other = await context.newPage();
+    await other.goto(url);
+    await other.locator('[data-testid=mmiq-computed-row][data-model=allA]').waitFor();
+    await other.waitForFunction(() => document.querySelector('[data-testid=compare-a]')?.selectedOptions[0]?.textContent === 'allA');
+    await other.close();
     assert.deepEqual(errors, []);
     await context.close();
   });
