@@ -376,3 +376,32 @@ test('Gold board: Table 2 and the real OpenVLM matrix give the weighted scores o
     assert.deepEqual(dark.errors, []);
     await dark.context.close();
   });
+
+test('MM-IQ board: a VLMEvalKit _acc.csv summary is a computed row marked as a summary, without interval', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  const dir = mkdtempSync(join(tmpdir(), 'coglab-board-acc-'));
+  // Hand-made summary: Overall 26.54%, two paradigms given, the others absent.
+  const acc = join(dir, 'Qwen2-VL-7B_MMIQ_acc.csv');
+  writeFileSync(acc, '"split","Overall","Logical Operation","Mathematical"\n"none","0.2654","0.3","0.2125"\n');
+  await app.goto('/leaderboard');
+  await page.getByTestId('file-input').setInputFiles([acc]);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=staged-row]').length >= 1);
+  await page.getByTestId('lb-score').click();
+  const row = page.locator('[data-testid=mmiq-computed-row]');
+  await row.waitFor();
+  assert.equal(await row.count(), 1);
+  const cells = Object.fromEntries(await row.locator('td[data-col]').evaluateAll((tds) => tds.map((td) =>
+    [td.dataset.col, [td.dataset.value, td.dataset.ciLow, td.textContent]])));
+  assert.deepEqual(cells.mean, ['0.2654', undefined, '26.54']);
+  assert.deepEqual(cells['Logical Operation'], ['0.3', undefined, '30.00']);
+  assert.deepEqual(cells.Mathematical, ['0.2125', undefined, '21.25']);
+  assert.deepEqual(cells['2D-Geometry'], [undefined, undefined, '–']);
+  assert.equal(await row.locator('.badge').getAttribute('title'), 'VLMEvalKit summary: Qwen2-VL-7B_MMIQ_acc.csv');
+  assert.match(await row.locator('td[data-col=mean]').getAttribute('title'), /no interval/);
+  // No item-level data: no model page or comparison for it.
+  await page.getByText('Drop MM-IQ prediction files with the answer key above').waitFor();
+  await row.screenshot({ path: join(ROOT, 'tests/e2e/screenshots/leaderboard-board-mmiq-acc-row.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -256,11 +256,12 @@ pub fn MmoperaTab(
     });
     view! {
         <div class="lb-controls" role="radiogroup" aria-label="MM-OPERA task">
+            <span>"Task:"</span>
             {tasks().map(|t| view! {
                 <label><input type="radio" name="mmopera-task" data-testid=format!("mmopera-task-{}", task_key(t))
                     prop:checked=move || chart_task.get() == t
                     on:change=move |_| super::set_queries(nav, &[("t", if t == Task::Ica { "ica".into() } else { String::new() })]) />
-                    {format!(" {}", t.name())}</label>
+                    {format!(" {}", match t { Task::Ria => "RIA (remote-item association)", Task::Ica => "ICA (in-context association)" })}</label>
             }).collect_view()}
         </div>
         <BoardTable board=board state=state stem="mmopera" />
