@@ -1064,7 +1064,7 @@ fn ScoresTable(
         let (key, desc) = sort.get();
         let limit = shown.get();
         let mut v = ranks.clone();
-        v.sort_by(|a, b| {
+        coglab_core::order::sort_by(&mut v, |a, b| {
             let o = match key.as_str() {
                 "model" => a.model.cmp(&b.model),
                 "overall" => a.overall.total_cmp(&b.overall),

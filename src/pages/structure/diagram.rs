@@ -63,7 +63,7 @@ pub fn layout(report: &SemReport) -> Layout {
     // Constructs without items (second order, human anchor shown as a construct): mean of
     // their predecessors' heights.
     let mut order: Vec<(String, usize)> = depth.clone().into_iter().collect();
-    order.sort_by_key(|(_, d)| *d);
+    coglab_core::order::sort_by_key(&mut order, |(_, d)| *d);
     for (n, _) in &order {
         if con_y.contains_key(n) {
             continue;

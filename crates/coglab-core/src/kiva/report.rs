@@ -430,7 +430,7 @@ pub fn aggregate_runs(runs: Vec<RunFile>) -> Result<KivaReport, KivaError> {
         }
         for (variation, rows) in &by_variation {
             let mut regs: Vec<u64> = rows.iter().map(|r| r.regeneration).collect();
-            regs.sort_unstable();
+            crate::order::sort(&mut regs);
             let distinct = {
                 let mut d = regs.clone();
                 d.dedup();

@@ -133,8 +133,7 @@ pub fn first_sheet_rows(bytes: &[u8]) -> Result<Option<Vec<Row>>, String> {
     let first_col = cells.iter().map(|c| c.col).min().unwrap_or(0);
     let width = cells.iter().map(|c| c.col - first_col).max().unwrap_or(0) as usize + 1;
     let mut row_ids: Vec<u32> = cells.iter().map(|c| c.row).collect();
-    row_ids.sort_unstable();
-    row_ids.dedup();
+    crate::order::sort_dedup(&mut row_ids);
     if row_ids.len().saturating_mul(width) > MAX_GRID_CELLS {
         return Err(format!(
             "the first sheet spans {} rows by {width} columns, more cells than this reader holds ({MAX_GRID_CELLS})",

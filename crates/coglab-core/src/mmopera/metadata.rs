@@ -50,16 +50,14 @@ impl ItemMeta {
     /// The L-2 dimensions of the item's labels, each once.
     pub fn l2(&self) -> Vec<L2> {
         let mut out: Vec<L2> = self.l3.iter().map(|l| l.l2()).collect();
-        out.sort();
-        out.dedup();
+        crate::order::sort_dedup(&mut out);
         out
     }
 
     /// The L-1 levels of the item's labels, each once.
     pub fn l1(&self) -> Vec<L1> {
         let mut out: Vec<L1> = self.l3.iter().map(|l| l.l2().l1()).collect();
-        out.sort();
-        out.dedup();
+        crate::order::sort_dedup(&mut out);
         out
     }
 }
@@ -315,8 +313,7 @@ impl Metadata {
                 }
             }
         }
-        l3.sort();
-        l3.dedup();
+        crate::order::sort_dedup(&mut l3);
         let optional = |field: &str| -> Option<String> {
             match record.get(field) {
                 None | Some(Node::Null) => None,

@@ -434,7 +434,7 @@ pub fn rank_changes(matrix: &ScoreMatrix, report: &SemReport) -> Result<Vec<Rank
         r.rank_plain = rp[k];
         r.change = rp[k] as i64 - rw[k] as i64;
     }
-    rows.sort_by(|a, b| {
+    crate::order::sort_by(&mut rows, |a, b| {
         a.rank_weighted
             .cmp(&b.rank_weighted)
             .then_with(|| a.model.cmp(&b.model))
