@@ -2,7 +2,9 @@
 //! worker: the items come from `lb.items` one page at a time, and the comparison statistics
 //! from `lb.compare` (the core's `leaderboard::detail`), so the page never parses the item list.
 
-use coglab_core::leaderboard::detail::{CellItems, ItemsPage, KivaComparison, MmiqCompareView};
+use coglab_core::leaderboard::detail::{
+    CellItems, ItemsPage, KivaComparison, MmiqCompareView, TrialsPage,
+};
 use coglab_core::mmiq::CATEGORIES;
 use leptos::prelude::*;
 use serde::Deserialize;
@@ -211,6 +213,10 @@ pub fn CompareModels(
     pair: RwSignal<(Option<u64>, Option<u64>)>,
     /// Prefix of the test ids (`compare` for MM-IQ, `kiva-compare` for KiVA).
     testid: &'static str,
+    /// KiVA: show stage 2 as the joint score (skipped counted as 0) rather than the
+    /// conditional one, following the tab's "how" switch.
+    #[prop(optional, into)]
+    joint: Option<Signal<bool>>,
 ) -> impl IntoView {
     let worker = expect_context::<LbWorker>();
     let chosen = Memo::new(move |_| {
@@ -295,7 +301,12 @@ pub fn CompareModels(
                         }.into_any()
                     }
                     Some(Some(Ok(Comparison::Kiva(c)))) => {
-                        let stages = c.stages.into_iter().map(|st| {
+                        let hide = match joint.map(|j| j.get()) {
+                            Some(true) => "within_conditional",
+                            Some(false) => "within_joint",
+                            None => "",
+                        };
+                        let stages = c.stages.into_iter().filter(|st| st.stage != hide).map(|st| {
                             let title = match st.stage.as_str() {
                                 "cross" => "Stage 1, what changed",
                                 "within_conditional" => "Stage 2, how (conditional)",
@@ -364,6 +375,206 @@ fn cells_view(x: &str, y: &str, cells: CellItems, what: &'static str) -> impl In
             {list(format!("{what} only {x} right"), cells.first_only, "first_only")}
             {list(format!("{what} only {y} right"), cells.second_only, "second_only")}
             {list(format!("{what} both wrong"), cells.both_wrong, "both_wrong")}
+        </div>
+    }
+}
+
+/// Stage names of the KiVA model page's columns.
+const KIVA_STAGES: [&str; 3] = ["What (1)", "How (2)", "Apply (3)"];
+
+fn score_cell(score: Option<f64>, right: Option<bool>) -> impl IntoView {
+    let (cls, text) = match (score, right) {
+        (Some(x), Some(true)) => ("ok", format!("✓ {}", pct(x))),
+        (Some(x), _) => ("bad", format!("✗ {}", pct(x))),
+        _ => ("", "not reached".to_string()),
+    };
+    view! { <td class=format!("num {cls}") data-score=score.map(|x| x.to_string())>{text}</td> }
+}
+
+/// A KiVA run's page: every trial with its domain and subdomain, the three stages' scores (the
+/// share of regenerations right; stage 2 conditional or joint as the tab's switch says),
+/// right/wrong per stage, a wrong-only and a domain filter, pages, and the per-domain summary.
+/// Trials come from the worker (`lb.trials`).
+#[component]
+pub fn KivaTrials(
+    /// The computed KiVA rows to choose from, as (row id, model name).
+    #[prop(into)]
+    rows: Signal<Vec<(u64, String)>>,
+    /// The selected row id (shared with the URL); `None` picks the first row.
+    selected: RwSignal<Option<u64>>,
+    /// Stage 2 as the joint score (skipped counted as 0).
+    #[prop(into)]
+    joint: Signal<bool>,
+) -> impl IntoView {
+    let worker = expect_context::<LbWorker>();
+    let (wrong_only, set_wrong_only) = signal(false);
+    let (domain, set_domain) = signal(String::new());
+    let (offset, set_offset) = signal(0usize);
+    let pick = Memo::new(move |_| {
+        let rows = rows.get();
+        selected
+            .get()
+            .filter(|id| rows.iter().any(|(r, _)| r == id))
+            .or_else(|| rows.first().map(|(id, _)| *id))
+    });
+    let page = LocalResource::new(move || {
+        let id = pick.get();
+        let args = serde_json::json!({
+            "id": id, "wrong_only": wrong_only.get(), "domain": domain.get(),
+            "joint": joint.get(), "offset": offset.get(), "limit": PAGE,
+        })
+        .to_string();
+        let client = worker.0.get_value();
+        async move {
+            id?;
+            Some(
+                client
+                    .call("lb.trials", &args, &[], None)
+                    .await
+                    .and_then(|j| {
+                        serde_json::from_str::<TrialsPage>(&j).map_err(|e| format!("trials: {e}"))
+                    }),
+            )
+        }
+    });
+    let options = move || {
+        let cur = pick.get();
+        rows.get()
+            .into_iter()
+            .map(|(id, m)| view! { <option value=id.to_string() selected=Some(id) == cur>{m}</option> })
+            .collect_view()
+    };
+    view! {
+        <section class="lb-model" data-testid="kiva-trials" aria-labelledby="lb-kiva-model-h">
+            <h2 class="lb-subhead" id="lb-kiva-model-h">"Model page"</h2>
+            <div class="lb-controls">
+                <label>"Model "
+                    <select data-testid="kiva-model-pick" on:change=move |ev| {
+                        set_offset.set(0);
+                        selected.set(event_target_value(&ev).parse().ok());
+                    }>{options}</select>
+                </label>
+                <label>"Domain "
+                    <select data-testid="trial-domain" on:change=move |ev| {
+                        set_offset.set(0);
+                        set_domain.set(event_target_value(&ev));
+                    }>
+                        <option value="">"All"</option>
+                        {coglab_core::kiva::DOMAINS.iter().map(|d| view! { <option value=*d>{*d}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label><input type="checkbox" data-testid="trial-wrong-only"
+                    on:change=move |ev| { set_offset.set(0); set_wrong_only.set(event_target_checked(&ev)); } />
+                    " Trials with a stage wrong only"</label>
+            </div>
+            {move || match page.get() {
+                None => view! { <p class="loading" aria-busy="true">"Loading trials…"</p> }.into_any(),
+                Some(None) => ().into_any(),
+                Some(Some(Err(e))) => view! { <ErrorPanel title="Could not load the trials" message=e /> }.into_any(),
+                Some(Some(Ok(p))) => trials_view(p, joint.get_untracked(), offset, set_offset).into_any(),
+            }}
+        </section>
+    }
+}
+
+fn trials_view(
+    p: TrialsPage,
+    joint: bool,
+    offset: ReadSignal<usize>,
+    set_offset: WriteSignal<usize>,
+) -> impl IntoView {
+    let how = if joint {
+        "How (2, joint)"
+    } else {
+        "How (2, conditional)"
+    };
+    let mean = |m: Option<coglab_core::stats::describe::MeanSe>| {
+        m.map_or_else(
+            || "–".to_string(),
+            |m| format!("{} ± {}", pct(m.mean), pct(m.se)),
+        )
+    };
+    let stage2 = |s: &coglab_core::kiva::StageStats| {
+        if joint {
+            s.within_joint
+        } else {
+            s.within_conditional
+        }
+    };
+    let summary = p
+        .by_domain
+        .iter()
+        .map(|(d, s)| {
+            let right = p.right_by_domain.get(d).copied().unwrap_or_default();
+            let counts = right.map(|(r, n)| format!("{r} of {n}"));
+            view! {
+                <tr data-domain=d.clone()><th scope="row">{d.clone()}</th>
+                    <td class="num">{mean(s.cross)}</td><td class="num">{mean(stage2(s))}</td>
+                    <td class="num">{mean(s.extrapolation)}</td>
+                    <td class="num">{counts.join(" · ")}</td></tr>
+            }
+        })
+        .collect_view();
+    let total = p.total;
+    let first = p.offset;
+    let shown = p.trials.len();
+    let body = p
+        .trials
+        .into_iter()
+        .map(|t| {
+            let who = t.participant.map(|x| format!(" ({x})")).unwrap_or_default();
+            let wrong = t.right.contains(&Some(false));
+            let domain = t.domain.clone();
+            view! {
+                <tr data-testid="trial-row" data-wrong=wrong.to_string() data-domain=domain>
+                    <td>{t.domain}</td>
+                    <td>{format!("{} #{}{who}", t.subdomain, t.variation)}</td>
+                    <td class="num">{t.rows}</td>
+                    {score_cell(t.scores[0], t.right[0])}
+                    {score_cell(t.scores[1], t.right[1])}
+                    {score_cell(t.scores[2], t.right[2])}
+                    <td class="num">{t.line}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="table-scroll">
+        <table class="lb-table lb-summary-table" data-testid="trial-summary">
+            <caption>{format!("Per domain, all trials: mean % ± SE per stage; trials counted right ({})", p.rule)}</caption>
+            <thead><tr><th scope="col">"Domain"</th><th scope="col">{KIVA_STAGES[0]}</th>
+                <th scope="col">{how}</th><th scope="col">{KIVA_STAGES[2]}</th>
+                <th scope="col">"Trials right (what · how · apply)"</th></tr></thead>
+            <tbody>{summary}
+                <tr data-domain="All"><th scope="row">"All"</th>
+                    <td class="num">{mean(p.overall.cross)}</td><td class="num">{mean(stage2(&p.overall))}</td>
+                    <td class="num">{mean(p.overall.extrapolation)}</td><td></td></tr>
+            </tbody>
+        </table>
+        </div>
+        <div class="lb-controls lb-pager" role="group" aria-label="Trial pages">
+            <span role="status" data-testid="trial-count">{if total == 0 {
+                "No trial matches.".to_string()
+            } else {
+                format!("Trials {}–{} of {total}", first + 1, first + shown)
+            }}</span>
+            <button type="button" disabled=move || offset.get() == 0
+                on:click=move |_| set_offset.update(|o| *o = o.saturating_sub(PAGE))>"Previous"</button>
+            <button type="button" disabled={first + shown >= total} data-testid="trial-next"
+                on:click=move |_| set_offset.update(|o| *o += PAGE)>"Next"</button>
+        </div>
+        <div class="table-scroll">
+            <table class="lb-table lb-items">
+                <thead><tr>
+                    <th scope="col">"Domain"</th><th scope="col">"Trial"</th>
+                    <th scope="col" title="Regenerations of the trial (rows of a person)">"Runs"</th>
+                    <th scope="col" title="Share of regenerations right">{KIVA_STAGES[0]}</th>
+                    <th scope="col" title="Share of regenerations right">{how}</th>
+                    <th scope="col" title="Share of regenerations right">{KIVA_STAGES[2]}</th>
+                    <th scope="col">"Line"</th>
+                </tr></thead>
+                <tbody>{body}</tbody>
+            </table>
         </div>
     }
 }

@@ -20,7 +20,7 @@ use crate::charts::radar::{draw_radar, Radar, RadarSeries};
 use crate::charts::ChartTheme;
 use crate::components::board_table::{arrange, Board, BoardTable, ViewState};
 use crate::components::error_panel::ErrorPanel;
-use crate::components::model_items::{CompareModels, LbWorker, ModelItems};
+use crate::components::model_items::{CompareModels, KivaTrials, LbWorker, ModelItems};
 use crate::components::reported_table::ReportedTableView;
 use crate::data::{base_path, fetch_text, load_reported, BENCHMARKS};
 use crate::store::{self, StoredBlob};
@@ -1037,9 +1037,12 @@ fn KivaTab(
             }).collect_view()}
         </div>
         <ChartCanvas data=chart testid="kiva-chart" file_name="kiva-bars.png" label="KiVA grouped bars: accuracy by domain with ±1 SE, first rows of the table" />
+        <Show when=move || !kiva_ids.read().is_empty()>
+            <KivaTrials rows=kiva_ids selected=kiva_pick joint=joint />
+        </Show>
         <Show when=move || { kiva_ids.read().len() >= 2 }
             fallback=|| view! { <p class="notice">"Drop two KiVA run folders above to compare them stage by stage."</p> }>
-            <CompareModels rows=kiva_ids pair=kiva_pair testid="kiva-compare" />
+            <CompareModels rows=kiva_ids pair=kiva_pair testid="kiva-compare" joint=joint />
         </Show>
     }
 }

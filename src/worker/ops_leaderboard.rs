@@ -12,6 +12,8 @@
 //!   trials left out.
 //! - `lb.items`: `{"id": <row id>, "wrong_only": bool, "category": "...", "offset": n,
 //!   "limit": n}` → [`coglab_core::leaderboard::detail::ItemsPage`] (MM-IQ rows).
+//! - `lb.trials`: `{"id": <row id>, "wrong_only": bool, "domain": "...", "joint": bool,
+//!   "offset": n, "limit": n}` → [`coglab_core::leaderboard::detail::TrialsPage`] (KiVA rows).
 //! - `lb.compare`: `{"first": id, "second": id, "resamples": n, "seed": n}` →
 //!   `{"mmiq": MmiqCompareView}` or `{"kiva": KivaComparison}`.
 //! - `lb.forget`: `{"ids": [..]}` drops kept reports.
@@ -20,7 +22,9 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::protocol::InputFile;
-use coglab_core::leaderboard::detail::{compare_kiva, compare_mmiq, mmiq_items, ItemsQuery};
+use coglab_core::leaderboard::detail::{
+    compare_kiva, compare_mmiq, kiva_trials, mmiq_items, ItemsQuery, TrialsQuery,
+};
 use coglab_core::leaderboard::{score_files_as, Detail, FileKind, InputRef};
 use serde::Deserialize;
 
@@ -46,6 +50,13 @@ struct ItemsArgs {
     id: u64,
     #[serde(flatten)]
     query: ItemsQuery,
+}
+
+#[derive(Deserialize)]
+struct TrialsArgs {
+    id: u64,
+    #[serde(flatten)]
+    query: TrialsQuery,
 }
 
 #[derive(Deserialize)]
@@ -119,6 +130,15 @@ pub fn run(
                 Some(Detail::Mmiq(r)) => serde_json::to_string(&mmiq_items(r, &a.query))
                     .map_err(|e| format!("lb.items result: {e}")),
                 Some(_) => Err("item pages are available for MM-IQ rows".into()),
+                None => Err(GONE.into()),
+            })
+        }
+        "trials" => {
+            let a: TrialsArgs = parse("trials", args)?;
+            STORE.with_borrow(|s| match s.get(&a.id) {
+                Some(Detail::Kiva(r)) => serde_json::to_string(&kiva_trials(r, &a.query))
+                    .map_err(|e| format!("lb.trials result: {e}")),
+                Some(_) => Err("trial pages are available for KiVA rows".into()),
                 None => Err(GONE.into()),
             })
         }

@@ -207,3 +207,87 @@ test('the model page and the compared models live in the URL and survive a reloa
     assert.deepEqual(errors, []);
     await context.close();
   });
+
+test('KiVA model page: trials by stage against the CLI; the comparison follows the "how" switch',
+  { skip }, async () => {
+    const { page, context, errors } = await newPage(env.browser);
+    const app = new App(page, env.base);
+    const st = new Staging(page);
+    await app.goto('/leaderboard?b=kiva');
+    await st.stage(GPT4, 14, 'folder-input');
+    await st.score();
+    await page.locator('[data-testid=kiva-computed-row][data-model=gpt4_multi_image]').waitFor();
+    await st.stage(MANTIS, 14, 'folder-input');
+    await st.score();
+    await page.locator('[data-testid=kiva-computed-row][data-model=mantis_multi_image]').waitFor();
+    const trials = page.getByTestId('kiva-trials');
+    await trials.getByTestId('trial-count').waitFor().catch(async (e) => { console.log(await trials.innerText()); throw e; });
+    assert.equal(await trials.getByTestId('trial-count').innerText(), 'Trials 1–200 of 700');
+    const kv = cli(['score', 'kiva', GPT4, '--json', '--trials']);
+    const pm = (m) => `${(100 * m.mean).toFixed(1)} ± ${(100 * m.se).toFixed(1)}`;
+    const summaryRow = async (d) => trials.locator(`[data-testid=trial-summary] tr[data-domain="${d}"] td`).allInnerTexts();
+    for (const d of Object.keys(kv.by_domain)) {
+      const cells = await summaryRow(d);
+      const b = kv.by_domain[d];
+      assert.deepEqual(cells.slice(0, 3), [pm(b.cross), pm(b.within_conditional), pm(b.extrapolation)], d);
+      // Trials counted right: stage score above one half (the page's stated rule).
+      const ts = kv.trials.filter((t) => t.domain === d);
+      const right = (k) => ts.filter((t) => t[k] != null && t[k] > 0.5).length;
+      const n = (k) => ts.filter((t) => t[k] != null).length;
+      assert.equal(cells[3], `${right('cross')} of ${n('cross')} · ${right('within_conditional')} of ${n('within_conditional')} · ${right('extrapolation')} of ${n('extrapolation')}`, d);
+    }
+    assert.deepEqual((await summaryRow('All')).slice(0, 3), [pm(kv.overall.cross), pm(kv.overall.within_conditional), pm(kv.overall.extrapolation)]);
+    // Wrong only, in Counting: the trials with a stage at or below one half.
+    await trials.getByTestId('trial-domain').selectOption('Counting');
+    await trials.getByTestId('trial-wrong-only').check();
+    const wrongCounting = kv.trials.filter((t) => t.domain === 'Counting'
+      && [t.cross, t.within_conditional, t.extrapolation].some((x) => x != null && x <= 0.5));
+    await page.waitForFunction((n) => document.querySelector('[data-testid=kiva-trials] [data-testid=trial-count]')?.textContent === `Trials 1–${Math.min(n, 200)} of ${n}`, wrongCounting.length);
+    const rows = await trials.getByTestId('trial-row').evaluateAll((rs) => rs.map((r) => [r.dataset.domain, r.dataset.wrong]));
+    assert.ok(rows.every(([d, w]) => d === 'Counting' && w === 'true'));
+    // The first wrong trial's stage scores equal the CLI's trial row.
+    const first = wrongCounting[0];
+    const scores = await trials.getByTestId('trial-row').first().locator('td[data-score]').evaluateAll((tds) => tds.map((td) => Number(td.dataset.score)));
+    assert.deepEqual(scores, [first.cross, first.within_conditional, first.extrapolation].filter((x) => x != null));
+    await app.screenshot('staging-kiva-model-page-light');
+
+    // Joint "how": the model page's stage 2 and the comparison switch to the joint score.
+    const compare = page.getByTestId('kiva-compare');
+    await compare.locator('[data-stage=cross]').waitFor();
+    assert.equal(await compare.locator('[data-stage=within_joint]').count(), 0);
+    assert.equal(await compare.locator('[data-stage=within_conditional]').count(), 1);
+    await page.getByTestId('kiva-joint').check();
+    await page.waitForURL(/j=1/);
+    await compare.locator('[data-stage=within_joint]').waitFor();
+    assert.equal(await compare.locator('[data-stage=within_conditional]').count(), 0);
+    await page.waitForFunction((want) => [...document.querySelectorAll('[data-testid=trial-summary] tr[data-domain=All] td')][1]?.textContent === want, pm(kv.overall.within_joint));
+    // Model page follows the URL: pick MANTIS.
+    await trials.getByTestId('kiva-model-pick').selectOption({ label: 'mantis_multi_image' });
+    await page.waitForURL(/model=mantis_multi_image/);
+    const km = cli(['score', 'kiva', MANTIS, '--json']);
+    await page.waitForFunction((want) => [...document.querySelectorAll('[data-testid=trial-summary] tr[data-domain=All] td')][0]?.textContent === want, pm(km.overall.cross));
+    await app.screenshot('staging-kiva-joint-light');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+for (const [name, opts] of [['dark-1280', { colorScheme: 'dark' }],
+  ['light-390', { viewport: { width: 390, height: 844 } }],
+  ['dark-390', { viewport: { width: 390, height: 844 }, colorScheme: 'dark' }]]) {
+  test(`staging, kept files and the KiVA model page: ${name}`, { skip }, async () => {
+    const { page, context, errors } = await newPage(env.browser, opts);
+    const app = new App(page, env.base);
+    const st = new Staging(page);
+    await app.goto('/leaderboard?b=kiva');
+    await st.stage(GPT4, 14, 'folder-input');
+    await app.screenshot(`staging-staged-${name}`);
+    await st.score();
+    await page.locator('[data-testid=kiva-computed-row][data-model=gpt4_multi_image]').waitFor();
+    await page.reload();
+    await page.getByTestId('main-nav').waitFor();
+    await page.getByTestId('kiva-trials').getByTestId('trial-row').first().waitFor();
+    await app.screenshot(`staging-kiva-${name}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}

@@ -289,3 +289,243 @@ pub fn compare_kiva(
         rule: KIVA_RIGHT_RULE.into(),
     })
 }
+
+/// Which of a KiVA run's trials to return (the KiVA model page).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct TrialsQuery {
+    /// Only trials with a stage counted wrong (see [`KIVA_RIGHT_RULE`]).
+    #[serde(default)]
+    pub wrong_only: bool,
+    /// Only trials of this domain (`None` or empty: all).
+    #[serde(default)]
+    pub domain: Option<String>,
+    /// Stage 2 as the joint score (skipped counted as 0) instead of the conditional one.
+    #[serde(default)]
+    pub joint: bool,
+    /// Index of the first trial returned among the matching ones.
+    #[serde(default)]
+    pub offset: usize,
+    /// Most trials returned (0: the default of 200).
+    #[serde(default)]
+    pub limit: usize,
+}
+
+/// One trial of the KiVA model page: its three stage scores and whether each counts as right.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrialView {
+    /// Domain.
+    pub domain: String,
+    /// Subdomain.
+    pub subdomain: String,
+    /// Variation number.
+    pub variation: u64,
+    /// Participant (human data).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub participant: Option<String>,
+    /// First line of the trial in its file.
+    pub line: usize,
+    /// Regenerations (model runs) or stage rows (a person) of the trial.
+    pub rows: usize,
+    /// Stage 1 (what), 2 (how: conditional or joint, as asked) and 3 (apply) scores: the share
+    /// of regenerations right, `None` when the stage was not reached.
+    pub scores: [Option<f64>; 3],
+    /// Whether each stage counts as right ([`KIVA_RIGHT_RULE`]).
+    pub right: [Option<bool>; 3],
+}
+
+/// One page of a KiVA run's trials, with the per-domain summary of all its trials.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrialsPage {
+    /// Trials matching the query (all pages).
+    pub total: usize,
+    /// Index of the first returned trial among the matching ones.
+    pub offset: usize,
+    /// The trials of this page, in report order.
+    pub trials: Vec<TrialView>,
+    /// Per domain: mean and SE of each stage over all the run's trials (as `coglab score kiva`).
+    pub by_domain: BTreeMap<String, crate::kiva::StageStats>,
+    /// Over all trials.
+    pub overall: crate::kiva::StageStats,
+    /// Per domain: trials counted right per stage (1, 2 as asked, 3) and trials with the stage.
+    pub right_by_domain: BTreeMap<String, [(usize, usize); 3]>,
+    /// How a trial is counted right.
+    pub rule: String,
+}
+
+/// The trials of a KiVA report matching `query`, one page of them, with stage 2 conditional or
+/// joint as asked; the per-domain summary is the report's (all trials).
+///
+/// # Examples
+/// ```
+/// use coglab_core::kiva::score_model;
+/// use coglab_core::leaderboard::detail::{kiva_trials, TrialsQuery};
+/// let a = "Variation,Regeneration,MCResponse#1,MCResponse#2,MCResponse#3\n0,0,1,1,1\n1,0,1,,0\n";
+/// let r = score_model([("a/output_Colour/ColourRed.csv", a.as_bytes())]).unwrap();
+/// let p = kiva_trials(&r, &TrialsQuery { wrong_only: true, ..Default::default() });
+/// assert_eq!((p.total, p.trials[0].variation), (1, 1));
+/// assert_eq!(p.trials[0].right, [Some(true), None, Some(false)]);
+/// let j = kiva_trials(&r, &TrialsQuery { joint: true, ..Default::default() });
+/// assert_eq!(j.trials[1].right, [Some(true), Some(false), Some(false)]);
+/// assert_eq!(j.right_by_domain["Colour"], [(2, 2), (1, 2), (1, 2)]);
+/// ```
+pub fn kiva_trials(report: &KivaReport, query: &TrialsQuery) -> TrialsPage {
+    let domain = query.domain.as_deref().filter(|d| !d.is_empty());
+    let limit = if query.limit == 0 {
+        DEFAULT_PAGE
+    } else {
+        query.limit
+    };
+    let view = |t: &crate::kiva::TrialResult| {
+        let within = if query.joint {
+            t.within_joint
+        } else {
+            t.within_conditional
+        };
+        let scores = [t.cross, within, t.extrapolation];
+        TrialView {
+            domain: t.domain.clone(),
+            subdomain: t.subdomain.clone(),
+            variation: t.variation,
+            participant: t.participant.clone(),
+            line: t.line,
+            rows: t.rows,
+            scores,
+            right: scores.map(|s| s.map(|x| x > 0.5)),
+        }
+    };
+    let mut right_by_domain: BTreeMap<String, [(usize, usize); 3]> = BTreeMap::new();
+    let mut total = 0;
+    let mut trials = Vec::new();
+    for t in &report.trials {
+        let v = view(t);
+        let counts = right_by_domain.entry(v.domain.clone()).or_default();
+        for (c, r) in counts.iter_mut().zip(v.right) {
+            if let Some(r) = r {
+                c.0 += usize::from(r);
+                c.1 += 1;
+            }
+        }
+        if domain.is_some_and(|d| v.domain != d)
+            || (query.wrong_only && !v.right.contains(&Some(false)))
+        {
+            continue;
+        }
+        if total >= query.offset && trials.len() < limit {
+            trials.push(v);
+        }
+        total += 1;
+    }
+    TrialsPage {
+        total,
+        offset: query.offset,
+        trials,
+        by_domain: report.by_domain.clone(),
+        overall: report.overall,
+        right_by_domain,
+        rule: KIVA_RIGHT_RULE.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The real GPT-4V multi-image run (KiVA): 700 trials; the per-domain summary is the
+    /// report's, whose numbers `coglab score kiva` prints.
+    #[test]
+    fn kiva_trials_of_a_real_run() {
+        let dir = "/work/shared/data/kiva/model_data/KiVA/gpt4_multi_image";
+        let mut files = Vec::new();
+        let Ok(domains) = std::fs::read_dir(dir) else {
+            eprintln!("skipped: {dir} absent");
+            return;
+        };
+        for d in domains.flatten() {
+            for f in std::fs::read_dir(d.path()).unwrap().flatten() {
+                files.push((
+                    f.path().to_string_lossy().to_string(),
+                    std::fs::read(f.path()).unwrap(),
+                ));
+            }
+        }
+        let report =
+            crate::kiva::score_model(files.iter().map(|(p, b)| (p.as_str(), b.as_slice())))
+                .unwrap();
+        let all = kiva_trials(
+            &report,
+            &TrialsQuery {
+                limit: 10_000,
+                ..Default::default()
+            },
+        );
+        assert_eq!(all.total, 700);
+        assert_eq!(all.trials.len(), 700);
+        // The CLI (coglab score kiva .../gpt4_multi_image --json): overall stage-1 mean
+        // 0.8857142857142859 over 700 trials; Colour 150 trials, stage-1 mean 1.0; Counting
+        // 200 trials, 0.7433333333333332.
+        let cross = all.overall.cross.unwrap();
+        assert!((cross.mean - 0.885_714_285_714_285_9).abs() < 1e-12);
+        assert!(
+            (all.by_domain["Counting"].cross.unwrap().mean - 0.743_333_333_333_333_2).abs() < 1e-12
+        );
+        assert_eq!(cross.n, 700);
+        assert_eq!(all.by_domain["Colour"].cross.unwrap().mean, 1.0);
+        // Every stage-1 regeneration of Colour is right, so all 150 Colour trials count right.
+        assert_eq!(all.right_by_domain["Colour"][0], (150, 150));
+        // The counts add up over domains and match the trials listed.
+        let right1: usize = all.right_by_domain.values().map(|c| c[0].0).sum();
+        assert_eq!(
+            right1,
+            all.trials
+                .iter()
+                .filter(|t| t.right[0] == Some(true))
+                .count()
+        );
+        // Wrong-only: the trials with a stage counted wrong, per domain and paged.
+        let wrong = kiva_trials(
+            &report,
+            &TrialsQuery {
+                wrong_only: true,
+                limit: 10_000,
+                ..Default::default()
+            },
+        );
+        assert_eq!(
+            wrong.total,
+            all.trials
+                .iter()
+                .filter(|t| t.right.contains(&Some(false)))
+                .count()
+        );
+        assert!(wrong.trials.iter().all(|t| t.right.contains(&Some(false))));
+        let page2 = kiva_trials(
+            &report,
+            &TrialsQuery {
+                domain: Some("Counting".into()),
+                offset: 50,
+                limit: 20,
+                ..Default::default()
+            },
+        );
+        assert_eq!(
+            (page2.total, page2.trials.len(), page2.offset),
+            (200, 20, 50)
+        );
+        assert!(page2.trials.iter().all(|t| t.domain == "Counting"));
+        // Joint stage 2 is never above the conditional one, and is defined for every trial.
+        let joint = kiva_trials(
+            &report,
+            &TrialsQuery {
+                joint: true,
+                limit: 10_000,
+                ..Default::default()
+            },
+        );
+        assert!(joint.trials.iter().all(|t| t.scores[1].is_some()));
+        for (c, j) in all.trials.iter().zip(&joint.trials) {
+            if let (Some(c), Some(j)) = (c.scores[1], j.scores[1]) {
+                assert!(j <= c + 1e-12);
+            }
+        }
+    }
+}
