@@ -632,4 +632,21 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn a_column_unit_overrides_the_board_scale() {
+        let mut b = board();
+        b.columns[1].unit = Some((1.0, 4));
+        let s = ViewState {
+            sort: Some("mean".into()),
+            compact: true,
+            ..Default::default()
+        };
+        let t = export_table(&b, &s);
+        // gpt: mean 0.50 ± 0.05 in percent (one decimal); x 0.1 [0.0, 0.2] as is, 4 decimals.
+        assert_eq!(
+            t.rows[0],
+            ["1", "gpt", "computed", "50.0 ± 5.0", "0.1000 ± 0.1000"]
+        );
+    }
 }

@@ -230,7 +230,13 @@ test('MM-OPERA board: computed rows equal coglab score mmopera; sort, filters, U
     csv.slice(1).forEach((r, i) => assert.deepEqual(r, shown.rows[i], `row ${i}`));
     // And the computed cells in the export equal the CLI's, as shown (two decimals).
     const q = csv.find((r) => r[1] === 'qwen2-vl');
-    assert.equal(q[3], (want['qwen2-vl/ica'].holistic.score_rate * 100).toFixed(2));
+    // Compact mode: "value ± half-width" of the core's 95% interval over items.
+    const [qv, qhalf] = q[3].split(' ± ');
+    assert.equal(qv, (want['qwen2-vl/ica'].holistic.score_rate * 100).toFixed(2));
+    const qrow = b.row('qwen2-vl', 'computed').locator('td[data-col=sr]');
+    const [lo, hi] = [Number(await qrow.getAttribute('data-ci-low')), Number(await qrow.getAttribute('data-ci-high'))];
+    assert.ok(lo < want['qwen2-vl/ica'].holistic.score_rate && want['qwen2-vl/ica'].holistic.score_rate < hi);
+    assert.equal(qhalf, ((hi - lo) / 2 * 100).toFixed(2));
 
     // URL round trip: reload restores the task, sort, hidden column and compact mode (the
     // computed rows are not kept across a reload; the reported rows show the same view).

@@ -7,7 +7,7 @@ use coglab_core::leaderboard::gold::{score_table, GoldResult, GoldRow, LAYERS};
 use coglab_core::leaderboard::metrics::{
     definition, model_info, normal_interval, reported_mmiq_interval,
 };
-use coglab_core::leaderboard::mmopera::MmoperaRow;
+use coglab_core::leaderboard::mmopera::{intervals, MmoperaRow};
 use coglab_core::leaderboard::{KivaRow, MmiqAccRow, MmiqRow};
 use coglab_core::mmiq::{Accuracy, CATEGORIES, CHANCE};
 use coglab_core::mmopera::Task;
@@ -161,9 +161,9 @@ pub fn mmiq_board(
                     .map(|c| r.by_category.get(*c).and_then(|v| cell(*v))),
             );
             let model = if many {
-                format!("{} ({})", a.model, r.split)
+                format!("{} (VLMEvalKit summary, {})", a.model, r.split)
             } else {
-                a.model.clone()
+                format!("{} (VLMEvalKit summary)", a.model)
             };
             rows.push(row(
                 &model,
@@ -349,7 +349,8 @@ fn mmopera_ids(task: Task) -> (&'static str, &'static str) {
 /// The MM-OPERA table of one task (RIA or ICA): SR, HR-4, HR-3, ΔHR (percent) and the average
 /// reasoning score; the paper's Table 2 rows (reported, its human row as a baseline) with the
 /// reasoning score of Table 3 where the model is in it, and the rows computed from dropped
-/// judge files (`coglab score mmopera`'s numbers; no intervals: the core gives none).
+/// judge files (`coglab score mmopera`'s numbers, with the core's 95% intervals over items,
+/// [`intervals`]).
 pub fn mmopera_board(
     reported: Option<&ReportedBundle>,
     computed: &[MmoperaRow],
@@ -403,29 +404,43 @@ pub fn mmopera_board(
         let Some(tr) = m.task(task) else { continue };
         let files = |f: &[String]| f.join(", ");
         let h = tr.holistic.as_ref();
-        let hcell = |v: Option<f64>| {
+        let iv = intervals(&tr.items).map(|x| x.1);
+        let hcell = |v: Option<f64>, ci: Option<(f64, f64)>| {
             let h = h?;
             Some(BoardCell {
                 value: v?,
-                interval: None,
+                interval: ci,
                 detail: format!(
-                    "N = {} verdicts over {} items; {}",
+                    "N = {} verdicts over {} items{}; {}",
                     h.n,
                     h.items,
+                    ci.map_or(String::new(), |(lo, hi)| format!(
+                        "; 95% interval {}–{} (items as clusters)",
+                        pct(lo),
+                        pct(hi)
+                    )),
                     files(&tr.regular_files)
                 ),
             })
         };
         let mut cells = vec![
-            hcell(h.map(|h| h.score_rate)),
-            hcell(h.map(|h| h.hr4)),
-            hcell(h.map(|h| h.hr3)),
-            hcell(h.map(|h| h.delta_hr)),
+            hcell(h.map(|h| h.score_rate), iv.map(|i| i.sr)),
+            hcell(h.map(|h| h.hr4), iv.map(|i| i.hr4)),
+            hcell(h.map(|h| h.hr3), iv.map(|i| i.hr3)),
+            hcell(h.map(|h| h.delta_hr), iv.map(|i| i.delta_hr)),
         ];
+        let riv = iv.and_then(|i| i.reasoning);
         cells.push(tr.reasoning.as_ref().map(|p| BoardCell {
             value: p.mean_score,
-            interval: None,
-            detail: format!("over {} items; {}", p.n, files(&tr.reasoning_files)),
+            interval: riv,
+            detail: format!(
+                "over {} items{}; {}",
+                p.n,
+                riv.map_or(String::new(), |(lo, hi)| format!(
+                    "; 95% interval {lo:.4}–{hi:.4} (mean ± 1.96 SE)"
+                )),
+                files(&tr.reasoning_files)
+            ),
         }));
         let mut all: Vec<String> = tr
             .regular_files
@@ -721,6 +736,18 @@ mod tests {
         assert_eq!(v("m", 2), Some(0.5));
         assert_eq!(v("m", 3), Some(0.25));
         assert!((v("m", 4).unwrap() - 0.9775).abs() < 1e-12);
+        // The intervals' point estimates are the report's; SR's interval by hand: item
+        // totals y = 1, 0.75, 0.25, 0 over x = 1 each, R = 0.5, Σ(y − R)² = 0.625,
+        // SE = sqrt(4/3 · 0.625) / 4 = 0.22822, 0.5 ± 1.96 SE = [0.05269, 0.94731].
+        let m = b.rows.iter().find(|r| r.model == "m").unwrap();
+        let (lo, hi) = m.cells[0].as_ref().unwrap().interval.unwrap();
+        let se = (4.0_f64 / 3.0 * 0.625).sqrt() / 4.0;
+        assert!((lo - 0.05269).abs() < 1e-5, "{lo}");
+        assert!((lo - (0.5 - 1.96 * se)).abs() < 1e-12 && (hi - (0.5 + 1.96 * se)).abs() < 1e-12);
+        let (point, _) = intervals(&s.mmopera[0].ria.as_ref().unwrap().items).unwrap();
+        for (c, p) in point.iter().enumerate() {
+            assert!((v("m", c).unwrap() - p).abs() < 1e-12, "column {c}");
+        }
         // Shown as percentages with two decimals, the reasoning score with four.
         let m = b.rows.iter().find(|r| r.model == "m").unwrap();
         assert_eq!(cell_text(&b, 0, m.cells[0].as_ref(), false), "50.00");
@@ -814,7 +841,10 @@ mod tests {
         assert_eq!(s.mmiq_acc.len(), 1, "{:?}", s.files);
         let b = mmiq_board(None, &[], &s.mmiq_acc);
         let r = b.rows.iter().find(|r| r.kind == RowKind::Computed).unwrap();
-        assert_eq!(r.model, s.mmiq_acc[0].model);
+        assert_eq!(
+            r.model,
+            format!("{} (VLMEvalKit summary)", s.mmiq_acc[0].model)
+        );
         assert_eq!(r.source, "VLMEvalKit summary: Qwen2-VL-7B_MMIQ_acc.csv");
         assert_eq!(r.family, "Qwen");
         let v: Vec<Option<f64>> = r

@@ -418,6 +418,87 @@ fn item_scores(items: Vec<crate::mmopera::score::ItemRow>) -> Vec<ItemScores> {
 }
 
 pub use crate::stats::paired::paired_bootstrap_mean_diff;
+
+/// Normal 95% intervals of a task row's metrics, the items as independent clusters of
+/// verdicts (a judge's verdicts and an ICA item's rotations on one item are not independent).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TaskIntervals {
+    /// SR.
+    pub sr: (f64, f64),
+    /// HR-4.
+    pub hr4: (f64, f64),
+    /// HR-3.
+    pub hr3: (f64, f64),
+    /// ΔHR.
+    pub delta_hr: (f64, f64),
+    /// Mean reasoning score S_r (mean ± 1.96 SE over the items with a score), when at least two
+    /// items have one.
+    pub reasoning: Option<(f64, f64)>,
+}
+
+/// The ratio Σy / Σx of per-item totals and its 95% interval R ± 1.96 SE, with the
+/// linearised (cluster) SE = sqrt(n / (n − 1) · Σ(y_i − R·x_i)²) / Σx, clamped to [0, 1].
+fn ratio_interval(pairs: &[(f64, f64)]) -> (f64, (f64, f64)) {
+    let n = pairs.len() as f64;
+    let (sy, sx): (f64, f64) = pairs
+        .iter()
+        .fold((0.0, 0.0), |(a, b), (y, x)| (a + y, b + x));
+    let r = sy / sx;
+    let ss: f64 = pairs.iter().map(|(y, x)| (y - r * x).powi(2)).sum();
+    let se = (n / (n - 1.0) * ss).sqrt() / sx;
+    (r, ((r - 1.96 * se).max(0.0), (r + 1.96 * se).min(1.0)))
+}
+
+/// The 95% intervals of a task row's SR, HR-4, HR-3 and ΔHR from its item scores, as ratio
+/// estimates over items ([`ItemScores::scores`] are the counted verdicts, so the point
+/// estimates are the report's SR = Σscore / 4N and the shares of N); `None` with fewer than
+/// two items with verdicts.
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::mmopera::{intervals, ItemScores};
+/// let item = |id: &str, scores: Vec<u8>, s_r| ItemScores { id: id.into(), scores, s_r };
+/// let items = [item("a", vec![4], Some(1.0)), item("b", vec![2], Some(0.5)),
+///              item("c", vec![0], None), item("d", vec![3], Some(1.5))];
+/// let (point, iv) = intervals(&items).unwrap();
+/// // SR = 9 / 16; HR-3 = 2 / 4.
+/// assert_eq!(point[0], 0.5625);
+/// assert_eq!(point[2], 0.5);
+/// assert!(iv.sr.0 < 0.5625 && 0.5625 < iv.sr.1);
+/// assert!(iv.reasoning.unwrap().0 < 1.0);
+/// ```
+pub fn intervals(items: &[ItemScores]) -> Option<([f64; 4], TaskIntervals)> {
+    let judged: Vec<&ItemScores> = items.iter().filter(|i| !i.scores.is_empty()).collect();
+    if judged.len() < 2 {
+        return None;
+    }
+    let of = |f: fn(u8) -> f64| -> (f64, (f64, f64)) {
+        let pairs: Vec<(f64, f64)> = judged
+            .iter()
+            .map(|i| (i.scores.iter().map(|&s| f(s)).sum(), i.scores.len() as f64))
+            .collect();
+        ratio_interval(&pairs)
+    };
+    let sr = of(|s| f64::from(s) / 4.0);
+    let hr4 = of(|s| f64::from(u8::from(s == 4)));
+    let hr3 = of(|s| f64::from(u8::from(s >= 3)));
+    let dhr = of(|s| f64::from(u8::from(s == 3)));
+    let s_r: Vec<f64> = items.iter().filter_map(|i| i.s_r).collect();
+    let reasoning = (s_r.len() >= 2)
+        .then(|| crate::stats::describe::mean_se(&s_r, 1).ok())
+        .flatten()
+        .map(super::metrics::normal_interval);
+    Some((
+        [sr.0, hr4.0, hr3.0, dhr.0],
+        TaskIntervals {
+            sr: sr.1,
+            hr4: hr4.1,
+            hr3: hr3.1,
+            delta_hr: dhr.1,
+            reasoning,
+        },
+    ))
+}
 /// The paired-bootstrap interval of a mean difference (the stats module's [`BootstrapDiff`]).
 pub use crate::stats::paired::BootstrapDiff as MeanDiffInterval;
 
