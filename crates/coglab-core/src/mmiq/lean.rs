@@ -30,7 +30,21 @@ pub(super) fn lean_response(response: String) -> (PredContent, String) {
 
 /// The first [`PREVIEW_CHARS`] characters of `s`, with "…" when cut (reusing its buffer).
 pub fn preview(mut s: String) -> String {
-    if let Some((cut, _)) = s.char_indices().nth(PREVIEW_CHARS) {
+    // At most as many characters as bytes: short texts are kept without looking at them.
+    if s.len() <= PREVIEW_CHARS {
+        return s;
+    }
+    // The byte offset of character number PREVIEW_CHARS: count the bytes that start a
+    // character (UTF-8 continuation bytes are 0x80..=0xBF, i.e. below -0x40 as i8). A byte
+    // loop: `char_indices().nth(..)` decoded every character and took a sixth of the time of
+    // reading a 100,000-response file.
+    let mut starts = 0;
+    let cut = s.bytes().position(|b| {
+        let start = (b as i8) >= -0x40;
+        starts += usize::from(start);
+        start && starts > PREVIEW_CHARS
+    });
+    if let Some(cut) = cut {
         s.truncate(cut);
         s.push('…');
         s.shrink_to_fit();
@@ -50,6 +64,14 @@ mod tests {
         assert_eq!(p.chars().count(), PREVIEW_CHARS + 1);
         assert!(p.ends_with('…'));
         assert_eq!(preview("x".repeat(PREVIEW_CHARS)).len(), PREVIEW_CHARS);
+        // Exactly PREVIEW_CHARS multi-byte characters: more bytes than the limit, not cut.
+        let exact = "é".repeat(PREVIEW_CHARS);
+        assert_eq!(preview(exact.clone()), exact);
+        // Mixed widths: cut after the 240th character, whatever its width.
+        let mixed: String = "aé€😀".repeat(PREVIEW_CHARS);
+        let p = preview(mixed.clone());
+        let want: String = mixed.chars().take(PREVIEW_CHARS).collect();
+        assert_eq!(p, format!("{want}…"));
     }
 
     #[test]
