@@ -539,9 +539,9 @@ fn trials_view(
         })
         .collect_view();
     view! {
+        <p class="lb-note">{format!("Per domain, over all trials: mean % ± SE of each stage, and the trials counted right ({}).", p.rule)}</p>
         <div class="table-scroll">
         <table class="lb-table lb-summary-table" data-testid="trial-summary">
-            <caption>{format!("Per domain, all trials: mean % ± SE per stage; trials counted right ({})", p.rule)}</caption>
             <thead><tr><th scope="col">"Domain"</th><th scope="col">{KIVA_STAGES[0]}</th>
                 <th scope="col">{how}</th><th scope="col">{KIVA_STAGES[2]}</th>
                 <th scope="col">"Trials right (what · how · apply)"</th></tr></thead>

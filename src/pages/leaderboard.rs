@@ -702,8 +702,9 @@ fn DropZone(
             </div>
             <Show when=move || !ws.staged.read().is_empty()>
                 <div class="lb-staged" data-testid="lb-staged">
+                    <p class="lb-note">"Files to score: check the format (detected from the content) and the model name."</p>
+                    <div class="table-scroll">
                     <table class="lb-table">
-                        <caption>"Files to score: check the format (detected from the content) and the model name"</caption>
                         <thead><tr><th scope="col">"Score"</th><th scope="col">"File"</th>
                             <th scope="col">"Format"</th><th scope="col">"Model"</th></tr></thead>
                         <tbody>
@@ -737,6 +738,7 @@ fn DropZone(
                             }).collect_view()}
                         </tbody>
                     </table>
+                    </div>
                     <div class="lb-controls">
                         <button type="button" class="primary" data-testid="lb-score" on:click=move |_| on_score()>
                             {move || format!("Score {} files", ws.staged.read().iter().filter(|s| s.include).count())}</button>

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, newPage, App, ROOT } from './support.mjs';
+import { start, newPage, App, ROOT, SHOTS } from './support.mjs';
 
 const DATA = process.env.COGLAB_DATA ?? join(ROOT, '../shared/data');
 const HAVE_DATA = existsSync(DATA);
@@ -280,13 +280,19 @@ for (const [name, opts] of [['dark-1280', { colorScheme: 'dark' }],
     const st = new Staging(page);
     await app.goto('/leaderboard?b=kiva');
     await st.stage(GPT4, 14, 'folder-input');
-    await app.screenshot(`staging-staged-${name}`);
+    await page.getByTestId('lb-staged').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, `staging-staged-${name}.png`) });
     await st.score();
     await page.locator('[data-testid=kiva-computed-row][data-model=gpt4_multi_image]').waitFor();
     await page.reload();
     await page.getByTestId('main-nav').waitFor();
     await page.getByTestId('kiva-trials').getByTestId('trial-row').first().waitFor();
     await app.screenshot(`staging-kiva-${name}`);
+    // What is on screen (full pages are long): the kept-files note, and the model page.
+    await page.getByTestId('lb-kept').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, `staging-kept-view-${name}.png`) });
+    await page.getByTestId('trial-summary').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, `staging-kiva-view-${name}.png`) });
     assert.deepEqual(errors, []);
     await context.close();
   });
