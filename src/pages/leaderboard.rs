@@ -74,8 +74,8 @@ struct Workspace {
     scoring: RwSignal<Vec<Staged>>,
     /// Paths of the files kept in this browser's store.
     kept: RwSignal<Vec<String>>,
-    /// How many kept files were scored again when the page opened.
-    restored: RwSignal<usize>,
+    /// The kept files scored again when the page opened.
+    restored: RwSignal<Vec<String>>,
     /// Why the files could not be kept or read back (e.g. the storage quota is full).
     store_error: RwSignal<Option<String>>,
 }
@@ -112,7 +112,7 @@ pub fn Leaderboard() -> impl IntoView {
         staged_files: StoredValue::new_local(Vec::new()),
         scoring: RwSignal::new(Vec::new()),
         kept: RwSignal::new(Vec::new()),
-        restored: RwSignal::new(0),
+        restored: RwSignal::new(Vec::new()),
         store_error: RwSignal::new(None),
     };
     let client = StoredValue::new_local(WorkerClient::for_app());
@@ -473,8 +473,9 @@ async fn restore(ws: Workspace, client: WorkerClient) {
             return;
         }
     };
-    ws.kept.set(stored.iter().map(|b| b.name.clone()).collect());
-    ws.restored.set(stored.len());
+    let names: Vec<String> = stored.iter().map(|b| b.name.clone()).collect();
+    ws.kept.set(names.clone());
+    ws.restored.set(names);
     let mut models = serde_json::Map::new();
     let mut kinds = serde_json::Map::new();
     let mut scoring = Vec::new();
@@ -538,7 +539,7 @@ async fn forget_kept(ws: Workspace, client: WorkerClient, one: Option<String>) {
     match one {
         None => {
             ws.kept.set(Vec::new());
-            ws.restored.set(0);
+            ws.restored.set(Vec::new());
         }
         Some(_) => restore(ws, client).await,
     }
@@ -781,7 +782,7 @@ fn DropZone(
                     <p>
                         <span data-testid="lb-kept-count">{move || {
                             let n = ws.kept.read().len();
-                            let r = ws.restored.get();
+                            let r = ws.restored.read().len();
                             let again = if r > 0 { format!(" ({r} scored again from this browser's storage when the page opened)") } else { String::new() };
                             format!("{n} {} kept in this browser{again}: they are scored again each time you open the leaderboard, and never leave this machine.",
                                 if n == 1 { "file" } else { "files" })
@@ -826,6 +827,7 @@ fn DropZone(
                                     " "<code>{f.file.clone()}</code>" · "{f.kind.label()}
                                     {(!f.model.is_empty()).then(|| format!(" · model {}", f.model))}
                                     {f.message.clone().filter(|_| f.status == "unsupported").map(|m| format!(" · {m}"))}
+                                    {ws.restored.with(|r| r.contains(&f.file)).then_some(" · from this browser's storage")}
                                 </li>
                             }
                         }).collect_view()}

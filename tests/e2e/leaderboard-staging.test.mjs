@@ -129,6 +129,9 @@ test('scored files are kept in this browser: reload re-scores them with the same
     await page.getByTestId('tab-mmiq').click();
     await mrow.waitFor();
     sameCells(await st.cells('mmiq', 'example'), mmiqBefore);
+    const statuses = await page.locator('[data-testid=lb-files] li').allTextContents();
+    assert.equal(statuses.length, 16);
+    assert.ok(statuses.every((t) => t.includes("from this browser's storage")), statuses.join('\n'));
     await app.screenshot('staging-restored-light');
 
     // Remove one file: the predictions go (and their row), the rest is scored again.
