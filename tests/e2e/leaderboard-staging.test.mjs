@@ -300,3 +300,27 @@ for (const [name, opts] of [['dark-1280', { colorScheme: 'dark' }],
     await context.close();
   });
 }
+
+test('a full storage is reported, and the scored rows stay', { skip }, async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  // The browser refuses every write to IndexedDB as over quota.
+  await page.addInitScript(() => {
+    IDBObjectStore.prototype.put = function put() {
+      throw new DOMException('the quota has been exceeded', 'QuotaExceededError');
+    };
+  });
+  const app = new App(page, env.base);
+  const st = new Staging(page);
+  await app.goto('/leaderboard');
+  await st.stage([KEY, PREDS]);
+  await st.score();
+  await page.locator('[data-testid=mmiq-computed-row][data-model=example]').waitFor();
+  const panel = page.getByTestId('error-panel').filter({ hasText: 'Could not keep the files in this browser' });
+  await panel.waitFor();
+  assert.match(await panel.innerText(), /storage for this site is full \(QuotaExceededError/);
+  assert.equal(await page.getByTestId('lb-kept').count(), 0);
+  const want = cli(['score', 'mmiq', '--answers', KEY, PREDS, '--json']);
+  assert.ok(close((await st.cells('mmiq', 'example')).mean, want.overall.accuracy));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
