@@ -7,6 +7,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::frame::{self, Key, LegendLayout, MARGIN};
 use super::theme::ChartTheme;
 
 /// One series of a grouped bar chart (one model, or the adults).
@@ -39,11 +40,8 @@ pub struct GroupedBars {
     pub theme: ChartTheme,
 }
 
-const MARGIN: i32 = 10;
 const LEFT_AXIS: i32 = 56;
 const BOTTOM_AXIS: i32 = 34;
-const TITLE_H: i32 = 26;
-const LEGEND_ROW: i32 = 20;
 
 /// A "nice" tick step giving about five ticks up to `max`.
 fn tick_step(max: f64) -> f64 {
@@ -94,61 +92,22 @@ pub fn draw_grouped_bars<DB: DrawingBackend>(
                 groups
             ));
         }
-        if s.values
-            .iter()
-            .chain(&s.se)
-            .flatten()
-            .any(|v| !v.is_finite())
-        {
-            return Err(format!(
-                "series {:?}: a value is not a finite number",
-                s.name
-            ));
-        }
+        frame::check_finite(&s.name, s.values.iter().chain(&s.se).flatten().copied())?;
     }
-    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let e = frame::err::<DB::ErrorType>;
     let theme = &data.theme;
-    area.fill(&theme.background).map_err(e)?;
-    let (w, h) = area.dim_in_pixel();
-    let (w, h) = (w as i32, h as i32);
     let fg = theme.foreground;
-    let text = |size: f64| ("sans-serif", size).into_font().color(&fg);
-
-    let mut top = MARGIN;
-    if !data.title.is_empty() {
-        area.draw_text(
-            &data.title,
-            &text(16.0).pos(Pos::new(HPos::Center, VPos::Top)),
-            (w / 2, top),
-        )
-        .map_err(e)?;
-        top += TITLE_H;
-    }
+    let text = |size: f64| frame::text(theme, size);
+    let (w, h, top) = frame::begin(area, theme, &data.title)?;
     // Legend: swatches in rows above the plot.
-    let mut lx = LEFT_AXIS + MARGIN;
-    let mut ly = top;
-    for (i, s) in data.series.iter().enumerate() {
-        let item_w = 24 + (s.name.chars().count() as i32) * 7 + 16;
-        if lx + item_w > w - MARGIN && lx > LEFT_AXIS + MARGIN {
-            lx = LEFT_AXIS + MARGIN;
-            ly += LEGEND_ROW;
-        }
-        area.draw(&Rectangle::new(
-            [(lx, ly + 3), (lx + 14, ly + 15)],
-            theme.series(i).filled(),
-        ))
-        .map_err(e)?;
-        area.draw_text(
-            &s.name,
-            &text(13.0).pos(Pos::new(HPos::Left, VPos::Center)),
-            (lx + 20, ly + 9),
-        )
-        .map_err(e)?;
-        lx += item_w;
-    }
-    if !data.series.is_empty() {
-        top = ly + LEGEND_ROW + 6;
-    }
+    let names: Vec<&str> = data.series.iter().map(|s| s.name.as_str()).collect();
+    let layout = LegendLayout {
+        x0: LEFT_AXIS + MARGIN,
+        right: w - MARGIN,
+        width: 40,
+        gap: 6,
+    };
+    let top = frame::legend(area, theme, &names, top, Key::Swatch, layout)?;
 
     let x0 = MARGIN + LEFT_AXIS;
     let x1 = w - MARGIN;

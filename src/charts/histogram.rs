@@ -8,6 +8,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::frame::{self, Key, LegendLayout, MARGIN};
 use super::theme::ChartTheme;
 
 /// One series of a histogram: counts per bin.
@@ -35,11 +36,8 @@ pub struct Histogram {
     pub theme: ChartTheme,
 }
 
-const MARGIN: i32 = 10;
 const LEFT_AXIS: i32 = 56;
 const BOTTOM_AXIS: i32 = 44;
-const TITLE_H: i32 = 26;
-const LEGEND_ROW: i32 = 20;
 
 /// Draws the bars (share of the series' total, axis up to the largest share rounded up to a
 /// tenth), the counts above bars wide enough, bin labels, and a legend.
@@ -65,47 +63,19 @@ pub fn draw_histogram<DB: DrawingBackend>(
             ));
         }
     }
-    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let e = frame::err::<DB::ErrorType>;
     let theme = &data.theme;
-    area.fill(&theme.background).map_err(e)?;
-    let (w, h) = area.dim_in_pixel();
-    let (w, h) = (w as i32, h as i32);
     let fg = theme.foreground;
-    let text = |size: f64| ("sans-serif", size).into_font().color(&fg);
-    let mut top = MARGIN;
-    if !data.title.is_empty() {
-        area.draw_text(
-            &data.title,
-            &text(16.0).pos(Pos::new(HPos::Center, VPos::Top)),
-            (w / 2, top),
-        )
-        .map_err(e)?;
-        top += TITLE_H;
-    }
-    let mut lx = LEFT_AXIS;
-    let mut ly = top;
-    for (i, s) in data.series.iter().enumerate() {
-        let item_w = 20 + (s.name.chars().count() as i32) * 7 + 18;
-        if lx + item_w > w - MARGIN && lx > LEFT_AXIS {
-            lx = LEFT_AXIS;
-            ly += LEGEND_ROW;
-        }
-        area.draw(&Rectangle::new(
-            [(lx, ly + 3), (lx + 14, ly + 15)],
-            theme.series(i).filled(),
-        ))
-        .map_err(e)?;
-        area.draw_text(
-            &s.name,
-            &text(13.0).pos(Pos::new(HPos::Left, VPos::Center)),
-            (lx + 20, ly + 9),
-        )
-        .map_err(e)?;
-        lx += item_w;
-    }
-    if !data.series.is_empty() {
-        top = ly + LEGEND_ROW + 8;
-    }
+    let text = |size: f64| frame::text(theme, size);
+    let (w, h, top) = frame::begin(area, theme, &data.title)?;
+    let names: Vec<&str> = data.series.iter().map(|s| s.name.as_str()).collect();
+    let layout = LegendLayout {
+        x0: LEFT_AXIS,
+        right: w - MARGIN,
+        width: 38,
+        gap: 8,
+    };
+    let top = frame::legend(area, theme, &names, top, Key::Swatch, layout)?;
     let shares: Vec<Vec<Option<f64>>> = data
         .series
         .iter()

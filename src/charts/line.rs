@@ -8,6 +8,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::frame::{self, Key, LegendLayout, MARGIN};
 use super::theme::ChartTheme;
 
 /// One line of a line chart.
@@ -38,11 +39,8 @@ pub struct LineChart {
     pub theme: ChartTheme,
 }
 
-const MARGIN: i32 = 10;
 const LEFT_AXIS: i32 = 60;
 const BOTTOM_AXIS: i32 = 44;
-const TITLE_H: i32 = 26;
-const LEGEND_ROW: i32 = 20;
 
 /// The marker shape of series `i`: circle, square, triangle, diamond (cycled), so lines
 /// stay apart without colour.
@@ -50,7 +48,7 @@ pub fn marker_shape(i: usize) -> &'static str {
     ["circle", "square", "triangle", "diamond"][i % 4]
 }
 
-fn draw_marker<DB: DrawingBackend>(
+pub(crate) fn draw_marker<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     i: usize,
     (x, y): (i32, i32),
@@ -108,57 +106,22 @@ pub fn draw_lines<DB: DrawingBackend>(
                 n
             ));
         }
-        if s.values.iter().flatten().any(|v| !v.is_finite()) {
-            return Err(format!(
-                "series {:?}: a value is not a finite number",
-                s.name
-            ));
-        }
+        frame::check_finite(&s.name, s.values.iter().flatten().copied())?;
     }
-    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let e = frame::err::<DB::ErrorType>;
     let theme = &data.theme;
-    area.fill(&theme.background).map_err(e)?;
-    let (w, h) = area.dim_in_pixel();
-    let (w, h) = (w as i32, h as i32);
     let fg = theme.foreground;
-    let text = |size: f64| ("sans-serif", size).into_font().color(&fg);
-    let mut top = MARGIN;
-    if !data.title.is_empty() {
-        area.draw_text(
-            &data.title,
-            &text(16.0).pos(Pos::new(HPos::Center, VPos::Top)),
-            (w / 2, top),
-        )
-        .map_err(e)?;
-        top += TITLE_H;
-    }
+    let text = |size: f64| frame::text(theme, size);
+    let (w, h, top) = frame::begin(area, theme, &data.title)?;
     // Legend: marker and name per series, wrapping.
-    let mut lx = LEFT_AXIS;
-    let mut ly = top;
-    for (i, s) in data.series.iter().enumerate() {
-        let item_w = 26 + (s.name.chars().count() as i32) * 7 + 18;
-        if lx + item_w > w - MARGIN && lx > LEFT_AXIS {
-            lx = LEFT_AXIS;
-            ly += LEGEND_ROW;
-        }
-        let color = theme.series(i);
-        area.draw(&PathElement::new(
-            vec![(lx, ly + 9), (lx + 20, ly + 9)],
-            color.stroke_width(2),
-        ))
-        .map_err(e)?;
-        draw_marker(area, i, (lx + 10, ly + 9), color).map_err(e)?;
-        area.draw_text(
-            &s.name,
-            &text(13.0).pos(Pos::new(HPos::Left, VPos::Center)),
-            (lx + 26, ly + 9),
-        )
-        .map_err(e)?;
-        lx += item_w;
-    }
-    if !data.series.is_empty() {
-        top = ly + LEGEND_ROW + 8;
-    }
+    let names: Vec<&str> = data.series.iter().map(|s| s.name.as_str()).collect();
+    let layout = LegendLayout {
+        x0: LEFT_AXIS,
+        right: w - MARGIN,
+        width: 44,
+        gap: 8,
+    };
+    let top = frame::legend(area, theme, &names, top, Key::Line, layout)?;
     let (x0, x1) = (LEFT_AXIS, w - MARGIN - 10);
     let (y0, y1) = (h - BOTTOM_AXIS, top + 24);
     if x1 <= x0 || y0 <= y1 {

@@ -5,6 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::frame::{self, Key, LegendLayout};
 use super::theme::ChartTheme;
 
 /// One polygon of a radar chart.
@@ -60,55 +61,21 @@ pub fn draw_radar<DB: DrawingBackend>(
                 n
             ));
         }
-        if s.values.iter().flatten().any(|v| !v.is_finite()) {
-            return Err(format!(
-                "series {:?}: a value is not a finite number",
-                s.name
-            ));
-        }
+        frame::check_finite(&s.name, s.values.iter().flatten().copied())?;
     }
-    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let e = frame::err::<DB::ErrorType>;
     let theme = &data.theme;
-    area.fill(&theme.background).map_err(e)?;
-    let (w, h) = area.dim_in_pixel();
-    let (w, h) = (w as i32, h as i32);
-    let fg = theme.foreground;
-    let text = |size: f64| ("sans-serif", size).into_font().color(&fg);
-    let mut top = 10;
-    if !data.title.is_empty() {
-        area.draw_text(
-            &data.title,
-            &text(16.0).pos(Pos::new(HPos::Center, VPos::Top)),
-            (w / 2, top),
-        )
-        .map_err(e)?;
-        top += 26;
-    }
+    let text = |size: f64| frame::text(theme, size);
+    let (w, h, top) = frame::begin(area, theme, &data.title)?;
     // Legend rows.
-    let mut lx = 10;
-    let mut ly = top;
-    for (i, s) in data.series.iter().enumerate() {
-        let item_w = 24 + (s.name.chars().count() as i32) * 7 + 16;
-        if lx + item_w > w - 10 && lx > 10 {
-            lx = 10;
-            ly += 20;
-        }
-        area.draw(&Rectangle::new(
-            [(lx, ly + 3), (lx + 14, ly + 15)],
-            theme.series(i).filled(),
-        ))
-        .map_err(e)?;
-        area.draw_text(
-            &s.name,
-            &text(13.0).pos(Pos::new(HPos::Left, VPos::Center)),
-            (lx + 20, ly + 9),
-        )
-        .map_err(e)?;
-        lx += item_w;
-    }
-    if !data.series.is_empty() {
-        top = ly + 26;
-    }
+    let names: Vec<&str> = data.series.iter().map(|s| s.name.as_str()).collect();
+    let layout = LegendLayout {
+        x0: 10,
+        right: w - 10,
+        width: 40,
+        gap: 6,
+    };
+    let top = frame::legend(area, theme, &names, top, Key::Swatch, layout)?;
     let label_room = 70;
     let radius = ((w - 2 * label_room).min(h - top - 64) / 2).max(10);
     let (cx, cy) = (w / 2, top + 20 + radius);
