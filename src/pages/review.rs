@@ -13,9 +13,9 @@ use coglab_core::review::Workspace;
 use coglab_core::review::{self as core_review, Keep, Loaded, MergeReport, ReviewSet, SampleSpec};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
+use crate::components::board_table::download_text;
 use crate::components::error_panel::ErrorPanel;
 use crate::store::{self, StoredFile};
 
@@ -143,28 +143,6 @@ async fn read_files(list: Vec<web_sys::File>) -> Result<Vec<StoredFile>, String>
         });
     }
     Ok(out)
-}
-
-/// Offers `text` as a file download.
-fn download(name: &str, mime: &str, text: &str) {
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else {
-        return;
-    };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
-        return;
-    };
-    if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
-        if let Ok(a) = doc.create_element("a") {
-            let a: web_sys::HtmlAnchorElement = a.unchecked_into();
-            a.set_href(&url);
-            a.set_download(name);
-            a.click();
-        }
-    }
-    let _ = web_sys::Url::revoke_object_url(&url);
 }
 
 fn slug(name: &str) -> String {
@@ -532,7 +510,7 @@ fn ExportImport() -> impl IntoView {
             return;
         };
         let text = records::export_json(&set.name, set.kind, &review);
-        download(
+        download_text(
             &format!("review-{}.json", slug(&set.name)),
             "application/json",
             &text,
@@ -545,7 +523,7 @@ fn ExportImport() -> impl IntoView {
             return;
         };
         let text = records::export_csv(&set, &review);
-        download(
+        download_text(
             &format!("review-{}.csv", slug(&set.name)),
             "text/csv",
             &text,

@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
+use crate::components::board_table::download_text;
 use crate::components::error_panel::ErrorPanel;
 use crate::worker::client::WorkerClient;
 use diagram::PathDiagram;
@@ -77,28 +78,6 @@ fn f3(v: f64) -> String {
 
 fn opt3(v: Option<f64>) -> String {
     v.map(f3).unwrap_or_else(|| "–".into())
-}
-
-/// Offers `text` as a file download.
-fn download(name: &str, mime: &str, text: &str) {
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else {
-        return;
-    };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
-        return;
-    };
-    if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
-        if let Ok(a) = doc.create_element("a") {
-            let a: web_sys::HtmlAnchorElement = a.unchecked_into();
-            a.set_href(&url);
-            a.set_download(name);
-            a.click();
-        }
-    }
-    let _ = web_sys::Url::revoke_object_url(&url);
 }
 
 /// Saves the inline SVG chart with `data-testid=testid` as a PNG (2x): the computed styles are
@@ -493,7 +472,7 @@ pub fn Structure() -> impl IntoView {
             analysis: a,
         };
         if let Ok(text) = serde_json::to_string_pretty(&r) {
-            download("structure-report.json", "application/json", &text);
+            download_text("structure-report.json", "application/json", &text);
         }
     };
 
@@ -825,7 +804,7 @@ pub fn Editor(
                     </div>
                     <h3>"Spec"</h3>
                     <div class="st-row">
-                        <button type="button" data-testid="export-spec" on:click=move |_| download("spec.json", "application/json", &draft.get_untracked().to_json())>
+                        <button type="button" data-testid="export-spec" on:click=move |_| download_text("spec.json", "application/json", &draft.get_untracked().to_json())>
                             "Export spec JSON"
                         </button>
                         <label class="file-label">
@@ -855,11 +834,11 @@ fn export_buttons(
     view! {
         <span class="exports">
             <button type="button" class="small" data-testid=format!("csv-{id}") aria-label=format!("Export {label} as CSV")
-                on:click=move |_| { if let Some(t) = csv() { download(&format!("{id}.csv"), "text/csv", &t) } }>
+                on:click=move |_| { if let Some(t) = csv() { download_text(&format!("{id}.csv"), "text/csv", &t) } }>
                 "CSV"
             </button>
             <button type="button" class="small" data-testid=format!("json-{id}") aria-label=format!("Export {label} as JSON")
-                on:click=move |_| { if let Some(t) = json() { download(&format!("{id}.json"), "application/json", &t) } }>
+                on:click=move |_| { if let Some(t) = json() { download_text(&format!("{id}.json"), "application/json", &t) } }>
                 "JSON"
             </button>
         </span>
