@@ -55,7 +55,7 @@ impl FileKind {
             FileKind::MmiqAcc => "MM-IQ VLMEvalKit _acc.csv",
             FileKind::KivaRun => "KiVA model run (CSV)",
             FileKind::KivaHuman => "KiVA adult human data",
-            FileKind::Mmopera => "MM-OPERA file",
+            FileKind::Mmopera => "MM-OPERA answers, judge scores or metadata",
             FileKind::ScoreMatrix => "score matrix (models × tasks)",
             FileKind::Unknown => "not recognised",
         }
