@@ -178,7 +178,7 @@ pub fn arrange(board: &Board, state: &ViewState) -> Arranged {
         None
     });
     match (state.sort.as_deref(), sort_col) {
-        (Some("model"), _) => rows.sort_by(|&a, &b| {
+        (Some("model"), _) => coglab_core::order::sort_by(&mut rows, |&a, &b| {
             let o = board.rows[a]
                 .model
                 .to_lowercase()
@@ -198,7 +198,7 @@ pub fn arrange(board: &Board, state: &ViewState) -> Arranged {
                     .flatten()
                     .map(|x| x.value)
             };
-            rows.sort_by(|&a, &b| match (value(a), value(b)) {
+            coglab_core::order::sort_by(&mut rows, |&a, &b| match (value(a), value(b)) {
                 (Some(x), Some(y)) => {
                     let o = y.total_cmp(&x);
                     if state.asc {
@@ -296,8 +296,7 @@ pub fn download_text(name: &str, mime: &str, text: &str) {
 
 fn distinct(board: &Board, f: impl Fn(&BoardRow) -> &str) -> Vec<String> {
     let mut v: Vec<String> = board.rows.iter().map(|r| f(r).to_string()).collect();
-    v.sort();
-    v.dedup();
+    coglab_core::order::sort_dedup(&mut v);
     v
 }
 
@@ -365,7 +364,7 @@ pub fn BoardTable(
                         let mut ks: Vec<RowKind> = if s.kinds.is_empty() { RowKind::ALL.to_vec() } else { s.kinds.clone() };
                         ks.retain(|x| *x != k);
                         if on { ks.push(k); }
-                        ks.sort_by_key(|x| RowKind::ALL.iter().position(|y| y == x));
+                        coglab_core::order::sort_by_key(&mut ks, |x| RowKind::ALL.iter().position(|y| y == x));
                         s.kinds = if ks.len() == RowKind::ALL.len() { Vec::new() } else { ks };
                     });
                 } />{format!(" {}", k.label())}</label>

@@ -246,8 +246,7 @@ pub fn kiva_board(
                 .flat_map(|g| g.by_domain.keys().cloned()),
         )
         .collect();
-    domains.sort();
-    domains.dedup();
+    coglab_core::order::sort_dedup(&mut domains);
     let mut columns = Vec::new();
     for d in std::iter::once("All").chain(domains.iter().map(String::as_str)) {
         for (k, t) in stages {

@@ -92,10 +92,9 @@ fn dim<'a, G>(b: &'a Breakdowns<G>, key: &str) -> Option<&'a BTreeMap<String, G>
 /// Keys of a breakdown sorted for display: hop counts numerically, others by name.
 fn sorted_keys(key: &str, keys: impl Iterator<Item = String>) -> Vec<String> {
     let mut k: Vec<String> = keys.collect();
-    k.sort();
-    k.dedup();
+    coglab_core::order::sort_dedup(&mut k);
     if key == "hop_count" {
-        k.sort_by(|a, b| {
+        coglab_core::order::sort_by(&mut k, |a, b| {
             let (x, y) = (a.parse::<f64>().ok(), b.parse::<f64>().ok());
             match (x, y) {
                 (Some(x), Some(y)) => x.total_cmp(&y),
