@@ -2,6 +2,8 @@
 //! `data-theme` on `<html>` (the CSS variables honour it); charts read [`ThemeChoice`] and redraw.
 
 use leptos::prelude::*;
+
+use crate::charts::ChartTheme;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -57,6 +59,33 @@ impl ThemeChoice {
 impl Default for ThemeChoice {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// The chart colours for the theme in use: the toggle's choice when the app provides
+/// [`ThemeChoice`] (read in a reactive scope, a chart then redraws when it changes), else the
+/// `data-theme` attribute on `<html>`, else the system's preference.
+pub fn chart_theme() -> ChartTheme {
+    let dark = use_context::<ThemeChoice>().map_or_else(page_is_dark, |t| t.is_dark());
+    if dark {
+        ChartTheme::dark()
+    } else {
+        ChartTheme::light()
+    }
+}
+
+/// Dark colours by the page alone: `data-theme` on `<html>`, else the system's preference.
+fn page_is_dark() -> bool {
+    let root_theme = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .and_then(|e| e.get_attribute("data-theme"));
+    match root_theme.as_deref() {
+        Some("dark") => true,
+        Some("light") => false,
+        _ => web_sys::window()
+            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+            .is_some_and(|m| m.matches()),
     }
 }
 

@@ -17,11 +17,11 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::charts::bars::{draw_grouped_bars, BarSeries, GroupedBars};
 use crate::charts::radar::{draw_radar, Radar, RadarSeries};
-use crate::charts::ChartTheme;
 use crate::components::board_table::{arrange, Board, BoardTable, ViewState};
 use crate::components::error_panel::ErrorPanel;
 use crate::components::model_items::{CompareModels, KivaTrials, LbWorker, ModelItems};
 use crate::components::reported_table::ReportedTableView;
+use crate::components::theme_toggle::chart_theme;
 use crate::data::{base_path, fetch_text, load_reported, BENCHMARKS};
 use crate::store::{self, StoredBlob};
 use crate::worker::client::WorkerClient;
@@ -1051,20 +1051,6 @@ fn KivaTab(
     }
 }
 
-fn prefers_dark() -> bool {
-    let root_theme = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.document_element())
-        .and_then(|e| e.get_attribute("data-theme"));
-    match root_theme.as_deref() {
-        Some("dark") => true,
-        Some("light") => false,
-        _ => web_sys::window()
-            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-            .is_some_and(|m| m.matches()),
-    }
-}
-
 /// The data of one of the page's charts.
 #[derive(Debug, Clone, PartialEq)]
 enum Chart {
@@ -1072,17 +1058,6 @@ enum Chart {
     Bars(GroupedBars),
     /// Radar.
     Radar(Radar),
-}
-
-/// The chart colours for the theme in use (tracked: charts redraw when the theme changes).
-fn chart_theme() -> ChartTheme {
-    let dark = use_context::<crate::components::theme_toggle::ThemeChoice>()
-        .map_or_else(prefers_dark, |t| t.is_dark());
-    if dark {
-        ChartTheme::dark()
-    } else {
-        ChartTheme::light()
-    }
 }
 
 /// A chart drawn on a canvas, with a PNG download button.

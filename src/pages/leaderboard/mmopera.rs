@@ -18,9 +18,9 @@ use wasm_bindgen::JsCast;
 use crate::charts::histogram::{draw_histogram, Histogram, HistogramSeries};
 use crate::charts::line::{draw_lines, LineChart, LineSeries};
 use crate::charts::radar::{draw_radar, Radar, RadarSeries};
-use crate::charts::ChartTheme;
 use crate::components::board_table::{BoardTable, ViewState};
 use crate::components::error_panel::ErrorPanel;
+use crate::components::theme_toggle::chart_theme;
 use leptos_router::hooks::use_query_map;
 
 use super::board::mmopera_board;
@@ -38,28 +38,6 @@ fn task_key(t: Task) -> &'static str {
     match t {
         Task::Ria => "ria",
         Task::Ica => "ica",
-    }
-}
-
-fn prefers_dark() -> bool {
-    let root_theme = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.document_element())
-        .and_then(|e| e.get_attribute("data-theme"));
-    match root_theme.as_deref() {
-        Some("dark") => true,
-        Some("light") => false,
-        _ => web_sys::window()
-            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-            .is_some_and(|m| m.matches()),
-    }
-}
-
-fn theme() -> ChartTheme {
-    if prefers_dark() {
-        ChartTheme::dark()
-    } else {
-        ChartTheme::light()
     }
 }
 
@@ -183,7 +161,7 @@ pub fn MmoperaTab(
             axes,
             series,
             max: 1.0,
-            theme: theme(),
+            theme: chart_theme(),
         })
     });
     let line = Memo::new(move |_| {
@@ -224,7 +202,7 @@ pub fn MmoperaTab(
             categories: cats,
             series,
             y_max: 1.0,
-            theme: theme(),
+            theme: chart_theme(),
         })
     });
     let histogram = Memo::new(move |_| {
@@ -250,7 +228,7 @@ pub fn MmoperaTab(
             x_label: "Holistic score".into(),
             bins: (0..=4).map(|s| s.to_string()).collect(),
             series,
-            theme: theme(),
+            theme: chart_theme(),
         })
     });
     view! {

@@ -10,8 +10,8 @@ use leptos::prelude::*;
 
 use super::store::Saved;
 use crate::charts::bars::{draw_grouped_bars, BarSeries, GroupedBars};
-use crate::charts::ChartTheme;
 use crate::components::error_panel::ErrorPanel;
+use crate::components::theme_toggle::chart_theme;
 use crate::data::fetch_text;
 
 /// The stage scores shown, with their labels.
@@ -315,12 +315,6 @@ fn ComparisonTable(
     }
 }
 
-fn prefers_dark() -> bool {
-    web_sys::window()
-        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-        .is_some_and(|m| m.matches())
-}
-
 /// The accuracy of one stage per domain as grouped bars (you, adults, models) with ±1 SE,
 /// drawn by the shared `draw_grouped_bars` on a canvas; a radio group picks the stage.
 #[component]
@@ -385,11 +379,7 @@ fn ResultsChart(
                 series,
                 y_max: Some(1.0),
                 reference: None,
-                theme: if prefers_dark() {
-                    ChartTheme::dark()
-                } else {
-                    ChartTheme::light()
-                },
+                theme: chart_theme(),
             }
         })
     });
