@@ -26,6 +26,38 @@ const MAX_RESPONSE: usize = 4000;
 /// Cell items listed at most.
 const MAX_CELL_ITEMS: usize = 300;
 
+/// The row shown: the selected one while it exists, else the first.
+fn picked(rows: Signal<Vec<(u64, String)>>, selected: RwSignal<Option<u64>>) -> Memo<Option<u64>> {
+    Memo::new(move |_| {
+        let rows = rows.get();
+        selected
+            .get()
+            .filter(|id| rows.iter().any(|(r, _)| r == id))
+            .or_else(|| rows.first().map(|(id, _)| *id))
+    })
+}
+
+/// The `<option>`s of a model picker over `rows`, `pick` selected.
+fn model_options(rows: Signal<Vec<(u64, String)>>, pick: Memo<Option<u64>>) -> impl IntoView {
+    move || {
+        let cur = pick.get();
+        rows.get()
+            .into_iter()
+            .map(|(id, m)| view! { <option value=id.to_string() selected=Some(id) == cur>{m}</option> })
+            .collect_view()
+    }
+}
+
+/// Runs worker operation `op` with JSON `args` and reads its reply as a `T`.
+async fn ask<T: serde::de::DeserializeOwned>(
+    client: WorkerClient,
+    op: &str,
+    args: String,
+) -> Result<T, String> {
+    let json = client.call(op, &args, &[], None).await?;
+    serde_json::from_str::<T>(&json).map_err(|e| format!("{op} result: {e}"))
+}
+
 fn pct(x: f64) -> String {
     format!("{:.1}", x * 100.0)
 }
@@ -45,13 +77,7 @@ pub fn ModelItems(
     let (wrong_only, set_wrong_only) = signal(false);
     let (category, set_category) = signal(String::new());
     let (offset, set_offset) = signal(0usize);
-    let pick = Memo::new(move |_| {
-        let rows = rows.get();
-        selected
-            .get()
-            .filter(|id| rows.iter().any(|(r, _)| r == id))
-            .or_else(|| rows.first().map(|(id, _)| *id))
-    });
+    let pick = picked(rows, selected);
     let page = LocalResource::new(move || {
         let id = pick.get();
         let args = serde_json::json!({
@@ -62,23 +88,10 @@ pub fn ModelItems(
         let client = worker.0.get_value();
         async move {
             id?;
-            Some(
-                client
-                    .call("lb.items", &args, &[], None)
-                    .await
-                    .and_then(|j| {
-                        serde_json::from_str::<ItemsPage>(&j).map_err(|e| format!("items: {e}"))
-                    }),
-            )
+            Some(ask::<ItemsPage>(client, "lb.items", args).await)
         }
     });
-    let options = move || {
-        let cur = pick.get();
-        rows.get()
-            .into_iter()
-            .map(|(id, m)| view! { <option value=id.to_string() selected=Some(id) == cur>{m}</option> })
-            .collect_view()
-    };
+    let options = model_options(rows, pick);
     view! {
         <section class="lb-model" data-testid="model-items" aria-labelledby="lb-model-h">
             <h2 class="lb-subhead" id="lb-model-h">"Model page"</h2>
@@ -242,15 +255,7 @@ pub fn CompareModels(
             let args =
                 serde_json::json!({"first": a, "second": b, "resamples": RESAMPLES, "seed": SEED})
                     .to_string();
-            Some(
-                client
-                    .call("lb.compare", &args, &[], None)
-                    .await
-                    .and_then(|j| {
-                        serde_json::from_str::<Comparison>(&j)
-                            .map_err(|e| format!("comparison: {e}"))
-                    }),
-            )
+            Some(ask::<Comparison>(client, "lb.compare", args).await)
         }
     });
     let select = move |first: bool| {
@@ -410,13 +415,7 @@ pub fn KivaTrials(
     let (wrong_only, set_wrong_only) = signal(false);
     let (domain, set_domain) = signal(String::new());
     let (offset, set_offset) = signal(0usize);
-    let pick = Memo::new(move |_| {
-        let rows = rows.get();
-        selected
-            .get()
-            .filter(|id| rows.iter().any(|(r, _)| r == id))
-            .or_else(|| rows.first().map(|(id, _)| *id))
-    });
+    let pick = picked(rows, selected);
     let page = LocalResource::new(move || {
         let id = pick.get();
         let args = serde_json::json!({
@@ -427,23 +426,10 @@ pub fn KivaTrials(
         let client = worker.0.get_value();
         async move {
             id?;
-            Some(
-                client
-                    .call("lb.trials", &args, &[], None)
-                    .await
-                    .and_then(|j| {
-                        serde_json::from_str::<TrialsPage>(&j).map_err(|e| format!("trials: {e}"))
-                    }),
-            )
+            Some(ask::<TrialsPage>(client, "lb.trials", args).await)
         }
     });
-    let options = move || {
-        let cur = pick.get();
-        rows.get()
-            .into_iter()
-            .map(|(id, m)| view! { <option value=id.to_string() selected=Some(id) == cur>{m}</option> })
-            .collect_view()
-    };
+    let options = model_options(rows, pick);
     view! {
         <section class="lb-model" data-testid="kiva-trials" aria-labelledby="lb-kiva-model-h">
             <h2 class="lb-subhead" id="lb-kiva-model-h">"Model page"</h2>
