@@ -2,6 +2,7 @@
 //! worker: the items come from `lb.items` one page at a time, and the comparison statistics
 //! from `lb.compare` (the core's `leaderboard::detail`), so the page never parses the item list.
 
+use coglab_core::kiva::{Outcome, RegenerationAnswers};
 use coglab_core::leaderboard::detail::{
     CellItems, ItemsPage, KivaComparison, MmiqCompareView, TrialsPage,
 };
@@ -457,9 +458,56 @@ pub fn KivaTrials(
                 None => view! { <p class="loading" aria-busy="true">"Loading trials…"</p> }.into_any(),
                 Some(None) => ().into_any(),
                 Some(Some(Err(e))) => view! { <ErrorPanel title="Could not load the trials" message=e /> }.into_any(),
-                Some(Some(Ok(p))) => trials_view(p, joint.get_untracked(), offset, set_offset).into_any(),
+                Some(Some(Ok(p))) => {
+                    let id = pick.get_untracked().unwrap_or_default();
+                    trials_view(p, joint.get_untracked(), offset, set_offset, (worker, id)).into_any()
+                }
             }}
         </section>
+    }
+}
+
+/// The model's answers to one trial: per regeneration, each stage's outcome and whole answer
+/// (long answers collapsed).
+fn answers_view(trial: &str, regs: Vec<RegenerationAnswers>) -> impl IntoView {
+    let stages = ["What (1)", "How (2)", "Apply (3)"];
+    let rows = regs
+        .into_iter()
+        .map(|r| {
+            let cells = stages
+                .iter()
+                .zip(r.outcomes)
+                .zip(r.answers)
+                .map(|((stage, outcome), answer)| {
+                    let (mark, class) = match outcome {
+                        Outcome::Correct => ("✓ right", "ok"),
+                        Outcome::Empty => ("not asked", "lb-muted"),
+                        Outcome::Wrong => ("✗ wrong", "bad"),
+                        Outcome::Null => ("✗ no option named", "bad"),
+                    };
+                    let text = answer.unwrap_or_default();
+                    let body = if text.chars().count() > 160 {
+                        let short: String = text.chars().take(160).collect();
+                        view! { <details><summary>{format!("{short}…")}</summary><p class="lb-response">{text}</p></details> }.into_any()
+                    } else {
+                        view! { <span class="lb-response">{text}</span> }.into_any()
+                    };
+                    view! {
+                        <li><strong>{*stage}</strong>" "<span class=class>{mark}</span>" "{body}</li>
+                    }
+                })
+                .collect_view();
+            view! {
+                <li data-testid="answer-regeneration">
+                    {format!("Regeneration {} (line {})", r.regeneration, r.line)}
+                    <ul>{cells}</ul>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <p class="lb-note">{format!("{trial}: the model's answers, from its run file.")}</p>
+        <ul class="lb-answers">{rows}</ul>
     }
 }
 
@@ -468,6 +516,7 @@ fn trials_view(
     joint: bool,
     offset: ReadSignal<usize>,
     set_offset: WriteSignal<usize>,
+    (worker, id): (LbWorker, u64),
 ) -> impl IntoView {
     let how = if joint {
         "How (2, joint)"
@@ -508,19 +557,52 @@ fn trials_view(
         .trials
         .into_iter()
         .map(|t| {
+            let person = t.participant.is_some();
             let who = t.participant.map(|x| format!(" ({x})")).unwrap_or_default();
             let wrong = t.right.contains(&Some(false));
             let domain = t.domain.clone();
+            let trial = format!("{} #{}{who}", t.subdomain, t.variation);
+            let label = StoredValue::new(trial.clone());
+            let open = RwSignal::new(false);
+            let answers = RwSignal::new(None::<Result<Vec<RegenerationAnswers>, String>>);
+            let (subdomain, variation) = (t.subdomain.clone(), t.variation);
+            let toggle = move |_| {
+                open.update(|o| *o = !*o);
+                if open.get_untracked() && answers.get_untracked().is_none() {
+                    let client = worker.0.get_value();
+                    let args = serde_json::json!({"id": id, "subdomain": &subdomain, "variation": variation})
+                        .to_string();
+                    leptos::task::spawn_local(async move {
+                        answers.set(Some(ask(client, "lb.answers", args).await));
+                    });
+                }
+            };
             view! {
-                <tr data-testid="trial-row" data-wrong=wrong.to_string() data-domain=domain>
+                <tr data-testid="trial-row" data-wrong=wrong.to_string() data-domain=domain
+                    data-trial=format!("{}#{}", t.subdomain, t.variation)>
                     <td>{t.domain}</td>
-                    <td>{format!("{} #{}{who}", t.subdomain, t.variation)}</td>
+                    <td>{trial.clone()}</td>
                     <td class="num">{t.rows}</td>
                     {score_cell(t.scores[0], t.right[0])}
                     {score_cell(t.scores[1], t.right[1])}
                     {score_cell(t.scores[2], t.right[2])}
                     <td class="num">{t.line}</td>
+                    <td>{(!person).then(|| view! {
+                        <button type="button" class="lb-linkish" data-testid="trial-answers-toggle"
+                            aria-expanded=move || open.get().to_string() on:click=toggle>
+                            {move || if open.get() { "Hide" } else { "Show" }}
+                        </button>
+                    })}</td>
                 </tr>
+                <Show when=move || open.get()>
+                    <tr class="lb-answers-row" data-testid="trial-answers">
+                        <td colspan="8">{move || match answers.get() {
+                            None => view! { <p class="loading" aria-busy="true">"Reading the run file…"</p> }.into_any(),
+                            Some(Err(e)) => view! { <ErrorPanel title="Could not read the answers" message=e /> }.into_any(),
+                            Some(Ok(regs)) => label.with_value(|l| answers_view(l, regs)).into_any(),
+                        }}</td>
+                    </tr>
+                </Show>
             }
         })
         .collect_view();
@@ -558,6 +640,7 @@ fn trials_view(
                     <th scope="col" title="Share of regenerations right">{how}</th>
                     <th scope="col" title="Share of regenerations right">{KIVA_STAGES[2]}</th>
                     <th scope="col">"Line"</th>
+                    <th scope="col">"Answers"</th>
                 </tr></thead>
                 <tbody>{body}</tbody>
             </table>

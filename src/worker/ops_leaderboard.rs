@@ -16,6 +16,9 @@
 //!   "offset": n, "limit": n}` → [`coglab_core::leaderboard::detail::TrialsPage`] (KiVA rows).
 //! - `lb.compare`: `{"first": id, "second": id, "resamples": n, "seed": n}` →
 //!   `{"mmiq": MmiqCompareView}` or `{"kiva": KivaComparison}`.
+//! - `lb.answers`: `{"id": <KiVA row id>, "subdomain": "...", "variation": n}` →
+//!   [`coglab_core::kiva::RegenerationAnswers`] of that trial (the model's answers, read from
+//!   the kept run file on demand).
 //! - `lb.forget`: `{"ids": [..]}` drops kept reports.
 
 use std::cell::RefCell;
@@ -30,9 +33,14 @@ use serde::Deserialize;
 
 use super::host::Progress;
 
+/// A KiVA row's run files: (path, bytes).
+type RunFiles = Vec<(String, Vec<u8>)>;
+
 thread_local! {
     /// The full reports of scored rows, by row id.
     static STORE: RefCell<HashMap<u64, Detail>> = RefCell::new(HashMap::new());
+    /// The run files (path, bytes) of KiVA model rows, by row id, for `lb.answers`.
+    static KIVA_FILES: RefCell<HashMap<u64, RunFiles>> = RefCell::new(HashMap::new());
     /// The next row id (ids are never reused while this worker lives).
     static NEXT_ID: RefCell<u64> = const { RefCell::new(1) };
 }
@@ -78,6 +86,45 @@ fn default_seed() -> u64 {
 }
 
 #[derive(Deserialize)]
+struct AnswersArgs {
+    id: u64,
+    subdomain: String,
+    variation: u64,
+}
+
+/// Keeps the run files of the KiVA model rows among `details` (a few MB at most) for
+/// `lb.answers`; the rest of `files` is dropped.
+fn keep_kiva_files(details: &[(u64, Detail)], files: Vec<InputFile>) {
+    let mut files: Vec<Option<InputFile>> = files.into_iter().map(Some).collect();
+    KIVA_FILES.with_borrow_mut(|kept| {
+        for (id, d) in details {
+            let Detail::Kiva(r) = d else { continue };
+            if r.source != coglab_core::kiva::Source::Model {
+                continue;
+            }
+            let mine: RunFiles = files
+                .iter_mut()
+                .filter(|f| f.as_ref().is_some_and(|f| r.files.contains(&f.name)))
+                .filter_map(Option::take)
+                .map(|f| (f.name, f.bytes))
+                .collect();
+            kept.insert(*id, mine);
+        }
+    });
+}
+
+/// The subdomain a run file is named for (`.../output_Colour/ColourRed.csv` → `ColourRed`), as
+/// [`coglab_core::kiva::RunFile::parse`] names it.
+fn subdomain_of(path: &str) -> &str {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let stem = name
+        .strip_suffix(".csv")
+        .or_else(|| name.strip_suffix(".CSV"))
+        .unwrap_or(name);
+    stem.strip_prefix("output_").unwrap_or(stem)
+}
+
+#[derive(Deserialize)]
 struct ForgetArgs {
     ids: Vec<u64>,
 }
@@ -119,8 +166,8 @@ pub fn run(
                 progress.report(done as f64, total as f64, label);
             });
             drop(inputs);
-            drop(files);
             let details = NEXT_ID.with_borrow_mut(|next| scored.split_details(next));
+            keep_kiva_files(&details, files);
             STORE.with_borrow_mut(|s| s.extend(details));
             serde_json::to_string(&scored).map_err(|e| format!("lb.score result: {e}"))
         }
@@ -159,11 +206,36 @@ pub fn run(
                 _ => Err(GONE.into()),
             })
         }
+        "answers" => {
+            let a: AnswersArgs = parse("answers", args)?;
+            KIVA_FILES.with_borrow(|k| {
+                let files = k.get(&a.id).ok_or_else(|| {
+                    STORE.with_borrow(|s| match s.get(&a.id) {
+                        Some(_) => "answers are available for KiVA model runs".to_string(),
+                        None => GONE.to_string(),
+                    })
+                })?;
+                let (path, bytes) = files
+                    .iter()
+                    .find(|(p, _)| subdomain_of(p) == a.subdomain)
+                    .ok_or_else(|| {
+                        format!("no run file of subdomain {:?} in this row", a.subdomain)
+                    })?;
+                let answers = coglab_core::kiva::trial_answers(path, bytes, a.variation)
+                    .map_err(|e| e.to_string())?;
+                serde_json::to_string(&answers).map_err(|e| format!("lb.answers result: {e}"))
+            })
+        }
         "forget" => {
             let a: ForgetArgs = parse("forget", args)?;
             STORE.with_borrow_mut(|s| {
-                for id in a.ids {
-                    s.remove(&id);
+                for id in &a.ids {
+                    s.remove(id);
+                }
+            });
+            KIVA_FILES.with_borrow_mut(|k| {
+                for id in &a.ids {
+                    k.remove(id);
                 }
             });
             Ok("null".into())

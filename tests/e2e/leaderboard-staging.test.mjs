@@ -324,3 +324,63 @@ test('a full storage is reported, and the scored rows stay', { skip }, async () 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+/** The records of a CSV text (quoted fields with "" escapes and line breaks), header first. */
+function csvRecords(text) {
+  const out = [];
+  let row = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i += 1; } else if (c === '"') quoted = false; else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(field); field = ''; } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i += 1;
+      row.push(field); out.push(row); row = []; field = '';
+    } else field += c;
+  }
+  if (field !== '' || row.length) { row.push(field); out.push(row); }
+  return out;
+}
+
+test('KiVA model page: a trial\'s answers are the run file\'s, stage by stage', { skip }, async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  const st = new Staging(page);
+  await app.goto('/leaderboard?b=kiva');
+  await st.stage(GPT4, 14, 'folder-input');
+  await st.score();
+  await page.locator('[data-testid=kiva-computed-row][data-model=gpt4_multi_image]').waitFor();
+  const trials = page.getByTestId('kiva-trials');
+  await trials.getByTestId('trial-count').waitFor();
+  const row = trials.locator('[data-testid=trial-row][data-trial="Counting+1#2"]');
+  await row.getByTestId('trial-answers-toggle').click();
+  const shown = trials.getByTestId('trial-answers');
+  await shown.getByTestId('answer-regeneration').first().waitFor();
+  // The file read in node: variation 0's rows, Full#1..3 and MCResponse#1..3.
+  const [header, ...records] = csvRecords(readFileSync(join(GPT4, 'output_Counting/Counting+1.csv'), 'utf8'));
+  const col = (name) => header.indexOf(name);
+  const want = records.filter((r) => r[col('Variation')] === '2');
+  const regs = shown.getByTestId('answer-regeneration');
+  assert.equal(await regs.count(), want.length);
+  for (let i = 0; i < want.length; i += 1) {
+    const texts = await regs.nth(i).locator('.lb-response').evaluateAll((els) => els.map((e) => e.textContent));
+    assert.deepEqual(texts, [1, 2, 3].map((k) => want[i][col(`Full#${k}`)]), `regeneration ${i}`);
+    const marks = await regs.nth(i).locator('li > span.ok, li > span.bad, li > span.lb-muted').allInnerTexts();
+    const expected = [1, 2, 3].map((k) => {
+      const v = want[i][col(`MCResponse#${k}`)];
+      if (v === '1' || v === '1.0') return '✓ right';
+      if (v === '0' || v === '0.0') return '✗ wrong';
+      if (v === 'Null') return '✗ no option named';
+      return 'not asked';
+    });
+    assert.deepEqual(marks, expected, `regeneration ${i}`);
+  }
+  await page.screenshot({ path: join(SHOTS, 'staging-kiva-answers.png') });
+  await row.getByTestId('trial-answers-toggle').click();
+  assert.equal(await trials.getByTestId('trial-answers').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -232,3 +232,51 @@ fn reaction_time_correlation_matches_scipy() {
         }
     }
 }
+
+/// The model page's answers of one trial: the regenerations of variation 0 of GPT-4V's
+/// 2DRotation+90 run, read by the csv crate straight from the file for comparison.
+#[test]
+fn trial_answers_of_a_real_run() {
+    let rel = "kiva/model_data/KiVA/gpt4_multi_image/output_2DRotation/2DRotation+90.csv";
+    let Some(bytes) = common::shared_bytes(rel) else {
+        return;
+    };
+    let got = coglab_core::kiva::trial_answers(rel, &bytes, 0).unwrap();
+    let mut reader = csv::Reader::from_reader(&bytes[..]);
+    let header = reader.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let want: Vec<csv::StringRecord> = reader
+        .records()
+        .map(Result::unwrap)
+        .filter(|r| &r[col("Variation")] == "0")
+        .collect();
+    assert_eq!(got.len(), 3, "variation 0 has 3 regenerations");
+    assert_eq!(got.len(), want.len());
+    for (g, w) in got.iter().zip(&want) {
+        assert_eq!(g.regeneration.to_string(), &w[col("Regeneration")]);
+        for k in 0..3 {
+            assert_eq!(
+                g.answers[k].as_deref(),
+                Some(&w[col(&format!("Full#{}", k + 1))])
+            );
+            let score = &w[col(&format!("MCResponse#{}", k + 1))];
+            let expected = match score {
+                "1" | "1.0" => coglab_core::kiva::Outcome::Correct,
+                "0" | "0.0" => coglab_core::kiva::Outcome::Wrong,
+                "Null" => coglab_core::kiva::Outcome::Null,
+                _ => coglab_core::kiva::Outcome::Empty,
+            };
+            assert_eq!(
+                g.outcomes[k],
+                expected,
+                "regeneration {}, stage {}",
+                g.regeneration,
+                k + 1
+            );
+        }
+    }
+    assert!(got[0].answers[0]
+        .as_deref()
+        .unwrap()
+        .starts_with("(3) Orientation of objects"));
+}

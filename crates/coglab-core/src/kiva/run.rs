@@ -39,6 +39,64 @@ pub struct RunFile {
     pub scored_from_raw: [bool; 3],
 }
 
+/// One regeneration of a trial as the model answered it (the KiVA model page).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RegenerationAnswers {
+    /// 1-based line of the record in the CSV.
+    pub line: usize,
+    /// The regeneration number.
+    pub regeneration: u64,
+    /// Outcome of stage 1, 2 and 3, as scored.
+    pub outcomes: [Outcome; 3],
+    /// The model's whole answer to stage 1, 2 and 3 (`Full#k`; `None` when the file has no
+    /// such column, e.g. a file of scores only).
+    pub answers: [Option<String>; 3],
+}
+
+/// The regenerations of variation `variation` in one run CSV, with their outcomes (as
+/// [`RunFile::parse`] scores them) and the model's answers. Read on demand for one trial, so
+/// the scoring path keeps no answer text.
+///
+/// # Errors
+/// As [`RunFile::parse`].
+///
+/// # Examples
+/// ```
+/// use coglab_core::kiva::{trial_answers, Outcome};
+/// let csv = "Variation,Regeneration,Full#1,Full#2,Full#3,MCResponse#1,MCResponse#2,MCResponse#3\n\
+///            0,0,(3) Orientation,(2) 180 degrees,(D) none,1,1,0\n1,0,(1) Colour,,(A),0,,1\n";
+/// let r = trial_answers("output_2DRotation/2DRotation+90.csv", csv.as_bytes(), 0).unwrap();
+/// assert_eq!(r.len(), 1);
+/// assert_eq!(r[0].outcomes, [Outcome::Correct, Outcome::Correct, Outcome::Wrong]);
+/// assert_eq!(r[0].answers[2].as_deref(), Some("(D) none"));
+/// ```
+pub fn trial_answers(
+    path: &str,
+    bytes: &[u8],
+    variation: u64,
+) -> Result<Vec<RegenerationAnswers>, KivaError> {
+    let file = RunFile::parse(path, bytes)?;
+    let csv = Csv::parse(
+        path,
+        bytes,
+        "a header and one row per variation and regeneration",
+    )?;
+    let full = [1, 2, 3].map(|k| csv.column(&format!("Full#{k}")));
+    // RunFile::parse keeps one row per CSV record, in order.
+    Ok(file
+        .rows
+        .iter()
+        .zip(&csv.rows)
+        .filter(|(row, _)| row.variation == variation)
+        .map(|(row, (_, rec))| RegenerationAnswers {
+            line: row.line,
+            regeneration: row.regeneration,
+            outcomes: row.outcomes,
+            answers: full.map(|c| c.and_then(|c| rec.get(c)).map(str::to_string)),
+        })
+        .collect())
+}
+
 /// How one stage of a file is scored.
 enum StageSource {
     /// From the repository's `MCResponse#k` column.
