@@ -54,8 +54,8 @@ pub struct RegenerationAnswers {
 }
 
 /// The regenerations of variation `variation` in one run CSV, with their outcomes (as
-/// [`RunFile::parse`] scores them) and the model's answers. Read on demand for one trial, so
-/// the scoring path keeps no answer text.
+/// [`RunFile::parse`] scores them) and the model's answers, in one reading of the file. Read on
+/// demand for one trial, so the scoring path keeps no answer text.
 ///
 /// # Errors
 /// As [`RunFile::parse`].
@@ -75,14 +75,9 @@ pub fn trial_answers(
     bytes: &[u8],
     variation: u64,
 ) -> Result<Vec<RegenerationAnswers>, KivaError> {
-    let file = RunFile::parse(path, bytes)?;
-    let csv = Csv::parse(
-        path,
-        bytes,
-        "a header and one row per variation and regeneration",
-    )?;
+    let (file, csv) = RunFile::parse_with_records(path, bytes)?;
     let full = [1, 2, 3].map(|k| csv.column(&format!("Full#{k}")));
-    // RunFile::parse keeps one row per CSV record, in order.
+    // One row per CSV record, in order.
     Ok(file
         .rows
         .iter()
@@ -137,6 +132,11 @@ impl RunFile {
     /// assert_eq!(f.rows[1].outcomes, [Outcome::Wrong, Outcome::Empty, Outcome::Null]);
     /// ```
     pub fn parse(path: &str, bytes: &[u8]) -> Result<Self, KivaError> {
+        Self::parse_with_records(path, bytes).map(|(file, _)| file)
+    }
+
+    /// [`RunFile::parse`], also returning the CSV's records (one per row, in order).
+    fn parse_with_records(path: &str, bytes: &[u8]) -> Result<(Self, Csv), KivaError> {
         let components: Vec<&str> = path.split(['/', '\\']).filter(|c| !c.is_empty()).collect();
         let name = components.last().copied().unwrap_or(path);
         let stem = name
@@ -226,14 +226,15 @@ impl RunFile {
                 outcomes,
             });
         }
-        Ok(Self {
+        let file = Self {
             file: path.to_string(),
             domain,
             subdomain,
             variant_in_path,
             rows,
             scored_from_raw: [0, 1, 2].map(|i| matches!(sources[i], StageSource::Raw { .. })),
-        })
+        };
+        Ok((file, csv))
     }
 }
 
