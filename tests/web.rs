@@ -10,31 +10,8 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// A fresh host element appended to the body.
-fn host() -> web_sys::HtmlElement {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let el = document.create_element("div").unwrap();
-    document.body().unwrap().append_child(&el).unwrap();
-    el.unchecked_into()
-}
-
-/// Lets the router and the reactive system settle: a macrotask turn, then a reactive tick.
-async fn settle() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 20)
-            .unwrap();
-    });
-    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
-    leptos::task::tick().await;
-}
-
-fn query(root: &web_sys::HtmlElement, selector: &str) -> Option<web_sys::HtmlElement> {
-    root.query_selector(selector)
-        .unwrap()
-        .map(|e| e.unchecked_into())
-}
+mod support;
+use support::{find as query, host, settle};
 
 fn row_labels(root: &web_sys::HtmlElement) -> Vec<String> {
     let rows = root.query_selector_all("tbody th[scope=row]").unwrap();

@@ -12,37 +12,8 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn host() -> web_sys::HtmlElement {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let el = document.create_element("div").unwrap();
-    document.body().unwrap().append_child(&el).unwrap();
-    el.unchecked_into()
-}
-
-async fn settle() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 20)
-            .unwrap();
-    });
-    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
-    leptos::task::tick().await;
-}
-
-fn el(root: &web_sys::HtmlElement, selector: &str) -> web_sys::HtmlElement {
-    root.query_selector(selector)
-        .unwrap()
-        .unwrap_or_else(|| panic!("{selector} not found"))
-        .unchecked_into()
-}
-
-fn texts(root: &web_sys::HtmlElement, selector: &str) -> Vec<String> {
-    let l = root.query_selector_all(selector).unwrap();
-    (0..l.length())
-        .map(|i| l.item(i).unwrap().text_content().unwrap())
-        .collect()
-}
+mod support;
+use support::{el, host, settle, texts};
 
 fn models(root: &web_sys::HtmlElement) -> Vec<String> {
     let l = root.query_selector_all("tbody tr").unwrap();

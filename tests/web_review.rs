@@ -10,6 +10,9 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+mod support;
+use support::el as query;
+
 fn file(name: &str, model: Option<&str>, bytes: &[u8]) -> StoredFile {
     StoredFile {
         name: name.to_string(),
@@ -113,13 +116,6 @@ async fn settle() {
         wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
         leptos::task::tick().await;
     }
-}
-
-fn query(root: &web_sys::HtmlElement, selector: &str) -> web_sys::HtmlElement {
-    root.query_selector(selector)
-        .unwrap()
-        .unwrap_or_else(|| panic!("{selector} is rendered"))
-        .unchecked_into()
 }
 
 /// A workspace saved by an earlier visit (second item on screen, scored 2 with a note) comes

@@ -9,28 +9,11 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn host() -> web_sys::HtmlElement {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let el = document.create_element("div").unwrap();
-    document.body().unwrap().append_child(&el).unwrap();
-    el.unchecked_into()
-}
+mod support;
+use support::{find as query, host};
 
 async fn settle() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 60)
-            .unwrap();
-    });
-    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
-    leptos::task::tick().await;
-}
-
-fn query(root: &web_sys::HtmlElement, selector: &str) -> Option<web_sys::HtmlElement> {
-    root.query_selector(selector)
-        .unwrap()
-        .map(|e| e.unchecked_into())
+    support::settle_after(60).await;
 }
 
 fn saved() -> serde_json::Value {

@@ -12,36 +12,11 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn host() -> web_sys::HtmlElement {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let el = document.create_element("div").unwrap();
-    document.body().unwrap().append_child(&el).unwrap();
-    el.unchecked_into()
-}
+mod support;
+use support::{el as query, host, texts};
 
 async fn settle() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 60)
-            .unwrap();
-    });
-    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
-    leptos::task::tick().await;
-}
-
-fn query(root: &web_sys::HtmlElement, selector: &str) -> web_sys::HtmlElement {
-    root.query_selector(selector)
-        .unwrap()
-        .unwrap_or_else(|| panic!("{selector} not rendered"))
-        .unchecked_into()
-}
-
-fn texts(root: &web_sys::HtmlElement, selector: &str) -> Vec<String> {
-    let list = root.query_selector_all(selector).unwrap();
-    (0..list.length())
-        .map(|i| list.get(i).unwrap().text_content().unwrap_or_default())
-        .collect()
+    support::settle_after(60).await;
 }
 
 /// Gold Table 2's 11 tasks (the columns of the bundled matrix).
