@@ -54,27 +54,14 @@ thread_local! {
 /// # Errors
 /// A readable message when IndexedDB is unavailable or refuses the write (e.g. quota exceeded).
 pub async fn put_files(area: &str, files: Vec<StoredFile>) -> Result<(), String> {
-    let db = database().await?;
-    let tx = transaction(&db, FILES, IdbTransactionMode::Readwrite)?;
-    let done = transaction_done(&tx);
-    let store = tx
-        .object_store(FILES)
-        .map_err(|e| describe("open the file store", &e))?;
+    let mut records = Vec::with_capacity(files.len());
     for file in files {
         let value = Object::new();
-        set(&value, "area", &JsValue::from_str(area))?;
-        set(&value, "name", &JsValue::from_str(&file.name))?;
-        let model = file
-            .model
-            .as_deref()
-            .map_or(JsValue::NULL, JsValue::from_str);
-        set(&value, "model", &model)?;
+        set(&value, "model", &opt(&file.model))?;
         set(&value, "bytes", &Uint8Array::from(file.bytes.as_slice()))?;
-        store
-            .put_with_key(&value, &file_key(area, &file.name))
-            .map_err(|e| describe(&format!("save {}", file.name), &e))?;
+        records.push((file.name, value));
     }
-    done.await
+    put_records(area, records).await
 }
 
 /// All files stored in `area`, in name order.
@@ -82,18 +69,7 @@ pub async fn put_files(area: &str, files: Vec<StoredFile>) -> Result<(), String>
 /// # Errors
 /// A readable message when IndexedDB is unavailable or the read fails.
 pub async fn get_files(area: &str) -> Result<Vec<StoredFile>, String> {
-    let db = database().await?;
-    let tx = transaction(&db, FILES, IdbTransactionMode::Readonly)?;
-    let store = tx
-        .object_store(FILES)
-        .map_err(|e| describe("open the file store", &e))?;
-    let request = store
-        .get_all_with_key(area_range(area)?.as_ref())
-        .map_err(|e| describe("read the stored files", &e))?;
-    let result = request_done(&request).await?;
-    let rows: Array = result
-        .dyn_into()
-        .map_err(|_| "stored files: not a list".to_string())?;
+    let rows = area_records(area).await?;
     let mut files = Vec::with_capacity(rows.length() as usize);
     for row in rows.iter() {
         let name = get(&row, "name")
@@ -129,25 +105,15 @@ pub struct StoredBlob {
 /// # Errors
 /// A readable message when IndexedDB is unavailable or refuses the write (e.g. quota exceeded).
 pub async fn put_blobs(area: &str, files: &[StoredBlob]) -> Result<(), String> {
-    let db = database().await?;
-    let tx = transaction(&db, FILES, IdbTransactionMode::Readwrite)?;
-    let done = transaction_done(&tx);
-    let store = tx
-        .object_store(FILES)
-        .map_err(|e| describe("open the file store", &e))?;
-    let opt = |v: &Option<String>| v.as_deref().map_or(JsValue::NULL, JsValue::from_str);
+    let mut records = Vec::with_capacity(files.len());
     for file in files {
         let value = Object::new();
-        set(&value, "area", &JsValue::from_str(area))?;
-        set(&value, "name", &JsValue::from_str(&file.name))?;
         set(&value, "model", &opt(&file.model))?;
         set(&value, "kind", &opt(&file.kind))?;
         set(&value, "blob", &file.blob)?;
-        store
-            .put_with_key(&value, &file_key(area, &file.name))
-            .map_err(|e| describe(&format!("save {}", file.name), &e))?;
+        records.push((file.name.clone(), value));
     }
-    done.await
+    put_records(area, records).await
 }
 
 /// All files stored in `area` by [`put_blobs`], in name order (records without a blob, from
@@ -156,18 +122,7 @@ pub async fn put_blobs(area: &str, files: &[StoredBlob]) -> Result<(), String> {
 /// # Errors
 /// A readable message when IndexedDB is unavailable or the read fails.
 pub async fn get_blobs(area: &str) -> Result<Vec<StoredBlob>, String> {
-    let db = database().await?;
-    let tx = transaction(&db, FILES, IdbTransactionMode::Readonly)?;
-    let store = tx
-        .object_store(FILES)
-        .map_err(|e| describe("open the file store", &e))?;
-    let request = store
-        .get_all_with_key(area_range(area)?.as_ref())
-        .map_err(|e| describe("read the stored files", &e))?;
-    let rows: Array = request_done(&request)
-        .await?
-        .dyn_into()
-        .map_err(|_| "stored files: not a list".to_string())?;
+    let rows = area_records(area).await?;
     Ok(rows
         .iter()
         .filter_map(|row| {
@@ -353,6 +308,46 @@ pub fn format_bytes(bytes: f64) -> String {
     } else {
         format!("{value:.1} {}", UNITS[unit])
     }
+}
+
+/// Stores `records` (name, the record's other fields) in `area`, replacing records of the same
+/// names, in one transaction: either all are stored or none.
+async fn put_records(area: &str, records: Vec<(String, Object)>) -> Result<(), String> {
+    let db = database().await?;
+    let tx = transaction(&db, FILES, IdbTransactionMode::Readwrite)?;
+    let done = transaction_done(&tx);
+    let store = tx
+        .object_store(FILES)
+        .map_err(|e| describe("open the file store", &e))?;
+    for (name, value) in records {
+        set(&value, "area", &JsValue::from_str(area))?;
+        set(&value, "name", &JsValue::from_str(&name))?;
+        store
+            .put_with_key(&value, &file_key(area, &name))
+            .map_err(|e| describe(&format!("save {name}"), &e))?;
+    }
+    done.await
+}
+
+/// Every record stored in `area`, in name order.
+async fn area_records(area: &str) -> Result<Array, String> {
+    let db = database().await?;
+    let tx = transaction(&db, FILES, IdbTransactionMode::Readonly)?;
+    let store = tx
+        .object_store(FILES)
+        .map_err(|e| describe("open the file store", &e))?;
+    let request = store
+        .get_all_with_key(area_range(area)?.as_ref())
+        .map_err(|e| describe("read the stored files", &e))?;
+    request_done(&request)
+        .await?
+        .dyn_into()
+        .map_err(|_| "stored files: not a list".to_string())
+}
+
+/// A JS string, or null for `None`.
+fn opt(v: &Option<String>) -> JsValue {
+    v.as_deref().map_or(JsValue::NULL, JsValue::from_str)
 }
 
 fn file_key(area: &str, name: &str) -> JsValue {
