@@ -206,11 +206,72 @@ pub fn score_files(inputs: &[InputRef<'_>], progress: impl FnMut(usize, usize, &
 pub fn score_files_as(
     inputs: &[InputRef<'_>],
     chosen: &[Option<FileKind>],
+    progress: impl FnMut(usize, usize, &str),
+) -> Scored {
+    score_files_with(inputs, chosen, Vec::new(), progress)
+}
+
+/// A file parsed while it was read, in slices ([`mmiq::KeyReader`],
+/// [`mmiq::PredictionsReader`]): its bytes were not kept, so [`score_files_with`] is given the
+/// parse result instead.
+#[derive(Debug)]
+pub enum Prepared {
+    /// An MM-IQ answer key.
+    MmiqKey(Result<AnswerKey, mmiq::MmiqError>),
+    /// MM-IQ predictions.
+    MmiqPredictions(Result<Predictions, mmiq::MmiqError>),
+}
+
+impl Prepared {
+    /// The format the file was read as.
+    pub fn kind(&self) -> FileKind {
+        match self {
+            Prepared::MmiqKey(_) => FileKind::MmiqKey,
+            Prepared::MmiqPredictions(_) => FileKind::MmiqPredictions,
+        }
+    }
+}
+
+/// [`score_files_as`] where `prepared[i]`, when present, is file `i` already parsed (its
+/// `bytes` are then not read and may be empty). The result is the same as scoring the file's
+/// bytes.
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::{score_files_with, InputRef, Prepared};
+/// use coglab_core::mmiq::{KeyReader, PredictionsReader};
+/// let mut key = KeyReader::new("key.jsonl");
+/// key.push(br#"{"category": "Mathematical", "data_id": 0, "answer": "B"}"#).unwrap();
+/// let mut preds = PredictionsReader::new("m.jsonl", 0);
+/// preds.push(br#"{"data_id": 0, "response": "The answer is B."}"#).unwrap();
+/// let inputs = [
+///     InputRef { path: "key.jsonl", bytes: b"", model: None },
+///     InputRef { path: "m.jsonl", bytes: b"", model: None },
+/// ];
+/// let prepared = vec![
+///     Some(Prepared::MmiqKey(key.finish())),
+///     Some(Prepared::MmiqPredictions(preds.finish())),
+/// ];
+/// let s = score_files_with(&inputs, &[], prepared, |_, _, _| {});
+/// assert_eq!(s.mmiq[0].report.overall.accuracy, 1.0);
+/// ```
+pub fn score_files_with(
+    inputs: &[InputRef<'_>],
+    chosen: &[Option<FileKind>],
+    mut prepared: Vec<Option<Prepared>>,
     mut progress: impl FnMut(usize, usize, &str),
 ) -> Scored {
+    prepared.resize_with(inputs.len(), || None);
     let total = inputs.len();
     let mut out = Scored::default();
-    let detected: Vec<FileKind> = inputs.iter().map(|f| detect(f.path, f.bytes)).collect();
+    let detected: Vec<FileKind> = inputs
+        .iter()
+        .zip(&prepared)
+        .map(|(f, p)| {
+            p.as_ref()
+                .map_or_else(|| detect(f.path, f.bytes), Prepared::kind)
+        })
+        .collect();
     let kinds: Vec<FileKind> = detected
         .iter()
         .enumerate()
@@ -237,7 +298,11 @@ pub fn score_files_as(
         }
         progress(done, total, f.path);
         done += 1;
-        match AnswerKey::parse_bytes(f.path, f.bytes) {
+        let parsed = match prepared[i].take() {
+            Some(Prepared::MmiqKey(k)) => k,
+            _ => AnswerKey::parse_bytes(f.path, f.bytes),
+        };
+        match parsed {
             Ok(k) if key.is_none() => key = Some(k),
             Ok(_) => fail(
                 &mut out.files[i],
@@ -262,7 +327,11 @@ pub fn score_files_as(
                     );
                     continue;
                 };
-                match Predictions::parse(f.path, f.bytes).and_then(|p| mmiq::score_owned(key, p)) {
+                let parsed = match prepared[i].take() {
+                    Some(Prepared::MmiqPredictions(p)) => p,
+                    _ => Predictions::parse(f.path, f.bytes),
+                };
+                match parsed.and_then(|p| mmiq::score_owned(key, p)) {
                     Ok(report) => out.mmiq.push(MmiqRow {
                         id: 0,
                         model: out.files[i].model.clone(),

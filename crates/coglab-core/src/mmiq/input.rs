@@ -217,48 +217,20 @@ impl AnswerKey {
     ///     r#"key.jsonl line 1: field "data_id": expected a non-negative integer, found "x""#);
     /// ```
     pub fn parse(file_name: &str, text: &str) -> Result<Self, MmiqError> {
-        let mut items = Vec::new();
-        let mut lines_of = Vec::new();
-        for (line_no, line) in jsonl_lines(text) {
-            let loc = Location::file(file_name).at_line(line_no);
-            let raw: RawRecord = parse_line(&loc, line)?;
-            let data_id = data_id_of(&loc, raw.data_id.as_ref())?;
-            let category = match raw.category {
-                Some(Scalar::Str(s)) if !s.trim().is_empty() => s,
-                Some(other) => {
-                    return Err(bad(&loc, "category", "a non-empty string", &other));
-                }
-                None => {
-                    return Err(MmiqError::MissingField {
-                        location: loc.in_field("category"),
-                        expected: "the item's category (string)",
-                    })
-                }
-            };
-            let answer = match raw.answer {
-                Some(Scalar::Str(s)) if matches!(s.as_str(), "A" | "B" | "C" | "D" | "E") => {
-                    s.chars().next().unwrap_or('Z')
-                }
-                Some(other) => return Err(bad(&loc, "answer", "one of A, B, C, D, E", &other)),
-                None => {
-                    return Err(MmiqError::MissingField {
-                        location: loc.in_field("answer"),
-                        expected: "the correct letter A-E",
-                    })
-                }
-            };
-            let md5 = match raw.md5 {
-                Some(Scalar::Str(s)) => Some(s),
-                _ => None,
-            };
-            items.push(KeyItem {
-                data_id,
-                category,
-                answer,
-                md5,
-            });
-            lines_of.push(line_no);
-        }
+        let mut reader = super::KeyReader::new(file_name);
+        reader.push(text.as_bytes())?;
+        reader.finish()
+    }
+
+    /// The key of `items`, read from lines `lines_of` of `file_name` (both in file order).
+    ///
+    /// # Errors
+    /// [`MmiqError::Empty`] without items; [`MmiqError::DuplicateId`].
+    pub(super) fn from_items(
+        file_name: &str,
+        items: Vec<KeyItem>,
+        lines_of: &[usize],
+    ) -> Result<Self, MmiqError> {
         if items.is_empty() {
             return Err(MmiqError::Empty {
                 file: file_name.to_string(),
@@ -316,7 +288,9 @@ impl AnswerKey {
     /// # Errors
     /// [`MmiqError::NotUtf8`] naming the line, then as [`AnswerKey::parse`].
     pub fn parse_bytes(file_name: &str, bytes: &[u8]) -> Result<Self, MmiqError> {
-        Self::parse(file_name, utf8(file_name, bytes)?)
+        let mut reader = super::KeyReader::new(file_name);
+        reader.push(bytes)?;
+        reader.finish()
     }
 
     /// The item with the given id.
@@ -422,7 +396,9 @@ impl Predictions {
         }
         match detect(file_name, bytes) {
             Some(MmiqFormat::PredictionsJsonl) => {
-                Self::parse_jsonl(file_name, utf8(file_name, bytes)?)
+                let mut reader = super::PredictionsReader::new(file_name, bytes.len());
+                reader.push(bytes)?;
+                reader.finish()
             }
             Some(MmiqFormat::VlmEvalKit(kind)) => table::parse_predictions_table(file_name, kind, bytes),
             Some(MmiqFormat::AnswerKey) => Err(MmiqError::UnknownFormat {
@@ -450,72 +426,9 @@ impl Predictions {
     /// [`MmiqError::Empty`], [`MmiqError::Json`], [`MmiqError::MissingField`],
     /// [`MmiqError::BadValue`], [`MmiqError::DuplicateId`].
     pub fn parse_jsonl(file_name: &str, text: &str) -> Result<Self, MmiqError> {
-        let mut records = Vec::new();
-        let mut blank_lines = 0;
-        let mut seen = SeenIds::default();
-        let lean = text.len() > super::LEAN_INPUT_BYTES;
-        for (line_no, line) in jsonl_lines_counting(text, &mut blank_lines) {
-            let loc = Location::file(file_name).at_line(line_no);
-            let raw: RawRecord = parse_line(&loc, line)?;
-            let data_id = data_id_of(&loc, raw.data_id.as_ref())?;
-            if let Some(first_line) = seen.insert(data_id, line_no) {
-                return Err(MmiqError::DuplicateId {
-                    location: loc.in_field("data_id"),
-                    data_id,
-                    first_line,
-                });
-            }
-            let category = match raw.category {
-                None | Some(Scalar::Null) => None,
-                Some(Scalar::Str(s)) => Some(s),
-                Some(other) => return Err(bad(&loc, "category", "a string", &other)),
-            };
-            let had_both = raw.response.is_some() && raw.parsed_pred.is_some();
-            let response = match raw.response {
-                Some(_) if raw.parsed_pred.is_none() => Some(response_of(&loc, line)?),
-                Some(_) => Some(Scalar::Null),
-                None => None,
-            };
-            let mut response_preview = None;
-            let content = match (raw.parsed_pred, response) {
-                (Some(Scalar::Str(s)), _) => PredContent::Parsed(s),
-                (Some(other), _) => return Err(bad(&loc, "parsed_pred", "a string", &other)),
-                (None, Some(Scalar::Str(s))) if lean => {
-                    let (content, preview) = super::lean::lean_response(s);
-                    response_preview = Some(preview);
-                    content
-                }
-                (None, Some(Scalar::Str(s))) => PredContent::Response(s),
-                (None, Some(other)) => return Err(bad(&loc, "response", "a string", &other)),
-                (None, None) => {
-                    return Err(MmiqError::MissingField {
-                        location: loc.in_field("response"),
-                        expected: "a \"response\" or \"parsed_pred\" string",
-                    })
-                }
-            };
-            records.push(PredRecord {
-                line: line_no,
-                data_id,
-                category,
-                content,
-                file_answer: None,
-                had_both,
-                response_preview,
-            });
-        }
-        if records.is_empty() {
-            return Err(MmiqError::Empty {
-                file: file_name.to_string(),
-                expected: "one prediction object per line",
-            });
-        }
-        Ok(Self {
-            file: file_name.to_string(),
-            format: MmiqFormat::PredictionsJsonl,
-            records,
-            blank_lines,
-        })
+        let mut reader = super::PredictionsReader::new(file_name, text.len());
+        reader.push(text.as_bytes())?;
+        reader.finish()
     }
 }
 
@@ -543,57 +456,6 @@ pub(super) fn utf8<'a>(file_name: &str, bytes: &'a [u8]) -> Result<&'a str, Mmiq
             byte: bad_at - line_start + 1,
         }
     })
-}
-
-/// Non-blank lines of a JSONL text with their 1-based numbers.
-fn jsonl_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.split('\n')
-        .enumerate()
-        .map(|(i, l)| (i + 1, l))
-        .filter(|(_, l)| !l.trim().is_empty())
-}
-
-/// As [`jsonl_lines`], counting the blank lines skipped (a final newline does not count).
-fn jsonl_lines_counting<'a>(
-    text: &'a str,
-    blank: &'a mut usize,
-) -> impl Iterator<Item = (usize, &'a str)> + 'a {
-    let body = text.strip_suffix('\n').unwrap_or(text);
-    let body = body.strip_suffix('\r').unwrap_or(body);
-    let mut start = 0usize;
-    let mut line_no = 0usize;
-    let bytes = body.as_bytes();
-    std::iter::from_fn(move || loop {
-        if start > bytes.len() {
-            return None;
-        }
-        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
-        let line = &body[start..end];
-        start = end + 1;
-        line_no += 1;
-        if line.trim().is_empty() {
-            *blank += 1;
-            continue;
-        }
-        return Some((line_no, line));
-    })
-}
-
-fn parse_line<'de, T: Deserialize<'de>>(loc: &Location, line: &'de str) -> Result<T, MmiqError> {
-    serde_json::from_str(line).map_err(|e| MmiqError::Json {
-        location: loc.clone(),
-        message: json_message(&e),
-    })
-}
-
-/// A serde_json message without its "at line 1 column N" tail, with the column kept.
-fn json_message(e: &serde_json::Error) -> String {
-    let msg = e.to_string();
-    let core = msg
-        .rsplit_once(" at line ")
-        .map_or(msg.as_str(), |(m, _)| m)
-        .to_string();
-    format!("{core} (column {})", e.column())
 }
 
 pub(super) fn bad(loc: &Location, field: &str, expected: &str, found: &Scalar) -> MmiqError {
@@ -630,39 +492,6 @@ pub(super) fn parse_id(v: &Scalar) -> Option<u64> {
         }
         _ => None,
     }
-}
-
-/// The fields of a key or prediction line that this module reads; others are ignored.
-#[derive(Deserialize)]
-struct RawRecord {
-    data_id: Option<Scalar>,
-    category: Option<Scalar>,
-    answer: Option<Scalar>,
-    #[serde(rename = "MD5")]
-    md5: Option<Scalar>,
-    /// Only its presence is read here (validated and skipped); the value is then taken from
-    /// the line by [`response_of`], which is much faster for long texts.
-    response: Option<IgnoredAny>,
-    parsed_pred: Option<Scalar>,
-}
-
-/// The `response` value of a validated line: the decoded string, or what was found instead.
-fn response_of(loc: &Location, line: &str) -> Result<Scalar, MmiqError> {
-    if let Some(start) = super::jsonfast::find_top_level_value(line, "response") {
-        if line.as_bytes().get(start) == Some(&b'"') {
-            if let Some((s, _)) = super::jsonfast::decode_string_at(line, start) {
-                return Ok(Scalar::Str(s));
-            }
-        } else if let Some(end) = super::jsonfast::value_end(line.as_bytes(), start) {
-            return parse_line(loc, &line[start..end]);
-        }
-    }
-    // Not expected after serde_json accepted the line; fall back to its own decoding.
-    #[derive(Deserialize)]
-    struct Only {
-        response: Scalar,
-    }
-    Ok(parse_line::<Only>(loc, line)?.response)
 }
 
 /// A JSON value as found, so a wrong type can be reported as "expected X, found Y" instead of

@@ -23,33 +23,46 @@ pub const PREVIEW_CHARS: usize = 240;
 
 /// The lean form of a free-form response: the extracted letter as the row's content
 /// ([`PredContent::Parsed`], always one of `A`-`E` or `Z`), and the response's preview.
-pub(super) fn lean_response(response: String) -> (PredContent, String) {
-    let letter = extract(&response).recorded();
-    (PredContent::Parsed(letter.to_string()), preview(response))
+pub(super) fn lean_response(response: &str) -> (PredContent, String) {
+    let letter = extract(response).recorded();
+    let preview = match preview_cut(response) {
+        Some(cut) => {
+            let mut p = String::with_capacity(cut + '…'.len_utf8());
+            p.push_str(&response[..cut]);
+            p.push('…');
+            p
+        }
+        None => response.to_string(),
+    };
+    (PredContent::Parsed(letter.to_string()), preview)
 }
 
 /// The first [`PREVIEW_CHARS`] characters of `s`, with "…" when cut (reusing its buffer).
 pub fn preview(mut s: String) -> String {
-    // At most as many characters as bytes: short texts are kept without looking at them.
-    if s.len() <= PREVIEW_CHARS {
-        return s;
-    }
-    // The byte offset of character number PREVIEW_CHARS: count the bytes that start a
-    // character (UTF-8 continuation bytes are 0x80..=0xBF, i.e. below -0x40 as i8). A byte
-    // loop: `char_indices().nth(..)` decoded every character and took a sixth of the time of
-    // reading a 100,000-response file.
-    let mut starts = 0;
-    let cut = s.bytes().position(|b| {
-        let start = (b as i8) >= -0x40;
-        starts += usize::from(start);
-        start && starts > PREVIEW_CHARS
-    });
-    if let Some(cut) = cut {
+    if let Some(cut) = preview_cut(&s) {
         s.truncate(cut);
         s.push('…');
         s.shrink_to_fit();
     }
     s
+}
+
+/// Where a preview of `s` is cut (the byte offset of character number [`PREVIEW_CHARS`]), or
+/// `None` when `s` is not longer than that.
+fn preview_cut(s: &str) -> Option<usize> {
+    // At most as many characters as bytes: short texts are kept without looking at them.
+    if s.len() <= PREVIEW_CHARS {
+        return None;
+    }
+    // Count the bytes that start a character (UTF-8 continuation bytes are 0x80..=0xBF, i.e.
+    // below -0x40 as i8). A byte loop: `char_indices().nth(..)` decoded every character and
+    // took a sixth of the time of reading a 100,000-response file.
+    let mut starts = 0;
+    s.bytes().position(|b| {
+        let start = (b as i8) >= -0x40;
+        starts += usize::from(start);
+        start && starts > PREVIEW_CHARS
+    })
 }
 
 #[cfg(test)]
@@ -76,10 +89,11 @@ mod tests {
 
     #[test]
     fn lean_response_keeps_the_extracted_letter() {
-        let (c, p) = lean_response(format!("{} so the answer is C.", "blah ".repeat(100)));
+        let (c, p) = lean_response(&format!("{} so the answer is C.", "blah ".repeat(100)));
         assert_eq!(c, PredContent::Parsed("C".into()));
         assert!(p.starts_with("blah blah") && p.ends_with('…'));
-        let (c, _) = lean_response("I cannot tell.".into());
+        let (c, p) = lean_response("I cannot tell.");
+        assert_eq!(p, "I cannot tell.");
         assert_eq!(c, PredContent::Parsed("Z".into()));
     }
 }

@@ -25,6 +25,7 @@
 pub mod extract;
 mod input;
 mod jsonfast;
+mod jsonl;
 pub mod lean;
 mod pyword;
 mod score;
@@ -34,6 +35,7 @@ pub mod xlsx;
 pub use input::{
     detect, AnswerKey, KeyItem, MmiqFormat, PredContent, PredRecord, Predictions, TableKind,
 };
+pub use jsonl::{KeyReader, PredictionsReader};
 pub use lean::{LEAN_INPUT_BYTES, PREVIEW_CHARS};
 pub use score::{
     compare, score, score_owned, Accuracy, HumanReference, ItemResult, MmiqComparison, MmiqReport,
