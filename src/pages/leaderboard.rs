@@ -117,6 +117,13 @@ pub fn Leaderboard() -> impl IntoView {
     };
     let client = StoredValue::new_local(WorkerClient::for_app());
     provide_context(LbWorker(client));
+    // Start the scoring worker once files are staged, so that it is ready when "Score" is
+    // pressed (starting it takes about a tenth of a second).
+    Effect::new(move || {
+        if !ws.staged.read().is_empty() {
+            client.with_value(WorkerClient::start);
+        }
+    });
     leptos::task::spawn_local(restore(ws, client.get_value()));
     let nav = use_nav();
     // The table view, restored from the URL and written back to it on every change.

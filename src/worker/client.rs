@@ -56,6 +56,13 @@ impl WorkerClient {
         Self::new(format!("{}/worker.js", crate::data::base_path()))
     }
 
+    /// Starts the worker now rather than on the first call, so that it is ready by the time
+    /// the user asks for something (e.g. once files are staged for scoring). Does nothing when
+    /// it runs already; a failure to start is reported by the next call.
+    pub fn start(&self) {
+        let _ = self.worker();
+    }
+
     fn worker(&self) -> Result<Worker, String> {
         if let Some(w) = &self.inner.borrow().worker {
             return Ok(w.clone());
@@ -158,7 +165,7 @@ impl WorkerClient {
 
     /// Runs operation `op` with JSON `args` on `files` given as `File`s (as picked or dropped):
     /// the main thread reads nothing; the `File` objects are posted to the worker (a structured
-    /// clone refers to the same data, no copy), which reads them in 8 MiB chunks and reports
+    /// clone refers to the same data, no copy), which reads them in 4 MiB slices and reports
     /// "reading NAME: N of M MB" progress (done/total in bytes) before the operation's own.
     /// Use this for anything the user drops: the page stays responsive whatever the size.
     ///

@@ -6,6 +6,8 @@
 
 use super::protocol::{self, FileSource, InputFile, RequestFile};
 use super::{ops_leaderboard, ops_structure};
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -14,7 +16,13 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 pub struct Progress {
     id: u64,
     scope: DedicatedWorkerGlobalScope,
+    /// When the last "reading" reply was posted (ms since the epoch).
+    last_reading: Cell<f64>,
 }
+
+/// The least time between two "reading" progress replies (ms): a file arrives in hundreds of
+/// pieces, and each reply redraws the page's progress bar.
+const READING_EVERY_MS: f64 = 100.0;
 
 impl Progress {
     /// Reports `done` of `total` units for `label` (e.g. a file name).
@@ -22,6 +30,21 @@ impl Progress {
         let _ = self
             .scope
             .post_message(&protocol::progress(self.id, done, total, label));
+    }
+
+    /// Reports reading `name`: `done` of `total` bytes over all the files read, `file_done` of
+    /// its `file_size` bytes in the label.
+    /// At most one reply per [`READING_EVERY_MS`], and always the end of each file.
+    pub fn reading(&self, name: &str, done: f64, total: f64, file_done: f64, file_size: f64) {
+        let now = js_sys::Date::now();
+        if file_done >= file_size || now - self.last_reading.get() >= READING_EVERY_MS {
+            self.last_reading.set(now);
+            self.report(
+                done,
+                total,
+                &protocol::reading_label(name, file_done, file_size),
+            );
+        }
     }
 }
 
@@ -35,7 +58,7 @@ fn dispatch(
     let (domain, name) = op.split_once('.').unwrap_or((op, ""));
     match domain {
         "sys" => sys(name, args, &files, progress),
-        "lb" => ops_leaderboard::run(name, args, files, progress),
+        "lb" => ops_leaderboard::run(name, args),
         "sem" => ops_structure::run(name, args, files, progress),
         _ => Err(format!("unknown worker operation {op:?}")),
     }
@@ -58,24 +81,11 @@ fn sys(name: &str, args: &str, files: &[InputFile], progress: &Progress) -> Resu
     }
 }
 
-/// Reads a request's files: transferred bytes as they are, `File`s in chunks with a progress
-/// reply per chunk ("reading NAME: N of M MB", done/total in bytes over all the files read).
-fn load(files: Vec<RequestFile>, progress: &Progress) -> Result<Vec<InputFile>, String> {
-    let total: f64 = files
-        .iter()
-        .map(|f| match &f.source {
-            FileSource::Blob(b) => b.size(),
-            FileSource::Bytes(_) => 0.0,
-        })
-        .sum();
-    // Refuse before reading anything when one file is too large.
-    for f in &files {
-        if let FileSource::Blob(b) = &f.source {
-            if b.size() > protocol::MAX_FILE_BYTES {
-                return Err(protocol::too_large(&f.name, b.size()));
-            }
-        }
-    }
+/// Reads a request's files: transferred bytes as they are, `File`s in slices with a progress
+/// reply per slice ("reading NAME: N of M MB", done/total in bytes over all the files read).
+async fn load(files: Vec<RequestFile>, progress: &Progress) -> Result<Vec<InputFile>, String> {
+    refuse_large(&files)?;
+    let total = blob_bytes(&files);
     let mut before = 0.0;
     let mut out = Vec::with_capacity(files.len());
     for f in files {
@@ -84,12 +94,9 @@ fn load(files: Vec<RequestFile>, progress: &Progress) -> Result<Vec<InputFile>, 
             FileSource::Blob(blob) => {
                 let size = blob.size();
                 let b = protocol::read_blob(&f.name, &blob, |done, _| {
-                    progress.report(
-                        before + done,
-                        total,
-                        &protocol::reading_label(&f.name, done, size),
-                    )
-                })?;
+                    progress.reading(&f.name, before + done, total, done, size)
+                })
+                .await?;
                 before += size;
                 b
             }
@@ -100,6 +107,82 @@ fn load(files: Vec<RequestFile>, progress: &Progress) -> Result<Vec<InputFile>, 
         });
     }
     Ok(out)
+}
+
+/// The bytes of all the `File`s of a request (transferred bytes count 0: they are read).
+pub fn blob_bytes(files: &[RequestFile]) -> f64 {
+    files
+        .iter()
+        .map(|f| match &f.source {
+            FileSource::Blob(b) => b.size(),
+            FileSource::Bytes(_) => 0.0,
+        })
+        .sum()
+}
+
+/// Grows the heap once by `bytes` (at most [`RESERVE_MAX`]) before a large parse, so that the
+/// allocator does not grow the wasm memory in 64 KiB steps while the parse runs: in the
+/// browser each `memory.grow` is costly, and with them reading a 100,000-response MM-IQ file
+/// took about 1.6 times as long. The memory stays with the allocator for the parse to use
+/// (wasm memory never shrinks). Does nothing when the memory cannot be had.
+pub fn reserve_heap(bytes: f64) {
+    let mut room = Vec::<u8>::new();
+    let _ = room.try_reserve_exact(bytes.min(RESERVE_MAX) as usize);
+}
+
+/// The most [`reserve_heap`] reserves (256 MiB).
+const RESERVE_MAX: f64 = (256u64 << 20) as f64;
+
+/// Refuses a request before reading anything when one of its files is too large.
+///
+/// # Errors
+/// [`protocol::too_large`]'s message.
+pub fn refuse_large(files: &[RequestFile]) -> Result<(), String> {
+    for f in files {
+        if let FileSource::Blob(b) = &f.source {
+            if b.size() > protocol::MAX_FILE_BYTES {
+                return Err(protocol::too_large(&f.name, b.size()));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs one request: `lb.score` reads its own files (parsing them as they arrive); other
+/// operations get their files read first.
+async fn handle(req: protocol::Request, progress: &Progress) -> Result<String, String> {
+    if req.op == "lb.score" {
+        return ops_leaderboard::score(&req.args, req.files, progress).await;
+    }
+    let files = load(req.files, progress).await?;
+    dispatch(&req.op, &req.args, files, progress)
+}
+
+thread_local! {
+    /// Requests received while another one runs (reading a file awaits the browser), handled
+    /// in order once it has finished.
+    static QUEUE: RefCell<VecDeque<JsValue>> = const { RefCell::new(VecDeque::new()) };
+    /// Whether a request is being handled.
+    static RUNNING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Handles the queued requests one after the other, posting each one's final reply.
+async fn drain(scope: DedicatedWorkerGlobalScope) {
+    while let Some(data) = QUEUE.with_borrow_mut(VecDeque::pop_front) {
+        let (id, result) = match protocol::read_request(&data) {
+            Ok(req) => {
+                let progress = Progress {
+                    id: req.id,
+                    scope: scope.clone(),
+                    last_reading: Cell::new(f64::NEG_INFINITY),
+                };
+                (req.id, handle(req, &progress).await)
+            }
+            Err(e) => (0, Err(e)),
+        };
+        let _ = scope.post_message(&protocol::finished(id, &result));
+    }
+    RUNNING.set(false);
 }
 
 /// Whether this code runs inside a dedicated worker (rather than a page's window).
@@ -114,20 +197,10 @@ pub fn serve() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let reply_scope = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-        let result = protocol::read_request(&event.data());
-        let (id, result) = match result {
-            Ok(req) => {
-                let progress = Progress {
-                    id: req.id,
-                    scope: reply_scope.clone(),
-                };
-                let result = load(req.files, &progress)
-                    .and_then(|files| dispatch(&req.op, &req.args, files, &progress));
-                (req.id, result)
-            }
-            Err(e) => (0, Err(e)),
-        };
-        let _ = reply_scope.post_message(&protocol::finished(id, &result));
+        QUEUE.with_borrow_mut(|q| q.push_back(event.data()));
+        if !RUNNING.replace(true) {
+            wasm_bindgen_futures::spawn_local(drain(reply_scope.clone()));
+        }
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();

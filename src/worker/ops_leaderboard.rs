@@ -24,14 +24,15 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use super::protocol::InputFile;
+use super::protocol::{self, FileSource, InputFile, RequestFile};
 use coglab_core::leaderboard::detail::{
     compare_kiva, compare_mmiq, kiva_trials, mmiq_items, ItemsQuery, TrialsQuery,
 };
-use coglab_core::leaderboard::{score_files_as, Detail, FileKind, InputRef};
+use coglab_core::leaderboard::{score_files_with, Detail, FileKind, InputRef, Prepared};
+use coglab_core::mmiq::{KeyReader, MmiqError, MmiqFormat, PredictionsReader};
 use serde::Deserialize;
 
-use super::host::Progress;
+use super::host::{self, Progress};
 
 /// A KiVA row's run files: (path, bytes).
 type RunFiles = Vec<(String, Vec<u8>)>;
@@ -136,41 +137,167 @@ fn parse<'a, T: Deserialize<'a>>(op: &str, args: &'a str) -> Result<T, String> {
     serde_json::from_str(args).map_err(|e| format!("lb.{op} arguments: {e}"))
 }
 
-/// Runs operation `name` of this domain.
-pub fn run(
-    name: &str,
+/// `lb.score`: reads the files in slices, parsing MM-IQ JSONL keys and predictions as their
+/// slices arrive ([`Parser`]; the browser reads the next slice meanwhile) and keeping the other
+/// files' bytes; then scores the batch with [`score_files_with`], keeps the full reports and
+/// returns the summaries.
+///
+/// # Errors
+/// A message for bad arguments, a file too large or one the browser cannot read.
+pub async fn score(
     args: &str,
-    files: Vec<InputFile>,
+    files: Vec<RequestFile>,
     progress: &Progress,
 ) -> Result<String, String> {
-    match name {
-        "score" => {
-            let args: ScoreArgs = if args.trim().is_empty() || args.trim() == "null" {
-                ScoreArgs::default()
-            } else {
-                parse("score", args)?
-            };
-            let inputs: Vec<InputRef> = files
-                .iter()
-                .map(|f| InputRef {
-                    path: &f.name,
-                    bytes: &f.bytes,
-                    model: args.models.get(&f.name).map(String::as_str),
-                })
-                .collect();
-            let chosen: Vec<Option<FileKind>> = files
-                .iter()
-                .map(|f| args.kinds.get(&f.name).copied())
-                .collect();
-            let mut scored = score_files_as(&inputs, &chosen, |done, total, label| {
-                progress.report(done as f64, total as f64, label);
-            });
-            drop(inputs);
-            let details = NEXT_ID.with_borrow_mut(|next| scored.split_details(next));
-            keep_kiva_files(&details, files);
-            STORE.with_borrow_mut(|s| s.extend(details));
-            serde_json::to_string(&scored).map_err(|e| format!("lb.score result: {e}"))
+    let args: ScoreArgs = if args.trim().is_empty() || args.trim() == "null" {
+        ScoreArgs::default()
+    } else {
+        parse("score", args)?
+    };
+    host::refuse_large(&files)?;
+    let total = host::blob_bytes(&files);
+    host::reserve_heap(total);
+    // Transferred bytes are used as they are; `File`s are read in slices, each parsed as it
+    // arrives when it is an MM-IQ key or predictions JSONL ([`Parser`]), else kept.
+    let mut read: Vec<InputFile> = Vec::with_capacity(files.len());
+    let mut blobs = Vec::new();
+    for f in files {
+        match f.source {
+            FileSource::Bytes(bytes) => read.push(InputFile {
+                name: f.name,
+                bytes,
+            }),
+            FileSource::Blob(blob) => {
+                blobs.push((read.len(), f.name.clone(), blob));
+                read.push(InputFile {
+                    name: f.name,
+                    bytes: Vec::new(),
+                });
+            }
         }
+    }
+    let named: Vec<(&str, &web_sys::Blob)> =
+        blobs.iter().map(|(_, n, b)| (n.as_str(), b)).collect();
+    // Where each file starts in the bytes of all of them (for the progress bar).
+    let starts: Vec<f64> = blobs
+        .iter()
+        .scan(0.0, |at, (_, _, b)| {
+            let start = *at;
+            *at += b.size();
+            Some(start)
+        })
+        .collect();
+    let mut parsers: Vec<Option<Parser>> = read.iter().map(|_| None).collect();
+    let mut no_memory = None;
+    protocol::read_files(&named, |k, slice, done, size| {
+        let (i, name) = (blobs[k].0, named[k].0);
+        if done == slice.len() as f64 {
+            // The first slice of this file: parse it as it arrives, or keep its bytes.
+            let chosen = args.kinds.get(name).copied();
+            parsers[i] = Parser::for_file(name, chosen, slice, size);
+            if parsers[i].is_none() && read[i].bytes.try_reserve_exact(size as usize).is_err() {
+                no_memory = Some(format!(
+                    "{name}: not enough memory to read its {}",
+                    protocol::megabytes(size)
+                ));
+            }
+        }
+        let go_on = match &mut parsers[i] {
+            _ if no_memory.is_some() => false,
+            Some(p) => p.push(slice),
+            None => {
+                read[i].bytes.extend_from_slice(slice);
+                true
+            }
+        };
+        progress.reading(name, starts[k] + done, total, done, size);
+        go_on
+    })
+    .await?;
+    if let Some(e) = no_memory {
+        return Err(e);
+    }
+    let prepared: Vec<Option<Prepared>> =
+        parsers.into_iter().map(|p| p.map(Parser::finish)).collect();
+    let inputs: Vec<InputRef> = read
+        .iter()
+        .map(|f| InputRef {
+            path: &f.name,
+            bytes: &f.bytes,
+            model: args.models.get(&f.name).map(String::as_str),
+        })
+        .collect();
+    let chosen: Vec<Option<FileKind>> = read
+        .iter()
+        .map(|f| args.kinds.get(&f.name).copied())
+        .collect();
+    let mut scored = score_files_with(&inputs, &chosen, prepared, |done, total, label| {
+        progress.report(done as f64, total as f64, label);
+    });
+    drop(inputs);
+    let details = NEXT_ID.with_borrow_mut(|next| scored.split_details(next));
+    keep_kiva_files(&details, read);
+    STORE.with_borrow_mut(|s| s.extend(details));
+    serde_json::to_string(&scored).map_err(|e| format!("lb.score result: {e}"))
+}
+
+/// An MM-IQ JSONL file parsed slice by slice as it is read.
+enum Reader {
+    Key(KeyReader),
+    Predictions(PredictionsReader),
+}
+
+/// A [`Reader`] and the first error it gave (after which the rest of the file is not read).
+struct Parser {
+    reader: Reader,
+    failed: Option<MmiqError>,
+}
+
+impl Parser {
+    /// A parser for a file whose first slice is `head`, when it is an MM-IQ answer key or
+    /// predictions JSONL (as chosen by the user, else detected, and by its content); `None`
+    /// for any other file, which is read whole.
+    fn for_file(name: &str, chosen: Option<FileKind>, head: &[u8], size: f64) -> Option<Self> {
+        let kind = chosen.unwrap_or_else(|| coglab_core::leaderboard::detect(name, head));
+        let reader = match (kind, coglab_core::mmiq::detect(name, head)?) {
+            (FileKind::MmiqKey, MmiqFormat::AnswerKey) => Reader::Key(KeyReader::new(name)),
+            (FileKind::MmiqPredictions, MmiqFormat::PredictionsJsonl) => {
+                Reader::Predictions(PredictionsReader::new(name, size as usize))
+            }
+            _ => return None,
+        };
+        Some(Self {
+            reader,
+            failed: None,
+        })
+    }
+
+    /// Parses the next slice; `false` once the file has failed (the rest need not be read).
+    fn push(&mut self, slice: &[u8]) -> bool {
+        if self.failed.is_some() {
+            return false;
+        }
+        let result = match &mut self.reader {
+            Reader::Key(r) => r.push(slice),
+            Reader::Predictions(r) => r.push(slice),
+        };
+        self.failed = result.err();
+        self.failed.is_none()
+    }
+
+    fn finish(self) -> Prepared {
+        match (self.reader, self.failed) {
+            (Reader::Key(_), Some(e)) => Prepared::MmiqKey(Err(e)),
+            (Reader::Key(r), None) => Prepared::MmiqKey(r.finish()),
+            (Reader::Predictions(_), Some(e)) => Prepared::MmiqPredictions(Err(e)),
+            (Reader::Predictions(r), None) => Prepared::MmiqPredictions(r.finish()),
+        }
+    }
+}
+
+/// Runs operation `name` of this domain (all but `score`, see [`score`]).
+pub fn run(name: &str, args: &str) -> Result<String, String> {
+    match name {
         "items" => {
             let a: ItemsArgs = parse("items", args)?;
             STORE.with_borrow(|s| match s.get(&a.id) {

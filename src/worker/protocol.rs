@@ -1,7 +1,6 @@
 //! Message shapes shared by the worker and its client, built and read with `js_sys::Reflect`.
 
 use js_sys::{Array, Object, Reflect, Uint8Array};
-use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// A progress update from a running operation.
@@ -78,8 +77,9 @@ pub fn request(id: u64, op: &str, args: &str, files: &[(String, Uint8Array)]) ->
 /// to the native command line (no size limit but the machine's memory).
 pub const MAX_FILE_BYTES: f64 = (1u64 << 30) as f64;
 
-/// Bytes read per chunk when the worker reads a `File` (8 MiB): one progress reply per chunk.
-pub const CHUNK_BYTES: f64 = (8u64 << 20) as f64;
+/// The least a file's first slice holds when the worker reads it (64 KiB, or the whole file):
+/// enough to tell its format from.
+pub const HEAD_BYTES: f64 = (64u64 << 10) as f64;
 
 /// Megabytes (10^6 bytes) with one decimal, for messages.
 pub fn megabytes(bytes: f64) -> String {
@@ -102,7 +102,7 @@ pub fn too_large(name: &str, size: f64) -> String {
 
 /// Builds a request whose inputs are `File`s (or any `Blob`s). The objects are posted as they
 /// are (a structured clone of a `File` refers to the same data, nothing is copied or read on
-/// the main thread); the worker reads them in chunks of [`CHUNK_BYTES`] with progress.
+/// the main thread); the worker reads them as streams, with progress ([`read_files`]).
 pub fn request_files(id: u64, op: &str, args: &str, files: &[(String, web_sys::File)]) -> Object {
     let obj = Object::new();
     set(&obj, "id", &JsValue::from_f64(id as f64));
@@ -150,61 +150,112 @@ pub enum FileSource {
     Blob(web_sys::Blob),
 }
 
-#[wasm_bindgen]
-extern "C" {
-    /// `FileReaderSync` (dedicated workers only): reads a `Blob` synchronously.
-    type FileReaderSync;
-    #[wasm_bindgen(constructor, catch)]
-    fn new() -> Result<FileReaderSync, JsValue>;
-    #[wasm_bindgen(method, catch, js_name = readAsArrayBuffer)]
-    fn read_as_array_buffer(
-        this: &FileReaderSync,
-        blob: &web_sys::Blob,
-    ) -> Result<js_sys::ArrayBuffer, JsValue>;
-}
-
-/// Reads a `Blob` (in a worker) in chunks of [`CHUNK_BYTES`], calling `on_chunk(done, total)`
-/// after each. Refuses a blob above [`MAX_FILE_BYTES`] before reading anything.
+/// Reads `Blob`s (in a worker) as streams, one file after the other, handing each piece to
+/// `on_slice(file, slice, done, size)` as it arrives (`file` indexes `files`; `done` of the
+/// file's `size` bytes have arrived). Every file's stream is opened at once, so the browser
+/// reads ahead (off this thread) while `on_slice` works, also into the next file: a parser fed
+/// this way runs while the files are still being read. The first slice of a file has at least
+/// [`HEAD_BYTES`] (or the whole file), enough to tell its format. `on_slice` returns whether to
+/// go on with that file (`false` skips the rest of it, e.g. after a parse error). Refuses a
+/// blob above [`MAX_FILE_BYTES`] before reading anything.
 ///
 /// # Errors
 /// [`too_large`]'s message; a message naming the file when memory runs out or the browser
 /// cannot read it (e.g. it was changed or deleted since it was picked).
-pub fn read_blob(
+pub async fn read_files(
+    files: &[(&str, &web_sys::Blob)],
+    mut on_slice: impl FnMut(usize, &[u8], f64, f64) -> bool,
+) -> Result<(), String> {
+    if let Some((name, blob)) = files.iter().find(|(_, b)| b.size() > MAX_FILE_BYTES) {
+        return Err(too_large(name, blob.size()));
+    }
+    let readers: Vec<web_sys::ReadableStreamDefaultReader> = files
+        .iter()
+        .map(|(_, b)| b.stream().get_reader().unchecked_into())
+        .collect();
+    let mut buf: Vec<u8> = Vec::new();
+    for (i, reader) in readers.iter().enumerate() {
+        let (name, size) = (files[i].0, files[i].1.size());
+        let cant = |e: JsValue| format!("{name}: the browser could not read this file ({e:?})");
+        let changed = |done: f64| {
+            format!(
+                "{name}: the file ended after {} of {}; was it changed while being read?",
+                megabytes(done),
+                megabytes(size)
+            )
+        };
+        let head = HEAD_BYTES.min(size) as usize;
+        // Bytes in `buf` not handed on yet, and bytes of this file that have arrived.
+        let (mut held, mut done) = (0usize, 0.0);
+        loop {
+            let result = wasm_bindgen_futures::JsFuture::from(reader.read())
+                .await
+                .map_err(cant)?;
+            let chunk = Reflect::get(&result, &JsValue::from_str("value"))
+                .ok()
+                .and_then(|v| v.dyn_into::<Uint8Array>().ok());
+            let Some(chunk) = chunk else {
+                // The end of the stream.
+                if done != size {
+                    return Err(changed(done));
+                }
+                if held > 0 {
+                    on_slice(i, &buf[..held], done, size);
+                }
+                break;
+            };
+            let n = chunk.length() as usize;
+            done += n as f64;
+            if done > size {
+                return Err(changed(done));
+            }
+            if buf.len() < held + n {
+                buf.try_reserve(held + n - buf.len()).map_err(|_| {
+                    format!("{name}: not enough memory to read its {}", megabytes(size))
+                })?;
+                buf.resize(held + n, 0);
+            }
+            chunk.copy_to(&mut buf[held..held + n]);
+            held += n;
+            if held < head {
+                continue;
+            }
+            let go_on = on_slice(i, &buf[..held], done, size);
+            held = 0;
+            if !go_on {
+                let _ = reader.cancel();
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reads a whole `Blob` (in a worker) with [`read_files`], calling `on_chunk(done, total)`
+/// after each slice.
+///
+/// # Errors
+/// As [`read_files`].
+pub async fn read_blob(
     name: &str,
     blob: &web_sys::Blob,
     mut on_chunk: impl FnMut(f64, f64),
 ) -> Result<Vec<u8>, String> {
-    let size = blob.size();
-    if size > MAX_FILE_BYTES {
-        return Err(too_large(name, size));
-    }
-    let total = size as usize;
     let mut bytes = Vec::new();
     bytes
-        .try_reserve_exact(total)
-        .map_err(|_| format!("{name}: not enough memory to read its {}", megabytes(size)))?;
-    let cant = |e: JsValue| format!("{name}: the browser could not read this file ({e:?})");
-    let reader = FileReaderSync::new().map_err(cant)?;
-    let mut done = 0.0;
-    while done < size {
-        let end = (done + CHUNK_BYTES).min(size);
-        let part = blob.slice_with_f64_and_f64(done, end).map_err(cant)?;
-        let buffer = reader.read_as_array_buffer(&part).map_err(cant)?;
-        let chunk = js_sys::Uint8Array::new(&buffer);
-        let n = chunk.length() as usize;
-        if n == 0 {
-            return Err(format!(
-                "{name}: the file ended after {} of {}; was it changed while being read?",
-                megabytes(done),
-                megabytes(size)
-            ));
-        }
-        let start = bytes.len();
-        bytes.resize(start + n, 0);
-        chunk.copy_to(&mut bytes[start..]);
-        done += n as f64;
-        on_chunk(done, size);
-    }
+        .try_reserve_exact(blob.size().min(MAX_FILE_BYTES) as usize)
+        .map_err(|_| {
+            format!(
+                "{name}: not enough memory to read its {}",
+                megabytes(blob.size())
+            )
+        })?;
+    read_files(&[(name, blob)], |_, slice, done, total| {
+        bytes.extend_from_slice(slice);
+        on_chunk(done, total);
+        true
+    })
+    .await?;
     Ok(bytes)
 }
 
@@ -341,7 +392,7 @@ mod tests {
         );
         assert_eq!(megabytes(1_500_000.0), "1.5 MB");
         assert_eq!(MAX_FILE_BYTES, 1_073_741_824.0);
-        assert_eq!(CHUNK_BYTES, 8_388_608.0);
+        assert_eq!(HEAD_BYTES, 65_536.0);
         let p = ProgressUpdate {
             done: 3.0,
             total: 4.0,
