@@ -182,7 +182,11 @@ impl Lines {
         each: &mut impl FnMut(&str, usize, &str) -> Result<(), MmiqError>,
     ) -> Result<(), MmiqError> {
         let text = self.check_utf8(bytes)?;
-        for line in text[..text.len() - 1].split('\n') {
+        // Each newline ends a line (a newline byte is never inside a UTF-8 character).
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', bytes) {
+            let line = &text[start..end];
+            start = end + 1;
             self.line_no += 1;
             if line.trim().is_empty() {
                 self.blank += 1;
@@ -329,6 +333,9 @@ pub struct PredictionsReader {
     lean: bool,
     records: Vec<PredRecord>,
     seen: SeenIds,
+    /// The file's size as given to [`PredictionsReader::new`], and the bytes pushed so far.
+    total_bytes: usize,
+    pushed_bytes: usize,
     /// Where an escaped response is decoded when it is read lean.
     scratch: String,
 }
@@ -342,6 +349,8 @@ impl PredictionsReader {
             lean: total_bytes > super::LEAN_INPUT_BYTES,
             records: Vec::new(),
             seen: SeenIds::default(),
+            total_bytes,
+            pushed_bytes: 0,
             scratch: String::new(),
         }
     }
@@ -358,10 +367,20 @@ impl PredictionsReader {
             self.lean,
             &mut self.scratch,
         );
+        let first = records.is_empty();
         self.lines.push(bytes, &mut |file, line_no, line| {
             records.push(pred_record(file, line_no, line, seen, lean, scratch)?);
             Ok(())
-        })
+        })?;
+        if first && !records.is_empty() {
+            // Room for the whole file's records, guessed from the first lines' length (a guess
+            // that cannot be had is left to the vector's own growth).
+            let per_line = self.pushed_bytes.saturating_add(bytes.len()) / records.len();
+            let _ = records
+                .try_reserve((self.total_bytes / per_line.max(1)).saturating_sub(records.len()));
+        }
+        self.pushed_bytes = self.pushed_bytes.saturating_add(bytes.len());
+        Ok(())
     }
 
     /// Ends the file.
