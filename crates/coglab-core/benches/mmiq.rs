@@ -9,7 +9,9 @@
 //! Run: `cargo bench -p coglab-core --bench mmiq` (criterion prints the throughput).
 
 use coglab_core::mmiq::extract::extract;
-use coglab_core::mmiq::{score_owned, AnswerKey, PredContent, Predictions, CATEGORIES};
+use coglab_core::mmiq::{
+    score_owned, AnswerKey, PredContent, Predictions, PredictionsReader, CATEGORIES,
+};
 use coglab_core::stats::rng::Rng;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
@@ -122,7 +124,11 @@ fn bench(c: &mut Criterion) {
             black_box(score_owned(&key, p).unwrap())
         })
     });
-    let parsed = Predictions::parse("preds.jsonl", &preds).unwrap();
+    // The responses in full (a file this large is otherwise read lean, keeping only the
+    // extracted letters): a reader told the size 0 keeps them.
+    let mut reader = PredictionsReader::new("preds.jsonl", 0);
+    reader.push(&preds).unwrap();
+    let parsed = reader.finish().unwrap();
     let responses: Vec<&str> = parsed
         .records
         .iter()
@@ -131,6 +137,11 @@ fn bench(c: &mut Criterion) {
             PredContent::Parsed(_) => None,
         })
         .collect();
+    assert_eq!(
+        responses.len(),
+        N,
+        "the extract bench needs every response in full"
+    );
     let text_bytes: usize = responses.iter().map(|r| r.len()).sum();
     g.throughput(Throughput::Bytes(text_bytes as u64));
     g.bench_function("extract_only_100k_responses", |b| {
