@@ -54,6 +54,10 @@ fn preview_cut(s: &str) -> Option<usize> {
     if s.len() <= PREVIEW_CHARS {
         return None;
     }
+    // When the first PREVIEW_CHARS bytes are ASCII, that is where the cut is (a word-wise check).
+    if s.as_bytes()[..PREVIEW_CHARS].is_ascii() {
+        return Some(PREVIEW_CHARS);
+    }
     // Count the bytes that start a character (UTF-8 continuation bytes are 0x80..=0xBF, i.e.
     // below -0x40 as i8). A byte loop: `char_indices().nth(..)` decoded every character and
     // took a sixth of the time of reading a 100,000-response file.
