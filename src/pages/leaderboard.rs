@@ -404,7 +404,7 @@ async fn score_inputs(
     ws.progress.set(Some(ProgressUpdate {
         done: 0.0,
         total: inputs.len() as f64,
-        label: "starting".into(),
+        label: String::new(),
     }));
     let on_progress = Rc::new(move |p: ProgressUpdate| {
         if !p.label.is_empty() && ws.seen.with_untracked(|s| s.last() != Some(&p.label)) {
@@ -759,12 +759,26 @@ fn DropZone(
             </Show>
             {move || ws.progress.get().map(|p| {
                 let seen = ws.seen.get();
+                // While the worker reads (and parses) the files, `done` counts bytes over all
+                // of them, in the order they were sent: each file's share is known from its size.
+                let reading = p.label.strip_prefix("reading ").map(str::to_string);
+                let mut before = 0.0;
                 let rows = ws.scoring.get().into_iter().map(|s| {
                     let pos = seen.iter().position(|l| *l == s.path);
-                    let (value, state) = match pos {
-                        Some(k) if k + 1 < seen.len() || p.done >= p.total => (Some(1.0), "scored"),
-                        Some(_) => (None, "scoring…"),
-                        None => (Some(0.0), "waiting"),
+                    let (value, state) = if reading.is_some() {
+                        let f = ((p.done - before) / s.size.max(1.0)).clamp(0.0, 1.0);
+                        before += s.size;
+                        match f {
+                            f if f >= 1.0 => (Some(1.0), "read"),
+                            f if f > 0.0 => (Some(f), "reading…"),
+                            _ => (Some(0.0), "waiting"),
+                        }
+                    } else {
+                        match pos {
+                            Some(k) if k + 1 < seen.len() || p.done >= p.total => (Some(1.0), "scored"),
+                            Some(_) => (None, "scoring…"),
+                            None => (Some(0.0), "waiting"),
+                        }
                     };
                     view! {
                         <li><code>{s.path.clone()}</code>
@@ -775,7 +789,11 @@ fn DropZone(
                 view! {
                     <div class="lb-progress" role="status" data-testid="lb-progress">
                         <progress max="1" value=p.fraction() aria-label="all files"></progress>
-                        <span>{format!("Scoring {} ({} of {})", p.label, p.done, p.total)}</span>
+                        <span>{match &reading {
+                            Some(what) => format!("Reading {what}"),
+                            None if p.label.is_empty() => "Starting…".to_string(),
+                            None => format!("Scoring {} ({} of {} files)", p.label, p.done, p.total),
+                        }}</span>
                         <button type="button" on:click=move |_| cancel() data-testid="lb-cancel">"Cancel"</button>
                         <ul class="lb-file-progress">{rows}</ul>
                     </div>
