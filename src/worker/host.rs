@@ -205,4 +205,34 @@ pub fn serve() {
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
     let _ = scope.post_message(&protocol::ready());
+    warm_up();
+}
+
+/// Runs the MM-IQ line reader and scorer once on a few thousand made-up lines when the worker
+/// starts (files have just been staged), so that the browser has compiled their optimised
+/// code before the user's files arrive: WebAssembly functions start in a quick baseline
+/// compiler and are optimised only once they have run for a while, and without this the first
+/// large file was read by the baseline code. Takes a few milliseconds, off the page's thread.
+fn warm_up() {
+    const LINES: u64 = 3000;
+    let mut key = String::new();
+    let mut preds = String::new();
+    for id in 0..LINES {
+        let letter = ["A", "B", "C", "D"][(id % 4) as usize];
+        key.push_str(&format!(
+            "{{\"category\": \"Mathematical\", \"MD5\": \"{id:032x}\", \"data_id\": {id}, \"answer\": \"{letter}\"}}\n"
+        ));
+        preds.push_str(&format!(
+            "{{\"data_id\": {id}, \"category\": \"Mathematical\", \"response\": \"{}\\n\\nTherefore, the answer is {letter}.\"}}\n",
+            "Each row applies the same rule to the shapes; the count grows by one. ".repeat(4)
+        ));
+    }
+    let mut k = coglab_core::mmiq::KeyReader::new("warm-up key");
+    // Read lean, as a large file is.
+    let mut p = coglab_core::mmiq::PredictionsReader::new("warm-up", usize::MAX);
+    if k.push(key.as_bytes()).is_ok() && p.push(preds.as_bytes()).is_ok() {
+        if let (Ok(k), Ok(p)) = (k.finish(), p.finish()) {
+            let _ = coglab_core::mmiq::score_owned(&k, p);
+        }
+    }
 }
