@@ -1099,23 +1099,29 @@ fn ChartCanvas(
 ) -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let (err, set_err) = signal(None::<String>);
+    // Drawn at the next frame rather than in the task that changed the data: a redraw takes
+    // 10-20 ms, which would lengthen, e.g., the task that shows the scoring worker's result.
     Effect::new(move |_| {
         let d = data.get();
-        let Some(c) = canvas.get() else { return };
-        let c: web_sys::HtmlCanvasElement = c;
-        let Some(backend) = plotters_canvas::CanvasBackend::with_canvas_object(c) else {
-            set_err.set(Some("this browser cannot draw on a canvas".into()));
-            return;
-        };
-        use plotters::prelude::IntoDrawingArea;
-        let area = backend.into_drawing_area();
-        set_err.set(
-            match &d {
-                Chart::Bars(b) => draw_grouped_bars(&area, b),
-                Chart::Radar(r) => draw_radar(&area, r),
-            }
-            .err(),
-        );
+        request_animation_frame(move || {
+            let Some(c) = canvas.get_untracked() else {
+                return;
+            };
+            let c: web_sys::HtmlCanvasElement = c;
+            let Some(backend) = plotters_canvas::CanvasBackend::with_canvas_object(c) else {
+                set_err.set(Some("this browser cannot draw on a canvas".into()));
+                return;
+            };
+            use plotters::prelude::IntoDrawingArea;
+            let area = backend.into_drawing_area();
+            set_err.set(
+                match &d {
+                    Chart::Bars(b) => draw_grouped_bars(&area, b),
+                    Chart::Radar(r) => draw_radar(&area, r),
+                }
+                .err(),
+            );
+        });
     });
     let download = move |_| {
         let Some(c) = canvas.get() else { return };
