@@ -117,11 +117,16 @@ pub fn Leaderboard() -> impl IntoView {
     };
     let client = StoredValue::new_local(WorkerClient::for_app());
     provide_context(LbWorker(client));
-    // Start the scoring worker once files are staged, so that it is ready when "Score" is
-    // pressed (starting it takes about a tenth of a second).
+    // Once files are staged, start the scoring worker and let it warm up its MM-IQ reader
+    // (`sys.warm`), so that it is ready and fast when "Score" is pressed. Once per page.
+    let warmed = StoredValue::new(false);
     Effect::new(move || {
-        if !ws.staged.read().is_empty() {
-            client.with_value(WorkerClient::start);
+        if !ws.staged.read().is_empty() && !warmed.get_value() {
+            warmed.set_value(true);
+            let c = client.get_value();
+            leptos::task::spawn_local(async move {
+                let _ = c.call("sys.warm", "null", &[], None).await;
+            });
         }
     });
     leptos::task::spawn_local(restore(ws, client.get_value()));

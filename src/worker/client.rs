@@ -56,13 +56,6 @@ impl WorkerClient {
         Self::new(format!("{}/worker.js", crate::data::base_path()))
     }
 
-    /// Starts the worker now rather than on the first call, so that it is ready by the time
-    /// the user asks for something (e.g. once files are staged for scoring). Does nothing when
-    /// it runs already; a failure to start is reported by the next call.
-    pub fn start(&self) {
-        let _ = self.worker();
-    }
-
     fn worker(&self) -> Result<Worker, String> {
         if let Some(w) = &self.inner.borrow().worker {
             return Ok(w.clone());
