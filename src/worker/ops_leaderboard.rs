@@ -137,10 +137,10 @@ fn parse<'a, T: Deserialize<'a>>(op: &str, args: &'a str) -> Result<T, String> {
     serde_json::from_str(args).map_err(|e| format!("lb.{op} arguments: {e}"))
 }
 
-/// `lb.score`: reads the files in slices, parsing MM-IQ JSONL keys and predictions as their
-/// slices arrive ([`Parser`]; the browser reads the next slice meanwhile) and keeping the other
-/// files' bytes; then scores the batch with [`score_files_with`], keeps the full reports and
-/// returns the summaries.
+/// `lb.score`: reads the files as streams ([`protocol::read_files`]), parsing MM-IQ JSONL keys
+/// and predictions piece by piece as they arrive ([`Parser`]; the browser reads ahead
+/// meanwhile) and keeping the other files' bytes; then scores the batch with
+/// [`score_files_with`], keeps the full reports and returns the summaries.
 ///
 /// # Errors
 /// A message for bad arguments, a file too large or one the browser cannot read.
@@ -157,8 +157,8 @@ pub async fn score(
     host::refuse_large(&files)?;
     let total = host::blob_bytes(&files);
     host::reserve_heap(total);
-    // Transferred bytes are used as they are; `File`s are read in slices, each parsed as it
-    // arrives when it is an MM-IQ key or predictions JSONL ([`Parser`]), else kept.
+    // Transferred bytes are used as they are; `File`s are read as streams, each piece parsed
+    // as it arrives when the file is an MM-IQ key or predictions JSONL ([`Parser`]), else kept.
     let mut read: Vec<InputFile> = Vec::with_capacity(files.len());
     let mut blobs = Vec::new();
     for f in files {
@@ -241,7 +241,7 @@ pub async fn score(
     serde_json::to_string(&scored).map_err(|e| format!("lb.score result: {e}"))
 }
 
-/// An MM-IQ JSONL file parsed slice by slice as it is read.
+/// An MM-IQ JSONL file parsed piece by piece as it is read.
 enum Reader {
     Key(KeyReader),
     Predictions(PredictionsReader),
@@ -254,7 +254,7 @@ struct Parser {
 }
 
 impl Parser {
-    /// A parser for a file whose first slice is `head`, when it is an MM-IQ answer key or
+    /// A parser for a file whose first piece is `head`, when it is an MM-IQ answer key or
     /// predictions JSONL (as chosen by the user, else detected, and by its content); `None`
     /// for any other file, which is read whole.
     fn for_file(name: &str, chosen: Option<FileKind>, head: &[u8], size: f64) -> Option<Self> {
@@ -272,7 +272,7 @@ impl Parser {
         })
     }
 
-    /// Parses the next slice; `false` once the file has failed (the rest need not be read).
+    /// Parses the next piece; `false` once the file has failed (the rest need not be read).
     fn push(&mut self, slice: &[u8]) -> bool {
         if self.failed.is_some() {
             return false;
