@@ -15,7 +15,8 @@ use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{IdbDatabase, IdbKeyRange, IdbOpenDbRequest, IdbRequest, IdbTransaction};
+use web_sys::IdbTransaction;
+use web_sys::{IdbDatabase, IdbKeyRange, IdbObjectStore, IdbOpenDbRequest, IdbRequest};
 use web_sys::{IdbTransactionMode, IdbVersionChangeEvent};
 
 const DB_NAME: &str = "coglab";
@@ -141,12 +142,7 @@ pub async fn get_blobs(area: &str) -> Result<Vec<StoredBlob>, String> {
 /// # Errors
 /// A readable message when IndexedDB is unavailable or refuses the change.
 pub async fn delete_file(area: &str, name: &str) -> Result<(), String> {
-    let db = database().await?;
-    let tx = transaction(&db, FILES, IdbTransactionMode::Readwrite)?;
-    let done = transaction_done(&tx);
-    let store = tx
-        .object_store(FILES)
-        .map_err(|e| describe("open the file store", &e))?;
+    let (store, done) = open_store(FILES, IdbTransactionMode::Readwrite).await?;
     store
         .delete(&file_key(area, name))
         .map_err(|e| describe(&format!("delete {name}"), &e))?;
@@ -158,12 +154,7 @@ pub async fn delete_file(area: &str, name: &str) -> Result<(), String> {
 /// # Errors
 /// A readable message when IndexedDB is unavailable or refuses the change.
 pub async fn clear_area(area: &str) -> Result<(), String> {
-    let db = database().await?;
-    let tx = transaction(&db, FILES, IdbTransactionMode::Readwrite)?;
-    let done = transaction_done(&tx);
-    let store = tx
-        .object_store(FILES)
-        .map_err(|e| describe("open the file store", &e))?;
+    let (store, done) = open_store(FILES, IdbTransactionMode::Readwrite).await?;
     store
         .delete(area_range(area)?.as_ref())
         .map_err(|e| describe(&format!("clear {area}"), &e))?;
@@ -175,12 +166,7 @@ pub async fn clear_area(area: &str) -> Result<(), String> {
 /// # Errors
 /// A readable message when IndexedDB is unavailable or refuses the write (e.g. quota exceeded).
 pub async fn put_kv(key: &str, value: &str) -> Result<(), String> {
-    let db = database().await?;
-    let tx = transaction(&db, KV, IdbTransactionMode::Readwrite)?;
-    let done = transaction_done(&tx);
-    let store = tx
-        .object_store(KV)
-        .map_err(|e| describe("open the record store", &e))?;
+    let (store, done) = open_store(KV, IdbTransactionMode::Readwrite).await?;
     store
         .put_with_key(&JsValue::from_str(value), &JsValue::from_str(key))
         .map_err(|e| describe(&format!("save {key}"), &e))?;
@@ -192,11 +178,7 @@ pub async fn put_kv(key: &str, value: &str) -> Result<(), String> {
 /// # Errors
 /// A readable message when IndexedDB is unavailable or the read fails.
 pub async fn get_kv(key: &str) -> Result<Option<String>, String> {
-    let db = database().await?;
-    let tx = transaction(&db, KV, IdbTransactionMode::Readonly)?;
-    let store = tx
-        .object_store(KV)
-        .map_err(|e| describe("open the record store", &e))?;
+    let (store, _) = open_store(KV, IdbTransactionMode::Readonly).await?;
     let request = store
         .get(&JsValue::from_str(key))
         .map_err(|e| describe(&format!("read {key}"), &e))?;
@@ -208,12 +190,7 @@ pub async fn get_kv(key: &str) -> Result<Option<String>, String> {
 /// # Errors
 /// A readable message when IndexedDB is unavailable or refuses the change.
 pub async fn delete_kv(key: &str) -> Result<(), String> {
-    let db = database().await?;
-    let tx = transaction(&db, KV, IdbTransactionMode::Readwrite)?;
-    let done = transaction_done(&tx);
-    let store = tx
-        .object_store(KV)
-        .map_err(|e| describe("open the record store", &e))?;
+    let (store, done) = open_store(KV, IdbTransactionMode::Readwrite).await?;
     store
         .delete(&JsValue::from_str(key))
         .map_err(|e| describe(&format!("delete {key}"), &e))?;
@@ -313,12 +290,7 @@ pub fn format_bytes(bytes: f64) -> String {
 /// Stores `records` (name, the record's other fields) in `area`, replacing records of the same
 /// names, in one transaction: either all are stored or none.
 async fn put_records(area: &str, records: Vec<(String, Object)>) -> Result<(), String> {
-    let db = database().await?;
-    let tx = transaction(&db, FILES, IdbTransactionMode::Readwrite)?;
-    let done = transaction_done(&tx);
-    let store = tx
-        .object_store(FILES)
-        .map_err(|e| describe("open the file store", &e))?;
+    let (store, done) = open_store(FILES, IdbTransactionMode::Readwrite).await?;
     for (name, value) in records {
         set(&value, "area", &JsValue::from_str(area))?;
         set(&value, "name", &JsValue::from_str(&name))?;
@@ -331,11 +303,7 @@ async fn put_records(area: &str, records: Vec<(String, Object)>) -> Result<(), S
 
 /// Every record stored in `area`, in name order.
 async fn area_records(area: &str) -> Result<Array, String> {
-    let db = database().await?;
-    let tx = transaction(&db, FILES, IdbTransactionMode::Readonly)?;
-    let store = tx
-        .object_store(FILES)
-        .map_err(|e| describe("open the file store", &e))?;
+    let (store, _) = open_store(FILES, IdbTransactionMode::Readonly).await?;
     let request = store
         .get_all_with_key(area_range(area)?.as_ref())
         .map_err(|e| describe("read the stored files", &e))?;
@@ -362,13 +330,30 @@ fn area_range(area: &str) -> Result<IdbKeyRange, String> {
     IdbKeyRange::bound(&lower, &upper).map_err(|e| describe("build a key range", &e))
 }
 
-fn transaction(
-    db: &IdbDatabase,
-    store: &str,
+/// Opens store `name` in a transaction of `mode`: the store, and the transaction's end (after
+/// a write, the change is stored once that resolves).
+async fn open_store(
+    name: &str,
     mode: IdbTransactionMode,
-) -> Result<IdbTransaction, String> {
-    db.transaction_with_str_and_mode(store, mode)
-        .map_err(|e| describe("start a transaction", &e))
+) -> Result<
+    (
+        IdbObjectStore,
+        impl std::future::Future<Output = Result<(), String>>,
+    ),
+    String,
+> {
+    let db = database().await?;
+    let tx = db
+        .transaction_with_str_and_mode(name, mode)
+        .map_err(|e| describe("start a transaction", &e))?;
+    let done = transaction_done(&tx);
+    let what = if name == FILES {
+        "open the file store"
+    } else {
+        "open the record store"
+    };
+    let store = tx.object_store(name).map_err(|e| describe(what, &e))?;
+    Ok((store, done))
 }
 
 async fn database() -> Result<IdbDatabase, String> {

@@ -1112,20 +1112,10 @@ fn ChartCanvas(
             let Some(c) = canvas.get_untracked() else {
                 return;
             };
-            let c: web_sys::HtmlCanvasElement = c;
-            let Some(backend) = plotters_canvas::CanvasBackend::with_canvas_object(c) else {
-                set_err.set(Some("this browser cannot draw on a canvas".into()));
-                return;
-            };
-            use plotters::prelude::IntoDrawingArea;
-            let area = backend.into_drawing_area();
-            set_err.set(
-                match &d {
-                    Chart::Bars(b) => draw_grouped_bars(&area, b),
-                    Chart::Radar(r) => draw_radar(&area, r),
-                }
-                .err(),
-            );
+            set_err.set(crate::charts::draw_on_canvas(c, |area| match &d {
+                Chart::Bars(b) => draw_grouped_bars(area, b),
+                Chart::Radar(r) => draw_radar(area, r),
+            }));
         });
     });
     let download = move |_| {

@@ -391,21 +391,12 @@ fn OperaCanvas(
             let ratio = format!("{shown} / {height}");
             let _ = js_sys::Reflect::set(&style, &"aspectRatio".into(), &ratio.into());
         }
-        let Some(backend) = plotters_canvas::CanvasBackend::with_canvas_object(c) else {
-            set_err.set(Some("this browser cannot draw on a canvas".into()));
-            return;
-        };
-        use plotters::prelude::IntoDrawingArea;
-        let area = backend.into_drawing_area();
-        set_err.set(
-            match &d {
-                OperaChart::Radar(r) => draw_radar(&area, r),
-                OperaChart::Line(l) => draw_lines(&area, l),
-                OperaChart::Histogram(h) => draw_histogram(&area, h),
-                OperaChart::Empty(_) => Ok(()),
-            }
-            .err(),
-        );
+        set_err.set(crate::charts::draw_on_canvas(c, |area| match &d {
+            OperaChart::Radar(r) => draw_radar(area, r),
+            OperaChart::Line(l) => draw_lines(area, l),
+            OperaChart::Histogram(h) => draw_histogram(area, h),
+            OperaChart::Empty(_) => Ok(()),
+        }));
     });
     let download = move |_| {
         let Some(c) = canvas.get() else { return };

@@ -386,14 +386,9 @@ fn ResultsChart(
     Effect::new(move |_| {
         let d = chart.get();
         let Some(c) = canvas.get() else { return };
-        let c: web_sys::HtmlCanvasElement = c;
-        let Some(backend) = plotters_canvas::CanvasBackend::with_canvas_object(c) else {
-            set_err.set(Some("this browser cannot draw on a canvas".into()));
-            return;
-        };
-        use plotters::prelude::IntoDrawingArea;
-        let area = backend.into_drawing_area();
-        set_err.set(draw_grouped_bars(&area, &d).err());
+        set_err.set(crate::charts::draw_on_canvas(c, |area| {
+            draw_grouped_bars(area, &d)
+        }));
     });
     view! {
         <figure class="selftest-chart">
