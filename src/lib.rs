@@ -8,13 +8,13 @@ pub mod charts;
 pub mod components;
 pub mod data;
 pub mod pages;
+pub mod router;
 pub mod store;
 pub mod sw;
 pub mod worker;
 
 use leptos::prelude::*;
-use leptos_router::components::{Route, Router, Routes, A};
-use leptos_router::path;
+use router::{Page, A};
 
 use pages::{
     home::Home, leaderboard::Leaderboard, not_found::NotFound, review::Review, selftest::SelfTest,
@@ -24,10 +24,9 @@ use pages::{
 /// The whole app: header navigation and the routed pages.
 #[component]
 pub fn App() -> impl IntoView {
-    let base = data::base_path();
+    let page = router::provide_router(data::base_path()).page();
     provide_context(components::theme_toggle::ThemeChoice::new());
     view! {
-        <Router base=base>
             <a class="skip-link" href="#main">"Skip to content"</a>
             <header class="site-header">
                 <A href="/" attr:class="brand">
@@ -45,18 +44,18 @@ pub fn App() -> impl IntoView {
             </header>
             <sw::UpdateBanner />
             <main id="main" tabindex="-1">
-                <Routes fallback=NotFound>
-                    <Route path=path!("/") view=Home />
-                    <Route path=path!("/leaderboard") view=Leaderboard />
-                    <Route path=path!("/self-test") view=SelfTest />
-                    <Route path=path!("/review") view=Review />
-                    <Route path=path!("/structure") view=Structure />
-                </Routes>
+                {move || match page.get() {
+                    Page::Home => view! { <Home /> }.into_any(),
+                    Page::Leaderboard => view! { <Leaderboard /> }.into_any(),
+                    Page::SelfTest => view! { <SelfTest /> }.into_any(),
+                    Page::Review => view! { <Review /> }.into_any(),
+                    Page::Structure => view! { <Structure /> }.into_any(),
+                    Page::NotFound => view! { <NotFound /> }.into_any(),
+                }}
             </main>
             <footer class="site-footer">
                 "coglab runs entirely in your browser: no server, nothing you load leaves this machine."
             </footer>
-        </Router>
     }
 }
 

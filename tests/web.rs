@@ -74,6 +74,77 @@ async fn app_mounts_and_navigates_between_pages() {
 }
 
 #[wasm_bindgen_test]
+async fn back_button_returns_to_the_previous_page_and_the_skip_link_stays_on_the_page() {
+    let root = host();
+    let _handle = leptos::mount::mount_to(root.clone(), coglab::App);
+    settle().await;
+    let nav = query(&root, "[data-testid=main-nav]").expect("navigation is rendered");
+    let click = |href: &str| {
+        let link: web_sys::HtmlElement = nav
+            .query_selector(&format!("a[href$='/{href}']"))
+            .unwrap()
+            .unwrap()
+            .unchecked_into();
+        link.click();
+    };
+    click("review");
+    settle().await;
+    click("structure");
+    settle().await;
+    assert!(query(&root, "[data-testid=page-structure]").is_some());
+    let window = web_sys::window().unwrap();
+    assert!(window
+        .location()
+        .pathname()
+        .unwrap()
+        .ends_with("/structure"));
+
+    window.history().unwrap().back().unwrap();
+    let mut shown = false;
+    for _ in 0..50 {
+        settle().await;
+        if query(&root, "[data-testid=page-review]").is_some() {
+            shown = true;
+            break;
+        }
+    }
+    assert!(shown, "Back shows the review page again");
+    assert!(window.location().pathname().unwrap().ends_with("/review"));
+
+    // "#main" resolves against the document's <base>: followed by the browser it would load
+    // the home page. It moves the focus to the main region and stays on the page.
+    let skip: web_sys::HtmlElement = query(&root, ".skip-link").unwrap();
+    skip.click();
+    settle().await;
+    assert!(query(&root, "[data-testid=page-review]").is_some());
+    assert!(window.location().pathname().unwrap().ends_with("/review"));
+    let active = window.document().unwrap().active_element().unwrap();
+    assert_eq!(active.id(), "main");
+}
+
+#[wasm_bindgen_test]
+fn query_strings_are_decoded_and_paths_name_their_page() {
+    use coglab::router::{Page, Query};
+    let q = Query::parse("b=kiva&cmp=GPT-4o%2CClaude%203&name=a+b&flag&b=mmiq");
+    assert_eq!(
+        q.get("b").as_deref(),
+        Some("kiva"),
+        "the first value counts"
+    );
+    assert_eq!(q.get("cmp").as_deref(), Some("GPT-4o,Claude 3"));
+    assert_eq!(q.get("name").as_deref(), Some("a b"));
+    assert_eq!(q.get("flag").as_deref(), Some(""));
+    assert_eq!(q.get("missing"), None);
+    // A malformed escape is kept as written instead of failing.
+    assert_eq!(Query::parse("m=100%").get("m").as_deref(), Some("100%"));
+    assert_eq!(Page::at(""), Page::Home);
+    assert_eq!(Page::at("/"), Page::Home);
+    assert_eq!(Page::at("/leaderboard/"), Page::Leaderboard);
+    assert_eq!(Page::at("/self-test"), Page::SelfTest);
+    assert_eq!(Page::at("/leaderboard/x"), Page::NotFound);
+}
+
+#[wasm_bindgen_test]
 async fn reported_mmiq_table_sorts_by_clicked_column() {
     let bundle =
         ReportedBundle::parse("mmiq.json", include_str!("../public/data/mmiq.json")).unwrap();

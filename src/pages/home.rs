@@ -1,7 +1,7 @@
 //! Home: what coglab does, with a link to each part.
 
+use crate::router::A;
 use leptos::prelude::*;
-use leptos_router::components::A;
 
 /// The home page.
 #[component]

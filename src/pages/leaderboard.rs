@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 
+use crate::router::use_query_map;
 use coglab_core::kiva::Variant;
 use coglab_core::leaderboard::{
     detect, guess_model, FileKind, FileStatus, KivaRow, MmiqRow, Scored,
@@ -11,7 +12,6 @@ use coglab_core::leaderboard::{
 use coglab_core::mmiq::CATEGORIES;
 use coglab_core::selftest::baselines::Baselines;
 use leptos::prelude::*;
-use leptos_router::hooks::use_query_map;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
@@ -130,13 +130,12 @@ pub fn Leaderboard() -> impl IntoView {
         }
     });
     leptos::task::spawn_local(restore(ws, client.get_value()));
-    let nav = use_nav();
     // The table view, restored from the URL and written back to it on every change.
     let state = RwSignal::new(query.with_untracked(|q| state_from_query(|k| q.get(k))));
     Effect::new(move |prev: Option<()>| {
         let pairs = state_to_query(&state.read());
         if prev.is_some() {
-            set_queries(nav, &pairs);
+            set_queries(&pairs);
         }
     });
     let base = base_path();
@@ -150,7 +149,7 @@ pub fn Leaderboard() -> impl IntoView {
                     aria-current=current data-testid=format!("tab-{key}")
                     on:click=move |ev: leptos::ev::MouseEvent| {
                         ev.prevent_default();
-                        set_queries(nav, &[("b", (*key).to_string())]);
+                        set_queries(&[("b", (*key).to_string())]);
                     }>{*name}</a>
             }
         })
@@ -194,17 +193,10 @@ pub fn Leaderboard() -> impl IntoView {
     }
 }
 
-/// The router's navigate function, stored for event handlers.
-type Nav = StoredValue<Box<dyn Fn(&str, leptos_router::NavigateOptions)>, LocalStorage>;
-
-fn use_nav() -> Nav {
-    let navigate = leptos_router::hooks::use_navigate();
-    StoredValue::new_local(Box::new(move |url: &str, opts| navigate(url, opts)))
-}
-
 /// Sets (or with an empty value removes) query parameters, keeping the others, so the view is
-/// restored on reload and can be shared.
-fn set_queries(nav: Nav, pairs: &[(&str, String)]) {
+/// restored on reload and can be shared. It changes the current history entry: Back leaves the
+/// page rather than undoing each setting.
+fn set_queries(pairs: &[(&str, String)]) {
     let Some(loc) = web_sys::window().map(|w| w.location()) else {
         return;
     };
@@ -219,26 +211,17 @@ fn set_queries(nav: Nav, pairs: &[(&str, String)]) {
             params.set(key, value);
         }
     }
-    let path = loc.pathname().unwrap_or_default();
     let q = String::from(params.to_string());
+    if q == search.trim_start_matches('?') {
+        return;
+    }
+    let path = crate::router::current_path();
     let url = if q.is_empty() {
         path
     } else {
         format!("{path}?{q}")
     };
-    if url == format!("{}{}", loc.pathname().unwrap_or_default(), search) {
-        return;
-    }
-    nav.with_value(|navigate| {
-        navigate(
-            &url,
-            leptos_router::NavigateOptions {
-                replace: true,
-                scroll: false,
-                ..Default::default()
-            },
-        )
-    });
+    crate::router::navigate(&url, true, false);
 }
 
 /// Keeps the selected model (`model=<name>`) and the two compared models (`cmp=<a>,<b>`) in the
@@ -251,7 +234,6 @@ fn url_selection(
     pair: RwSignal<(Option<u64>, Option<u64>)>,
 ) {
     let query = use_query_map();
-    let nav = use_nav();
     let id_of =
         move |name: &str| rows.with(|r| r.iter().find(|(_, m)| m == name).map(|(id, _)| *id));
     let name_of = move |id: Option<u64>| {
@@ -288,7 +270,7 @@ fn url_selection(
             set.push(("cmp", format!("{x},{y}")));
         }
         if !set.is_empty() {
-            set_queries(nav, &set);
+            set_queries(&set);
         }
     });
 }
@@ -962,7 +944,6 @@ fn KivaTab(
     state: RwSignal<ViewState>,
 ) -> impl IntoView {
     let query = use_query_map();
-    let nav = use_nav();
     let adults = Memo::new(move |_| query.read().get("v").as_deref() == Some("adults"));
     let joint = Memo::new(move |_| query.read().get("j").as_deref() == Some("1"));
     let variant = Memo::new(move |_| {
@@ -1053,10 +1034,10 @@ fn KivaTab(
         <div class="lb-controls" role="group" aria-label="KiVA options">
             <label><input type="checkbox" data-testid="kiva-adults"
                 prop:checked=move || adults.get()
-                on:change=move |ev| set_queries(nav, &[("v", if event_target_checked(&ev) { "adults".into() } else { String::new() })]) />" KiVA-adults"</label>
+                on:change=move |ev| set_queries(&[("v", if event_target_checked(&ev) { "adults".into() } else { String::new() })]) />" KiVA-adults"</label>
             <label><input type="checkbox" data-testid="kiva-joint"
                 prop:checked=move || joint.get()
-                on:change=move |ev| set_queries(nav, &[("j", if event_target_checked(&ev) { "1".into() } else { String::new() })]) />
+                on:change=move |ev| set_queries(&[("j", if event_target_checked(&ev) { "1".into() } else { String::new() })]) />
                 " Joint \"how\" stage (skipped counts as 0)"</label>
         </div>
         {move || match baselines.get() {

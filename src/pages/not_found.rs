@@ -1,7 +1,7 @@
 //! The page shown for an unknown route.
 
+use crate::router::A;
 use leptos::prelude::*;
-use leptos_router::components::A;
 
 /// Not found: says so and links home.
 #[component]

@@ -8,12 +8,11 @@ mod results;
 mod stimuli;
 mod store;
 
+use crate::router::{navigate, use_query_map, A};
 use coglab_core::kiva::Stage;
 use coglab_core::selftest::objects::render_svg;
 use coglab_core::selftest::{generate, Picture, Response, Session, SessionKind};
 use leptos::prelude::*;
-use leptos_router::components::A;
-use leptos_router::hooks::{use_navigate, use_query_map};
 use std::collections::BTreeMap;
 
 use crate::components::error_panel::ErrorPanel;
@@ -92,7 +91,6 @@ fn Start() -> impl IntoView {
     let seed = RwSignal::new(((js_sys::Math::random() * 1_000_000.0) as u64).to_string());
     let participant = RwSignal::new("self".to_string());
     let saved = RwSignal::new(store::load_all());
-    let navigate = use_navigate();
     let href = Memo::new(move |_| {
         let k = SessionKind::parse(&kind.get()).unwrap_or(SessionKind::Kiva);
         let s = seed.get().trim().parse::<u64>().unwrap_or(0);
@@ -164,7 +162,7 @@ fn Start() -> impl IntoView {
             on_loaded=Callback::new(move |_| {
                 let s = seed.get_untracked().trim().parse::<u64>().unwrap_or(0);
                 store::ensure(&SessionKind::Stimuli, s, &participant.get_untracked());
-                navigate(&session_href(&SessionKind::Stimuli, s), Default::default());
+                navigate(&session_href(&SessionKind::Stimuli, s), false, true);
             })
         />
         <h2>"Your sessions"</h2>

@@ -21,7 +21,7 @@ use crate::charts::radar::{draw_radar, Radar, RadarSeries};
 use crate::components::board_table::{BoardTable, ViewState};
 use crate::components::error_panel::ErrorPanel;
 use crate::components::theme_toggle::chart_theme;
-use leptos_router::hooks::use_query_map;
+use crate::router::use_query_map;
 
 use super::board::mmopera_board;
 use crate::worker::client::WorkerClient;
@@ -107,7 +107,6 @@ pub fn MmoperaTab(
     bundle: LocalResource<Result<ReportedBundle, String>>,
 ) -> impl IntoView {
     let query = use_query_map();
-    let nav = super::use_nav();
     let chart_task = Memo::new(move |_| {
         if query.read().get("t").as_deref() == Some("ica") {
             Task::Ica
@@ -237,7 +236,7 @@ pub fn MmoperaTab(
             {tasks().map(|t| view! {
                 <label><input type="radio" name="mmopera-task" data-testid=format!("mmopera-task-{}", task_key(t))
                     prop:checked=move || chart_task.get() == t
-                    on:change=move |_| super::set_queries(nav, &[("t", if t == Task::Ica { "ica".into() } else { String::new() })]) />
+                    on:change=move |_| super::set_queries(&[("t", if t == Task::Ica { "ica".into() } else { String::new() })]) />
                     {format!(" {}", match t { Task::Ria => "RIA (remote-item association)", Task::Ica => "ICA (in-context association)" })}</label>
             }).collect_view()}
         </div>
