@@ -10,7 +10,7 @@
 //! - [`reported`]: the results reported in the benchmarks' papers, as bundled reference tables.
 //! - [`mmiq`], [`kiva`], [`mmopera`]: each benchmark's parsers and scorers.
 //! - [`selftest`]: the KiVA self-test's trial generator, scoring and export.
-//! - [`order`]: stable sorting through one shared instantiation (wasm code size).
+//! - [`order`]: stable sorting and tree building through one shared sort instantiation (wasm code size).
 //! - [`sem`]: the PLS-SEM engine behind Gold's benchmark-structure diagnostics, on [`linalg`].
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]

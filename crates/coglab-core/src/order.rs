@@ -5,8 +5,13 @@
 //! functions here sort an index vector with a `dyn` comparator, so the sort itself is compiled
 //! once; each call site only adds its comparator and an in-place permutation. They are stable
 //! like `slice::sort_by`, and fast enough for every use here (tables, quantiles, ranks).
+//!
+//! Collecting into a `BTreeMap` or `BTreeSet` hides another such sort: `FromIterator` gathers a
+//! `Vec`, stable-sorts it (about 4 KB of wasm per element type) and bulk-builds the tree.
+//! [`collect_map`] and [`collect_set`] insert one by one instead, which needs no sort.
 
 use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The stable order of `0..n` under `cmp` (compiled once for every caller).
 fn sorted_indices(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Vec<usize> {
@@ -63,6 +68,27 @@ pub fn sort_f64(v: &mut [f64]) {
     sort_by(v, f64::total_cmp);
 }
 
+/// Builds a map by inserting each pair in turn (a later value for an equal key replaces the
+/// earlier one), so it equals `it.into_iter().collect()` without compiling a sort for `(K, V)`.
+///
+/// ```
+/// let m = coglab_core::order::collect_map([("b", 1), ("a", 2), ("b", 3)]);
+/// assert_eq!(m.into_iter().collect::<Vec<_>>(), [("a", 2), ("b", 3)]);
+/// ```
+pub fn collect_map<K: Ord, V>(it: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V> {
+    let mut m = BTreeMap::new();
+    m.extend(it);
+    m
+}
+
+/// Builds a set by inserting each element in turn, so it equals `it.into_iter().collect()`
+/// without compiling a sort for `T`.
+pub fn collect_set<T: Ord>(it: impl IntoIterator<Item = T>) -> BTreeSet<T> {
+    let mut s = BTreeSet::new();
+    s.extend(it);
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,5 +126,26 @@ mod tests {
         let mut k = vec![(2, 'a'), (1, 'b'), (2, 'c'), (0, 'd')];
         sort_by_key(&mut k, |p| std::cmp::Reverse(p.0));
         assert_eq!(k, [(2, 'a'), (2, 'c'), (1, 'b'), (0, 'd')]);
+    }
+
+    #[test]
+    fn collects_like_from_iterator_with_repeated_keys_in_any_order() {
+        let pairs = [
+            ("pear", 1),
+            ("apple", 2),
+            ("pear", 3),
+            ("fig", 4),
+            ("apple", 5),
+        ];
+        let ours = collect_map(pairs);
+        let std: BTreeMap<_, _> = pairs.into_iter().collect();
+        assert_eq!(ours, std);
+        assert_eq!(ours["pear"], 3, "the last value for a key wins");
+        let words = ["pear", "apple", "pear", "fig"];
+        assert_eq!(
+            collect_set(words),
+            words.into_iter().collect::<BTreeSet<_>>()
+        );
+        assert!(collect_map(Vec::<(u8, u8)>::new()).is_empty());
     }
 }

@@ -50,7 +50,8 @@ pub fn layout(report: &SemReport) -> Layout {
         }
     }
     let names: Vec<String> = report.constructs.iter().map(|c| c.name.clone()).collect();
-    let mut depth: BTreeMap<String, usize> = names.iter().map(|n| (n.clone(), 0)).collect();
+    let mut depth: BTreeMap<String, usize> =
+        coglab_core::order::collect_map(names.iter().map(|n| (n.clone(), 0)));
     for _ in 0..names.len() + 1 {
         for (a, b) in &edges {
             let da = depth.get(a).copied().unwrap_or(0);
@@ -113,11 +114,8 @@ pub fn PathDiagram(
     report: SemReport,
 ) -> impl IntoView {
     let l = layout(&report);
-    let pos: BTreeMap<String, (f64, f64)> = l
-        .constructs
-        .iter()
-        .map(|(n, x, y)| (n.clone(), (*x, *y)))
-        .collect();
+    let pos: BTreeMap<String, (f64, f64)> =
+        coglab_core::order::collect_map(l.constructs.iter().map(|(n, x, y)| (n.clone(), (*x, *y))));
     let (w, h) = l.size;
     let mut arrows = Vec::new();
     for (name, con, x, y) in &l.items {

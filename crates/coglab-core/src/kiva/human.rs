@@ -241,20 +241,17 @@ pub fn score_human(data: &HumanData) -> Result<KivaReport, KivaError> {
         e[0].push(row.rt_ms);
         e[1 + row.stage as usize].push(row.rt_ms);
     }
-    let reaction_time = rt
-        .iter()
-        .filter_map(|(s, v)| {
-            Some((
-                (*s).to_string(),
-                SubdomainRt {
-                    all: ReactionTime::of(&v[0])?,
-                    cross: ReactionTime::of(&v[1]),
-                    within: ReactionTime::of(&v[2]),
-                    extrapolation: ReactionTime::of(&v[3]),
-                },
-            ))
-        })
-        .collect();
+    let reaction_time = crate::order::collect_map(rt.iter().filter_map(|(s, v)| {
+        Some((
+            (*s).to_string(),
+            SubdomainRt {
+                all: ReactionTime::of(&v[0])?,
+                cross: ReactionTime::of(&v[1]),
+                within: ReactionTime::of(&v[2]),
+                extrapolation: ReactionTime::of(&v[3]),
+            },
+        ))
+    }));
     let variant = variant_of_subdomains(data.rows.iter().map(|r| r.subdomain.as_str()));
     let mut report = build_report(
         variant,

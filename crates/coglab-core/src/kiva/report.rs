@@ -246,14 +246,16 @@ pub(crate) fn build_report(
         by_domain_trials.entry(&t.domain).or_default().push(t);
         by_sub_trials.entry(&t.subdomain).or_default().push(t);
     }
-    let by_domain = by_domain_trials
-        .iter()
-        .map(|(d, ts)| ((*d).to_string(), StageStats::of(ts.iter().copied())))
-        .collect();
-    let by_subdomain = by_sub_trials
-        .iter()
-        .map(|(s, ts)| ((*s).to_string(), StageStats::of(ts.iter().copied())))
-        .collect();
+    let by_domain = crate::order::collect_map(
+        by_domain_trials
+            .iter()
+            .map(|(d, ts)| ((*d).to_string(), StageStats::of(ts.iter().copied()))),
+    );
+    let by_subdomain = crate::order::collect_map(
+        by_sub_trials
+            .iter()
+            .map(|(s, ts)| ((*s).to_string(), StageStats::of(ts.iter().copied()))),
+    );
     for s in by_sub_trials.keys() {
         if !variant.subdomains().contains(s) {
             warnings.add("unknown subdomain", || {

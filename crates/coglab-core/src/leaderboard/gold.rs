@@ -216,11 +216,12 @@ pub fn analyze(
         .map_err(|e| e.to_string())?;
     let rows = rank_changes(matrix, &report).map_err(|e| e.to_string())?;
     Ok(GoldResult {
-        assignment: assignment
-            .iter()
-            .filter(|(t, c)| !c.is_empty() && tasks.contains(t))
-            .map(|(t, c)| (t.clone(), c.clone()))
-            .collect(),
+        assignment: crate::order::collect_map(
+            assignment
+                .iter()
+                .filter(|(t, c)| !c.is_empty() && tasks.contains(t))
+                .map(|(t, c)| (t.clone(), c.clone())),
+        ),
         spec: spec_text,
         layers: report
             .constructs

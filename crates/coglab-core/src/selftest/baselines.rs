@@ -49,9 +49,10 @@ pub fn rt_by_domain(data: &HumanData) -> BTreeMap<String, ReactionTime> {
             by.entry(d).or_default().push(row.rt_ms);
         }
     }
-    by.into_iter()
-        .filter_map(|(d, v)| Some((d.to_string(), ReactionTime::of(&v)?)))
-        .collect()
+    crate::order::collect_map(
+        by.into_iter()
+            .filter_map(|(d, v)| Some((d.to_string(), ReactionTime::of(&v)?))),
+    )
 }
 
 /// The bundled comparison figures.
@@ -78,10 +79,9 @@ impl Baselines {
     pub fn build(note: &str, variants: Vec<(Variant, VariantBaselines)>) -> Self {
         Self {
             note: note.to_string(),
-            variants: variants
-                .into_iter()
-                .map(|(v, b)| (v.name().to_string(), b))
-                .collect(),
+            variants: crate::order::collect_map(
+                variants.into_iter().map(|(v, b)| (v.name().to_string(), b)),
+            ),
         }
     }
 
