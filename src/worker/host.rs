@@ -75,9 +75,17 @@ fn sys(name: &str, args: &str, files: &[InputFile], progress: &Progress) -> Resu
         }
         "sizes" => {
             let total = files.len() as f64;
+            #[derive(serde::Serialize)]
+            struct Size<'a> {
+                name: &'a str,
+                bytes: usize,
+            }
             let mut out = Vec::new();
             for (i, f) in files.iter().enumerate() {
-                out.push(serde_json::json!({"name": f.name, "bytes": f.bytes.len()}));
+                out.push(Size {
+                    name: &f.name,
+                    bytes: f.bytes.len(),
+                });
                 progress.report(i as f64 + 1.0, total, &f.name);
             }
             serde_json::to_string(&out).map_err(|e| e.to_string())

@@ -26,11 +26,12 @@ use std::collections::HashMap;
 
 use super::protocol::{self, FileSource, InputFile, RequestFile};
 use coglab_core::leaderboard::detail::{
-    compare_kiva, compare_mmiq, kiva_trials, mmiq_items, ItemsQuery, TrialsQuery,
+    compare_kiva, compare_mmiq, kiva_trials, mmiq_items, ItemsQuery, KivaComparison,
+    MmiqCompareView, TrialsQuery,
 };
 use coglab_core::leaderboard::{score_files_with, Detail, FileKind, InputRef, Prepared};
 use coglab_core::mmiq::{KeyReader, MmiqError, MmiqFormat, PredictionsReader};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::host::{self, Progress};
 
@@ -76,6 +77,15 @@ struct CompareArgs {
     resamples: usize,
     #[serde(default = "default_seed")]
     seed: u64,
+}
+
+/// `lb.compare`'s reply, `{"mmiq": ...}` or `{"kiva": ...}` (a typed value rather than
+/// `json!`, which would compile each comparison's serializer a second time).
+#[derive(Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Compared<'a> {
+    Mmiq(&'a MmiqCompareView),
+    Kiva(&'a KivaComparison),
 }
 
 fn default_resamples() -> usize {
@@ -321,12 +331,12 @@ pub fn run(name: &str, args: &str) -> Result<String, String> {
             STORE.with_borrow(|s| match (s.get(&a.first), s.get(&a.second)) {
                 (Some(Detail::Mmiq(x)), Some(Detail::Mmiq(y))) => {
                     let c = compare_mmiq(x, y, a.resamples, a.seed)?;
-                    serde_json::to_string(&serde_json::json!({ "mmiq": c }))
+                    serde_json::to_string(&Compared::Mmiq(&c))
                         .map_err(|e| format!("lb.compare result: {e}"))
                 }
                 (Some(Detail::Kiva(x)), Some(Detail::Kiva(y))) => {
                     let c = compare_kiva(x, y, a.resamples, a.seed)?;
-                    serde_json::to_string(&serde_json::json!({ "kiva": c }))
+                    serde_json::to_string(&Compared::Kiva(&c))
                         .map_err(|e| format!("lb.compare result: {e}"))
                 }
                 (Some(_), Some(_)) => Err("the two rows are from different benchmarks".into()),

@@ -12,7 +12,7 @@ use coglab_core::sem::data::ScoreMatrix;
 use coglab_core::sem::spec::ModelSpec;
 use coglab_core::sem::suite::rank_changes;
 use coglab_core::sem::{analyze_parsed_with_progress, SemOptions};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::host::Progress;
 
@@ -47,6 +47,25 @@ fn matrix(files: &[InputFile]) -> Result<ScoreMatrix, String> {
     ScoreMatrix::parse(&f.bytes, &f.name).map_err(|e| e.to_string())
 }
 
+// Replies are typed structs, not `json!` values: a `json!` value serializes each type a second
+// way (into a `serde_json::Value`), which compiled the whole report's serializer twice.
+
+/// `sem.columns`' reply: the matrix's file name, models and numeric columns.
+#[derive(Serialize)]
+struct Columns<'a> {
+    file: &'a str,
+    models: &'a [String],
+    columns: Vec<&'a str>,
+}
+
+/// `sem.analyze`'s reply: the report, the rank changes and the fit's time in milliseconds.
+#[derive(Serialize)]
+struct Analyzed<'a, R, K> {
+    report: &'a R,
+    ranks: &'a K,
+    ms: f64,
+}
+
 /// Runs operation `name` of this domain.
 pub fn run(
     name: &str,
@@ -63,11 +82,11 @@ pub fn run(
                 .filter(|c| c.is_numeric())
                 .map(|c| c.name.as_str())
                 .collect();
-            serde_json::to_string(&serde_json::json!({
-                "file": m.file,
-                "models": m.models,
-                "columns": numeric,
-            }))
+            serde_json::to_string(&Columns {
+                file: &m.file,
+                models: &m.models,
+                columns: numeric,
+            })
             .map_err(|e| e.to_string())
         }
         "analyze" => {
@@ -91,11 +110,11 @@ pub fn run(
                 .map_err(|e| e.to_string())?;
             let ms = now_ms() - t0;
             let ranks = rank_changes(&m, &report).map_err(|e| e.to_string())?;
-            serde_json::to_string(&serde_json::json!({
-                "report": report,
-                "ranks": ranks,
-                "ms": ms,
-            }))
+            serde_json::to_string(&Analyzed {
+                report: &report,
+                ranks: &ranks,
+                ms,
+            })
             .map_err(|e| e.to_string())
         }
         _ => Err(format!("unknown worker operation \"sem.{name}\"")),

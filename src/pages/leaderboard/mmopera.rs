@@ -470,11 +470,24 @@ fn MmoperaCompare(
             ))));
             return;
         };
-        let args = serde_json::json!({
-            "models": [ra.model, rb.model], "a": ta, "b": tb,
-            "resamples": RESAMPLES, "seed": SEED,
+        /// `lb.mmopera_compare`'s arguments (a typed value: `json!` would compile a second
+        /// serializer for the task rows).
+        #[derive(serde::Serialize)]
+        struct Args<'a> {
+            models: [&'a str; 2],
+            a: &'a MmoperaTaskRow,
+            b: &'a MmoperaTaskRow,
+            resamples: usize,
+            seed: u64,
+        }
+        let args = serde_json::to_string(&Args {
+            models: [&ra.model, &rb.model],
+            a: ta,
+            b: tb,
+            resamples: RESAMPLES,
+            seed: SEED,
         })
-        .to_string();
+        .unwrap_or_default();
         let c = client.with_value(|c| c.clone()).unwrap_or_else(|| {
             let c = WorkerClient::for_app();
             client.set_value(Some(c.clone()));
