@@ -55,8 +55,7 @@ async fn ask<T: serde::de::DeserializeOwned>(
     op: &str,
     args: String,
 ) -> Result<T, String> {
-    let json = client.call(op, &args, &[], None).await?;
-    serde_json::from_str::<T>(&json).map_err(|e| format!("{op} result: {e}"))
+    client.call_wire::<T>(op, &args, &[], None).await
 }
 
 fn pct(x: f64) -> String {

@@ -401,14 +401,12 @@ async fn score_inputs(
     });
     let args = serde_json::json!({ "models": &models, "kinds": &kinds }).to_string();
     let result = client
-        .call_files("lb.score", &args, &inputs, Some(on_progress))
+        .call_files_wire::<Scored>("lb.score", &args, &inputs, Some(on_progress))
         .await;
     ws.progress.set(None);
     ws.scoring.set(Vec::new());
     let before = ws.files.with_untracked(Vec::len);
-    match result.and_then(|json| {
-        serde_json::from_str::<Scored>(&json).map_err(|e| format!("worker result: {e}"))
-    }) {
+    match result {
         Ok(s) => {
             ws.files.update(|v| v.extend(s.files));
             ws.mmiq.update(|v| v.extend(s.mmiq));

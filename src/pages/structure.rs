@@ -335,7 +335,7 @@ pub fn Structure() -> impl IntoView {
             }
             mark(&format!("sem-{label}-start"));
             let out = client
-                .call(
+                .call_wire::<Analysis>(
                     "sem.analyze",
                     &args,
                     &[(d.name.clone(), bytes(&d.text))],
@@ -350,8 +350,7 @@ pub fn Structure() -> impl IntoView {
             }
             busy.set(false);
             progress.set(None);
-            match out.and_then(|s| serde_json::from_str::<Analysis>(&s).map_err(|e| e.to_string()))
-            {
+            match out {
                 Ok(a) => {
                     analysis.set(Some(a));
                     error.set(None);

@@ -103,10 +103,10 @@ impl WorkerClient {
                         cb(update);
                     }
                 }
-                Reply::Ok(id, json) => {
+                Reply::Ok(id, result) => {
                     let p = inner.borrow_mut().pending.remove(&id);
                     if let Some(p) = p {
-                        let _ = p.resolve.call1(&JsValue::NULL, &JsValue::from_str(&json));
+                        let _ = p.resolve.call1(&JsValue::NULL, &result);
                     }
                 }
                 Reply::Err(id, message) => {
@@ -153,7 +153,24 @@ impl WorkerClient {
     ) -> Result<String, String> {
         let id = self.next_id();
         let (msg, transfer) = protocol::request(id, op, args, files);
-        self.send(id, msg, transfer, on_progress).await
+        text(self.send(id, msg, transfer, on_progress).await?)
+    }
+
+    /// [`WorkerClient::call`] for an operation whose result is a `T` in the binary form of
+    /// [`coglab_core::wire`] ([`protocol::Output::Wire`]).
+    ///
+    /// # Errors
+    /// As [`WorkerClient::call`], or a message naming `op` when the result cannot be read.
+    pub async fn call_wire<T: serde::de::DeserializeOwned>(
+        &self,
+        op: &str,
+        args: &str,
+        files: &[(String, Uint8Array)],
+        on_progress: Option<OnProgress>,
+    ) -> Result<T, String> {
+        let id = self.next_id();
+        let (msg, transfer) = protocol::request(id, op, args, files);
+        decode(op, self.send(id, msg, transfer, on_progress).await?)
     }
 
     /// Runs operation `op` with JSON `args` on `files` given as `File`s (as picked or dropped):
@@ -161,18 +178,19 @@ impl WorkerClient {
     /// clone refers to the same data, no copy), which reads them in 4 MiB slices and reports
     /// "reading NAME: N of M MB" progress (done/total in bytes) before the operation's own.
     /// Use this for anything the user drops: the page stays responsive whatever the size.
+    /// The result is a `T` in the binary form of [`coglab_core::wire`].
     ///
     /// # Errors
     /// For a file above [`protocol::MAX_FILE_BYTES`] (1 GiB), at once and before anything is
     /// sent, a message naming the file, its size, the limit and the command-line alternative;
-    /// otherwise as [`WorkerClient::call`].
-    pub async fn call_files(
+    /// otherwise as [`WorkerClient::call_wire`].
+    pub async fn call_files_wire<T: serde::de::DeserializeOwned>(
         &self,
         op: &str,
         args: &str,
         files: &[(String, web_sys::File)],
         on_progress: Option<OnProgress>,
-    ) -> Result<String, String> {
+    ) -> Result<T, String> {
         if let Some((name, f)) = files
             .iter()
             .find(|(_, f)| f.size() > protocol::MAX_FILE_BYTES)
@@ -181,7 +199,11 @@ impl WorkerClient {
         }
         let id = self.next_id();
         let msg = protocol::request_files(id, op, args, files);
-        self.send(id, msg, js_sys::Array::new(), on_progress).await
+        decode(
+            op,
+            self.send(id, msg, js_sys::Array::new(), on_progress)
+                .await?,
+        )
     }
 
     fn next_id(&self) -> u64 {
@@ -197,7 +219,7 @@ impl WorkerClient {
         msg: js_sys::Object,
         transfer: js_sys::Array,
         on_progress: Option<OnProgress>,
-    ) -> Result<String, String> {
+    ) -> Result<JsValue, String> {
         let worker = self.worker()?;
         let mut slot = None;
         let promise = Promise::new(&mut |resolve, reject| slot = Some((resolve, reject)));
@@ -218,12 +240,9 @@ impl WorkerClient {
                 "could not send the files to the scoring worker: {e:?}"
             ));
         }
-        match JsFuture::from(promise).await {
-            Ok(v) => v
-                .as_string()
-                .ok_or_else(|| "worker result is not text".to_string()),
-            Err(e) => Err(e.as_string().unwrap_or_else(|| format!("{e:?}"))),
-        }
+        JsFuture::from(promise)
+            .await
+            .map_err(|e| e.as_string().unwrap_or_else(|| format!("{e:?}")))
     }
 
     /// Stops all running operations: terminates the worker and fails their calls with
@@ -236,6 +255,22 @@ impl WorkerClient {
     pub fn running(&self) -> usize {
         self.inner.borrow().pending.len()
     }
+}
+
+/// A result that is JSON text.
+fn text(result: JsValue) -> Result<String, String> {
+    result
+        .as_string()
+        .ok_or_else(|| "worker result is not text".to_string())
+}
+
+/// A result in the binary form, read as a `T`.
+fn decode<T: serde::de::DeserializeOwned>(op: &str, result: JsValue) -> Result<T, String> {
+    let bytes = result
+        .dyn_into::<Uint8Array>()
+        .map_err(|_| format!("{op} result: expected bytes"))?
+        .to_vec();
+    coglab_core::wire::from_bytes(&bytes).map_err(|e| format!("{op} result: {e}"))
 }
 
 /// The absolute URL of the app's wasm-bindgen glue script: the `<link rel="modulepreload">`

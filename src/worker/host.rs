@@ -4,7 +4,7 @@
 //! `sys` (built in), and one module per feature area, each owning its operations
 //! ([`super::ops_leaderboard`], [`super::ops_structure`]).
 
-use super::protocol::{self, FileSource, InputFile, RequestFile};
+use super::protocol::{self, FileSource, InputFile, Output, RequestFile};
 use super::{ops_leaderboard, ops_structure};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -48,16 +48,16 @@ impl Progress {
     }
 }
 
-/// Runs one operation. Returns its result as JSON, or a readable error message.
+/// Runs one operation. Returns its result, or a readable error message.
 fn dispatch(
     op: &str,
     args: &str,
     files: Vec<InputFile>,
     progress: &Progress,
-) -> Result<String, String> {
+) -> Result<Output, String> {
     let (domain, name) = op.split_once('.').unwrap_or((op, ""));
     match domain {
-        "sys" => sys(name, args, &files, progress),
+        "sys" => sys(name, args, &files, progress).map(Output::Json),
         "lb" => ops_leaderboard::run(name, args),
         "sem" => ops_structure::run(name, args, files, progress),
         _ => Err(format!("unknown worker operation {op:?}")),
@@ -163,7 +163,7 @@ pub fn refuse_large(files: &[RequestFile]) -> Result<(), String> {
 
 /// Runs one request: `lb.score` reads its own files (parsing them as they arrive); other
 /// operations get their files read first.
-async fn handle(req: protocol::Request, progress: &Progress) -> Result<String, String> {
+async fn handle(req: protocol::Request, progress: &Progress) -> Result<Output, String> {
     if req.op == "lb.score" {
         return ops_leaderboard::score(&req.args, req.files, progress).await;
     }

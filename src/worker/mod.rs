@@ -5,8 +5,11 @@
 //! through JSON):
 //! - request `{id, op, args, files: [{name, data: Uint8Array}]}`: `op` names the operation
 //!   (`"<domain>.<name>"`, e.g. `"lb.score"`), `args` is a JSON string;
-//! - replies `{id, kind: "progress", done, total, label}`, then `{id, kind: "ok", result}` (a
-//!   JSON string) or `{id, kind: "err", error}` (a readable message naming file, line, field).
+//! - replies `{id, kind: "progress", done, total, label}`, then `{id, kind: "ok", result}` or
+//!   `{id, kind: "err", error}` (a readable message naming file, line, field). `result` is a
+//!   JSON string for small results (`sys.*`, `sem.columns`), and a `Uint8Array` holding the
+//!   value in the binary form of `coglab_core::wire` for the large typed ones (`lb.score`,
+//!   item and trial pages, comparisons, `sem.analyze`): see [`protocol::Output`].
 //!
 //! Cancelling terminates the worker (the only way to stop a synchronous computation) and a fresh
 //! one starts on the next call.

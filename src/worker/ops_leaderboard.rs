@@ -24,7 +24,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use super::protocol::{self, FileSource, InputFile, RequestFile};
+use super::protocol::{self, wire, FileSource, InputFile, Output, RequestFile};
 use coglab_core::leaderboard::detail::{
     compare_kiva, compare_mmiq, kiva_trials, mmiq_items, ItemsQuery, KivaComparison,
     MmiqCompareView, TrialsQuery,
@@ -158,7 +158,7 @@ pub async fn score(
     args: &str,
     files: Vec<RequestFile>,
     progress: &Progress,
-) -> Result<String, String> {
+) -> Result<Output, String> {
     let args: ScoreArgs = if args.trim().is_empty() || args.trim() == "null" {
         ScoreArgs::default()
     } else {
@@ -248,7 +248,7 @@ pub async fn score(
     let details = NEXT_ID.with_borrow_mut(|next| scored.split_details(next));
     keep_kiva_files(&details, read);
     STORE.with_borrow_mut(|s| s.extend(details));
-    serde_json::to_string(&scored).map_err(|e| format!("lb.score result: {e}"))
+    wire("lb.score", &scored)
 }
 
 /// An MM-IQ JSONL file parsed piece by piece as it is read.
@@ -306,13 +306,12 @@ impl Parser {
 }
 
 /// Runs operation `name` of this domain (all but `score`, see [`score`]).
-pub fn run(name: &str, args: &str) -> Result<String, String> {
+pub fn run(name: &str, args: &str) -> Result<Output, String> {
     match name {
         "items" => {
             let a: ItemsArgs = parse("items", args)?;
             STORE.with_borrow(|s| match s.get(&a.id) {
-                Some(Detail::Mmiq(r)) => serde_json::to_string(&mmiq_items(r, &a.query))
-                    .map_err(|e| format!("lb.items result: {e}")),
+                Some(Detail::Mmiq(r)) => wire("lb.items", &mmiq_items(r, &a.query)),
                 Some(_) => Err("item pages are available for MM-IQ rows".into()),
                 None => Err(GONE.into()),
             })
@@ -320,8 +319,7 @@ pub fn run(name: &str, args: &str) -> Result<String, String> {
         "trials" => {
             let a: TrialsArgs = parse("trials", args)?;
             STORE.with_borrow(|s| match s.get(&a.id) {
-                Some(Detail::Kiva(r)) => serde_json::to_string(&kiva_trials(r, &a.query))
-                    .map_err(|e| format!("lb.trials result: {e}")),
+                Some(Detail::Kiva(r)) => wire("lb.trials", &kiva_trials(r, &a.query)),
                 Some(_) => Err("trial pages are available for KiVA rows".into()),
                 None => Err(GONE.into()),
             })
@@ -331,13 +329,11 @@ pub fn run(name: &str, args: &str) -> Result<String, String> {
             STORE.with_borrow(|s| match (s.get(&a.first), s.get(&a.second)) {
                 (Some(Detail::Mmiq(x)), Some(Detail::Mmiq(y))) => {
                     let c = compare_mmiq(x, y, a.resamples, a.seed)?;
-                    serde_json::to_string(&Compared::Mmiq(&c))
-                        .map_err(|e| format!("lb.compare result: {e}"))
+                    wire("lb.compare", &Compared::Mmiq(&c))
                 }
                 (Some(Detail::Kiva(x)), Some(Detail::Kiva(y))) => {
                     let c = compare_kiva(x, y, a.resamples, a.seed)?;
-                    serde_json::to_string(&Compared::Kiva(&c))
-                        .map_err(|e| format!("lb.compare result: {e}"))
+                    wire("lb.compare", &Compared::Kiva(&c))
                 }
                 (Some(_), Some(_)) => Err("the two rows are from different benchmarks".into()),
                 _ => Err(GONE.into()),
@@ -360,7 +356,7 @@ pub fn run(name: &str, args: &str) -> Result<String, String> {
                     })?;
                 let answers = coglab_core::kiva::trial_answers(path, bytes, a.variation)
                     .map_err(|e| e.to_string())?;
-                serde_json::to_string(&answers).map_err(|e| format!("lb.answers result: {e}"))
+                wire("lb.answers", &answers)
             })
         }
         "forget" => {
@@ -375,10 +371,16 @@ pub fn run(name: &str, args: &str) -> Result<String, String> {
                     k.remove(id);
                 }
             });
-            Ok("null".into())
+            Ok(Output::Json("null".into()))
         }
-        "mmopera_compare" => coglab_core::leaderboard::mmopera::compare_json(args),
-        "gold_analyze" => coglab_core::leaderboard::gold::analyze_json(args),
+        "mmopera_compare" => wire(
+            "lb.mmopera_compare",
+            &coglab_core::leaderboard::mmopera::compare_args(args)?,
+        ),
+        "gold_analyze" => wire(
+            "lb.gold_analyze",
+            &coglab_core::leaderboard::gold::analyze_args(args)?,
+        ),
         _ => Err(format!("unknown worker operation {name:?}")),
     }
 }

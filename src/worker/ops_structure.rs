@@ -6,7 +6,7 @@
 //!   resamples); returns the report, the rank comparison against the plain mean and the fit's
 //!   wall time in milliseconds.
 
-use super::protocol::InputFile;
+use super::protocol::{wire, InputFile, Output};
 use coglab_core::sem::bootstrap::BootstrapOptions;
 use coglab_core::sem::data::ScoreMatrix;
 use coglab_core::sem::spec::ModelSpec;
@@ -72,7 +72,7 @@ pub fn run(
     args: &str,
     files: Vec<InputFile>,
     progress: &Progress,
-) -> Result<String, String> {
+) -> Result<Output, String> {
     match name {
         "columns" => {
             let m = matrix(&files)?;
@@ -87,6 +87,7 @@ pub fn run(
                 models: &m.models,
                 columns: numeric,
             })
+            .map(Output::Json)
             .map_err(|e| e.to_string())
         }
         "analyze" => {
@@ -110,12 +111,14 @@ pub fn run(
                 .map_err(|e| e.to_string())?;
             let ms = now_ms() - t0;
             let ranks = rank_changes(&m, &report).map_err(|e| e.to_string())?;
-            serde_json::to_string(&Analyzed {
-                report: &report,
-                ranks: &ranks,
-                ms,
-            })
-            .map_err(|e| e.to_string())
+            wire(
+                "sem.analyze",
+                &Analyzed {
+                    report: &report,
+                    ranks: &ranks,
+                    ms,
+                },
+            )
         }
         _ => Err(format!("unknown worker operation \"sem.{name}\"")),
     }

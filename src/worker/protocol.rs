@@ -25,6 +25,27 @@ impl ProgressUpdate {
     }
 }
 
+/// An operation's result as the worker sends it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Output {
+    /// JSON text (small or ad-hoc results, and what tests read).
+    Json(String),
+    /// A typed result in the binary form of [`coglab_core::wire`], read on the page with
+    /// [`super::client::WorkerClient::call_wire`]: smaller code than JSON for the large result
+    /// types, and exact numbers.
+    Wire(Vec<u8>),
+}
+
+/// `value` in the binary form, as operation `op`'s result.
+///
+/// # Errors
+/// A message naming the operation when the value cannot be written (see [`coglab_core::wire`]).
+pub fn wire<T: serde::Serialize + ?Sized>(op: &str, value: &T) -> Result<Output, String> {
+    coglab_core::wire::to_bytes(value)
+        .map(Output::Wire)
+        .map_err(|e| format!("{op} result: {e}"))
+}
+
 /// A reply read from a message event's data.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reply {
@@ -32,8 +53,9 @@ pub enum Reply {
     Ready,
     /// Progress of request `id`.
     Progress(u64, ProgressUpdate),
-    /// Request `id` finished with a JSON result.
-    Ok(u64, String),
+    /// Request `id` finished with a result: JSON text (a string) or a value in the binary form
+    /// of [`coglab_core::wire`] (a `Uint8Array`).
+    Ok(u64, JsValue),
     /// Request `id` failed with a message.
     Err(u64, String),
 }
@@ -330,13 +352,17 @@ pub fn progress(id: u64, done: f64, total: f64, label: &str) -> Object {
 }
 
 /// Builds a final reply: the JSON result, or an error message.
-pub fn finished(id: u64, result: &Result<String, String>) -> Object {
+pub fn finished(id: u64, result: &Result<Output, String>) -> Object {
     let obj = Object::new();
     set(&obj, "id", &JsValue::from_f64(id as f64));
     match result {
-        Ok(json) => {
+        Ok(out) => {
             set(&obj, "kind", &JsValue::from_str("ok"));
-            set(&obj, "result", &JsValue::from_str(json));
+            let value = match out {
+                Output::Json(json) => JsValue::from_str(json),
+                Output::Wire(bytes) => Uint8Array::from(bytes.as_slice()).into(),
+            };
+            set(&obj, "result", &value);
         }
         Err(e) => {
             set(&obj, "kind", &JsValue::from_str("err"));
@@ -362,7 +388,10 @@ pub fn read_reply(data: &JsValue) -> Option<Reply> {
                 label: get_string(data, "label").unwrap_or_default(),
             },
         )),
-        "ok" => Some(Reply::Ok(id, get_string(data, "result")?)),
+        "ok" => Some(Reply::Ok(
+            id,
+            Reflect::get(data, &JsValue::from_str("result")).ok()?,
+        )),
         "err" => Some(Reply::Err(id, get_string(data, "error")?)),
         _ => None,
     }

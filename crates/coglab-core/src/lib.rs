@@ -12,6 +12,7 @@
 //! - [`selftest`]: the KiVA self-test's trial generator, scoring and export.
 //! - [`order`]: stable sorting and tree building through one shared sort instantiation (wasm code size).
 //! - [`sem`]: the PLS-SEM engine behind Gold's benchmark-structure diagnostics, on [`linalg`].
+//! - [`wire`]: the compact binary form in which the web app's worker hands results to the page.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -27,3 +28,4 @@ pub mod review;
 pub mod selftest;
 pub mod sem;
 pub mod stats;
+pub mod wire;

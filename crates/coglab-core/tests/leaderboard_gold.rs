@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use approx::assert_relative_eq;
-use coglab_core::leaderboard::gold::{analyze_json, is_score_matrix, GoldResult};
+use coglab_core::leaderboard::gold::{analyze_args, is_score_matrix, GoldResult};
 use coglab_core::leaderboard::{detect, score_files, FileKind, InputRef, Scored};
 use coglab_core::reported::ReportedBundle;
 use coglab_core::sem::suite::matrix_csv_from_reported;
@@ -103,7 +103,13 @@ fn another_assignment_through_the_worker_entry_point() {
     }
     a.insert("BMK".into(), String::new());
     let args = serde_json::json!({"file": m.file, "csv": m.csv, "assignment": a}).to_string();
-    let r: GoldResult = serde_json::from_str(&analyze_json(&args).unwrap()).unwrap();
+    let r: GoldResult = analyze_args(&args).unwrap();
+    // The worker sends it in the binary form (coglab_core::wire): read back equal.
+    let bytes = coglab_core::wire::to_bytes(&r).unwrap();
+    assert_eq!(
+        coglab_core::wire::from_bytes::<GoldResult>(&bytes).unwrap(),
+        r
+    );
     assert_eq!(r.layers, ["Perception", "Reasoning"]);
     assert!(!r.assignment.contains_key("BMK"));
     assert!(r.spec.contains("\"Overall\""));
@@ -118,10 +124,10 @@ fn another_assignment_through_the_worker_entry_point() {
         }
     }
     let args = serde_json::json!({"file": m.file, "csv": m.csv, "assignment": one}).to_string();
-    assert!(analyze_json(&args)
+    assert!(analyze_args(&args)
         .unwrap_err()
         .contains("at least two layers"));
-    assert!(analyze_json("{").is_err());
+    assert!(analyze_args("{").is_err());
 }
 
 #[test]
@@ -149,7 +155,7 @@ fn openvlm_json_needs_an_assignment_and_matches_the_cli() {
     }
     let args = serde_json::json!({"file": g.matrix.file, "csv": g.matrix.csv, "assignment": a})
         .to_string();
-    let r: GoldResult = serde_json::from_str(&analyze_json(&args).unwrap()).unwrap();
+    let r: GoldResult = analyze_args(&args).unwrap();
     assert_eq!(r.n_models, 284);
     // `coglab sem --spec openvlm-spec.json models.json --json` with the same two layers.
     let l = r.rows.iter().find(|x| x.model == "LLaVA-v1-7B").unwrap();

@@ -3,7 +3,9 @@
 //! comparison (5×5 table, paired bootstrap of the SR difference).
 
 use approx::assert_relative_eq;
-use coglab_core::leaderboard::mmopera::{compare, paired_bootstrap_mean_diff, MmoperaRow};
+use coglab_core::leaderboard::mmopera::{
+    compare, paired_bootstrap_mean_diff, MmoperaComparison, MmoperaRow,
+};
 use coglab_core::leaderboard::{detect, score_files, FileKind, InputRef, Scored};
 use coglab_core::mmopera::Task;
 use coglab_core::stats::paired::paired_bootstrap_diff;
@@ -190,6 +192,12 @@ fn user_model_names_regroup_files() {
     );
     // Common items r1..r6: GPT-4o 4 3 2 1 0 4, DeepSeek 4 4 3 1 1 3.
     let c = compare(["A", "B"], a, b, 2000, 7).unwrap();
+    // The worker sends it in the binary form (coglab_core::wire): read back equal.
+    let bytes = coglab_core::wire::to_bytes(&c).unwrap();
+    assert_eq!(
+        coglab_core::wire::from_bytes::<MmoperaComparison>(&bytes).unwrap(),
+        c
+    );
     assert_eq!((c.items, c.pairs, c.only_a, c.only_b), (6, 6, 1, 0));
     let mut expected = [[0usize; 5]; 5];
     for (x, y) in [(4, 4), (3, 4), (2, 3), (1, 1), (0, 1), (4, 3)] {

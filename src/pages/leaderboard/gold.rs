@@ -88,12 +88,8 @@ fn GoldMatrixView(
         set_error.set(None);
         leptos::task::spawn_local(async move {
             let res = c
-                .call("lb.gold_analyze", &args, &[], None)
-                .await
-                .and_then(|json| {
-                    serde_json::from_str::<GoldResult>(&json)
-                        .map_err(|e| format!("worker result: {e}"))
-                });
+                .call_wire::<GoldResult>("lb.gold_analyze", &args, &[], None)
+                .await;
             set_busy.set(false);
             match res {
                 Ok(result) => rows.update(|v| {

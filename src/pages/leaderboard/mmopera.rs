@@ -496,12 +496,8 @@ fn MmoperaCompare(
         set_busy.set(true);
         leptos::task::spawn_local(async move {
             let r = c
-                .call("lb.mmopera_compare", &args, &[], None)
-                .await
-                .and_then(|json| {
-                    serde_json::from_str::<MmoperaComparison>(&json)
-                        .map_err(|e| format!("worker result: {e}"))
-                });
+                .call_wire::<MmoperaComparison>("lb.mmopera_compare", &args, &[], None)
+                .await;
             set_busy.set(false);
             set_result.set(Some(r));
         });

@@ -309,7 +309,7 @@ pub fn score_matrix(path: &str, bytes: &[u8]) -> Result<GoldRow, String> {
     })
 }
 
-/// Arguments of [`analyze_json`].
+/// Arguments of [`analyze_args`].
 #[derive(Debug, Clone, Deserialize)]
 struct AnalyzeArgs {
     file: String,
@@ -317,18 +317,16 @@ struct AnalyzeArgs {
     assignment: BTreeMap<String, String>,
 }
 
-/// [`analyze`] with JSON in and out, for the web worker (`lb.gold_analyze`): arguments
-/// `{"file", "csv" (a [`GoldMatrix::csv`]), "assignment": {task: layer}}`, result the
-/// [`GoldResult`] JSON.
+/// [`analyze`] with JSON arguments, for the web worker (`lb.gold_analyze`):
+/// `{"file", "csv" (a [`GoldMatrix::csv`]), "assignment": {task: layer}}`.
 ///
 /// # Errors
 /// A message for unreadable arguments or from [`analyze`].
-pub fn analyze_json(args: &str) -> Result<String, String> {
+pub fn analyze_args(args: &str) -> Result<GoldResult, String> {
     let a: AnalyzeArgs =
         serde_json::from_str(args).map_err(|e| format!("gold_analyze arguments: {e}"))?;
     let m = ScoreMatrix::parse(a.csv.as_bytes(), &a.file).map_err(|e| e.to_string())?;
-    let r = analyze(&m, &a.assignment)?;
-    serde_json::to_string(&r).map_err(|e| e.to_string())
+    analyze(&m, &a.assignment)
 }
 
 #[cfg(test)]

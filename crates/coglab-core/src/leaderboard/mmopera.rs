@@ -612,7 +612,7 @@ pub fn compare(
     })
 }
 
-/// Arguments of [`compare_json`].
+/// Arguments of [`compare_args`].
 #[derive(Debug, Clone, Deserialize)]
 struct CompareArgs {
     models: [String; 2],
@@ -628,21 +628,20 @@ fn default_resamples() -> usize {
     2000
 }
 
-/// [`compare`] with JSON in and out, for the web worker (`lb.mmopera_compare`): arguments
+/// [`compare`] with JSON arguments, for the web worker (`lb.mmopera_compare`):
 /// `{"models": [A, B], "a": MmoperaTaskRow, "b": MmoperaTaskRow, "resamples": 2000,
-/// "seed": 1}`, result the [`MmoperaComparison`] JSON.
+/// "seed": 1}`.
 ///
 /// # Errors
 /// A message for unreadable arguments or from [`compare`].
-pub fn compare_json(args: &str) -> Result<String, String> {
+pub fn compare_args(args: &str) -> Result<MmoperaComparison, String> {
     let a: CompareArgs =
         serde_json::from_str(args).map_err(|e| format!("mmopera_compare arguments: {e}"))?;
-    let c = compare(
+    compare(
         [a.models[0].as_str(), a.models[1].as_str()],
         &a.a,
         &a.b,
         a.resamples,
         a.seed,
-    )?;
-    serde_json::to_string(&c).map_err(|e| e.to_string())
+    )
 }
