@@ -266,49 +266,29 @@ impl ser::Serializer for &mut Writer {
     }
 }
 
-impl ser::SerializeSeq for &mut Writer {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), Error> {
-        Ok(())
-    }
+/// The compound serializers whose parts are written one after the other with nothing around
+/// them (the count, if any, was written when they started).
+macro_rules! in_order {
+    ($($trait:ident :: $method:ident),*) => {$(
+        impl ser::$trait for &mut Writer {
+            type Ok = ();
+            type Error = Error;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+                value.serialize(&mut **self)
+            }
+            fn end(self) -> Result<(), Error> {
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for &mut Writer {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), Error> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleStruct for &mut Writer {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), Error> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleVariant for &mut Writer {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        value.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), Error> {
-        Ok(())
-    }
-}
+in_order!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for &mut Writer {
     type Ok = ();
@@ -324,44 +304,32 @@ impl ser::SerializeMap for &mut Writer {
     }
 }
 
-impl ser::SerializeStruct for &mut Writer {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        _: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        value.serialize(&mut **self)
-    }
-    fn skip_field(&mut self, _: &'static str) -> Result<(), Error> {
-        // The empty value of the field's type (see the module docs).
-        self.0.push(0);
-        Ok(())
-    }
-    fn end(self) -> Result<(), Error> {
-        Ok(())
-    }
+/// Struct fields in order, without names; a field left out is one zero byte, the empty value
+/// of its type (see the module docs).
+macro_rules! fields_in_order {
+    ($($trait:ident),*) => {$(
+        impl ser::$trait for &mut Writer {
+            type Ok = ();
+            type Error = Error;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                _: &'static str,
+                value: &T,
+            ) -> Result<(), Error> {
+                value.serialize(&mut **self)
+            }
+            fn skip_field(&mut self, _: &'static str) -> Result<(), Error> {
+                self.0.push(0);
+                Ok(())
+            }
+            fn end(self) -> Result<(), Error> {
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for &mut Writer {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        _: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        value.serialize(&mut **self)
-    }
-    fn skip_field(&mut self, _: &'static str) -> Result<(), Error> {
-        self.0.push(0);
-        Ok(())
-    }
-    fn end(self) -> Result<(), Error> {
-        Ok(())
-    }
-}
+fields_in_order!(SerializeStruct, SerializeStructVariant);
 
 // ---------------------------------------------------------------------------------------------
 // Reading

