@@ -58,7 +58,7 @@ fn dispatch(
     let (domain, name) = op.split_once('.').unwrap_or((op, ""));
     match domain {
         "sys" => sys(name, args, &files, progress).map(Output::Json),
-        "lb" => ops_leaderboard::run(name, args),
+        "lb" => ops_leaderboard::run(name, args, &files),
         "sem" => ops_structure::run(name, args, files, progress),
         _ => Err(format!("unknown worker operation {op:?}")),
     }

@@ -306,7 +306,7 @@ impl Parser {
 }
 
 /// Runs operation `name` of this domain (all but `score`, see [`score`]).
-pub fn run(name: &str, args: &str) -> Result<Output, String> {
+pub fn run(name: &str, args: &str, files: &[InputFile]) -> Result<Output, String> {
     match name {
         "items" => {
             let a: ItemsArgs = parse("items", args)?;
@@ -373,10 +373,14 @@ pub fn run(name: &str, args: &str) -> Result<Output, String> {
             });
             Ok(Output::Json("null".into()))
         }
-        "mmopera_compare" => wire(
-            "lb.mmopera_compare",
-            &coglab_core::leaderboard::mmopera::compare_args(args)?,
-        ),
+        "mmopera_compare" => {
+            // The arguments come as a file in the binary form (see `CompareArgs`).
+            let bytes = files.first().map_or(&[][..], |f| f.bytes.as_slice());
+            let a: coglab_core::leaderboard::mmopera::CompareArgs =
+                coglab_core::wire::from_bytes(bytes)
+                    .map_err(|e| format!("lb.mmopera_compare arguments: {e}"))?;
+            wire("lb.mmopera_compare", &a.compare()?)
+        }
         "gold_analyze" => wire(
             "lb.gold_analyze",
             &coglab_core::leaderboard::gold::analyze_args(args)?,

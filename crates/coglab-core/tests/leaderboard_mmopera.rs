@@ -4,7 +4,7 @@
 
 use approx::assert_relative_eq;
 use coglab_core::leaderboard::mmopera::{
-    compare, paired_bootstrap_mean_diff, MmoperaComparison, MmoperaRow,
+    compare, paired_bootstrap_mean_diff, CompareArgs, MmoperaComparison, MmoperaRow,
 };
 use coglab_core::leaderboard::{detect, score_files, FileKind, InputRef, Scored};
 use coglab_core::mmopera::Task;
@@ -198,6 +198,18 @@ fn user_model_names_regroup_files() {
         coglab_core::wire::from_bytes::<MmoperaComparison>(&bytes).unwrap(),
         c
     );
+    // The page sends the arguments the same way; read back, they give the same comparison.
+    let args = CompareArgs {
+        models: ["A".into(), "B".into()],
+        a: a.clone(),
+        b: b.clone(),
+        resamples: 2000,
+        seed: 7,
+    };
+    let sent = coglab_core::wire::to_bytes(&args).unwrap();
+    let got: CompareArgs = coglab_core::wire::from_bytes(&sent).unwrap();
+    assert_eq!(got, args);
+    assert_eq!(got.compare().unwrap(), c);
     assert_eq!((c.items, c.pairs, c.only_a, c.only_b), (6, 6, 1, 0));
     let mut expected = [[0usize; 5]; 5];
     for (x, y) in [(4, 4), (3, 4), (2, 3), (1, 1), (0, 1), (4, 3)] {

@@ -8,7 +8,9 @@
 
 use std::collections::BTreeMap;
 
-use coglab_core::leaderboard::mmopera::{MmoperaComparison, MmoperaRow, MmoperaTaskRow};
+use coglab_core::leaderboard::mmopera::{
+    CompareArgs, MmoperaComparison, MmoperaRow, MmoperaTaskRow,
+};
 use coglab_core::mmopera::score::{Breakdowns, Group, ProcessGroup};
 use coglab_core::mmopera::Task;
 use coglab_core::reported::ReportedBundle;
@@ -470,24 +472,20 @@ fn MmoperaCompare(
             ))));
             return;
         };
-        /// `lb.mmopera_compare`'s arguments (a typed value: `json!` would compile a second
-        /// serializer for the task rows).
-        #[derive(serde::Serialize)]
-        struct Args<'a> {
-            models: [&'a str; 2],
-            a: &'a MmoperaTaskRow,
-            b: &'a MmoperaTaskRow,
-            resamples: usize,
-            seed: u64,
-        }
-        let args = serde_json::to_string(&Args {
-            models: [&ra.model, &rb.model],
-            a: ta,
-            b: tb,
+        let args = CompareArgs {
+            models: [ra.model.clone(), rb.model.clone()],
+            a: ta.clone(),
+            b: tb.clone(),
             resamples: RESAMPLES,
             seed: SEED,
-        })
-        .unwrap_or_default();
+        };
+        let args = match coglab_core::wire::to_bytes(&args) {
+            Ok(bytes) => js_sys::Uint8Array::from(bytes.as_slice()),
+            Err(e) => {
+                set_result.set(Some(Err(format!("lb.mmopera_compare arguments: {e}"))));
+                return;
+            }
+        };
         let c = client.with_value(|c| c.clone()).unwrap_or_else(|| {
             let c = WorkerClient::for_app();
             client.set_value(Some(c.clone()));
@@ -496,7 +494,12 @@ fn MmoperaCompare(
         set_busy.set(true);
         leptos::task::spawn_local(async move {
             let r = c
-                .call_wire::<MmoperaComparison>("lb.mmopera_compare", &args, &[], None)
+                .call_wire::<MmoperaComparison>(
+                    "lb.mmopera_compare",
+                    "null",
+                    &[("arguments".to_string(), args)],
+                    None,
+                )
                 .await;
             set_busy.set(false);
             set_result.set(Some(r));

@@ -612,36 +612,36 @@ pub fn compare(
     })
 }
 
-/// Arguments of [`compare_args`].
-#[derive(Debug, Clone, Deserialize)]
-struct CompareArgs {
-    models: [String; 2],
-    a: MmoperaTaskRow,
-    b: MmoperaTaskRow,
-    #[serde(default = "default_resamples")]
-    resamples: usize,
-    #[serde(default)]
-    seed: u64,
+/// What the web worker's `lb.mmopera_compare` is given: the two models' names and rows on one
+/// task, and the bootstrap's resamples and seed. The page sends it in the binary form of
+/// [`crate::wire`] (the rows' readers and writers are then the ones the scored rows already
+/// use, instead of a JSON pair for them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompareArgs {
+    /// The two models' names (A, B).
+    pub models: [String; 2],
+    /// A's scores on the task.
+    pub a: MmoperaTaskRow,
+    /// B's scores on the same task.
+    pub b: MmoperaTaskRow,
+    /// Bootstrap resamples.
+    pub resamples: usize,
+    /// Bootstrap seed.
+    pub seed: u64,
 }
 
-fn default_resamples() -> usize {
-    2000
-}
-
-/// [`compare`] with JSON arguments, for the web worker (`lb.mmopera_compare`):
-/// `{"models": [A, B], "a": MmoperaTaskRow, "b": MmoperaTaskRow, "resamples": 2000,
-/// "seed": 1}`.
-///
-/// # Errors
-/// A message for unreadable arguments or from [`compare`].
-pub fn compare_args(args: &str) -> Result<MmoperaComparison, String> {
-    let a: CompareArgs =
-        serde_json::from_str(args).map_err(|e| format!("mmopera_compare arguments: {e}"))?;
-    compare(
-        [a.models[0].as_str(), a.models[1].as_str()],
-        &a.a,
-        &a.b,
-        a.resamples,
-        a.seed,
-    )
+impl CompareArgs {
+    /// Runs [`compare`] on these arguments.
+    ///
+    /// # Errors
+    /// As [`compare`].
+    pub fn compare(&self) -> Result<MmoperaComparison, String> {
+        compare(
+            [self.models[0].as_str(), self.models[1].as_str()],
+            &self.a,
+            &self.b,
+            self.resamples,
+            self.seed,
+        )
+    }
 }
