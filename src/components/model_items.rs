@@ -49,6 +49,52 @@ fn model_options(rows: Signal<Vec<(u64, String)>>, pick: Memo<Option<u64>>) -> i
     }
 }
 
+// The operations' arguments, as typed values rather than `json!` ones (a `json!` value compiles
+// a second serializer for what it holds, into `serde_json::Value`).
+
+/// `lb.items`: a page of an MM-IQ row's items.
+#[derive(serde::Serialize)]
+struct ItemsArgs {
+    id: Option<u64>,
+    wrong_only: bool,
+    category: String,
+    offset: usize,
+    limit: usize,
+}
+
+/// `lb.trials`: a page of a KiVA row's trials.
+#[derive(serde::Serialize)]
+struct TrialsArgs {
+    id: Option<u64>,
+    wrong_only: bool,
+    domain: String,
+    joint: bool,
+    offset: usize,
+    limit: usize,
+}
+
+/// `lb.compare`: two rows compared item by item.
+#[derive(serde::Serialize)]
+struct CompareArgs {
+    first: u64,
+    second: u64,
+    resamples: usize,
+    seed: u64,
+}
+
+/// `lb.answers`: a KiVA trial's regenerated answers.
+#[derive(serde::Serialize)]
+struct AnswersArgs<'a> {
+    id: u64,
+    subdomain: &'a str,
+    variation: u64,
+}
+
+/// `args` as JSON text (these structs always serialize).
+fn to_json<T: serde::Serialize>(args: &T) -> String {
+    serde_json::to_string(args).unwrap_or_default()
+}
+
 /// Runs worker operation `op` with JSON `args` and reads its reply as a `T`.
 async fn ask<T: serde::de::DeserializeOwned>(
     client: WorkerClient,
@@ -80,11 +126,13 @@ pub fn ModelItems(
     let pick = picked(rows, selected);
     let page = LocalResource::new(move || {
         let id = pick.get();
-        let args = serde_json::json!({
-            "id": id, "wrong_only": wrong_only.get(), "category": category.get(),
-            "offset": offset.get(), "limit": PAGE,
-        })
-        .to_string();
+        let args = to_json(&ItemsArgs {
+            id,
+            wrong_only: wrong_only.get(),
+            category: category.get(),
+            offset: offset.get(),
+            limit: PAGE,
+        });
         let client = worker.0.get_value();
         async move {
             id?;
@@ -252,9 +300,12 @@ pub fn CompareModels(
         let client = worker.0.get_value();
         async move {
             let (a, b) = (a?, b?);
-            let args =
-                serde_json::json!({"first": a, "second": b, "resamples": RESAMPLES, "seed": SEED})
-                    .to_string();
+            let args = to_json(&CompareArgs {
+                first: a,
+                second: b,
+                resamples: RESAMPLES,
+                seed: SEED,
+            });
             Some(ask::<Comparison>(client, "lb.compare", args).await)
         }
     });
@@ -418,11 +469,14 @@ pub fn KivaTrials(
     let pick = picked(rows, selected);
     let page = LocalResource::new(move || {
         let id = pick.get();
-        let args = serde_json::json!({
-            "id": id, "wrong_only": wrong_only.get(), "domain": domain.get(),
-            "joint": joint.get(), "offset": offset.get(), "limit": PAGE,
-        })
-        .to_string();
+        let args = to_json(&TrialsArgs {
+            id,
+            wrong_only: wrong_only.get(),
+            domain: domain.get(),
+            joint: joint.get(),
+            offset: offset.get(),
+            limit: PAGE,
+        });
         let client = worker.0.get_value();
         async move {
             id?;
@@ -569,8 +623,11 @@ fn trials_view(
                 open.update(|o| *o = !*o);
                 if open.get_untracked() && answers.get_untracked().is_none() {
                     let client = worker.0.get_value();
-                    let args = serde_json::json!({"id": id, "subdomain": &subdomain, "variation": variation})
-                        .to_string();
+                    let args = to_json(&AnswersArgs {
+                        id,
+                        subdomain: &subdomain,
+                        variation,
+                    });
                     leptos::task::spawn_local(async move {
                         answers.set(Some(ask(client, "lb.answers", args).await));
                     });

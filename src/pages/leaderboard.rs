@@ -399,7 +399,17 @@ async fn score_inputs(
         }
         ws.progress.set(Some(p));
     });
-    let args = serde_json::json!({ "models": &models, "kinds": &kinds }).to_string();
+    /// `lb.score`'s arguments: the model name and format chosen for each file.
+    #[derive(serde::Serialize)]
+    struct ScoreArgs<'a, M, K> {
+        models: &'a M,
+        kinds: &'a K,
+    }
+    let args = serde_json::to_string(&ScoreArgs {
+        models: &models,
+        kinds: &kinds,
+    })
+    .unwrap_or_default();
     let result = client
         .call_files_wire::<Scored>("lb.score", &args, &inputs, Some(on_progress))
         .await;
@@ -510,7 +520,12 @@ fn clear_rows(ws: Workspace, client: &WorkerClient) {
     ws.error.set(None);
     let client = client.clone();
     leptos::task::spawn_local(async move {
-        let args = serde_json::json!({ "ids": ids }).to_string();
+        /// `lb.forget`'s arguments: the rows whose details the worker drops.
+        #[derive(serde::Serialize)]
+        struct ForgetArgs<I> {
+            ids: I,
+        }
+        let args = serde_json::to_string(&ForgetArgs { ids }).unwrap_or_default();
         let _ = client.call("lb.forget", &args, &[], None).await;
     });
 }

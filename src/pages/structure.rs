@@ -54,8 +54,8 @@ pub struct Analysis {
     pub ms: f64,
 }
 
-/// The whole-analysis export that the page loads back.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+/// The whole-analysis export (`structure-report.json`): the inputs and the analysis.
+#[derive(Clone, Debug, Serialize)]
 pub struct ExportedReport {
     /// Always `"coglab-structure-report"`.
     pub kind: String,
@@ -67,6 +67,37 @@ pub struct ExportedReport {
     pub data: DataSet,
     /// The analysis.
     pub analysis: Analysis,
+}
+
+/// What loading a saved report reads of it: the inputs (data, model, pruning and any bootstrap's
+/// resamples and seed), from which the page fits again. The fit and the bootstrap are
+/// deterministic, so the figures are those saved; the saved analysis is not read back (its
+/// JSON reader alone was 21.6 KB of the gzipped app).
+#[derive(Deserialize)]
+struct SavedInputs {
+    kind: String,
+    spec: serde_json::Value,
+    prune: bool,
+    data: DataSet,
+    #[serde(default)]
+    analysis: Option<SavedAnalysis>,
+}
+
+#[derive(Deserialize)]
+struct SavedAnalysis {
+    report: SavedSemReport,
+}
+
+#[derive(Deserialize)]
+struct SavedSemReport {
+    #[serde(default)]
+    bootstrap: Option<SavedBootstrap>,
+}
+
+#[derive(Deserialize)]
+struct SavedBootstrap {
+    resamples: usize,
+    seed: u64,
 }
 
 #[derive(Clone, Copy)]
@@ -269,7 +300,8 @@ pub fn Structure() -> impl IntoView {
     let boot_seed = RwSignal::new(1u64);
     let progress = RwSignal::new(None::<f64>);
     let generation = StoredValue::new(0u64);
-    // Set when a saved report is loaded: its analysis is shown instead of refitting once.
+    // Set when a saved report is loaded: it starts its own fit (with its bootstrap), so the
+    // refit on the change of data, model and pruning is skipped once.
     let hold = StoredValue::new(false);
     let gold = RwSignal::new(None::<ReportedBundle>);
 
@@ -313,12 +345,19 @@ pub fn Structure() -> impl IntoView {
             analysis.set(None);
             return;
         }
-        let args = serde_json::json!({
-            "spec": spec.to_json(),
-            "prune": prune.get_untracked(),
-            "bootstrap": boot,
+        /// `sem.analyze`'s arguments: the spec's JSON text, pruning and any bootstrap.
+        #[derive(Serialize)]
+        struct Args {
+            spec: String,
+            prune: bool,
+            bootstrap: Option<BootstrapOptions>,
+        }
+        let args = serde_json::to_string(&Args {
+            spec: spec.to_json(),
+            prune: prune.get_untracked(),
+            bootstrap: boot,
         })
-        .to_string();
+        .unwrap_or_default();
         let gen = generation.get_value() + 1;
         generation.set_value(gen);
         busy.set(true);
@@ -429,7 +468,7 @@ pub fn Structure() -> impl IntoView {
                 return;
             };
             let parsed = res.and_then(|(name, text)| {
-                let r: ExportedReport = serde_json::from_str(&text)
+                let r: SavedInputs = serde_json::from_str(&text)
                     .map_err(|e| format!("{name}: line {}: {e}", e.line()))?;
                 if r.kind != "coglab-structure-report" {
                     return Err(format!(
@@ -443,14 +482,20 @@ pub fn Structure() -> impl IntoView {
             });
             match parsed {
                 Ok((r, d)) => {
-                    generation.update_value(|g| *g += 1);
-                    // Show the saved analysis (it includes any bootstrap) until a change refits.
                     hold.set_value(true);
                     prune.set(r.prune);
                     data.set(Some(r.data));
                     draft.set(d);
-                    analysis.set(Some(r.analysis));
                     error.set(None);
+                    let boot = r.analysis.and_then(|a| a.report.bootstrap).map(|b| {
+                        boot_n.set(b.resamples);
+                        boot_seed.set(b.seed);
+                        BootstrapOptions {
+                            resamples: b.resamples,
+                            seed: b.seed,
+                        }
+                    });
+                    run(boot);
                 }
                 Err(e) => error.set(Some(("Could not load the report".into(), e))),
             }

@@ -75,10 +75,19 @@ fn GoldMatrixView(
     let (error, set_error) = signal(None::<String>);
     let score = move |_| {
         let Some(r) = row.get_untracked() else { return };
-        let args = serde_json::json!({
-            "file": r.matrix.file, "csv": r.matrix.csv, "assignment": assignment.get_untracked(),
+        /// `lb.gold_analyze`'s arguments.
+        #[derive(serde::Serialize)]
+        struct Args<'a, A> {
+            file: &'a str,
+            csv: &'a str,
+            assignment: A,
+        }
+        let args = serde_json::to_string(&Args {
+            file: &r.matrix.file,
+            csv: &r.matrix.csv,
+            assignment: assignment.get_untracked(),
         })
-        .to_string();
+        .unwrap_or_default();
         let c = client.with_value(|c| c.clone()).unwrap_or_else(|| {
             let c = WorkerClient::for_app();
             client.set_value(Some(c.clone()));

@@ -11,7 +11,6 @@ use super::spec::{ModelSpec, Thresholds};
 use super::SemError;
 use crate::reported::ReportedTable;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 /// One first-order construct of a draft.
@@ -125,10 +124,9 @@ impl SpecDraft {
         } else {
             "\n  },\n"
         });
-        let paths: Vec<Value> = self.paths.iter().map(|(a, b)| json!([a, b])).collect();
         out.push_str(&format!(
             "  \"paths\": {},\n  \"scheme\": \"{}\",\n",
-            Value::Array(paths),
+            serde_json::to_string(&self.paths).unwrap_or_default(),
             scheme_str(self.scheme)
         ));
         if !self.second_order.is_empty() {
@@ -147,11 +145,19 @@ impl SpecDraft {
         if let Some(h) = &self.human_column {
             out.push_str(&format!("  \"human_column\": {},\n", q(h)));
         }
-        let t = json!({
-            "vif_max": self.thresholds.vif_max,
-            "loading_min": self.thresholds.loading_min,
-            "min_indicators": self.thresholds.min_indicators,
-        });
+        // Keys in alphabetical order, as the file has always had them.
+        #[derive(Serialize)]
+        struct Written {
+            loading_min: f64,
+            min_indicators: usize,
+            vif_max: f64,
+        }
+        let t = serde_json::to_string(&Written {
+            loading_min: self.thresholds.loading_min,
+            min_indicators: self.thresholds.min_indicators,
+            vif_max: self.thresholds.vif_max,
+        })
+        .unwrap_or_default();
         out.push_str(&format!("  \"thresholds\": {t}\n}}\n"));
         out
     }
