@@ -151,9 +151,7 @@ impl WorkerClient {
         files: &[(String, Uint8Array)],
         on_progress: Option<OnProgress>,
     ) -> Result<String, String> {
-        let id = self.next_id();
-        let (msg, transfer) = protocol::request(id, op, args, files);
-        text(self.send(id, msg, transfer, on_progress).await?)
+        text(self.call_value(op, args, files, on_progress).await?)
     }
 
     /// [`WorkerClient::call`] for an operation whose result is a `T` in the binary form of
@@ -168,9 +166,20 @@ impl WorkerClient {
         files: &[(String, Uint8Array)],
         on_progress: Option<OnProgress>,
     ) -> Result<T, String> {
+        decode(op, self.call_value(op, args, files, on_progress).await?)
+    }
+
+    /// Sends a request with `files` as transferred bytes and waits for its result as sent.
+    async fn call_value(
+        &self,
+        op: &str,
+        args: &str,
+        files: &[(String, Uint8Array)],
+        on_progress: Option<OnProgress>,
+    ) -> Result<JsValue, String> {
         let id = self.next_id();
         let (msg, transfer) = protocol::request(id, op, args, files);
-        decode(op, self.send(id, msg, transfer, on_progress).await?)
+        self.send(id, msg, transfer, on_progress).await
     }
 
     /// Runs operation `op` with JSON `args` on `files` given as `File`s (as picked or dropped):
