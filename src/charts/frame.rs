@@ -21,7 +21,12 @@ pub fn err<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> St
 
 /// A font of `size` pixels in the theme's text colour.
 pub fn text(theme: &ChartTheme, size: f64) -> TextStyle<'static> {
-    ("sans-serif", size).into_font().color(&theme.foreground)
+    // `FontFamily::SansSerif` rather than the name "sans-serif": plotters reads a family name
+    // with `str::to_lowercase`, whose Unicode case tables (8 KB gzipped) would be downloaded
+    // for nothing.
+    (FontFamily::SansSerif, size)
+        .into_font()
+        .color(&theme.foreground)
 }
 
 /// Fills the background and draws the title (when not empty), centred at the top. Returns the

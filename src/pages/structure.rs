@@ -613,7 +613,7 @@ pub fn Editor(
                     data-testid=id
                     prop:value=move || get(&draft.read()).to_string()
                     on:change=move |ev| {
-                        if let Ok(v) = event_target_value(&ev).trim().parse::<f64>() {
+                        if let Some(v) = coglab_core::float::parse_f64(event_target_value(&ev).trim()) {
                             if v.is_finite() && v >= 0.0 {
                                 draft.update(|d| set(d, v));
                             }

@@ -13,9 +13,13 @@
 //! - [`order`]: stable sorting and tree building through one shared sort instantiation (wasm code size).
 //! - [`sem`]: the PLS-SEM engine behind Gold's benchmark-structure diagnostics, on [`linalg`].
 //! - [`wire`]: the compact binary form in which the web app's worker hands results to the page.
+//! - [`float`], [`csv_out`]: reading numbers and writing CSV without the standard library's
+//!   float reader (wasm code size).
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod csv_out;
+pub mod float;
 pub mod kiva;
 pub mod leaderboard;
 pub mod linalg;

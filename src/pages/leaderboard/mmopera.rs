@@ -75,7 +75,10 @@ fn sorted_keys(key: &str, keys: impl Iterator<Item = String>) -> Vec<String> {
     coglab_core::order::sort_dedup(&mut k);
     if key == "hop_count" {
         coglab_core::order::sort_by(&mut k, |a, b| {
-            let (x, y) = (a.parse::<f64>().ok(), b.parse::<f64>().ok());
+            let (x, y) = (
+                coglab_core::float::parse_f64(a),
+                coglab_core::float::parse_f64(b),
+            );
             match (x, y) {
                 (Some(x), Some(y)) => x.total_cmp(&y),
                 _ => a.cmp(b),

@@ -115,10 +115,7 @@ impl HumanData {
                 "0" | "0.0" => 0.0,
                 other => return Err(bad(4, "1 or 0", other)),
             };
-            let rt_ms = rec[c[5]]
-                .trim()
-                .parse::<f64>()
-                .ok()
+            let rt_ms = crate::float::parse_f64(rec[c[5]].trim())
                 .filter(|v| v.is_finite() && *v >= 0.0)
                 .ok_or_else(|| bad(5, "a non-negative number of milliseconds", &rec[c[5]]))?;
             let key = (

@@ -91,23 +91,23 @@ impl GoldMatrix {
     pub fn of(m: &ScoreMatrix) -> Self {
         let numeric: Vec<&crate::sem::data::Column> =
             m.columns.iter().filter(|c| c.is_numeric()).collect();
-        let mut w = csv::Writer::from_writer(Vec::new());
+        let mut w = crate::csv_out::CsvWriter::new();
         let mut header = vec!["model".to_string()];
         header.extend(numeric.iter().map(|c| c.name.clone()));
-        let _ = w.write_record(&header);
+        w.record(&header);
         for (i, model) in m.models.iter().enumerate() {
             let mut rec = vec![model.clone()];
             rec.extend(numeric.iter().map(|c| match c.values[i] {
                 Some(v) => v.to_string(),
                 None => "NA".into(),
             }));
-            let _ = w.write_record(&rec);
+            w.record(&rec);
         }
         Self {
             file: m.file.clone(),
             models: m.models.clone(),
             tasks: numeric.iter().map(|c| c.name.clone()).collect(),
-            csv: String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default(),
+            csv: w.finish(),
         }
     }
 }
@@ -253,19 +253,19 @@ pub fn score_table(
     let names: Vec<String> = tasks.iter().map(|&c| columns[c].clone()).collect();
     let assignment =
         table2_assignment(&names).ok_or("the table lacks some of Gold's Table 2 tasks")?;
-    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut w = crate::csv_out::CsvWriter::new();
     let mut header = vec!["model".to_string()];
     header.extend(names);
-    w.write_record(&header).map_err(|e| e.to_string())?;
+    w.record(&header);
     for (label, row) in labels.iter().zip(values) {
         let mut rec = vec![label.clone()];
         rec.extend(tasks.iter().map(|&c| match row.get(c).copied().flatten() {
             Some(v) => v.to_string(),
             None => "NA".into(),
         }));
-        w.write_record(&rec).map_err(|e| e.to_string())?;
+        w.record(&rec);
     }
-    let bytes = w.into_inner().map_err(|e| e.to_string())?;
+    let bytes = w.finish().into_bytes();
     let m = ScoreMatrix::parse(&bytes, "table.csv").map_err(|e| e.to_string())?;
     analyze(&m, &assignment)
 }

@@ -484,8 +484,7 @@ pub(super) fn parse_id(v: &Scalar) -> Option<u64> {
         Scalar::Str(s) => {
             let t = s.trim();
             t.parse::<u64>().ok().or_else(|| {
-                t.parse::<f64>()
-                    .ok()
+                crate::float::parse_f64(t)
                     .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 9.0e15)
                     .map(|f| f as u64)
             })

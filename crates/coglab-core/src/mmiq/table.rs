@@ -345,9 +345,7 @@ impl AccSummary {
             });
         }
         let fraction = |line: usize, col: usize, text: &str| -> Result<f64, MmiqError> {
-            text.trim()
-                .parse::<f64>()
-                .ok()
+            crate::float::parse_f64(text.trim())
                 .filter(|v| (0.0..=1.0).contains(v))
                 .ok_or_else(|| MmiqError::BadValue {
                     location: Location::file(file_name)

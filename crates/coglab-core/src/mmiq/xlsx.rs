@@ -856,10 +856,10 @@ fn read_v(v: &str, typ: Option<&str>, strings: &[String]) -> Result<Option<Value
             if v.is_empty() {
                 return Ok(None);
             }
-            match v.parse::<f64>() {
-                Ok(f) => Value::Number(f),
-                Err(_) if typ.is_none() => Value::Str(v.to_string()),
-                Err(_) => return Err(format!("a bad number {:?}", snip(v))),
+            match crate::float::parse_f64(v) {
+                Some(f) => Value::Number(f),
+                None if typ.is_none() => Value::Str(v.to_string()),
+                None => return Err(format!("a bad number {:?}", snip(v))),
             }
         }
         Some(t) => return Err(format!("an unknown cell type t=\"{}\"", snip(t))),

@@ -223,8 +223,8 @@ fn small(v: Option<u8>) -> String {
 /// The review of `set` as CSV, one row per reviewed item (process sets: one per hop), with the
 /// judge's values beside the reviewer's.
 pub fn export_csv(set: &ReviewSet, review: &SetReview) -> String {
-    let mut writer = csv::Writer::from_writer(Vec::new());
-    let _ = writer.write_record(CSV_HEADER);
+    let mut writer = crate::csv_out::CsvWriter::new();
+    writer.record(CSV_HEADER);
     for rec in ordered_records(review) {
         let item = set.item(&rec.key);
         let id = item.map_or(String::new(), |i| i.id.clone());
@@ -235,7 +235,7 @@ pub fn export_csv(set: &ReviewSet, review: &SetReview) -> String {
                     let row = [
                         &set.name, &rec.key, &id, "", "", "", "", "", "", "", "", "", "", &rec.note,
                     ];
-                    let _ = writer.write_record(row);
+                    writer.record(row);
                 }
                 for h in 0..n {
                     let judge = hops.get(h);
@@ -256,7 +256,7 @@ pub fn export_csv(set: &ReviewSet, review: &SetReview) -> String {
                         small(mine.k),
                         rec.note.clone(),
                     ];
-                    let _ = writer.write_record(&row);
+                    writer.record(&row);
                 }
             }
             judge => {
@@ -281,12 +281,11 @@ pub fn export_csv(set: &ReviewSet, review: &SetReview) -> String {
                     String::new(),
                     rec.note.clone(),
                 ];
-                let _ = writer.write_record(&row);
+                writer.record(&row);
             }
         }
     }
-    let bytes = writer.into_inner().unwrap_or_default();
-    String::from_utf8(bytes).unwrap_or_default()
+    writer.finish()
 }
 
 /// A review read back from an export.
@@ -438,8 +437,7 @@ fn import_csv(file: &str, text: &str) -> Result<ImportedReview, String> {
             if v.is_empty() {
                 return Ok(None);
             }
-            v.parse::<f64>()
-                .ok()
+            crate::float::parse_f64(v)
                 .filter(|x| (0.0..=1.0).contains(x))
                 .map(Some)
                 .ok_or_else(|| {

@@ -320,10 +320,10 @@ pub fn matrix_csv_from_reported(table: &ReportedTable, skip: &[&str]) -> String 
     let keep: Vec<usize> = (0..table.columns.len())
         .filter(|&j| !skip.contains(&table.columns[j].as_str()))
         .collect();
-    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut w = crate::csv_out::CsvWriter::new();
     let mut header = vec!["model".to_string()];
     header.extend(keep.iter().map(|&j| table.columns[j].clone()));
-    let _ = w.write_record(&header);
+    w.record(&header);
     for r in &table.rows {
         let mut rec = vec![r.label.clone()];
         rec.extend(
@@ -333,9 +333,9 @@ pub fn matrix_csv_from_reported(table: &ReportedTable, skip: &[&str]) -> String 
                     None => "NA".to_string(),
                 }),
         );
-        let _ = w.write_record(&rec);
+        w.record(&rec);
     }
-    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+    w.finish()
 }
 
 /// The Gold paper's layers of its Table 2 tasks (from the bundled table's notes and the
@@ -686,9 +686,9 @@ pub fn ranks_csv(rows: &[RankRow]) -> String {
 }
 
 fn write_csv(rows: &[Vec<String>]) -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut w = crate::csv_out::CsvWriter::new();
     for r in rows {
-        let _ = w.write_record(r);
+        w.record(r);
     }
-    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+    w.finish()
 }
