@@ -106,7 +106,7 @@ pub fn ReportedTableView(
                 None => view! { <td class="num missing" title="not reported">"–"</td> }.into_any(),
             }).collect_view();
             view! {
-                <tr class=row.group.as_deref().map(|g| format!("group-{}", g.to_lowercase().replace(' ', "-")))>
+                <tr class=row.group.as_deref().map(|g| format!("group-{}", g.to_ascii_lowercase().replace(' ', "-")))>
                     <th scope="row">{row.label.clone()}
                         {row.group.clone().map(|g| view! { <span class="tag">{g}</span> })}
                     </th>

@@ -125,10 +125,12 @@ pub fn MmoperaTab(
         mmopera_board(reported, &rows.read(), chart_task.get())
     });
     let visible = Memo::new(move |_| {
-        let f = state.read().query.to_lowercase();
+        let f = crate::components::board_table::fold_case(&state.read().query);
         rows.get()
             .into_iter()
-            .filter(|r| f.is_empty() || r.model.to_lowercase().contains(&f))
+            .filter(|r| {
+                f.is_empty() || crate::components::board_table::fold_case(&r.model).contains(&f)
+            })
             .collect::<Vec<_>>()
     });
     let radar = Memo::new(move |_| {

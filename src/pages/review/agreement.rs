@@ -28,7 +28,7 @@ pub fn AgreementPanel() -> impl IntoView {
             <h2>"Agreement with the judge"</h2>
             {move || report.get().map(|r| {
                 let ids: Vec<String> = r.measures.iter()
-                    .map(|m| m.label.split_whitespace().next().unwrap_or("").to_lowercase())
+                    .map(|m| m.label.split_whitespace().next().unwrap_or("").to_ascii_lowercase())
                     .collect();
                 let head = r.measures.iter().map(|m| view! { <th scope="col">{m.label.clone()}</th> }).collect_view();
                 type Stat = fn(&Agreement) -> String;

@@ -53,7 +53,7 @@ pub struct Detected {
 /// assert_eq!((d.kind, d.task), (FileKind::Answers, Some(Task::Ria)));
 /// ```
 pub fn detect(file: &str, bytes: &[u8]) -> Result<Detected, MmoperaError> {
-    let name = file.to_lowercase();
+    let name = file.to_ascii_lowercase();
     let name_task = if name.contains("_ica") || name.starts_with("ica") {
         Some(Task::Ica)
     } else if name.contains("_ria") || name.starts_with("ria") {
@@ -81,7 +81,7 @@ pub fn detect(file: &str, bytes: &[u8]) -> Result<Detected, MmoperaError> {
         return Ok(metadata);
     }
     if !trimmed.starts_with('{') {
-        let header = trimmed.lines().next().unwrap_or("").to_lowercase();
+        let header = trimmed.lines().next().unwrap_or("").to_ascii_lowercase();
         if header
             .split(',')
             .any(|h| h.trim().trim_matches('"') == "id")

@@ -217,7 +217,7 @@ impl Metadata {
             .headers()
             .map_err(|e| csv_error(&self.file, e))?
             .iter()
-            .map(|h| h.trim().to_lowercase())
+            .map(|h| h.trim().to_ascii_lowercase())
             .collect();
         if !headers.iter().any(|h| h == "id") {
             return Err(MmoperaError::MissingField {

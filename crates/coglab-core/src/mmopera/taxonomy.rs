@@ -187,7 +187,7 @@ pub fn find_labels(text: &str) -> Vec<L3> {
         "hierarchical association",
         "analogical reasoning",
     ];
-    let lower = text.to_lowercase();
+    let lower = text.to_ascii_lowercase();
     L3::ALL
         .into_iter()
         .zip(LOWER)
