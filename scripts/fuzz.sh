@@ -80,6 +80,9 @@ make_seeds() {
   seed sem_matrix $F/sem/*.csv $BAD/sem_matrix_csv/* $BAD/sem_matrix_json/*
   seed sem_spec $BAD/sem_spec/*
   seed xlsx $F/mmiq/preds_small.xlsx $F/xlsx/*.xlsx
+  mkdir -p fuzz/corpus/float
+  for n in 0.2687 -1.5e3 0.47368421052631576 9007199254740993 2.4703282292062328e-324 \
+    1.7976931348623159e308 .5 5. inf NaN 1e-400; do printf '%s' "$n" > "fuzz/corpus/float/$n"; done
   mkdir -p fuzz/corpus/sem_analyze
   printf '%s%s%s' '{"constructs": {"A": ["a1", "a2"], "B": ["b1", "b2"]}, "paths": [["A", "B"]]}' "$SEP" \
     "$(printf 'model,a1,a2,b1,b2\nm1,1,2,1,1\nm2,2,2,3,2\nm3,3,4,2,4\nm4,4,3,5,3\nm5,5,6,4,6\nm6,6,5,6,5\n')" \

@@ -32,6 +32,7 @@ pub const TARGETS: &[&str] = &[
     "sem_spec",
     "sem_analyze",
     "xlsx",
+    "float",
 ];
 
 /// Splits `data` at [`SEP`] into at most `n` parts (missing parts are empty).
@@ -180,6 +181,19 @@ pub fn run(name: &str, data: &[u8]) {
             // The .xlsx reader (ZIP, inflate, XML) and the MM-IQ table built on it.
             let _ = mmiq::xlsx::first_sheet_rows(data);
             let _ = mmiq::Predictions::parse("p.xlsx", data);
+        }
+        "float" => {
+            // Differential: the core's float reader against the standard library's, which it
+            // replaces in the web app. The same acceptance and the same bits (NaN as NaN).
+            if let Ok(s) = std::str::from_utf8(data) {
+                let ours = coglab_core::float::parse_f64(s);
+                let std = s.parse::<f64>().ok();
+                let same = match (ours, std) {
+                    (Some(a), Some(b)) => a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                    (a, b) => a.is_none() && b.is_none(),
+                };
+                assert!(same, "{s:?}: ours {ours:?}, standard {std:?}");
+            }
         }
         other => panic!("unknown fuzz target {other}"),
     }
