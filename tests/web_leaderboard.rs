@@ -4,7 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use coglab::components::board_table::{
-    Board, BoardCell, BoardColumn, BoardRow, BoardTable, RowKind, ViewState,
+    fold_case, Board, BoardCell, BoardColumn, BoardRow, BoardTable, RowKind, ViewState,
 };
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -139,4 +139,21 @@ async fn header_click_sorts_and_compact_mode_shows_the_interval() {
         state.get_untracked().kinds,
         [RowKind::Reported, RowKind::Computed]
     );
+}
+
+/// In the browser, searches fold case with JavaScript's `toLowerCase`: the same mapping as
+/// `str::to_lowercase`, beyond ASCII too (final sigma included).
+#[wasm_bindgen_test]
+fn fold_case_is_full_unicode_lower_case() {
+    for s in [
+        "GPT-4o",
+        "ÉMILE",
+        "ΟΔΟΣ",
+        "İstanbul",
+        "Straße",
+        "数学 Qwen2-VL",
+    ] {
+        assert_eq!(fold_case(s), s.to_lowercase(), "{s}");
+    }
+    assert_eq!(fold_case("ΟΔΟΣ"), "οδος");
 }

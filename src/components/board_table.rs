@@ -193,14 +193,17 @@ pub fn arrange(board: &Board, state: &ViewState) -> Arranged {
         None
     });
     match (state.sort.as_deref(), sort_col) {
-        (Some("model"), _) => coglab_core::order::sort_by(&mut rows, |&a, &b| {
-            let o = fold_case(&board.rows[a].model).cmp(&fold_case(&board.rows[b].model));
-            if state.asc {
-                o.reverse()
-            } else {
-                o
-            }
-        }),
+        (Some("model"), _) => {
+            let keys: Vec<String> = board.rows.iter().map(|r| fold_case(&r.model)).collect();
+            coglab_core::order::sort_by(&mut rows, |&a, &b| {
+                let o = keys[a].cmp(&keys[b]);
+                if state.asc {
+                    o.reverse()
+                } else {
+                    o
+                }
+            })
+        }
         (_, Some(c)) => {
             let value = |i: usize| {
                 board.rows[i]
@@ -620,6 +623,38 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(arrange(&b, &s).rows[0].0, 3);
+    }
+
+    #[test]
+    fn model_names_sort_and_match_ignoring_case() {
+        let mut b = board();
+        b.rows[0].model = "Émile".into();
+        b.rows[1].model = "gpt".into();
+        b.rows[2].model = "Beta".into();
+        b.rows[3].model = "alpha".into();
+        let s = ViewState {
+            sort: Some("model".into()),
+            ..Default::default()
+        };
+        let order: Vec<usize> = arrange(&b, &s).rows.iter().map(|r| r.0).collect();
+        // alpha, Beta, gpt, Émile: by the lower-cased names ("é" sorts after ASCII letters).
+        assert_eq!(order, vec![3, 2, 1, 0]);
+        let s = ViewState {
+            sort: Some("model".into()),
+            asc: true,
+            ..Default::default()
+        };
+        let order: Vec<usize> = arrange(&b, &s).rows.iter().map(|r| r.0).collect();
+        assert_eq!(order, vec![0, 1, 2, 3]);
+        // A search matches whatever the case, beyond ASCII too.
+        let s = ViewState {
+            query: "éMI".into(),
+            ..Default::default()
+        };
+        assert_eq!(
+            arrange(&b, &s).rows.iter().map(|r| r.0).collect::<Vec<_>>(),
+            vec![0]
+        );
     }
 
     #[test]
