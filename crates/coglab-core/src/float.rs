@@ -183,34 +183,23 @@ impl Decimal {
         }
         let mut z = estimate(w, e);
         let big = Big::from_digits(&self.digits);
-        // Algorithm R: step towards the value while it is beyond a halfway point.
+        // Algorithm R: step towards the value while it is beyond a halfway point; on a
+        // halfway point itself, towards the even neighbour (away from an odd `z`).
         loop {
+            let odd = z.to_bits() & 1 == 1;
+            let past = |o: Ordering, away: Ordering| o == away || (o == Ordering::Equal && odd);
             if z < f64::INFINITY {
                 let up = next_up(z);
-                match cmp_halfway(&big, self.exp, z, up) {
-                    Ordering::Greater => {
-                        z = up;
-                        continue;
-                    }
-                    Ordering::Equal if z.to_bits() & 1 == 1 => {
-                        z = up;
-                        continue;
-                    }
-                    _ => {}
+                if past(cmp_halfway(&big, self.exp, z, up), Ordering::Greater) {
+                    z = up;
+                    continue;
                 }
             }
             if z > 0.0 {
                 let down = next_down(z);
-                match cmp_halfway(&big, self.exp, down, z) {
-                    Ordering::Less => {
-                        z = down;
-                        continue;
-                    }
-                    Ordering::Equal if z.to_bits() & 1 == 1 => {
-                        z = down;
-                        continue;
-                    }
-                    _ => {}
+                if past(cmp_halfway(&big, self.exp, down, z), Ordering::Less) {
+                    z = down;
+                    continue;
                 }
             }
             return z;
