@@ -506,6 +506,11 @@ pub fn BoardTable(
 mod tests {
     use super::*;
 
+    /// The rows' order (indices into the board) after arranging.
+    fn order(b: &Board, s: &ViewState) -> Vec<usize> {
+        arrange(b, s).rows.iter().map(|r| r.0).collect()
+    }
+
     fn cell(v: f64, lo: f64, hi: f64) -> Option<BoardCell> {
         Some(BoardCell {
             value: v,
@@ -589,8 +594,7 @@ mod tests {
             asc: true,
             ..Default::default()
         };
-        let order: Vec<usize> = arrange(&b, &s).rows.iter().map(|r| r.0).collect();
-        assert_eq!(order, vec![1, 2, 0, 3]);
+        assert_eq!(order(&b, &s), vec![1, 2, 0, 3]);
         let s = ViewState {
             sort: Some("x".into()),
             ..Default::default()
@@ -612,7 +616,7 @@ mod tests {
         };
         let a = arrange(&b, &s);
         assert_eq!(a.columns, vec![0]);
-        assert_eq!(a.rows.iter().map(|r| r.0).collect::<Vec<_>>(), vec![1, 2]);
+        assert_eq!(order(&b, &s), vec![1, 2]);
         let s = ViewState {
             family: "GPT".into(),
             ..Default::default()
@@ -636,25 +640,20 @@ mod tests {
             sort: Some("model".into()),
             ..Default::default()
         };
-        let order: Vec<usize> = arrange(&b, &s).rows.iter().map(|r| r.0).collect();
         // alpha, Beta, gpt, Émile: by the lower-cased names ("é" sorts after ASCII letters).
-        assert_eq!(order, vec![3, 2, 1, 0]);
+        assert_eq!(order(&b, &s), vec![3, 2, 1, 0]);
         let s = ViewState {
             sort: Some("model".into()),
             asc: true,
             ..Default::default()
         };
-        let order: Vec<usize> = arrange(&b, &s).rows.iter().map(|r| r.0).collect();
-        assert_eq!(order, vec![0, 1, 2, 3]);
+        assert_eq!(order(&b, &s), vec![0, 1, 2, 3]);
         // A search matches whatever the case, beyond ASCII too.
         let s = ViewState {
             query: "éMI".into(),
             ..Default::default()
         };
-        assert_eq!(
-            arrange(&b, &s).rows.iter().map(|r| r.0).collect::<Vec<_>>(),
-            vec![0]
-        );
+        assert_eq!(order(&b, &s), vec![0]);
     }
 
     #[test]
