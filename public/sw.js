@@ -1,9 +1,18 @@
 // coglab service worker: keeps the app usable offline.
 //
-// Every file of the build (app shell, wasm, styles, the scoring worker, bundled data) is
-// cached at install time in a cache named after the build's VERSION, a hash of the files'
-// contents written by scripts/sw-precache.py (a Trunk post_build hook). Requests are answered
-// from that cache first, so the page, its wasm and its data always come from one build.
+// The app shell (page, its wasm and glue, styles, bundled data, icons) is cached at install
+// time in a cache named after the build's VERSION, a hash of the files' contents written by
+// scripts/sw-precache.py (a Trunk post_build hook). Requests are answered from that cache
+// first, so the page, its wasm and its data always come from one build.
+//
+// The install reuses what the page has just downloaded: names Trunk hashed by content
+// (`coglab-app-<hash>_bg.wasm`) are taken from the browser's HTTP cache when there
+// (`force-cache`: the same name is the same bytes), other files are revalidated (`no-cache`: a
+// 304 costs no body). So the first visit downloads each file once.
+//
+// The scoring worker's module (LATER) is not part of the first download: it is cached when the
+// page first starts the worker, or when the page, idle after loading, asks for it
+// ('precache-later'), so that it is there offline.
 //
 // A new deploy changes VERSION, so the browser installs the new worker beside the old one;
 // it waits until the page says "update" (the page shows "Update ready"), then takes over,
@@ -12,16 +21,34 @@
 
 const VERSION = 'dev'; // coglab:version
 const PRECACHE = []; // coglab:precache
+const LATER = []; // coglab:later
 const PREFIX = 'coglab-';
 const CACHE = PREFIX + VERSION;
+// A name Trunk made from the file's content hash.
+const HASHED = /-[0-9a-f]{8,16}(_bg)?\.(js|wasm|css)$/;
+
+function requestFor(url) {
+  return new Request(url, { cache: HASHED.test(url) ? 'force-cache' : 'no-cache' });
+}
+
+async function addAll(urls) {
+  const cache = await caches.open(CACHE);
+  await cache.addAll(urls.map(requestFor));
+}
 
 self.addEventListener('install', (event) => {
-  event.waitUntil((async () => {
-    const cache = await caches.open(CACHE);
-    // `reload`: bypass the HTTP cache, so the files are this build's.
-    await cache.addAll(PRECACHE.map((url) => new Request(url, { cache: 'reload' })));
-  })());
+  event.waitUntil(addAll(PRECACHE));
 });
+
+/** Caches the LATER files not cached yet (asked by the page once it is idle). */
+async function precacheLater() {
+  const cache = await caches.open(CACHE);
+  const missing = [];
+  for (const url of LATER) {
+    if (!(await cache.match(url))) missing.push(url);
+  }
+  if (missing.length) await cache.addAll(missing.map(requestFor));
+}
 
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
@@ -36,7 +63,14 @@ self.addEventListener('activate', (event) => {
 self.addEventListener('message', (event) => {
   if (event.data === 'skip-waiting') self.skipWaiting();
   if (event.data === 'version' && event.ports[0]) event.ports[0].postMessage(VERSION);
+  if (event.data === 'precache-later') event.waitUntil(precacheLater().catch(() => {}));
 });
+
+/** Whether `url` (absolute) is one of the LATER files of this build. */
+function isLater(url) {
+  const scope = self.registration.scope;
+  return url.startsWith(scope) && LATER.includes(url.slice(scope.length));
+}
 
 self.addEventListener('fetch', (event) => {
   const request = event.request;
@@ -52,6 +86,11 @@ self.addEventListener('fetch', (event) => {
       const shell = await cache.match(new URL('index.html', self.registration.scope).href);
       if (shell) return shell;
     }
-    return fetch(request);
+    const response = await fetch(request);
+    // The worker module, fetched when the page first needs it: kept for offline use.
+    if (response.ok && isLater(url.origin + url.pathname)) {
+      await cache.put(request, response.clone());
+    }
+    return response;
   })());
 });

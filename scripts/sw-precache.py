@@ -6,11 +6,15 @@ argument), and rewrites the two marked lines of `sw.js` there:
 
     const VERSION = '<hash>'; // coglab:version
     const PRECACHE = ['./', 'index.html', ...]; // coglab:precache
+    const LATER = ['coglab-worker.js', ...]; // coglab:later
+
+PRECACHE is the app shell, cached at install; LATER is the scoring worker's module
+(`coglab-worker*`), cached when first used or when the idle page asks (see public/sw.js).
 
 VERSION is the first 16 hex digits of a SHA-256 over every file's path and contents. Trunk's
-hashed names (`coglab-app-<hash>.js`) change with their content anyway, but the worker's boot
-script (`worker.js`) and the bundled data are not renamed, so their contents must be in the
-version. In index.html, the Content-Security-Policy `<meta>` is
+hashed names (`coglab-app-<hash>.js`) change with their content anyway, but the worker's
+module (`coglab-worker*`) and the bundled data are not renamed, so their contents must be in
+the version. In index.html, the Content-Security-Policy `<meta>` is
 left out of the hash: another post_build hook (scripts/csp-hash.py) may be rewriting it at the
 same moment (Trunk runs the hooks of a stage concurrently), and it only depends on the inline
 script, which is hashed as part of the page anyway.
@@ -62,7 +66,8 @@ def main():
         sys.exit(f"sw-precache: {sw} not found (is public/sw.js copied by index.html?)")
     files = build_files(root)
     version = version_of(root, files)
-    precache = ["./"] + files
+    later = [f for f in files if f.startswith("coglab-worker")]
+    precache = ["./"] + [f for f in files if f not in later]
     with open(sw, encoding="utf-8") as f:
         text = f.read()
     text, n1 = re.subn(
@@ -77,11 +82,17 @@ def main():
         text,
         flags=re.M,
     )
-    if n1 != 1 or n2 != 1:
-        sys.exit("sw-precache: the marked VERSION / PRECACHE lines are missing from sw.js")
+    text, n3 = re.subn(
+        r"^const LATER = .*// coglab:later$",
+        lambda _m: f"const LATER = {json.dumps(later)}; // coglab:later",
+        text,
+        flags=re.M,
+    )
+    if n1 != 1 or n2 != 1 or n3 != 1:
+        sys.exit("sw-precache: the marked VERSION / PRECACHE / LATER lines are missing from sw.js")
     with open(sw, "w", encoding="utf-8") as f:
         f.write(text)
-    print(f"sw-precache: version {version}, {len(precache)} files")
+    print(f"sw-precache: version {version}, {len(precache)} files at install, {len(later)} later")
 
 
 if __name__ == "__main__":

@@ -26,6 +26,10 @@ use pages::{
 pub fn App() -> impl IntoView {
     let page = router::provide_router(data::base_path()).page();
     provide_context(components::theme_toggle::ThemeChoice::new());
+    // One scoring worker for the whole tab, started by the first request of any page.
+    provide_context(worker::client::AppWorker(StoredValue::new_local(
+        worker::client::WorkerClient::for_app(),
+    )));
     view! {
             <a class="skip-link" href="#main">"Skip to content"</a>
             <header class="site-header">

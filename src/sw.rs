@@ -63,6 +63,29 @@ async fn register(
     Ok(registration)
 }
 
+/// How long after loading the page asks the service worker to cache the scoring worker's
+/// module (ms): late enough not to compete with the page's own first download.
+const PRECACHE_LATER_MS: u32 = 5_000;
+
+/// Once the service worker is active and the page has been idle a while, asks it to cache the
+/// files it left for later (the scoring worker's module), so that they are there offline even
+/// if this visit never started the worker.
+async fn precache_later() {
+    let Some(c) = container() else { return };
+    let Ok(ready) = c.ready() else { return };
+    let Ok(reg) = JsFuture::from(ready).await else {
+        return;
+    };
+    gloo_timers::future::TimeoutFuture::new(PRECACHE_LATER_MS).await;
+    let active = reg
+        .dyn_into::<ServiceWorkerRegistration>()
+        .ok()
+        .and_then(|r| r.active());
+    if let Some(sw) = active {
+        let _ = sw.post_message(&JsValue::from_str("precache-later"));
+    }
+}
+
 /// Registers the service worker and shows a banner when an update is ready; its button
 /// switches to the new version and reloads.
 #[component]
@@ -72,7 +95,10 @@ pub fn UpdateBanner() -> impl IntoView {
     {
         leptos::task::spawn_local(async move {
             match register(move || set_ready.set(true)).await {
-                Ok(reg) => registration.set_value(Some(reg)),
+                Ok(reg) => {
+                    registration.set_value(Some(reg));
+                    leptos::task::spawn_local(precache_later());
+                }
                 Err(e) => web_sys::console::warn_1(&JsValue::from_str(&e)),
             }
             if let Some(container) = container() {

@@ -1,21 +1,16 @@
 //! Model page and two-model comparison over computed rows. The full reports stay in the scoring
-//! worker: the items come from `lb.items` one page at a time, and the comparison statistics
-//! from `lb.compare` (the core's `leaderboard::detail`), so the page never parses the item list.
+//! worker: the items come from [`api::Items`] one page at a time, and the comparison statistics
+//! from [`api::Compare`] (the core's `leaderboard::detail`), so the page never parses the item
+//! list.
 
 use coglab_core::kiva::{Outcome, RegenerationAnswers};
-use coglab_core::leaderboard::detail::{
-    CellItems, ItemsPage, KivaComparison, MmiqCompareView, TrialsPage,
-};
+use coglab_core::leaderboard::detail::{CellItems, ItemsPage, ItemsQuery, TrialsPage, TrialsQuery};
 use coglab_core::mmiq::CATEGORIES;
 use leptos::prelude::*;
-use serde::Deserialize;
 
 use crate::components::error_panel::ErrorPanel;
-use crate::worker::client::WorkerClient;
-
-/// The leaderboard's scoring worker client, shared through a context.
-#[derive(Clone, Copy)]
-pub struct LbWorker(pub StoredValue<WorkerClient, LocalStorage>);
+use crate::worker::api::{self, Compared};
+use crate::worker::client::use_worker;
 
 /// Items per page of the model page.
 const PAGE: usize = 200;
@@ -49,68 +44,13 @@ fn model_options(rows: Signal<Vec<(u64, String)>>, pick: Memo<Option<u64>>) -> i
     }
 }
 
-// The operations' arguments, as typed values rather than `json!` ones (a `json!` value compiles
-// a second serializer for what it holds, into `serde_json::Value`).
-
-/// `lb.items`: a page of an MM-IQ row's items.
-#[derive(serde::Serialize)]
-struct ItemsArgs {
-    id: Option<u64>,
-    wrong_only: bool,
-    category: String,
-    offset: usize,
-    limit: usize,
-}
-
-/// `lb.trials`: a page of a KiVA row's trials.
-#[derive(serde::Serialize)]
-struct TrialsArgs {
-    id: Option<u64>,
-    wrong_only: bool,
-    domain: String,
-    joint: bool,
-    offset: usize,
-    limit: usize,
-}
-
-/// `lb.compare`: two rows compared item by item.
-#[derive(serde::Serialize)]
-struct CompareArgs {
-    first: u64,
-    second: u64,
-    resamples: usize,
-    seed: u64,
-}
-
-/// `lb.answers`: a KiVA trial's regenerated answers.
-#[derive(serde::Serialize)]
-struct AnswersArgs<'a> {
-    id: u64,
-    subdomain: &'a str,
-    variation: u64,
-}
-
-/// `args` as JSON text (these structs always serialize).
-fn to_json<T: serde::Serialize>(args: &T) -> String {
-    serde_json::to_string(args).unwrap_or_default()
-}
-
-/// Runs worker operation `op` with JSON `args` and reads its reply as a `T`.
-async fn ask<T: serde::de::DeserializeOwned>(
-    client: WorkerClient,
-    op: &str,
-    args: String,
-) -> Result<T, String> {
-    client.call_wire::<T>(op, &args, &[], None).await
-}
-
 fn pct(x: f64) -> String {
     format!("{:.1}", x * 100.0)
 }
 
 /// A model's items: category, response (long text collapsed), the extracted answer
 /// highlighted, the key, right/wrong, a wrong-only filter, a category filter, pages, and a
-/// per-category summary. Items come from the worker (`lb.items`).
+/// per-category summary. Items come from the worker ([`api::Items`]).
 #[component]
 pub fn ModelItems(
     /// The computed MM-IQ rows to choose from, as (row id, model name).
@@ -119,25 +59,21 @@ pub fn ModelItems(
     /// The selected row id (shared with the URL); `None` picks the first row.
     selected: RwSignal<Option<u64>>,
 ) -> impl IntoView {
-    let worker = expect_context::<LbWorker>();
+    let client = StoredValue::new_local(use_worker());
     let (wrong_only, set_wrong_only) = signal(false);
     let (category, set_category) = signal(String::new());
     let (offset, set_offset) = signal(0usize);
     let pick = picked(rows, selected);
     let page = LocalResource::new(move || {
         let id = pick.get();
-        let args = to_json(&ItemsArgs {
-            id,
+        let query = ItemsQuery {
             wrong_only: wrong_only.get(),
-            category: category.get(),
+            category: Some(category.get()).filter(|c| !c.is_empty()),
             offset: offset.get(),
             limit: PAGE,
-        });
-        let client = worker.0.get_value();
-        async move {
-            id?;
-            Some(ask::<ItemsPage>(client, "lb.items", args).await)
-        }
+        };
+        let client = client.get_value();
+        async move { Some(client.call(api::Items { row: id?, query }).await) }
     });
     let options = model_options(rows, pick);
     view! {
@@ -254,17 +190,9 @@ fn items_view(
     }
 }
 
-/// What `lb.compare` returns.
-#[derive(Clone, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum Comparison {
-    Mmiq(Box<MmiqCompareView>),
-    Kiva(KivaComparison),
-}
-
 /// Two models on the same items: the 2×2 table with the items of each cell, McNemar's exact p
 /// and the paired bootstrap 95% interval of the accuracy difference (MM-IQ), or the same per
-/// stage (KiVA). Computed in the worker (`lb.compare`).
+/// stage (KiVA). Computed in the worker ([`api::Compare`]).
 #[component]
 pub fn CompareModels(
     /// The rows to choose from, as (row id, model name).
@@ -279,7 +207,7 @@ pub fn CompareModels(
     #[prop(optional, into)]
     joint: Option<Signal<bool>>,
 ) -> impl IntoView {
-    let worker = expect_context::<LbWorker>();
+    let client = StoredValue::new_local(use_worker());
     let chosen = Memo::new(move |_| {
         let rows = rows.get();
         let ok = |id: Option<u64>| id.filter(|i| rows.iter().any(|(r, _)| r == i));
@@ -297,16 +225,15 @@ pub fn CompareModels(
     };
     let result = LocalResource::new(move || {
         let (a, b) = chosen.get();
-        let client = worker.0.get_value();
+        let client = client.get_value();
         async move {
-            let (a, b) = (a?, b?);
-            let args = to_json(&CompareArgs {
-                first: a,
-                second: b,
+            let request = api::Compare {
+                first: a?,
+                second: b?,
                 resamples: RESAMPLES,
                 seed: SEED,
-            });
-            Some(ask::<Comparison>(client, "lb.compare", args).await)
+            };
+            Some(client.call(request).await)
         }
     });
     let select = move |first: bool| {
@@ -344,7 +271,7 @@ pub fn CompareModels(
                     None => view! { <p class="loading" aria-busy="true">"Comparing…"</p> }.into_any(),
                     Some(None) => view! { <p class="notice">"Load two runs to compare them."</p> }.into_any(),
                     Some(Some(Err(e))) => view! { <ErrorPanel title="Could not compare" message=e /> }.into_any(),
-                    Some(Some(Ok(Comparison::Mmiq(c)))) => {
+                    Some(Some(Ok(Compared::Mmiq(c)))) => {
                         let s = format!("McNemar exact p = {:.4}; difference {x} − {y} = {} points, paired bootstrap {:.0}% interval [{}, {}] ({} resamples, seed {})",
                             c.comparison.mcnemar_p, pct(c.comparison.difference.estimate), c.comparison.difference.confidence * 100.0,
                             pct(c.comparison.difference.low), pct(c.comparison.difference.high), c.comparison.difference.resamples, c.comparison.difference.seed);
@@ -356,7 +283,7 @@ pub fn CompareModels(
                             {cells_view(&x, &y, c.cells, "Items")}
                         }.into_any()
                     }
-                    Some(Some(Ok(Comparison::Kiva(c)))) => {
+                    Some(Some(Ok(Compared::Kiva(c)))) => {
                         let hide = match joint.map(|j| j.get()) {
                             Some(true) => "within_conditional",
                             Some(false) => "within_joint",
@@ -450,7 +377,7 @@ fn score_cell(score: Option<f64>, right: Option<bool>) -> impl IntoView {
 /// A KiVA run's page: every trial with its domain and subdomain, the three stages' scores (the
 /// share of regenerations right; stage 2 conditional or joint as the tab's switch says),
 /// right/wrong per stage, a wrong-only and a domain filter, pages, and the per-domain summary.
-/// Trials come from the worker (`lb.trials`).
+/// Trials come from the worker ([`api::Trials`]).
 #[component]
 pub fn KivaTrials(
     /// The computed KiVA rows to choose from, as (row id, model name).
@@ -462,26 +389,22 @@ pub fn KivaTrials(
     #[prop(into)]
     joint: Signal<bool>,
 ) -> impl IntoView {
-    let worker = expect_context::<LbWorker>();
+    let client = StoredValue::new_local(use_worker());
     let (wrong_only, set_wrong_only) = signal(false);
     let (domain, set_domain) = signal(String::new());
     let (offset, set_offset) = signal(0usize);
     let pick = picked(rows, selected);
     let page = LocalResource::new(move || {
         let id = pick.get();
-        let args = to_json(&TrialsArgs {
-            id,
+        let query = TrialsQuery {
             wrong_only: wrong_only.get(),
-            domain: domain.get(),
+            domain: Some(domain.get()).filter(|d| !d.is_empty()),
             joint: joint.get(),
             offset: offset.get(),
             limit: PAGE,
-        });
-        let client = worker.0.get_value();
-        async move {
-            id?;
-            Some(ask::<TrialsPage>(client, "lb.trials", args).await)
-        }
+        };
+        let client = client.get_value();
+        async move { Some(client.call(api::Trials { row: id?, query }).await) }
     });
     let options = model_options(rows, pick);
     view! {
@@ -513,7 +436,7 @@ pub fn KivaTrials(
                 Some(Some(Err(e))) => view! { <ErrorPanel title="Could not load the trials" message=e /> }.into_any(),
                 Some(Some(Ok(p))) => {
                     let id = pick.get_untracked().unwrap_or_default();
-                    trials_view(p, joint.get_untracked(), offset, set_offset, (worker, id)).into_any()
+                    trials_view(p, joint.get_untracked(), offset, set_offset, (client, id)).into_any()
                 }
             }}
         </section>
@@ -569,7 +492,10 @@ fn trials_view(
     joint: bool,
     offset: ReadSignal<usize>,
     set_offset: WriteSignal<usize>,
-    (worker, id): (LbWorker, u64),
+    (client, id): (
+        StoredValue<crate::worker::client::WorkerClient, LocalStorage>,
+        u64,
+    ),
 ) -> impl IntoView {
     let how = if joint {
         "How (2, joint)"
@@ -622,14 +548,14 @@ fn trials_view(
             let toggle = move |_| {
                 open.update(|o| *o = !*o);
                 if open.get_untracked() && answers.get_untracked().is_none() {
-                    let client = worker.0.get_value();
-                    let args = to_json(&AnswersArgs {
-                        id,
-                        subdomain: &subdomain,
+                    let client = client.get_value();
+                    let request = api::Answers {
+                        row: id,
+                        subdomain: subdomain.clone(),
                         variation,
-                    });
+                    };
                     leptos::task::spawn_local(async move {
-                        answers.set(Some(ask(client, "lb.answers", args).await));
+                        answers.set(Some(client.call(request).await));
                     });
                 }
             };

@@ -6,26 +6,25 @@ use std::rc::Rc;
 
 use crate::router::use_query_map;
 use coglab_core::kiva::Variant;
-use coglab_core::leaderboard::{
-    detect, guess_model, FileKind, FileStatus, KivaRow, MmiqRow, Scored,
-};
+use coglab_core::leaderboard::{guess_model, FileKind, FileStatus, KivaRow, MmiqRow};
 use coglab_core::mmiq::CATEGORIES;
 use coglab_core::selftest::baselines::Baselines;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 use crate::charts::bars::{draw_grouped_bars, BarSeries, GroupedBars};
 use crate::charts::radar::{draw_radar, Radar, RadarSeries};
 use crate::components::board_table::{arrange, Board, BoardTable, ViewState};
 use crate::components::error_panel::ErrorPanel;
-use crate::components::model_items::{CompareModels, KivaTrials, LbWorker, ModelItems};
+use crate::components::model_items::{CompareModels, KivaTrials, ModelItems};
 use crate::components::reported_table::ReportedTableView;
 use crate::components::theme_toggle::chart_theme;
 use crate::data::{base_path, fetch_text, load_reported, BENCHMARKS};
 use crate::store::{self, StoredBlob};
-use crate::worker::client::WorkerClient;
+use crate::worker::api::{self, FileRef};
+use crate::worker::client::{use_worker, WorkerClient};
 use crate::worker::protocol::ProgressUpdate;
+use std::collections::HashMap;
 
 mod board;
 mod gold;
@@ -78,6 +77,8 @@ struct Workspace {
     restored: RwSignal<Vec<String>>,
     /// Why the files could not be kept or read back (e.g. the storage quota is full).
     store_error: RwSignal<Option<String>>,
+    /// The app's scoring worker.
+    client: StoredValue<WorkerClient, LocalStorage>,
 }
 
 /// The leaderboard page; the selected benchmark is the `b` query parameter (default MM-IQ);
@@ -114,18 +115,19 @@ pub fn Leaderboard() -> impl IntoView {
         kept: RwSignal::new(Vec::new()),
         restored: RwSignal::new(Vec::new()),
         store_error: RwSignal::new(None),
+        client: StoredValue::new_local(use_worker()),
     };
-    let client = StoredValue::new_local(WorkerClient::for_app());
-    provide_context(LbWorker(client));
-    // Once files are staged, start the scoring worker and let it warm up its MM-IQ reader
-    // (`sys.warm`), so that it is ready and fast when "Score" is pressed. Once per page.
+    let client = ws.client;
+    // Once files are staged, the scoring worker has started (it detected their formats); let
+    // it warm up its MM-IQ reader ([`api::Warm`]), so that it is fast when "Score" is pressed.
+    // Once per page.
     let warmed = StoredValue::new(false);
     Effect::new(move || {
         if !ws.staged.read().is_empty() && !warmed.get_value() {
             warmed.set_value(true);
             let c = client.get_value();
             leptos::task::spawn_local(async move {
-                let _ = c.call("sys.warm", "null", &[], None).await;
+                let _ = c.call(api::Warm).await;
             });
         }
     });
@@ -284,31 +286,27 @@ fn file_path(f: &web_sys::File) -> String {
         .unwrap_or_else(|| f.name())
 }
 
-/// Bytes read from the start of a file for detecting its format.
-const HEAD_BYTES: f64 = 8192.0;
-/// Files up to this size are read whole when their start alone is not recognised (JSON).
-const WHOLE_FOR_DETECT: f64 = 4.0 * 1024.0 * 1024.0;
-
-async fn read_bytes(blob: &web_sys::Blob) -> Option<Vec<u8>> {
-    let buf = JsFuture::from(blob.array_buffer()).await.ok()?;
-    Some(js_sys::Uint8Array::new(&buf).to_vec())
-}
-
-/// Stages picked or dropped files: detects each format (core `detect`) from the file's start
-/// and guesses the model name (core `guess_model`); scoring waits for the "Score" button.
+/// Stages picked or dropped files: the worker detects each format from the file's content
+/// ([`api::Detect`]; the page reads nothing) and the model name is guessed from the path (core
+/// `guess_model`); scoring waits for the "Score" button.
 async fn stage_files(ws: Workspace, files: Vec<(String, web_sys::File)>) {
-    for (path, f) in files {
-        let size = f.size();
-        let head = match f.slice_with_f64_and_f64(0.0, HEAD_BYTES) {
-            Ok(b) => read_bytes(&b).await.unwrap_or_default(),
-            Err(_) => Vec::new(),
-        };
-        let mut kind = detect(&path, &head);
-        if kind == FileKind::Unknown && size > HEAD_BYTES && size <= WHOLE_FOR_DETECT {
-            if let Some(all) = read_bytes(&f).await {
-                kind = detect(&path, &all);
-            }
+    let client = ws.client.get_value();
+    let refs: Vec<FileRef> = files
+        .iter()
+        .map(|(path, f)| FileRef {
+            name: path.clone(),
+            blob: f.clone().into(),
+        })
+        .collect();
+    let kinds = match client.call(api::Detect { files: refs }).await {
+        Ok(k) => k,
+        Err(e) => {
+            ws.error.set(Some(e));
+            vec![FileKind::Unknown; files.len()]
         }
+    };
+    for ((path, f), kind) in files.into_iter().zip(kinds) {
+        let size = f.size();
         let model = guess_model(&path);
         ws.staged_files.update_value(|v| v.push(f));
         ws.staged.update(|v| {
@@ -333,8 +331,8 @@ async fn score_staged(ws: Workspace, client: WorkerClient) {
     ws.staged.set(Vec::new());
     ws.staged_files.set_value(Vec::new());
     let mut inputs = Vec::with_capacity(files.len());
-    let mut models = serde_json::Map::new();
-    let mut kinds = serde_json::Map::new();
+    let mut models = HashMap::new();
+    let mut kinds = HashMap::new();
     let mut scoring = Vec::new();
     for (s, f) in staged.into_iter().zip(files) {
         if !s.include {
@@ -356,12 +354,12 @@ async fn score_staged(ws: Workspace, client: WorkerClient) {
             continue;
         }
         if s.model != guess_model(&s.path) {
-            models.insert(s.path.clone(), s.model.clone().into());
+            models.insert(s.path.clone(), s.model.clone());
         }
         if s.kind != s.detected {
-            kinds.insert(s.path.clone(), s.kind.key().into());
+            kinds.insert(s.path.clone(), s.kind);
         }
-        inputs.push((s.path.clone(), f));
+        inputs.push((s.path.clone(), f.into()));
         scoring.push(s);
     }
     score_inputs(ws, client, inputs, models, kinds, scoring, true).await;
@@ -377,9 +375,9 @@ const AREA: &str = "leaderboard";
 async fn score_inputs(
     ws: Workspace,
     client: WorkerClient,
-    inputs: Vec<(String, web_sys::File)>,
-    models: serde_json::Map<String, serde_json::Value>,
-    kinds: serde_json::Map<String, serde_json::Value>,
+    inputs: Vec<(String, web_sys::Blob)>,
+    models: HashMap<String, String>,
+    kinds: HashMap<String, FileKind>,
     scoring: Vec<Staged>,
     keep: bool,
 ) {
@@ -399,20 +397,18 @@ async fn score_inputs(
         }
         ws.progress.set(Some(p));
     });
-    /// `lb.score`'s arguments: the model name and format chosen for each file.
-    #[derive(serde::Serialize)]
-    struct ScoreArgs<'a, M, K> {
-        models: &'a M,
-        kinds: &'a K,
-    }
-    let args = serde_json::to_string(&ScoreArgs {
-        models: &models,
-        kinds: &kinds,
-    })
-    .unwrap_or_default();
-    let result = client
-        .call_files_wire::<Scored>("lb.score", &args, &inputs, Some(on_progress))
-        .await;
+    let request = api::Score {
+        files: inputs
+            .iter()
+            .map(|(name, blob)| FileRef {
+                name: name.clone(),
+                blob: blob.clone(),
+            })
+            .collect(),
+        models: models.clone(),
+        kinds: kinds.clone(),
+    };
+    let result = client.call_with(request, Some(on_progress)).await;
     ws.progress.set(None);
     ws.scoring.set(Vec::new());
     let before = ws.files.with_untracked(Vec::len);
@@ -437,17 +433,14 @@ async fn score_inputs(
             .map(|f| f.file.clone())
             .collect()
     });
-    let text = |m: &serde_json::Map<String, serde_json::Value>, k: &str| {
-        m.get(k).and_then(|v| v.as_str()).map(str::to_string)
-    };
     let blobs: Vec<StoredBlob> = inputs
         .into_iter()
         .filter(|(path, _)| ok.contains(path))
-        .map(|(path, f)| StoredBlob {
-            model: text(&models, &path),
-            kind: text(&kinds, &path),
+        .map(|(path, blob)| StoredBlob {
+            model: models.get(&path).cloned(),
+            kind: kinds.get(&path).map(|k| k.key().to_string()),
             name: path,
-            blob: f.into(),
+            blob,
         })
         .collect();
     if blobs.is_empty() {
@@ -478,17 +471,17 @@ async fn restore(ws: Workspace, client: WorkerClient) {
     let names: Vec<String> = stored.iter().map(|b| b.name.clone()).collect();
     ws.kept.set(names.clone());
     ws.restored.set(names);
-    let mut models = serde_json::Map::new();
-    let mut kinds = serde_json::Map::new();
+    let mut models = HashMap::new();
+    let mut kinds = HashMap::new();
     let mut scoring = Vec::new();
     let mut inputs = Vec::new();
     for b in stored {
         if let Some(m) = b.model {
-            models.insert(b.name.clone(), m.into());
+            models.insert(b.name.clone(), m);
         }
         let kind = b.kind.as_deref().and_then(FileKind::from_key);
         if let Some(k) = kind {
-            kinds.insert(b.name.clone(), k.key().into());
+            kinds.insert(b.name.clone(), k);
         }
         scoring.push(Staged {
             path: b.name.clone(),
@@ -498,8 +491,7 @@ async fn restore(ws: Workspace, client: WorkerClient) {
             model: String::new(),
             include: true,
         });
-        // Only `size` and the blob itself are used by `call_files`: a stored Blob will do.
-        inputs.push((b.name, b.blob.unchecked_into::<web_sys::File>()));
+        inputs.push((b.name, b.blob));
     }
     score_inputs(ws, client, inputs, models, kinds, scoring, false).await;
 }
@@ -511,6 +503,14 @@ fn clear_rows(ws: Workspace, client: &WorkerClient) {
         ws.kiva
             .with_untracked(|r| r.iter().map(|r| r.id).collect::<Vec<_>>()),
     );
+    ids.extend(
+        ws.mmopera
+            .with_untracked(|r| r.iter().map(|r| r.id).collect::<Vec<_>>()),
+    );
+    ids.extend(
+        ws.gold
+            .with_untracked(|r| r.iter().map(|r| r.id).collect::<Vec<_>>()),
+    );
     ws.mmiq.set(Vec::new());
     ws.mmiq_acc.set(Vec::new());
     ws.kiva.set(Vec::new());
@@ -520,13 +520,7 @@ fn clear_rows(ws: Workspace, client: &WorkerClient) {
     ws.error.set(None);
     let client = client.clone();
     leptos::task::spawn_local(async move {
-        /// `lb.forget`'s arguments: the rows whose details the worker drops.
-        #[derive(serde::Serialize)]
-        struct ForgetArgs<I> {
-            ids: I,
-        }
-        let args = serde_json::to_string(&ForgetArgs { ids }).unwrap_or_default();
-        let _ = client.call("lb.forget", &args, &[], None).await;
+        let _ = client.call(api::Forget { rows: ids }).await;
     });
 }
 

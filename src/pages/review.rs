@@ -11,6 +11,9 @@ mod item;
 use coglab_core::review::records::{self, SetReview};
 use coglab_core::review::Workspace;
 use coglab_core::review::{self as core_review, Keep, Loaded, MergeReport, ReviewSet, SampleSpec};
+
+use crate::worker::api::{self, FileRef};
+use crate::worker::client::use_worker;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen_futures::JsFuture;
@@ -29,8 +32,8 @@ pub const WORKSPACE_KEY: &str = "review-workspace";
 pub struct ReviewState {
     /// The loaded files, as (name, bytes).
     pub files: RwSignal<Vec<(String, Vec<u8>)>>,
-    /// The result sets built from the files.
-    pub loaded: Memo<Loaded>,
+    /// The result sets built from the files (in the scoring worker).
+    pub loaded: RwSignal<Loaded>,
     /// The saved workspace.
     pub ws: RwSignal<Workspace>,
     /// The set on screen.
@@ -48,8 +51,8 @@ pub struct ReviewState {
 impl ReviewState {
     fn new() -> Self {
         let files = RwSignal::new(Vec::<(String, Vec<u8>)>::new());
-        let loaded = Memo::new(move |_| files.with(|f| core_review::build_sets(f)));
         let ws = RwSignal::new(Workspace::default());
+        let loaded = RwSignal::new(Loaded::default());
         let current_name = Memo::new(move |_| ws.with(|w| w.current.clone()));
         let current = Memo::new(move |_| {
             let name = current_name.get()?;
@@ -59,7 +62,7 @@ impl ReviewState {
             let name = current_name.get()?;
             ws.with(|w| w.sets.get(&name).cloned())
         });
-        Self {
+        let state = Self {
             files,
             loaded,
             ws,
@@ -68,7 +71,50 @@ impl ReviewState {
             restored: RwSignal::new(false),
             storage_error: RwSignal::new(None),
             saving: RwSignal::new(0),
-        }
+        };
+        state.build_in_worker();
+        state
+    }
+
+    /// Whenever the files change, the worker reads them and builds the sets (a late answer for
+    /// files that have changed since is dropped). Once the saved workspace has been read, a
+    /// workspace with no set chosen opens the first one.
+    fn build_in_worker(self) {
+        let client = StoredValue::new_local(use_worker());
+        let generation = StoredValue::new(0u64);
+        Effect::new(move |_| {
+            let refs: Vec<FileRef> = self.files.with(|f| {
+                f.iter()
+                    .map(|(name, bytes)| FileRef {
+                        name: name.clone(),
+                        blob: blob_of(bytes),
+                    })
+                    .collect()
+            });
+            let gen = generation.get_value() + 1;
+            generation.set_value(gen);
+            if refs.is_empty() {
+                self.loaded.set(Loaded::default());
+                return;
+            }
+            let client = client.get_value();
+            spawn_local(async move {
+                let built = client.call(api::ReviewBuild { files: refs }).await;
+                if generation.try_get_value() != Some(gen) {
+                    return;
+                }
+                let built = built.unwrap_or_else(|e| Loaded {
+                    errors: vec![e],
+                    ..Loaded::default()
+                });
+                let first = built.sets.first().map(|s| s.name.clone());
+                self.loaded.set(built);
+                let unchosen = self.ws.with_untracked(|w| w.current.is_none());
+                if let (Some(name), true, true) = (first, unchosen, self.restored.get_untracked()) {
+                    self.update(|w| w.current = Some(name));
+                }
+            });
+        });
     }
 
     /// Changes the workspace and writes it to the store at once.
@@ -124,6 +170,16 @@ impl ReviewState {
 }
 
 /// The files of a (live) file list, taken before the input is cleared.
+/// A `Blob` holding `bytes` (for the worker, which reads files as blobs).
+fn blob_of(bytes: &[u8]) -> web_sys::Blob {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    web_sys::Blob::new_with_u8_array_sequence(&parts).unwrap_or_else(|_| {
+        // Making a blob of bytes cannot fail short of running out of memory; an empty blob
+        // then reads as an empty file, which the worker reports.
+        web_sys::Blob::new().expect("an empty Blob")
+    })
+}
+
 fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
     list.map(|l| (0..l.length()).filter_map(|i| l.item(i)).collect())
         .unwrap_or_default()
@@ -232,14 +288,6 @@ pub fn Review() -> impl IntoView {
                 }
                 coglab_core::order::sort_by(all, |a, b| a.0.cmp(&b.0));
             });
-            let first = state
-                .loaded
-                .with_untracked(|l| l.sets.first().map(|s| s.name.clone()));
-            if state.ws.with_untracked(|w| w.current.is_none()) {
-                if let Some(name) = first {
-                    state.update(|w| w.current = Some(name));
-                }
-            }
             refresh_quota();
         });
     };

@@ -26,17 +26,22 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::components::board_table::download_text;
 use crate::components::error_panel::ErrorPanel;
-use crate::worker::client::WorkerClient;
+use crate::worker::api::{self, MatrixId};
+use crate::worker::client::{use_worker, WorkerClient};
 use diagram::PathDiagram;
 use heatmap::HtmtHeatmap;
 
-/// A loaded score matrix: its bytes (sent to the worker for every fit) and what it holds.
+/// A loaded score matrix: its text (kept for the saved report), the worker's handle to the
+/// parsed matrix, and what it holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DataSet {
     /// File name (used in error messages).
     pub name: String,
     /// The file's text.
     pub text: String,
+    /// The matrix as the worker keeps it (not saved: a loaded report is read again).
+    #[serde(skip)]
+    pub matrix: MatrixId,
     /// Model names.
     pub models: Vec<String>,
     /// Numeric columns (candidate tasks).
@@ -102,6 +107,45 @@ struct SavedBootstrap {
 
 #[derive(Clone, Copy)]
 struct Worker(StoredValue<WorkerClient, LocalStorage>);
+
+/// Fits `request` in the worker; when the worker no longer holds the matrix (a Cancel restarted
+/// it), reads `d`'s text again and fits once more, updating `data`'s handle.
+async fn analyze(
+    client: &WorkerClient,
+    d: &DataSet,
+    mut request: api::SemAnalyze,
+    on_progress: Option<crate::worker::client::OnProgress>,
+    data: RwSignal<Option<DataSet>>,
+) -> Result<Analysis, String> {
+    let first = client.call_with(request.clone(), on_progress.clone()).await;
+    let out = match first {
+        Err(e) if e == crate::worker::ops_structure::GONE => {
+            let c = client
+                .call(api::SemLoadText {
+                    name: d.name.clone(),
+                    text: d.text.clone(),
+                })
+                .await?;
+            request.matrix = c.matrix;
+            if let Some(Some(cur)) = data.try_get_untracked() {
+                if cur.text == d.text {
+                    data.update_untracked(|x| {
+                        if let Some(x) = x {
+                            x.matrix = c.matrix;
+                        }
+                    });
+                }
+            }
+            client.call_with(request, on_progress).await?
+        }
+        other => other?,
+    };
+    Ok(Analysis {
+        report: out.report,
+        ranks: out.ranks,
+        ms: out.ms,
+    })
+}
 
 fn f3(v: f64) -> String {
     format!("{v:.3}")
@@ -256,10 +300,6 @@ async fn read_file(input: &web_sys::HtmlInputElement) -> Option<Result<(String, 
     Some(res)
 }
 
-fn bytes(text: &str) -> js_sys::Uint8Array {
-    js_sys::Uint8Array::from(text.as_bytes())
-}
-
 fn mark(name: &str) {
     if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
         let _ = p.mark(name);
@@ -269,18 +309,16 @@ fn mark(name: &str) {
 /// Reads a matrix in the worker; returns the data set.
 async fn load_columns(w: Worker, name: String, text: String) -> Result<DataSet, String> {
     let client = w.0.get_value();
-    let out = client
-        .call("sem.columns", "null", &[(name.clone(), bytes(&text))], None)
+    let c = client
+        .call(api::SemLoadText {
+            name: name.clone(),
+            text: text.clone(),
+        })
         .await?;
-    #[derive(Deserialize)]
-    struct Cols {
-        models: Vec<String>,
-        columns: Vec<String>,
-    }
-    let c: Cols = serde_json::from_str(&out).map_err(|e| e.to_string())?;
     Ok(DataSet {
         name,
         text,
+        matrix: c.matrix,
         models: c.models,
         columns: c.columns,
     })
@@ -289,7 +327,7 @@ async fn load_columns(w: Worker, name: String, text: String) -> Result<DataSet, 
 /// The structure page.
 #[component]
 pub fn Structure() -> impl IntoView {
-    let worker = Worker(StoredValue::new_local(WorkerClient::for_app()));
+    let worker = Worker(StoredValue::new_local(use_worker()));
     let data = RwSignal::new(None::<DataSet>);
     let draft = RwSignal::new(SpecDraft::default());
     let prune = RwSignal::new(false);
@@ -345,19 +383,13 @@ pub fn Structure() -> impl IntoView {
             analysis.set(None);
             return;
         }
-        /// `sem.analyze`'s arguments: the spec's JSON text, pruning and any bootstrap.
-        #[derive(Serialize)]
-        struct Args {
-            spec: String,
-            prune: bool,
-            bootstrap: Option<BootstrapOptions>,
-        }
-        let args = serde_json::to_string(&Args {
+        let request = api::SemAnalyze {
+            matrix: d.matrix,
             spec: spec.to_json(),
             prune: prune.get_untracked(),
             bootstrap: boot,
-        })
-        .unwrap_or_default();
+            mean_impute: false,
+        };
         let gen = generation.get_value() + 1;
         generation.set_value(gen);
         busy.set(true);
@@ -373,14 +405,7 @@ pub fn Structure() -> impl IntoView {
                 progress.set(Some(0.0));
             }
             mark(&format!("sem-{label}-start"));
-            let out = client
-                .call_wire::<Analysis>(
-                    "sem.analyze",
-                    &args,
-                    &[(d.name.clone(), bytes(&d.text))],
-                    on_progress,
-                )
-                .await;
+            let out = analyze(&client, &d, request, on_progress, data).await;
             mark(&format!("sem-{label}-end"));
             // The page may have been left while the worker was busy: its values are then
             // disposed, and the late answer is dropped instead of read.

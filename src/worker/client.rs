@@ -1,23 +1,37 @@
-//! The main-thread side: starts the worker, sends requests, routes replies to their callers.
+//! The main-thread side: starts the worker module on the first request, sends typed requests
+//! ([`super::api`]) and routes the replies to their callers.
+//!
+//! One worker per tab: the app provides one [`WorkerClient`] in a context ([`use_worker`]), and
+//! every page asks through it.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use js_sys::{Function, Promise, Uint8Array};
+use js_sys::{Function, Promise};
+use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{MessageEvent, Worker};
 
-use super::protocol::{self, ProgressUpdate, Reply};
+use super::api::{self, Envelope, Message, Operation, Reply};
+use super::protocol::ProgressUpdate;
 
 /// Called with each progress update of one request.
 pub type OnProgress = Rc<dyn Fn(ProgressUpdate)>;
 
+/// The file Trunk writes to start the worker module (`data-loader-shim` in `index.html`): it
+/// loads `coglab-worker.js` and its wasm, whose start serves requests.
+pub const LOADER: &str = "coglab-worker_loader.js";
+
+/// What a request's promise settles with: the typed reply or the error, put here by the
+/// message handler before it resolves the promise.
+type Slot = Rc<RefCell<Option<Result<Reply, String>>>>;
+
 struct Pending {
     resolve: Function,
-    reject: Function,
+    slot: Slot,
     on_progress: Option<OnProgress>,
 }
 
@@ -26,7 +40,7 @@ struct Inner {
     worker: Option<Worker>,
     /// Whether the worker has said it is ready; requests wait in `queue` until then.
     ready: bool,
-    queue: Vec<(js_sys::Object, js_sys::Array)>,
+    queue: Vec<JsValue>,
     next_id: u64,
     pending: HashMap<u64, Pending>,
     // Kept alive while the worker runs.
@@ -41,6 +55,23 @@ pub struct WorkerClient {
     inner: Rc<RefCell<Inner>>,
 }
 
+/// The app's one [`WorkerClient`], in a context (a stored value, as the client is not `Send`).
+#[derive(Clone, Copy)]
+pub struct AppWorker(pub StoredValue<WorkerClient, LocalStorage>);
+
+/// The app's worker client: the one in context, or a new one provided here (when a component
+/// is mounted on its own, as in the browser tests).
+pub fn use_worker() -> WorkerClient {
+    match use_context::<AppWorker>() {
+        Some(w) => w.0.get_value(),
+        None => {
+            let client = WorkerClient::for_app();
+            provide_context(AppWorker(StoredValue::new_local(client.clone())));
+            client
+        }
+    }
+}
+
 impl WorkerClient {
     /// A client for the worker script at `url` (started on the first call).
     pub fn new(url: impl Into<String>) -> Self {
@@ -50,10 +81,9 @@ impl WorkerClient {
         }
     }
 
-    /// The client for the app's own worker (`worker.js` beside `index.html`, running this
-    /// app's module: see [`super`]).
+    /// The client for the app's worker module ([`LOADER`] beside `index.html`).
     pub fn for_app() -> Self {
-        Self::new(format!("{}/worker.js", crate::data::base_path()))
+        Self::new(format!("{}/{LOADER}", crate::data::base_path()))
     }
 
     fn worker(&self) -> Result<Worker, String> {
@@ -62,57 +92,46 @@ impl WorkerClient {
         }
         let start =
             |e: JsValue| format!("could not start the scoring worker ({}): {e:?}", self.url);
-        let glue = app_glue_url().ok_or_else(|| {
-            start(JsValue::from_str(
-                "the page does not name the app's script (<link rel=modulepreload>)",
-            ))
-        })?;
-        let options = web_sys::WorkerOptions::new();
-        options.set_type(web_sys::WorkerType::Module);
-        let worker = Worker::new_with_options(&self.url, &options).map_err(start)?;
-        let boot = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&boot, &"glue".into(), &JsValue::from_str(&glue));
-        let _ = js_sys::Reflect::set(&boot, &"module".into(), &wasm_bindgen::module());
-        worker.post_message(&boot).map_err(start)?;
+        let worker = Worker::new(&self.url).map_err(start)?;
         let inner = Rc::downgrade(&self.inner);
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let Some(inner) = inner.upgrade() else { return };
-            let Some(reply) = protocol::read_reply(&event.data()) else {
+            let Ok(message) = api::from_js::<Message>(event.data()) else {
                 return;
             };
-            match reply {
-                Reply::Ready => {
+            match message {
+                Message::Ready => {
                     let (worker, queue) = {
                         let mut i = inner.borrow_mut();
                         i.ready = true;
                         (i.worker.clone(), std::mem::take(&mut i.queue))
                     };
                     if let Some(worker) = worker {
-                        for (msg, transfer) in queue {
-                            let _ = worker.post_message_with_transfer(&msg, &transfer);
+                        for msg in queue {
+                            let _ = worker.post_message(&msg);
                         }
                     }
                 }
-                Reply::Progress(id, update) => {
+                Message::Progress {
+                    id,
+                    done,
+                    total,
+                    label,
+                } => {
                     let cb = inner
                         .borrow()
                         .pending
                         .get(&id)
                         .and_then(|p| p.on_progress.clone());
                     if let Some(cb) = cb {
-                        cb(update);
+                        cb(ProgressUpdate { done, total, label });
                     }
                 }
-                Reply::Ok(id, result) => {
+                Message::Done { id, result } => {
                     let p = inner.borrow_mut().pending.remove(&id);
                     if let Some(p) = p {
-                        let _ = p.resolve.call1(&JsValue::NULL, &result);
-                    }
-                }
-                Reply::Err(id, message) => {
-                    let p = inner.borrow_mut().pending.remove(&id);
-                    if let Some(p) = p {
-                        let _ = p.reject.call1(&JsValue::NULL, &JsValue::from_str(&message));
+                        *p.slot.borrow_mut() = Some(result);
+                        let _ = p.resolve.call0(&JsValue::NULL);
                     }
                 }
             }
@@ -138,81 +157,34 @@ impl WorkerClient {
         Ok(worker)
     }
 
-    /// Runs operation `op` with JSON `args` on `files` in the worker. The files' buffers are
-    /// transferred to the worker (the arrays are empty afterwards).
+    /// Runs operation `op` in the worker and returns its typed result.
     ///
     /// # Errors
-    /// The operation's error message, "cancelled" after [`WorkerClient::cancel`], or a message
-    /// when the worker cannot start or crashes.
-    pub async fn call(
-        &self,
-        op: &str,
-        args: &str,
-        files: &[(String, Uint8Array)],
-        on_progress: Option<OnProgress>,
-    ) -> Result<String, String> {
-        text(self.call_value(op, args, files, on_progress).await?)
+    /// The operation's error message (naming file, line and field for bad input),
+    /// "cancelled" after [`WorkerClient::cancel`], or a message when the worker cannot start
+    /// or crashes.
+    pub async fn call<O: Operation>(&self, op: O) -> Result<O::Output, String> {
+        self.call_with(op, None).await
     }
 
-    /// [`WorkerClient::call`] for an operation whose result is a `T` in the binary form of
-    /// [`coglab_core::wire`] ([`protocol::Output::Wire`]).
+    /// [`WorkerClient::call`] with a progress callback.
     ///
     /// # Errors
-    /// As [`WorkerClient::call`], or a message naming `op` when the result cannot be read.
-    pub async fn call_wire<T: serde::de::DeserializeOwned>(
+    /// As [`WorkerClient::call`].
+    pub async fn call_with<O: Operation>(
         &self,
-        op: &str,
-        args: &str,
-        files: &[(String, Uint8Array)],
+        op: O,
         on_progress: Option<OnProgress>,
-    ) -> Result<T, String> {
-        decode(op, self.call_value(op, args, files, on_progress).await?)
-    }
-
-    /// Sends a request with `files` as transferred bytes and waits for its result as sent.
-    async fn call_value(
-        &self,
-        op: &str,
-        args: &str,
-        files: &[(String, Uint8Array)],
-        on_progress: Option<OnProgress>,
-    ) -> Result<JsValue, String> {
+    ) -> Result<O::Output, String> {
         let id = self.next_id();
-        let (msg, transfer) = protocol::request(id, op, args, files);
-        self.send(id, msg, transfer, on_progress).await
-    }
-
-    /// Runs operation `op` with JSON `args` on `files` given as `File`s (as picked or dropped):
-    /// the main thread reads nothing; the `File` objects are posted to the worker (a structured
-    /// clone refers to the same data, no copy), which reads them in 4 MiB slices and reports
-    /// "reading NAME: N of M MB" progress (done/total in bytes) before the operation's own.
-    /// Use this for anything the user drops: the page stays responsive whatever the size.
-    /// The result is a `T` in the binary form of [`coglab_core::wire`].
-    ///
-    /// # Errors
-    /// For a file above [`protocol::MAX_FILE_BYTES`] (1 GiB), at once and before anything is
-    /// sent, a message naming the file, its size, the limit and the command-line alternative;
-    /// otherwise as [`WorkerClient::call_wire`].
-    pub async fn call_files_wire<T: serde::de::DeserializeOwned>(
-        &self,
-        op: &str,
-        args: &str,
-        files: &[(String, web_sys::File)],
-        on_progress: Option<OnProgress>,
-    ) -> Result<T, String> {
-        if let Some((name, f)) = files
-            .iter()
-            .find(|(_, f)| f.size() > protocol::MAX_FILE_BYTES)
-        {
-            return Err(protocol::too_large(name, f.size()));
-        }
-        let id = self.next_id();
-        let msg = protocol::request_files(id, op, args, files);
-        decode(
-            op,
-            self.send(id, msg, js_sys::Array::new(), on_progress)
-                .await?,
-        )
+        let message = api::to_js(&Envelope {
+            id,
+            request: op.into_request(),
+        })
+        .map_err(|e| format!("{}: the request could not be sent: {e}", O::NAME))?;
+        let reply = self.send(id, message, on_progress).await?;
+        O::from_reply(reply)
+            .ok_or_else(|| format!("{}: the worker answered another request", O::NAME))
     }
 
     fn next_id(&self) -> u64 {
@@ -225,37 +197,37 @@ impl WorkerClient {
     async fn send(
         &self,
         id: u64,
-        msg: js_sys::Object,
-        transfer: js_sys::Array,
+        msg: JsValue,
         on_progress: Option<OnProgress>,
-    ) -> Result<JsValue, String> {
+    ) -> Result<Reply, String> {
         let worker = self.worker()?;
-        let mut slot = None;
-        let promise = Promise::new(&mut |resolve, reject| slot = Some((resolve, reject)));
-        let (resolve, reject) = slot.ok_or("promise executor did not run")?;
+        let mut resolver = None;
+        let promise = Promise::new(&mut |resolve, _reject| resolver = Some(resolve));
+        let resolve = resolver.ok_or("promise executor did not run")?;
+        let slot: Slot = Rc::default();
         self.inner.borrow_mut().pending.insert(
             id,
             Pending {
                 resolve,
-                reject,
+                slot: slot.clone(),
                 on_progress,
             },
         );
         if !self.inner.borrow().ready {
-            self.inner.borrow_mut().queue.push((msg, transfer));
-        } else if let Err(e) = worker.post_message_with_transfer(&msg, &transfer) {
+            self.inner.borrow_mut().queue.push(msg);
+        } else if let Err(e) = worker.post_message(&msg) {
             self.inner.borrow_mut().pending.remove(&id);
             return Err(format!(
-                "could not send the files to the scoring worker: {e:?}"
+                "could not send the request to the scoring worker: {e:?}"
             ));
         }
-        JsFuture::from(promise)
-            .await
-            .map_err(|e| e.as_string().unwrap_or_else(|| format!("{e:?}")))
+        let _ = JsFuture::from(promise).await;
+        let result = slot.borrow_mut().take();
+        result.unwrap_or_else(|| Err("the scoring worker's reply was lost".into()))
     }
 
     /// Stops all running operations: terminates the worker and fails their calls with
-    /// "cancelled". The next call starts a fresh worker.
+    /// "cancelled". The next call starts a fresh worker (kept rows and matrices are gone).
     pub fn cancel(&self) {
         fail_all(&self.inner, "cancelled");
     }
@@ -264,33 +236,6 @@ impl WorkerClient {
     pub fn running(&self) -> usize {
         self.inner.borrow().pending.len()
     }
-}
-
-/// A result that is JSON text.
-fn text(result: JsValue) -> Result<String, String> {
-    result
-        .as_string()
-        .ok_or_else(|| "worker result is not text".to_string())
-}
-
-/// A result in the binary form, read as a `T`.
-fn decode<T: serde::de::DeserializeOwned>(op: &str, result: JsValue) -> Result<T, String> {
-    let bytes = result
-        .dyn_into::<Uint8Array>()
-        .map_err(|_| format!("{op} result: expected bytes"))?
-        .to_vec();
-    coglab_core::wire::from_bytes(&bytes).map_err(|e| format!("{op} result: {e}"))
-}
-
-/// The absolute URL of the app's wasm-bindgen glue script: the `<link rel="modulepreload">`
-/// Trunk writes into `index.html` for it.
-fn app_glue_url() -> Option<String> {
-    let document = web_sys::window()?.document()?;
-    let links = document
-        .query_selector_all("link[rel=modulepreload][href*='coglab-app']")
-        .ok()?;
-    let link: web_sys::HtmlLinkElement = links.get(0)?.dyn_into().ok()?;
-    Some(link.href())
 }
 
 fn fail_all(inner: &Rc<RefCell<Inner>>, message: &str) {
@@ -304,6 +249,7 @@ fn fail_all(inner: &Rc<RefCell<Inner>>, message: &str) {
         w.terminate();
     }
     for (_, p) in pending {
-        let _ = p.reject.call1(&JsValue::NULL, &JsValue::from_str(message));
+        *p.slot.borrow_mut() = Some(Err(message.to_string()));
+        let _ = p.resolve.call0(&JsValue::NULL);
     }
 }

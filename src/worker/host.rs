@@ -1,10 +1,12 @@
 //! The worker side: runs `coglab-core` parsers and scorers off the main thread.
 //!
-//! Each request names an operation `"<domain>.<name>"`; the domain picks the module:
-//! `sys` (built in), and one module per feature area, each owning its operations
-//! ([`super::ops_leaderboard`], [`super::ops_structure`]).
+//! Reads each [`Envelope`] posted by the page, runs its [`Request`] (the match in [`handle`] is
+//! exhaustive, so every operation declared in [`super::api`] has a handler) and posts
+//! [`Message::Progress`] updates and one [`Message::Done`]. Requests run one after the other;
+//! data they keep (scored rows, matrices) lives in this worker's memory under typed handles.
 
-use super::protocol::{self, FileSource, InputFile, Output, RequestFile};
+use super::api::{self, Envelope, FileRef, Message, Reply, Request};
+use super::protocol::{self, InputFile};
 use super::{ops_leaderboard, ops_structure};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -27,9 +29,15 @@ const READING_EVERY_MS: f64 = 100.0;
 impl Progress {
     /// Reports `done` of `total` units for `label` (e.g. a file name).
     pub fn report(&self, done: f64, total: f64, label: &str) {
-        let _ = self
-            .scope
-            .post_message(&protocol::progress(self.id, done, total, label));
+        post(
+            &self.scope,
+            &Message::Progress {
+                id: self.id,
+                done,
+                total,
+                label: label.to_string(),
+            },
+        );
     }
 
     /// Reports reading `name`: `done` of `total` bytes over all the files read, `file_done` of
@@ -48,89 +56,55 @@ impl Progress {
     }
 }
 
-/// Runs one operation. Returns its result, or a readable error message.
-fn dispatch(
-    op: &str,
-    args: &str,
-    files: Vec<InputFile>,
-    progress: &Progress,
-) -> Result<Output, String> {
-    let (domain, name) = op.split_once('.').unwrap_or((op, ""));
-    match domain {
-        "sys" => sys(name, args, &files, progress).map(Output::Json),
-        "lb" => ops_leaderboard::run(name, args, &files),
-        "sem" => ops_structure::run(name, args, files, progress),
-        _ => Err(format!("unknown worker operation {op:?}")),
+fn post(scope: &DedicatedWorkerGlobalScope, message: &Message) {
+    match api::to_js(message) {
+        Ok(value) => {
+            let _ = scope.post_message(&value);
+        }
+        Err(e) => {
+            // A reply that cannot be represented still ends its request, with the reason.
+            if let Message::Done { id, .. } = message {
+                let fallback = Message::Done {
+                    id: *id,
+                    result: Err(format!("the worker could not send its result: {e}")),
+                };
+                if let Ok(value) = api::to_js(&fallback) {
+                    let _ = scope.post_message(&value);
+                }
+            }
+        }
     }
 }
 
-/// Built-in operations: `sys.ping` echoes its arguments; `sys.sizes` lists the files' sizes;
-/// `sys.warm` warms up the MM-IQ reader ([`warm_up`]).
-fn sys(name: &str, args: &str, files: &[InputFile], progress: &Progress) -> Result<String, String> {
-    match name {
-        "ping" => Ok(args.to_string()),
-        "warm" => {
-            warm_up();
-            Ok("null".into())
-        }
-        "sizes" => {
-            let total = files.len() as f64;
-            #[derive(serde::Serialize)]
-            struct Size<'a> {
-                name: &'a str,
-                bytes: usize,
-            }
-            let mut out = Vec::new();
-            for (i, f) in files.iter().enumerate() {
-                out.push(Size {
-                    name: &f.name,
-                    bytes: f.bytes.len(),
-                });
-                progress.report(i as f64 + 1.0, total, &f.name);
-            }
-            serde_json::to_string(&out).map_err(|e| e.to_string())
-        }
-        _ => Err(format!("unknown worker operation \"sys.{name}\"")),
-    }
-}
-
-/// Reads a request's files: transferred bytes as they are, `File`s in slices with a progress
-/// reply per slice ("reading NAME: N of M MB", done/total in bytes over all the files read).
-async fn load(files: Vec<RequestFile>, progress: &Progress) -> Result<Vec<InputFile>, String> {
-    refuse_large(&files)?;
-    let total = blob_bytes(&files);
+/// Reads files whole, in slices, with a progress reply per slice ("reading NAME: N of M MB",
+/// done/total in bytes over all the files read).
+///
+/// # Errors
+/// [`protocol::too_large`]'s message before anything is read, or a message naming the file
+/// the browser could not read.
+pub async fn load(files: &[FileRef], progress: &Progress) -> Result<Vec<InputFile>, String> {
+    refuse_large(files)?;
+    let total = blob_bytes(files);
     let mut before = 0.0;
     let mut out = Vec::with_capacity(files.len());
     for f in files {
-        let bytes = match f.source {
-            FileSource::Bytes(b) => b,
-            FileSource::Blob(blob) => {
-                let size = blob.size();
-                let b = protocol::read_blob(&f.name, &blob, |done, _| {
-                    progress.reading(&f.name, before + done, total, done, size)
-                })
-                .await?;
-                before += size;
-                b
-            }
-        };
+        let size = f.blob.size();
+        let bytes = protocol::read_blob(&f.name, &f.blob, |done, _| {
+            progress.reading(&f.name, before + done, total, done, size)
+        })
+        .await?;
+        before += size;
         out.push(InputFile {
-            name: f.name,
+            name: f.name.clone(),
             bytes,
         });
     }
     Ok(out)
 }
 
-/// The bytes of all the `File`s of a request (transferred bytes count 0: they are read).
-pub fn blob_bytes(files: &[RequestFile]) -> f64 {
-    files
-        .iter()
-        .map(|f| match &f.source {
-            FileSource::Blob(b) => b.size(),
-            FileSource::Bytes(_) => 0.0,
-        })
-        .sum()
+/// The bytes of all the files of a request.
+pub fn blob_bytes(files: &[FileRef]) -> f64 {
+    files.iter().map(|f| f.blob.size()).sum()
 }
 
 /// Grows the heap once by `bytes` (at most [`RESERVE_MAX`]) before a large parse, so that the
@@ -150,25 +124,75 @@ const RESERVE_MAX: f64 = (256u64 << 20) as f64;
 ///
 /// # Errors
 /// [`protocol::too_large`]'s message.
-pub fn refuse_large(files: &[RequestFile]) -> Result<(), String> {
+pub fn refuse_large(files: &[FileRef]) -> Result<(), String> {
     for f in files {
-        if let FileSource::Blob(b) = &f.source {
-            if b.size() > protocol::MAX_FILE_BYTES {
-                return Err(protocol::too_large(&f.name, b.size()));
-            }
+        if f.blob.size() > protocol::MAX_FILE_BYTES {
+            return Err(protocol::too_large(&f.name, f.blob.size()));
         }
     }
     Ok(())
 }
 
-/// Runs one request: `lb.score` reads its own files (parsing them as they arrive); other
-/// operations get their files read first.
-async fn handle(req: protocol::Request, progress: &Progress) -> Result<Output, String> {
-    if req.op == "lb.score" {
-        return ops_leaderboard::score(&req.args, req.files, progress).await;
+/// Runs one request.
+async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> {
+    Ok(match request {
+        Request::Warm(_) => {
+            warm_up();
+            Reply::Warm(())
+        }
+        Request::Detect(r) => Reply::Detect(ops_leaderboard::detect(&r.files).await?),
+        Request::Score(r) => Reply::Score(ops_leaderboard::score(r, progress).await?),
+        Request::Items(r) => Reply::Items(ops_leaderboard::items(&r)?),
+        Request::Trials(r) => Reply::Trials(ops_leaderboard::trials(&r)?),
+        Request::Compare(r) => Reply::Compare(ops_leaderboard::compare(&r)?),
+        Request::Answers(r) => Reply::Answers(ops_leaderboard::answers(&r)?),
+        Request::Forget(r) => {
+            ops_leaderboard::forget(&r.rows);
+            Reply::Forget(())
+        }
+        Request::MmoperaCompare(r) => Reply::MmoperaCompare(ops_leaderboard::mmopera_compare(r)?),
+        Request::GoldAnalyze(r) => Reply::GoldAnalyze(ops_leaderboard::gold_analyze(&r)?),
+        Request::SemLoad(r) => Reply::SemLoad(ops_structure::load(&r.file, progress).await?),
+        Request::SemLoadText(r) => Reply::SemLoadText(ops_structure::load_text(&r.name, &r.text)?),
+        Request::SemAnalyze(r) => Reply::SemAnalyze(ops_structure::analyze(&r, progress)?),
+        Request::SelftestFolder(r) => Reply::SelftestFolder(selftest_folder(&r, progress).await?),
+        Request::ReviewBuild(r) => {
+            let files: Vec<(String, Vec<u8>)> = load(&r.files, progress)
+                .await?
+                .into_iter()
+                .map(|f| (f.name, f.bytes))
+                .collect();
+            Reply::ReviewBuild(coglab_core::review::build_sets(&files))
+        }
+        Request::GoldTable(r) => Reply::GoldTable(coglab_core::leaderboard::gold::score_table(
+            &r.labels, &r.columns, &r.values,
+        )?),
+    })
+}
+
+/// [`api::SelftestFolder`]: reads the trial-tracker files and builds the session
+/// (`coglab_core::selftest::stimuli::session_from_folder`).
+///
+/// # Errors
+/// The browser's message for an unreadable file, or the core's located message.
+async fn selftest_folder(
+    r: &api::SelftestFolder,
+    progress: &Progress,
+) -> Result<coglab_core::selftest::Session, String> {
+    let read = load(&r.trackers, progress).await?;
+    let mut texts = Vec::with_capacity(read.len());
+    for f in read {
+        let text = String::from_utf8(f.bytes).map_err(|e| {
+            format!(
+                "{}: not UTF-8 text (byte {})",
+                f.name,
+                e.utf8_error().valid_up_to()
+            )
+        })?;
+        texts.push((f.name, text));
     }
-    let files = load(req.files, progress).await?;
-    dispatch(&req.op, &req.args, files, progress)
+    coglab_core::selftest::stimuli::session_from_folder(&r.paths, &texts, r.seed)
+        .map_err(|e| e.to_string())
 }
 
 thread_local! {
@@ -182,18 +206,18 @@ thread_local! {
 /// Handles the queued requests one after the other, posting each one's final reply.
 async fn drain(scope: DedicatedWorkerGlobalScope) {
     while let Some(data) = QUEUE.with_borrow_mut(VecDeque::pop_front) {
-        let (id, result) = match protocol::read_request(&data) {
-            Ok(req) => {
+        let (id, result) = match api::from_js::<Envelope>(data) {
+            Ok(envelope) => {
                 let progress = Progress {
-                    id: req.id,
+                    id: envelope.id,
                     scope: scope.clone(),
                     last_reading: Cell::new(f64::NEG_INFINITY),
                 };
-                (req.id, handle(req, &progress).await)
+                (envelope.id, handle(envelope.request, &progress).await)
             }
-            Err(e) => (0, Err(e)),
+            Err(e) => (0, Err(format!("worker request: {e}"))),
         };
-        let _ = scope.post_message(&protocol::finished(id, &result));
+        post(&scope, &Message::Done { id, result });
     }
     RUNNING.set(false);
 }
@@ -204,7 +228,7 @@ pub fn in_worker() -> bool {
 }
 
 /// Serves requests in this worker until it is terminated: installs the message handler and
-/// posts "ready". Call once, from the app module's start when [`in_worker`] holds.
+/// posts [`Message::Ready`]. Called once, by the worker module's start.
 pub fn serve() {
     console_error_panic_hook::set_once();
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
@@ -217,11 +241,11 @@ pub fn serve() {
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
-    let _ = scope.post_message(&protocol::ready());
+    post(&scope, &Message::Ready);
 }
 
-/// `sys.warm`: runs the MM-IQ line reader and scorer once on a few thousand made-up lines, so
-/// that the browser has compiled their optimised code before the user's files arrive (the
+/// [`api::Warm`]: runs the MM-IQ line reader and scorer once on a few thousand made-up lines,
+/// so that the browser has compiled their optimised code before the user's files arrive (the
 /// leaderboard asks for it when files are staged). WebAssembly functions start in a quick
 /// baseline compiler and are optimised only once they have run for a while: without this the
 /// first large file was read by the baseline code, about 30% slower. Takes a few

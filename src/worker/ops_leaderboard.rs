@@ -1,111 +1,84 @@
-//! Worker operations of the leaderboard page (domain `lb`).
+//! Worker operations of the leaderboard page ([`super::api`]'s `Detect`, `Score`, `Items`,
+//! `Trials`, `Compare`, `Answers`, `Forget`, `MmoperaCompare`, `GoldAnalyze`).
 //!
-//! The worker keeps the full reports (MM-IQ items with their responses, KiVA trials) in its own
-//! memory, keyed by a row id, and sends the page only summaries, so nothing heavy is sent to or
-//! parsed on the main thread.
-//!
-//! - `lb.score`: detects and scores a batch of dropped files with
-//!   [`coglab_core::leaderboard::score_files_as`]. Arguments: `{"models": {"<path>": "<name>"},
-//!   "kinds": {"<path>": "<FileKind key>"}}` (model names and formats the user set; others are
-//!   guessed from the paths and detected from the content). Result: the
-//!   [`coglab_core::leaderboard::Scored`] JSON with each row's `id` set and MM-IQ items and KiVA
-//!   trials left out.
-//! - `lb.items`: `{"id": <row id>, "wrong_only": bool, "category": "...", "offset": n,
-//!   "limit": n}` → [`coglab_core::leaderboard::detail::ItemsPage`] (MM-IQ rows).
-//! - `lb.trials`: `{"id": <row id>, "wrong_only": bool, "domain": "...", "joint": bool,
-//!   "offset": n, "limit": n}` → [`coglab_core::leaderboard::detail::TrialsPage`] (KiVA rows).
-//! - `lb.compare`: `{"first": id, "second": id, "resamples": n, "seed": n}` →
-//!   `{"mmiq": MmiqCompareView}` or `{"kiva": KivaComparison}`.
-//! - `lb.answers`: `{"id": <KiVA row id>, "subdomain": "...", "variation": n}` →
-//!   [`coglab_core::kiva::RegenerationAnswers`] of that trial (the model's answers, read from
-//!   the kept run file on demand).
-//! - `lb.forget`: `{"ids": [..]}` drops kept reports.
+//! The worker keeps the full reports (MM-IQ items with their responses, KiVA trials and run
+//! files) in its own memory, keyed by [`RowId`], and sends the page only summaries, so nothing
+//! heavy is sent to or parsed on the main thread.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use super::protocol::{self, wire, FileSource, InputFile, Output, RequestFile};
-use coglab_core::leaderboard::detail::{
-    compare_kiva, compare_mmiq, kiva_trials, mmiq_items, ItemsQuery, KivaComparison,
-    MmiqCompareView, TrialsQuery,
-};
-use coglab_core::leaderboard::{score_files_with, Detail, FileKind, InputRef, Prepared};
-use coglab_core::mmiq::{KeyReader, MmiqError, MmiqFormat, PredictionsReader};
-use serde::{Deserialize, Serialize};
-
+use super::api::{self, Compared, FileRef, RowId};
 use super::host::{self, Progress};
+use super::protocol::{self, InputFile};
+use coglab_core::kiva::RegenerationAnswers;
+use coglab_core::leaderboard::detail::{
+    compare_kiva, compare_mmiq, kiva_trials, mmiq_items, ItemsPage, TrialsPage,
+};
+use coglab_core::leaderboard::gold::GoldResult;
+use coglab_core::leaderboard::mmopera::MmoperaComparison;
+use coglab_core::leaderboard::{score_files_with, Detail, FileKind, InputRef, Prepared, Scored};
+use coglab_core::mmiq::{KeyReader, MmiqError, MmiqFormat, PredictionsReader};
 
 /// A KiVA row's run files: (path, bytes).
 type RunFiles = Vec<(String, Vec<u8>)>;
 
 thread_local! {
     /// The full reports of scored rows, by row id.
-    static STORE: RefCell<HashMap<u64, Detail>> = RefCell::new(HashMap::new());
-    /// The run files (path, bytes) of KiVA model rows, by row id, for `lb.answers`.
-    static KIVA_FILES: RefCell<HashMap<u64, RunFiles>> = RefCell::new(HashMap::new());
+    static STORE: RefCell<HashMap<RowId, Detail>> = RefCell::new(HashMap::new());
+    /// The run files (path, bytes) of KiVA model rows, by row id, for [`answers`].
+    static KIVA_FILES: RefCell<HashMap<RowId, RunFiles>> = RefCell::new(HashMap::new());
     /// The next row id (ids are never reused while this worker lives).
     static NEXT_ID: RefCell<u64> = const { RefCell::new(1) };
 }
 
-#[derive(Deserialize, Default)]
-struct ScoreArgs {
-    #[serde(default)]
-    models: HashMap<String, String>,
-    #[serde(default)]
-    kinds: HashMap<String, FileKind>,
+const GONE: &str = "this row's item data is no longer in the scoring worker (scoring was \
+                    cancelled, which restarts the worker): drop its files again";
+
+/// Bytes read from the start of a file to detect its format.
+const DETECT_HEAD: f64 = 8192.0;
+/// Files up to this size are read whole when their start alone is not recognised (JSON).
+const WHOLE_FOR_DETECT: f64 = 4.0 * 1024.0 * 1024.0;
+
+/// Reads `blob`'s bytes from `start` to `end`.
+async fn read_range(blob: &web_sys::Blob, start: f64, end: f64) -> Result<Vec<u8>, String> {
+    let part = blob
+        .slice_with_f64_and_f64(start, end)
+        .map_err(|e| format!("{e:?}"))?;
+    let buf = wasm_bindgen_futures::JsFuture::from(part.array_buffer())
+        .await
+        .map_err(|e| format!("{e:?}"))?;
+    Ok(js_sys::Uint8Array::new(&buf).to_vec())
 }
 
-#[derive(Deserialize)]
-struct ItemsArgs {
-    id: u64,
-    #[serde(flatten)]
-    query: ItemsQuery,
-}
-
-#[derive(Deserialize)]
-struct TrialsArgs {
-    id: u64,
-    #[serde(flatten)]
-    query: TrialsQuery,
-}
-
-#[derive(Deserialize)]
-struct CompareArgs {
-    first: u64,
-    second: u64,
-    #[serde(default = "default_resamples")]
-    resamples: usize,
-    #[serde(default = "default_seed")]
-    seed: u64,
-}
-
-/// `lb.compare`'s reply, `{"mmiq": ...}` or `{"kiva": ...}` (a typed value rather than
-/// `json!`, which would compile each comparison's serializer a second time).
-#[derive(Serialize)]
-#[serde(rename_all = "lowercase")]
-enum Compared<'a> {
-    Mmiq(&'a MmiqCompareView),
-    Kiva(&'a KivaComparison),
-}
-
-fn default_resamples() -> usize {
-    2000
-}
-
-fn default_seed() -> u64 {
-    1
-}
-
-#[derive(Deserialize)]
-struct AnswersArgs {
-    id: u64,
-    subdomain: String,
-    variation: u64,
+/// [`api::Detect`]: each file's format, from its first 8 KiB (core
+/// [`coglab_core::leaderboard::detect`]), or from the whole file up to 4 MiB when its start
+/// is not recognised (a JSON file's telling keys may come later). A file the browser cannot
+/// read is [`FileKind::Unknown`].
+///
+/// # Errors
+/// None today; the signature leaves room for a refusal of the whole request.
+pub async fn detect(files: &[FileRef]) -> Result<Vec<FileKind>, String> {
+    let mut out = Vec::with_capacity(files.len());
+    for f in files {
+        let size = f.blob.size();
+        let head = read_range(&f.blob, 0.0, DETECT_HEAD.min(size))
+            .await
+            .unwrap_or_default();
+        let mut kind = coglab_core::leaderboard::detect(&f.name, &head);
+        if kind == FileKind::Unknown && size > DETECT_HEAD && size <= WHOLE_FOR_DETECT {
+            if let Ok(all) = read_range(&f.blob, 0.0, size).await {
+                kind = coglab_core::leaderboard::detect(&f.name, &all);
+            }
+        }
+        out.push(kind);
+    }
+    Ok(out)
 }
 
 /// Keeps the run files of the KiVA model rows among `details` (a few MB at most) for
-/// `lb.answers`; the rest of `files` is dropped.
-fn keep_kiva_files(details: &[(u64, Detail)], files: Vec<InputFile>) {
+/// [`answers`]; the rest of `files` is dropped.
+fn keep_kiva_files(details: &[(RowId, Detail)], files: Vec<InputFile>) {
     let mut files: Vec<Option<InputFile>> = files.into_iter().map(Some).collect();
     KIVA_FILES.with_borrow_mut(|kept| {
         for (id, d) in details {
@@ -135,57 +108,33 @@ fn subdomain_of(path: &str) -> &str {
     stem.strip_prefix("output_").unwrap_or(stem)
 }
 
-#[derive(Deserialize)]
-struct ForgetArgs {
-    ids: Vec<u64>,
-}
-
-const GONE: &str = "this row's item data is no longer in the scoring worker (scoring was \
-                    cancelled, which restarts the worker): drop its files again";
-
-fn parse<'a, T: Deserialize<'a>>(op: &str, args: &'a str) -> Result<T, String> {
-    serde_json::from_str(args).map_err(|e| format!("lb.{op} arguments: {e}"))
-}
-
-/// `lb.score`: reads the files as streams ([`protocol::read_files`]), parsing MM-IQ JSONL keys
+/// [`api::Score`]: reads the files as streams ([`protocol::read_files`]), parsing MM-IQ JSONL keys
 /// and predictions piece by piece as they arrive ([`Parser`]; the browser reads ahead
 /// meanwhile) and keeping the other files' bytes; then scores the batch with
 /// [`score_files_with`], keeps the full reports and returns the summaries.
 ///
 /// # Errors
-/// A message for bad arguments, a file too large or one the browser cannot read.
-pub async fn score(
-    args: &str,
-    files: Vec<RequestFile>,
-    progress: &Progress,
-) -> Result<Output, String> {
-    let args: ScoreArgs = if args.trim().is_empty() || args.trim() == "null" {
-        ScoreArgs::default()
-    } else {
-        parse("score", args)?
-    };
+/// A message for a file too large or one the browser cannot read (a file that does not parse
+/// gets its located error in its [`coglab_core::leaderboard::FileStatus`] instead).
+pub async fn score(args: api::Score, progress: &Progress) -> Result<Scored, String> {
+    let files = args.files;
     host::refuse_large(&files)?;
     let total = host::blob_bytes(&files);
     host::reserve_heap(total);
-    // Transferred bytes are used as they are; `File`s are read as streams, each piece parsed
-    // as it arrives when the file is an MM-IQ key or predictions JSONL ([`Parser`]), else kept.
-    let mut read: Vec<InputFile> = Vec::with_capacity(files.len());
-    let mut blobs = Vec::new();
-    for f in files {
-        match f.source {
-            FileSource::Bytes(bytes) => read.push(InputFile {
-                name: f.name,
-                bytes,
-            }),
-            FileSource::Blob(blob) => {
-                blobs.push((read.len(), f.name.clone(), blob));
-                read.push(InputFile {
-                    name: f.name,
-                    bytes: Vec::new(),
-                });
-            }
-        }
-    }
+    // Files are read as streams, each piece parsed as it arrives when the file is an MM-IQ
+    // key or predictions JSONL ([`Parser`]), else kept.
+    let mut read: Vec<InputFile> = files
+        .iter()
+        .map(|f| InputFile {
+            name: f.name.clone(),
+            bytes: Vec::new(),
+        })
+        .collect();
+    let blobs: Vec<(usize, String, web_sys::Blob)> = files
+        .into_iter()
+        .enumerate()
+        .map(|(i, f)| (i, f.name, f.blob))
+        .collect();
     let named: Vec<(&str, &web_sys::Blob)> =
         blobs.iter().map(|(_, n, b)| (n.as_str(), b)).collect();
     // Where each file starts in the bytes of all of them (for the progress bar).
@@ -248,7 +197,7 @@ pub async fn score(
     let details = NEXT_ID.with_borrow_mut(|next| scored.split_details(next));
     keep_kiva_files(&details, read);
     STORE.with_borrow_mut(|s| s.extend(details));
-    wire("lb.score", &scored)
+    Ok(scored)
 }
 
 /// An MM-IQ JSONL file parsed piece by piece as it is read.
@@ -305,86 +254,121 @@ impl Parser {
     }
 }
 
-/// Runs operation `name` of this domain (all but `score`, see [`score`]).
-pub fn run(name: &str, args: &str, files: &[InputFile]) -> Result<Output, String> {
-    match name {
-        "items" => {
-            let a: ItemsArgs = parse("items", args)?;
-            STORE.with_borrow(|s| match s.get(&a.id) {
-                Some(Detail::Mmiq(r)) => wire("lb.items", &mmiq_items(r, &a.query)),
-                Some(_) => Err("item pages are available for MM-IQ rows".into()),
-                None => Err(GONE.into()),
+/// [`api::Items`]: one page of an MM-IQ row's items.
+///
+/// # Errors
+/// A message when the row is not an MM-IQ row or is no longer kept.
+pub fn items(a: &api::Items) -> Result<ItemsPage, String> {
+    STORE.with_borrow(|s| match s.get(&a.row) {
+        Some(Detail::Mmiq(r)) => Ok(mmiq_items(r, &a.query)),
+        Some(_) => Err("item pages are available for MM-IQ rows".into()),
+        None => Err(GONE.into()),
+    })
+}
+
+/// [`api::Trials`]: one page of a KiVA row's trials.
+///
+/// # Errors
+/// A message when the row is not a KiVA row or is no longer kept.
+pub fn trials(a: &api::Trials) -> Result<TrialsPage, String> {
+    STORE.with_borrow(|s| match s.get(&a.row) {
+        Some(Detail::Kiva(r)) => Ok(kiva_trials(r, &a.query)),
+        Some(_) => Err("trial pages are available for KiVA rows".into()),
+        None => Err(GONE.into()),
+    })
+}
+
+/// [`api::Compare`]: two MM-IQ or two KiVA rows on their shared items.
+///
+/// # Errors
+/// A message for rows of different benchmarks, rows no longer kept, or the core's.
+pub fn compare(a: &api::Compare) -> Result<Compared, String> {
+    STORE.with_borrow(|s| match (s.get(&a.first), s.get(&a.second)) {
+        (Some(Detail::Mmiq(x)), Some(Detail::Mmiq(y))) => {
+            compare_mmiq(x, y, a.resamples, a.seed).map(Compared::Mmiq)
+        }
+        (Some(Detail::Kiva(x)), Some(Detail::Kiva(y))) => {
+            compare_kiva(x, y, a.resamples, a.seed).map(Compared::Kiva)
+        }
+        (Some(_), Some(_)) => Err("the two rows are from different benchmarks".into()),
+        _ => Err(GONE.into()),
+    })
+}
+
+/// [`api::Answers`]: the model's answers to one KiVA trial, read from the kept run file.
+///
+/// # Errors
+/// A message when the row is not a KiVA model row, the subdomain has no run file, or the core's.
+pub fn answers(a: &api::Answers) -> Result<Vec<RegenerationAnswers>, String> {
+    KIVA_FILES.with_borrow(|k| {
+        let files = k.get(&a.row).ok_or_else(|| {
+            STORE.with_borrow(|s| match s.get(&a.row) {
+                Some(_) => "answers are available for KiVA model runs".to_string(),
+                None => GONE.to_string(),
             })
+        })?;
+        let (path, bytes) = files
+            .iter()
+            .find(|(p, _)| subdomain_of(p) == a.subdomain)
+            .ok_or_else(|| format!("no run file of subdomain {:?} in this row", a.subdomain))?;
+        coglab_core::kiva::trial_answers(path, bytes, a.variation).map_err(|e| e.to_string())
+    })
+}
+
+/// [`api::Forget`]: drops kept rows.
+pub fn forget(rows: &[RowId]) {
+    STORE.with_borrow_mut(|s| {
+        for id in rows {
+            s.remove(id);
         }
-        "trials" => {
-            let a: TrialsArgs = parse("trials", args)?;
-            STORE.with_borrow(|s| match s.get(&a.id) {
-                Some(Detail::Kiva(r)) => wire("lb.trials", &kiva_trials(r, &a.query)),
-                Some(_) => Err("trial pages are available for KiVA rows".into()),
-                None => Err(GONE.into()),
+    });
+    KIVA_FILES.with_borrow_mut(|k| {
+        for id in rows {
+            k.remove(id);
+        }
+    });
+}
+
+/// [`api::MmoperaCompare`]: two MM-OPERA rows on one task, on the items both were judged on.
+///
+/// # Errors
+/// A message for rows no longer kept or without scores on the task, or the core's.
+pub fn mmopera_compare(a: api::MmoperaCompare) -> Result<MmoperaComparison, String> {
+    STORE.with_borrow(|s| {
+        let (Some(Detail::Mmopera(x)), Some(Detail::Mmopera(y))) =
+            (s.get(&a.first), s.get(&a.second))
+        else {
+            return Err(GONE.to_string());
+        };
+        let on = |r: &coglab_core::leaderboard::mmopera::MmoperaRow| {
+            r.task(a.task).cloned().ok_or_else(|| {
+                format!(
+                    "{} has no {} scores: pick two models scored on {}",
+                    r.model,
+                    a.task.name(),
+                    a.task.name()
+                )
             })
+        };
+        coglab_core::leaderboard::mmopera::CompareArgs {
+            models: [x.model.clone(), y.model.clone()],
+            a: on(x)?,
+            b: on(y)?,
+            resamples: a.resamples,
+            seed: a.seed,
         }
-        "compare" => {
-            let a: CompareArgs = parse("compare", args)?;
-            STORE.with_borrow(|s| match (s.get(&a.first), s.get(&a.second)) {
-                (Some(Detail::Mmiq(x)), Some(Detail::Mmiq(y))) => {
-                    let c = compare_mmiq(x, y, a.resamples, a.seed)?;
-                    wire("lb.compare", &Compared::Mmiq(&c))
-                }
-                (Some(Detail::Kiva(x)), Some(Detail::Kiva(y))) => {
-                    let c = compare_kiva(x, y, a.resamples, a.seed)?;
-                    wire("lb.compare", &Compared::Kiva(&c))
-                }
-                (Some(_), Some(_)) => Err("the two rows are from different benchmarks".into()),
-                _ => Err(GONE.into()),
-            })
-        }
-        "answers" => {
-            let a: AnswersArgs = parse("answers", args)?;
-            KIVA_FILES.with_borrow(|k| {
-                let files = k.get(&a.id).ok_or_else(|| {
-                    STORE.with_borrow(|s| match s.get(&a.id) {
-                        Some(_) => "answers are available for KiVA model runs".to_string(),
-                        None => GONE.to_string(),
-                    })
-                })?;
-                let (path, bytes) = files
-                    .iter()
-                    .find(|(p, _)| subdomain_of(p) == a.subdomain)
-                    .ok_or_else(|| {
-                        format!("no run file of subdomain {:?} in this row", a.subdomain)
-                    })?;
-                let answers = coglab_core::kiva::trial_answers(path, bytes, a.variation)
-                    .map_err(|e| e.to_string())?;
-                wire("lb.answers", &answers)
-            })
-        }
-        "forget" => {
-            let a: ForgetArgs = parse("forget", args)?;
-            STORE.with_borrow_mut(|s| {
-                for id in &a.ids {
-                    s.remove(id);
-                }
-            });
-            KIVA_FILES.with_borrow_mut(|k| {
-                for id in &a.ids {
-                    k.remove(id);
-                }
-            });
-            Ok(Output::Json("null".into()))
-        }
-        "mmopera_compare" => {
-            // The arguments come as a file in the binary form (see `CompareArgs`).
-            let bytes = files.first().map_or(&[][..], |f| f.bytes.as_slice());
-            let a: coglab_core::leaderboard::mmopera::CompareArgs =
-                coglab_core::wire::from_bytes(bytes)
-                    .map_err(|e| format!("lb.mmopera_compare arguments: {e}"))?;
-            wire("lb.mmopera_compare", &a.compare()?)
-        }
-        "gold_analyze" => wire(
-            "lb.gold_analyze",
-            &coglab_core::leaderboard::gold::analyze_args(args)?,
-        ),
-        _ => Err(format!("unknown worker operation {name:?}")),
-    }
+        .compare()
+    })
+}
+
+/// [`api::GoldAnalyze`]: a kept Gold matrix under another task → layer assignment.
+///
+/// # Errors
+/// The core's message.
+pub fn gold_analyze(a: &api::GoldAnalyze) -> Result<GoldResult, String> {
+    STORE.with_borrow(|s| match s.get(&a.row) {
+        Some(Detail::Gold(m)) => coglab_core::leaderboard::gold::analyze(m, &a.assignment),
+        Some(_) => Err("not a Gold row".into()),
+        None => Err(GONE.into()),
+    })
 }

@@ -1,36 +1,29 @@
-//! Worker operations of the structure page (domain `sem`).
+//! Worker operations of the structure page ([`super::api`]'s `SemLoad`, `SemLoadText`,
+//! `SemAnalyze`).
 //!
-//! - `sem.columns`: reads the dropped score matrix; returns its models and numeric columns.
-//! - `sem.analyze`: fits the spec to the matrix (`coglab_core::sem::analyze_parsed_with_progress`),
-//!   optionally with Algorithm 1 pruning and a bootstrap (progress reported every 100
-//!   resamples); returns the report, the rank comparison against the plain mean and the fit's
-//!   wall time in milliseconds.
+//! A score matrix is read once, kept here under a [`MatrixId`], and fitted as often as the page
+//! asks (another spec, pruning, a bootstrap) without being sent or parsed again.
 
-use super::protocol::{wire, InputFile, Output};
-use coglab_core::sem::bootstrap::BootstrapOptions;
-use coglab_core::sem::data::ScoreMatrix;
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use super::api::{self, FileRef, MatrixId, SemAnalyzed, SemColumns};
+use super::host::{self, Progress};
+use coglab_core::sem::data::{Missing, ScoreMatrix};
 use coglab_core::sem::spec::ModelSpec;
 use coglab_core::sem::suite::rank_changes;
 use coglab_core::sem::{analyze_parsed_with_progress, SemOptions};
-use serde::{Deserialize, Serialize};
 
-use super::host::Progress;
-
-/// Arguments of `sem.analyze`.
-#[derive(Deserialize)]
-struct AnalyzeArgs {
-    /// Spec JSON text.
-    spec: String,
-    /// Run Algorithm 1.
-    #[serde(default)]
-    prune: bool,
-    /// Bootstrap resamples and seed, if wanted.
-    #[serde(default)]
-    bootstrap: Option<BootstrapOptions>,
-    /// "listwise" (default) or "mean".
-    #[serde(default)]
-    missing: Option<String>,
+thread_local! {
+    /// The matrices read, by id.
+    static MATRICES: RefCell<HashMap<MatrixId, ScoreMatrix>> = RefCell::new(HashMap::new());
+    /// The next matrix id.
+    static NEXT_ID: RefCell<MatrixId> = const { RefCell::new(1) };
 }
+
+/// The most matrices kept at once (the oldest are dropped): a page loads one at a time, and a
+/// matrix of a few thousand models is a few MB.
+const KEEP: usize = 8;
 
 /// `performance.now()` of the worker (sub-millisecond), or `Date.now()` without it.
 fn now_ms() -> f64 {
@@ -42,84 +35,87 @@ fn now_ms() -> f64 {
         .unwrap_or_else(js_sys::Date::now)
 }
 
-fn matrix(files: &[InputFile]) -> Result<ScoreMatrix, String> {
-    let f = files.first().ok_or("no score matrix given")?;
-    ScoreMatrix::parse(&f.bytes, &f.name).map_err(|e| e.to_string())
-}
-
-// Replies are typed structs, not `json!` values: a `json!` value serializes each type a second
-// way (into a `serde_json::Value`), which compiled the whole report's serializer twice.
-
-/// `sem.columns`' reply: the matrix's file name, models and numeric columns.
-#[derive(Serialize)]
-struct Columns<'a> {
-    file: &'a str,
-    models: &'a [String],
-    columns: Vec<&'a str>,
-}
-
-/// `sem.analyze`'s reply: the report, the rank changes and the fit's time in milliseconds.
-#[derive(Serialize)]
-struct Analyzed<'a, R, K> {
-    report: &'a R,
-    ranks: &'a K,
-    ms: f64,
-}
-
-/// Runs operation `name` of this domain.
-pub fn run(
-    name: &str,
-    args: &str,
-    files: Vec<InputFile>,
-    progress: &Progress,
-) -> Result<Output, String> {
-    match name {
-        "columns" => {
-            let m = matrix(&files)?;
-            let numeric: Vec<&str> = m
-                .columns
-                .iter()
-                .filter(|c| c.is_numeric())
-                .map(|c| c.name.as_str())
-                .collect();
-            serde_json::to_string(&Columns {
-                file: &m.file,
-                models: &m.models,
-                columns: numeric,
-            })
-            .map(Output::Json)
-            .map_err(|e| e.to_string())
-        }
-        "analyze" => {
-            let a: AnalyzeArgs =
-                serde_json::from_str(args).map_err(|e| format!("sem.analyze arguments: {e}"))?;
-            let m = matrix(&files)?;
-            let spec = ModelSpec::parse(&a.spec, "spec.json").map_err(|e| e.to_string())?;
-            let opts = SemOptions {
-                missing: match a.missing.as_deref() {
-                    Some("mean") => coglab_core::sem::data::Missing::Mean,
-                    _ => coglab_core::sem::data::Missing::Listwise,
-                },
-                bootstrap: a.bootstrap,
-                prune: a.prune,
-                max_iterations: None,
+/// Keeps `m` and describes it.
+fn keep(m: ScoreMatrix) -> SemColumns {
+    let id = NEXT_ID.with_borrow_mut(|n| {
+        let id = *n;
+        *n += 1;
+        id
+    });
+    let columns = SemColumns {
+        matrix: id,
+        file: m.file.clone(),
+        models: m.models.clone(),
+        columns: m
+            .columns
+            .iter()
+            .filter(|c| c.is_numeric())
+            .map(|c| c.name.clone())
+            .collect(),
+    };
+    MATRICES.with_borrow_mut(|all| {
+        all.insert(id, m);
+        while all.len() > KEEP {
+            let Some(&oldest) = all.keys().min() else {
+                break;
             };
-            let t0 = now_ms();
-            let mut report_progress =
-                |done: usize, total: usize| progress.report(done as f64, total as f64, "bootstrap");
-            let report = analyze_parsed_with_progress(&spec, &m, &opts, &mut report_progress)
-                .map_err(|e| e.to_string())?;
-            let ms = now_ms() - t0;
-            let ranks = rank_changes(&m, &report).map_err(|e| e.to_string())?;
-            wire(
-                "sem.analyze",
-                &Analyzed {
-                    report: &report,
-                    ranks: &ranks,
-                    ms,
-                },
-            )
+            all.remove(&oldest);
         }
-        _ => Err(format!("unknown worker operation \"sem.{name}\"")),
-    }
+    });
+    columns
+}
+
+/// [`api::SemLoad`]: reads a matrix file and keeps it.
+///
+/// # Errors
+/// The browser's or the parser's located message.
+pub async fn load(file: &FileRef, progress: &Progress) -> Result<SemColumns, String> {
+    let read = host::load(std::slice::from_ref(file), progress).await?;
+    let f = read.first().ok_or("no score matrix given")?;
+    let m = ScoreMatrix::parse(&f.bytes, &f.name).map_err(|e| e.to_string())?;
+    Ok(keep(m))
+}
+
+/// [`api::SemLoadText`]: reads a matrix from text the page made and keeps it.
+///
+/// # Errors
+/// The parser's located message.
+pub fn load_text(name: &str, text: &str) -> Result<SemColumns, String> {
+    let m = ScoreMatrix::parse(text.as_bytes(), name).map_err(|e| e.to_string())?;
+    Ok(keep(m))
+}
+
+/// The message when a matrix is no longer kept (the worker was restarted by a Cancel).
+pub const GONE: &str = "the score matrix is no longer in the scoring worker";
+
+/// [`api::SemAnalyze`]: fits the spec to a kept matrix
+/// (`coglab_core::sem::analyze_parsed_with_progress`), optionally with Algorithm 1 pruning and
+/// a bootstrap (progress every 100 resamples); returns the report, the rank comparison against
+/// the plain mean and the fit's wall time in milliseconds.
+///
+/// # Errors
+/// [`GONE`], or the spec's or the fit's message.
+pub fn analyze(a: &api::SemAnalyze, progress: &Progress) -> Result<SemAnalyzed, String> {
+    MATRICES.with_borrow(|all| {
+        let m = all.get(&a.matrix).ok_or(GONE)?;
+        let spec = ModelSpec::parse(&a.spec, "spec.json").map_err(|e| e.to_string())?;
+        let opts = SemOptions {
+            missing: if a.mean_impute {
+                Missing::Mean
+            } else {
+                Missing::Listwise
+            },
+            bootstrap: a.bootstrap,
+            prune: a.prune,
+            max_iterations: None,
+        };
+        let t0 = now_ms();
+        let mut report_progress =
+            |done: usize, total: usize| progress.report(done as f64, total as f64, "bootstrap");
+        let report = analyze_parsed_with_progress(&spec, m, &opts, &mut report_progress)
+            .map_err(|e| e.to_string())?;
+        let ms = now_ms() - t0;
+        let ranks = rank_changes(m, &report).map_err(|e| e.to_string())?;
+        Ok(SemAnalyzed { report, ranks, ms })
+    })
 }

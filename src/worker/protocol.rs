@@ -1,6 +1,8 @@
-//! Message shapes shared by the worker and its client, built and read with `js_sys::Reflect`.
+//! Reading the user's files in the worker (as streams, with limits and progress), and the
+//! progress updates the client hands to pages. The messages themselves are typed in
+//! [`super::api`].
 
-use js_sys::{Array, Object, Reflect, Uint8Array};
+use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 
 /// A progress update from a running operation.
@@ -23,73 +25,6 @@ impl ProgressUpdate {
             0.0
         }
     }
-}
-
-/// An operation's result as the worker sends it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Output {
-    /// JSON text (small or ad-hoc results, and what tests read).
-    Json(String),
-    /// A typed result in the binary form of [`coglab_core::wire`], read on the page with
-    /// [`super::client::WorkerClient::call_wire`]: smaller code than JSON for the large result
-    /// types, and exact numbers.
-    Wire(Vec<u8>),
-}
-
-/// `value` in the binary form, as operation `op`'s result.
-///
-/// # Errors
-/// A message naming the operation when the value cannot be written (see [`coglab_core::wire`]).
-pub fn wire<T: serde::Serialize + ?Sized>(op: &str, value: &T) -> Result<Output, String> {
-    coglab_core::wire::to_bytes(value)
-        .map(Output::Wire)
-        .map_err(|e| format!("{op} result: {e}"))
-}
-
-/// A reply read from a message event's data.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Reply {
-    /// The worker has started and handles requests from now on.
-    Ready,
-    /// Progress of request `id`.
-    Progress(u64, ProgressUpdate),
-    /// Request `id` finished with a result: JSON text (a string) or a value in the binary form
-    /// of [`coglab_core::wire`] (a `Uint8Array`).
-    Ok(u64, JsValue),
-    /// Request `id` failed with a message.
-    Err(u64, String),
-}
-
-fn set(obj: &Object, key: &str, value: &JsValue) {
-    // Setting a property on a plain object we created cannot fail.
-    let _ = Reflect::set(obj, &JsValue::from_str(key), value);
-}
-
-fn get_f64(obj: &JsValue, key: &str) -> Option<f64> {
-    Reflect::get(obj, &JsValue::from_str(key)).ok()?.as_f64()
-}
-
-fn get_string(obj: &JsValue, key: &str) -> Option<String> {
-    Reflect::get(obj, &JsValue::from_str(key)).ok()?.as_string()
-}
-
-/// Builds a request object. Returns it with the list of buffers to transfer.
-pub fn request(id: u64, op: &str, args: &str, files: &[(String, Uint8Array)]) -> (Object, Array) {
-    let obj = Object::new();
-    set(&obj, "id", &JsValue::from_f64(id as f64));
-    set(&obj, "op", &JsValue::from_str(op));
-    set(&obj, "args", &JsValue::from_str(args));
-    let list = Array::new();
-    let transfer = Array::new();
-    for (name, data) in files {
-        let f = Object::new();
-        set(&f, "name", &JsValue::from_str(name));
-        set(&f, "data", data);
-        list.push(&f);
-        transfer.push(&data.buffer());
-    }
-    set(&obj, "files", &list);
-    (obj, transfer)
 }
 
 /// The largest file the app reads in the browser (1 GiB). A wasm32 module addresses at most
@@ -120,56 +55,6 @@ pub fn too_large(name: &str, size: f64) -> String {
         megabytes(MAX_FILE_BYTES),
         MAX_FILE_BYTES
     )
-}
-
-/// Builds a request whose inputs are `File`s (or any `Blob`s). The objects are posted as they
-/// are (a structured clone of a `File` refers to the same data, nothing is copied or read on
-/// the main thread); the worker reads them as streams, with progress ([`read_files`]).
-pub fn request_files(id: u64, op: &str, args: &str, files: &[(String, web_sys::File)]) -> Object {
-    let obj = Object::new();
-    set(&obj, "id", &JsValue::from_f64(id as f64));
-    set(&obj, "op", &JsValue::from_str(op));
-    set(&obj, "args", &JsValue::from_str(args));
-    let list = Array::new();
-    for (name, file) in files {
-        let f = Object::new();
-        set(&f, "name", &JsValue::from_str(name));
-        set(&f, "blob", file);
-        list.push(&f);
-    }
-    set(&obj, "files", &list);
-    obj
-}
-
-/// A request as the worker reads it.
-#[derive(Debug)]
-pub struct Request {
-    /// Request id, echoed in every reply.
-    pub id: u64,
-    /// Operation name, `"<domain>.<name>"`.
-    pub op: String,
-    /// JSON arguments.
-    pub args: String,
-    /// Input files: name and where the bytes are.
-    pub files: Vec<RequestFile>,
-}
-
-/// An input file of a request, before the worker has read it.
-#[derive(Debug)]
-pub struct RequestFile {
-    /// The file name as the user chose it.
-    pub name: String,
-    /// Its bytes.
-    pub source: FileSource,
-}
-
-/// Where a request file's bytes are.
-#[derive(Debug)]
-pub enum FileSource {
-    /// Transferred bytes ([`request`]).
-    Bytes(Vec<u8>),
-    /// A `File`/`Blob` the worker reads itself ([`request_files`], [`read_blob`]).
-    Blob(web_sys::Blob),
 }
 
 /// Reads `Blob`s (in a worker) as streams, one file after the other, handing each piece to
@@ -286,115 +171,13 @@ pub fn reading_label(name: &str, done: f64, total: f64) -> String {
     format!("reading {name}: {:.0} of {:.0} MB", done / 1e6, total / 1e6)
 }
 
-/// One input file given to a worker operation.
+/// One input file given to a worker operation, read.
 #[derive(Debug, Clone)]
 pub struct InputFile {
     /// The file name as the user chose it (used in error messages).
     pub name: String,
     /// The file's bytes.
     pub bytes: Vec<u8>,
-}
-
-/// Reads a request from a message's data (files given as `Blob`s are read later, with
-/// [`read_blob`]).
-///
-/// # Errors
-/// A message naming the missing or mistyped field.
-pub fn read_request(data: &JsValue) -> Result<Request, String> {
-    let id = get_f64(data, "id").ok_or("worker request: field \"id\": expected a number")? as u64;
-    let op = get_string(data, "op").ok_or("worker request: field \"op\": expected a string")?;
-    let args = get_string(data, "args").unwrap_or_else(|| "null".to_string());
-    let list: Array = Reflect::get(data, &JsValue::from_str("files"))
-        .ok()
-        .and_then(|v| v.dyn_into().ok())
-        .unwrap_or_default();
-    let mut files = Vec::with_capacity(list.length() as usize);
-    for (i, f) in list.iter().enumerate() {
-        let name = get_string(&f, "name").unwrap_or_else(|| format!("file {}", i + 1));
-        let field = |k: &str| Reflect::get(&f, &JsValue::from_str(k)).ok();
-        let source = if let Some(data) = field("data").and_then(|v| v.dyn_into::<Uint8Array>().ok())
-        {
-            FileSource::Bytes(data.to_vec())
-        } else if let Some(blob) = field("blob").and_then(|v| v.dyn_into::<web_sys::Blob>().ok()) {
-            FileSource::Blob(blob)
-        } else {
-            return Err(format!(
-                "worker request: file {name}: expected bytes or a File"
-            ));
-        };
-        files.push(RequestFile { name, source });
-    }
-    Ok(Request {
-        id,
-        op,
-        args,
-        files,
-    })
-}
-
-/// The message a worker posts once it can handle requests (messages sent to a worker before
-/// its wasm has started are lost, so the client waits for this).
-pub fn ready() -> Object {
-    let obj = Object::new();
-    set(&obj, "kind", &JsValue::from_str("ready"));
-    obj
-}
-
-/// Builds a progress reply.
-pub fn progress(id: u64, done: f64, total: f64, label: &str) -> Object {
-    let obj = Object::new();
-    set(&obj, "id", &JsValue::from_f64(id as f64));
-    set(&obj, "kind", &JsValue::from_str("progress"));
-    set(&obj, "done", &JsValue::from_f64(done));
-    set(&obj, "total", &JsValue::from_f64(total));
-    set(&obj, "label", &JsValue::from_str(label));
-    obj
-}
-
-/// Builds a final reply: the JSON result, or an error message.
-pub fn finished(id: u64, result: &Result<Output, String>) -> Object {
-    let obj = Object::new();
-    set(&obj, "id", &JsValue::from_f64(id as f64));
-    match result {
-        Ok(out) => {
-            set(&obj, "kind", &JsValue::from_str("ok"));
-            let value = match out {
-                Output::Json(json) => JsValue::from_str(json),
-                Output::Wire(bytes) => Uint8Array::from(bytes.as_slice()).into(),
-            };
-            set(&obj, "result", &value);
-        }
-        Err(e) => {
-            set(&obj, "kind", &JsValue::from_str("err"));
-            set(&obj, "error", &JsValue::from_str(e));
-        }
-    }
-    obj
-}
-
-/// Reads a reply from a message's data (`None` for a malformed message).
-pub fn read_reply(data: &JsValue) -> Option<Reply> {
-    let kind = get_string(data, "kind")?;
-    if kind == "ready" {
-        return Some(Reply::Ready);
-    }
-    let id = get_f64(data, "id")? as u64;
-    match kind.as_str() {
-        "progress" => Some(Reply::Progress(
-            id,
-            ProgressUpdate {
-                done: get_f64(data, "done").unwrap_or(0.0),
-                total: get_f64(data, "total").unwrap_or(0.0),
-                label: get_string(data, "label").unwrap_or_default(),
-            },
-        )),
-        "ok" => Some(Reply::Ok(
-            id,
-            Reflect::get(data, &JsValue::from_str("result")).ok()?,
-        )),
-        "err" => Some(Reply::Err(id, get_string(data, "error")?)),
-        _ => None,
-    }
 }
 
 #[cfg(test)]

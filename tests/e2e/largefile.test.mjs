@@ -5,7 +5,7 @@
 // once with a message naming the file, its size, the limit and the command-line alternative.
 //
 // With COGLAB_LARGE=1 (slow: minutes, 1 GB of disk in the temp dir; not part of the default
-// run): a generated 1 GB MM-IQ JSONL is picked and scored in the worker (lb.score with the real
+// run): a generated 1 GB MM-IQ JSONL is picked and scored in the worker (a typed Score request with the real
 // answer key) while the main thread's longest task is recorded with the Long Tasks API; the
 // figures (time, longest task, progress replies) are printed. Set COGLAB_LARGE_FILE to reuse a
 // file.
@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, ftruncateSync, mkdtempSync, openSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { start, newPage, startWorker, App, ROOT } from './support.mjs';
+import { start, newPage, App, ROOT } from './support.mjs';
 
 const DATA = process.env.COGLAB_DATA ?? join(ROOT, '../shared/data');
 const KEY = join(DATA, 'mmiq/MMIQ_benchmark_answer_dict.jsonl');
@@ -43,13 +43,24 @@ async function pick(page, paths) {
 }
 
 /**
- * In the page: starts the app's worker, posts one request whose files are the picked Files
- * (plus `extra` Files made in the page from sizes), records every reply, the main thread's long
- * tasks and the time, and resolves when the request finishes.
+ * In the page: starts the app's worker module, posts one typed `Score` request (src/worker/api.rs)
+ * whose files are the picked Files (plus Files made in the page from `extraSizes`), records every
+ * reply (as plain objects: Maps and BigInts of serde-wasm-bindgen's form converted), the main
+ * thread's long tasks and the time, and resolves when the request finishes.
  */
-async function runInWorker(page, { op, args = 'null', extraSizes = [], timeout = 60000 }) {
-  const handle = await startWorker(page);
-  return page.evaluate(async ({ worker, op, args, extraSizes, timeout }) => {
+async function runInWorker(page, { extraSizes = [], timeout = 60000 }) {
+  return page.evaluate(async ({ extraSizes, timeout }) => {
+    const plain = (v) => (v instanceof Map ? Object.fromEntries([...v].map(([k, x]) => [k, plain(x)]))
+      : typeof v === 'bigint' ? Number(v)
+        : Array.isArray(v) ? v.map(plain)
+          : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]))
+            : v);
+    const worker = new Worker('coglab-worker_loader.js');
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the worker did not say Ready in 20 s')), 20000);
+      worker.onerror = (e) => { clearTimeout(timer); reject(new Error(`worker error: ${e.message}`)); };
+      worker.onmessage = (e) => { if (e.data === 'Ready') { clearTimeout(timer); resolve(); } };
+    });
     const longTasks = [];
     const observer = new PerformanceObserver((list) => {
       for (const e of list.getEntries()) longTasks.push(e.duration);
@@ -69,20 +80,18 @@ async function runInWorker(page, { op, args = 'null', extraSizes = [], timeout =
       setTimeout(() => reject(new Error(`timed out; replies: ${JSON.stringify(replies.slice(-5))}`)), timeout);
       worker.onerror = (e) => reject(new Error(`worker error: ${e.message}`));
       worker.onmessage = (e) => {
-        // A result in the app's binary form (coglab_core::wire) comes as bytes: kept as its
-        // length and a text view, in which its strings (model and file names) stand as written.
-        const r = e.data.result;
-        replies.push(r instanceof Uint8Array
-          ? { ...e.data, result: { bytes: r.length, text: new TextDecoder().decode(r) } }
-          : e.data);
-        if (e.data.kind !== 'progress') resolve();
+        const m = plain(e.data);
+        replies.push(m.Progress ? { kind: 'progress', ...m.Progress }
+          : m.Done ? { kind: 'Ok' in m.Done.result ? 'ok' : 'err', result: m.Done.result.Ok, error: m.Done.result.Err }
+            : m);
+        if (m.Done) resolve();
       };
     });
     const picked = [...(document.getElementById('e2e-files')?.files ?? [])];
     const made = extraSizes.map((n, i) => new File([new Uint8Array(n).fill(120)], `made-${i}.bin`));
     const files = [...picked, ...made].map((f) => ({ name: f.name, blob: f }));
     const postStart = performance.now();
-    worker.postMessage({ id: 1, op, args, files });
+    worker.postMessage({ id: 1n, request: { Score: { files, models: {}, kinds: {} } } });
     const postMs = performance.now() - postStart;
     try { await done; } finally {
       clearInterval(ticker);
@@ -97,17 +106,19 @@ async function runInWorker(page, { op, args = 'null', extraSizes = [], timeout =
       longTasks: longTasks.length,
       maxGap,
     };
-  }, { worker: handle, op, args, extraSizes, timeout });
+  }, { extraSizes, timeout });
 }
 
 test('the worker reads a posted File as a stream with progress', async () => {
   const { page, context, errors } = await newPage(env.browser);
   const app = new App(page, env.base);
   await app.goto('/');
-  const run = await runInWorker(page, { op: 'sys.sizes', extraSizes: [20_000_000, 10] });
+  const run = await runInWorker(page, { extraSizes: [20_000_000, 10] });
   const ok = run.replies.find((m) => m.kind === 'ok');
   assert.ok(ok, JSON.stringify(run.replies.filter((m) => m.kind !== 'progress')));
-  assert.deepEqual(JSON.parse(ok.result), [{ name: 'made-0.bin', bytes: 20_000_000 }, { name: 'made-1.bin', bytes: 10 }]);
+  // Both files were read whole; neither is a result file, and each says so.
+  assert.deepEqual(ok.result.Score.files.map((f) => [f.file, f.status]),
+    [['made-0.bin', 'error'], ['made-1.bin', 'error']]);
   const reading = run.replies.filter((m) => m.kind === 'progress' && m.label.startsWith('reading '));
   // The stream's pieces arrive in sizes the browser picks; progress is posted at most every
   // 100 ms and at the end of each file, bytes done over both files.
@@ -133,7 +144,7 @@ test('a file above 1 GiB is refused at once, naming the file, its size, the limi
   const app = new App(page, env.base);
   await app.goto('/');
   await pick(page, [path]);
-  const run = await runInWorker(page, { op: 'lb.score', args: '{}' });
+  const run = await runInWorker(page, {});
   const err = run.replies.find((m) => m.kind === 'err');
   assert.ok(err, JSON.stringify(run.replies));
   assert.equal(err.error, 'huge_output.jsonl: 1100.0 MB (1100000000 bytes) is above the 1073.7 MB '
@@ -158,7 +169,7 @@ test('a 1 GB MM-IQ JSONL is read as a stream and scored in the worker; the tab s
     const app = new App(page, env.base);
     await app.goto('/');
     await pick(page, [KEY, path]);
-    const run = await runInWorker(page, { op: 'lb.score', args: '{}', timeout: 15 * 60 * 1000 });
+    const run = await runInWorker(page, { timeout: 15 * 60 * 1000 });
     const progress = run.replies.filter((m) => m.kind === 'progress');
     const reading = progress.filter((m) => m.label.startsWith(`reading ${basename(path)}: `));
     const end = run.replies.find((m) => m.kind !== 'progress');
@@ -176,10 +187,8 @@ test('a 1 GB MM-IQ JSONL is read as a stream and scored in the worker; the tab s
     };
     console.log(`large-file figures: ${JSON.stringify(figures)}`);
     assert.equal(end.kind, 'ok', end.error);
-    // lb.score answers in the binary form: the scored row's model is named after the file.
-    console.log(`large-file result: ${end.result.bytes} bytes`);
-    assert.ok(end.result.text.includes(basename(path, '.jsonl').replace(/_output$/, '')),
-      end.result.text.slice(0, 500));
+    // The scored row's model is named after the file.
+    assert.equal(end.result.Score.mmiq[0].model, basename(path, '.jsonl').replace(/_output$/, ''));
     // Progress while reading: at most one reply per 100 ms, increasing, ending at the file's end.
     assert.ok(reading.length >= 2, `${reading.length} reading replies`);
     assert.ok(reading.every((m, i) => i === 0 || m.done > reading[i - 1].done));

@@ -4,6 +4,7 @@
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -16,8 +17,16 @@ const TYPES = {
   '.webmanifest': 'application/manifest+json',
 };
 
-/** Starts a server for `root`; resolves to { url, close }. */
+/** Types sent gzip-compressed (-9) when the browser accepts it, as static hosts do. */
+const COMPRESSED = new Set(['.html', '.js', '.wasm', '.css', '.json', '.svg', '.webmanifest']);
+
+/**
+ * Starts a server for `root`; resolves to { url, close }. Text and wasm go gzip-compressed to a
+ * browser that accepts it (so the transfer sizes the browser records are what a visitor
+ * downloads), with a Last-Modified validator answered by 304, as common static hosts do.
+ */
 export async function serve(root) {
+  const gzipped = new Map();
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
     let file = join(root, path);
@@ -30,8 +39,23 @@ export async function serve(root) {
     }
     if (!file) { res.writeHead(404).end('not found'); return; }
     try {
-      const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      const info = await stat(file);
+      const modified = new Date(Math.floor(info.mtimeMs / 1000) * 1000);
+      const since = req.headers['if-modified-since'];
+      if (since && new Date(since) >= modified) { res.writeHead(304).end(); return; }
+      let body = await readFile(file);
+      const headers = {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'last-modified': modified.toUTCString(),
+      };
+      if (COMPRESSED.has(extname(file)) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+        const key = `${file}:${info.mtimeMs}:${info.size}`;
+        if (!gzipped.has(key)) gzipped.set(key, gzipSync(body, { level: 9 }));
+        body = gzipped.get(key);
+        headers['content-encoding'] = 'gzip';
+        headers.vary = 'accept-encoding';
+      }
+      res.writeHead(200, headers);
       res.end(body);
     } catch {
       res.writeHead(404).end('not found');

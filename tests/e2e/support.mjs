@@ -40,29 +40,6 @@ export async function newPage(browser, options = {}) {
   return { page, context, errors };
 }
 
-/**
- * Starts the app's scoring worker in the page the way the app does (src/worker/client.rs):
- * a module worker `worker.js` given the app's glue URL and its compiled module. Resolves with a
- * handle to the Worker once it has said "ready" (pass it to `page.evaluate` as an argument).
- */
-export async function startWorker(page) {
-  return page.evaluateHandle(async () => {
-    const glue = document.querySelector("link[rel=modulepreload][href*='coglab-app']").href;
-    const wasm = document.querySelector("link[rel=preload][as=fetch][href*='coglab-app']").href;
-    const module = await WebAssembly.compileStreaming(fetch(wasm));
-    const worker = new Worker('worker.js', { type: 'module' });
-    await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the worker did not say ready in 20 s')), 20000);
-      worker.onerror = (e) => { clearTimeout(timer); reject(new Error(`worker error: ${e.message}`)); };
-      worker.onmessage = (e) => { if (e.data?.kind === 'ready') { clearTimeout(timer); resolve(); } };
-      worker.postMessage({ glue, module });
-    });
-    worker.onmessage = null;
-    worker.onerror = null;
-    return worker;
-  });
-}
-
 /** Page object for the coglab app. */
 export class App {
   constructor(page, base) { this.page = page; this.base = base; }

@@ -12,7 +12,6 @@
 //! - [`selftest`]: the KiVA self-test's trial generator, scoring and export.
 //! - [`order`]: stable sorting and tree building through one shared sort instantiation (wasm code size).
 //! - [`sem`]: the PLS-SEM engine behind Gold's benchmark-structure diagnostics, on [`linalg`].
-//! - [`wire`]: the compact binary form in which the web app's worker hands results to the page.
 //! - [`float`], [`csv_out`]: reading numbers and writing CSV without the standard library's
 //!   float reader (wasm code size).
 #![deny(missing_docs)]
@@ -32,4 +31,3 @@ pub mod review;
 pub mod selftest;
 pub mod sem;
 pub mod stats;
-pub mod wire;

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use approx::assert_relative_eq;
-use coglab_core::leaderboard::gold::{analyze_args, is_score_matrix, GoldResult};
+use coglab_core::leaderboard::gold::{analyze, is_score_matrix, GoldResult};
 use coglab_core::leaderboard::{detect, score_files, FileKind, InputRef, Scored};
 use coglab_core::reported::ReportedBundle;
 use coglab_core::sem::suite::matrix_csv_from_reported;
@@ -89,11 +89,11 @@ fn gold_table2_matrix_is_scored_with_the_papers_layers() {
 }
 
 #[test]
-fn another_assignment_through_the_worker_entry_point() {
+fn another_assignment_of_the_kept_matrix() {
     let csv = gold_csv();
     let s = run(&[("gold-table2.csv", csv.as_bytes())]);
-    let m = &s.gold[0].matrix;
-    // Two layers only: the re-scored matrix CSV and assignment as the page sends them.
+    let m = s.gold[0].data.as_ref().unwrap();
+    // Two layers only: the kept matrix scored again with another assignment.
     let mut a: BTreeMap<String, String> = BTreeMap::new();
     for t in ["Color", "Count", "OCR", "Artwork", "Landmark"] {
         a.insert(t.into(), "Perception".into());
@@ -102,14 +102,7 @@ fn another_assignment_through_the_worker_entry_point() {
         a.insert(t.into(), "Reasoning".into());
     }
     a.insert("BMK".into(), String::new());
-    let args = serde_json::json!({"file": m.file, "csv": m.csv, "assignment": a}).to_string();
-    let r: GoldResult = analyze_args(&args).unwrap();
-    // The worker sends it in the binary form (coglab_core::wire): read back equal.
-    let bytes = coglab_core::wire::to_bytes(&r).unwrap();
-    assert_eq!(
-        coglab_core::wire::from_bytes::<GoldResult>(&bytes).unwrap(),
-        r
-    );
+    let r: GoldResult = analyze(m, &a).unwrap();
     assert_eq!(r.layers, ["Perception", "Reasoning"]);
     assert!(!r.assignment.contains_key("BMK"));
     assert!(r.spec.contains("\"Overall\""));
@@ -123,11 +116,9 @@ fn another_assignment_through_the_worker_entry_point() {
             *v = "Perception".into();
         }
     }
-    let args = serde_json::json!({"file": m.file, "csv": m.csv, "assignment": one}).to_string();
-    assert!(analyze_args(&args)
+    assert!(analyze(m, &one)
         .unwrap_err()
         .contains("at least two layers"));
-    assert!(analyze_args("{").is_err());
 }
 
 #[test]
@@ -153,9 +144,7 @@ fn openvlm_json_needs_an_assignment_and_matches_the_cli() {
     for t in ["MMMU_VAL", "MathVista", "AI2D", "MMVet"] {
         a.insert(t.to_string(), "Reasoning".to_string());
     }
-    let args = serde_json::json!({"file": g.matrix.file, "csv": g.matrix.csv, "assignment": a})
-        .to_string();
-    let r: GoldResult = analyze_args(&args).unwrap();
+    let r: GoldResult = analyze(g.data.as_ref().unwrap(), &a).unwrap();
     assert_eq!(r.n_models, 284);
     // `coglab sem --spec openvlm-spec.json models.json --json` with the same two layers.
     let l = r.rows.iter().find(|x| x.model == "LLaVA-v1-7B").unwrap();

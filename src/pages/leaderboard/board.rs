@@ -3,11 +3,11 @@
 //! baselines (chance, humans); and the table's view state in the URL query string.
 
 use coglab_core::kiva::{StageStats, Variant};
-use coglab_core::leaderboard::gold::{score_table, GoldResult, GoldRow, LAYERS};
+use coglab_core::leaderboard::gold::{GoldResult, GoldRow, LAYERS};
 use coglab_core::leaderboard::metrics::{
     definition, model_info, normal_interval, reported_mmiq_interval,
 };
-use coglab_core::leaderboard::mmopera::{intervals, MmoperaRow};
+use coglab_core::leaderboard::mmopera::MmoperaRow;
 use coglab_core::leaderboard::{KivaRow, MmiqAccRow, MmiqRow};
 use coglab_core::mmiq::{Accuracy, CATEGORIES, CHANCE};
 use coglab_core::mmopera::Task;
@@ -349,7 +349,7 @@ fn mmopera_ids(task: Task) -> (&'static str, &'static str) {
 /// reasoning score; the paper's Table 2 rows (reported, its human row as a baseline) with the
 /// reasoning score of Table 3 where the model is in it, and the rows computed from dropped
 /// judge files (`coglab score mmopera`'s numbers, with the core's 95% intervals over items,
-/// [`intervals`]).
+/// `coglab_core::leaderboard::mmopera::intervals`, computed in the worker at scoring).
 pub fn mmopera_board(
     reported: Option<&ReportedBundle>,
     computed: &[MmoperaRow],
@@ -403,7 +403,7 @@ pub fn mmopera_board(
         let Some(tr) = m.task(task) else { continue };
         let files = |f: &[String]| f.join(", ");
         let h = tr.holistic.as_ref();
-        let iv = intervals(&tr.items).map(|x| x.1);
+        let iv = tr.intervals;
         let hcell = |v: Option<f64>, ci: Option<(f64, f64)>| {
             let h = h?;
             Some(BoardCell {
@@ -467,20 +467,32 @@ pub fn mmopera_board(
     }
 }
 
+/// The worker request that scores Gold's Table 2 of `reported` (core
+/// `leaderboard::gold::score_table`), if the bundle has the table.
+pub fn gold_table_request(reported: &ReportedBundle) -> Option<crate::worker::api::GoldTable> {
+    let t = reported.table("gold-table2")?;
+    Some(crate::worker::api::GoldTable {
+        labels: t.rows.iter().map(|r| r.label.clone()).collect(),
+        columns: t.columns.clone(),
+        values: t.rows.iter().map(|r| r.values.clone()).collect(),
+    })
+}
+
 /// The Gold table: the loading-weighted overall score, the layer scores and the plain mean
 /// (coglab-core's Gold analysis), and the Overall printed in the paper. Reported rows: Gold's
 /// Table 2, with the weighted scores computed by the core from its task accuracies; computed
 /// rows: every scored matrix dropped (one row per model and matrix).
-pub fn gold_board(reported: Option<&ReportedBundle>, computed: &[GoldRow]) -> Board {
+///
+/// `table_scores` are the core's scores of Table 2 ([`gold_table_request`], computed in the
+/// worker), when they have arrived.
+pub fn gold_board(
+    reported: Option<&ReportedBundle>,
+    table_scores: Option<&GoldResult>,
+    computed: &[GoldRow],
+) -> Board {
     let table = reported.and_then(|b| b.table("gold-table2"));
-    let table_scores = table.map(|t| {
-        let labels: Vec<String> = t.rows.iter().map(|r| r.label.clone()).collect();
-        let values: Vec<Vec<Option<f64>>> = t.rows.iter().map(|r| r.values.clone()).collect();
-        score_table(&labels, &t.columns, &values)
-    });
     let results: Vec<(&GoldResult, String)> = table_scores
-        .iter()
-        .filter_map(|r| r.as_ref().ok())
+        .into_iter()
         .map(|r| (r, String::new()))
         .chain(
             computed
@@ -536,7 +548,7 @@ pub fn gold_board(reported: Option<&ReportedBundle>, computed: &[GoldRow]) -> Bo
     let mut rows = Vec::new();
     if let Some(t) = table {
         let source = format!("{} — {}", t.source, t.title);
-        let scored = table_scores.as_ref().and_then(|r| r.as_ref().ok());
+        let scored = table_scores;
         let paper = t.columns.iter().position(|c| c == "Overall");
         for r in &t.rows {
             let mut v = match scored.and_then(|s| s.rows.iter().find(|x| x.model == r.label)) {
@@ -743,7 +755,9 @@ mod tests {
         let se = (4.0_f64 / 3.0 * 0.625).sqrt() / 4.0;
         assert!((lo - 0.05269).abs() < 1e-5, "{lo}");
         assert!((lo - (0.5 - 1.96 * se)).abs() < 1e-12 && (hi - (0.5 + 1.96 * se)).abs() < 1e-12);
-        let (point, _) = intervals(&s.mmopera[0].ria.as_ref().unwrap().items).unwrap();
+        let (point, _) =
+            coglab_core::leaderboard::mmopera::intervals(&s.mmopera[0].ria.as_ref().unwrap().items)
+                .unwrap();
         for (c, p) in point.iter().enumerate() {
             assert!((v("m", c).unwrap() - p).abs() < 1e-12, "column {c}");
         }
@@ -780,7 +794,14 @@ mod tests {
         }
         let s = scored(&[("gold-table2.csv", &csv)]);
         assert_eq!(s.gold.len(), 1, "{:?}", s.files);
-        let b = gold_board(Some(&bundle), &s.gold);
+        let table = gold_table_request(&bundle).unwrap();
+        let table_scores = coglab_core::leaderboard::gold::score_table(
+            &table.labels,
+            &table.columns,
+            &table.values,
+        )
+        .unwrap();
+        let b = gold_board(Some(&bundle), Some(&table_scores), &s.gold);
         assert_eq!(
             b.columns.iter().map(|c| c.key.as_str()).collect::<Vec<_>>(),
             [

@@ -7,15 +7,16 @@
 
 use std::collections::BTreeMap;
 
-use coglab_core::leaderboard::gold::{GoldResult, GoldRow, LAYERS};
+use coglab_core::leaderboard::gold::{GoldRow, LAYERS};
 use coglab_core::reported::ReportedBundle;
 use leptos::prelude::*;
 
-use super::board::gold_board;
+use super::board::{gold_board, gold_table_request};
 use crate::components::board_table::{BoardTable, ViewState};
 use crate::components::error_panel::ErrorPanel;
 use crate::data::base_path;
-use crate::worker::client::WorkerClient;
+use crate::worker::api;
+use crate::worker::client::{use_worker, WorkerClient};
 
 /// The Gold tab: the unified table (Gold Table 2 reported, with the core's weighted scores of
 /// its task accuracies; every scored matrix's models computed; [`BoardTable`] does sort,
@@ -30,11 +31,21 @@ pub fn GoldTab(
     /// The bundled reported results (Table 2).
     bundle: LocalResource<Result<ReportedBundle, String>>,
 ) -> impl IntoView {
-    let client = StoredValue::new_local(None::<WorkerClient>);
+    let client = StoredValue::new_local(use_worker());
+    // The core's scores of Table 2, computed in the worker once the bundle has loaded.
+    let table_scores = LocalResource::new(move || {
+        let request = bundle
+            .get()
+            .and_then(|b| b.ok())
+            .and_then(|b| gold_table_request(&b));
+        let client = client.get_value();
+        async move { client.call(request?).await.ok() }
+    });
     let board = Memo::new(move |_| {
         let b = bundle.get();
         let reported = b.as_ref().and_then(|r| r.as_ref().ok());
-        gold_board(reported, &rows.read())
+        let scores = table_scores.get().flatten();
+        gold_board(reported, scores.as_ref(), &rows.read())
     });
     view! {
         <BoardTable board=board state=state stem="gold" />
@@ -60,8 +71,8 @@ fn GoldMatrixView(
     rows: RwSignal<Vec<GoldRow>>,
     /// Which row.
     index: usize,
-    /// The worker client, started on first use.
-    client: StoredValue<Option<WorkerClient>, LocalStorage>,
+    /// The app's worker client.
+    client: StoredValue<WorkerClient, LocalStorage>,
 ) -> impl IntoView {
     let row = Memo::new(move |_| rows.read().get(index).cloned());
     let file = move || row.get().map(|r| r.matrix.file).unwrap_or_default();
@@ -75,30 +86,15 @@ fn GoldMatrixView(
     let (error, set_error) = signal(None::<String>);
     let score = move |_| {
         let Some(r) = row.get_untracked() else { return };
-        /// `lb.gold_analyze`'s arguments.
-        #[derive(serde::Serialize)]
-        struct Args<'a, A> {
-            file: &'a str,
-            csv: &'a str,
-            assignment: A,
-        }
-        let args = serde_json::to_string(&Args {
-            file: &r.matrix.file,
-            csv: &r.matrix.csv,
+        let request = api::GoldAnalyze {
+            row: r.id,
             assignment: assignment.get_untracked(),
-        })
-        .unwrap_or_default();
-        let c = client.with_value(|c| c.clone()).unwrap_or_else(|| {
-            let c = WorkerClient::for_app();
-            client.set_value(Some(c.clone()));
-            c
-        });
+        };
+        let c = client.get_value();
         set_busy.set(true);
         set_error.set(None);
         leptos::task::spawn_local(async move {
-            let res = c
-                .call_wire::<GoldResult>("lb.gold_analyze", &args, &[], None)
-                .await;
+            let res = c.call(request).await;
             set_busy.set(false);
             match res {
                 Ok(result) => rows.update(|v| {

@@ -8,9 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use coglab_core::leaderboard::mmopera::{
-    CompareArgs, MmoperaComparison, MmoperaRow, MmoperaTaskRow,
-};
+use coglab_core::leaderboard::mmopera::{MmoperaComparison, MmoperaRow, MmoperaTaskRow};
 use coglab_core::mmopera::score::{Breakdowns, Group, ProcessGroup};
 use coglab_core::mmopera::Task;
 use coglab_core::reported::ReportedBundle;
@@ -26,7 +24,8 @@ use crate::components::theme_toggle::chart_theme;
 use crate::router::use_query_map;
 
 use super::board::mmopera_board;
-use crate::worker::client::WorkerClient;
+use crate::worker::api;
+use crate::worker::client::use_worker;
 
 /// Bootstrap resamples and seed of the comparison's SR-difference interval.
 const RESAMPLES: usize = 2000;
@@ -439,13 +438,13 @@ fn OperaCanvas(
 
 /// Two models compared on the items both were judged on (one task): the 5×5 table of paired
 /// holistic verdicts, exact agreement, and the paired bootstrap 95% interval of the SR
-/// difference, computed in the worker (`lb.mmopera_compare`).
+/// difference, computed in the worker ([`api::MmoperaCompare`]).
 #[component]
 fn MmoperaCompare(
     /// The computed rows.
     rows: RwSignal<Vec<MmoperaRow>>,
 ) -> impl IntoView {
-    let client = StoredValue::new_local(None::<WorkerClient>);
+    let client = StoredValue::new_local(use_worker());
     let (task, set_task) = signal(Task::Ria);
     let (a, set_a) = signal(0usize);
     let (b, set_b) = signal(1usize);
@@ -464,48 +463,17 @@ fn MmoperaCompare(
         let (Some(ra), Some(rb)) = (ra, rb) else {
             return;
         };
-        let (Some(ta), Some(tb)) = (ra.task(t), rb.task(t)) else {
-            set_result.set(Some(Err(format!(
-                "{} has no {} scores: pick two models scored on {}",
-                if ra.task(t).is_none() {
-                    &ra.model
-                } else {
-                    &rb.model
-                },
-                t.name(),
-                t.name()
-            ))));
-            return;
-        };
-        let args = CompareArgs {
-            models: [ra.model.clone(), rb.model.clone()],
-            a: ta.clone(),
-            b: tb.clone(),
+        let request = api::MmoperaCompare {
+            first: ra.id,
+            second: rb.id,
+            task: t,
             resamples: RESAMPLES,
             seed: SEED,
         };
-        let args = match coglab_core::wire::to_bytes(&args) {
-            Ok(bytes) => js_sys::Uint8Array::from(bytes.as_slice()),
-            Err(e) => {
-                set_result.set(Some(Err(format!("lb.mmopera_compare arguments: {e}"))));
-                return;
-            }
-        };
-        let c = client.with_value(|c| c.clone()).unwrap_or_else(|| {
-            let c = WorkerClient::for_app();
-            client.set_value(Some(c.clone()));
-            c
-        });
+        let c = client.get_value();
         set_busy.set(true);
         leptos::task::spawn_local(async move {
-            let r = c
-                .call_wire::<MmoperaComparison>(
-                    "lb.mmopera_compare",
-                    "null",
-                    &[("arguments".to_string(), args)],
-                    None,
-                )
-                .await;
+            let r = c.call(request).await;
             set_busy.set(false);
             set_result.set(Some(r));
         });

@@ -1,17 +1,19 @@
 //! KiVA's own images as the self-test's stimuli: a folder picker (the repository's
 //! `transformed objects/KiVA` layout) and a picker for its trial files. The core
-//! (`selftest::stimuli::session_from_folder`) builds the trials from the listing; the images
+//! (`selftest::stimuli::session_from_folder`, run in the scoring worker) builds the trials from the listing; the images
 //! are shown through object URLs of the picked files, so nothing is uploaded. Object URLs do
 //! not survive a reload: the answers do (saved as for drawn sessions), and picking the folder
 //! again resumes the session.
 
 use std::collections::BTreeMap;
 
-use coglab_core::selftest::stimuli::{session_from_folder, tracker_subdomain};
+use coglab_core::selftest::stimuli::tracker_subdomain;
+
+use crate::worker::api::{self, FileRef};
+use crate::worker::client::{use_worker, WorkerClient};
 use coglab_core::selftest::Session;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 use crate::components::error_panel::ErrorPanel;
 
@@ -75,21 +77,27 @@ fn files_of(ev: &leptos::ev::Event) -> Vec<web_sys::File> {
 }
 
 /// Reads the trial files among `files`, builds the session and makes the object URLs.
-async fn load(files: Vec<web_sys::File>, seed: u64) -> Result<Loaded, String> {
+async fn load(
+    client: WorkerClient,
+    files: Vec<web_sys::File>,
+    seed: u64,
+) -> Result<Loaded, String> {
     let paths: Vec<String> = files.iter().map(file_path).collect();
-    let mut texts = Vec::new();
-    for (f, p) in files.iter().zip(&paths) {
-        if tracker_subdomain(p).is_none() {
-            continue;
-        }
-        let text = JsFuture::from(f.text())
-            .await
-            .ok()
-            .and_then(|v| v.as_string())
-            .ok_or_else(|| format!("{p}: the browser could not read this file"))?;
-        texts.push((p.clone(), text));
-    }
-    let session = session_from_folder(&paths, &texts, seed).map_err(|e| e.to_string())?;
+    let trackers = files
+        .iter()
+        .zip(&paths)
+        .filter(|(_, p)| tracker_subdomain(p).is_some())
+        .map(|(f, p)| FileRef {
+            name: p.clone(),
+            blob: f.clone().into(),
+        })
+        .collect();
+    let request = api::SelftestFolder {
+        paths: paths.clone(),
+        trackers,
+        seed,
+    };
+    let session = client.call(request).await?;
     let used: std::collections::BTreeSet<&str> = coglab_core::order::collect_set(
         session
             .trials
@@ -128,6 +136,7 @@ pub fn StimuliPicker(
     on_loaded: Callback<()>,
 ) -> impl IntoView {
     let store = expect_context::<LoadedStimuli>();
+    let client = StoredValue::new_local(use_worker());
     let folder: StoredValue<Vec<web_sys::File>, LocalStorage> = StoredValue::new_local(Vec::new());
     let trials: StoredValue<Vec<web_sys::File>, LocalStorage> = StoredValue::new_local(Vec::new());
     let counts = RwSignal::new((0usize, 0usize));
@@ -151,8 +160,9 @@ pub fn StimuliPicker(
         }
         busy.set(true);
         let seed = seed.get_untracked();
+        let client = client.get_value();
         wasm_bindgen_futures::spawn_local(async move {
-            let r = load(files, seed).await;
+            let r = load(client, files, seed).await;
             busy.set(false);
             match r {
                 Ok(l) => {

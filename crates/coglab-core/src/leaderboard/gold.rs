@@ -72,8 +72,8 @@ pub fn is_score_matrix(path: &str, bytes: &[u8]) -> bool {
     })
 }
 
-/// A score matrix as the page needs it: its models, numeric task columns, and the matrix as
-/// CSV to send back with another assignment.
+/// A score matrix as the page needs it: its models and numeric task columns (the numbers stay
+/// with the scorer: [`GoldRow::data`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GoldMatrix {
     /// The file name.
@@ -82,32 +82,20 @@ pub struct GoldMatrix {
     pub models: Vec<String>,
     /// Numeric columns (tasks), in file order.
     pub tasks: Vec<String>,
-    /// The numeric columns as CSV (`model,<tasks>`), readable by [`ScoreMatrix::parse`].
-    pub csv: String,
 }
 
 impl GoldMatrix {
     /// The summary of a parsed matrix.
     pub fn of(m: &ScoreMatrix) -> Self {
-        let numeric: Vec<&crate::sem::data::Column> =
-            m.columns.iter().filter(|c| c.is_numeric()).collect();
-        let mut w = crate::csv_out::CsvWriter::new();
-        let mut header = vec!["model".to_string()];
-        header.extend(numeric.iter().map(|c| c.name.clone()));
-        w.record(&header);
-        for (i, model) in m.models.iter().enumerate() {
-            let mut rec = vec![model.clone()];
-            rec.extend(numeric.iter().map(|c| match c.values[i] {
-                Some(v) => v.to_string(),
-                None => "NA".into(),
-            }));
-            w.record(&rec);
-        }
         Self {
             file: m.file.clone(),
             models: m.models.clone(),
-            tasks: numeric.iter().map(|c| c.name.clone()).collect(),
-            csv: w.finish(),
+            tasks: m
+                .columns
+                .iter()
+                .filter(|c| c.is_numeric())
+                .map(|c| c.name.clone())
+                .collect(),
         }
     }
 }
@@ -273,8 +261,15 @@ pub fn score_table(
 /// A dropped score matrix and its Gold scores.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GoldRow {
+    /// Row id, set by [`crate::leaderboard::Scored::split_details`] (0 until then).
+    #[serde(default)]
+    pub id: u64,
     /// The matrix.
     pub matrix: GoldMatrix,
+    /// The parsed matrix, for scoring it again under another assignment ([`analyze`]); not
+    /// serialized (the web app's worker keeps it by [`GoldRow::id`]).
+    #[serde(skip)]
+    pub data: Option<ScoreMatrix>,
     /// Scores with Gold's Table 2 assignment when the task names match.
     pub result: Option<GoldResult>,
     /// Why there is no result (the user assigns the tasks, or the fit failed).
@@ -303,30 +298,12 @@ pub fn score_matrix(path: &str, bytes: &[u8]) -> Result<GoldRow, String> {
         ),
     };
     Ok(GoldRow {
+        id: 0,
         matrix,
+        data: Some(m),
         result,
         message,
     })
-}
-
-/// Arguments of [`analyze_args`].
-#[derive(Debug, Clone, Deserialize)]
-struct AnalyzeArgs {
-    file: String,
-    csv: String,
-    assignment: BTreeMap<String, String>,
-}
-
-/// [`analyze`] with JSON arguments, for the web worker (`lb.gold_analyze`):
-/// `{"file", "csv" (a [`GoldMatrix::csv`]), "assignment": {task: layer}}`.
-///
-/// # Errors
-/// A message for unreadable arguments or from [`analyze`].
-pub fn analyze_args(args: &str) -> Result<GoldResult, String> {
-    let a: AnalyzeArgs =
-        serde_json::from_str(args).map_err(|e| format!("gold_analyze arguments: {e}"))?;
-    let m = ScoreMatrix::parse(a.csv.as_bytes(), &a.file).map_err(|e| e.to_string())?;
-    analyze(&m, &a.assignment)
 }
 
 #[cfg(test)]

@@ -50,7 +50,12 @@ pub struct MmoperaTaskRow {
     pub reasoning: Option<ReasoningReport>,
     /// Warnings of the holistic and process reports before cutting.
     pub warning_count: usize,
-    /// Per item scores (judged items, in file order).
+    /// The 95% intervals of the row's metrics over its items ([`intervals`]), computed when the
+    /// row is scored.
+    #[serde(default)]
+    pub intervals: Option<TaskIntervals>,
+    /// Per item scores (judged items, in file order). The web app's worker keeps them and
+    /// sends the row without them ([`crate::leaderboard::Scored::split_details`]).
     pub items: Vec<ItemScores>,
     /// What the reader should know (no metadata, lists cut).
     pub notes: Vec<String>,
@@ -59,6 +64,9 @@ pub struct MmoperaTaskRow {
 /// A computed MM-OPERA row: one model, RIA and/or ICA.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MmoperaRow {
+    /// Row id, set by [`crate::leaderboard::Scored::split_details`] (0 until then).
+    #[serde(default)]
+    pub id: u64,
     /// Model name.
     pub model: String,
     /// RIA scores, if RIA judge files were given.
@@ -337,6 +345,7 @@ pub fn score_mmopera(
             Ok(report) => {
                 let row = task_row(&input, metadata, report);
                 let entry = rows.entry(model.clone()).or_insert_with(|| MmoperaRow {
+                    id: 0,
                     model: model.clone(),
                     ria: None,
                     ica: None,
@@ -387,6 +396,7 @@ fn task_row(
         ));
     }
     let items = item_scores(std::mem::take(&mut report.items));
+    let iv = intervals(&items).map(|x| x.1);
     MmoperaTaskRow {
         task: input.task,
         regular_files: input.regular.iter().map(|r| r.file.clone()).collect(),
@@ -396,6 +406,7 @@ fn task_row(
         holistic: report.holistic,
         reasoning: report.reasoning,
         warning_count,
+        intervals: iv,
         items,
         notes,
     }
@@ -421,7 +432,7 @@ pub use crate::stats::paired::paired_bootstrap_mean_diff;
 
 /// Normal 95% intervals of a task row's metrics, the items as independent clusters of
 /// verdicts (a judge's verdicts and an ICA item's rotations on one item are not independent).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct TaskIntervals {
     /// SR.
     pub sr: (f64, f64),
@@ -612,10 +623,8 @@ pub fn compare(
     })
 }
 
-/// What the web worker's `lb.mmopera_compare` is given: the two models' names and rows on one
-/// task, and the bootstrap's resamples and seed. The page sends it in the binary form of
-/// [`crate::wire`] (the rows' readers and writers are then the ones the scored rows already
-/// use, instead of a JSON pair for them).
+/// Two models' names and rows on one task, and the bootstrap's resamples and seed: what
+/// [`compare`] needs, as one value.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CompareArgs {
     /// The two models' names (A, B).

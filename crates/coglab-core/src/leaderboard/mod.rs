@@ -150,12 +150,17 @@ pub enum Detail {
     Mmiq(MmiqReport),
     /// A KiVA report with its trials.
     Kiva(KivaReport),
+    /// An MM-OPERA row with its items' scores.
+    Mmopera(mmopera::MmoperaRow),
+    /// A Gold score matrix.
+    Gold(crate::sem::data::ScoreMatrix),
 }
 
 impl Scored {
     /// Numbers the rows from `next_id` on and moves their full reports out, leaving summaries
-    /// (MM-IQ items and KiVA trials cleared) small enough to send to the page. Returns the
-    /// `(id, detail)` pairs, for answering item and comparison queries later.
+    /// (MM-IQ items, KiVA trials and MM-OPERA item scores cleared; the MM-OPERA intervals were
+    /// computed before) small enough to send to the page. Returns the `(id, detail)` pairs, for
+    /// answering item and comparison queries later.
     pub fn split_details(&mut self, next_id: &mut u64) -> Vec<(u64, Detail)> {
         let mut out = Vec::new();
         for r in &mut self.mmiq {
@@ -173,6 +178,22 @@ impl Scored {
             let mut full = r.report.clone();
             full.trials = trials;
             out.push((r.id, Detail::Kiva(full)));
+        }
+        for r in &mut self.mmopera {
+            r.id = *next_id;
+            *next_id += 1;
+            let full = r.clone();
+            for t in [&mut r.ria, &mut r.ica].into_iter().flatten() {
+                t.items = Vec::new();
+            }
+            out.push((r.id, Detail::Mmopera(full)));
+        }
+        for r in &mut self.gold {
+            r.id = *next_id;
+            *next_id += 1;
+            if let Some(m) = r.data.take() {
+                out.push((r.id, Detail::Gold(m)));
+            }
         }
         out
     }

@@ -19,7 +19,7 @@ use crate::mmopera::metadata::{ItemMeta, Metadata};
 use crate::mmopera::Task;
 
 /// What [`build_sets`] made of the files.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Loaded {
     /// The reviewable sets, in file order.
     pub sets: Vec<ReviewSet>,

@@ -1,0 +1,376 @@
+//! The one API between the pages and the scoring worker, declared once for both sides.
+//!
+//! Every operation is a request type (its arguments) paired with the type of its result in
+//! [`operations!`]. From that one list the macro makes the [`Request`] enum the worker matches
+//! on (a missing operation is a compile error in [`super::host`]), the [`Reply`] enum, and an
+//! [`Operation`] impl per request type, so the page calls
+//! `client.call(Items { row, query }).await` and gets an `ItemsPage` back, typed.
+//!
+//! **Encoding**: messages are JavaScript values made by `serde-wasm-bindgen` and posted with
+//! `postMessage` (structured clone). Chosen over a byte format such as postcard because:
+//! - it is self-describing, so every core type goes as it is, including those whose JSON shape
+//!   uses `skip_serializing_if`, `flatten` or tagged enums (a positional byte format silently
+//!   mis-reads those, or needs the attributes removed from the CLI's JSON types);
+//! - `File` handles ride inside the typed request ([`FileRef`], via
+//!   `serde_wasm_bindgen::preserve`): the browser clones the handle, never the bytes, and the
+//!   worker reads them as streams;
+//! - numbers stay exact (JavaScript numbers are `f64`; 64-bit integers go as `BigInt`), NaN
+//!   and infinities included.
+//!
+//! Files are never read on the page: staging sends the handles ([`Detect`]) and gets formats
+//! back; scoring sends them again ([`Score`]) and gets summaries; everything item-level stays
+//! in the worker under a typed handle ([`RowId`], [`MatrixId`]) and comes back a page at a time.
+
+use std::collections::{BTreeMap, HashMap};
+
+use coglab_core::kiva::RegenerationAnswers;
+use coglab_core::leaderboard::detail::{
+    ItemsPage, ItemsQuery, KivaComparison, MmiqCompareView, TrialsPage, TrialsQuery,
+};
+use coglab_core::leaderboard::gold::GoldResult;
+use coglab_core::leaderboard::mmopera::MmoperaComparison;
+use coglab_core::leaderboard::{FileKind, Scored};
+use coglab_core::sem::bootstrap::BootstrapOptions;
+use coglab_core::sem::suite::RankRow;
+use coglab_core::sem::SemReport;
+use serde::{Deserialize, Serialize};
+
+/// A scored row whose item-level data the worker keeps (MM-IQ items, KiVA trials and run
+/// files). Ids are never reused while the worker lives.
+pub type RowId = u64;
+
+/// A score matrix the worker has read and keeps (Structure page, Gold rows).
+pub type MatrixId = u64;
+
+/// A file the user picked or dropped, as the page holds it: its path (folder-relative for
+/// folders) and the browser's `File` handle, which the worker reads itself.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FileRef {
+    /// The path as chosen (`output_Colour/ColourRed.csv`), used in messages and to group runs.
+    pub name: String,
+    /// The file's handle (a `File` or any `Blob`).
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    pub blob: web_sys::Blob,
+}
+
+/// Declares the operations: `Request type => result type`, each with a doc line. Makes the
+/// [`Request`] and [`Reply`] enums (one variant per operation, named after its request type)
+/// and the [`Operation`] impls.
+macro_rules! operations {
+    ($($(#[doc = $doc:literal])* $name:ident => $out:ty;)*) => {
+        /// A request to the worker: one variant per operation.
+        #[derive(Debug, Serialize, Deserialize)]
+        pub enum Request {
+            $($(#[doc = $doc])* $name($name),)*
+        }
+
+        /// A worker's result: one variant per operation, holding that operation's result.
+        #[derive(Debug, Serialize, Deserialize)]
+        pub enum Reply {
+            $($(#[doc = $doc])* $name($out),)*
+        }
+
+        $(impl Operation for $name {
+            type Output = $out;
+            const NAME: &'static str = stringify!($name);
+            fn into_request(self) -> Request {
+                Request::$name(self)
+            }
+            fn from_reply(reply: Reply) -> Option<$out> {
+                match reply {
+                    Reply::$name(out) => Some(out),
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+        })*
+    };
+}
+
+/// An operation: a request type and its result type.
+pub trait Operation {
+    /// What the worker answers.
+    type Output;
+    /// The operation's name, for messages.
+    const NAME: &'static str;
+    /// This request in the [`Request`] enum.
+    fn into_request(self) -> Request;
+    /// The result out of a [`Reply`], `None` when the reply is another operation's.
+    fn from_reply(reply: Reply) -> Option<Self::Output>;
+}
+
+operations! {
+    /// Runs the MM-IQ reader and scorer once on made-up lines, so that the browser has
+    /// optimised them before the user's files arrive.
+    Warm => ();
+    /// Detects the format of each file from its content (read in the worker).
+    Detect => Vec<FileKind>;
+    /// Reads, detects and scores a batch of files; keeps their item-level data.
+    Score => Scored;
+    /// One page of an MM-IQ row's items.
+    Items => ItemsPage;
+    /// One page of a KiVA row's trials.
+    Trials => TrialsPage;
+    /// Two MM-IQ rows or two KiVA rows compared on their shared items.
+    Compare => Compared;
+    /// The model's answers to one KiVA trial, read from the kept run file.
+    Answers => Vec<RegenerationAnswers>;
+    /// Drops kept rows.
+    Forget => ();
+    /// Two MM-OPERA models compared on one task.
+    MmoperaCompare => MmoperaComparison;
+    /// A kept Gold matrix scored with the paper's layer weights under another assignment.
+    GoldAnalyze => GoldResult;
+    /// Reads a score matrix from a file, keeps it, and names its models and numeric columns.
+    SemLoad => SemColumns;
+    /// Reads a score matrix from text the page made (the bundled Gold table), keeps it.
+    SemLoadText => SemColumns;
+    /// Fits a PLS-SEM spec to a kept matrix.
+    SemAnalyze => SemAnalyzed;
+    /// Builds a self-test session from a folder of KiVA's images and trial-tracker files.
+    SelftestFolder => coglab_core::selftest::Session;
+    /// Reads the Review page's files and builds its reviewable sets.
+    ReviewBuild => coglab_core::review::Loaded;
+    /// Gold's weighted scores of a printed table of task scores (the bundled Table 2).
+    GoldTable => GoldResult;
+}
+
+/// [`Warm`]'s arguments: none.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+pub struct Warm;
+
+/// [`Detect`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Detect {
+    /// The files, in order; the reply has one format per file.
+    pub files: Vec<FileRef>,
+}
+
+/// [`Score`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Score {
+    /// The files to read and score together.
+    pub files: Vec<FileRef>,
+    /// Model names the user set, by file name (others are guessed from the paths).
+    pub models: HashMap<String, String>,
+    /// Formats the user chose, by file name (others are detected from the content).
+    pub kinds: HashMap<String, FileKind>,
+}
+
+/// [`Items`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Items {
+    /// The MM-IQ row.
+    pub row: RowId,
+    /// Filters and the page wanted.
+    pub query: ItemsQuery,
+}
+
+/// [`Trials`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Trials {
+    /// The KiVA row.
+    pub row: RowId,
+    /// Filters and the page wanted.
+    pub query: TrialsQuery,
+}
+
+/// [`Compare`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Compare {
+    /// The first row (A).
+    pub first: RowId,
+    /// The second row (B).
+    pub second: RowId,
+    /// Paired-bootstrap resamples.
+    pub resamples: usize,
+    /// Bootstrap seed.
+    pub seed: u64,
+}
+
+/// [`Compare`]'s result.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum Compared {
+    /// Two MM-IQ rows.
+    Mmiq(MmiqCompareView),
+    /// Two KiVA rows.
+    Kiva(KivaComparison),
+}
+
+/// [`Answers`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Answers {
+    /// The KiVA model row.
+    pub row: RowId,
+    /// The trial's subdomain (`ColourRed`).
+    pub subdomain: String,
+    /// The trial's variation number.
+    pub variation: u64,
+}
+
+/// [`Forget`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Forget {
+    /// The rows to drop.
+    pub rows: Vec<RowId>,
+}
+
+/// [`MmoperaCompare`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct MmoperaCompare {
+    /// The first row (A).
+    pub first: RowId,
+    /// The second row (B).
+    pub second: RowId,
+    /// The task both are compared on.
+    pub task: coglab_core::mmopera::Task,
+    /// Bootstrap resamples.
+    pub resamples: usize,
+    /// Bootstrap seed.
+    pub seed: u64,
+}
+
+/// [`GoldAnalyze`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GoldAnalyze {
+    /// The Gold row (from [`Score`]), whose matrix the worker keeps.
+    pub row: RowId,
+    /// Task → layer.
+    pub assignment: BTreeMap<String, String>,
+}
+
+/// [`SemLoad`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SemLoad {
+    /// The matrix file (CSV).
+    pub file: FileRef,
+}
+
+/// [`SemLoadText`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SemLoadText {
+    /// A name for messages.
+    pub name: String,
+    /// The matrix as CSV text.
+    pub text: String,
+}
+
+/// The reply to [`SemLoad`] and [`SemLoadText`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SemColumns {
+    /// The kept matrix.
+    pub matrix: MatrixId,
+    /// Its file name.
+    pub file: String,
+    /// Its models (rows).
+    pub models: Vec<String>,
+    /// Its numeric columns.
+    pub columns: Vec<String>,
+}
+
+/// [`SemAnalyze`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SemAnalyze {
+    /// The kept matrix.
+    pub matrix: MatrixId,
+    /// The spec as JSON text.
+    pub spec: String,
+    /// Run Algorithm 1.
+    pub prune: bool,
+    /// Bootstrap resamples and seed, if wanted.
+    pub bootstrap: Option<BootstrapOptions>,
+    /// Missing values: mean-imputed (true) or listwise deletion (false).
+    pub mean_impute: bool,
+}
+
+/// [`SemAnalyze`]'s result.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SemAnalyzed {
+    /// The report.
+    pub report: SemReport,
+    /// The ranks by the weighted score against the plain mean.
+    pub ranks: Vec<RankRow>,
+    /// The fit's wall time in milliseconds.
+    pub ms: f64,
+}
+
+/// [`SelftestFolder`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SelftestFolder {
+    /// Every picked path (images and trackers), folder-relative.
+    pub paths: Vec<String>,
+    /// The trial-tracker files among them, which the worker reads.
+    pub trackers: Vec<FileRef>,
+    /// The session's seed (which trials, in which order).
+    pub seed: u64,
+}
+
+/// [`ReviewBuild`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ReviewBuild {
+    /// Every file loaded on the Review page.
+    pub files: Vec<FileRef>,
+}
+
+/// [`GoldTable`]'s arguments: a printed table, one row per model.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GoldTable {
+    /// Model names.
+    pub labels: Vec<String>,
+    /// Column names (tasks; a printed `Overall` is left out by the scorer).
+    pub columns: Vec<String>,
+    /// One value per column, per model.
+    pub values: Vec<Vec<Option<f64>>>,
+}
+
+/// A message from the page to the worker.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Envelope {
+    /// Echoed in every reply to it.
+    pub id: u64,
+    /// The operation and its arguments.
+    pub request: Request,
+}
+
+/// A message from the worker to the page.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum Message {
+    /// The worker has started; requests sent before this are queued by the page.
+    Ready,
+    /// Progress of request `id`.
+    Progress {
+        /// The request.
+        id: u64,
+        /// Units done (bytes, rows, resamples).
+        done: f64,
+        /// Units in all (0 when unknown).
+        total: f64,
+        /// What is being worked on, e.g. a file name.
+        label: String,
+    },
+    /// Request `id` finished: its reply, or a readable error naming file, line and field.
+    Done {
+        /// The request.
+        id: u64,
+        /// The reply or the error message.
+        result: Result<Reply, String>,
+    },
+}
+
+/// A value as a JavaScript value for `postMessage` (64-bit integers as `BigInt`, so that ids
+/// and seeds stay exact).
+///
+/// # Errors
+/// A message when the value cannot be represented (it names the serde error).
+pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<wasm_bindgen::JsValue, String> {
+    let ser = serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true);
+    value.serialize(&ser).map_err(|e| e.to_string())
+}
+
+/// A JavaScript value (a message's data) read as a `T`.
+///
+/// # Errors
+/// A message naming what did not match.
+pub fn from_js<T: serde::de::DeserializeOwned>(value: wasm_bindgen::JsValue) -> Result<T, String> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
+}
