@@ -65,7 +65,7 @@ async fn register(
 
 /// How long after loading the page asks the service worker to cache the scoring worker's
 /// module (ms): late enough not to compete with the page's own first download.
-const PRECACHE_LATER_MS: u32 = 5_000;
+const PRECACHE_LATER_MS: u32 = 3_000;
 
 /// Once the service worker is active and the page has been idle a while, asks it to cache the
 /// files it left for later (the scoring worker's module), so that they are there offline even

@@ -45,7 +45,7 @@ struct Inner {
     pending: HashMap<u64, Pending>,
     // Kept alive while the worker runs.
     on_message: Option<Closure<dyn FnMut(MessageEvent)>>,
-    on_error: Option<Closure<dyn FnMut(web_sys::ErrorEvent)>>,
+    on_error: Option<Closure<dyn FnMut(web_sys::Event)>>,
 }
 
 /// A handle to the scoring worker. Cheap to clone; all clones share one worker.
@@ -137,17 +137,25 @@ impl WorkerClient {
             }
         });
         let weak = Rc::downgrade(&self.inner);
-        let on_error =
-            Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
-                // A crash inside the worker: fail every pending request with the message and
-                // start a fresh worker next time.
-                if let Some(inner) = weak.upgrade() {
-                    fail_all(
-                        &inner,
-                        &format!("the scoring worker stopped: {}", e.message()),
-                    );
-                }
-            });
+        let url = self.url.clone();
+        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+            // A crash inside the worker (an ErrorEvent with a message), or its script could not
+            // be loaded (a plain Event, e.g. offline before it was cached): fail every pending
+            // request with the reason and start a fresh worker next time.
+            let message = js_sys::Reflect::get(&e, &JsValue::from_str("message"))
+                .ok()
+                .and_then(|m| m.as_string())
+                .filter(|m| !m.is_empty())
+                .unwrap_or_else(|| {
+                    format!(
+                        "its script {url} could not be loaded (offline before the app had \
+                         cached it?)"
+                    )
+                });
+            if let Some(inner) = weak.upgrade() {
+                fail_all(&inner, &format!("the scoring worker stopped: {message}"));
+            }
+        });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         let mut inner = self.inner.borrow_mut();

@@ -3,7 +3,7 @@
 // worker replaces the old cache after the page shows "Update ready".
 //
 // The served directory is a copy of the build, so the test can make a "second deploy" by
-// changing one unhashed file (worker.js) and re-running the precache hook on the copy.
+// changing one unhashed file (the worker module's loader) and re-running the precache hook on the copy.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cp, mkdtemp, readFile, appendFile, rm } from 'node:fs/promises';
@@ -61,6 +61,18 @@ test('offline: cached build loads without network; a new build replaces the cach
       assert.equal(status, 200, icon.src);
     }
 
+    // The worker module is not part of the first download: the idle page asks the service
+    // worker to cache it a few seconds after loading.
+    for (let tries = 0; ; tries += 1) {
+      const cached = await page.evaluate(async () => {
+        const keys = await (await caches.open((await caches.keys())[0])).keys();
+        return keys.some((r) => r.url.endsWith('coglab-worker_bg.wasm'));
+      });
+      if (cached) break;
+      if (tries > 60) throw new Error('the worker module was not cached within 30 s');
+      await page.waitForTimeout(500);
+    }
+
     // Network off: the app, a deep route and the bundled data still load.
     await context.setOffline(true);
     await page.reload();
@@ -70,10 +82,13 @@ test('offline: cached build loads without network; a new build replaces the cach
     const o3 = await page.locator('[data-testid=mmiq-reported-row][data-model="OpenAI-o3"] td[data-col=mean]').innerText();
     assert.match(o3, /^33\.17/, 'bundled data read offline');
     await app.screenshot('offline-leaderboard-offline');
+    // The worker runs offline too: the Structure page fits Gold's Table 2 in it.
+    await app.navigate('Structure (Gold)');
+    await page.getByTestId('table-outer').waitFor({ timeout: 60000 });
     await context.setOffline(false);
 
     // A second deploy: one unhashed file changes, the hook writes a new version.
-    await appendFile(join(dir, 'worker.js'), '\n// second deploy\n');
+    await appendFile(join(dir, 'coglab-worker_loader.js'), '\n// second deploy\n');
     execFileSync('python3', [join(ROOT, 'scripts/sw-precache.py'), dir]);
     const v2 = await swVersion(dir);
     assert.notEqual(v2, v1);
@@ -95,7 +110,7 @@ test('offline: cached build loads without network; a new build replaces the cach
     await page.waitForFunction((v) => caches.keys().then((k) => k.length === 1 && k[0] === `coglab-${v}`),
       v2, { timeout: 30000, polling: 200 });
     assert.equal(await page.getByTestId('update-ready').count(), 0);
-    const served = await page.evaluate(() => fetch('worker.js').then((r) => r.text()));
+    const served = await page.evaluate(() => fetch('coglab-worker_loader.js').then((r) => r.text()));
     assert.ok(served.includes('// second deploy'), 'the new build is served from the new cache');
     assert.deepEqual(errors, []);
   } finally {

@@ -144,7 +144,7 @@ test('a tour of the whole app makes no request to another origin and violates no
     await app.screenshot('security-tour-end');
 
     assert.ok(requests.size > 5, `only ${requests.size} requests recorded`);
-    assert.ok([...requests].some((u) => /\/worker\.js$/.test(u)), 'the worker script was not seen');
+    assert.ok([...requests].some((u) => /\/coglab-worker_loader\.js$/.test(u)), 'the worker script was not seen');
     assert.deepEqual(foreign(requests, env.base), [], 'requests to another origin');
     assert.deepEqual(violations, [], 'CSP violations');
     assert.deepEqual(errors, []);

@@ -81,7 +81,10 @@ test('a malformed message gets a readable error, and the worker goes on serving'
     worker.terminate();
     // Maps (serde-wasm-bindgen's form of a struct-like enum variant) as plain objects.
     const plain = (v) => (v instanceof Map ? Object.fromEntries([...v].map(([k, x]) => [k, plain(x)]))
-      : typeof v === 'bigint' ? Number(v) : v);
+      : typeof v === 'bigint' ? Number(v)
+        : Array.isArray(v) ? v.map(plain)
+          : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]))
+            : v);
     return seen.map(plain);
   });
   assert.equal(replies[0], 'Ready');

@@ -4,7 +4,7 @@
 
 use approx::assert_relative_eq;
 use coglab_core::leaderboard::mmopera::{
-    compare, paired_bootstrap_mean_diff, CompareArgs, MmoperaComparison, MmoperaRow,
+    compare, paired_bootstrap_mean_diff, CompareArgs, MmoperaRow,
 };
 use coglab_core::leaderboard::{detect, score_files, FileKind, InputRef, Scored};
 use coglab_core::mmopera::Task;
