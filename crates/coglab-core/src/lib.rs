@@ -6,6 +6,7 @@
 //!
 //! Modules:
 //! - [`stats`]: shared statistics (descriptives, distributions, correlation, intervals, paired tests).
+//! - [`limits`]: the largest resample and iteration counts accepted.
 //! - [`location`]: where in an input file a problem was found, shared by every parser's errors.
 //! - [`reported`]: the results reported in the benchmarks' papers, as bundled reference tables.
 //! - [`mmiq`], [`kiva`], [`mmopera`]: each benchmark's parsers and scorers.
@@ -22,6 +23,7 @@ pub mod csv_out;
 pub mod float;
 pub mod kiva;
 pub mod leaderboard;
+pub mod limits;
 pub mod linalg;
 pub mod location;
 pub mod mmiq;

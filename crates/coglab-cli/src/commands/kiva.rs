@@ -5,7 +5,7 @@
 
 use super::mmiq::{emit, emit_json};
 use super::{read_bytes, CliError};
-use crate::args::Args;
+use crate::cli::ScoreKivaArgs;
 use coglab_core::kiva::{
     rt_error_correlation, score_human, score_model, HumanData, KivaReport, Source, StageStats,
 };
@@ -57,18 +57,12 @@ fn is_human(bytes: &[u8]) -> bool {
 }
 
 /// `coglab score kiva PATH... [--json] [--human HUMAN_CSV] [--trials]`.
-pub fn score(args: &[&str]) -> Result<(), CliError> {
-    let a = Args::parse(args, &["json", "trials"], &["human"])?;
-    if a.positional.is_empty() {
-        return Err(CliError::Usage(
-            "score kiva: give at least one run folder or CSV file".into(),
-        ));
-    }
+pub fn score(a: &ScoreKivaArgs) -> Result<(), CliError> {
     let mut paths = Vec::new();
-    for p in &a.positional {
+    for p in &a.paths {
         collect_csv(p, &mut paths)?;
     }
-    if let Some(h) = a.option("human") {
+    if let Some(h) = &a.human {
         paths.push(h.to_string());
     }
     let mut runs: Vec<(String, Vec<u8>)> = Vec::new();
@@ -106,10 +100,10 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
         }
         r
     };
-    if !a.flag("trials") {
+    if !a.trials {
         report.trials.clear();
     }
-    if a.flag("json") {
+    if a.json {
         emit_json(&report)
     } else {
         let mut out = String::new();

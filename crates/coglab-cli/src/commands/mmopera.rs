@@ -14,15 +14,11 @@ use coglab_core::mmopera::score::{
 use coglab_core::mmopera::validate::{
     holistic_agreement, process_agreement, HolisticAgreement, ProcessAgreement,
 };
-use coglab_core::mmopera::{MmoperaError, Task, Warning};
+use coglab_core::mmopera::{MmoperaError, Warning};
 use coglab_core::stats::correlation::Correlation;
 
 use super::{file_name, print_json, read_bytes, CliError};
-use crate::args::Args;
-
-const SCORE_USAGE: &str = "score mmopera --task ria|ica --metadata META --regular REG[,REG2..] \
-[--reasoning REAS[,REAS2..]] [--answers ANS] [--alpha A] [--gamma G] [--min-length L] \
-[--paper-decay] [--exclude-invalid] [--per-label] [--skip-bad-hop-items] [--items] [--json]";
+use crate::cli::{AgreeArgs, ScoreMmoperaArgs};
 
 fn input_error(e: MmoperaError) -> CliError {
     CliError::Input(e.to_string())
@@ -37,89 +33,55 @@ fn load<T>(
     parse(&file_name(path), &bytes).map_err(input_error)
 }
 
-/// A comma-separated list of paths (one per judge).
-fn paths(list: Option<&str>) -> Vec<&str> {
-    list.map(|l| {
-        l.split(',')
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-            .collect()
-    })
-    .unwrap_or_default()
+/// The paths of a comma-separated list, trimmed, without empty entries.
+fn paths(list: &[String]) -> Vec<&str> {
+    list.iter()
+        .map(|p| p.trim())
+        .filter(|p| !p.is_empty())
+        .collect()
 }
 
 /// `coglab score mmopera ...`.
-pub fn score(args: &[&str]) -> Result<(), CliError> {
-    let a = Args::parse(
-        args,
-        &[
-            "json",
-            "items",
-            "paper-decay",
-            "exclude-invalid",
-            "per-label",
-            "skip-bad-hop-items",
-        ],
-        &[
-            "task",
-            "metadata",
-            "regular",
-            "reasoning",
-            "answers",
-            "alpha",
-            "gamma",
-            "min-length",
-        ],
-    )?;
-    if let Some(extra) = a.positional.first() {
-        return Err(CliError::Usage(format!(
-            "score mmopera: unexpected argument {extra:?}\n  usage: coglab {SCORE_USAGE}"
-        )));
-    }
-    let task: Task = a
-        .required("task")?
-        .parse()
-        .map_err(|e| CliError::Usage(format!("--task: {e}")))?;
-    let regular_paths = paths(a.option("regular"));
-    let reasoning_paths = paths(a.option("reasoning"));
+pub fn score(a: &ScoreMmoperaArgs) -> Result<(), CliError> {
+    let task = a.task;
+    let regular_paths = paths(&a.regular);
+    let reasoning_paths = paths(&a.reasoning);
     if regular_paths.is_empty() && reasoning_paths.is_empty() {
-        return Err(CliError::Usage(format!(
-            "score mmopera: --regular (or --reasoning) is required\n  usage: coglab {SCORE_USAGE}"
-        )));
+        return Err(CliError::Usage(
+            "score mmopera: --regular (or --reasoning) is required".into(),
+        ));
     }
     let defaults = ScoreOptions::default();
     let options = ScoreOptions {
-        alpha: a.parsed("alpha")?.unwrap_or(defaults.alpha),
-        gamma: a.parsed("gamma")?.unwrap_or(defaults.gamma),
-        decay_exponent: if a.flag("paper-decay") {
+        alpha: a.alpha.unwrap_or(defaults.alpha),
+        gamma: a.gamma.unwrap_or(defaults.gamma),
+        decay_exponent: if a.paper_decay {
             DecayExponent::FromOne
         } else {
             DecayExponent::FromZero
         },
-        invalid_scores: if a.flag("exclude-invalid") {
+        invalid_scores: if a.exclude_invalid {
             InvalidScores::Exclude
         } else {
             InvalidScores::CountAsZero
         },
-        invalid_hops: if a.flag("skip-bad-hop-items") {
+        invalid_hops: if a.skip_bad_hop_items {
             InvalidHops::SkipItem
         } else {
             InvalidHops::DropHop
         },
-        label_counting: if a.flag("per-label") {
+        label_counting: if a.per_label {
             LabelCounting::PerLabel
         } else {
             LabelCounting::PerItem
         },
-        min_answer_length: a
-            .parsed("min-length")?
-            .unwrap_or(defaults.min_answer_length),
+        min_answer_length: a.min_length.unwrap_or(defaults.min_answer_length),
     };
     options
         .validate()
         .map_err(|e| CliError::Usage(e.to_string()))?;
 
-    let metadata = load(a.required("metadata")?, Metadata::parse)?;
+    let metadata = load(&a.metadata, Metadata::parse)?;
     let regular = regular_paths
         .iter()
         .map(|p| load(p, RegularScores::parse))
@@ -128,7 +90,7 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
         .iter()
         .map(|p| load(p, ReasoningScores::parse))
         .collect::<Result<Vec<_>, _>>()?;
-    let answers = match a.option("answers") {
+    let answers = match &a.answers {
         Some(p) => Some(load(p, Answers::parse)?),
         None => None,
     };
@@ -140,10 +102,10 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
         answers: answers.as_ref(),
     };
     let mut report = score_mmopera(&input, &options).map_err(input_error)?;
-    if !a.flag("items") {
+    if !a.items {
         report.items.clear();
     }
-    if a.flag("json") {
+    if a.json {
         return print_json(&report);
     }
     println!("MM-OPERA {task}");
@@ -172,7 +134,7 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
         );
     }
     print_warnings("metadata warnings", &report.metadata_warnings);
-    if a.flag("items") {
+    if a.items {
         for item in &report.items {
             let mean = item.mean_score.map_or("-".into(), |m| format!("{m:.2}"));
             let s_r = item.s_r.map_or("-".into(), |s| format!("{s:.4}"));
@@ -348,24 +310,13 @@ enum Agreement {
 }
 
 /// `coglab agree A B [--json] [--seed S] [--resamples N] [--alpha A --gamma G]`.
-pub fn agree(args: &[&str]) -> Result<(), CliError> {
-    let a = Args::parse(args, &["json"], &["seed", "resamples", "alpha", "gamma"])?;
-    let [path_a, path_b] = a.positional.as_slice() else {
-        return Err(CliError::Usage(
-            "agree: expected two score files A and B\n  usage: coglab agree A B [--json] \
-             [--seed S] [--resamples N] [--alpha A --gamma G]"
-                .into(),
-        ));
-    };
-    let seed: u64 = a.parsed("seed")?.unwrap_or(0);
-    let resamples: usize = a.parsed("resamples")?.unwrap_or(10_000);
-    if resamples == 0 {
-        return Err(CliError::Usage("--resamples: expected at least 1".into()));
-    }
+pub fn agree(a: &AgreeArgs) -> Result<(), CliError> {
+    let (path_a, path_b) = (&a.a, &a.b);
+    let (seed, resamples) = (a.seed, a.resamples);
     let defaults = ScoreOptions::default();
     let options = ScoreOptions::new(
-        a.parsed("alpha")?.unwrap_or(defaults.alpha),
-        a.parsed("gamma")?.unwrap_or(defaults.gamma),
+        a.alpha.unwrap_or(defaults.alpha),
+        a.gamma.unwrap_or(defaults.gamma),
     )
     .map_err(|e| CliError::Usage(e.to_string()))?;
     let (bytes_a, bytes_b) = (read_bytes(path_a)?, read_bytes(path_b)?);
@@ -407,7 +358,7 @@ pub fn agree(args: &[&str]) -> Result<(), CliError> {
         let rb = RegularScores::parse(&name_b, &bytes_b).map_err(input_error)?;
         Agreement::Holistic(holistic_agreement(&ra, &rb, resamples, seed).map_err(input_error)?)
     };
-    if a.flag("json") {
+    if a.json {
         return print_json(&result);
     }
     match &result {

@@ -2,7 +2,7 @@
 //! comes from `coglab_core::sem`.
 
 use super::{file_name, print_json, read_bytes, CliError};
-use crate::args::Args;
+use crate::cli::{DescribeArgs, MissingArg, SemArgs};
 use coglab_core::sem::bootstrap::BootstrapOptions;
 use coglab_core::sem::data::{Missing, ScoreMatrix};
 use coglab_core::sem::describe::describe_matrix;
@@ -14,14 +14,11 @@ fn opt(v: Option<f64>) -> String {
 }
 
 /// `coglab describe DATA [--json]`.
-pub fn describe(args: &[&str]) -> Result<(), CliError> {
-    let a = Args::parse(args, &["json"], &[])?;
-    let [path] = a.positional.as_slice() else {
-        return Err(CliError::Usage("describe: expected one DATA file".into()));
-    };
+pub fn describe(a: &DescribeArgs) -> Result<(), CliError> {
+    let path = &a.data;
     let matrix = ScoreMatrix::parse(&read_bytes(path)?, &file_name(path))?;
     let d = describe_matrix(&matrix);
-    if a.flag("json") {
+    if a.json {
         return print_json(&d);
     }
     println!(
@@ -62,57 +59,26 @@ pub fn describe(args: &[&str]) -> Result<(), CliError> {
 
 /// `coglab sem --spec SPEC DATA [--bootstrap N --seed S] [--prune] [--missing listwise|mean]
 /// [--max-iter N] [--json]`.
-pub fn sem(args: &[&str]) -> Result<(), CliError> {
-    let a = Args::parse(
-        args,
-        &["json", "prune"],
-        &["spec", "bootstrap", "seed", "missing", "max-iter"],
-    )?;
-    let [data_path] = a.positional.as_slice() else {
-        return Err(CliError::Usage(
-            "sem: expected one DATA file after --spec SPEC".into(),
-        ));
-    };
-    let spec_path = a.required("spec")?;
-    let spec_bytes = read_bytes(spec_path)?;
+pub fn sem(a: &SemArgs) -> Result<(), CliError> {
+    let spec_bytes = read_bytes(&a.spec)?;
     let spec_text = String::from_utf8(spec_bytes)
-        .map_err(|_| CliError::Input(format!("{}: expected UTF-8 text", file_name(spec_path))))?;
-    let spec = ModelSpec::parse(&spec_text, &file_name(spec_path))?;
-    let matrix = ScoreMatrix::parse(&read_bytes(data_path)?, &file_name(data_path))?;
-    let missing = match a.option("missing") {
-        None | Some("listwise") => Missing::Listwise,
-        Some("mean") => Missing::Mean,
-        Some(other) => {
-            return Err(CliError::Usage(format!(
-                "--missing: expected listwise or mean, found {other:?}"
-            )))
-        }
-    };
-    let bootstrap = match a.parsed::<usize>("bootstrap")? {
-        Some(0) => {
-            return Err(CliError::Usage(
-                "--bootstrap: expected at least 1 resample".into(),
-            ))
-        }
-        Some(resamples) => Some(BootstrapOptions {
-            resamples,
-            seed: a.parsed::<u64>("seed")?.unwrap_or(1),
-        }),
-        None if a.option("seed").is_some() => {
-            return Err(CliError::Usage(
-                "--seed only applies with --bootstrap N".into(),
-            ))
-        }
-        None => None,
-    };
+        .map_err(|_| CliError::Input(format!("{}: expected UTF-8 text", file_name(&a.spec))))?;
+    let spec = ModelSpec::parse(&spec_text, &file_name(&a.spec))?;
+    let matrix = ScoreMatrix::parse(&read_bytes(&a.data)?, &file_name(&a.data))?;
     let opts = SemOptions {
-        missing,
-        bootstrap,
-        prune: a.flag("prune"),
-        max_iterations: a.parsed::<usize>("max-iter")?,
+        missing: match a.missing {
+            MissingArg::Listwise => Missing::Listwise,
+            MissingArg::Mean => Missing::Mean,
+        },
+        bootstrap: a.bootstrap.map(|resamples| BootstrapOptions {
+            resamples,
+            seed: a.seed.unwrap_or(1),
+        }),
+        prune: a.prune,
+        max_iterations: a.max_iter,
     };
     let report = analyze_parsed(&spec, &matrix, &opts)?;
-    if a.flag("json") {
+    if a.json {
         return print_json(&report);
     }
     print_report(&report);
