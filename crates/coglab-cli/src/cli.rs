@@ -5,7 +5,7 @@
 //! [`ScoreCommand`]) holding a new `#[derive(Args)]` struct, and dispatch it in `main.rs`.
 
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
-use coglab_core::limits::{too_many, MAX_BOOTSTRAP, MAX_ITERATIONS, MAX_RESAMPLES, MIN_BOOTSTRAP};
+use coglab_core::limits::{check, MAX_BOOTSTRAP, MAX_ITERATIONS, MAX_RESAMPLES, MIN_BOOTSTRAP};
 
 /// Text shown after the option list of `coglab --help`.
 const AFTER_HELP: &str = "\
@@ -257,24 +257,18 @@ pub struct SemArgs {
 }
 
 /// Reads a count between `min` and `max`, naming the bound in the error.
-fn count(s: &str, name: &str, min: usize, max: usize) -> Result<usize, String> {
+fn count(s: &str, name: &'static str, min: usize, max: usize) -> Result<usize, String> {
     let t = s.trim();
-    let n: u128 = t.parse().map_err(|_| {
-        if t.starts_with('-') {
-            format!("expected a whole number from {min} to {max}, found {s:?}")
-        } else if t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty() {
-            too_many(name, u128::MAX, max)
-        } else {
-            format!("expected a whole number from {min} to {max}, found {s:?}")
-        }
-    })?;
-    if n < min as u128 {
-        return Err(format!("{name}: at least {min} needed, found {n}"));
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "expected a whole number from {min} to {max}, found {s:?}"
+        ));
     }
-    if n > max as u128 {
-        return Err(too_many(name, n, max));
-    }
-    Ok(n as usize)
+    // All digits but beyond u64: too many all the same.
+    let Ok(n) = t.parse::<u64>() else {
+        return Err(format!("{name}: at most {max} allowed, found {t}"));
+    };
+    check(name, n, min, max).map_err(|e| e.to_string())
 }
 
 /// `--resamples`: 1 to [`MAX_RESAMPLES`].
@@ -313,7 +307,7 @@ mod tests {
         assert!(resamples("1000001")
             .unwrap_err()
             .contains("at most 1000000"));
-        // Beyond u128: still named as too many, not as "not a number".
+        // Beyond u64: still named as too many, not as "not a number".
         assert!(resamples("18446744073709551615000000000000000000000")
             .unwrap_err()
             .contains("at most 1000000"));

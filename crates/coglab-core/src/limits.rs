@@ -20,17 +20,44 @@ pub const MIN_BOOTSTRAP: usize = 2;
 /// Most PLS iterations (`sem --max-iter`, the spec's `max_iterations`).
 pub const MAX_ITERATIONS: usize = 100_000;
 
-/// The message shared by the CLI and the core when a count is above its bound.
+/// A count outside its bounds; the message is shared by the CLI and the core.
 ///
 /// # Examples
 ///
 /// ```
-/// use coglab_core::limits::{too_many, MAX_RESAMPLES};
-/// assert_eq!(
-///     too_many("resamples", 2_000_000, MAX_RESAMPLES),
-///     "resamples: at most 1000000 allowed, found 2000000"
-/// );
+/// use coglab_core::limits::{check, MAX_RESAMPLES};
+/// let e = check("resamples", 2_000_000, 1, MAX_RESAMPLES).unwrap_err();
+/// assert_eq!(e.to_string(), "resamples: at most 1000000 allowed, found 2000000");
+/// let e = check("resamples", 0, 1, MAX_RESAMPLES).unwrap_err();
+/// assert_eq!(e.to_string(), "resamples: at least 1 needed, found 0");
+/// assert_eq!(check("resamples", 10, 1, MAX_RESAMPLES), Ok(10));
 /// ```
-pub fn too_many(name: &str, found: u128, max: usize) -> String {
-    format!("{name}: at most {max} allowed, found {found}")
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{name}: {}", if *found > *max as u64 { format!("at most {max} allowed, found {found}") } else { format!("at least {min} needed, found {found}") })]
+pub struct LimitError {
+    /// The option or parameter (e.g. `resamples`).
+    pub name: &'static str,
+    /// The count asked for.
+    pub found: u64,
+    /// The smallest count allowed.
+    pub min: usize,
+    /// The largest count allowed.
+    pub max: usize,
+}
+
+/// Checks that `min <= found <= max`.
+///
+/// # Errors
+/// [`LimitError`] naming the bound that was crossed.
+pub fn check(name: &'static str, found: u64, min: usize, max: usize) -> Result<usize, LimitError> {
+    if found < min as u64 || found > max as u64 {
+        return Err(LimitError {
+            name,
+            found,
+            min,
+            max,
+        });
+    }
+    // In range, so it fits in usize.
+    Ok(usize::try_from(found).unwrap_or(max))
 }

@@ -158,6 +158,9 @@ pub enum SemError {
         /// The stop criterion.
         tolerance: f64,
     },
+    /// A count (bootstrap resamples, iterations) beyond [`crate::limits`].
+    #[error(transparent)]
+    Limit(#[from] crate::limits::LimitError),
     /// A statistic could not be computed.
     #[error("{what}: {source}")]
     Stats {

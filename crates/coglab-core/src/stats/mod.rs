@@ -51,6 +51,9 @@ pub enum StatsError {
         /// 0-based index of the offending value.
         index: usize,
     },
+    /// A count (resamples) beyond [`crate::limits`].
+    #[error(transparent)]
+    Limit(#[from] crate::limits::LimitError),
     /// A parameter is outside its domain (e.g. a probability outside [0, 1]).
     #[error("parameter {name} = {value} is outside its domain ({expected})")]
     BadParameter {
