@@ -3,22 +3,13 @@
 //! Reads model-run CSVs (folders are searched recursively for `*.csv`) and/or the adult human
 //! file, calls `coglab_core::kiva` and prints JSON or a table.
 
-use super::mmiq::{emit, emit_json};
-use super::{read_bytes, CliError};
+use super::{emit, print_json, read_bytes, CliError};
 use crate::cli::ScoreKivaArgs;
 use coglab_core::kiva::{
     rt_error_correlation, score_human, score_model, HumanData, KivaReport, Source, StageStats,
 };
 use coglab_core::stats::describe::MeanSe;
 use std::path::Path;
-
-/// `writeln!` into a `String` (formatting into a `String` cannot fail).
-macro_rules! outln {
-    ($out:expr, $($arg:tt)*) => {{
-        use std::fmt::Write as _;
-        let _ = writeln!($out, $($arg)*);
-    }};
-}
 
 /// Collects the CSV files under a path (the path itself if it is a file), sorted.
 fn collect_csv(path: &str, out: &mut Vec<String>) -> Result<(), CliError> {
@@ -104,7 +95,7 @@ pub fn score(a: &ScoreKivaArgs) -> Result<(), CliError> {
         report.trials.clear();
     }
     if a.json {
-        emit_json(&report)
+        print_json(&report)
     } else {
         let mut out = String::new();
         print_report(&mut out, &report);

@@ -3,22 +3,13 @@
 //! Thin wrappers over `coglab_core::mmiq`: read the files, call the library, print JSON or a
 //! table. Every number printed comes from the library.
 
-use super::{file_name, read_bytes, CliError};
+use super::{emit, file_name, print_json, read_bytes, CliError};
 use crate::cli::{CompareMmiqArgs, ExtractMmiqArgs, ScoreMmiqArgs};
 use coglab_core::mmiq::{
     compare as compare_reports, detect, score_owned as score_report, AccSummary, Accuracy,
     AnswerKey, MmiqComparison, MmiqFormat, MmiqReport, PredContent, Predictions, CATEGORIES,
 };
 use serde::Serialize;
-use std::io::Write;
-
-/// `writeln!` into a `String` (formatting into a `String` cannot fail).
-macro_rules! outln {
-    ($out:expr, $($arg:tt)*) => {{
-        use std::fmt::Write as _;
-        let _ = writeln!($out, $($arg)*);
-    }};
-}
 
 fn read_key(path: &str) -> Result<AnswerKey, CliError> {
     Ok(AnswerKey::parse_bytes(
@@ -49,7 +40,7 @@ pub fn score(a: &ScoreMmiqArgs) -> Result<(), CliError> {
     if detect(&name, &bytes) == Some(MmiqFormat::VlmEvalKitAcc) {
         let summary = AccSummary::parse(&name, &bytes)?;
         if a.json {
-            return emit_json(&Precomputed {
+            return print_json(&Precomputed {
                 benchmark: "mmiq",
                 precomputed: true,
                 summary: &summary,
@@ -66,7 +57,7 @@ pub fn score(a: &ScoreMmiqArgs) -> Result<(), CliError> {
         report.items.clear();
     }
     if a.json {
-        emit_json(&report)
+        print_json(&report)
     } else {
         let mut out = String::new();
         print_report(&mut out, &report);
@@ -112,34 +103,12 @@ pub fn compare(a: &CompareMmiqArgs) -> Result<(), CliError> {
     let rb = score_report(&key, read_preds(&a.second)?)?;
     let c = compare_reports(&ra, &rb, a.resamples, a.seed)?;
     if a.json {
-        emit_json(&c)
+        print_json(&c)
     } else {
         let mut out = String::new();
         print_comparison(&mut out, &c);
         emit(&out)
     }
-}
-
-/// Writes text to stdout; a closed pipe (e.g. `| head`) ends the output quietly.
-pub(crate) fn emit(text: &str) -> Result<(), CliError> {
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(CliError::Input(format!("writing output: {e}")))
-        }
-        _ => Ok(()),
-    }
-}
-
-/// Pretty JSON on stdout, as [`emit`].
-pub(crate) fn emit_json<T: Serialize>(value: &T) -> Result<(), CliError> {
-    let mut text =
-        serde_json::to_string_pretty(value).map_err(|e| CliError::Input(e.to_string()))?;
-    text.push('\n');
-    emit(&text)
 }
 
 fn pct(x: f64) -> String {

@@ -1,10 +1,19 @@
 //! The subcommands, one module per benchmark, plus shared helpers for reading files.
 
+/// `writeln!` into a `String` (formatting into a `String` cannot fail).
+macro_rules! outln {
+    ($out:expr, $($arg:tt)*) => {{
+        use std::fmt::Write as _;
+        let _ = writeln!($out, $($arg)*);
+    }};
+}
+
 pub mod kiva;
 pub mod mmiq;
 pub mod mmopera;
 pub mod sem;
 
+use std::io::Write;
 use std::path::Path;
 
 /// Why a command failed: a usage error (exit 2) or bad input (exit 1).
@@ -34,9 +43,24 @@ pub fn file_name(path: &str) -> String {
         .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
 }
 
-/// Prints a value as pretty JSON on stdout.
+/// Writes text to stdout; a closed pipe (e.g. `| head`) ends the output quietly (exit 0).
+pub fn emit(text: &str) -> Result<(), CliError> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(CliError::Input(format!("writing output: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Prints a value as pretty JSON on stdout, as [`emit`].
 pub fn print_json<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
-    let text = serde_json::to_string_pretty(value).map_err(|e| CliError::Input(e.to_string()))?;
-    println!("{text}");
-    Ok(())
+    let mut text =
+        serde_json::to_string_pretty(value).map_err(|e| CliError::Input(e.to_string()))?;
+    text.push('\n');
+    emit(&text)
 }
