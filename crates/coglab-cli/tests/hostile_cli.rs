@@ -92,3 +92,77 @@ fn a_closed_stdout_ends_quietly() {
         assert!(o.stderr.is_empty(), "{args:?}: {}", text(&o.stderr));
     }
 }
+
+/// Defect 10: misleading messages. Each case gives the exit code and what the message must
+/// say (before the fix: a `--human` run file was scored as a model run (exit 0); UTF-16 was
+/// "the first line is \"\""; a JSONL line 1 without `data_id` was "line 2: invalid JSON"; an
+/// `.xlsx` given to `sem` was "expected UTF-8 text" / "invalid byte at offset 10").
+#[test]
+fn messages_say_what_is_wrong() {
+    let dir = temp_dir("messages");
+    let key = core_fixture("mmiq/key_small.jsonl");
+    let xlsx = core_fixture("mmiq/preds_small.xlsx");
+    let run = write(
+        &dir,
+        "ColourRed.csv",
+        b"Variation,Regeneration,MCResponse#1,MCResponse#2,MCResponse#3\n0,0,1,1,1\n",
+    );
+    let run2 = write(
+        &dir,
+        "ColourBlue.csv",
+        b"Variation,Regeneration,MCResponse#1,MCResponse#2,MCResponse#3\n0,0,1,1,1\n",
+    );
+    let utf16: Vec<u8> = "\u{feff}{\"data_id\": 1, \"response\": \"A\"}\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let utf16 = write(&dir, "preds16.jsonl", &utf16);
+    let utf16be: Vec<u8> = "model,a1\nm1,1\n"
+        .encode_utf16()
+        .flat_map(u16::to_be_bytes)
+        .collect();
+    let utf16be = write(&dir, "scores16.csv", &utf16be);
+    let no_id = write(
+        &dir,
+        "noid.jsonl",
+        b"{\"response\": \"A\"}\n{\"data_id\": 1, \"response\": \"B\"}\n",
+    );
+    let spec = write(&dir, "spec.json", br#"{"constructs": {"A": ["a1", "a2"]}}"#);
+    for (args, code, expected) in [
+        (
+            vec!["score", "kiva", "--human", run.as_str(), run2.as_str()],
+            1,
+            "ColourRed.csv: missing column(s) ParticipantID",
+        ),
+        (
+            vec!["score", "mmiq", "--answers", key.as_str(), utf16.as_str()],
+            1,
+            "preds16.jsonl: the file is UTF-16 LE text (with a byte-order mark), not UTF-8",
+        ),
+        (
+            vec!["describe", utf16be.as_str()],
+            1,
+            "scores16.csv: the file is UTF-16 BE text (without a byte-order mark)",
+        ),
+        (
+            vec!["score", "mmiq", "--answers", key.as_str(), no_id.as_str()],
+            1,
+            "noid.jsonl line 1: field \"data_id\": missing",
+        ),
+        (
+            vec!["sem", "--spec", spec.as_str(), xlsx.as_str()],
+            1,
+            "preds_small.xlsx: the file is a zip archive (e.g. an .xlsx workbook), not text",
+        ),
+        (
+            vec!["sem", "--spec", xlsx.as_str(), utf16be.as_str()],
+            1,
+            "preds_small.xlsx: the file is a zip archive",
+        ),
+    ] {
+        let o = coglab(&args);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+}

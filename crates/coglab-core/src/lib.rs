@@ -7,6 +7,7 @@
 //! Modules:
 //! - [`stats`]: shared statistics (descriptives, distributions, correlation, intervals, paired tests).
 //! - [`limits`]: the largest resample and iteration counts accepted.
+//! - [`encoding`]: recognizing UTF-16, UTF-32 and zip input before parsing it.
 //! - [`location`]: where in an input file a problem was found, shared by every parser's errors.
 //! - [`reported`]: the results reported in the benchmarks' papers, as bundled reference tables.
 //! - [`mmiq`], [`kiva`], [`mmopera`]: each benchmark's parsers and scorers.
@@ -20,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 pub mod csv_out;
+pub mod encoding;
 pub mod float;
 pub mod kiva;
 pub mod leaderboard;

@@ -53,11 +53,13 @@ pub fn score(a: &ScoreKivaArgs) -> Result<(), CliError> {
     for p in &a.paths {
         collect_csv(p, &mut paths)?;
     }
-    if let Some(h) = &a.human {
-        paths.push(h.to_string());
-    }
     let mut runs: Vec<(String, Vec<u8>)> = Vec::new();
-    let mut human: Option<(String, Vec<u8>)> = None;
+    // A file given with --human is read as the adults' data whatever its header, so a file
+    // without `ParticipantID` is refused as such rather than scored as a model run.
+    let mut human: Option<(String, Vec<u8>)> = match &a.human {
+        Some(h) => Some((h.clone(), read_bytes(h)?)),
+        None => None,
+    };
     for p in paths {
         let bytes = read_bytes(&p)?;
         if is_human(&bytes) {

@@ -64,6 +64,7 @@ pub fn describe(a: &DescribeArgs) -> Result<(), CliError> {
 /// [--max-iter N] [--json]`.
 pub fn sem(a: &SemArgs) -> Result<(), CliError> {
     let spec_bytes = read_bytes(&a.spec)?;
+    coglab_core::encoding::check_text(&file_name(&a.spec), &spec_bytes)?;
     let spec_text = String::from_utf8(spec_bytes)
         .map_err(|_| CliError::Input(format!("{}: expected UTF-8 text", file_name(&a.spec))))?;
     let spec = ModelSpec::parse(&spec_text, &file_name(&a.spec))?;

@@ -177,6 +177,9 @@ impl Outcome {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum KivaError {
+    /// The file is not UTF-8 text (UTF-16, UTF-32, a zip archive).
+    #[error(transparent)]
+    NotText(#[from] crate::encoding::NotTextError),
     /// No files, or a file without rows.
     #[error("{file}: the file is empty (expected {expected})")]
     Empty {
@@ -267,6 +270,7 @@ pub enum KivaError {
 
 /// Checks UTF-8 (dropping a BOM), naming the line and byte of the first invalid byte.
 pub(crate) fn utf8<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, KivaError> {
+    crate::encoding::check_text(file, bytes)?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     std::str::from_utf8(bytes).map_err(|e| {
         let before = &bytes[..e.valid_up_to()];

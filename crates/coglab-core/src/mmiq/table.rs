@@ -335,6 +335,7 @@ impl AccSummary {
     /// assert_eq!(s.rows[0].by_category["Mathematical"], 0.25);
     /// ```
     pub fn parse(file_name: &str, bytes: &[u8]) -> Result<Self, MmiqError> {
+        crate::encoding::check_text(file_name, bytes)?;
         let table = read_delimited(file_name, bytes, b',')?;
         let cols = table.require(file_name, &["split", "Overall"])?;
         let (split_col, overall_col) = (cols[0], cols[1]);

@@ -78,6 +78,7 @@ impl ScoreMatrix {
     /// assert_eq!(m.column("B").unwrap().values, vec![Some(2.0), None]);
     /// ```
     pub fn parse(bytes: &[u8], file: &str) -> Result<Self, SemError> {
+        crate::encoding::check_text(file, bytes)?;
         let text = std::str::from_utf8(bytes).map_err(|e| SemError::Data {
             at: Location::file(file),
             expected: "UTF-8 text".into(),
