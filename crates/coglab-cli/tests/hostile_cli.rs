@@ -166,3 +166,36 @@ fn messages_say_what_is_wrong() {
         assert!(err.contains(expected), "{args:?}: {err}");
     }
 }
+
+/// Defect 4: the real adults' file is CRLF; a broken physical line 100 is reported as line
+/// 100 (it was 99: the csv crate counts CRLF records one line low).
+#[test]
+fn crlf_human_file_names_the_physical_line() {
+    let real = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/kiva/human_adults_KiVA.csv");
+    let Ok(bytes) = std::fs::read(&real) else {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("CI=true but {} is missing", real.display());
+        }
+        eprintln!("SKIP: {} not found", real.display());
+        return;
+    };
+    assert!(
+        bytes.windows(2).any(|w| w == b"\r\n"),
+        "the real file is CRLF"
+    );
+    let content = String::from_utf8(bytes).expect("UTF-8");
+    let mut lines: Vec<&str> = content.split("\r\n").collect();
+    // Line 100 is "3,Resize2XY,36,Extrapolation,1,1691": its Score becomes "maybe".
+    assert_eq!(lines[99], "3,Resize2XY,36,Extrapolation,1,1691");
+    lines[99] = "3,Resize2XY,36,Extrapolation,maybe,1691";
+    let dir = temp_dir("crlf");
+    let broken = write(&dir, "human_adults_KiVA.csv", lines.join("\r\n").as_bytes());
+    let o = coglab(&["score", "kiva", &broken]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("human_adults_KiVA.csv line 100: field \"Score\""),
+        "{err}"
+    );
+}

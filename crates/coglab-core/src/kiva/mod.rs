@@ -301,7 +301,8 @@ impl Csv {
             .flexible(true)
             .from_reader(text.as_bytes());
         let err = |e: csv::Error| KivaError::Csv {
-            location: Location::file(file).at_line(e.position().map_or(0, |p| p.line() as usize)),
+            location: Location::file(file)
+                .at_line(crate::location::LineIndex::new(text.as_bytes()).csv_line(e.position())),
             message: e.to_string(),
         };
         let mut records = reader.records();
@@ -319,12 +320,13 @@ impl Csv {
                 .collect(),
         };
         let mut rows = Vec::new();
+        let mut lines = crate::location::LineIndex::new(text.as_bytes());
         for rec in records {
             let rec = rec.map_err(err)?;
             if rec.iter().all(|f| f.trim().is_empty()) {
                 continue;
             }
-            let line = rec.position().map_or(0, |p| p.line() as usize);
+            let line = lines.csv_line(rec.position());
             if rec.len() != columns.len() {
                 return Err(KivaError::Csv {
                     location: Location::file(file).at_line(line),
