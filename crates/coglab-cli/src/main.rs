@@ -33,11 +33,12 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(commands::CliError::Usage(msg)) => {
+            let msg = commands::escape_controls(&msg);
             eprintln!("coglab: {msg}\n\nFor more information, try 'coglab help'.");
             ExitCode::from(2)
         }
         Err(commands::CliError::Input(msg)) => {
-            eprintln!("coglab: error: {msg}");
+            eprintln!("coglab: error: {}", commands::escape_controls(&msg));
             ExitCode::from(1)
         }
     }

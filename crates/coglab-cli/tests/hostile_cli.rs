@@ -199,3 +199,135 @@ fn crlf_human_file_names_the_physical_line() {
         "{err}"
     );
 }
+
+/// Runs coglab with a time limit; `None` if it had to be killed.
+fn run_with_timeout(args: &[&str], secs: u64) -> Option<Output> {
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("coglab runs");
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(secs) {
+        if child.try_wait().expect("wait").is_some() {
+            return Some(child.wait_with_output().expect("output"));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+const RUN_CSV: &[u8] =
+    b"Variation,Regeneration,MCResponse#1,MCResponse#2,MCResponse#3\n0,0,1,1,1\n";
+
+/// Defect 5: a folder holding two links to `.` was walked forever with growing memory. Each
+/// real folder is now read once and the skipped links are named.
+#[cfg(unix)]
+#[test]
+fn symlink_loops_are_walked_once() {
+    let dir = temp_dir("loop");
+    let colour = dir.join("output_Colour");
+    std::fs::create_dir_all(&colour).unwrap();
+    write(&colour, "ColourRed.csv", RUN_CSV);
+    std::os::unix::fs::symlink(".", colour.join("again")).unwrap();
+    std::os::unix::fs::symlink(".", colour.join("more")).unwrap();
+    let o = run_with_timeout(&["score", "kiva", colour.to_str().unwrap(), "--json"], 10)
+        .expect("score kiva finished within 10 s");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["rows"]["files"], 1, "the one CSV is read once");
+    assert!(
+        err.contains("skipped") && err.contains("again") && err.contains("more"),
+        "{err}"
+    );
+}
+
+/// Defect 6: a FIFO was called "no such file or folder" (score kiva) or blocked forever
+/// without a writer (describe); `/dev/zero` was read without end. They are refused, naming
+/// what they are.
+#[cfg(unix)]
+#[test]
+fn fifos_and_devices_are_refused_by_kind() {
+    let dir = temp_dir("fifo");
+    let fifo = dir.join("scores.csv");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    let fifo = fifo.to_str().unwrap();
+    let mut cases = vec![
+        (
+            vec!["describe", "/dev/zero"],
+            "/dev/zero: is a character device",
+        ),
+        (
+            vec!["score", "kiva", "/dev/zero"],
+            "/dev/zero: is a character device",
+        ),
+        (
+            vec!["score", "mmiq", "--answers", "/dev/zero", "/dev/null"],
+            "is a character device",
+        ),
+    ];
+    if made.is_ok_and(|s| s.success()) {
+        cases.push((vec!["describe", fifo], "scores.csv: is a FIFO (named pipe)"));
+        cases.push((
+            vec!["score", "kiva", fifo],
+            "scores.csv: is a FIFO (named pipe)",
+        ));
+    } else {
+        eprintln!("SKIP: mkfifo not available");
+    }
+    for (args, expected) in cases {
+        let o = run_with_timeout(&args, 10).unwrap_or_else(|| panic!("{args:?} hung"));
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+}
+
+/// Defect 8: escape sequences in labels from the input (MM-IQ key categories, `describe`
+/// column names, file names in messages) reached the terminal raw. Table output and error
+/// messages show them escaped; JSON output stays valid JSON.
+#[test]
+fn control_characters_are_escaped_in_tables() {
+    let dir = temp_dir("controls");
+    let key = write(
+        &dir,
+        "key.jsonl",
+        b"{\"category\": \"Math\\u001b[31m\", \"data_id\": 0, \"answer\": \"A\"}\n",
+    );
+    let preds = write(
+        &dir,
+        "preds.jsonl",
+        b"{\"data_id\": 0, \"parsed_pred\": \"A\"}\n",
+    );
+    let data = write(
+        &dir,
+        "scores.csv",
+        b"model,a\x1b]0;owned\x07,b\nm1,1,2\nm2,2,1\nm3,3,5\n",
+    );
+    let bad = write(&dir, "bad\x1b[2J.csv", b"model,a\nm1,x\n");
+    for args in [
+        vec!["score", "mmiq", "--answers", key.as_str(), preds.as_str()],
+        vec!["describe", data.as_str()],
+        vec!["sem", "--spec", bad.as_str(), data.as_str()],
+    ] {
+        let o = coglab(&args);
+        for (stream, bytes) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
+            assert!(
+                !bytes.iter().any(|&b| b == 0x1b || b == 0x07),
+                "{args:?}: raw control byte on {stream}: {}",
+                text(bytes)
+            );
+        }
+        let all = text(&o.stdout) + &text(&o.stderr);
+        assert!(all.contains("\\u{1b}"), "{args:?}: {all}");
+    }
+    // JSON keeps serde_json's own escapes.
+    let o = coglab(&["describe", &data, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    assert!(v.get("a\u{1b}]0;owned\u{7}").is_some());
+}

@@ -3,7 +3,7 @@
 //! Thin wrappers over `coglab_core::mmiq`: read the files, call the library, print JSON or a
 //! table. Every number printed comes from the library.
 
-use super::{emit, file_name, print_json, read_bytes, CliError};
+use super::{emit, emit_raw, file_name, print_json, read_bytes, CliError};
 use crate::cli::{CompareMmiqArgs, ExtractMmiqArgs, ScoreMmiqArgs};
 use coglab_core::mmiq::{
     compare as compare_reports, detect, score_owned as score_report, AccSummary, Accuracy,
@@ -93,7 +93,7 @@ pub fn extract(a: &ExtractMmiqArgs) -> Result<(), CliError> {
         out.push_str(&line);
         out.push('\n');
     }
-    emit(&out)
+    emit_raw(&out)
 }
 
 /// `coglab compare mmiq --answers KEY PRED_A PRED_B [--json] [--seed S] [--resamples N]`.
