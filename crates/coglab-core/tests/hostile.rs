@@ -182,3 +182,82 @@ fn sem_bootstrap_ignores_row_order() {
         }
     }
 }
+
+/// prune.csv with column `a1` multiplied by `factor` (written with `{:e}`, which reads back
+/// to the same f64).
+fn prune_scaled(factor: f64) -> String {
+    PRUNE_CSV
+        .lines()
+        .enumerate()
+        .map(|(i, line)| {
+            if i == 0 {
+                return line.to_string();
+            }
+            let mut cells: Vec<String> = line.split(',').map(str::to_string).collect();
+            let v: f64 = cells[1].parse().unwrap();
+            cells[1] = format!("{:e}", v * factor);
+            cells.join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Defect 7: an indicator of ±1e308-scale or 1e-310-scale values was called "constant (zero
+/// variance)" because its squares overflowed or underflowed. Standardized figures do not
+/// depend on an indicator's scale, so they must equal those of the unscaled file.
+#[test]
+fn sem_standardizes_extreme_magnitudes() {
+    let opts = SemOptions::default();
+    let base = analyze(SPEC, "s.json", PRUNE_CSV.as_bytes(), "prune.csv", &opts).unwrap();
+    for factor in [1e306, -1e306, 1e-310] {
+        let data = prune_scaled(factor);
+        let r = analyze(SPEC, "s.json", data.as_bytes(), "scaled.csv", &opts)
+            .unwrap_or_else(|e| panic!("x{factor:e}: {e}"));
+        for (k, v) in &base.paths {
+            assert!((r.paths[k] - v).abs() < 1e-9, "x{factor:e} path {k}");
+        }
+        for (k, e) in &base.outer {
+            // A negative factor flips the indicator's sign, and with it its loading.
+            let sign = if k == "a1" { factor.signum() } else { 1.0 };
+            let got = r.outer[k].loading;
+            assert!(
+                (got - sign * e.loading).abs() < 1e-9,
+                "x{factor:e} {k}: {got} vs {}",
+                e.loading
+            );
+        }
+    }
+}
+
+/// Defect 7, `describe`: the median of -1e308, ..., 1e308 was reported as inf (the true
+/// median is 0) and the Cramér-von Mises test ran on inf/NaN.
+#[test]
+fn describe_handles_extreme_magnitudes() {
+    use coglab_core::sem::describe::describe_values;
+    // Symmetric around 0: mean 0, median (0 + 0)/2 = 0 by hand.
+    let unit = [-3.0, -2.0, -1.0, 0.0, 0.0, 1.0, 2.0, 3.0];
+    let reference = describe_values(&unit).unwrap();
+    // sd of the unit values: Σx² = 28, /7 -> sqrt(4) = 2.
+    assert!((reference.sd.unwrap() - 2.0).abs() < 1e-15);
+    for c in [1e308 / 3.0, 1e-310] {
+        let xs: Vec<f64> = unit.iter().map(|x| x * c).collect();
+        let d = describe_values(&xs).unwrap();
+        assert_eq!(d.median, 0.0, "x{c:e}");
+        assert_eq!(d.mean, 0.0, "x{c:e}");
+        let sd = d.sd.expect("sd computed");
+        assert!((sd / c - 2.0).abs() < 1e-9, "x{c:e}: sd {sd:e}");
+        // Scale-free figures equal those of the unit values.
+        let (w, w0) = (d.cvm_w.expect("W computed"), reference.cvm_w.unwrap());
+        assert!((w - w0).abs() < 1e-12, "x{c:e}: W {w} vs {w0}");
+        assert!(d.skewness.unwrap().abs() < 1e-12);
+        assert!((d.excess_kurtosis.unwrap() - reference.excess_kurtosis.unwrap()).abs() < 1e-12);
+    }
+    // A standard deviation beyond f64 is refused, not reported as inf: ±1.7e308 has
+    // sd = 1.7e308 · sqrt(8/7) > f64::MAX.
+    let huge = [
+        -1.7e308, 1.7e308, -1.7e308, 1.7e308, -1.7e308, 1.7e308, -1.7e308, 1.7e308,
+    ];
+    let d = describe_values(&huge).unwrap();
+    assert_eq!(d.sd, None);
+    assert_eq!(d.median, 0.0);
+}

@@ -714,6 +714,8 @@ pub(crate) fn standardize(table: &Table, file: &str) -> Result<(Vec<Vec<f64>>, M
         .columns
         .iter()
         .map(|c| {
+            // z is scale-free: computed at a power-of-two scale (exact), see linalg.
+            let (c, _) = crate::stats::describe::scaled(c);
             let m = c.iter().sum::<f64>() / n;
             let sd = (c.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / (n - 1.0)).sqrt();
             c.iter().map(|v| (v - m) / sd).collect()

@@ -51,6 +51,12 @@ pub enum StatsError {
         /// 0-based index of the offending value.
         index: usize,
     },
+    /// The result is beyond the range of a 64-bit float (e.g. the variance of ±1e308 values).
+    #[error("the {what} is beyond the range of a 64-bit float")]
+    OutOfRange {
+        /// What was being computed.
+        what: &'static str,
+    },
     /// A count (resamples) beyond [`crate::limits`].
     #[error(transparent)]
     Limit(#[from] crate::limits::LimitError),
