@@ -1,73 +1,44 @@
 //! `coglab`: score cognitive-benchmark result files from the command line.
 //!
 //! A thin wrapper over `coglab-core`: it reads files, calls the library and prints a readable
-//! table or JSON. Run `coglab help` for the commands.
+//! table or JSON. Run `coglab help` (or `coglab <command> --help`) for the commands.
 
-mod args;
+mod cli;
 mod commands;
 
+use clap::Parser;
+use cli::{Cli, Command, CompareCommand, ExtractCommand, ScoreCommand};
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-coglab: score cognitive benchmarks of multimodal models (MM-IQ, KiVA, MM-OPERA, Gold)
-
-USAGE:
-  coglab score mmiq --answers KEY PRED [--json] [--items]
-  coglab extract mmiq PRED
-  coglab compare mmiq --answers KEY PRED_A PRED_B [--json] [--seed S] [--resamples N]
-  coglab score kiva PATH... [--json] [--trials] [--human ADULTS_CSV]
-  coglab score mmopera --task ria|ica --metadata META --regular REG[,REG2...]
-                       [--reasoning REAS[,REAS2...]] [--answers ANS] [--alpha A] [--gamma G]
-                       [--min-length CHARS] [--paper-decay] [--exclude-invalid] [--per-label]
-                       [--skip-bad-hop-items] [--items] [--json]
-  coglab agree A B [--json] [--seed S] [--resamples N] [--alpha A] [--gamma G]
-  coglab describe DATA [--json]
-  coglab sem --spec SPEC DATA [--bootstrap N] [--seed S] [--prune] [--missing listwise|mean]
-             [--max-iter N] [--json]
-  coglab help | --version
-
-  --json      machine-readable output (the field names scripts rely on; see the README)
-  --items     (score mmiq/mmopera) include one row per item
-  --trials    (score kiva) include one row per trial
-  --human F   (score kiva) adults' data: adds their report and the RT-error correlation
-
-Options and definitions: README.md and docs/glossary-*.md.
-Exit status: 0 on success, 1 on bad input (the message names file, line and field),
-2 on a usage error.";
-
 fn main() -> ExitCode {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    let words: Vec<&str> = argv.iter().map(String::as_str).collect();
-    let result = match words.as_slice() {
-        [] | ["help" | "--help" | "-h", ..] => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout and exit 0; usage errors to stderr with exit 2.
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
         }
-        ["--version" | "-V", ..] => {
-            println!("coglab {}", env!("CARGO_PKG_VERSION"));
-            return ExitCode::SUCCESS;
-        }
-        ["score", "mmiq", rest @ ..] => commands::mmiq::score(rest),
-        ["extract", "mmiq", rest @ ..] => commands::mmiq::extract(rest),
-        ["compare", "mmiq", rest @ ..] => commands::mmiq::compare(rest),
-        ["score", "kiva", rest @ ..] => commands::kiva::score(rest),
-        ["score", "mmopera", rest @ ..] => commands::mmopera::score(rest),
-        ["agree", rest @ ..] => commands::mmopera::agree(rest),
-        ["describe", rest @ ..] => commands::sem::describe(rest),
-        ["sem", rest @ ..] => commands::sem::sem(rest),
-        _ => Err(commands::CliError::Usage(format!(
-            "unknown command: {}",
-            argv.join(" ")
-        ))),
+    };
+    let result = match &cli.command {
+        Command::Score(ScoreCommand::Mmiq(a)) => commands::mmiq::score(a),
+        Command::Score(ScoreCommand::Kiva(a)) => commands::kiva::score(a),
+        Command::Score(ScoreCommand::Mmopera(a)) => commands::mmopera::score(a),
+        Command::Extract(ExtractCommand::Mmiq(a)) => commands::mmiq::extract(a),
+        Command::Compare(CompareCommand::Mmiq(a)) => commands::mmiq::compare(a),
+        Command::Agree(a) => commands::mmopera::agree(a),
+        Command::Describe(a) => commands::sem::describe(a),
+        Command::Sem(a) => commands::sem::sem(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(commands::CliError::Usage(msg)) => {
-            eprintln!("coglab: {msg}\n\n{USAGE}");
+            let msg = commands::escape_controls(&msg);
+            eprintln!("coglab: {msg}\n\nFor more information, try 'coglab help'.");
             ExitCode::from(2)
         }
         Err(commands::CliError::Input(msg)) => {
-            eprintln!("coglab: error: {msg}");
+            eprintln!("coglab: error: {}", commands::escape_controls(&msg));
             ExitCode::from(1)
         }
     }

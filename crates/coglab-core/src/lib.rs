@@ -6,6 +6,8 @@
 //!
 //! Modules:
 //! - [`stats`]: shared statistics (descriptives, distributions, correlation, intervals, paired tests).
+//! - [`limits`]: the largest resample and iteration counts accepted.
+//! - [`encoding`]: recognizing UTF-16, UTF-32 and zip input before parsing it.
 //! - [`location`]: where in an input file a problem was found, shared by every parser's errors.
 //! - [`reported`]: the results reported in the benchmarks' papers, as bundled reference tables.
 //! - [`mmiq`], [`kiva`], [`mmopera`]: each benchmark's parsers and scorers.
@@ -18,9 +20,11 @@
 #![forbid(unsafe_code)]
 
 pub mod csv_out;
+pub mod encoding;
 pub mod float;
 pub mod kiva;
 pub mod leaderboard;
+pub mod limits;
 pub mod linalg;
 pub mod location;
 pub mod mmiq;

@@ -385,6 +385,9 @@ pub fn correlation_matrix(columns: &[&[f64]]) -> Result<Matrix, LinalgError> {
                 found: format!("length {} in column {j}", c.len()),
             });
         }
+        // Scaled by a power of two first (exact; correlations are scale-free), so columns of
+        // ±1e308 or 1e-310 are not taken for constant when their squares overflow/underflow.
+        let (c, _) = crate::stats::describe::scaled(c);
         let mean = c.iter().sum::<f64>() / n as f64;
         let d: Vec<f64> = c.iter().map(|v| v - mean).collect();
         let ss: f64 = d.iter().map(|v| v * v).sum();

@@ -91,3 +91,67 @@ mod tests {
         assert_eq!(snippet("abc"), "\"abc\"");
     }
 }
+
+/// Physical 1-based line numbers of byte offsets in a text, counted incrementally.
+///
+/// The `csv` crate's `Position::line` counts a CRLF-ended record's line one too low (rust-csv
+/// issue 395), so errors in CRLF files named the line before the broken one; the byte offset
+/// it reports is right, and this turns it into the line (issue 27, defect 4).
+///
+/// # Examples
+/// ```
+/// use coglab_core::location::LineIndex;
+/// let text = b"a,b\r\n1,2\r\n3,4\r\n";
+/// let mut lines = LineIndex::new(text);
+/// assert_eq!(lines.line_at(0), 1);
+/// assert_eq!(lines.line_at(10), 3); // "3,4" starts at byte 10
+/// assert_eq!(lines.line_at(5), 2); // going back restarts the count
+/// let mut reader = csv::ReaderBuilder::new().from_reader(&text[..]);
+/// let second = reader.records().nth(1).unwrap().unwrap();
+/// // csv's own count says line 2 for the record "3,4" on line 3.
+/// assert_eq!(second.position().unwrap().line(), 2);
+/// assert_eq!(lines.csv_line(second.position()), 3);
+/// ```
+#[derive(Debug, Clone)]
+pub struct LineIndex<'a> {
+    text: &'a [u8],
+    pos: usize,
+    line: usize,
+}
+
+impl<'a> LineIndex<'a> {
+    /// An index over `text` (the bytes the CSV reader reads).
+    pub fn new(text: &'a [u8]) -> Self {
+        Self {
+            text,
+            pos: 0,
+            line: 1,
+        }
+    }
+
+    /// The line holding byte `byte` (offsets past the end count to the last line). Linear in
+    /// the distance from the previous call, so increasing offsets cost O(text) in all.
+    pub fn line_at(&mut self, byte: u64) -> usize {
+        let byte = usize::try_from(byte).map_or(self.text.len(), |b| b.min(self.text.len()));
+        if byte < self.pos {
+            self.pos = 0;
+            self.line = 1;
+        }
+        self.line += memchr::memchr_iter(b'\n', &self.text[self.pos..byte]).count();
+        self.pos = byte;
+        self.line
+    }
+
+    /// The line of a `csv` record or error position (`0` when there is none). After a CRLF
+    /// the reader's record start points at the `\n` still to be skipped; a record never starts
+    /// with a line end (blank lines are skipped), so line ends at the offset are stepped over.
+    pub fn csv_line(&mut self, pos: Option<&csv::Position>) -> usize {
+        pos.map_or(0, |p| {
+            let mut byte = usize::try_from(p.byte()).unwrap_or(usize::MAX);
+            while matches!(self.text.get(byte), Some(b'\r' | b'\n')) {
+                byte += 1;
+            }
+            self.line_at(byte as u64)
+        })
+    }
+}

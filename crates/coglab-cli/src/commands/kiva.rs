@@ -3,27 +3,49 @@
 //! Reads model-run CSVs (folders are searched recursively for `*.csv`) and/or the adult human
 //! file, calls `coglab_core::kiva` and prints JSON or a table.
 
-use super::mmiq::{emit, emit_json};
-use super::{read_bytes, CliError};
-use crate::args::Args;
+use super::{emit, escape_controls, print_json, read_bytes, special_kind, CliError};
+use crate::cli::ScoreKivaArgs;
 use coglab_core::kiva::{
     rt_error_correlation, score_human, score_model, HumanData, KivaReport, Source, StageStats,
 };
 use coglab_core::stats::describe::MeanSe;
 use std::path::Path;
 
-/// `writeln!` into a `String` (formatting into a `String` cannot fail).
-macro_rules! outln {
-    ($out:expr, $($arg:tt)*) => {{
-        use std::fmt::Write as _;
-        let _ = writeln!($out, $($arg)*);
-    }};
+/// The CSV files found under the given paths, and the links skipped on the way.
+#[derive(Default)]
+struct Found {
+    files: Vec<String>,
+    /// Real folders already walked (canonical paths), so each is read once.
+    seen: std::collections::HashSet<std::path::PathBuf>,
+    /// Links (or paths) to a folder already read, skipped.
+    skipped: Vec<String>,
 }
 
-/// Collects the CSV files under a path (the path itself if it is a file), sorted.
-fn collect_csv(path: &str, out: &mut Vec<String>) -> Result<(), CliError> {
+/// Collects the CSV files under a path (the path itself if it is a file), sorted. Each real
+/// folder is walked once: a link to a folder already read (e.g. a link to `.`) is skipped
+/// and listed, so a link loop cannot make the walk endless (issue 27, defect 5). FIFOs,
+/// devices and sockets are refused naming what they are (defect 6).
+fn collect_csv(path: &str, found: &mut Found) -> Result<(), CliError> {
     let p = Path::new(path);
-    if p.is_dir() {
+    let meta = std::fs::metadata(p).map_err(|e| {
+        if std::fs::symlink_metadata(p).is_ok() {
+            CliError::Input(format!("{path}: cannot follow the link: {e}"))
+        } else {
+            CliError::Input(format!("{path}: no such file or folder"))
+        }
+    })?;
+    if let Some(kind) = special_kind(&meta) {
+        return Err(CliError::Input(format!(
+            "{path}: is {kind}, not a regular file or folder"
+        )));
+    }
+    if meta.is_dir() {
+        let real = std::fs::canonicalize(p)
+            .map_err(|e| CliError::Input(format!("{path}: cannot resolve folder: {e}")))?;
+        if !found.seen.insert(real) {
+            found.skipped.push(path.to_string());
+            return Ok(());
+        }
         let entries = std::fs::read_dir(p)
             .map_err(|e| CliError::Input(format!("{path}: cannot read folder: {e}")))?;
         let mut children: Vec<String> = entries
@@ -38,16 +60,13 @@ fn collect_csv(path: &str, out: &mut Vec<String>) -> Result<(), CliError> {
                     .extension()
                     .is_some_and(|e| e.eq_ignore_ascii_case("csv"))
             {
-                collect_csv(&child, out)?;
+                collect_csv(&child, found)?;
             }
         }
-        Ok(())
-    } else if p.is_file() {
-        out.push(path.to_string());
-        Ok(())
     } else {
-        Err(CliError::Input(format!("{path}: no such file or folder")))
+        found.files.push(path.to_string());
     }
+    Ok(())
 }
 
 /// Whether a CSV is the human data file (its header starts with `ParticipantID`).
@@ -57,22 +76,25 @@ fn is_human(bytes: &[u8]) -> bool {
 }
 
 /// `coglab score kiva PATH... [--json] [--human HUMAN_CSV] [--trials]`.
-pub fn score(args: &[&str]) -> Result<(), CliError> {
-    let a = Args::parse(args, &["json", "trials"], &["human"])?;
-    if a.positional.is_empty() {
-        return Err(CliError::Usage(
-            "score kiva: give at least one run folder or CSV file".into(),
-        ));
+pub fn score(a: &ScoreKivaArgs) -> Result<(), CliError> {
+    let mut found = Found::default();
+    for p in &a.paths {
+        collect_csv(p, &mut found)?;
     }
-    let mut paths = Vec::new();
-    for p in &a.positional {
-        collect_csv(p, &mut paths)?;
+    for link in &found.skipped {
+        eprintln!(
+            "coglab: note: skipped {}: a folder already read (a link loop or a second link)",
+            escape_controls(link)
+        );
     }
-    if let Some(h) = a.option("human") {
-        paths.push(h.to_string());
-    }
+    let paths = found.files;
     let mut runs: Vec<(String, Vec<u8>)> = Vec::new();
-    let mut human: Option<(String, Vec<u8>)> = None;
+    // A file given with --human is read as the adults' data whatever its header, so a file
+    // without `ParticipantID` is refused as such rather than scored as a model run.
+    let mut human: Option<(String, Vec<u8>)> = match &a.human {
+        Some(h) => Some((h.clone(), read_bytes(h)?)),
+        None => None,
+    };
     for p in paths {
         let bytes = read_bytes(&p)?;
         if is_human(&bytes) {
@@ -106,11 +128,11 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
         }
         r
     };
-    if !a.flag("trials") {
+    if !a.trials {
         report.trials.clear();
     }
-    if a.flag("json") {
-        emit_json(&report)
+    if a.json {
+        print_json(&report)
     } else {
         let mut out = String::new();
         print_report(&mut out, &report);

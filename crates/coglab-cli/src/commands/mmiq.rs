@@ -3,27 +3,13 @@
 //! Thin wrappers over `coglab_core::mmiq`: read the files, call the library, print JSON or a
 //! table. Every number printed comes from the library.
 
-use super::{file_name, read_bytes, CliError};
-use crate::args::Args;
+use super::{emit, emit_raw, file_name, print_json, read_bytes, CliError};
+use crate::cli::{CompareMmiqArgs, ExtractMmiqArgs, ScoreMmiqArgs};
 use coglab_core::mmiq::{
     compare as compare_reports, detect, score_owned as score_report, AccSummary, Accuracy,
     AnswerKey, MmiqComparison, MmiqFormat, MmiqReport, PredContent, Predictions, CATEGORIES,
 };
 use serde::Serialize;
-use std::io::Write;
-
-/// `writeln!` into a `String` (formatting into a `String` cannot fail).
-macro_rules! outln {
-    ($out:expr, $($arg:tt)*) => {{
-        use std::fmt::Write as _;
-        let _ = writeln!($out, $($arg)*);
-    }};
-}
-
-/// Default number of bootstrap resamples for `compare`.
-const DEFAULT_RESAMPLES: usize = 10_000;
-/// Default bootstrap seed for `compare`.
-const DEFAULT_SEED: u64 = 42;
 
 fn read_key(path: &str) -> Result<AnswerKey, CliError> {
     Ok(AnswerKey::parse_bytes(
@@ -36,19 +22,6 @@ fn read_preds(path: &str) -> Result<Predictions, CliError> {
     Ok(Predictions::parse(&file_name(path), &read_bytes(path)?)?)
 }
 
-fn one_positional<'a>(a: &'a Args, what: &str) -> Result<&'a str, CliError> {
-    match a.positional.as_slice() {
-        [one] => Ok(one),
-        [] => Err(CliError::Usage(format!(
-            "{what}: missing the predictions file"
-        ))),
-        more => Err(CliError::Usage(format!(
-            "{what}: expected one predictions file, found {}",
-            more.len()
-        ))),
-    }
-}
-
 /// A VLMEvalKit `_acc.csv` printed as it is (pre-computed accuracies, no n or intervals).
 #[derive(Serialize)]
 struct Precomputed<'a> {
@@ -59,16 +32,15 @@ struct Precomputed<'a> {
 }
 
 /// `coglab score mmiq --answers KEY PRED [--json] [--items]`.
-pub fn score(args: &[&str]) -> Result<(), CliError> {
-    let a = Args::parse(args, &["json", "items"], &["answers"])?;
-    let pred_path = one_positional(&a, "score mmiq")?;
-    let key_path = a.required("answers")?;
+pub fn score(a: &ScoreMmiqArgs) -> Result<(), CliError> {
+    let pred_path = &a.pred;
+    let key_path = &a.answers;
     let bytes = read_bytes(pred_path)?;
     let name = file_name(pred_path);
     if detect(&name, &bytes) == Some(MmiqFormat::VlmEvalKitAcc) {
         let summary = AccSummary::parse(&name, &bytes)?;
-        if a.flag("json") {
-            return emit_json(&Precomputed {
+        if a.json {
+            return print_json(&Precomputed {
                 benchmark: "mmiq",
                 precomputed: true,
                 summary: &summary,
@@ -81,11 +53,11 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
     let key = read_key(key_path)?;
     let preds = Predictions::parse(&name, &bytes)?;
     let mut report = score_report(&key, preds)?;
-    if !a.flag("items") {
+    if !a.items {
         report.items.clear();
     }
-    if a.flag("json") {
-        emit_json(&report)
+    if a.json {
+        print_json(&report)
     } else {
         let mut out = String::new();
         print_report(&mut out, &report);
@@ -94,9 +66,8 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
 }
 
 /// `coglab extract mmiq PRED`: one `{"data_id", "parsed"}` JSON line per prediction row.
-pub fn extract(args: &[&str]) -> Result<(), CliError> {
-    let a = Args::parse(args, &[], &[])?;
-    let preds = read_preds(one_positional(&a, "extract mmiq")?)?;
+pub fn extract(a: &ExtractMmiqArgs) -> Result<(), CliError> {
+    let preds = read_preds(&a.pred)?;
     #[derive(Serialize)]
     struct Line<'a> {
         data_id: u64,
@@ -122,56 +93,22 @@ pub fn extract(args: &[&str]) -> Result<(), CliError> {
         out.push_str(&line);
         out.push('\n');
     }
-    emit(&out)
+    emit_raw(&out)
 }
 
 /// `coglab compare mmiq --answers KEY PRED_A PRED_B [--json] [--seed S] [--resamples N]`.
-pub fn compare(args: &[&str]) -> Result<(), CliError> {
-    let a = Args::parse(args, &["json"], &["answers", "seed", "resamples"])?;
-    let [first, second] = a.positional.as_slice() else {
-        return Err(CliError::Usage(format!(
-            "compare mmiq: expected two predictions files, found {}",
-            a.positional.len()
-        )));
-    };
-    let key = read_key(a.required("answers")?)?;
-    let seed = a.parsed::<u64>("seed")?.unwrap_or(DEFAULT_SEED);
-    let resamples = a.parsed::<usize>("resamples")?.unwrap_or(DEFAULT_RESAMPLES);
-    if resamples == 0 {
-        return Err(CliError::Usage("--resamples must be at least 1".into()));
-    }
-    let ra = score_report(&key, read_preds(first)?)?;
-    let rb = score_report(&key, read_preds(second)?)?;
-    let c = compare_reports(&ra, &rb, resamples, seed)?;
-    if a.flag("json") {
-        emit_json(&c)
+pub fn compare(a: &CompareMmiqArgs) -> Result<(), CliError> {
+    let key = read_key(&a.answers)?;
+    let ra = score_report(&key, read_preds(&a.first)?)?;
+    let rb = score_report(&key, read_preds(&a.second)?)?;
+    let c = compare_reports(&ra, &rb, a.resamples, a.seed)?;
+    if a.json {
+        print_json(&c)
     } else {
         let mut out = String::new();
         print_comparison(&mut out, &c);
         emit(&out)
     }
-}
-
-/// Writes text to stdout; a closed pipe (e.g. `| head`) ends the output quietly.
-pub(crate) fn emit(text: &str) -> Result<(), CliError> {
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(CliError::Input(format!("writing output: {e}")))
-        }
-        _ => Ok(()),
-    }
-}
-
-/// Pretty JSON on stdout, as [`emit`].
-pub(crate) fn emit_json<T: Serialize>(value: &T) -> Result<(), CliError> {
-    let mut text =
-        serde_json::to_string_pretty(value).map_err(|e| CliError::Input(e.to_string()))?;
-    text.push('\n');
-    emit(&text)
 }
 
 fn pct(x: f64) -> String {

@@ -14,15 +14,11 @@ use coglab_core::mmopera::score::{
 use coglab_core::mmopera::validate::{
     holistic_agreement, process_agreement, HolisticAgreement, ProcessAgreement,
 };
-use coglab_core::mmopera::{MmoperaError, Task, Warning};
+use coglab_core::mmopera::{MmoperaError, Warning};
 use coglab_core::stats::correlation::Correlation;
 
-use super::{file_name, print_json, read_bytes, CliError};
-use crate::args::Args;
-
-const SCORE_USAGE: &str = "score mmopera --task ria|ica --metadata META --regular REG[,REG2..] \
-[--reasoning REAS[,REAS2..]] [--answers ANS] [--alpha A] [--gamma G] [--min-length L] \
-[--paper-decay] [--exclude-invalid] [--per-label] [--skip-bad-hop-items] [--items] [--json]";
+use super::{emit, file_name, print_json, read_bytes, CliError};
+use crate::cli::{AgreeArgs, ScoreMmoperaArgs};
 
 fn input_error(e: MmoperaError) -> CliError {
     CliError::Input(e.to_string())
@@ -37,89 +33,55 @@ fn load<T>(
     parse(&file_name(path), &bytes).map_err(input_error)
 }
 
-/// A comma-separated list of paths (one per judge).
-fn paths(list: Option<&str>) -> Vec<&str> {
-    list.map(|l| {
-        l.split(',')
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-            .collect()
-    })
-    .unwrap_or_default()
+/// The paths of a comma-separated list, trimmed, without empty entries.
+fn paths(list: &[String]) -> Vec<&str> {
+    list.iter()
+        .map(|p| p.trim())
+        .filter(|p| !p.is_empty())
+        .collect()
 }
 
 /// `coglab score mmopera ...`.
-pub fn score(args: &[&str]) -> Result<(), CliError> {
-    let a = Args::parse(
-        args,
-        &[
-            "json",
-            "items",
-            "paper-decay",
-            "exclude-invalid",
-            "per-label",
-            "skip-bad-hop-items",
-        ],
-        &[
-            "task",
-            "metadata",
-            "regular",
-            "reasoning",
-            "answers",
-            "alpha",
-            "gamma",
-            "min-length",
-        ],
-    )?;
-    if let Some(extra) = a.positional.first() {
-        return Err(CliError::Usage(format!(
-            "score mmopera: unexpected argument {extra:?}\n  usage: coglab {SCORE_USAGE}"
-        )));
-    }
-    let task: Task = a
-        .required("task")?
-        .parse()
-        .map_err(|e| CliError::Usage(format!("--task: {e}")))?;
-    let regular_paths = paths(a.option("regular"));
-    let reasoning_paths = paths(a.option("reasoning"));
+pub fn score(a: &ScoreMmoperaArgs) -> Result<(), CliError> {
+    let task = a.task;
+    let regular_paths = paths(&a.regular);
+    let reasoning_paths = paths(&a.reasoning);
     if regular_paths.is_empty() && reasoning_paths.is_empty() {
-        return Err(CliError::Usage(format!(
-            "score mmopera: --regular (or --reasoning) is required\n  usage: coglab {SCORE_USAGE}"
-        )));
+        return Err(CliError::Usage(
+            "score mmopera: --regular (or --reasoning) is required".into(),
+        ));
     }
     let defaults = ScoreOptions::default();
     let options = ScoreOptions {
-        alpha: a.parsed("alpha")?.unwrap_or(defaults.alpha),
-        gamma: a.parsed("gamma")?.unwrap_or(defaults.gamma),
-        decay_exponent: if a.flag("paper-decay") {
+        alpha: a.alpha.unwrap_or(defaults.alpha),
+        gamma: a.gamma.unwrap_or(defaults.gamma),
+        decay_exponent: if a.paper_decay {
             DecayExponent::FromOne
         } else {
             DecayExponent::FromZero
         },
-        invalid_scores: if a.flag("exclude-invalid") {
+        invalid_scores: if a.exclude_invalid {
             InvalidScores::Exclude
         } else {
             InvalidScores::CountAsZero
         },
-        invalid_hops: if a.flag("skip-bad-hop-items") {
+        invalid_hops: if a.skip_bad_hop_items {
             InvalidHops::SkipItem
         } else {
             InvalidHops::DropHop
         },
-        label_counting: if a.flag("per-label") {
+        label_counting: if a.per_label {
             LabelCounting::PerLabel
         } else {
             LabelCounting::PerItem
         },
-        min_answer_length: a
-            .parsed("min-length")?
-            .unwrap_or(defaults.min_answer_length),
+        min_answer_length: a.min_length.unwrap_or(defaults.min_answer_length),
     };
     options
         .validate()
         .map_err(|e| CliError::Usage(e.to_string()))?;
 
-    let metadata = load(a.required("metadata")?, Metadata::parse)?;
+    let metadata = load(&a.metadata, Metadata::parse)?;
     let regular = regular_paths
         .iter()
         .map(|p| load(p, RegularScores::parse))
@@ -128,7 +90,7 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
         .iter()
         .map(|p| load(p, ReasoningScores::parse))
         .collect::<Result<Vec<_>, _>>()?;
-    let answers = match a.option("answers") {
+    let answers = match &a.answers {
         Some(p) => Some(load(p, Answers::parse)?),
         None => None,
     };
@@ -140,21 +102,23 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
         answers: answers.as_ref(),
     };
     let mut report = score_mmopera(&input, &options).map_err(input_error)?;
-    if !a.flag("items") {
+    if !a.items {
         report.items.clear();
     }
-    if a.flag("json") {
+    if a.json {
         return print_json(&report);
     }
-    println!("MM-OPERA {task}");
+    let mut out = String::new();
+    outln!(out, "MM-OPERA {task}");
     if let Some(h) = &report.holistic {
-        print_holistic(h);
+        print_holistic(&mut out, h);
     }
     if let Some(r) = &report.reasoning {
-        print_reasoning(r);
+        print_reasoning(&mut out, r);
     }
     for h in &report.per_judge.holistic {
-        println!(
+        outln!(
+            out,
             "  judge {}: SR {} HR-3 {} HR-4 {} (N = {})",
             h.files.join(", "),
             pct(h.score_rate),
@@ -164,36 +128,39 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
         );
     }
     for r in &report.per_judge.reasoning {
-        println!(
+        outln!(
+            out,
             "  judge {}: mean S_r {:.4} over {} items",
             r.files.join(", "),
             r.mean_score,
             r.n
         );
     }
-    print_warnings("metadata warnings", &report.metadata_warnings);
-    if a.flag("items") {
+    print_warnings(&mut out, "metadata warnings", &report.metadata_warnings);
+    if a.items {
         for item in &report.items {
             let mean = item.mean_score.map_or("-".into(), |m| format!("{m:.2}"));
             let s_r = item.s_r.map_or("-".into(), |s| format!("{s:.4}"));
-            println!("  item {}: holistic {mean}  S_r {s_r}", item.id);
+            outln!(out, "  item {}: holistic {mean}  S_r {s_r}", item.id);
         }
     }
-    Ok(())
+    emit(&out)
 }
 
 fn pct(x: f64) -> String {
     format!("{:.2}%", 100.0 * x)
 }
 
-fn print_holistic(h: &HolisticReport) {
-    println!(
+fn print_holistic(out: &mut String, h: &HolisticReport) {
+    outln!(
+        out,
         "Holistic ({}): N = {} verdicts over {} items",
         h.files.join(", "),
         h.n,
         h.items
     );
-    println!(
+    outln!(
+        out,
         "  SR {}  HR-3 {}  HR-4 {}  ΔHR {}",
         pct(h.score_rate),
         pct(h.hr3),
@@ -205,7 +172,8 @@ fn print_holistic(h: &HolisticReport) {
         .iter()
         .map(|(k, v)| format!("{k}: {v}"))
         .collect();
-    println!(
+    outln!(
+        out,
         "  scores  {}  (invalid, counted as 0: {})",
         dist.join("  "),
         h.invalid
@@ -221,12 +189,13 @@ fn print_holistic(h: &HolisticReport) {
         ("L-2", &by.l2),
         ("L-3", &by.l3),
     ] {
-        print_groups(name, groups, |g: &Group| {
+        print_groups(out, name, groups, |g: &Group| {
             format!("{} (n {})", pct(g.score_rate), g.n)
         });
     }
     if !h.missing_metadata.is_empty() {
-        println!(
+        outln!(
+            out,
             "  {} judged id(s) missing from the metadata: {}",
             h.missing_metadata.len(),
             h.missing_metadata.join(", ")
@@ -234,7 +203,8 @@ fn print_holistic(h: &HolisticReport) {
     }
     if let Some(lb) = &h.length_bias {
         match &lb.correlation {
-            Some(c) => println!(
+            Some(c) => outln!(
+            out,
                 "  length bias: Pearson r {:.3} (p {}, n {}; {} one-point answers under {} chars left out)",
                 c.r,
                 p_value(c.p),
@@ -242,29 +212,38 @@ fn print_holistic(h: &HolisticReport) {
                 lb.excluded,
                 lb.min_length
             ),
-            None => println!(
+            None => outln!(
+            out,
                 "  length bias: {}",
                 lb.note.as_deref().unwrap_or("not computed")
             ),
         }
     }
-    print_warnings("warnings", &h.warnings);
+    print_warnings(out, "warnings", &h.warnings);
 }
 
-fn print_reasoning(r: &ReasoningReport) {
+fn print_reasoning(out: &mut String, r: &ReasoningReport) {
     let exponent = match r.decay_exponent {
         DecayExponent::FromZero => "γ^0..γ^(n-1)",
         _ => "γ^1..γ^n",
     };
-    println!(
+    outln!(
+        out,
         "Process reward ({}): α {} γ {} ({exponent})",
         r.files.join(", "),
         r.alpha,
         r.gamma
     );
-    println!(
+    outln!(
+        out,
         "  mean S_r {:.4} over {} items; R {:.3}  D {:.3}  K {:.3} over {} hops in {} paths",
-        r.mean_score, r.n, r.mean_r, r.mean_d, r.mean_k, r.hops, r.paths
+        r.mean_score,
+        r.n,
+        r.mean_r,
+        r.mean_d,
+        r.mean_k,
+        r.hops,
+        r.paths
     );
     let fmt = |m: &BTreeMap<String, usize>| {
         m.iter()
@@ -272,17 +251,17 @@ fn print_reasoning(r: &ReasoningReport) {
             .collect::<Vec<_>>()
             .join("  ")
     };
-    println!("  S_r bins  {}", fmt(&r.distribution.score));
-    println!("  R bins    {}", fmt(&r.distribution.r));
-    println!("  D bins    {}", fmt(&r.distribution.d));
-    println!("  K         {}", fmt(&r.distribution.k));
+    outln!(out, "  S_r bins  {}", fmt(&r.distribution.score));
+    outln!(out, "  R bins    {}", fmt(&r.distribution.r));
+    outln!(out, "  D bins    {}", fmt(&r.distribution.d));
+    outln!(out, "  K         {}", fmt(&r.distribution.k));
     let hops: Vec<String> = r
         .distribution
         .hops
         .iter()
         .map(|(k, v)| format!("{k}: {v}"))
         .collect();
-    println!("  hops/path {}", hops.join("  "));
+    outln!(out, "  hops/path {}", hops.join("  "));
     let by = &r.by;
     for (name, groups) in [
         ("domain", &by.domain),
@@ -292,30 +271,36 @@ fn print_reasoning(r: &ReasoningReport) {
         ("L-2", &by.l2),
         ("L-3", &by.l3),
     ] {
-        print_groups(name, groups, |g: &ProcessGroup| {
+        print_groups(out, name, groups, |g: &ProcessGroup| {
             format!("{:.4} (n {})", g.mean_score, g.n)
         });
     }
     if !r.skipped.is_empty() {
-        println!("  skipped {} item(s):", r.skipped.len());
+        outln!(out, "  skipped {} item(s):", r.skipped.len());
         for s in r.skipped.iter().take(20) {
-            println!("    {} {}: {}", s.file, s.id, s.reason);
+            outln!(out, "    {} {}: {}", s.file, s.id, s.reason);
         }
         if r.skipped.len() > 20 {
-            println!("    ... and {} more", r.skipped.len() - 20);
+            outln!(out, "    ... and {} more", r.skipped.len() - 20);
         }
     }
     if !r.missing_metadata.is_empty() {
-        println!(
+        outln!(
+            out,
             "  {} judged id(s) missing from the metadata: {}",
             r.missing_metadata.len(),
             r.missing_metadata.join(", ")
         );
     }
-    print_warnings("warnings", &r.warnings);
+    print_warnings(out, "warnings", &r.warnings);
 }
 
-fn print_groups<G>(name: &str, groups: &BTreeMap<String, G>, show: impl Fn(&G) -> String) {
+fn print_groups<G>(
+    out: &mut String,
+    name: &str,
+    groups: &BTreeMap<String, G>,
+    show: impl Fn(&G) -> String,
+) {
     if groups.is_empty() {
         return;
     }
@@ -323,19 +308,19 @@ fn print_groups<G>(name: &str, groups: &BTreeMap<String, G>, show: impl Fn(&G) -
         .iter()
         .map(|(k, g)| format!("{k} {}", show(g)))
         .collect();
-    println!("  by {name}: {}", parts.join("; "));
+    outln!(out, "  by {name}: {}", parts.join("; "));
 }
 
-fn print_warnings(title: &str, warnings: &[Warning]) {
+fn print_warnings(out: &mut String, title: &str, warnings: &[Warning]) {
     if warnings.is_empty() {
         return;
     }
-    println!("  {title} ({}):", warnings.len());
+    outln!(out, "  {title} ({}):", warnings.len());
     for w in warnings.iter().take(20) {
-        println!("    {w}");
+        outln!(out, "    {w}");
     }
     if warnings.len() > 20 {
-        println!("    ... and {} more", warnings.len() - 20);
+        outln!(out, "    ... and {} more", warnings.len() - 20);
     }
 }
 
@@ -348,24 +333,13 @@ enum Agreement {
 }
 
 /// `coglab agree A B [--json] [--seed S] [--resamples N] [--alpha A --gamma G]`.
-pub fn agree(args: &[&str]) -> Result<(), CliError> {
-    let a = Args::parse(args, &["json"], &["seed", "resamples", "alpha", "gamma"])?;
-    let [path_a, path_b] = a.positional.as_slice() else {
-        return Err(CliError::Usage(
-            "agree: expected two score files A and B\n  usage: coglab agree A B [--json] \
-             [--seed S] [--resamples N] [--alpha A --gamma G]"
-                .into(),
-        ));
-    };
-    let seed: u64 = a.parsed("seed")?.unwrap_or(0);
-    let resamples: usize = a.parsed("resamples")?.unwrap_or(10_000);
-    if resamples == 0 {
-        return Err(CliError::Usage("--resamples: expected at least 1".into()));
-    }
+pub fn agree(a: &AgreeArgs) -> Result<(), CliError> {
+    let (path_a, path_b) = (&a.a, &a.b);
+    let (seed, resamples) = (a.seed, a.resamples);
     let defaults = ScoreOptions::default();
     let options = ScoreOptions::new(
-        a.parsed("alpha")?.unwrap_or(defaults.alpha),
-        a.parsed("gamma")?.unwrap_or(defaults.gamma),
+        a.alpha.unwrap_or(defaults.alpha),
+        a.gamma.unwrap_or(defaults.gamma),
     )
     .map_err(|e| CliError::Usage(e.to_string()))?;
     let (bytes_a, bytes_b) = (read_bytes(path_a)?, read_bytes(path_b)?);
@@ -407,14 +381,15 @@ pub fn agree(args: &[&str]) -> Result<(), CliError> {
         let rb = RegularScores::parse(&name_b, &bytes_b).map_err(input_error)?;
         Agreement::Holistic(holistic_agreement(&ra, &rb, resamples, seed).map_err(input_error)?)
     };
-    if a.flag("json") {
+    if a.json {
         return print_json(&result);
     }
+    let mut out = String::new();
     match &result {
-        Agreement::Holistic(g) => print_holistic_agreement(g),
-        Agreement::Process(p) => print_process_agreement(p),
+        Agreement::Holistic(g) => print_holistic_agreement(&mut out, g),
+        Agreement::Process(p) => print_process_agreement(&mut out, p),
     }
-    Ok(())
+    emit(&out)
 }
 
 fn corr(c: &Option<Correlation>) -> String {
@@ -433,33 +408,49 @@ fn opt(x: Option<f64>) -> String {
     x.map_or("-".into(), |x| format!("{x:.3}"))
 }
 
-fn print_ids(which: &str, ids: &[String]) {
+fn print_ids(out: &mut String, which: &str, ids: &[String]) {
     if !ids.is_empty() {
-        println!("  {} id(s) only in {which}: {}", ids.len(), ids.join(", "));
+        outln!(
+            out,
+            "  {} id(s) only in {which}: {}",
+            ids.len(),
+            ids.join(", ")
+        );
     }
 }
 
-fn print_holistic_agreement(g: &HolisticAgreement) {
-    println!("Holistic agreement: A = {}, B = {}", g.files[0], g.files[1]);
-    println!(
-        "  {} paired verdicts over {} items ({} unpaired)",
-        g.n, g.items, g.unpaired
+fn print_holistic_agreement(out: &mut String, g: &HolisticAgreement) {
+    outln!(
+        out,
+        "Holistic agreement: A = {}, B = {}",
+        g.files[0],
+        g.files[1]
     );
-    println!(
+    outln!(
+        out,
+        "  {} paired verdicts over {} items ({} unpaired)",
+        g.n,
+        g.items,
+        g.unpaired
+    );
+    outln!(
+        out,
         "  mean |A−B| {:.4}  exact {}  within 1 {}  beyond 1 {}",
         g.mean_abs_diff,
         pct(g.exact_match),
         pct(g.within_one),
         pct(g.beyond_one)
     );
-    println!(
+    outln!(
+        out,
         "  Pearson r {}  Cohen's κ {}  quadratic κ {}",
         corr(&g.pearson),
         opt(g.kappa),
         opt(g.kappa_quadratic)
     );
     let t = &g.paired_test;
-    println!(
+    outln!(
+        out,
         "  paired permutation test of A−B: mean {:.4}, p {:.4} ({})",
         t.mean_diff,
         t.p,
@@ -469,17 +460,23 @@ fn print_holistic_agreement(g: &HolisticAgreement) {
             format!("{} random sign patterns", t.resamples)
         }
     );
-    print_ids("A", &g.only_in_a);
-    print_ids("B", &g.only_in_b);
+    print_ids(out, "A", &g.only_in_a);
+    print_ids(out, "B", &g.only_in_b);
     for note in &g.notes {
-        println!("  note: {note}");
+        outln!(out, "  note: {note}");
     }
 }
 
-fn print_process_agreement(p: &ProcessAgreement) {
-    println!("Process agreement: A = {}, B = {}", p.files[0], p.files[1]);
+fn print_process_agreement(out: &mut String, p: &ProcessAgreement) {
+    outln!(
+        out,
+        "Process agreement: A = {}, B = {}",
+        p.files[0],
+        p.files[1]
+    );
     if let Some(h) = &p.hops {
-        println!(
+        outln!(
+            out,
             "  {} paired hops ({} unpaired): R r {} MAD {:.4}; D r {} MAD {:.4}; K accuracy {} κ {}",
             h.n,
             p.unpaired_hops,
@@ -493,7 +490,8 @@ fn print_process_agreement(p: &ProcessAgreement) {
     }
     if let Some(s) = &p.score {
         let t = &s.paired_test;
-        println!(
+        outln!(
+            out,
             "  item S_r over {} items: mean |A−B| {:.4}, Pearson r {}, paired test mean {:.4} p {:.4}",
             s.n,
             s.mean_abs_diff,
@@ -502,9 +500,9 @@ fn print_process_agreement(p: &ProcessAgreement) {
             t.p
         );
     }
-    print_ids("A", &p.only_in_a);
-    print_ids("B", &p.only_in_b);
+    print_ids(out, "A", &p.only_in_a);
+    print_ids(out, "B", &p.only_in_b);
     for note in &p.notes {
-        println!("  note: {note}");
+        outln!(out, "  note: {note}");
     }
 }

@@ -1,8 +1,8 @@
 //! `coglab describe` and `coglab sem` (Gold / PLS-SEM, issue 5). Every number printed here
 //! comes from `coglab_core::sem`.
 
-use super::{file_name, print_json, read_bytes, CliError};
-use crate::args::Args;
+use super::{emit, file_name, print_json, read_bytes, CliError};
+use crate::cli::{DescribeArgs, MissingArg, SemArgs};
 use coglab_core::sem::bootstrap::BootstrapOptions;
 use coglab_core::sem::data::{Missing, ScoreMatrix};
 use coglab_core::sem::describe::describe_matrix;
@@ -14,17 +14,16 @@ fn opt(v: Option<f64>) -> String {
 }
 
 /// `coglab describe DATA [--json]`.
-pub fn describe(args: &[&str]) -> Result<(), CliError> {
-    let a = Args::parse(args, &["json"], &[])?;
-    let [path] = a.positional.as_slice() else {
-        return Err(CliError::Usage("describe: expected one DATA file".into()));
-    };
+pub fn describe(a: &DescribeArgs) -> Result<(), CliError> {
+    let path = &a.data;
     let matrix = ScoreMatrix::parse(&read_bytes(path)?, &file_name(path))?;
     let d = describe_matrix(&matrix);
-    if a.flag("json") {
+    if a.json {
         return print_json(&d);
     }
-    println!(
+    let mut out = String::new();
+    outln!(
+        out,
         "{:<24} {:>5} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7}",
         "column",
         "n",
@@ -40,7 +39,8 @@ pub fn describe(args: &[&str]) -> Result<(), CliError> {
         "cvm_p"
     );
     for (name, s) in &d {
-        println!(
+        outln!(
+            out,
             "{:<24} {:>5} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7}",
             name,
             s.n,
@@ -56,71 +56,43 @@ pub fn describe(args: &[&str]) -> Result<(), CliError> {
             opt(s.cvm_p)
         );
     }
-    println!("(excess kurtosis = b2 - 3; Cramér-von Mises with estimated mean and SD, Stephens' W* and p)");
-    Ok(())
+    outln!(out, "(excess kurtosis = b2 - 3; Cramér-von Mises with estimated mean and SD, Stephens' W* and p)");
+    emit(&out)
 }
 
 /// `coglab sem --spec SPEC DATA [--bootstrap N --seed S] [--prune] [--missing listwise|mean]
 /// [--max-iter N] [--json]`.
-pub fn sem(args: &[&str]) -> Result<(), CliError> {
-    let a = Args::parse(
-        args,
-        &["json", "prune"],
-        &["spec", "bootstrap", "seed", "missing", "max-iter"],
-    )?;
-    let [data_path] = a.positional.as_slice() else {
-        return Err(CliError::Usage(
-            "sem: expected one DATA file after --spec SPEC".into(),
-        ));
-    };
-    let spec_path = a.required("spec")?;
-    let spec_bytes = read_bytes(spec_path)?;
+pub fn sem(a: &SemArgs) -> Result<(), CliError> {
+    let spec_bytes = read_bytes(&a.spec)?;
+    coglab_core::encoding::check_text(&file_name(&a.spec), &spec_bytes)?;
     let spec_text = String::from_utf8(spec_bytes)
-        .map_err(|_| CliError::Input(format!("{}: expected UTF-8 text", file_name(spec_path))))?;
-    let spec = ModelSpec::parse(&spec_text, &file_name(spec_path))?;
-    let matrix = ScoreMatrix::parse(&read_bytes(data_path)?, &file_name(data_path))?;
-    let missing = match a.option("missing") {
-        None | Some("listwise") => Missing::Listwise,
-        Some("mean") => Missing::Mean,
-        Some(other) => {
-            return Err(CliError::Usage(format!(
-                "--missing: expected listwise or mean, found {other:?}"
-            )))
-        }
-    };
-    let bootstrap = match a.parsed::<usize>("bootstrap")? {
-        Some(0) => {
-            return Err(CliError::Usage(
-                "--bootstrap: expected at least 1 resample".into(),
-            ))
-        }
-        Some(resamples) => Some(BootstrapOptions {
-            resamples,
-            seed: a.parsed::<u64>("seed")?.unwrap_or(1),
-        }),
-        None if a.option("seed").is_some() => {
-            return Err(CliError::Usage(
-                "--seed only applies with --bootstrap N".into(),
-            ))
-        }
-        None => None,
-    };
+        .map_err(|_| CliError::Input(format!("{}: expected UTF-8 text", file_name(&a.spec))))?;
+    let spec = ModelSpec::parse(&spec_text, &file_name(&a.spec))?;
+    let matrix = ScoreMatrix::parse(&read_bytes(&a.data)?, &file_name(&a.data))?;
     let opts = SemOptions {
-        missing,
-        bootstrap,
-        prune: a.flag("prune"),
-        max_iterations: a.parsed::<usize>("max-iter")?,
+        missing: match a.missing {
+            MissingArg::Listwise => Missing::Listwise,
+            MissingArg::Mean => Missing::Mean,
+        },
+        bootstrap: a.bootstrap.map(|resamples| BootstrapOptions {
+            resamples,
+            seed: a.seed.unwrap_or(1),
+        }),
+        prune: a.prune,
+        max_iterations: a.max_iter,
     };
     let report = analyze_parsed(&spec, &matrix, &opts)?;
-    if a.flag("json") {
+    if a.json {
         return print_json(&report);
     }
-    print_report(&report);
-    Ok(())
+    let mut out = String::new();
+    print_report(&mut out, &report);
+    emit(&out)
 }
 
-fn print_report(r: &SemReport) {
-    println!(
+fn print_report(out: &mut String, r: &SemReport) {
+    outln!(
+        out,
         "PLS-SEM: {} models ({} dropped, {} cells imputed), scheme {:?}, {} iterations",
         r.n_models,
         r.dropped_models.len(),
@@ -128,13 +100,19 @@ fn print_report(r: &SemReport) {
         r.scheme,
         r.iterations
     );
-    println!("\nOuter model");
-    println!(
+    outln!(out, "\nOuter model");
+    outln!(
+        out,
         "  {:<24} {:<16} {:>8} {:>8} {:>8}",
-        "indicator", "construct", "weight", "loading", "VIF"
+        "indicator",
+        "construct",
+        "weight",
+        "loading",
+        "VIF"
     );
     for (item, e) in &r.outer {
-        println!(
+        outln!(
+            out,
             "  {:<24} {:<16} {:>8.3} {:>8.3} {:>8}",
             item,
             e.construct,
@@ -143,43 +121,55 @@ fn print_report(r: &SemReport) {
             opt(r.vif.get(item).copied())
         );
     }
-    println!("\nPaths");
+    outln!(out, "\nPaths");
     for (k, v) in &r.paths {
         let boot = r.bootstrap.as_ref().and_then(|b| b.paths.get(k));
         match boot {
-            Some(b) => println!(
+            Some(b) => outln!(
+                out,
                 "  {k:<40} {v:>8.3}  (SE {:.3}, t {}, 95% CI [{:.3}, {:.3}])",
                 b.se,
                 opt(b.t),
                 b.ci_low,
                 b.ci_high
             ),
-            None => println!("  {k:<40} {v:>8.3}"),
+            None => outln!(out, "  {k:<40} {v:>8.3}"),
         }
     }
     for (k, v) in &r.r2 {
-        println!(
+        outln!(
+            out,
             "  R² {k:<37} {v:>8.3}  (adjusted {:.3})",
             r.r2_adj.get(k).copied().unwrap_or(*v)
         );
     }
-    println!("\nReliability");
-    println!(
+    outln!(out, "\nReliability");
+    outln!(
+        out,
         "  {:<24} {:>8} {:>8} {:>8} {:>8}",
-        "construct", "alpha", "rho_C", "rho_A", "AVE"
+        "construct",
+        "alpha",
+        "rho_C",
+        "rho_A",
+        "AVE"
     );
     for (k, v) in &r.reliability {
-        println!(
+        outln!(
+            out,
             "  {k:<24} {:>8.3} {:>8.3} {:>8.3} {:>8.3}",
-            v.alpha, v.rho_c, v.rho_a, v.ave
+            v.alpha,
+            v.rho_c,
+            v.rho_a,
+            v.ave
         );
     }
-    println!("\nHTMT");
+    outln!(out, "\nHTMT");
     for (k, v) in &r.htmt {
-        println!("  {k:<40} {v:>8.3}");
+        outln!(out, "  {k:<40} {v:>8.3}");
     }
     let d = &r.diagnostics;
-    println!(
+    outln!(
+        out,
         "\nGold diagnostics: D_div {}  TC {:.3}  D_valid {:.3}  mean {:.3}",
         opt(d.d_div),
         d.tc,
@@ -187,9 +177,10 @@ fn print_report(r: &SemReport) {
         d.mean
     );
     if !r.pruning.is_empty() {
-        println!("\nPruning (Algorithm 1)");
+        outln!(out, "\nPruning (Algorithm 1)");
         for (i, s) in r.pruning.iter().enumerate() {
-            println!(
+            outln!(
+                out,
                 "  {}. removed {} ({}): {} = {:.3}",
                 i + 1,
                 s.removed,
@@ -200,15 +191,19 @@ fn print_report(r: &SemReport) {
         }
     }
     if let Some(h) = &r.human {
-        println!(
+        outln!(
+            out,
             "\nOverall score vs {}: Pearson r {:.4} (p {:.3e}), Spearman rho {:.4} (p {:.3e}), n {}",
             h.column, h.pearson.r, h.pearson.p, h.spearman.r, h.spearman.p, h.pearson.n
         );
     }
     if let Some(b) = &r.bootstrap {
-        println!(
+        outln!(
+            out,
             "\nBootstrap: {} resamples (seed {}), {} failed",
-            b.resamples, b.seed, b.failed
+            b.resamples,
+            b.seed,
+            b.failed
         );
     }
 }

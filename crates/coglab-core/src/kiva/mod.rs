@@ -177,6 +177,9 @@ impl Outcome {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum KivaError {
+    /// The file is not UTF-8 text (UTF-16, UTF-32, a zip archive).
+    #[error(transparent)]
+    NotText(#[from] crate::encoding::NotTextError),
     /// No files, or a file without rows.
     #[error("{file}: the file is empty (expected {expected})")]
     Empty {
@@ -267,6 +270,7 @@ pub enum KivaError {
 
 /// Checks UTF-8 (dropping a BOM), naming the line and byte of the first invalid byte.
 pub(crate) fn utf8<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, KivaError> {
+    crate::encoding::check_text(file, bytes)?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     std::str::from_utf8(bytes).map_err(|e| {
         let before = &bytes[..e.valid_up_to()];
@@ -297,7 +301,8 @@ impl Csv {
             .flexible(true)
             .from_reader(text.as_bytes());
         let err = |e: csv::Error| KivaError::Csv {
-            location: Location::file(file).at_line(e.position().map_or(0, |p| p.line() as usize)),
+            location: Location::file(file)
+                .at_line(crate::location::LineIndex::new(text.as_bytes()).csv_line(e.position())),
             message: e.to_string(),
         };
         let mut records = reader.records();
@@ -315,12 +320,13 @@ impl Csv {
                 .collect(),
         };
         let mut rows = Vec::new();
+        let mut lines = crate::location::LineIndex::new(text.as_bytes());
         for rec in records {
             let rec = rec.map_err(err)?;
             if rec.iter().all(|f| f.trim().is_empty()) {
                 continue;
             }
-            let line = rec.position().map_or(0, |p| p.line() as usize);
+            let line = lines.csv_line(rec.position());
             if rec.len() != columns.len() {
                 return Err(KivaError::Csv {
                     location: Location::file(file).at_line(line),

@@ -143,7 +143,13 @@ pub fn detect(file_name: &str, first_bytes: &[u8]) -> Option<MmiqFormat> {
     {
         return Some(MmiqFormat::VlmEvalKit(TableKind::Csv));
     }
-    if header.starts_with('{') && first_line.contains("\"data_id\"") {
+    // A JSONL line without its data_id is still JSONL (by name, or by the prediction fields),
+    // so the missing field is reported on its own line rather than as a JSON error further on.
+    let jsonl_fields =
+        first_line.contains("\"response\"") || first_line.contains("\"parsed_pred\"");
+    if header.starts_with('{')
+        && (first_line.contains("\"data_id\"") || name.ends_with(".jsonl") || jsonl_fields)
+    {
         let is_key = first_line.contains("\"MD5\"")
             || (first_line.contains("\"answer\"")
                 && !first_line.contains("\"response\"")
@@ -286,8 +292,10 @@ impl AnswerKey {
     /// [`AnswerKey::parse`] on bytes, checking UTF-8 first (a leading BOM is dropped).
     ///
     /// # Errors
-    /// [`MmiqError::NotUtf8`] naming the line, then as [`AnswerKey::parse`].
+    /// [`MmiqError::NotText`] for UTF-16/UTF-32/zip input, [`MmiqError::NotUtf8`] naming the
+    /// line, then as [`AnswerKey::parse`].
     pub fn parse_bytes(file_name: &str, bytes: &[u8]) -> Result<Self, MmiqError> {
+        crate::encoding::check_text(file_name, bytes)?;
         let mut reader = super::KeyReader::new(file_name);
         reader.push(bytes)?;
         reader.finish()
@@ -388,6 +396,17 @@ impl Predictions {
     /// assert_eq!(p.records[0].content, PredContent::Response("B".into()));
     /// ```
     pub fn parse(file_name: &str, bytes: &[u8]) -> Result<Self, MmiqError> {
+        // A zip archive may be an .xlsx prediction table, which `detect` recognizes.
+        match crate::encoding::sniff(bytes) {
+            Some(crate::encoding::NotText::Zip) | None => {}
+            Some(what) => {
+                return Err(crate::encoding::NotTextError {
+                    file: file_name.to_string(),
+                    what,
+                }
+                .into())
+            }
+        }
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Err(MmiqError::Empty {
                 file: file_name.to_string(),

@@ -62,6 +62,9 @@ pub const CATEGORIES: [&str; 8] = [
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum MmiqError {
+    /// The file is not UTF-8 text (UTF-16, UTF-32, a zip archive).
+    #[error(transparent)]
+    NotText(#[from] crate::encoding::NotTextError),
     /// The file has no content (or only blank lines).
     #[error("{file}: the file is empty (expected {expected})")]
     Empty {

@@ -442,14 +442,20 @@ pub fn compare(
         .iter()
         .map(|i| (i.data_id, i.correct))
         .collect();
-    let mut a = Vec::new();
-    let mut b = Vec::new();
-    for item in &first.items {
-        if let Some(&c) = second_by_id.get(&item.data_id) {
-            a.push(item.correct);
-            b.push(c);
-        }
-    }
+    // Pairs in data_id order, so a seeded bootstrap depends on the items and the seed, not on
+    // the order of the rows in either file (issue 27, defect 11).
+    let mut pairs: Vec<(u64, bool, bool)> = first
+        .items
+        .iter()
+        .filter_map(|item| {
+            second_by_id
+                .get(&item.data_id)
+                .map(|&c| (item.data_id, item.correct, c))
+        })
+        .collect();
+    crate::order::sort_by_key(&mut pairs, |p| p.0);
+    let a: Vec<bool> = pairs.iter().map(|p| p.1).collect();
+    let b: Vec<bool> = pairs.iter().map(|p| p.2).collect();
     if a.is_empty() {
         return Err(MmiqError::NoCommonItems {
             first: first.file.clone(),

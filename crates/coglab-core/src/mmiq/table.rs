@@ -52,19 +52,20 @@ fn read_delimited(file: &str, bytes: &[u8], delimiter: u8) -> Result<Table, Mmiq
                     expected: "a header row and data rows",
                 })
             }
-            Some(Err(e)) => return Err(csv_error(file, &e)),
+            Some(Err(e)) => return Err(csv_error(file, text, &e)),
             Some(Ok(r)) if r.iter().all(|f| f.trim().is_empty()) => continue,
             Some(Ok(r)) => break r,
         }
     };
     let columns: Vec<String> = header.iter().map(str::to_string).collect();
     let mut rows = Vec::new();
+    let mut lines = crate::location::LineIndex::new(text.as_bytes());
     for rec in records {
-        let rec = rec.map_err(|e| csv_error(file, &e))?;
+        let rec = rec.map_err(|e| csv_error(file, text, &e))?;
         if rec.iter().all(|f| f.trim().is_empty()) {
             continue;
         }
-        let line = rec.position().map_or(0, |p| p.line() as usize);
+        let line = lines.csv_line(rec.position());
         if rec.len() != columns.len() {
             return Err(MmiqError::Csv {
                 location: Location::file(file).at_line(line),
@@ -80,8 +81,8 @@ fn read_delimited(file: &str, bytes: &[u8], delimiter: u8) -> Result<Table, Mmiq
     Ok(Table { columns, rows })
 }
 
-fn csv_error(file: &str, e: &csv::Error) -> MmiqError {
-    let line = e.position().map_or(0, |p| p.line() as usize);
+fn csv_error(file: &str, text: &str, e: &csv::Error) -> MmiqError {
+    let line = crate::location::LineIndex::new(text.as_bytes()).csv_line(e.position());
     let mut loc = Location::file(file);
     if line > 0 {
         loc = loc.at_line(line);
@@ -335,6 +336,7 @@ impl AccSummary {
     /// assert_eq!(s.rows[0].by_category["Mathematical"], 0.25);
     /// ```
     pub fn parse(file_name: &str, bytes: &[u8]) -> Result<Self, MmiqError> {
+        crate::encoding::check_text(file_name, bytes)?;
         let table = read_delimited(file_name, bytes, b',')?;
         let cols = table.require(file_name, &["split", "Overall"])?;
         let (split_col, overall_col) = (cols[0], cols[1]);

@@ -187,6 +187,7 @@ impl<'de> Visitor<'de> for NodeVisitor {
 
 /// Decodes bytes as UTF-8 text (dropping a byte-order mark), with a located error.
 pub(crate) fn text<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, MmoperaError> {
+    crate::encoding::check_text(file, bytes)?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     // An empty (or blank) file is reported as such, not as a JSON or CSV syntax error.
     if bytes.iter().all(u8::is_ascii_whitespace) {

@@ -207,7 +207,9 @@ impl Metadata {
             .has_headers(true)
             .from_reader(text.as_bytes());
         let csv_error = |file: &str, e: csv::Error| {
-            let line = e.position().map_or(1, |p| p.line() as usize);
+            let line = crate::location::LineIndex::new(text.as_bytes())
+                .csv_line(e.position())
+                .max(1);
             MmoperaError::Csv {
                 location: Location::file(file).at_line(line),
                 message: e.to_string(),
@@ -228,9 +230,10 @@ impl Metadata {
                 ),
             });
         }
+        let mut lines = crate::location::LineIndex::new(text.as_bytes());
         for record in reader.records() {
             let record = record.map_err(|e| csv_error(&self.file, e))?;
-            let line = record.position().map_or(0, |p| p.line() as usize);
+            let line = lines.csv_line(record.position());
             let pairs: Vec<(String, Node)> = headers
                 .iter()
                 .zip(record.iter())

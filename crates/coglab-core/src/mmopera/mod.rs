@@ -129,6 +129,9 @@ impl fmt::Display for Warning {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum MmoperaError {
+    /// The file is not UTF-8 text (UTF-16, UTF-32, a zip archive).
+    #[error(transparent)]
+    NotText(#[from] crate::encoding::NotTextError),
     /// The file is not valid JSON.
     #[error("{location}: invalid JSON: {message}")]
     Json {

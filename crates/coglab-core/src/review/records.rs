@@ -397,12 +397,13 @@ fn import_csv(file: &str, text: &str) -> Result<ImportedReview, String> {
     let mut set = None;
     let mut records: Vec<ReviewRecord> = Vec::new();
     let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    let mut lines = crate::location::LineIndex::new(text.as_bytes());
     for row in reader.records() {
         let row = row.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line());
+            let line = crate::location::LineIndex::new(text.as_bytes()).csv_line(e.position());
             format!("{file}: line {line}: {e}")
         })?;
-        let line = row.position().map_or(0, |p| p.line());
+        let line = lines.csv_line(row.position());
         let at = format!("line {line}");
         let get = |c: Option<usize>| c.and_then(|c| row.get(c)).map(str::trim).unwrap_or("");
         let key = get(Some(key_col));

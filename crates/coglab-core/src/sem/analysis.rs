@@ -25,6 +25,7 @@ use super::engine::{fit, regress, Block, EngineError, Fit, Mode, Scheme, Structu
 use super::quality::{self, Diagnostics, Reliability};
 use super::spec::ModelSpec;
 use super::SemError;
+use crate::limits::{check, MAX_BOOTSTRAP, MAX_ITERATIONS, MIN_BOOTSTRAP};
 use crate::linalg::{correlation_matrix, LinalgError, Matrix};
 use crate::stats::correlation::{pearson, spearman, Correlation};
 use serde::{Deserialize, Serialize};
@@ -631,7 +632,9 @@ fn key(a: &str, b: &str) -> String {
 /// # Errors
 /// Any [`SemError`]: unreadable data or spec (with file, line, field), unknown or duplicated
 /// constructs / indicators, text or constant indicators, too few models, collinear blocks,
-/// non-convergence.
+/// non-convergence, and [`SemError::Limit`] for a bootstrap count outside
+/// [`crate::limits::MIN_BOOTSTRAP`]..=[`crate::limits::MAX_BOOTSTRAP`] or more than
+/// [`crate::limits::MAX_ITERATIONS`] iterations.
 pub fn analyze(
     spec_text: &str,
     spec_file: &str,
@@ -711,6 +714,8 @@ pub(crate) fn standardize(table: &Table, file: &str) -> Result<(Vec<Vec<f64>>, M
         .columns
         .iter()
         .map(|c| {
+            // z is scale-free: computed at a power-of-two scale (exact), see linalg.
+            let (c, _) = crate::stats::describe::scaled(c);
             let m = c.iter().sum::<f64>() / n;
             let sd = (c.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / (n - 1.0)).sqrt();
             c.iter().map(|v| (v - m) / sd).collect()
@@ -840,6 +845,15 @@ pub fn analyze_parsed_with_progress(
     on_progress: &mut dyn FnMut(usize, usize),
 ) -> Result<SemReport, SemError> {
     let max_iterations = opts.max_iterations.unwrap_or(spec.max_iterations);
+    check("max_iterations", max_iterations as u64, 1, MAX_ITERATIONS)?;
+    if let Some(b) = &opts.bootstrap {
+        check(
+            "bootstrap",
+            b.resamples as u64,
+            MIN_BOOTSTRAP,
+            MAX_BOOTSTRAP,
+        )?;
+    }
     let table = prepare(spec, matrix, opts.missing)?;
     let full_plan = Plan::build(spec, &table.names, &BTreeSet::new(), max_iterations);
     let (needed, reason) = needed_models(&full_plan);

@@ -186,17 +186,31 @@ pub(crate) fn run_bootstrap(
 ) -> Result<BootstrapReport, SemError> {
     let n = table.models.len();
     let p = plan.items.len();
+    // Rows in a canonical order (model name, then the raw values), so a seeded bootstrap
+    // depends on the rows and the seed, not on their order in the file (issue 27, defect 11).
+    // Rows equal in name and values are interchangeable.
+    let mut order: Vec<usize> = (0..n).collect();
+    crate::order::sort_by(&mut order, |&i, &j| {
+        table.models[i].cmp(&table.models[j]).then_with(|| {
+            plan.items
+                .iter()
+                .map(|&col| table.columns[col][i].total_cmp(&table.columns[col][j]))
+                .find(|o| o.is_ne())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+    });
     let mut x = vec![0.0; n * p];
     for (a, &col) in plan.items.iter().enumerate() {
-        for i in 0..n {
-            x[i * p + a] = z[col][i];
+        for (i, &row) in order.iter().enumerate() {
+            x[i * p + a] = z[col][row];
         }
     }
     let mut labels = Vec::new();
     let mut original = Vec::new();
     extract(plan, est, &mut original, Some(&mut labels));
     let k = original.len();
-    let mut draws: Vec<Vec<f64>> = vec![Vec::with_capacity(opts.resamples); k];
+    // Grown as resamples succeed, not reserved up front for all of them.
+    let mut draws: Vec<Vec<f64>> = vec![Vec::new(); k];
     let mut rng = Rng::new(opts.seed);
     let mut counts = vec![0u32; n];
     let mut sums = vec![0.0; p];

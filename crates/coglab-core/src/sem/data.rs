@@ -78,6 +78,7 @@ impl ScoreMatrix {
     /// assert_eq!(m.column("B").unwrap().values, vec![Some(2.0), None]);
     /// ```
     pub fn parse(bytes: &[u8], file: &str) -> Result<Self, SemError> {
+        crate::encoding::check_text(file, bytes)?;
         let text = std::str::from_utf8(bytes).map_err(|e| SemError::Data {
             at: Location::file(file),
             expected: "UTF-8 text".into(),
@@ -115,18 +116,17 @@ impl ScoreMatrix {
             .flexible(true)
             .from_reader(text.as_bytes());
         let mut records: Vec<(usize, Vec<String>)> = Vec::new();
+        let mut lines = crate::location::LineIndex::new(text.as_bytes());
         for rec in reader.records() {
             let rec = rec.map_err(|e| {
-                let line = e.position().map_or(0, |p| p.line() as usize);
+                let line = crate::location::LineIndex::new(text.as_bytes()).csv_line(e.position());
                 SemError::Data {
                     at: Location::file(file).at_line(line.max(1)),
                     expected: "a well-formed delimited record".into(),
                     found: e.to_string(),
                 }
             })?;
-            let line = rec
-                .position()
-                .map_or(records.len() + 1, |p| p.line() as usize);
+            let line = lines.csv_line(rec.position()).max(1);
             if rec.iter().all(|f| f.trim().is_empty()) {
                 continue;
             }

@@ -47,6 +47,9 @@ use crate::stats::StatsError;
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SemError {
+    /// The file is not UTF-8 text (UTF-16, UTF-32, a zip archive).
+    #[error(transparent)]
+    NotText(#[from] crate::encoding::NotTextError),
     /// The score matrix could not be read.
     #[error("{at}: expected {expected}, found {found}")]
     Data {
@@ -158,6 +161,9 @@ pub enum SemError {
         /// The stop criterion.
         tolerance: f64,
     },
+    /// A count (bootstrap resamples, iterations) beyond [`crate::limits`].
+    #[error(transparent)]
+    Limit(#[from] crate::limits::LimitError),
     /// A statistic could not be computed.
     #[error("{what}: {source}")]
     Stats {

@@ -229,7 +229,8 @@ pub struct PermutationTest {
 ///
 /// # Errors
 /// [`StatsError::LengthMismatch`], [`StatsError::TooFewValues`] on empty input,
-/// [`StatsError::NonFinite`], [`StatsError::BadParameter`] for `resamples == 0`.
+/// [`StatsError::NonFinite`], [`StatsError::Limit`] for `resamples` 0 or above
+/// [`crate::limits::MAX_RESAMPLES`].
 ///
 /// # Examples
 /// ```
@@ -246,13 +247,12 @@ pub fn paired_permutation_test(
     seed: u64,
 ) -> Result<PermutationTest, StatsError> {
     check_pairs(a, b)?;
-    if resamples == 0 {
-        return Err(StatsError::BadParameter {
-            name: "resamples",
-            value: 0.0,
-            expected: "at least 1",
-        });
-    }
+    crate::limits::check(
+        "resamples",
+        resamples as u64,
+        1,
+        crate::limits::MAX_RESAMPLES,
+    )?;
     let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
     let n = d.len();
     let observed = d.iter().sum::<f64>().abs();
@@ -440,7 +440,7 @@ mod tests {
         ));
         assert!(matches!(
             paired_permutation_test(&[1.0], &[0.0], 0, 1),
-            Err(StatsError::BadParameter { .. })
+            Err(StatsError::Limit(_))
         ));
     }
 }

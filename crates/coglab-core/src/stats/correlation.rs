@@ -42,6 +42,10 @@ pub fn pearson(x: &[f64], y: &[f64]) -> Result<Correlation, StatsError> {
     }
     check_finite(x)?;
     check_finite(y)?;
+    // r is scale-free: computed on power-of-two scaled values (exact), so extreme magnitudes
+    // neither overflow nor underflow the sums of squares.
+    let ((xs, _), (ys, _)) = (super::describe::scaled(x), super::describe::scaled(y));
+    let (x, y) = (&xs[..], &ys[..]);
     let n = x.len() as f64;
     let mx = x.iter().sum::<f64>() / n;
     let my = y.iter().sum::<f64>() / n;

@@ -19,7 +19,54 @@ pub fn mean(xs: &[f64]) -> Result<f64, StatsError> {
         });
     }
     check_finite(xs)?;
-    Ok(xs.iter().sum::<f64>() / xs.len() as f64)
+    // Summed at a power-of-two scale (exact), so ±1e308 values do not overflow the sum.
+    let k = pow2_exponent(xs);
+    let sum: f64 = xs.iter().map(|&x| scale2(x, -k)).sum();
+    Ok(scale2(sum / xs.len() as f64, k))
+}
+
+/// The exponent `k` with `max |x| < 2^k` (0 for empty, all-zero or non-finite input).
+///
+/// Multiplying by a power of two is exact (no rounding) while the result stays a normal
+/// number, so statistics computed on `x · 2^-k` (values within (-1, 1)) and scaled back are
+/// bit for bit those computed on `x`, except that squares and sums of ±1e308 or 1e-310 no
+/// longer overflow to infinity or underflow to zero (issue 27, defect 7).
+pub(crate) fn pow2_exponent(xs: &[f64]) -> i32 {
+    let m = xs.iter().fold(0.0f64, |a, &x| a.max(x.abs()));
+    if m == 0.0 || !m.is_finite() {
+        return 0;
+    }
+    // A subnormal maximum is brought into the normal range first (2^64 is exact).
+    let (m, bias) = if m < f64::MIN_POSITIVE {
+        (m * pow2(64), 64)
+    } else {
+        (m, 0)
+    };
+    // m = f · 2^e with f in [0.5, 1).
+    ((m.to_bits() >> 52) & 0x7ff) as i32 - 1022 - bias
+}
+
+/// 2^e for -1022 <= e <= 1023, built from its bits (exact).
+fn pow2(e: i32) -> f64 {
+    f64::from_bits(((e + 1023) as u64) << 52)
+}
+
+/// `x · 2^k`, in two exact steps so that `2^k` itself need not be representable.
+pub(crate) fn scale2(x: f64, k: i32) -> f64 {
+    let h = k / 2;
+    x * pow2(h) * pow2(k - h)
+}
+
+/// The values divided by `2^k` (see [`pow2_exponent`]), and `k`.
+pub(crate) fn scaled(xs: &[f64]) -> (Vec<f64>, i32) {
+    let k = pow2_exponent(xs);
+    (xs.iter().map(|&x| scale2(x, -k)).collect(), k)
+}
+
+/// Sum of squared deviations from the mean of values already scaled into (-1, 1).
+fn scaled_ss(ys: &[f64]) -> f64 {
+    let m = ys.iter().sum::<f64>() / ys.len() as f64;
+    ys.iter().map(|y| (y - m) * (y - m)).sum()
 }
 
 /// Variance with `ddof` degrees of freedom removed: `ddof = 0` is the population variance
@@ -34,9 +81,14 @@ pub fn variance(xs: &[f64], ddof: usize) -> Result<f64, StatsError> {
             found: xs.len(),
         });
     }
-    let m = mean(xs)?;
-    let ss: f64 = xs.iter().map(|x| (x - m) * (x - m)).sum();
-    Ok(ss / (xs.len() - ddof) as f64)
+    check_finite(xs)?;
+    let (ys, k) = scaled(xs);
+    let ss = scaled_ss(&ys);
+    let v = scale2(ss / (xs.len() - ddof) as f64, 2 * k);
+    if !v.is_finite() || (v == 0.0 && ss > 0.0) {
+        return Err(StatsError::OutOfRange { what: "variance" });
+    }
+    Ok(v)
 }
 
 /// Standard deviation with `ddof` degrees of freedom removed (see [`variance`]).
@@ -44,7 +96,23 @@ pub fn variance(xs: &[f64], ddof: usize) -> Result<f64, StatsError> {
 /// # Errors
 /// As [`variance`].
 pub fn std_dev(xs: &[f64], ddof: usize) -> Result<f64, StatsError> {
-    variance(xs, ddof).map(f64::sqrt)
+    if xs.len() <= ddof {
+        return Err(StatsError::TooFewValues {
+            needed: ddof + 1,
+            found: xs.len(),
+        });
+    }
+    check_finite(xs)?;
+    // sqrt(ss / (n - ddof)) at the scale of the data: finite for ±1e308 columns (whose
+    // variance is not) and non-zero for 1e-310 ones.
+    let (ys, k) = scaled(xs);
+    let sd = scale2((scaled_ss(&ys) / (xs.len() - ddof) as f64).sqrt(), k);
+    if !sd.is_finite() {
+        return Err(StatsError::OutOfRange {
+            what: "standard deviation",
+        });
+    }
+    Ok(sd)
 }
 
 /// Mean and standard error as KiVA reports them: SE = population SD / sqrt(n)
@@ -113,7 +181,14 @@ pub fn quantile(xs: &[f64], p: f64) -> Result<f64, StatsError> {
     let h = (v.len() - 1) as f64 * p;
     let lo = h.floor() as usize;
     let hi = h.ceil() as usize;
-    Ok(v[lo] + (h - lo as f64) * (v[hi] - v[lo]))
+    let (t, a, b) = (h - lo as f64, v[lo], v[hi]);
+    let q = a + t * (b - a);
+    if q.is_finite() {
+        Ok(q)
+    } else {
+        // b − a overflowed (e.g. −1e308 and 1e308): weigh the two ends instead.
+        Ok(a * (1.0 - t) + b * t)
+    }
 }
 
 /// Sample skewness g1 = m3 / m2^(3/2) (moments about the mean, divided by n), as
@@ -150,10 +225,13 @@ fn central_moments(xs: &[f64]) -> Result<(f64, f64, f64), StatsError> {
             found: xs.len(),
         });
     }
-    let m = mean(xs)?;
-    let n = xs.len() as f64;
+    check_finite(xs)?;
+    // Moments of the values scaled by a power of two: the callers take scale-free ratios.
+    let (ys, _) = scaled(xs);
+    let m = mean(&ys)?;
+    let n = ys.len() as f64;
     let (mut m2, mut m3, mut m4) = (0.0, 0.0, 0.0);
-    for x in xs {
+    for x in &ys {
         let d = x - m;
         let d2 = d * d;
         m2 += d2;

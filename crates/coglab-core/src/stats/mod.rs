@@ -51,6 +51,15 @@ pub enum StatsError {
         /// 0-based index of the offending value.
         index: usize,
     },
+    /// The result is beyond the range of a 64-bit float (e.g. the variance of ±1e308 values).
+    #[error("the {what} is beyond the range of a 64-bit float")]
+    OutOfRange {
+        /// What was being computed.
+        what: &'static str,
+    },
+    /// A count (resamples) beyond [`crate::limits`].
+    #[error(transparent)]
+    Limit(#[from] crate::limits::LimitError),
     /// A parameter is outside its domain (e.g. a probability outside [0, 1]).
     #[error("parameter {name} = {value} is outside its domain ({expected})")]
     BadParameter {

@@ -47,6 +47,10 @@ pub fn cramer_von_mises(xs: &[f64]) -> Result<CramerVonMises, StatsError> {
             found: xs.len(),
         });
     }
+    // W is scale-free: computed on the values scaled by a power of two (exact), so ±1e308
+    // or 1e-310 data give the same W as ±1 data rather than a statistic of inf/NaN.
+    let (ys, _) = super::describe::scaled(xs);
+    let xs = &ys[..];
     let m = mean(xs)?;
     let s = std_dev(xs, 1)?;
     if s == 0.0 {

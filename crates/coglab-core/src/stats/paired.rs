@@ -9,6 +9,7 @@ use super::describe::quantile;
 use super::dist::binomial_cdf;
 use super::rng::Rng;
 use super::StatsError;
+use crate::limits::{check, MAX_RESAMPLES};
 
 /// The 2x2 table of two models' correctness on the same items.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -133,7 +134,8 @@ pub struct BootstrapDiff {
 ///
 /// # Errors
 /// [`StatsError::LengthMismatch`], [`StatsError::TooFewValues`] on empty input, and
-/// [`StatsError::BadParameter`] when `resamples == 0` or `confidence` is not in (0, 1).
+/// [`StatsError::Limit`] when `resamples` is 0 or above [`MAX_RESAMPLES`], and
+/// [`StatsError::BadParameter`] when `confidence` is not in (0, 1).
 ///
 /// # Examples
 /// ```
@@ -151,12 +153,82 @@ pub fn paired_bootstrap_diff(
     seed: u64,
     confidence: f64,
 ) -> Result<BootstrapDiff, StatsError> {
-    let as_f64 = |v: &[bool]| {
-        v.iter()
-            .map(|&x| f64::from(u8::from(x)))
-            .collect::<Vec<f64>>()
+    check_bootstrap(first.len(), second.len(), resamples, confidence)?;
+    let n = first.len();
+    // Each difference is -1, 0 or 1, so a resample's sum is a whole number in [-n, n]: the
+    // resamples are counted in 2n + 1 bins (memory O(n), not O(resamples)), and the
+    // quantiles read from the counts equal those of the sorted list of resampled means.
+    let d: Vec<i64> = first
+        .iter()
+        .zip(second)
+        .map(|(&a, &b)| i64::from(a) - i64::from(b))
+        .collect();
+    let nf = n as f64;
+    let estimate = d.iter().sum::<i64>() as f64 / nf;
+    let mut rng = Rng::new(seed);
+    let mut bins = vec![0u64; 2 * n + 1];
+    for _ in 0..resamples {
+        let sum: i64 = (0..n).map(|_| d[rng.below(n)]).sum();
+        // sum + n is in 0..=2n.
+        bins[(sum + n as i64) as usize] += 1;
+    }
+    // The k-th smallest resampled mean (0-based).
+    let nth = |k: u64| -> f64 {
+        let mut seen = 0u64;
+        for (i, &c) in bins.iter().enumerate() {
+            seen += c;
+            if seen > k {
+                return (i as i64 - n as i64) as f64 / nf;
+            }
+        }
+        (n as f64) / nf
     };
-    paired_bootstrap_mean_diff(&as_f64(first), &as_f64(second), resamples, seed, confidence)
+    // numpy's linear interpolation, as `describe::quantile` on the sorted resamples.
+    let q = |p: f64| {
+        let h = (resamples - 1) as f64 * p;
+        let (lo, hi) = (h.floor(), h.ceil());
+        let (vlo, vhi) = (nth(lo as u64), nth(hi as u64));
+        vlo + (h - lo) * (vhi - vlo)
+    };
+    let alpha = 1.0 - confidence;
+    Ok(BootstrapDiff {
+        estimate,
+        low: q(alpha / 2.0),
+        high: q(1.0 - alpha / 2.0),
+        confidence,
+        resamples,
+        seed,
+    })
+}
+
+/// The argument checks shared by the two paired bootstraps.
+fn check_bootstrap(
+    n_first: usize,
+    n_second: usize,
+    resamples: usize,
+    confidence: f64,
+) -> Result<(), StatsError> {
+    if n_first != n_second {
+        return Err(StatsError::LengthMismatch {
+            left: n_first,
+            right: n_second,
+        });
+    }
+    if n_first == 0 {
+        return Err(StatsError::TooFewValues {
+            needed: 1,
+            found: 0,
+        });
+    }
+    check("resamples", resamples as u64, 1, MAX_RESAMPLES)?;
+    if !(confidence > 0.0 && confidence < 1.0) {
+        return Err(StatsError::BadParameter {
+            name: "confidence",
+            value: confidence,
+            expected: "0 < confidence < 1",
+        });
+    }
+    Ok(())
 }
 
 /// Seeded paired bootstrap of the mean of real-valued paired differences (e.g. MM-OPERA's
@@ -167,7 +239,8 @@ pub fn paired_bootstrap_diff(
 ///
 /// # Errors
 /// [`StatsError::LengthMismatch`], [`StatsError::TooFewValues`] on empty input,
-/// [`StatsError::BadParameter`] for `resamples == 0` or a confidence outside (0, 1).
+/// [`StatsError::Limit`] for `resamples` 0 or above [`MAX_RESAMPLES`],
+/// [`StatsError::BadParameter`] for a confidence outside (0, 1).
 ///
 /// # Examples
 /// ```
@@ -183,33 +256,8 @@ pub fn paired_bootstrap_mean_diff(
     seed: u64,
     confidence: f64,
 ) -> Result<BootstrapDiff, StatsError> {
-    if first.len() != second.len() {
-        return Err(StatsError::LengthMismatch {
-            left: first.len(),
-            right: second.len(),
-        });
-    }
+    check_bootstrap(first.len(), second.len(), resamples, confidence)?;
     let n = first.len();
-    if n == 0 {
-        return Err(StatsError::TooFewValues {
-            needed: 1,
-            found: 0,
-        });
-    }
-    if resamples == 0 {
-        return Err(StatsError::BadParameter {
-            name: "resamples",
-            value: 0.0,
-            expected: "at least 1",
-        });
-    }
-    if !(confidence > 0.0 && confidence < 1.0) {
-        return Err(StatsError::BadParameter {
-            name: "confidence",
-            value: confidence,
-            expected: "0 < confidence < 1",
-        });
-    }
     let d: Vec<f64> = first.iter().zip(second).map(|(a, b)| a - b).collect();
     let nf = n as f64;
     let estimate = d.iter().sum::<f64>() / nf;

@@ -1,0 +1,322 @@
+//! The command line, declared with `clap`'s derive API: one [`Command`] enum of subcommands
+//! and one `Args` struct per command. Doc comments become the `--help` text.
+//!
+//! To add a command: add a variant to [`Command`] (or to a benchmark enum such as
+//! [`ScoreCommand`]) holding a new `#[derive(Args)]` struct, and dispatch it in `main.rs`.
+
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
+use coglab_core::limits::{check, MAX_BOOTSTRAP, MAX_ITERATIONS, MAX_RESAMPLES, MIN_BOOTSTRAP};
+
+/// Text shown after the option list of `coglab --help`.
+const AFTER_HELP: &str = "\
+Options and definitions: README.md and docs/glossary-*.md.
+Exit status: 0 on success, 1 on bad input (the message names file, line and field),
+2 on a usage error.";
+
+/// coglab: score cognitive benchmarks of multimodal models (MM-IQ, KiVA, MM-OPERA, Gold).
+#[derive(Debug, Parser)]
+#[command(name = "coglab", version, after_help = AFTER_HELP, propagate_version = true)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The top-level commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Score a benchmark's result files.
+    #[command(subcommand)]
+    Score(ScoreCommand),
+    /// Extract the answers the scorer reads from a predictions file.
+    #[command(subcommand)]
+    Extract(ExtractCommand),
+    /// Compare two models on the same items.
+    #[command(subcommand)]
+    Compare(CompareCommand),
+    /// Agreement of two MM-OPERA judges' score files (holistic or process).
+    Agree(AgreeArgs),
+    /// Descriptive statistics of each column of a score matrix (CSV or JSON).
+    Describe(DescribeArgs),
+    /// PLS-SEM analysis of a score matrix (Gold's benchmark-structure diagnostics).
+    Sem(SemArgs),
+}
+
+/// `coglab score <benchmark>`.
+#[derive(Debug, Subcommand)]
+pub enum ScoreCommand {
+    /// MM-IQ accuracy by category with Wilson 95% intervals (or a VLMEvalKit `_acc.csv`).
+    Mmiq(ScoreMmiqArgs),
+    /// KiVA scores from model-run CSVs (folders are searched for `*.csv`) and/or adults' data.
+    Kiva(ScoreKivaArgs),
+    /// MM-OPERA holistic (regular) and process-reward (reasoning) scores.
+    Mmopera(ScoreMmoperaArgs),
+}
+
+/// `coglab extract <benchmark>`.
+#[derive(Debug, Subcommand)]
+pub enum ExtractCommand {
+    /// One `{"data_id", "parsed"}` JSON line per prediction row.
+    Mmiq(ExtractMmiqArgs),
+}
+
+/// `coglab compare <benchmark>`.
+#[derive(Debug, Subcommand)]
+pub enum CompareCommand {
+    /// McNemar test and paired bootstrap of two MM-IQ prediction files.
+    Mmiq(CompareMmiqArgs),
+}
+
+/// Arguments of `coglab score mmiq`.
+#[derive(Debug, Args)]
+pub struct ScoreMmiqArgs {
+    /// The answer key (`MMIQ_benchmark_answer_dict.jsonl`).
+    #[arg(long, value_name = "KEY")]
+    pub answers: String,
+    /// The predictions file (JSONL, VLMEvalKit CSV/TSV/JSON/xlsx, or an `_acc.csv` summary).
+    #[arg(value_name = "PRED")]
+    pub pred: String,
+    /// Include one row per item.
+    #[arg(long)]
+    pub items: bool,
+    /// Machine-readable output (the field names scripts rely on; see the README).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `coglab extract mmiq`.
+#[derive(Debug, Args)]
+pub struct ExtractMmiqArgs {
+    /// The predictions file.
+    #[arg(value_name = "PRED")]
+    pub pred: String,
+}
+
+/// Arguments of `coglab compare mmiq`.
+#[derive(Debug, Args)]
+pub struct CompareMmiqArgs {
+    /// The answer key (`MMIQ_benchmark_answer_dict.jsonl`).
+    #[arg(long, value_name = "KEY")]
+    pub answers: String,
+    /// The first model's predictions (A).
+    #[arg(value_name = "PRED_A")]
+    pub first: String,
+    /// The second model's predictions (B).
+    #[arg(value_name = "PRED_B")]
+    pub second: String,
+    /// Seed of the paired bootstrap.
+    #[arg(long, value_name = "S", default_value_t = 42)]
+    pub seed: u64,
+    /// Paired bootstrap resamples (1 to 1,000,000).
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = resamples)]
+    pub resamples: usize,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `coglab score kiva`.
+#[derive(Debug, Args)]
+pub struct ScoreKivaArgs {
+    /// Run CSV files or folders (searched recursively for `*.csv`).
+    #[arg(value_name = "PATH", required = true)]
+    pub paths: Vec<String>,
+    /// Adults' data (`human_adults_KiVA.csv`): adds their report and the RT-error correlation.
+    #[arg(long, value_name = "ADULTS_CSV")]
+    pub human: Option<String>,
+    /// Include one row per trial.
+    #[arg(long)]
+    pub trials: bool,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `coglab score mmopera`.
+#[derive(Debug, Args)]
+#[command(group(ArgGroup::new("judges").args(["regular", "reasoning"]).required(true).multiple(true)))]
+pub struct ScoreMmoperaArgs {
+    /// The task: ria or ica.
+    #[arg(long, value_name = "ria|ica", value_parser = task)]
+    pub task: coglab_core::mmopera::Task,
+    /// The item metadata (JSON, JSONL or CSV).
+    #[arg(long, value_name = "META")]
+    pub metadata: String,
+    /// Regular (holistic) scoring files, one per judge, comma-separated.
+    #[arg(long, value_name = "REG[,REG2..]", value_delimiter = ',')]
+    pub regular: Vec<String>,
+    /// Reasoning (process) scoring files, one per judge, comma-separated.
+    #[arg(long, value_name = "REAS[,REAS2..]", value_delimiter = ',')]
+    pub reasoning: Vec<String>,
+    /// The model's answers (for the length-bias check).
+    #[arg(long, value_name = "ANS")]
+    pub answers: Option<String>,
+    /// Weight α of the process reward (default 0.9).
+    #[arg(long, value_name = "A")]
+    pub alpha: Option<f64>,
+    /// Decay γ of the process reward (default 0.9).
+    #[arg(long, value_name = "G")]
+    pub gamma: Option<f64>,
+    /// One-point answers shorter than this many characters are left out of the length-bias
+    /// correlation (default 50).
+    #[arg(long, value_name = "CHARS")]
+    pub min_length: Option<usize>,
+    /// Decay γ^1..γ^n as in the paper (default γ^0..γ^(n-1), as the released code).
+    #[arg(long)]
+    pub paper_decay: bool,
+    /// Leave invalid verdicts out (default: count them as 0).
+    #[arg(long)]
+    pub exclude_invalid: bool,
+    /// Count labels once per label, not once per item.
+    #[arg(long)]
+    pub per_label: bool,
+    /// Skip an item with a bad hop (default: drop only the hop).
+    #[arg(long)]
+    pub skip_bad_hop_items: bool,
+    /// Include one row per item.
+    #[arg(long)]
+    pub items: bool,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `coglab agree`.
+#[derive(Debug, Args)]
+pub struct AgreeArgs {
+    /// The first judge's score file.
+    #[arg(value_name = "A")]
+    pub a: String,
+    /// The second judge's score file.
+    #[arg(value_name = "B")]
+    pub b: String,
+    /// Seed of the paired permutation test.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Random sign patterns of the paired permutation test (1 to 1,000,000).
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = resamples)]
+    pub resamples: usize,
+    /// Weight α of the process reward (default 0.9).
+    #[arg(long, value_name = "A")]
+    pub alpha: Option<f64>,
+    /// Decay γ of the process reward (default 0.9).
+    #[arg(long, value_name = "G")]
+    pub gamma: Option<f64>,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `coglab describe`.
+#[derive(Debug, Args)]
+pub struct DescribeArgs {
+    /// The score matrix (CSV or JSON).
+    #[arg(value_name = "DATA")]
+    pub data: String,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// How `coglab sem` treats missing cells.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum MissingArg {
+    /// Drop every model with a missing cell.
+    Listwise,
+    /// Replace a missing cell by its column's mean.
+    Mean,
+}
+
+/// Arguments of `coglab sem`.
+#[derive(Debug, Args)]
+pub struct SemArgs {
+    /// The model specification (JSON).
+    #[arg(long, value_name = "SPEC")]
+    pub spec: String,
+    /// The score matrix (CSV or JSON).
+    #[arg(value_name = "DATA")]
+    pub data: String,
+    /// Bootstrap resamples for standard errors and intervals (2 to 100,000).
+    #[arg(long, value_name = "N", value_parser = bootstrap)]
+    pub bootstrap: Option<usize>,
+    /// Seed of the bootstrap (default 1).
+    #[arg(long, value_name = "S", requires = "bootstrap")]
+    pub seed: Option<u64>,
+    /// Remove indicators as in Gold's Algorithm 1.
+    #[arg(long)]
+    pub prune: bool,
+    /// Missing cells: listwise deletion or the column mean.
+    #[arg(long, value_enum, default_value = "listwise")]
+    pub missing: MissingArg,
+    /// Most PLS iterations (1 to 100,000; default: the spec's).
+    #[arg(long, value_name = "N", value_parser = iterations)]
+    pub max_iter: Option<usize>,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Reads a count between `min` and `max`, naming the bound in the error.
+fn count(s: &str, name: &'static str, min: usize, max: usize) -> Result<usize, String> {
+    let t = s.trim();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "expected a whole number from {min} to {max}, found {s:?}"
+        ));
+    }
+    // All digits but beyond u64: too many all the same.
+    let Ok(n) = t.parse::<u64>() else {
+        return Err(format!("{name}: at most {max} allowed, found {t}"));
+    };
+    check(name, n, min, max).map_err(|e| e.to_string())
+}
+
+/// `--resamples`: 1 to [`MAX_RESAMPLES`].
+fn resamples(s: &str) -> Result<usize, String> {
+    count(s, "resamples", 1, MAX_RESAMPLES)
+}
+
+/// `--bootstrap`: [`MIN_BOOTSTRAP`] to [`MAX_BOOTSTRAP`].
+fn bootstrap(s: &str) -> Result<usize, String> {
+    count(s, "bootstrap", MIN_BOOTSTRAP, MAX_BOOTSTRAP)
+}
+
+/// `--max-iter`: 1 to [`MAX_ITERATIONS`].
+fn iterations(s: &str) -> Result<usize, String> {
+    count(s, "max-iter", 1, MAX_ITERATIONS)
+}
+
+/// `--task`: ria or ica.
+fn task(s: &str) -> Result<coglab_core::mmopera::Task, String> {
+    s.parse()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn counts_are_bounded() {
+        assert_eq!(resamples("1000000"), Ok(1_000_000));
+        assert!(resamples("1000001")
+            .unwrap_err()
+            .contains("at most 1000000"));
+        // Beyond u64: still named as too many, not as "not a number".
+        assert!(resamples("18446744073709551615000000000000000000000")
+            .unwrap_err()
+            .contains("at most 1000000"));
+        assert!(resamples("1e12").unwrap_err().contains("whole number"));
+        assert!(resamples("0").unwrap_err().contains("at least 1"));
+        assert!(bootstrap("1").unwrap_err().contains("at least 2"));
+        assert!(bootstrap("1000000000000")
+            .unwrap_err()
+            .contains("at most 100000"));
+        assert!(iterations("-3").unwrap_err().contains("whole number"));
+    }
+}

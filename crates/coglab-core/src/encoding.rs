@@ -1,0 +1,147 @@
+//! Recognizing input that is not UTF-8 text before parsing it, so the message names what the
+//! file is (UTF-16 or UTF-32 text, a zip archive such as an `.xlsx` workbook) instead of a
+//! puzzling "the first line is \"\"" or "invalid byte at offset 10" (issue 27, defect 10).
+//!
+//! UTF-16 without a byte-order mark is valid UTF-8 when its text is ASCII (every other byte
+//! is NUL), so it is recognized by the NULs: in the first [`SNIFF_BYTES`] bytes, at least
+//! half of the bytes at odd (LE) or even (BE) offsets are NUL, and almost none at the others.
+
+/// How many leading bytes are examined.
+pub const SNIFF_BYTES: usize = 1024;
+
+/// What a file is when it is not UTF-8 text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NotText {
+    /// UTF-16 little-endian text; `bom` tells whether it starts with a byte-order mark.
+    Utf16Le {
+        /// Whether the file starts with the byte-order mark FF FE.
+        bom: bool,
+    },
+    /// UTF-16 big-endian text.
+    Utf16Be {
+        /// Whether the file starts with the byte-order mark FE FF.
+        bom: bool,
+    },
+    /// UTF-32 text (little- or big-endian, with a byte-order mark).
+    Utf32,
+    /// A zip archive (an `.xlsx` workbook, an `.ods` sheet, a `.zip`).
+    Zip,
+}
+
+impl std::fmt::Display for NotText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let bom = |b: bool| if b { "with" } else { "without" };
+        match self {
+            NotText::Utf16Le { bom: b } => write!(
+                f,
+                "UTF-16 LE text ({} a byte-order mark), not UTF-8: save it as UTF-8",
+                bom(*b)
+            ),
+            NotText::Utf16Be { bom: b } => write!(
+                f,
+                "UTF-16 BE text ({} a byte-order mark), not UTF-8: save it as UTF-8",
+                bom(*b)
+            ),
+            NotText::Utf32 => write!(f, "UTF-32 text, not UTF-8: save it as UTF-8"),
+            NotText::Zip => write!(
+                f,
+                "a zip archive (e.g. an .xlsx workbook), not text: export the sheet as CSV"
+            ),
+        }
+    }
+}
+
+/// Recognizes UTF-16, UTF-32 and zip input from its first bytes.
+///
+/// # Examples
+/// ```
+/// use coglab_core::encoding::{sniff, NotText};
+/// assert_eq!(sniff(b"\xFF\xFEa\0b\0"), Some(NotText::Utf16Le { bom: true }));
+/// assert_eq!(sniff(b"{\0\"\0a\0\"\0:\0 \x001\0}\0"), Some(NotText::Utf16Le { bom: false }));
+/// assert_eq!(sniff(b"PK\x03\x04rest"), Some(NotText::Zip));
+/// assert_eq!(sniff(b"model,a\nx,1\n"), None);
+/// ```
+pub fn sniff(bytes: &[u8]) -> Option<NotText> {
+    if bytes.starts_with(b"\xFF\xFE\0\0") || bytes.starts_with(b"\0\0\xFE\xFF") {
+        return Some(NotText::Utf32);
+    }
+    if bytes.starts_with(b"\xFF\xFE") {
+        return Some(NotText::Utf16Le { bom: true });
+    }
+    if bytes.starts_with(b"\xFE\xFF") {
+        return Some(NotText::Utf16Be { bom: true });
+    }
+    if bytes.starts_with(b"PK\x03\x04") {
+        return Some(NotText::Zip);
+    }
+    let head = &bytes[..bytes.len().min(SNIFF_BYTES)];
+    let pairs = head.len() / 2;
+    if pairs < 2 {
+        return None;
+    }
+    let (mut even, mut odd) = (0usize, 0usize);
+    for pair in head.chunks_exact(2) {
+        even += usize::from(pair[0] == 0);
+        odd += usize::from(pair[1] == 0);
+    }
+    if odd * 2 >= pairs && even * 10 <= pairs {
+        Some(NotText::Utf16Le { bom: false })
+    } else if even * 2 >= pairs && odd * 10 <= pairs {
+        Some(NotText::Utf16Be { bom: false })
+    } else {
+        None
+    }
+}
+
+/// A file that is not UTF-8 text, with what it is instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}: the file is {what}")]
+pub struct NotTextError {
+    /// The file name.
+    pub file: String,
+    /// What it is.
+    pub what: NotText,
+}
+
+/// [`sniff`] as an error naming the file.
+///
+/// # Errors
+/// [`NotTextError`] when the bytes are UTF-16, UTF-32 or a zip archive.
+pub fn check_text(file: &str, bytes: &[u8]) -> Result<(), NotTextError> {
+    match sniff(bytes) {
+        Some(what) => Err(NotTextError {
+            file: file.to_string(),
+            what,
+        }),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recognizes_encodings_and_leaves_text_alone() {
+        let le: Vec<u8> = "data_id,prediction\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        let be: Vec<u8> = "data_id,prediction\n"
+            .encode_utf16()
+            .flat_map(u16::to_be_bytes)
+            .collect();
+        assert_eq!(sniff(&le), Some(NotText::Utf16Le { bom: false }));
+        assert_eq!(sniff(&be), Some(NotText::Utf16Be { bom: false }));
+        assert_eq!(sniff(b"\xFE\xFF\0a"), Some(NotText::Utf16Be { bom: true }));
+        assert_eq!(sniff(b"\xFF\xFE\0\0a\0\0\0"), Some(NotText::Utf32));
+        // A NUL or two inside ordinary text is not UTF-16.
+        assert_eq!(sniff(b"model,a\0,b\nx,1,2\n"), None);
+        assert_eq!(sniff(b""), None);
+        assert_eq!(
+            check_text("s.csv", &le).unwrap_err().to_string(),
+            "s.csv: the file is UTF-16 LE text (without a byte-order mark), not UTF-8: save it as UTF-8"
+        );
+    }
+}

@@ -1,0 +1,63 @@
+//! Upper bounds on the counts a user may ask for (resamples, bootstrap draws, iterations).
+//!
+//! The CLI checks them when it reads its options, and the core functions that take these
+//! counts return an error above them, so the web app (which calls the core directly) refuses
+//! the same values with the same message. Without a bound, `--resamples 18446744073709551615`
+//! overflowed a capacity computation and `--bootstrap 1000000000000` tried to allocate 8 TB
+//! (issue 27, defect 2).
+
+/// Most resamples for a paired bootstrap or a paired permutation test (`compare mmiq
+/// --resamples`, `agree --resamples`, the leaderboard's paired comparisons). One million takes
+/// a few seconds on the largest real inputs (2,710 MM-IQ items).
+pub const MAX_RESAMPLES: usize = 1_000_000;
+
+/// Most SEM bootstrap resamples (`sem --bootstrap`). Each resample refits the PLS model.
+pub const MAX_BOOTSTRAP: usize = 100_000;
+
+/// Fewest SEM bootstrap resamples: a standard error needs two successful resamples.
+pub const MIN_BOOTSTRAP: usize = 2;
+
+/// Most PLS iterations (`sem --max-iter`, the spec's `max_iterations`).
+pub const MAX_ITERATIONS: usize = 100_000;
+
+/// A count outside its bounds; the message is shared by the CLI and the core.
+///
+/// # Examples
+///
+/// ```
+/// use coglab_core::limits::{check, MAX_RESAMPLES};
+/// let e = check("resamples", 2_000_000, 1, MAX_RESAMPLES).unwrap_err();
+/// assert_eq!(e.to_string(), "resamples: at most 1000000 allowed, found 2000000");
+/// let e = check("resamples", 0, 1, MAX_RESAMPLES).unwrap_err();
+/// assert_eq!(e.to_string(), "resamples: at least 1 needed, found 0");
+/// assert_eq!(check("resamples", 10, 1, MAX_RESAMPLES), Ok(10));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{name}: {}", if *found > *max as u64 { format!("at most {max} allowed, found {found}") } else { format!("at least {min} needed, found {found}") })]
+pub struct LimitError {
+    /// The option or parameter (e.g. `resamples`).
+    pub name: &'static str,
+    /// The count asked for.
+    pub found: u64,
+    /// The smallest count allowed.
+    pub min: usize,
+    /// The largest count allowed.
+    pub max: usize,
+}
+
+/// Checks that `min <= found <= max`.
+///
+/// # Errors
+/// [`LimitError`] naming the bound that was crossed.
+pub fn check(name: &'static str, found: u64, min: usize, max: usize) -> Result<usize, LimitError> {
+    if found < min as u64 || found > max as u64 {
+        return Err(LimitError {
+            name,
+            found,
+            min,
+            max,
+        });
+    }
+    // In range, so it fits in usize.
+    Ok(usize::try_from(found).unwrap_or(max))
+}

@@ -1,0 +1,263 @@
+//! Issue 27 ("Hostile input"), core side: bounded counts (defect 2), stable standardization
+//! of extreme magnitudes (7), silently accepted mistakes (9) and order-independent seeded
+//! resampling (11). Each test reproduced its defect before the fix.
+
+use coglab_core::limits::{LimitError, MAX_BOOTSTRAP, MAX_RESAMPLES};
+use coglab_core::mmiq::{compare, score, AnswerKey, Predictions};
+use coglab_core::sem::bootstrap::BootstrapOptions;
+use coglab_core::sem::data::Missing;
+use coglab_core::sem::{analyze, SemError, SemOptions};
+use coglab_core::stats::agreement::paired_permutation_test;
+use coglab_core::stats::paired::{paired_bootstrap_diff, paired_bootstrap_mean_diff};
+use coglab_core::stats::StatsError;
+
+const PRUNE_CSV: &str = include_str!("fixtures/sem/prune.csv");
+const SPEC: &str = r#"{"constructs": {"A": ["a1", "a2", "a3"], "B": ["b1", "b2"]},
+    "paths": [["A", "B"]]}"#;
+
+fn limit(name: &'static str, found: u64, min: usize, max: usize) -> LimitError {
+    LimitError {
+        name,
+        found,
+        min,
+        max,
+    }
+}
+
+/// Defect 2: the core refuses counts above the stated maxima itself, so the web app (which
+/// calls the core, not the CLI) gets the same limit and message. `usize::MAX` used to panic
+/// with a capacity overflow.
+#[test]
+fn counts_above_the_maxima_are_errors_in_the_core() {
+    let (a, b) = ([true, false, true], [false, false, true]);
+    let e = paired_bootstrap_diff(&a, &b, usize::MAX, 1, 0.95).unwrap_err();
+    assert_eq!(
+        e,
+        StatsError::Limit(limit("resamples", usize::MAX as u64, 1, MAX_RESAMPLES))
+    );
+    assert_eq!(
+        e.to_string(),
+        format!("resamples: at most 1000000 allowed, found {}", usize::MAX)
+    );
+    let (x, y) = ([1.0, 2.0, 3.0], [0.5, 2.5, 1.0]);
+    assert!(matches!(
+        paired_bootstrap_mean_diff(&x, &y, MAX_RESAMPLES + 1, 1, 0.95),
+        Err(StatsError::Limit(_))
+    ));
+    // 70 pairs so the test samples (2^70 patterns > resamples) rather than enumerates.
+    let xs: Vec<f64> = (0..70).map(f64::from).collect();
+    let ys: Vec<f64> = (0..70).map(|i| f64::from(i) * 0.5).collect();
+    assert!(matches!(
+        paired_permutation_test(&xs, &ys, 1_000_000_000_000, 1),
+        Err(StatsError::Limit(_))
+    ));
+    assert!(matches!(
+        paired_permutation_test(&xs, &ys, 0, 1),
+        Err(StatsError::Limit(_))
+    ));
+    for (resamples, min) in [(1_000_000_000_000usize, 2), (1, 2)] {
+        let opts = SemOptions {
+            bootstrap: Some(BootstrapOptions { resamples, seed: 1 }),
+            ..SemOptions::default()
+        };
+        let e = analyze(SPEC, "s.json", PRUNE_CSV.as_bytes(), "prune.csv", &opts).unwrap_err();
+        assert_eq!(
+            e,
+            SemError::Limit(limit("bootstrap", resamples as u64, min, MAX_BOOTSTRAP))
+        );
+    }
+}
+
+/// The streamed (binned) bootstrap of a 0/1 difference gives what the list of resampled
+/// means gave. The reference is the same draws done by hand: `Rng::new(7)` drawing indices,
+/// means listed, sorted and interpolated (numpy's linear rule) in this test.
+#[test]
+fn binned_bootstrap_equals_the_listed_one() {
+    use coglab_core::stats::rng::Rng;
+    let a = [
+        true, true, false, true, false, true, true, false, true, true,
+    ];
+    let b = [
+        false, true, false, false, false, true, false, true, true, false,
+    ];
+    let d: Vec<f64> = a
+        .iter()
+        .zip(&b)
+        .map(|(&x, &y)| f64::from(u8::from(x)) - f64::from(u8::from(y)))
+        .collect();
+    let (resamples, n) = (999, d.len());
+    let mut rng = Rng::new(7);
+    let mut means: Vec<f64> = (0..resamples)
+        .map(|_| (0..n).map(|_| d[rng.below(n)]).sum::<f64>() / n as f64)
+        .collect();
+    means.sort_by(f64::total_cmp);
+    let q = |p: f64| {
+        let h = (resamples - 1) as f64 * p;
+        let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+        means[lo] + (h - lo as f64) * (means[hi] - means[lo])
+    };
+    let got = paired_bootstrap_diff(&a, &b, resamples, 7, 0.9).unwrap();
+    assert_eq!(got.low, q(0.05));
+    assert_eq!(got.high, q(0.95));
+    // 4 more correct in A than in B over 10 items.
+    assert_eq!(got.estimate, 0.3);
+}
+
+fn mmiq_files(n: u64, reverse_a: bool) -> (AnswerKey, Predictions, Predictions) {
+    let cats = ["Mathematical", "Logical Operation", "2D-Geometry"];
+    let key: String = (0..n)
+        .map(|i| {
+            format!(
+                "{{\"category\": \"{}\", \"data_id\": {i}, \"answer\": \"A\"}}\n",
+                cats[(i % 3) as usize]
+            )
+        })
+        .collect();
+    // A is right on items where i % 3 != 0, B where i % 4 != 0.
+    let mut rows_a: Vec<String> = (0..n)
+        .map(|i| {
+            let p = if i % 3 != 0 { "A" } else { "B" };
+            format!("{{\"data_id\": {i}, \"parsed_pred\": \"{p}\"}}\n")
+        })
+        .collect();
+    if reverse_a {
+        rows_a.reverse();
+    }
+    let rows_b: String = (0..n)
+        .map(|i| {
+            let p = if i % 4 != 0 { "A" } else { "C" };
+            format!("{{\"data_id\": {i}, \"parsed_pred\": \"{p}\"}}\n")
+        })
+        .collect();
+    (
+        AnswerKey::parse("key.jsonl", &key).unwrap(),
+        Predictions::parse("a.jsonl", rows_a.concat().as_bytes()).unwrap(),
+        Predictions::parse("b.jsonl", rows_b.as_bytes()).unwrap(),
+    )
+}
+
+/// Defect 11: with a seed, the MM-IQ paired bootstrap depends on the items and the seed
+/// only, not on the order of the rows in the files.
+#[test]
+fn mmiq_paired_bootstrap_ignores_row_order() {
+    let run = |reverse| {
+        let (key, a, b) = mmiq_files(60, reverse);
+        let ra = score(&key, &a).unwrap();
+        let rb = score(&key, &b).unwrap();
+        compare(&ra, &rb, 2000, 11).unwrap().difference
+    };
+    let (fwd, rev) = (run(false), run(true));
+    // 40 of 60 right in A, 45 of 60 in B: estimate -5/60.
+    assert!((fwd.estimate - (-5.0 / 60.0)).abs() < 1e-15);
+    assert_eq!((fwd.low, fwd.high), (rev.low, rev.high));
+}
+
+/// Defect 11: the SEM bootstrap of the same rows in another order gives the same intervals
+/// (up to the last bits of the standardization, which sums in file order).
+#[test]
+fn sem_bootstrap_ignores_row_order() {
+    let mut lines: Vec<&str> = PRUNE_CSV.lines().collect();
+    let reversed = {
+        let mut body = lines.split_off(1);
+        body.reverse();
+        lines.extend(body);
+        lines.join("\n")
+    };
+    let opts = SemOptions {
+        bootstrap: Some(BootstrapOptions {
+            resamples: 300,
+            seed: 5,
+        }),
+        missing: Missing::Listwise,
+        ..SemOptions::default()
+    };
+    let a = analyze(SPEC, "s.json", PRUNE_CSV.as_bytes(), "prune.csv", &opts).unwrap();
+    let b = analyze(SPEC, "s.json", reversed.as_bytes(), "rev.csv", &opts).unwrap();
+    let (ba, bb) = (a.bootstrap.unwrap(), b.bootstrap.unwrap());
+    assert_eq!(ba.failed, bb.failed);
+    for (k, x) in &ba.paths {
+        let y = &bb.paths[k];
+        for (u, v) in [(x.ci_low, y.ci_low), (x.ci_high, y.ci_high), (x.se, y.se)] {
+            assert!((u - v).abs() < 1e-12, "{k}: {u} vs {v}");
+        }
+    }
+}
+
+/// prune.csv with column `a1` multiplied by `factor` (written with `{:e}`, which reads back
+/// to the same f64).
+fn prune_scaled(factor: f64) -> String {
+    PRUNE_CSV
+        .lines()
+        .enumerate()
+        .map(|(i, line)| {
+            if i == 0 {
+                return line.to_string();
+            }
+            let mut cells: Vec<String> = line.split(',').map(str::to_string).collect();
+            let v: f64 = cells[1].parse().unwrap();
+            cells[1] = format!("{:e}", v * factor);
+            cells.join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Defect 7: an indicator of ±1e308-scale or 1e-310-scale values was called "constant (zero
+/// variance)" because its squares overflowed or underflowed. Standardized figures do not
+/// depend on an indicator's scale, so they must equal those of the unscaled file.
+#[test]
+fn sem_standardizes_extreme_magnitudes() {
+    let opts = SemOptions::default();
+    let base = analyze(SPEC, "s.json", PRUNE_CSV.as_bytes(), "prune.csv", &opts).unwrap();
+    for factor in [1e306, -1e306, 1e-310] {
+        let data = prune_scaled(factor);
+        let r = analyze(SPEC, "s.json", data.as_bytes(), "scaled.csv", &opts)
+            .unwrap_or_else(|e| panic!("x{factor:e}: {e}"));
+        for (k, v) in &base.paths {
+            assert!((r.paths[k] - v).abs() < 1e-9, "x{factor:e} path {k}");
+        }
+        for (k, e) in &base.outer {
+            // A negative factor flips the indicator's sign, and with it its loading.
+            let sign = if k == "a1" { factor.signum() } else { 1.0 };
+            let got = r.outer[k].loading;
+            assert!(
+                (got - sign * e.loading).abs() < 1e-9,
+                "x{factor:e} {k}: {got} vs {}",
+                e.loading
+            );
+        }
+    }
+}
+
+/// Defect 7, `describe`: the median of -1e308, ..., 1e308 was reported as inf (the true
+/// median is 0) and the Cramér-von Mises test ran on inf/NaN.
+#[test]
+fn describe_handles_extreme_magnitudes() {
+    use coglab_core::sem::describe::describe_values;
+    // Symmetric around 0: mean 0, median (0 + 0)/2 = 0 by hand.
+    let unit = [-3.0, -2.0, -1.0, 0.0, 0.0, 1.0, 2.0, 3.0];
+    let reference = describe_values(&unit).unwrap();
+    // sd of the unit values: Σx² = 28, /7 -> sqrt(4) = 2.
+    assert!((reference.sd.unwrap() - 2.0).abs() < 1e-15);
+    for c in [1e308 / 3.0, 1e-310] {
+        let xs: Vec<f64> = unit.iter().map(|x| x * c).collect();
+        let d = describe_values(&xs).unwrap();
+        assert_eq!(d.median, 0.0, "x{c:e}");
+        assert_eq!(d.mean, 0.0, "x{c:e}");
+        let sd = d.sd.expect("sd computed");
+        assert!((sd / c - 2.0).abs() < 1e-9, "x{c:e}: sd {sd:e}");
+        // Scale-free figures equal those of the unit values.
+        let (w, w0) = (d.cvm_w.expect("W computed"), reference.cvm_w.unwrap());
+        assert!((w - w0).abs() < 1e-12, "x{c:e}: W {w} vs {w0}");
+        assert!(d.skewness.unwrap().abs() < 1e-12);
+        assert!((d.excess_kurtosis.unwrap() - reference.excess_kurtosis.unwrap()).abs() < 1e-12);
+    }
+    // A standard deviation beyond f64 is refused, not reported as inf: ±1.7e308 has
+    // sd = 1.7e308 · sqrt(8/7) > f64::MAX.
+    let huge = [
+        -1.7e308, 1.7e308, -1.7e308, 1.7e308, -1.7e308, 1.7e308, -1.7e308, 1.7e308,
+    ];
+    let d = describe_values(&huge).unwrap();
+    assert_eq!(d.sd, None);
+    assert_eq!(d.median, 0.0);
+}
