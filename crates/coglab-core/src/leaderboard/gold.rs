@@ -91,23 +91,25 @@ impl GoldMatrix {
     pub fn of(m: &ScoreMatrix) -> Self {
         let numeric: Vec<&crate::sem::data::Column> =
             m.columns.iter().filter(|c| c.is_numeric()).collect();
-        let mut w = crate::csv_out::CsvWriter::new();
-        let mut header = vec!["model".to_string()];
-        header.extend(numeric.iter().map(|c| c.name.clone()));
-        w.record(&header);
-        for (i, model) in m.models.iter().enumerate() {
-            let mut rec = vec![model.clone()];
-            rec.extend(numeric.iter().map(|c| match c.values[i] {
-                Some(v) => v.to_string(),
-                None => "NA".into(),
-            }));
-            w.record(&rec);
-        }
+        let csv = crate::csv_text(|w| {
+            let mut header = vec!["model".to_string()];
+            header.extend(numeric.iter().map(|c| c.name.clone()));
+            w.write_record(&header)?;
+            for (i, model) in m.models.iter().enumerate() {
+                let mut rec = vec![model.clone()];
+                rec.extend(numeric.iter().map(|c| match c.values[i] {
+                    Some(v) => v.to_string(),
+                    None => "NA".into(),
+                }));
+                w.write_record(&rec)?;
+            }
+            Ok(())
+        });
         Self {
             file: m.file.clone(),
             models: m.models.clone(),
             tasks: numeric.iter().map(|c| c.name.clone()).collect(),
-            csv: w.finish(),
+            csv,
         }
     }
 }
@@ -216,12 +218,11 @@ pub fn analyze(
         .map_err(|e| e.to_string())?;
     let rows = rank_changes(matrix, &report).map_err(|e| e.to_string())?;
     Ok(GoldResult {
-        assignment: crate::order::collect_map(
-            assignment
-                .iter()
-                .filter(|(t, c)| !c.is_empty() && tasks.contains(t))
-                .map(|(t, c)| (t.clone(), c.clone())),
-        ),
+        assignment: assignment
+            .iter()
+            .filter(|(t, c)| !c.is_empty() && tasks.contains(t))
+            .map(|(t, c)| (t.clone(), c.clone()))
+            .collect(),
         spec: spec_text,
         layers: report
             .constructs
@@ -253,19 +254,21 @@ pub fn score_table(
     let names: Vec<String> = tasks.iter().map(|&c| columns[c].clone()).collect();
     let assignment =
         table2_assignment(&names).ok_or("the table lacks some of Gold's Table 2 tasks")?;
-    let mut w = crate::csv_out::CsvWriter::new();
-    let mut header = vec!["model".to_string()];
-    header.extend(names);
-    w.record(&header);
-    for (label, row) in labels.iter().zip(values) {
-        let mut rec = vec![label.clone()];
-        rec.extend(tasks.iter().map(|&c| match row.get(c).copied().flatten() {
-            Some(v) => v.to_string(),
-            None => "NA".into(),
-        }));
-        w.record(&rec);
-    }
-    let bytes = w.finish().into_bytes();
+    let text = crate::csv_text(|w| {
+        let mut header = vec!["model".to_string()];
+        header.extend(names);
+        w.write_record(&header)?;
+        for (label, row) in labels.iter().zip(values) {
+            let mut rec = vec![label.clone()];
+            rec.extend(tasks.iter().map(|&c| match row.get(c).copied().flatten() {
+                Some(v) => v.to_string(),
+                None => "NA".into(),
+            }));
+            w.write_record(&rec)?;
+        }
+        Ok(())
+    });
+    let bytes = text.into_bytes();
     let m = ScoreMatrix::parse(&bytes, "table.csv").map_err(|e| e.to_string())?;
     analyze(&m, &assignment)
 }

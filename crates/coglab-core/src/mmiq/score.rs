@@ -81,12 +81,11 @@ impl HumanReference {
         Self {
             source: "MM-IQ paper (seed 001), Table 2, row \"Human Performance\"".into(),
             overall: 0.5127,
-            by_category: crate::order::collect_map(
-                CATEGORIES
-                    .iter()
-                    .zip(VALUES)
-                    .map(|(c, v)| ((*c).to_string(), v)),
-            ),
+            by_category: CATEGORIES
+                .iter()
+                .zip(VALUES)
+                .map(|(c, v)| ((*c).to_string(), v))
+                .collect(),
         }
     }
 }
@@ -345,12 +344,12 @@ fn score_records<'a>(
         key_file: key.file.clone(),
         read: rows.read,
     })?;
-    let by_category = crate::order::collect_map(
-        key.categories
-            .iter()
-            .zip(&per_cat)
-            .filter_map(|(c, &(k, n))| Accuracy::new(k, n).map(|a| (c.clone(), a))),
-    );
+    let by_category = key
+        .categories
+        .iter()
+        .zip(&per_cat)
+        .filter_map(|(c, &(k, n))| Accuracy::new(k, n).map(|a| (c.clone(), a)))
+        .collect();
     Ok(MmiqReport {
         benchmark: "mmiq".into(),
         file: file.to_string(),
