@@ -526,3 +526,64 @@ fn response_of(loc: &Location, line: &str) -> Result<Scalar, MmiqError> {
     }
     Ok(parse_line::<Only>(loc, line)?.response)
 }
+
+/// The six fields of one key or prediction line (`data_id`, `category`, `answer`, `MD5`,
+/// `response`, `parsed_pred`; `None`: absent or `null`) as the one-pass scanner reads them and
+/// as serde_json reads them, each value shown by its `Debug` form. A `response` beside a
+/// `parsed_pred` is only checked, so it shows as `checked` in both.
+pub type LineFields = [Option<String>; 6];
+
+/// For the differential fuzz target `fuzz/fuzz_targets/mmiq_jsonl_vs_serde.rs` only, not part
+/// of the API: the fields of `line` as the scanner reads them (`None` when it declines, and the
+/// reader then falls back to serde_json), and as serde_json reads them: `Err` with its message
+/// when the fallback (a `RawRecord`) refuses the line, else the six values serde_json finds in
+/// the object (`serde_json::Value`, independent of this crate's decoders). Where the scanner
+/// reads a line, both must agree.
+#[doc(hidden)]
+pub fn scanner_and_serde(line: &str) -> (Option<LineFields>, Result<LineFields, String>) {
+    let show = |v: Option<Scalar>| -> Option<String> { v.map(|s| format!("{s:?}")) };
+    let checked = |mut out: LineFields| {
+        if out[5].is_some() && out[4].is_some() {
+            out[4] = Some("checked".into());
+        }
+        out
+    };
+    let scanned = super::jsonfast::scan_object(line, FIELDS)
+        .map(|values| checked(values.map(|v| show(v.map(Value::into_scalar)))));
+    let loc = Location::file("line").at_line(1);
+    let serde = match parse_line::<RawRecord>(&loc, line) {
+        Err(e) => Err(e.to_string()),
+        Ok(raw) => match serde_json::from_str::<serde_json::Value>(line) {
+            Ok(serde_json::Value::Object(map)) => Ok(checked(
+                FIELDS.map(|k| show(map.get(k).and_then(scalar_of_json))),
+            )),
+            // An array read as a record: field by field, in order.
+            _ => Ok(checked([
+                show(raw.data_id),
+                show(raw.category),
+                show(raw.answer),
+                show(raw.md5),
+                raw.response.map(|_| "present".into()),
+                show(raw.parsed_pred),
+            ])),
+        },
+    };
+    (scanned, serde)
+}
+
+/// A serde_json value as a [`Scalar`] (`None` for `null`), as `Scalar`'s own reader takes it.
+fn scalar_of_json(v: &serde_json::Value) -> Option<Scalar> {
+    use serde_json::Value as J;
+    Some(match v {
+        J::Null => return None,
+        J::String(s) => Scalar::Str(s.clone()),
+        J::Bool(b) => Scalar::Bool(*b),
+        J::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => Scalar::UInt(u),
+            (None, Some(i)) => Scalar::Int(i),
+            _ => Scalar::Float(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        J::Array(_) => Scalar::Array,
+        J::Object(_) => Scalar::Object,
+    })
+}

@@ -32,6 +32,9 @@ mod score;
 mod table;
 pub mod xlsx;
 
+#[doc(hidden)]
+pub use jsonl::{scanner_and_serde, LineFields};
+
 pub use input::{
     detect, AnswerKey, KeyItem, MmiqFormat, PredContent, PredRecord, Predictions, TableKind,
 };
