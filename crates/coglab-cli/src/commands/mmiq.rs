@@ -3,14 +3,16 @@
 //! Thin wrappers over `coglab_core::mmiq`: read the files, call the library, print JSON or a
 //! table. Every number printed comes from the library.
 
-use super::{file_name, read_bytes, CliError};
+use super::{file_name, CliError};
 use crate::args::Args;
 use coglab_core::mmiq::{
     compare as compare_reports, detect, score_owned as score_report, AccSummary, Accuracy,
-    AnswerKey, MmiqComparison, MmiqFormat, MmiqReport, PredContent, Predictions, CATEGORIES,
+    AnswerKey, KeyReader, MmiqComparison, MmiqError, MmiqFormat, MmiqReport, PredContent,
+    Predictions, PredictionsReader, CATEGORIES,
 };
 use serde::Serialize;
-use std::io::Write;
+use std::fs::File;
+use std::io::{Read, Write};
 
 /// `writeln!` into a `String` (formatting into a `String` cannot fail).
 macro_rules! outln {
@@ -25,15 +27,99 @@ const DEFAULT_RESAMPLES: usize = 10_000;
 /// Default bootstrap seed for `compare`.
 const DEFAULT_SEED: u64 = 42;
 
-fn read_key(path: &str) -> Result<AnswerKey, CliError> {
-    Ok(AnswerKey::parse_bytes(
-        &file_name(path),
-        &read_bytes(path)?,
-    )?)
+/// The size of the slices files are read in: JSONL keys and predictions are parsed slice by
+/// slice ([`KeyReader`], [`PredictionsReader`]), so the file is never in memory whole.
+const SLICE: usize = 1 << 20;
+
+/// An open input file, its size, and its first bytes (up to [`SLICE`]), from which its format is
+/// told.
+struct Input {
+    path: String,
+    name: String,
+    file: File,
+    size: u64,
+    head: Vec<u8>,
 }
 
-fn read_preds(path: &str) -> Result<Predictions, CliError> {
-    Ok(Predictions::parse(&file_name(path), &read_bytes(path)?)?)
+impl Input {
+    fn open(path: &str) -> Result<Self, CliError> {
+        let fail = |e: std::io::Error| CliError::Input(format!("{path}: cannot read file: {e}"));
+        let mut file = File::open(path).map_err(fail)?;
+        let size = file.metadata().map_err(fail)?.len();
+        let mut head = Vec::with_capacity(SLICE);
+        (&mut file)
+            .take(SLICE as u64)
+            .read_to_end(&mut head)
+            .map_err(fail)?;
+        Ok(Self {
+            path: path.to_string(),
+            name: file_name(path),
+            file,
+            size,
+            head,
+        })
+    }
+
+    /// The format [`detect`] tells from the first bytes.
+    fn format(&self) -> Option<MmiqFormat> {
+        detect(&self.name, &self.head)
+    }
+
+    /// Hands the whole file to `push`, slice by slice (the first slice is the head).
+    fn stream(
+        mut self,
+        mut push: impl FnMut(&[u8]) -> Result<(), MmiqError>,
+    ) -> Result<(), CliError> {
+        push(&self.head)?;
+        let mut buf = std::mem::take(&mut self.head);
+        loop {
+            buf.clear();
+            let n = (&mut self.file)
+                .take(SLICE as u64)
+                .read_to_end(&mut buf)
+                .map_err(|e| CliError::Input(format!("{}: cannot read file: {e}", self.path)))?;
+            if n == 0 {
+                return Ok(());
+            }
+            push(&buf)?;
+        }
+    }
+
+    /// The whole file in memory (for the formats read at once: tables, workbooks, summaries).
+    fn into_bytes(mut self) -> Result<Vec<u8>, CliError> {
+        let mut bytes = std::mem::take(&mut self.head);
+        bytes.reserve(
+            usize::try_from(self.size)
+                .unwrap_or(0)
+                .saturating_sub(bytes.len()),
+        );
+        self.file
+            .read_to_end(&mut bytes)
+            .map_err(|e| CliError::Input(format!("{}: cannot read file: {e}", self.path)))?;
+        Ok(bytes)
+    }
+}
+
+/// Reads an answer key (JSONL) slice by slice.
+fn read_key(path: &str) -> Result<AnswerKey, CliError> {
+    let input = Input::open(path)?;
+    let mut reader = KeyReader::new(&input.name);
+    input.stream(|b| reader.push(b))?;
+    Ok(reader.finish()?)
+}
+
+/// Reads predictions: MM-IQ JSONL slice by slice, other formats whole.
+fn read_preds(input: Input) -> Result<Predictions, CliError> {
+    let streamed = input.format() == Some(MmiqFormat::PredictionsJsonl)
+        && !input.head.iter().all(u8::is_ascii_whitespace);
+    if !streamed {
+        let name = input.name.clone();
+        return Ok(Predictions::parse(&name, &input.into_bytes()?)?);
+    }
+    let size = usize::try_from(input.size).unwrap_or(usize::MAX);
+    let mut reader = PredictionsReader::new(&input.name, size);
+    input.stream(|b| reader.push(b))?;
+    Ok(reader.finish()?)
 }
 
 fn one_positional<'a>(a: &'a Args, what: &str) -> Result<&'a str, CliError> {
@@ -63,10 +149,10 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
     let a = Args::parse(args, &["json", "items"], &["answers"])?;
     let pred_path = one_positional(&a, "score mmiq")?;
     let key_path = a.required("answers")?;
-    let bytes = read_bytes(pred_path)?;
-    let name = file_name(pred_path);
-    if detect(&name, &bytes) == Some(MmiqFormat::VlmEvalKitAcc) {
-        let summary = AccSummary::parse(&name, &bytes)?;
+    let input = Input::open(pred_path)?;
+    if input.format() == Some(MmiqFormat::VlmEvalKitAcc) {
+        let name = input.name.clone();
+        let summary = AccSummary::parse(&name, &input.into_bytes()?)?;
         if a.flag("json") {
             return emit_json(&Precomputed {
                 benchmark: "mmiq",
@@ -79,7 +165,7 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
         return emit(&out);
     }
     let key = read_key(key_path)?;
-    let preds = Predictions::parse(&name, &bytes)?;
+    let preds = read_preds(input)?;
     let mut report = score_report(&key, preds)?;
     if !a.flag("items") {
         report.items.clear();
@@ -96,7 +182,7 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
 /// `coglab extract mmiq PRED`: one `{"data_id", "parsed"}` JSON line per prediction row.
 pub fn extract(args: &[&str]) -> Result<(), CliError> {
     let a = Args::parse(args, &[], &[])?;
-    let preds = read_preds(one_positional(&a, "extract mmiq")?)?;
+    let preds = read_preds(Input::open(one_positional(&a, "extract mmiq")?)?)?;
     #[derive(Serialize)]
     struct Line<'a> {
         data_id: u64,
@@ -140,8 +226,8 @@ pub fn compare(args: &[&str]) -> Result<(), CliError> {
     if resamples == 0 {
         return Err(CliError::Usage("--resamples must be at least 1".into()));
     }
-    let ra = score_report(&key, read_preds(first)?)?;
-    let rb = score_report(&key, read_preds(second)?)?;
+    let ra = score_report(&key, read_preds(Input::open(first)?)?)?;
+    let rb = score_report(&key, read_preds(Input::open(second)?)?)?;
     let c = compare_reports(&ra, &rb, resamples, seed)?;
     if a.flag("json") {
         emit_json(&c)
