@@ -108,8 +108,10 @@ fn read_key(path: &str) -> Result<AnswerKey, CliError> {
     Ok(reader.finish()?)
 }
 
-/// Reads predictions: MM-IQ JSONL slice by slice, other formats whole.
-fn read_preds(input: Input) -> Result<Predictions, CliError> {
+/// Reads predictions: MM-IQ JSONL slice by slice, other formats whole. Unless `responses`, a
+/// JSONL's responses are reduced to their extracted letters while reading
+/// ([`PredictionsReader::letters_only`]): the scores are the same, the memory far less.
+fn read_preds(input: Input, responses: bool) -> Result<Predictions, CliError> {
     let streamed = input.format() == Some(MmiqFormat::PredictionsJsonl)
         && !input.head.iter().all(u8::is_ascii_whitespace);
     if !streamed {
@@ -118,6 +120,9 @@ fn read_preds(input: Input) -> Result<Predictions, CliError> {
     }
     let size = usize::try_from(input.size).unwrap_or(usize::MAX);
     let mut reader = PredictionsReader::new(&input.name, size);
+    if !responses {
+        reader = reader.letters_only();
+    }
     input.stream(|b| reader.push(b))?;
     Ok(reader.finish()?)
 }
@@ -165,7 +170,7 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
         return emit(&out);
     }
     let key = read_key(key_path)?;
-    let preds = read_preds(input)?;
+    let preds = read_preds(input, a.flag("items"))?;
     let mut report = score_report(&key, preds)?;
     if !a.flag("items") {
         report.items.clear();
@@ -182,7 +187,7 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
 /// `coglab extract mmiq PRED`: one `{"data_id", "parsed"}` JSON line per prediction row.
 pub fn extract(args: &[&str]) -> Result<(), CliError> {
     let a = Args::parse(args, &[], &[])?;
-    let preds = read_preds(Input::open(one_positional(&a, "extract mmiq")?)?)?;
+    let preds = read_preds(Input::open(one_positional(&a, "extract mmiq")?)?, true)?;
     #[derive(Serialize)]
     struct Line<'a> {
         data_id: u64,
@@ -226,8 +231,8 @@ pub fn compare(args: &[&str]) -> Result<(), CliError> {
     if resamples == 0 {
         return Err(CliError::Usage("--resamples must be at least 1".into()));
     }
-    let ra = score_report(&key, read_preds(Input::open(first)?)?)?;
-    let rb = score_report(&key, read_preds(Input::open(second)?)?)?;
+    let ra = score_report(&key, read_preds(Input::open(first)?, false)?)?;
+    let rb = score_report(&key, read_preds(Input::open(second)?, false)?)?;
     let c = compare_reports(&ra, &rb, resamples, seed)?;
     if a.flag("json") {
         emit_json(&c)
