@@ -65,24 +65,46 @@ impl Input {
         detect(&self.name, &self.head)
     }
 
-    /// Hands the whole file to `push`, slice by slice (the first slice is the head).
+    /// Hands the whole file to `push`, slice by slice (the first slice is the head). A second
+    /// thread reads the next slice while `push` parses this one; two buffers go back and forth.
     fn stream(
         mut self,
         mut push: impl FnMut(&[u8]) -> Result<(), MmiqError>,
     ) -> Result<(), CliError> {
+        use std::sync::mpsc::sync_channel;
         push(&self.head)?;
-        let mut buf = std::mem::take(&mut self.head);
-        loop {
-            buf.clear();
-            let n = (&mut self.file)
-                .take(SLICE as u64)
-                .read_to_end(&mut buf)
-                .map_err(|e| CliError::Input(format!("{}: cannot read file: {e}", self.path)))?;
-            if n == 0 {
-                return Ok(());
+        let (full_tx, full_rx) = sync_channel::<std::io::Result<Vec<u8>>>(1);
+        let (empty_tx, empty_rx) = sync_channel::<Vec<u8>>(2);
+        let _ = empty_tx.send(std::mem::take(&mut self.head));
+        let _ = empty_tx.send(Vec::with_capacity(SLICE));
+        let mut file = self.file;
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                // Ends when the file does, on an error, or when the parser stops taking slices.
+                while let Ok(mut buf) = empty_rx.recv() {
+                    buf.clear();
+                    let read = (&mut file).take(SLICE as u64).read_to_end(&mut buf);
+                    let done = !matches!(read, Ok(n) if n > 0);
+                    if full_tx.send(read.map(|_| buf)).is_err() || done {
+                        return;
+                    }
+                }
+            });
+            // Owned here, so that returning early (a bad line) hangs up on the reading thread
+            // before the scope waits for it.
+            let (full_rx, empty_tx) = (full_rx, empty_tx);
+            while let Ok(slice) = full_rx.recv() {
+                let buf = slice.map_err(|e| {
+                    CliError::Input(format!("{}: cannot read file: {e}", self.path))
+                })?;
+                if buf.is_empty() {
+                    return Ok(());
+                }
+                push(&buf)?;
+                let _ = empty_tx.send(buf);
             }
-            push(&buf)?;
-        }
+            Ok(())
+        })
     }
 
     /// The whole file in memory (for the formats read at once: tables, workbooks, summaries).
@@ -106,6 +128,21 @@ fn read_key(path: &str) -> Result<AnswerKey, CliError> {
     let mut reader = KeyReader::new(&input.name);
     input.stream(|b| reader.push(b))?;
     Ok(reader.finish()?)
+}
+
+/// Reads the answer key at `key_path` on a second thread while `other` runs; the key's error
+/// comes first when both fail.
+fn with_key<T: Send>(
+    key_path: &str,
+    other: impl FnOnce() -> Result<T, CliError>,
+) -> Result<(AnswerKey, T), CliError> {
+    let (key, value) = std::thread::scope(|scope| {
+        let key = scope.spawn(|| read_key(key_path));
+        let value = other();
+        (key.join(), value)
+    });
+    let key = key.map_err(|_| CliError::Input(format!("{key_path}: reading the key failed")))??;
+    Ok((key, value?))
 }
 
 /// Reads predictions: MM-IQ JSONL slice by slice, other formats whole. Unless `responses`, a
@@ -169,8 +206,7 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
         print_acc_summary(&mut out, &summary);
         return emit(&out);
     }
-    let key = read_key(key_path)?;
-    let preds = read_preds(input, a.flag("items"))?;
+    let (key, preds) = with_key(key_path, || read_preds(input, a.flag("items")))?;
     let mut report = score_report(&key, preds)?;
     if !a.flag("items") {
         report.items.clear();
