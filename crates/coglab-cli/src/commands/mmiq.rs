@@ -6,8 +6,8 @@
 use super::{file_name, CliError};
 use crate::args::Args;
 use coglab_core::mmiq::{
-    compare as compare_reports, detect, score_owned as score_report, AccSummary, Accuracy,
-    AnswerKey, KeyReader, MmiqComparison, MmiqError, MmiqFormat, MmiqReport, PredContent,
+    compare as compare_reports, detect, score_owned as score_report, score_totals, AccSummary,
+    Accuracy, AnswerKey, KeyReader, MmiqComparison, MmiqError, MmiqFormat, MmiqReport, PredContent,
     Predictions, PredictionsReader, CATEGORIES,
 };
 use serde::Serialize;
@@ -207,17 +207,23 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
         return emit(&out);
     }
     let (key, preds) = with_key(key_path, || read_preds(input, a.flag("items")))?;
-    let mut report = score_report(&key, preds)?;
-    if !a.flag("items") {
-        report.items.clear();
-    }
-    if a.flag("json") {
+    // Without --items nothing is kept per item (the totals are the same).
+    let report = if a.flag("items") {
+        score_report(&key, preds)?
+    } else {
+        score_totals(&key, preds)?
+    };
+    let printed = if a.flag("json") {
         emit_json(&report)
     } else {
         let mut out = String::new();
         print_report(&mut out, &report);
         emit(&out)
-    }
+    };
+    // The process ends next: the system takes the key's memory back at once, where dropping
+    // it would free its three allocations per item one by one (~5% of the run on 100,000).
+    std::mem::forget(key);
+    printed
 }
 
 /// `coglab extract mmiq PRED`: one `{"data_id", "parsed"}` JSON line per prediction row.

@@ -41,8 +41,8 @@ pub use input::{
 pub use jsonl::{KeyReader, PredictionsReader};
 pub use lean::{LEAN_INPUT_BYTES, PREVIEW_CHARS};
 pub use score::{
-    compare, score, score_owned, Accuracy, HumanReference, ItemResult, MmiqComparison, MmiqReport,
-    RowCounts, SideSummary, Warnings, CHANCE,
+    compare, score, score_owned, score_totals, Accuracy, HumanReference, ItemResult,
+    MmiqComparison, MmiqReport, RowCounts, SideSummary, Warnings, CHANCE,
 };
 pub use table::{AccRow, AccSummary};
 

@@ -212,6 +212,7 @@ pub fn score(key: &AnswerKey, preds: &Predictions) -> Result<MmiqReport, MmiqErr
         &preds.file,
         preds.blank_lines,
         preds.records.iter().map(Cow::Borrowed),
+        true,
     )
 }
 
@@ -226,6 +227,23 @@ pub fn score_owned(key: &AnswerKey, preds: Predictions) -> Result<MmiqReport, Mm
         &preds.file,
         preds.blank_lines,
         preds.records.into_iter().map(Cow::Owned),
+        true,
+    )
+}
+
+/// [`score_owned`] without the per-item results: [`MmiqReport::items`] is empty, everything
+/// else (accuracies, intervals, row counts, warnings) is the same. For a caller that shows no
+/// items (the `coglab` command without `--items`), which then keeps nothing per item.
+///
+/// # Errors
+/// As [`score`].
+pub fn score_totals(key: &AnswerKey, preds: Predictions) -> Result<MmiqReport, MmiqError> {
+    score_records(
+        key,
+        &preds.file,
+        preds.blank_lines,
+        preds.records.into_iter().map(Cow::Owned),
+        false,
     )
 }
 
@@ -234,6 +252,7 @@ fn score_records<'a>(
     file: &str,
     blank_lines: usize,
     records: impl ExactSizeIterator<Item = Cow<'a, PredRecord>>,
+    keep_items: bool,
 ) -> Result<MmiqReport, MmiqError> {
     let mut rows = RowCounts {
         read: records.len(),
@@ -242,7 +261,7 @@ fn score_records<'a>(
     };
     let mut warnings = Warnings::default();
     let mut per_cat = vec![(0u64, 0u64); key.categories.len()];
-    let mut items = Vec::with_capacity(rows.read);
+    let mut items = Vec::with_capacity(if keep_items { rows.read } else { 0 });
     let mut covered = vec![false; key.len()];
     for rec in records {
         let Some((item_pos, cat)) = key.position(rec.data_id) else {
@@ -325,6 +344,9 @@ fn score_records<'a>(
             per_cat[cat].0 += 1;
         }
         rows.scored += 1;
+        if !keep_items {
+            continue;
+        }
         items.push(ItemResult {
             data_id,
             category: item.category.clone(),
