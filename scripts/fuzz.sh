@@ -61,6 +61,7 @@ seed_joined() { # seed_joined TARGET NAME FILE... (files joined with the separat
 make_seeds() {
   seed mmiq_key $F/mmiq/key_small.jsonl $BAD/mmiq_key/*
   seed mmiq_preds $F/mmiq/preds_small.* $BAD/mmiq_preds/* $BAD/vlmeval_csv/* $BAD/vlmeval_tsv/* $BAD/vlmeval_json/*
+  seed mmiq_jsonl_vs_serde $F/mmiq/key_small.jsonl $F/mmiq/preds_small.jsonl $BAD/mmiq_key/* $BAD/mmiq_preds/*
   seed mmiq_acc $F/mmiq/small_MMIQ_acc.csv $BAD/vlmeval_acc/*
   seed mmiq_extract $F/mmiq/extract_cases.jsonl
   seed_joined mmiq_score small $F/mmiq/key_small.jsonl $F/mmiq/preds_small.jsonl $F/mmiq/preds_small.jsonl
@@ -80,9 +81,6 @@ make_seeds() {
   seed sem_matrix $F/sem/*.csv $BAD/sem_matrix_csv/* $BAD/sem_matrix_json/*
   seed sem_spec $BAD/sem_spec/*
   seed xlsx $F/mmiq/preds_small.xlsx $F/xlsx/*.xlsx
-  mkdir -p fuzz/corpus/float
-  for n in 0.2687 -1.5e3 0.47368421052631576 9007199254740993 2.4703282292062328e-324 \
-    1.7976931348623159e308 .5 5. inf NaN 1e-400; do printf '%s' "$n" > "fuzz/corpus/float/$n"; done
   mkdir -p fuzz/corpus/sem_analyze
   printf '%s%s%s' '{"constructs": {"A": ["a1", "a2"], "B": ["b1", "b2"]}, "paths": [["A", "B"]]}' "$SEP" \
     "$(printf 'model,a1,a2,b1,b2\nm1,1,2,1,1\nm2,2,2,3,2\nm3,3,4,2,4\nm4,4,3,5,3\nm5,5,6,4,6\nm6,6,5,6,5\n')" \

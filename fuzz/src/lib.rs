@@ -32,7 +32,7 @@ pub const TARGETS: &[&str] = &[
     "sem_spec",
     "sem_analyze",
     "xlsx",
-    "float",
+    "mmiq_jsonl_vs_serde",
 ];
 
 /// Splits `data` at [`SEP`] into at most `n` parts (missing parts are empty).
@@ -178,21 +178,14 @@ pub fn run(name: &str, data: &[u8]) {
             let _ = sem::analyze(&spec, "spec.json", p[1], "scores.csv", &opts);
         }
         "xlsx" => {
-            // The .xlsx reader (ZIP, inflate, XML) and the MM-IQ table built on it.
+            // The .xlsx reader (its memory bounds, then calamine) and the MM-IQ table built on it.
             let _ = mmiq::xlsx::first_sheet_rows(data);
             let _ = mmiq::Predictions::parse("p.xlsx", data);
         }
-        "float" => {
-            // Differential: the core's float reader against the standard library's, which it
-            // replaces in the web app. The same acceptance and the same bits (NaN as NaN).
-            if let Ok(s) = std::str::from_utf8(data) {
-                let ours = coglab_core::float::parse_f64(s);
-                let std = s.parse::<f64>().ok();
-                let same = match (ours, std) {
-                    (Some(a), Some(b)) => a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
-                    (a, b) => a.is_none() && b.is_none(),
-                };
-                assert!(same, "{s:?}: ours {ours:?}, standard {std:?}");
+        "mmiq_jsonl_vs_serde" => {
+            // Differential: each line through the MM-IQ JSONL scanner and through serde_json.
+            if let Ok(text) = std::str::from_utf8(data) {
+                text.split('\n').for_each(jsonl_vs_serde);
             }
         }
         other => panic!("unknown fuzz target {other}"),
@@ -227,4 +220,65 @@ fn mmopera_score(data: &[u8]) {
         options.gamma = 0.5;
     }
     let _ = score(&input, &options);
+}
+
+/// The MM-IQ JSONL scanner against serde_json on one line. Where the scanner reads the line,
+/// serde_json must accept it and give the same six fields. Where serde_json accepts a line the
+/// scanner is meant to read (an object of strings without escapes, integers, booleans and
+/// nulls, each wanted key at most once), the scanner must read it too.
+fn jsonl_vs_serde(line: &str) {
+    let (scanned, serde) = mmiq::scanner_and_serde(line);
+    match (&scanned, &serde) {
+        (Some(ours), Ok(theirs)) => assert_eq!(ours, theirs, "different values for {line:?}"),
+        (Some(ours), Err(e)) => panic!("the scanner read {line:?} as {ours:?}, serde_json refused it: {e}"),
+        (None, Ok(theirs)) => assert!(
+            !simple_object(line),
+            "the scanner declined {line:?}, which serde_json reads as {theirs:?}"
+        ),
+        (None, Err(_)) => {}
+    }
+}
+
+/// The wanted keys of a line (as in `mmiq::jsonl`).
+const WANTED: [&str; 6] = ["data_id", "category", "answer", "MD5", "response", "parsed_pred"];
+
+/// Whether `line` is a JSON object that the scanner promises to read: no backslash at all (so no
+/// escaped key or string), every value a string, an integer that fits 64 bits (not `-0`), a
+/// boolean or null, and no wanted key twice.
+fn simple_object(line: &str) -> bool {
+    use serde::de::{Deserializer, MapAccess, Visitor};
+    struct Pairs(Vec<(String, serde_json::Value)>);
+    struct V;
+    impl<'de> Visitor<'de> for V {
+        type Value = Pairs;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Pairs, A::Error> {
+            let mut v = Vec::new();
+            while let Some(kv) = map.next_entry()? {
+                v.push(kv);
+            }
+            Ok(Pairs(v))
+        }
+    }
+    if line.contains('\\') || line.contains("-0") {
+        return false;
+    }
+    let mut de = serde_json::Deserializer::from_str(line);
+    let Ok(Pairs(pairs)) = de.deserialize_map(V) else {
+        return false;
+    };
+    if de.end().is_err() {
+        return false;
+    }
+    let scalar = |v: &serde_json::Value| match v {
+        serde_json::Value::Number(n) => n.is_i64() || n.is_u64(),
+        serde_json::Value::Array(_) | serde_json::Value::Object(_) => false,
+        _ => true,
+    };
+    pairs.iter().all(|(_, v)| scalar(v))
+        && WANTED
+            .iter()
+            .all(|w| pairs.iter().filter(|(k, _)| k == w).count() <= 1)
 }

@@ -195,7 +195,7 @@ pub fn arrange(board: &Board, state: &ViewState) -> Arranged {
     match (state.sort.as_deref(), sort_col) {
         (Some("model"), _) => {
             let keys: Vec<String> = board.rows.iter().map(|r| fold_case(&r.model)).collect();
-            coglab_core::order::sort_by(&mut rows, |&a, &b| {
+            rows.sort_by(|&a, &b| {
                 let o = keys[a].cmp(&keys[b]);
                 if state.asc {
                     o.reverse()
@@ -213,7 +213,7 @@ pub fn arrange(board: &Board, state: &ViewState) -> Arranged {
                     .flatten()
                     .map(|x| x.value)
             };
-            coglab_core::order::sort_by(&mut rows, |&a, &b| match (value(a), value(b)) {
+            rows.sort_by(|&a, &b| match (value(a), value(b)) {
                 (Some(x), Some(y)) => {
                     let o = y.total_cmp(&x);
                     if state.asc {
@@ -311,7 +311,8 @@ pub fn download_text(name: &str, mime: &str, text: &str) {
 
 fn distinct(board: &Board, f: impl Fn(&BoardRow) -> &str) -> Vec<String> {
     let mut v: Vec<String> = board.rows.iter().map(|r| f(r).to_string()).collect();
-    coglab_core::order::sort_dedup(&mut v);
+    v.sort();
+    v.dedup();
     v
 }
 
@@ -379,7 +380,7 @@ pub fn BoardTable(
                         let mut ks: Vec<RowKind> = if s.kinds.is_empty() { RowKind::ALL.to_vec() } else { s.kinds.clone() };
                         ks.retain(|x| *x != k);
                         if on { ks.push(k); }
-                        coglab_core::order::sort_by_key(&mut ks, |x| RowKind::ALL.iter().position(|y| y == x));
+                        ks.sort_by_key(|x| RowKind::ALL.iter().position(|y| y == x));
                         s.kinds = if ks.len() == RowKind::ALL.len() { Vec::new() } else { ks };
                     });
                 } />{format!(" {}", k.label())}</label>

@@ -17,7 +17,7 @@ pub struct SortState {
 pub fn sorted_rows(table: &ReportedTable, sort: SortState) -> Vec<ReportedRow> {
     let mut rows = table.rows.clone();
     if let Some(col) = sort.column {
-        coglab_core::order::sort_by(&mut rows, |a, b| {
+        rows.sort_by(|a, b| {
             let (x, y) = (
                 a.values.get(col).copied().flatten(),
                 b.values.get(col).copied().flatten(),

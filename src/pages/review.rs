@@ -286,7 +286,7 @@ pub fn Review() -> impl IntoView {
                     all.retain(|(n, _)| *n != f.name);
                     all.push((f.name, f.bytes));
                 }
-                coglab_core::order::sort_by(all, |a, b| a.0.cmp(&b.0));
+                all.sort_by(|a, b| a.0.cmp(&b.0));
             });
             refresh_quota();
         });

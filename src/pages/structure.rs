@@ -638,7 +638,7 @@ pub fn Editor(
                     data-testid=id
                     prop:value=move || get(&draft.read()).to_string()
                     on:change=move |ev| {
-                        if let Some(v) = coglab_core::float::parse_f64(event_target_value(&ev).trim()) {
+                        if let Ok(v) = event_target_value(&ev).trim().parse::<f64>() {
                             if v.is_finite() && v >= 0.0 {
                                 draft.update(|d| set(d, v));
                             }
@@ -1112,7 +1112,7 @@ fn ScoresTable(
         let (key, desc) = sort.get();
         let limit = shown.get();
         let mut v = ranks.clone();
-        coglab_core::order::sort_by(&mut v, |a, b| {
+        v.sort_by(|a, b| {
             let o = match key.as_str() {
                 "model" => a.model.cmp(&b.model),
                 "overall" => a.overall.total_cmp(&b.overall),

@@ -230,3 +230,66 @@ fn usage_errors_exit_2() {
     ]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// The fixture's six predictions followed by `extra` rows (ids 1,000 and up, not in the key,
+/// ~110 bytes each), so the file spans several of the CLI's 1 MiB reading slices.
+fn long_predictions(extra: usize) -> Vec<u8> {
+    let mut text = std::fs::read(fixture("preds_small.jsonl")).unwrap();
+    if !text.ends_with(b"\n") {
+        text.push(b'\n');
+    }
+    for i in 0..extra {
+        text.extend_from_slice(
+            format!(
+                "{{\"data_id\": {}, \"category\": \"Mathematical\", \"response\": \"Filler reasoning over the panel. The answer is C.\"}}\n",
+                1000 + i
+            )
+            .as_bytes(),
+        );
+    }
+    text
+}
+
+#[test]
+fn a_file_of_several_slices_scores_as_its_six_key_rows() {
+    // 40,000 extra rows of ~110 bytes: ~4.4 MB, five slices. The six fixture rows score 4 of 6
+    // (mmiq_small.rs); the 40,000 others are skipped as not in the key.
+    let path = temp_file("long_preds.jsonl", &long_predictions(40_000));
+    let o = coglab(&[
+        "score",
+        "mmiq",
+        "--answers",
+        &fixture("key_small.jsonl"),
+        &path,
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["overall"]["n"], 6);
+    assert_eq!(v["overall"]["correct"], 4);
+    assert_eq!(v["rows"]["read"], 40_006);
+    assert_eq!(v["rows"]["skipped"], 40_000);
+}
+
+#[test]
+fn a_bad_line_in_a_later_slice_is_located_and_ends_the_run() {
+    // The bad line comes after 6 + 40,000 good ones (line 40,007), in the fifth slice: the error
+    // names it, and the reading thread is let go (the command ends).
+    let mut text = long_predictions(40_000);
+    text.extend_from_slice(b"{\"data_id\": 99999, \"response\": \n");
+    text.extend_from_slice(&long_predictions(1000)[..]);
+    let path = temp_file("long_bad_preds.jsonl", &text);
+    let o = coglab(&[
+        "score",
+        "mmiq",
+        "--answers",
+        &fixture("key_small.jsonl"),
+        &path,
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("long_bad_preds.jsonl") && err.contains("line 40007"),
+        "{err}"
+    );
+}

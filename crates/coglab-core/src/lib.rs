@@ -12,16 +12,11 @@
 //! - [`reported`]: the results reported in the benchmarks' papers, as bundled reference tables.
 //! - [`mmiq`], [`kiva`], [`mmopera`]: each benchmark's parsers and scorers.
 //! - [`selftest`]: the KiVA self-test's trial generator, scoring and export.
-//! - [`order`]: stable sorting and tree building through one shared sort instantiation (wasm code size).
 //! - [`sem`]: the PLS-SEM engine behind Gold's benchmark-structure diagnostics, on [`linalg`].
-//! - [`float`], [`csv_out`]: reading numbers and writing CSV without the standard library's
-//!   float reader (wasm code size).
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-pub mod csv_out;
 pub mod encoding;
-pub mod float;
 pub mod kiva;
 pub mod leaderboard;
 pub mod limits;
@@ -29,9 +24,23 @@ pub mod linalg;
 pub mod location;
 pub mod mmiq;
 pub mod mmopera;
-pub mod order;
 pub mod reported;
 pub mod review;
 pub mod selftest;
 pub mod sem;
 pub mod stats;
+/// CSV text written by the `csv` crate's writer (fields quoted only where needed, records ended
+/// by `\n`, records of any length): `fill` writes the records.
+///
+/// Writing into memory cannot fail (the writer's only errors are I/O errors and, when not
+/// `flexible`, records of unequal length), so the text is returned as is; a debug build asserts
+/// that `fill` succeeded.
+pub(crate) fn csv_text(fill: impl FnOnce(&mut csv::Writer<Vec<u8>>) -> csv::Result<()>) -> String {
+    let mut writer = csv::WriterBuilder::new()
+        .flexible(true)
+        .from_writer(Vec::new());
+    let written = fill(&mut writer);
+    debug_assert!(written.is_ok(), "writing CSV into memory: {written:?}");
+    let bytes = writer.into_inner().unwrap_or_default();
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}

@@ -3,7 +3,8 @@
 
 use approx::assert_relative_eq;
 use coglab_core::mmiq::{
-    detect, score, AccSummary, AnswerKey, MmiqFormat, MmiqReport, Predictions, TableKind,
+    detect, score, score_totals, AccSummary, AnswerKey, MmiqFormat, MmiqReport, Predictions,
+    PredictionsReader, TableKind,
 };
 
 const KEY: &str = include_str!("fixtures/mmiq/key_small.jsonl");
@@ -59,6 +60,37 @@ fn jsonl_responses() {
         r.items[0].response.as_deref(),
         Some("Looking at the grid, the count rises by two.\nThe correct answer is option B.")
     );
+}
+
+#[test]
+fn jsonl_read_as_letters_only_scores_the_same() {
+    // PredictionsReader::letters_only (the CLI without --items): the same hand-worked numbers,
+    // and no response text kept.
+    let key = AnswerKey::parse("key_small.jsonl", KEY).unwrap();
+    let mut reader = PredictionsReader::new("preds_small.jsonl", 0).letters_only();
+    reader
+        .push(include_bytes!("fixtures/mmiq/preds_small.jsonl"))
+        .unwrap();
+    let r = score(&key, &reader.finish().unwrap()).unwrap();
+    check(&r);
+    assert!(r.items.iter().all(|i| i.response.is_none()));
+}
+
+#[test]
+fn totals_without_items_are_the_same() {
+    // score_totals (the CLI without --items): everything of check() but the items.
+    let key = AnswerKey::parse("key_small.jsonl", KEY).unwrap();
+    let preds = Predictions::parse(
+        "preds_small.jsonl",
+        include_bytes!("fixtures/mmiq/preds_small.jsonl"),
+    )
+    .unwrap();
+    let mut full = score(&key, &preds).unwrap();
+    let totals = score_totals(&key, preds).unwrap();
+    assert!(totals.items.is_empty());
+    check(&full);
+    full.items.clear();
+    assert_eq!(totals, full);
 }
 
 #[test]

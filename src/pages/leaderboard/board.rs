@@ -246,7 +246,8 @@ pub fn kiva_board(
                 .flat_map(|g| g.by_domain.keys().cloned()),
         )
         .collect();
-    coglab_core::order::sort_dedup(&mut domains);
+    domains.sort();
+    domains.dedup();
     let mut columns = Vec::new();
     for d in std::iter::once("All").chain(domains.iter().map(String::as_str)) {
         for (k, t) in stages {

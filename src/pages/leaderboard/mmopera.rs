@@ -71,13 +71,11 @@ fn dim<'a, G>(b: &'a Breakdowns<G>, key: &str) -> Option<&'a BTreeMap<String, G>
 /// Keys of a breakdown sorted for display: hop counts numerically, others by name.
 fn sorted_keys(key: &str, keys: impl Iterator<Item = String>) -> Vec<String> {
     let mut k: Vec<String> = keys.collect();
-    coglab_core::order::sort_dedup(&mut k);
+    k.sort();
+    k.dedup();
     if key == "hop_count" {
-        coglab_core::order::sort_by(&mut k, |a, b| {
-            let (x, y) = (
-                coglab_core::float::parse_f64(a),
-                coglab_core::float::parse_f64(b),
-            );
+        k.sort_by(|a, b| {
+            let (x, y) = (a.parse::<f64>().ok(), b.parse::<f64>().ok());
             match (x, y) {
                 (Some(x), Some(y)) => x.total_cmp(&y),
                 _ => a.cmp(b),

@@ -200,7 +200,7 @@ fn ItemBody(
                             let value = if text.trim().is_empty() {
                                 Some(None)
                             } else {
-                                coglab_core::float::parse_f64(text.trim()).filter(|v| (0.0..=1.0).contains(v)).map(Some)
+                                text.trim().parse::<f64>().ok().filter(|v| (0.0..=1.0).contains(v)).map(Some)
                             };
                             let input: web_sys::HtmlInputElement = event_target(&ev);
                             let _ = input.set_attribute("aria-invalid", if value.is_none() { "true" } else { "false" });

@@ -98,18 +98,17 @@ async fn load(
         seed,
     };
     let session = client.call(request).await?;
-    let used: std::collections::BTreeSet<&str> = coglab_core::order::collect_set(
-        session
-            .trials
-            .iter()
-            .filter_map(|t| t.images.as_ref())
-            .flat_map(|i| {
-                [&i.train_input, &i.train_output, &i.test_input]
-                    .into_iter()
-                    .chain(i.test_options.iter())
-                    .map(String::as_str)
-            }),
-    );
+    let used: std::collections::BTreeSet<&str> = session
+        .trials
+        .iter()
+        .filter_map(|t| t.images.as_ref())
+        .flat_map(|i| {
+            [&i.train_input, &i.train_output, &i.test_input]
+                .into_iter()
+                .chain(i.test_options.iter())
+                .map(String::as_str)
+        })
+        .collect();
     let mut urls = BTreeMap::new();
     for (f, p) in files.iter().zip(&paths) {
         if used.contains(p.as_str()) && !urls.contains_key(p) {

@@ -50,8 +50,7 @@ pub fn layout(report: &SemReport) -> Layout {
         }
     }
     let names: Vec<String> = report.constructs.iter().map(|c| c.name.clone()).collect();
-    let mut depth: BTreeMap<String, usize> =
-        coglab_core::order::collect_map(names.iter().map(|n| (n.clone(), 0)));
+    let mut depth: BTreeMap<String, usize> = names.iter().map(|n| (n.clone(), 0)).collect();
     for _ in 0..names.len() + 1 {
         for (a, b) in &edges {
             let da = depth.get(a).copied().unwrap_or(0);
@@ -64,7 +63,7 @@ pub fn layout(report: &SemReport) -> Layout {
     // Constructs without items (second order, human anchor shown as a construct): mean of
     // their predecessors' heights.
     let mut order: Vec<(String, usize)> = depth.clone().into_iter().collect();
-    coglab_core::order::sort_by_key(&mut order, |(_, d)| *d);
+    order.sort_by_key(|(_, d)| *d);
     for (n, _) in &order {
         if con_y.contains_key(n) {
             continue;
@@ -114,8 +113,11 @@ pub fn PathDiagram(
     report: SemReport,
 ) -> impl IntoView {
     let l = layout(&report);
-    let pos: BTreeMap<String, (f64, f64)> =
-        coglab_core::order::collect_map(l.constructs.iter().map(|(n, x, y)| (n.clone(), (*x, *y))));
+    let pos: BTreeMap<String, (f64, f64)> = l
+        .constructs
+        .iter()
+        .map(|(n, x, y)| (n.clone(), (*x, *y)))
+        .collect();
     let (w, h) = l.size;
     let mut arrows = Vec::new();
     for (name, con, x, y) in &l.items {

@@ -115,7 +115,10 @@ impl HumanData {
                 "0" | "0.0" => 0.0,
                 other => return Err(bad(4, "1 or 0", other)),
             };
-            let rt_ms = crate::float::parse_f64(rec[c[5]].trim())
+            let rt_ms = rec[c[5]]
+                .trim()
+                .parse::<f64>()
+                .ok()
                 .filter(|v| v.is_finite() && *v >= 0.0)
                 .ok_or_else(|| bad(5, "a non-negative number of milliseconds", &rec[c[5]]))?;
             let key = (
@@ -238,17 +241,20 @@ pub fn score_human(data: &HumanData) -> Result<KivaReport, KivaError> {
         e[0].push(row.rt_ms);
         e[1 + row.stage as usize].push(row.rt_ms);
     }
-    let reaction_time = crate::order::collect_map(rt.iter().filter_map(|(s, v)| {
-        Some((
-            (*s).to_string(),
-            SubdomainRt {
-                all: ReactionTime::of(&v[0])?,
-                cross: ReactionTime::of(&v[1]),
-                within: ReactionTime::of(&v[2]),
-                extrapolation: ReactionTime::of(&v[3]),
-            },
-        ))
-    }));
+    let reaction_time = rt
+        .iter()
+        .filter_map(|(s, v)| {
+            Some((
+                (*s).to_string(),
+                SubdomainRt {
+                    all: ReactionTime::of(&v[0])?,
+                    cross: ReactionTime::of(&v[1]),
+                    within: ReactionTime::of(&v[2]),
+                    extrapolation: ReactionTime::of(&v[3]),
+                },
+            ))
+        })
+        .collect();
     let variant = variant_of_subdomains(data.rows.iter().map(|r| r.subdomain.as_str()));
     let mut report = build_report(
         variant,

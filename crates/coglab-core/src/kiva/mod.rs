@@ -375,7 +375,8 @@ pub(crate) fn int_field(loc: &Location, field: &str, text: &str) -> Result<u64, 
     t.parse::<u64>()
         .ok()
         .or_else(|| {
-            crate::float::parse_f64(t)
+            t.parse::<f64>()
+                .ok()
                 .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 9.0e15)
                 .map(|f| f as u64)
         })

@@ -246,16 +246,14 @@ pub(crate) fn build_report(
         by_domain_trials.entry(&t.domain).or_default().push(t);
         by_sub_trials.entry(&t.subdomain).or_default().push(t);
     }
-    let by_domain = crate::order::collect_map(
-        by_domain_trials
-            .iter()
-            .map(|(d, ts)| ((*d).to_string(), StageStats::of(ts.iter().copied()))),
-    );
-    let by_subdomain = crate::order::collect_map(
-        by_sub_trials
-            .iter()
-            .map(|(s, ts)| ((*s).to_string(), StageStats::of(ts.iter().copied()))),
-    );
+    let by_domain = by_domain_trials
+        .iter()
+        .map(|(d, ts)| ((*d).to_string(), StageStats::of(ts.iter().copied())))
+        .collect();
+    let by_subdomain = by_sub_trials
+        .iter()
+        .map(|(s, ts)| ((*s).to_string(), StageStats::of(ts.iter().copied())))
+        .collect();
     for s in by_sub_trials.keys() {
         if !variant.subdomains().contains(s) {
             warnings.add("unknown subdomain", || {
@@ -432,7 +430,7 @@ pub fn aggregate_runs(runs: Vec<RunFile>) -> Result<KivaReport, KivaError> {
         }
         for (variation, rows) in &by_variation {
             let mut regs: Vec<u64> = rows.iter().map(|r| r.regeneration).collect();
-            crate::order::sort(&mut regs);
+            regs.sort();
             let distinct = {
                 let mut d = regs.clone();
                 d.dedup();

@@ -204,12 +204,11 @@ pub fn analyze(
         .map_err(|e| e.to_string())?;
     let rows = rank_changes(matrix, &report).map_err(|e| e.to_string())?;
     Ok(GoldResult {
-        assignment: crate::order::collect_map(
-            assignment
-                .iter()
-                .filter(|(t, c)| !c.is_empty() && tasks.contains(t))
-                .map(|(t, c)| (t.clone(), c.clone())),
-        ),
+        assignment: assignment
+            .iter()
+            .filter(|(t, c)| !c.is_empty() && tasks.contains(t))
+            .map(|(t, c)| (t.clone(), c.clone()))
+            .collect(),
         spec: spec_text,
         layers: report
             .constructs
@@ -241,19 +240,21 @@ pub fn score_table(
     let names: Vec<String> = tasks.iter().map(|&c| columns[c].clone()).collect();
     let assignment =
         table2_assignment(&names).ok_or("the table lacks some of Gold's Table 2 tasks")?;
-    let mut w = crate::csv_out::CsvWriter::new();
-    let mut header = vec!["model".to_string()];
-    header.extend(names);
-    w.record(&header);
-    for (label, row) in labels.iter().zip(values) {
-        let mut rec = vec![label.clone()];
-        rec.extend(tasks.iter().map(|&c| match row.get(c).copied().flatten() {
-            Some(v) => v.to_string(),
-            None => "NA".into(),
-        }));
-        w.record(&rec);
-    }
-    let bytes = w.finish().into_bytes();
+    let text = crate::csv_text(|w| {
+        let mut header = vec!["model".to_string()];
+        header.extend(names);
+        w.write_record(&header)?;
+        for (label, row) in labels.iter().zip(values) {
+            let mut rec = vec![label.clone()];
+            rec.extend(tasks.iter().map(|&c| match row.get(c).copied().flatten() {
+                Some(v) => v.to_string(),
+                None => "NA".into(),
+            }));
+            w.write_record(&rec)?;
+        }
+        Ok(())
+    });
+    let bytes = text.into_bytes();
     let m = ScoreMatrix::parse(&bytes, "table.csv").map_err(|e| e.to_string())?;
     analyze(&m, &assignment)
 }

@@ -563,8 +563,7 @@ pub fn compare(
             b.task.name()
         ));
     }
-    let index: BTreeMap<&str, &ItemScores> =
-        crate::order::collect_map(b.items.iter().map(|i| (i.id.as_str(), i)));
+    let index: BTreeMap<&str, &ItemScores> = b.items.iter().map(|i| (i.id.as_str(), i)).collect();
     let mut table = [[0usize; 5]; 5];
     let (mut xs, mut ys) = (Vec::new(), Vec::new());
     let mut seen = std::collections::BTreeSet::new();

@@ -503,7 +503,8 @@ pub(super) fn parse_id(v: &Scalar) -> Option<u64> {
         Scalar::Str(s) => {
             let t = s.trim();
             t.parse::<u64>().ok().or_else(|| {
-                crate::float::parse_f64(t)
+                t.parse::<f64>()
+                    .ok()
                     .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 9.0e15)
                     .map(|f| f as u64)
             })

@@ -331,6 +331,9 @@ fn key_item(file: &str, line_no: usize, line: &str) -> Result<KeyItem, MmiqError
 pub struct PredictionsReader {
     lines: Lines,
     lean: bool,
+    /// Whether a lean read keeps each response's preview ([`PredictionsReader::letters_only`]
+    /// turns this off).
+    previews: bool,
     records: Vec<PredRecord>,
     seen: SeenIds,
     /// The file's size as given to [`PredictionsReader::new`], and the bytes pushed so far.
@@ -347,12 +350,34 @@ impl PredictionsReader {
         Self {
             lines: Lines::new(file_name),
             lean: total_bytes > super::LEAN_INPUT_BYTES,
+            previews: true,
             records: Vec::new(),
             seen: SeenIds::default(),
             total_bytes,
             pushed_bytes: 0,
             scratch: String::new(),
         }
+    }
+
+    /// Reads every response lean whatever the file's size (its answer extracted while reading,
+    /// as [`super::score`] would extract it; see [`super::lean`]) and keeps no preview of it,
+    /// for a caller that needs the scores but not the responses' text (the `coglab` command
+    /// without `--items`): about 200 bytes per row instead of the response. Scores, counts and
+    /// warnings are the same; the items have no response text.
+    ///
+    /// ```
+    /// use coglab_core::mmiq::{PredContent, PredictionsReader};
+    /// let mut r = PredictionsReader::new("out.jsonl", 0).letters_only();
+    /// r.push(b"{\"data_id\": 7, \"response\": \"Long reasoning... The answer is C.\"}\n").unwrap();
+    /// let p = r.finish().unwrap();
+    /// assert_eq!(p.records[0].content, PredContent::Parsed("C".into()));
+    /// assert_eq!(p.records[0].response_preview, None);
+    /// ```
+    #[must_use]
+    pub fn letters_only(mut self) -> Self {
+        self.lean = true;
+        self.previews = false;
+        self
     }
 
     /// Reads the next slice of the file.
@@ -364,7 +389,7 @@ impl PredictionsReader {
         let (records, seen, lean, scratch) = (
             &mut self.records,
             &mut self.seen,
-            self.lean,
+            Lean::of(self.lean, self.previews),
             &mut self.scratch,
         );
         let first = records.is_empty();
@@ -391,7 +416,7 @@ impl PredictionsReader {
         let (records, seen, lean, scratch) = (
             &mut self.records,
             &mut self.seen,
-            self.lean,
+            Lean::of(self.lean, self.previews),
             &mut self.scratch,
         );
         self.lines.finish(&mut |file, line_no, line| {
@@ -413,13 +438,34 @@ impl PredictionsReader {
     }
 }
 
+/// How much of a response a predictions row keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lean {
+    /// The whole response.
+    No,
+    /// The extracted letter and a preview.
+    WithPreview,
+    /// The extracted letter only.
+    LetterOnly,
+}
+
+impl Lean {
+    fn of(lean: bool, previews: bool) -> Self {
+        match (lean, previews) {
+            (false, _) => Lean::No,
+            (true, true) => Lean::WithPreview,
+            (true, false) => Lean::LetterOnly,
+        }
+    }
+}
+
 /// One predictions line.
 fn pred_record(
     file: &str,
     line_no: usize,
     line: &str,
     seen: &mut SeenIds,
-    lean: bool,
+    lean: Lean,
     scratch: &mut String,
 ) -> Result<PredRecord, MmiqError> {
     let f = fields(file, line_no, line)?;
@@ -444,13 +490,15 @@ fn pred_record(
         (Some(other), _) => return Err(bad(&loc(), "parsed_pred", "a string", &other)),
         (None, Some(response)) => {
             // Read lean, a response is only looked at (decoded into `scratch` if need be).
-            let lean = if lean {
-                response.with_str(scratch, super::lean::lean_response)
-            } else {
-                None
+            let read_lean = match lean {
+                Lean::No => None,
+                Lean::WithPreview => response.with_str(scratch, super::lean::lean_response),
+                Lean::LetterOnly => {
+                    response.with_str(scratch, |r| (super::lean::lean_letter(r), String::new()))
+                }
             };
-            if let Some((content, preview)) = lean {
-                response_preview = Some(preview);
+            if let Some((content, preview)) = read_lean {
+                response_preview = (lean == Lean::WithPreview).then_some(preview);
                 content
             } else {
                 match response.into_scalar() {
@@ -525,4 +573,65 @@ fn response_of(loc: &Location, line: &str) -> Result<Scalar, MmiqError> {
         response: Scalar,
     }
     Ok(parse_line::<Only>(loc, line)?.response)
+}
+
+/// The six fields of one key or prediction line (`data_id`, `category`, `answer`, `MD5`,
+/// `response`, `parsed_pred`; `None`: absent or `null`) as the one-pass scanner reads them and
+/// as serde_json reads them, each value shown by its `Debug` form. A `response` beside a
+/// `parsed_pred` is only checked, so it shows as `checked` in both.
+pub type LineFields = [Option<String>; 6];
+
+/// For the differential fuzz target `fuzz/fuzz_targets/mmiq_jsonl_vs_serde.rs` only, not part
+/// of the API: the fields of `line` as the scanner reads them (`None` when it declines, and the
+/// reader then falls back to serde_json), and as serde_json reads them: `Err` with its message
+/// when the fallback (a `RawRecord`) refuses the line, else the six values serde_json finds in
+/// the object (`serde_json::Value`, independent of this crate's decoders). Where the scanner
+/// reads a line, both must agree.
+#[doc(hidden)]
+pub fn scanner_and_serde(line: &str) -> (Option<LineFields>, Result<LineFields, String>) {
+    let show = |v: Option<Scalar>| -> Option<String> { v.map(|s| format!("{s:?}")) };
+    let checked = |mut out: LineFields| {
+        if out[5].is_some() && out[4].is_some() {
+            out[4] = Some("checked".into());
+        }
+        out
+    };
+    let scanned = super::jsonfast::scan_object(line, FIELDS)
+        .map(|values| checked(values.map(|v| show(v.map(Value::into_scalar)))));
+    let loc = Location::file("line").at_line(1);
+    let serde = match parse_line::<RawRecord>(&loc, line) {
+        Err(e) => Err(e.to_string()),
+        Ok(raw) => match serde_json::from_str::<serde_json::Value>(line) {
+            Ok(serde_json::Value::Object(map)) => Ok(checked(
+                FIELDS.map(|k| show(map.get(k).and_then(scalar_of_json))),
+            )),
+            // An array read as a record: field by field, in order.
+            _ => Ok(checked([
+                show(raw.data_id),
+                show(raw.category),
+                show(raw.answer),
+                show(raw.md5),
+                raw.response.map(|_| "present".into()),
+                show(raw.parsed_pred),
+            ])),
+        },
+    };
+    (scanned, serde)
+}
+
+/// A serde_json value as a [`Scalar`] (`None` for `null`), as `Scalar`'s own reader takes it.
+fn scalar_of_json(v: &serde_json::Value) -> Option<Scalar> {
+    use serde_json::Value as J;
+    Some(match v {
+        J::Null => return None,
+        J::String(s) => Scalar::Str(s.clone()),
+        J::Bool(b) => Scalar::Bool(*b),
+        J::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => Scalar::UInt(u),
+            (None, Some(i)) => Scalar::Int(i),
+            _ => Scalar::Float(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        J::Array(_) => Scalar::Array,
+        J::Object(_) => Scalar::Object,
+    })
 }

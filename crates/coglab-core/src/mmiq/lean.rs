@@ -37,6 +37,12 @@ pub(super) fn lean_response(response: &str) -> (PredContent, String) {
     (PredContent::Parsed(letter.to_string()), preview)
 }
 
+/// The extracted letter of a free-form response as a row's content ([`PredContent::Parsed`],
+/// one of `A`-`E` or `Z`), without a preview.
+pub(super) fn lean_letter(response: &str) -> PredContent {
+    PredContent::Parsed(extract(response).recorded().to_string())
+}
+
 /// The first [`PREVIEW_CHARS`] characters of `s`, with "…" when cut (reusing its buffer).
 pub fn preview(mut s: String) -> String {
     if let Some(cut) = preview_cut(&s) {

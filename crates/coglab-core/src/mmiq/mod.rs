@@ -32,14 +32,17 @@ mod score;
 mod table;
 pub mod xlsx;
 
+#[doc(hidden)]
+pub use jsonl::{scanner_and_serde, LineFields};
+
 pub use input::{
     detect, AnswerKey, KeyItem, MmiqFormat, PredContent, PredRecord, Predictions, TableKind,
 };
 pub use jsonl::{KeyReader, PredictionsReader};
 pub use lean::{LEAN_INPUT_BYTES, PREVIEW_CHARS};
 pub use score::{
-    compare, score, score_owned, Accuracy, HumanReference, ItemResult, MmiqComparison, MmiqReport,
-    RowCounts, SideSummary, Warnings, CHANCE,
+    compare, score, score_owned, score_totals, Accuracy, HumanReference, ItemResult,
+    MmiqComparison, MmiqReport, RowCounts, SideSummary, Warnings, CHANCE,
 };
 pub use table::{AccRow, AccSummary};
 

@@ -81,12 +81,11 @@ impl HumanReference {
         Self {
             source: "MM-IQ paper (seed 001), Table 2, row \"Human Performance\"".into(),
             overall: 0.5127,
-            by_category: crate::order::collect_map(
-                CATEGORIES
-                    .iter()
-                    .zip(VALUES)
-                    .map(|(c, v)| ((*c).to_string(), v)),
-            ),
+            by_category: CATEGORIES
+                .iter()
+                .zip(VALUES)
+                .map(|(c, v)| ((*c).to_string(), v))
+                .collect(),
         }
     }
 }
@@ -213,6 +212,7 @@ pub fn score(key: &AnswerKey, preds: &Predictions) -> Result<MmiqReport, MmiqErr
         &preds.file,
         preds.blank_lines,
         preds.records.iter().map(Cow::Borrowed),
+        true,
     )
 }
 
@@ -227,6 +227,23 @@ pub fn score_owned(key: &AnswerKey, preds: Predictions) -> Result<MmiqReport, Mm
         &preds.file,
         preds.blank_lines,
         preds.records.into_iter().map(Cow::Owned),
+        true,
+    )
+}
+
+/// [`score_owned`] without the per-item results: [`MmiqReport::items`] is empty, everything
+/// else (accuracies, intervals, row counts, warnings) is the same. For a caller that shows no
+/// items (the `coglab` command without `--items`), which then keeps nothing per item.
+///
+/// # Errors
+/// As [`score`].
+pub fn score_totals(key: &AnswerKey, preds: Predictions) -> Result<MmiqReport, MmiqError> {
+    score_records(
+        key,
+        &preds.file,
+        preds.blank_lines,
+        preds.records.into_iter().map(Cow::Owned),
+        false,
     )
 }
 
@@ -235,6 +252,7 @@ fn score_records<'a>(
     file: &str,
     blank_lines: usize,
     records: impl ExactSizeIterator<Item = Cow<'a, PredRecord>>,
+    keep_items: bool,
 ) -> Result<MmiqReport, MmiqError> {
     let mut rows = RowCounts {
         read: records.len(),
@@ -243,7 +261,7 @@ fn score_records<'a>(
     };
     let mut warnings = Warnings::default();
     let mut per_cat = vec![(0u64, 0u64); key.categories.len()];
-    let mut items = Vec::with_capacity(rows.read);
+    let mut items = Vec::with_capacity(if keep_items { rows.read } else { 0 });
     let mut covered = vec![false; key.len()];
     for rec in records {
         let Some((item_pos, cat)) = key.position(rec.data_id) else {
@@ -326,6 +344,9 @@ fn score_records<'a>(
             per_cat[cat].0 += 1;
         }
         rows.scored += 1;
+        if !keep_items {
+            continue;
+        }
         items.push(ItemResult {
             data_id,
             category: item.category.clone(),
@@ -345,12 +366,12 @@ fn score_records<'a>(
         key_file: key.file.clone(),
         read: rows.read,
     })?;
-    let by_category = crate::order::collect_map(
-        key.categories
-            .iter()
-            .zip(&per_cat)
-            .filter_map(|(c, &(k, n))| Accuracy::new(k, n).map(|a| (c.clone(), a))),
-    );
+    let by_category = key
+        .categories
+        .iter()
+        .zip(&per_cat)
+        .filter_map(|(c, &(k, n))| Accuracy::new(k, n).map(|a| (c.clone(), a)))
+        .collect();
     Ok(MmiqReport {
         benchmark: "mmiq".into(),
         file: file.to_string(),
@@ -453,7 +474,7 @@ pub fn compare(
                 .map(|&c| (item.data_id, item.correct, c))
         })
         .collect();
-    crate::order::sort_by_key(&mut pairs, |p| p.0);
+    pairs.sort_by_key(|p| p.0);
     let a: Vec<bool> = pairs.iter().map(|p| p.1).collect();
     let b: Vec<bool> = pairs.iter().map(|p| p.2).collect();
     if a.is_empty() {

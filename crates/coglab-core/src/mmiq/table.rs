@@ -93,16 +93,14 @@ fn csv_error(file: &str, text: &str, e: &csv::Error) -> MmiqError {
     }
 }
 
-/// Reads the first sheet of an `.xlsx` workbook ([`super::xlsx`]); rows are numbered as in the
-/// spreadsheet.
+/// Reads the first sheet of an `.xlsx` workbook ([`super::xlsx`], within its memory limit);
+/// rows are numbered as in the spreadsheet.
 fn read_xlsx(file: &str, bytes: &[u8]) -> Result<Table, MmiqError> {
-    let fail = |message: String| MmiqError::Spreadsheet {
-        file: file.to_string(),
-        message,
-    };
     let mut rows = super::xlsx::first_sheet_rows(bytes)
-        .map_err(fail)?
-        .ok_or_else(|| fail("the workbook has no sheet".into()))?
+        .map_err(|e| MmiqError::Spreadsheet {
+            file: file.to_string(),
+            message: e.to_string(),
+        })?
         .into_iter();
     let columns = rows
         .next()
@@ -347,7 +345,9 @@ impl AccSummary {
             });
         }
         let fraction = |line: usize, col: usize, text: &str| -> Result<f64, MmiqError> {
-            crate::float::parse_f64(text.trim())
+            text.trim()
+                .parse::<f64>()
+                .ok()
                 .filter(|v| (0.0..=1.0).contains(v))
                 .ok_or_else(|| MmiqError::BadValue {
                     location: Location::file(file_name)

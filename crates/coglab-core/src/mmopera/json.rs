@@ -56,7 +56,7 @@ impl Node {
     pub(crate) fn as_f64(&self) -> Option<f64> {
         match self {
             Node::Number { value, .. } => Some(*value),
-            Node::Str(s) => crate::float::parse_f64(s.trim()).filter(|v| v.is_finite()),
+            Node::Str(s) => s.trim().parse::<f64>().ok().filter(|v| v.is_finite()),
             _ => None,
         }
     }

@@ -50,14 +50,16 @@ impl ItemMeta {
     /// The L-2 dimensions of the item's labels, each once.
     pub fn l2(&self) -> Vec<L2> {
         let mut out: Vec<L2> = self.l3.iter().map(|l| l.l2()).collect();
-        crate::order::sort_dedup(&mut out);
+        out.sort();
+        out.dedup();
         out
     }
 
     /// The L-1 levels of the item's labels, each once.
     pub fn l1(&self) -> Vec<L1> {
         let mut out: Vec<L1> = self.l3.iter().map(|l| l.l2().l1()).collect();
-        crate::order::sort_dedup(&mut out);
+        out.sort();
+        out.dedup();
         out
     }
 }
@@ -316,7 +318,8 @@ impl Metadata {
                 }
             }
         }
-        crate::order::sort_dedup(&mut l3);
+        l3.sort();
+        l3.dedup();
         let optional = |field: &str| -> Option<String> {
             match record.get(field) {
                 None | Some(Node::Null) => None,

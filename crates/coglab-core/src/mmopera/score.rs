@@ -653,7 +653,7 @@ fn accumulate(accs: &mut [BTreeMap<String, Acc>; 8], m: &Membership, n: usize, s
 
 fn into_breakdowns<G>(accs: [BTreeMap<String, Acc>; 8], f: impl Fn(Acc) -> G) -> Breakdowns<G> {
     let [domain, culture, kind, language, hop_count, l1, l2, l3] =
-        accs.map(|m| crate::order::collect_map(m.into_iter().map(|(k, a)| (k, f(a)))));
+        accs.map(|m| m.into_iter().map(|(k, a)| (k, f(a))).collect());
     Breakdowns {
         domain,
         culture,
@@ -754,7 +754,7 @@ fn holistic_report(
         hr3,
         hr4,
         delta_hr: hr3 - hr4,
-        distribution: crate::order::collect_map((0..5).map(|s| (s.to_string(), dist[s]))),
+        distribution: (0..5).map(|s| (s.to_string(), dist[s])).collect(),
         invalid,
         by: into_breakdowns(accs, |a| Group {
             n: a.n,

@@ -274,9 +274,8 @@ pub fn agreement(set: &ReviewSet, review: &SetReview, top: usize) -> AgreementRe
             measures.push(k);
         }
     }
-    crate::order::sort_by(&mut disagreements, |(pa, a), (pb, b)| {
-        b.difference.total_cmp(&a.difference).then(pa.cmp(pb))
-    });
+    disagreements
+        .sort_by(|(pa, a), (pb, b)| b.difference.total_cmp(&a.difference).then(pa.cmp(pb)));
     AgreementReport {
         kind: set.kind,
         reviewed,

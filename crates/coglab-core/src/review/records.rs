@@ -223,69 +223,71 @@ fn small(v: Option<u8>) -> String {
 /// The review of `set` as CSV, one row per reviewed item (process sets: one per hop), with the
 /// judge's values beside the reviewer's.
 pub fn export_csv(set: &ReviewSet, review: &SetReview) -> String {
-    let mut writer = crate::csv_out::CsvWriter::new();
-    writer.record(CSV_HEADER);
-    for rec in ordered_records(review) {
-        let item = set.item(&rec.key);
-        let id = item.map_or(String::new(), |i| i.id.clone());
-        match item.map(|i| &i.judge) {
-            Some(Judge::Process { hops, .. }) => {
-                let n = hops.len().max(rec.hops.len());
-                if n == 0 {
-                    let row = [
-                        &set.name, &rec.key, &id, "", "", "", "", "", "", "", "", "", "", &rec.note,
-                    ];
-                    writer.record(row);
+    crate::csv_text(|writer| {
+        writer.write_record(CSV_HEADER)?;
+        for rec in ordered_records(review) {
+            let item = set.item(&rec.key);
+            let id = item.map_or(String::new(), |i| i.id.clone());
+            match item.map(|i| &i.judge) {
+                Some(Judge::Process { hops, .. }) => {
+                    let n = hops.len().max(rec.hops.len());
+                    if n == 0 {
+                        let row = [
+                            &set.name, &rec.key, &id, "", "", "", "", "", "", "", "", "", "",
+                            &rec.note,
+                        ];
+                        writer.write_record(row)?;
+                    }
+                    for h in 0..n {
+                        let judge = hops.get(h);
+                        let mine = rec.hops.get(h).copied().unwrap_or_default();
+                        let row = [
+                            set.name.clone(),
+                            rec.key.clone(),
+                            id.clone(),
+                            (h + 1).to_string(),
+                            judge.map_or(String::new(), |j| j.name.clone()),
+                            String::new(),
+                            num(judge.map(|j| j.r)),
+                            num(judge.map(|j| j.d)),
+                            num(judge.map(|j| j.k)),
+                            String::new(),
+                            num(mine.r),
+                            num(mine.d),
+                            small(mine.k),
+                            rec.note.clone(),
+                        ];
+                        writer.write_record(&row)?;
+                    }
                 }
-                for h in 0..n {
-                    let judge = hops.get(h);
-                    let mine = rec.hops.get(h).copied().unwrap_or_default();
+                judge => {
+                    let judge_score = match judge {
+                        Some(Judge::Holistic { score, .. }) => small(*score),
+                        Some(Judge::Binary { correct, .. }) => u8::from(*correct).to_string(),
+                        _ => String::new(),
+                    };
                     let row = [
                         set.name.clone(),
                         rec.key.clone(),
-                        id.clone(),
-                        (h + 1).to_string(),
-                        judge.map_or(String::new(), |j| j.name.clone()),
+                        id,
                         String::new(),
-                        num(judge.map(|j| j.r)),
-                        num(judge.map(|j| j.d)),
-                        num(judge.map(|j| j.k)),
                         String::new(),
-                        num(mine.r),
-                        num(mine.d),
-                        small(mine.k),
+                        judge_score,
+                        String::new(),
+                        String::new(),
+                        String::new(),
+                        small(rec.score),
+                        String::new(),
+                        String::new(),
+                        String::new(),
                         rec.note.clone(),
                     ];
-                    writer.record(&row);
+                    writer.write_record(&row)?;
                 }
             }
-            judge => {
-                let judge_score = match judge {
-                    Some(Judge::Holistic { score, .. }) => small(*score),
-                    Some(Judge::Binary { correct, .. }) => u8::from(*correct).to_string(),
-                    _ => String::new(),
-                };
-                let row = [
-                    set.name.clone(),
-                    rec.key.clone(),
-                    id,
-                    String::new(),
-                    String::new(),
-                    judge_score,
-                    String::new(),
-                    String::new(),
-                    String::new(),
-                    small(rec.score),
-                    String::new(),
-                    String::new(),
-                    String::new(),
-                    rec.note.clone(),
-                ];
-                writer.record(&row);
-            }
         }
-    }
-    writer.finish()
+        Ok(())
+    })
 }
 
 /// A review read back from an export.
@@ -438,7 +440,8 @@ fn import_csv(file: &str, text: &str) -> Result<ImportedReview, String> {
             if v.is_empty() {
                 return Ok(None);
             }
-            crate::float::parse_f64(v)
+            v.parse::<f64>()
+                .ok()
                 .filter(|x| (0.0..=1.0).contains(x))
                 .map(Some)
                 .ok_or_else(|| {

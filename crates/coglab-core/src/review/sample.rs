@@ -84,7 +84,7 @@ pub fn sample(items: &[ReviewItem], spec: &SampleSpec) -> Vec<usize> {
             out
         }
     };
-    crate::order::sort(&mut chosen);
+    chosen.sort();
     chosen
 }
 
@@ -99,7 +99,7 @@ fn allocate(sizes: &[usize], n: usize) -> Vec<usize> {
     let mut left = n - quotas.iter().sum::<usize>();
     // Remainders as exact fractions over `total`.
     let mut order: Vec<usize> = (0..sizes.len()).collect();
-    crate::order::sort_by(&mut order, |&a, &b| {
+    order.sort_by(|&a, &b| {
         let ra = n * sizes[a] % total;
         let rb = n * sizes[b] % total;
         rb.cmp(&ra).then(a.cmp(&b))

@@ -49,10 +49,9 @@ pub fn rt_by_domain(data: &HumanData) -> BTreeMap<String, ReactionTime> {
             by.entry(d).or_default().push(row.rt_ms);
         }
     }
-    crate::order::collect_map(
-        by.into_iter()
-            .filter_map(|(d, v)| Some((d.to_string(), ReactionTime::of(&v)?))),
-    )
+    by.into_iter()
+        .filter_map(|(d, v)| Some((d.to_string(), ReactionTime::of(&v)?)))
+        .collect()
 }
 
 /// The bundled comparison figures.
@@ -79,9 +78,10 @@ impl Baselines {
     pub fn build(note: &str, variants: Vec<(Variant, VariantBaselines)>) -> Self {
         Self {
             note: note.to_string(),
-            variants: crate::order::collect_map(
-                variants.into_iter().map(|(v, b)| (v.name().to_string(), b)),
-            ),
+            variants: variants
+                .into_iter()
+                .map(|(v, b)| (v.name().to_string(), b))
+                .collect(),
         }
     }
 

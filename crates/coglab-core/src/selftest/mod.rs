@@ -110,7 +110,7 @@ impl Rule {
             ),
             "Resize" => {
                 let (f, axes) = v.split_at(v.find('X').or_else(|| v.find('Y'))?);
-                let f = crate::float::parse_f64(f)?;
+                let f = f.parse::<f64>().ok()?;
                 match axes {
                     "XY" => Rule::Resize(f, f),
                     "X" => Rule::Resize(f, 1.0),

@@ -809,12 +809,11 @@ pub(crate) fn prune(
             value,
             diagnostics: diag,
             vif: vifs,
-            loadings: crate::order::collect_map(
-                measured
-                    .iter()
-                    .filter(|x| x.task)
-                    .map(|x| (x.name.clone(), x.loading)),
-            ),
+            loadings: measured
+                .iter()
+                .filter(|x| x.task)
+                .map(|x| (x.name.clone(), x.loading))
+                .collect(),
         });
         excluded.insert(m.name.clone());
     }
@@ -907,25 +906,28 @@ pub fn analyze_parsed_with_progress(
     }
 
     // Outer model.
-    let outer: BTreeMap<String, OuterEntry> = crate::order::collect_map(measured.iter().map(|m| {
-        (
-            m.name.clone(),
-            OuterEntry {
-                construct: m.construct.clone(),
-                weight: m.weight,
-                loading: m.loading,
-            },
-        )
-    }));
+    let outer: BTreeMap<String, OuterEntry> = measured
+        .iter()
+        .map(|m| {
+            (
+                m.name.clone(),
+                OuterEntry {
+                    construct: m.construct.clone(),
+                    weight: m.weight,
+                    loading: m.loading,
+                },
+            )
+        })
+        .collect();
     let mut cross_loadings = BTreeMap::new();
     for (k, name) in plan.item_names.iter().enumerate() {
-        let row: BTreeMap<String, f64> = crate::order::collect_map(
-            plan.st1
-                .blocks
-                .iter()
-                .enumerate()
-                .map(|(i, b)| (b.name.clone(), est.fit1.t[i][k])),
-        );
+        let row: BTreeMap<String, f64> = plan
+            .st1
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.name.clone(), est.fit1.t[i][k]))
+            .collect();
         cross_loadings.insert(name.clone(), row);
     }
 
@@ -1019,7 +1021,7 @@ pub fn analyze_parsed_with_progress(
             reliability.insert(b.name.clone(), rel_of(r2m, b, &f2.weights[j], &f2.t[j]));
         }
     }
-    let mut htmt: BTreeMap<String, f64> = crate::order::collect_map(plan.task_htmt(&r1));
+    let mut htmt: BTreeMap<String, f64> = plan.task_htmt(&r1).into_iter().collect();
     // Pairs with the human anchor (stage 1) and with second-order constructs (stage 2).
     for (a, ba) in plan.st1.blocks.iter().enumerate() {
         for (b, bb) in plan.st1.blocks.iter().enumerate().skip(a + 1) {
@@ -1125,8 +1127,10 @@ pub fn analyze_parsed_with_progress(
     }
     let mut construct_scores = BTreeMap::new();
     for (i, model) in table.models.iter().enumerate() {
-        let row: BTreeMap<String, f64> =
-            crate::order::collect_map(scores.iter().map(|(name, s)| (name.clone(), s[i])));
+        let row: BTreeMap<String, f64> = scores
+            .iter()
+            .map(|(name, s)| (name.clone(), s[i]))
+            .collect();
         construct_scores.insert(model.clone(), row);
     }
 
@@ -1161,11 +1165,10 @@ pub fn analyze_parsed_with_progress(
         }
         let ratio = |(a, b): (f64, f64)| if b > 0.0 { a / b } else { 0.0 };
         let overall = ratio((num, den));
-        let by_construct = crate::order::collect_map(
-            task_blocks
-                .iter()
-                .map(|&(bi, name)| (name.to_string(), ratio(per_block[bi]))),
-        );
+        let by_construct = task_blocks
+            .iter()
+            .map(|&(bi, name)| (name.to_string(), ratio(per_block[bi])))
+            .collect();
         overall_vec.push(overall);
         overall_scores.insert(
             model.clone(),

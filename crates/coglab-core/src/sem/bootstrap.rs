@@ -190,7 +190,7 @@ pub(crate) fn run_bootstrap(
     // depends on the rows and the seed, not on their order in the file (issue 27, defect 11).
     // Rows equal in name and values are interchangeable.
     let mut order: Vec<usize> = (0..n).collect();
-    crate::order::sort_by(&mut order, |&i, &j| {
+    order.sort_by(|&i, &j| {
         table.models[i].cmp(&table.models[j]).then_with(|| {
             plan.items
                 .iter()

@@ -56,8 +56,8 @@ fn parse_cell(s: &str) -> Result<Option<f64>, ()> {
     if MISSING.contains(&t) {
         return Ok(None);
     }
-    match crate::float::parse_f64(t) {
-        Some(v) if v.is_finite() => Ok(Some(v)),
+    match t.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(Some(v)),
         _ => Err(()),
     }
 }

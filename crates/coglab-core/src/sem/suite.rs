@@ -320,22 +320,23 @@ pub fn matrix_csv_from_reported(table: &ReportedTable, skip: &[&str]) -> String 
     let keep: Vec<usize> = (0..table.columns.len())
         .filter(|&j| !skip.contains(&table.columns[j].as_str()))
         .collect();
-    let mut w = crate::csv_out::CsvWriter::new();
-    let mut header = vec!["model".to_string()];
-    header.extend(keep.iter().map(|&j| table.columns[j].clone()));
-    w.record(&header);
-    for r in &table.rows {
-        let mut rec = vec![r.label.clone()];
-        rec.extend(
-            keep.iter()
-                .map(|&j| match r.values.get(j).copied().flatten() {
-                    Some(v) => v.to_string(),
-                    None => "NA".to_string(),
-                }),
-        );
-        w.record(&rec);
-    }
-    w.finish()
+    crate::csv_text(|w| {
+        let mut header = vec!["model".to_string()];
+        header.extend(keep.iter().map(|&j| table.columns[j].clone()));
+        w.write_record(&header)?;
+        for r in &table.rows {
+            let mut rec = vec![r.label.clone()];
+            rec.extend(
+                keep.iter()
+                    .map(|&j| match r.values.get(j).copied().flatten() {
+                        Some(v) => v.to_string(),
+                        None => "NA".to_string(),
+                    }),
+            );
+            w.write_record(&rec)?;
+        }
+        Ok(())
+    })
 }
 
 /// The Gold paper's layers of its Table 2 tasks (from the bundled table's notes and the
@@ -440,7 +441,7 @@ pub fn rank_changes(matrix: &ScoreMatrix, report: &SemReport) -> Result<Vec<Rank
         r.rank_plain = rp[k];
         r.change = rp[k] as i64 - rw[k] as i64;
     }
-    crate::order::sort_by(&mut rows, |a, b| {
+    rows.sort_by(|a, b| {
         a.rank_weighted
             .cmp(&b.rank_weighted)
             .then_with(|| a.model.cmp(&b.model))
@@ -686,9 +687,5 @@ pub fn ranks_csv(rows: &[RankRow]) -> String {
 }
 
 fn write_csv(rows: &[Vec<String>]) -> String {
-    let mut w = crate::csv_out::CsvWriter::new();
-    for r in rows {
-        w.record(r);
-    }
-    w.finish()
+    crate::csv_text(|w| rows.iter().try_for_each(|r| w.write_record(r)))
 }

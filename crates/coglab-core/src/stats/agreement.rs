@@ -120,7 +120,8 @@ pub enum KappaWeights {
 /// ```
 pub fn cohen_kappa(a: &[i64], b: &[i64], weights: KappaWeights) -> Result<f64, StatsError> {
     let mut labels: Vec<i64> = a.iter().chain(b).copied().collect();
-    crate::order::sort_dedup(&mut labels);
+    labels.sort();
+    labels.dedup();
     cohen_kappa_with_labels(a, b, &labels, weights)
 }
 

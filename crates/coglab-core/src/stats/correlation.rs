@@ -86,7 +86,7 @@ pub fn spearman(x: &[f64], y: &[f64]) -> Result<Correlation, StatsError> {
 /// Average ranks (1-based; tied values get the mean of their ranks).
 pub fn ranks(xs: &[f64]) -> Vec<f64> {
     let mut idx: Vec<usize> = (0..xs.len()).collect();
-    crate::order::sort_by(&mut idx, |&a, &b| xs[a].total_cmp(&xs[b]));
+    idx.sort_by(|&a, &b| xs[a].total_cmp(&xs[b]));
     let mut out = vec![0.0; xs.len()];
     let mut i = 0;
     while i < idx.len() {

@@ -177,7 +177,7 @@ pub fn quantile(xs: &[f64], p: f64) -> Result<f64, StatsError> {
         });
     }
     let mut v = xs.to_vec();
-    crate::order::sort_f64(&mut v);
+    v.sort_by(f64::total_cmp);
     let h = (v.len() - 1) as f64 * p;
     let lo = h.floor() as usize;
     let hi = h.ceil() as usize;

@@ -57,7 +57,7 @@ pub fn cramer_von_mises(xs: &[f64]) -> Result<CramerVonMises, StatsError> {
         return Err(StatsError::ZeroVariance);
     }
     let mut sorted = xs.to_vec();
-    crate::order::sort_f64(&mut sorted);
+    sorted.sort_by(f64::total_cmp);
     let n = sorted.len() as f64;
     let mut w = 1.0 / (12.0 * n);
     for (i, x) in sorted.iter().enumerate() {

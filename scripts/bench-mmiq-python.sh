@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# `coglab score mmiq` against MM-IQ's own Python scorer on 100,000 distinct items.
+#
+#   scripts/bench-mmiq-python.sh [RUNS]     RUNS per tool, default 5 (interleaved)
+#
+# 1. Writes (once) target/bench-mmiq/preds.jsonl, 100,000 MM-IQ responses of about 720 bytes
+#    (~72 MB: reasoning sentences, an option review and one of MM-IQ's answer endings, built as
+#    crates/coglab-core/benches/mmiq.rs builds its corpus, with a seeded generator), and
+#    key.jsonl, the matching answer key (one item per response, MM-IQ's eight categories).
+# 2. Builds the CLI (release profile: opt-level 3).
+# 3. Runs `coglab score mmiq --answers key.jsonl preds.jsonl --json` and the Python scorer
+#    alternately RUNS times each under /usr/bin/time -v, and prints the median wall time and
+#    peak resident memory of each (and the CPU time, user + system, steadier on a shared
+#    machine), and their ratios. Both accuracies are printed and must agree. The CLI reads the
+#    key on a second thread and the next slice of the predictions on a third.
+#
+# The Python scorer is MM-IQ's released `mmiq/utils/eval_utils.py` (github.com/AceCHQ/MMIQ,
+# commit 8356c3e), driven as its `main_parse_and_eval.py` drives it (readlines, json.loads per
+# line, parse_multi_choice_response, per-category evaluate, calculate_ins_level_acc); the
+# driver is written below, the released file is not committed: put it at
+# .tools/mmiq-ref/eval_utils.py (git-ignored). A venv with numpy (which it imports) is made at
+# .tools/mmiq-ref/venv on the first run.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+RUNS=${1:-5}
+OUT=$ROOT/target/bench-mmiq
+REF=$ROOT/.tools/mmiq-ref
+TIME=/usr/bin/time
+mkdir -p "$OUT"
+
+[ -x "$TIME" ] || { echo "needs GNU time at $TIME (apt-get install time)" >&2; exit 1; }
+if [ ! -f "$REF/eval_utils.py" ]; then
+  echo "needs MM-IQ's scorer at $REF/eval_utils.py: copy mmiq/utils/eval_utils.py of" >&2
+  echo "https://github.com/AceCHQ/MMIQ (commit 8356c3e) there" >&2
+  exit 1
+fi
+if [ ! -f "$REF/venv/.coglab-ok" ]; then
+  rm -rf "$REF/venv"
+  python3 -m venv "$REF/venv"
+  "$REF/venv/bin/pip" install --quiet --disable-pip-version-check "numpy==2.2.6"
+  touch "$REF/venv/.coglab-ok"
+fi
+
+# ---- 1. the inputs
+if [ ! -f "$OUT/preds.jsonl" ] || [ ! -f "$OUT/key.jsonl" ]; then
+  python3 - "$OUT" <<'EOF'
+import json, random, sys
+out = sys.argv[1]
+N = 100_000
+CATS = ["Logical Operation", "Mathematical", "2D-Geometry", "3D-Geometry",
+        "Visual Instruction", "Temporal Movement", "Spatial Relationship", "Concrete Object"]
+OPENINGS = [
+    "To solve this puzzle, we need to identify the pattern or regularity in the sequence of figures.",
+    "Let's analyze the grid step by step and look for the rule that governs each row and column.",
+    "The sequence in the question shows a pattern where each image contains a set of shapes enclosed within a frame.",
+    "Observing the given figures, the key to the problem is how the number of enclosed regions changes.",
+    "We compare the panels from left to right and track the position, orientation and count of the black elements.",
+    "First, consider the overall structure of the matrix: three rows, three columns, and one missing cell.",
+]
+MIDDLES = [
+    "In the first row, the black square moves one step clockwise in each subsequent cell, while the white circle stays fixed.",
+    "The number of lines increases by one from each figure to the next: 3, 4, 5, so the missing figure should have 6 lines.",
+    "Each figure is a 90-degree rotation of the previous one, and the shaded triangle alternates between the top and bottom.",
+    "The figures with horizontal stripes form one group and the figures with vertical stripes form the other group.",
+    "When the first two figures are overlaid, identical parts disappear and different parts remain, which gives the third figure.",
+    "The count of closed regions is 1, 2, 3, 4 in the given panels, which suggests the next panel must contain 5 closed regions.",
+    "Looking at symmetry, every figure in the top row has exactly one vertical axis of symmetry and no horizontal axis.",
+    "The small circle moves along the edge of the frame by two positions each time, skipping one corner in between.",
+]
+OPTIONS_TALK = [
+    "Now, let's look at the options:\n- Option A: a square with intersecting lines.\n- Option B: an octagon with two dots.\n- Option C: a hexagon with six lines.\n- Option D: nested squares.",
+    "Checking each candidate, the first option breaks the rotation rule, the second has the wrong count, and the last one is mirrored.",
+    "Among the four choices, only one keeps both the position rule and the count rule at the same time; the others fail one of them.",
+    "We can eliminate the options that do not have the right number of regions, and then compare the remaining ones by orientation.",
+]
+ENDINGS = [
+    "Therefore, the correct answer is option {}.",
+    "The answer is {}.",
+    "Thus, the most appropriate option to fill in the question mark is {}.",
+    "So the figure that continues the pattern is **{}**.",
+    "Hence \\boxed{{{}}}",
+    "Best option: ({})",
+    "The different pattern is figure {}, because it alone breaks the rule.",
+    "Based on this analysis, I would choose {} as it fits best.",
+    "I cannot determine the answer with certainty from the image provided.",
+]
+rng = random.Random(2025)
+with open(f"{out}/key.jsonl", "w") as key, open(f"{out}/preds.jsonl", "w") as preds:
+    for i in range(N):
+        cat = rng.choice(CATS)
+        key.write(json.dumps({"category": cat, "MD5": f"{i:032x}", "data_id": i,
+                              "answer": rng.choice("ABCD")}) + "\n")
+        r = rng.choice(OPENINGS) + "\n\n"
+        r += "".join("- " + rng.choice(MIDDLES) + "\n" for _ in range(3))
+        r += "\n" + rng.choice(OPTIONS_TALK) + "\n\n" + rng.choice(ENDINGS).format(rng.choice("ABCD"))
+        preds.write(json.dumps({"data_id": i, "category": cat, "response": r}) + "\n")
+EOF
+fi
+echo "inputs: $(wc -c < "$OUT/preds.jsonl") bytes of predictions, $(wc -l < "$OUT/key.jsonl") key items"
+
+# The driver of the released scorer: main_parse_and_eval.py's steps, printing the overall
+# accuracy and the number of items as JSON instead of saving result.json.
+cat > "$OUT/mmiq_eval.py" <<'EOF'
+import json, sys
+sys.path.insert(0, sys.argv[3])
+from eval_utils import evaluate, parse_multi_choice_response, calculate_ins_level_acc
+REASONING_PATTERN = ["Temporal Movement", "2D-Geometry", "3D-Geometry", "Logical Operation",
+                     "Mathematical", "Spatial Relationship", "Visual Instruction", "Concrete Object"]
+with open(sys.argv[1], 'r') as f:
+    output_data = f.readlines()
+with open(sys.argv[2], 'r') as f:
+    answer_data = f.readlines()
+output_dict_w_cat = {}
+for idx in range(len(output_data)):
+    tmp_data = json.loads(output_data[idx])
+    category = tmp_data["category"]
+    if category not in output_dict_w_cat:
+        output_dict_w_cat.update({category: {}})
+    output_dict_w_cat[category].update({tmp_data["data_id"]: parse_multi_choice_response(tmp_data["response"])})
+answer_dict_w_cat = {}
+for idx in range(len(answer_data)):
+    tmp_data = json.loads(answer_data[idx])
+    category = tmp_data["category"]
+    if category not in answer_dict_w_cat:
+        answer_dict_w_cat.update({category: {}})
+    answer_dict_w_cat[category].update({tmp_data["data_id"]: tmp_data["answer"]})
+evaluation_result = {}
+for category in REASONING_PATTERN:
+    if category not in output_dict_w_cat or category not in answer_dict_w_cat:
+        continue
+    samples = [{"id": d, "answer": answer_dict_w_cat[category][int(d)], "parsed_pred": p}
+               for d, p in output_dict_w_cat[category].items()]
+    judge_dict, metric_dict = evaluate(samples)
+    metric_dict.update({"num_example": len(samples)})
+    evaluation_result[category] = metric_dict
+print(json.dumps({"accuracy": calculate_ins_level_acc(evaluation_result),
+                  "n": sum(r["num_example"] for r in evaluation_result.values())}))
+EOF
+
+# ---- 2. the CLI
+cargo build --release -q -p coglab-cli
+BIN=${CARGO_TARGET_DIR:-$ROOT/target}/release/coglab
+
+# ---- 3. interleaved runs
+run() { # run NAME CMD... : appends "wall-seconds kbytes cpu-seconds" to $OUT/NAME.times
+  local name=$1; shift
+  "$TIME" -v "$@" > "$OUT/$name.out" 2> "$OUT/$name.time"
+  awk -F': ' '/User time \(seconds\)/ { cpu += $2 } /System time \(seconds\)/ { cpu += $2 }
+              /Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0;
+                for (i = 1; i <= n; i++) s = s * 60 + t[i]; wall = s }
+              /Maximum resident set size/ { rss = $2 }
+              END { print wall, rss, cpu }' "$OUT/$name.time" >> "$OUT/$name.times"
+}
+: > "$OUT/coglab.times"; : > "$OUT/python.times"
+echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); commit $(git rev-parse --short HEAD)"
+for i in $(seq "$RUNS"); do
+  run coglab "$BIN" score mmiq --answers "$OUT/key.jsonl" "$OUT/preds.jsonl" --json
+  run python "$REF/venv/bin/python" "$OUT/mmiq_eval.py" "$OUT/preds.jsonl" "$OUT/key.jsonl" "$REF"
+  echo "run $i: coglab $(tail -1 "$OUT/coglab.times"), python $(tail -1 "$OUT/python.times") (wall s, peak KB, CPU s)"
+done
+
+python3 - "$OUT" <<'EOF'
+import json, statistics, sys
+out = sys.argv[1]
+def load(name):
+    rows = [line.split() for line in open(f"{out}/{name}.times") if line.strip()]
+    return tuple(statistics.median(float(r[i]) for r in rows) for i in range(3))
+(ct, cm, cc), (pt, pm, pc) = load("coglab"), load("python")
+ours = json.load(open(f"{out}/coglab.out"))["overall"]
+theirs = json.loads(open(f"{out}/python.out").read())
+print(f"accuracy: coglab {ours['accuracy']:.6f} over {ours['n']} items, "
+      f"MM-IQ's scorer {theirs['accuracy']:.6f} over {theirs['n']}")
+print(f"coglab score mmiq: median {ct:.2f} s wall, {cc:.2f} s CPU (user + system), peak RSS {cm / 1024:.1f} MB")
+print(f"MM-IQ eval_utils : median {pt:.2f} s wall, {pc:.2f} s CPU (user + system), peak RSS {pm / 1024:.1f} MB")
+print(f"coglab is {pt / ct:.1f}x faster in wall time ({pc / cc:.1f}x in CPU time) "
+      f"and uses {cm / pm:.2f}x the Python run's peak memory")
+if abs(ours["accuracy"] - theirs["accuracy"]) > 1e-12 or ours["n"] != theirs["n"]:
+    sys.exit("the two scorers disagree")
+EOF
