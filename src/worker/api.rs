@@ -65,6 +65,8 @@ macro_rules! operations {
         }
 
         /// A worker's result: one variant per operation, holding that operation's result.
+        // One reply exists at a time, only while it is posted or read: its size does not matter.
+        #[allow(clippy::large_enum_variant)]
         #[derive(Debug, Serialize, Deserialize)]
         pub enum Reply {
             $($(#[doc = $doc])* $name($out),)*
@@ -192,7 +194,7 @@ pub struct Compare {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Compared {
     /// Two MM-IQ rows.
-    Mmiq(MmiqCompareView),
+    Mmiq(Box<MmiqCompareView>),
     /// Two KiVA rows.
     Kiva(KivaComparison),
 }
@@ -333,6 +335,8 @@ pub struct Envelope {
 }
 
 /// A message from the worker to the page.
+// A message exists only while it is posted or read, one at a time: its size does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Serialize, Deserialize)]
 pub enum Message {
     /// The worker has started; requests sent before this are queued by the page.

@@ -285,7 +285,7 @@ pub fn trials(a: &api::Trials) -> Result<TrialsPage, String> {
 pub fn compare(a: &api::Compare) -> Result<Compared, String> {
     STORE.with_borrow(|s| match (s.get(&a.first), s.get(&a.second)) {
         (Some(Detail::Mmiq(x)), Some(Detail::Mmiq(y))) => {
-            compare_mmiq(x, y, a.resamples, a.seed).map(Compared::Mmiq)
+            compare_mmiq(x, y, a.resamples, a.seed).map(|c| Compared::Mmiq(Box::new(c)))
         }
         (Some(Detail::Kiva(x)), Some(Detail::Kiva(y))) => {
             compare_kiva(x, y, a.resamples, a.seed).map(Compared::Kiva)

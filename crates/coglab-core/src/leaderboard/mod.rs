@@ -151,7 +151,7 @@ pub enum Detail {
     /// A KiVA report with its trials.
     Kiva(KivaReport),
     /// An MM-OPERA row with its items' scores.
-    Mmopera(mmopera::MmoperaRow),
+    Mmopera(Box<mmopera::MmoperaRow>),
     /// A Gold score matrix.
     Gold(crate::sem::data::ScoreMatrix),
 }
@@ -186,7 +186,7 @@ impl Scored {
             for t in [&mut r.ria, &mut r.ica].into_iter().flatten() {
                 t.items = Vec::new();
             }
-            out.push((r.id, Detail::Mmopera(full)));
+            out.push((r.id, Detail::Mmopera(Box::new(full))));
         }
         for r in &mut self.gold {
             r.id = *next_id;
