@@ -10,6 +10,8 @@
 //! - [`reported`]: the results reported in the benchmarks' papers, as bundled reference tables.
 //! - [`mmiq`], [`kiva`], [`mmopera`]: each benchmark's parsers and scorers.
 //! - [`selftest`]: the KiVA self-test's trial generator, scoring and export.
+//! - [`ranks`]: leaderboard ranks that hold up: paired tests, adjusted p-values, rank groups,
+//!   coverage, clustered errors, extraction and judge robustness.
 //! - [`order`]: stable sorting and tree building through one shared sort instantiation (wasm code size).
 //! - [`sem`]: the PLS-SEM engine behind Gold's benchmark-structure diagnostics, on [`linalg`].
 //! - [`wire`]: the compact binary form in which the web app's worker hands results to the page.
@@ -27,6 +29,7 @@ pub mod location;
 pub mod mmiq;
 pub mod mmopera;
 pub mod order;
+pub mod ranks;
 pub mod reported;
 pub mod review;
 pub mod selftest;
