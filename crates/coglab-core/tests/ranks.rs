@@ -209,7 +209,10 @@ fn binary_board_coverage_and_leader_group() {
     // Missing counted wrong: E's score is its right answers over 80, its answered-only score
     // the same count over 50.
     assert_relative_eq!(e.score * 80.0, e.score_answered * 50.0, epsilon = 1e-12);
-    assert!(board.notes.iter().any(|n| n.contains("below full coverage") && n.contains('E')));
+    assert!(board
+        .notes
+        .iter()
+        .any(|n| n.contains("below full coverage") && n.contains('E')));
     // The leader is in its own group; every model sharing its letter `a` is in the leader group.
     assert!(board.models[0].leader_group);
     for m in &board.models {
@@ -322,7 +325,11 @@ fn kiva_real_runs_match_scipy_and_statsmodels() {
         return;
     };
     let mut models = Vec::new();
-    for name in ["gpt4_multi_image", "gpt4_single_image", "mantis_multi_image"] {
+    for name in [
+        "gpt4_multi_image",
+        "gpt4_single_image",
+        "mantis_multi_image",
+    ] {
         let Some(report) = kiva_run(name) else {
             return;
         };
@@ -455,7 +462,12 @@ fn mmiq_example_with_flipped_models() {
         items: key
             .items
             .iter()
-            .map(|k| (k.data_id.to_string(), vec![f64::from(u8::from(k.data_id % 2 == 0))]))
+            .map(|k| {
+                (
+                    k.data_id.to_string(),
+                    vec![f64::from(u8::from(k.data_id % 2 == 0))],
+                )
+            })
             .collect(),
     };
     let input = BoardInput {
@@ -480,7 +492,10 @@ fn mmiq_example_with_flipped_models() {
         .find(|p| p.a == "example" && p.b == "flipped")
         .unwrap();
     // a_only = 10, b_only = 3, n = 13: p = 2 · (1 + 13 + 78 + 286) / 8192 = 756 / 8192.
-    assert_eq!((pair.a_only, pair.b_only, pair.n_shared), (Some(10), Some(3), 2710));
+    assert_eq!(
+        (pair.a_only, pair.b_only, pair.n_shared),
+        (Some(10), Some(3), 2710)
+    );
     assert_eq!(pair.test, "mcnemar_exact");
     assert_relative_eq!(pair.p.unwrap(), 756.0 / 8192.0, max_relative = 1e-12);
     // Answered only: example 0.33 and flipped 0.26 over their 100 items; compared on those.
@@ -549,7 +564,10 @@ fn bad_inputs_give_messages_not_panics() {
     .unwrap();
     assert_eq!(board.pairs[0].test, "none");
     assert_eq!(board.pairs[0].p, None);
-    assert!(board.notes.iter().any(|n| n.contains("share no scored item")));
+    assert!(board
+        .notes
+        .iter()
+        .any(|n| n.contains("share no scored item")));
     assert_eq!(
         board
             .models
@@ -565,7 +583,10 @@ fn bad_inputs_give_messages_not_panics() {
     };
     let board = build_board(&one, &BoardOptions::default()).unwrap();
     assert!(board.pairs.is_empty() && board.mdd.is_none());
-    assert_eq!((board.models[0].rank_low, board.models[0].rank_high), (1, 1));
+    assert_eq!(
+        (board.models[0].rank_low, board.models[0].rank_high),
+        (1, 1)
+    );
     assert!(board.notes.iter().any(|n| n.contains("one model only")));
     // Two models of one name; no models at all.
     let dup = BoardInput {
@@ -588,7 +609,10 @@ fn bad_inputs_give_messages_not_panics() {
     // Items outside the key are left out with a note.
     let keyed = BoardInput {
         benchmark_items: Some(vec!["1".into(), "2".into()]),
-        models: vec![tiny("x", &[("1", 1.0), ("9", 1.0)]), tiny("y", &[("2", 1.0)])],
+        models: vec![
+            tiny("x", &[("1", 1.0), ("9", 1.0)]),
+            tiny("y", &[("2", 1.0)]),
+        ],
         ..input
     };
     let board = build_board(&keyed, &BoardOptions::default()).unwrap();

@@ -33,7 +33,6 @@ use super::cluster::{clustered_mean_se, ClusteredSe};
 use super::groups::{compact_letters, rank_ranges};
 use super::power::{mcnemar_mdd, paired_mdd, Mdd};
 use super::{Adjust, RanksError};
-use crate::stats::describe::quantile;
 use crate::stats::paired::{mcnemar_exact_p, mcnemar_mid_p, paired_bootstrap_mean_diff};
 use crate::stats::rng::Rng;
 use crate::stats::wilcoxon::signed_rank;
@@ -519,14 +518,20 @@ pub fn build_board(input: &BoardInput, opts: &BoardOptions) -> Result<Board, Ran
         ));
     }
 
-    // The value of model m on item i as compared.
-    let value = |m: usize, i: usize| -> Option<f64> {
-        match prep.values[m][i] {
-            Some(x) => Some(x),
-            None if wrong => Some(0.0),
-            None => None,
-        }
-    };
+    // The compared value of every model on every item (model-major, NaN: not compared).
+    let vals: Vec<Vec<f64>> = prep
+        .values
+        .iter()
+        .map(|v| {
+            v.iter()
+                .map(|x| match x {
+                    Some(x) => *x,
+                    None if wrong => 0.0,
+                    None => f64::NAN,
+                })
+                .collect()
+        })
+        .collect();
 
     // Pairs in board order.
     let mut pairs = Vec::new();
@@ -535,19 +540,23 @@ pub fn build_board(input: &BoardInput, opts: &BoardOptions) -> Result<Board, Ran
     let mut pair_sizes = Vec::new();
     for (pa, &ma) in order.iter().enumerate() {
         for &mb in &order[pa + 1..] {
-            let mut a_vals = Vec::new();
-            let mut b_vals = Vec::new();
-            let mut both = 0;
-            for i in 0..n_items {
-                if prep.values[ma][i].is_some() && prep.values[mb][i].is_some() {
-                    both += 1;
+            let (va, vb) = (&vals[ma], &vals[mb]);
+            let both = prep.values[ma]
+                .iter()
+                .zip(&prep.values[mb])
+                .filter(|(x, y)| x.is_some() && y.is_some())
+                .count();
+            let (mut n, mut sum_d, mut sum_d2, mut bo, mut co) = (0usize, 0.0, 0.0, 0u64, 0u64);
+            for (&x, &y) in va.iter().zip(vb) {
+                if x.is_nan() || y.is_nan() {
+                    continue;
                 }
-                if let (Some(x), Some(y)) = (value(ma, i), value(mb, i)) {
-                    a_vals.push(x);
-                    b_vals.push(y);
-                }
+                n += 1;
+                sum_d += x - y;
+                sum_d2 += (x - y) * (x - y);
+                bo += u64::from(x > 0.5 && y <= 0.5);
+                co += u64::from(x <= 0.5 && y > 0.5);
             }
-            let n = a_vals.len();
             let mut row = PairRow {
                 a: prep.names[ma].clone(),
                 b: prep.names[mb].clone(),
@@ -570,20 +579,10 @@ pub fn build_board(input: &BoardInput, opts: &BoardOptions) -> Result<Board, Ran
                     row.a, row.b
                 ));
             } else {
-                let d: Vec<f64> = a_vals.iter().zip(&b_vals).map(|(x, y)| x - y).collect();
-                row.diff = d.iter().sum::<f64>() / n as f64;
+                let nf = n as f64;
+                row.diff = sum_d / nf;
                 match test {
                     PairTest::McNemarExact | PairTest::McNemarMidP => {
-                        let bo = a_vals
-                            .iter()
-                            .zip(&b_vals)
-                            .filter(|(x, y)| **x > 0.5 && **y <= 0.5)
-                            .count() as u64;
-                        let co = a_vals
-                            .iter()
-                            .zip(&b_vals)
-                            .filter(|(x, y)| **x <= 0.5 && **y > 0.5)
-                            .count() as u64;
                         row.a_only = Some(bo);
                         row.b_only = Some(co);
                         row.p = Some(if test == PairTest::McNemarExact {
@@ -591,27 +590,32 @@ pub fn build_board(input: &BoardInput, opts: &BoardOptions) -> Result<Board, Ran
                         } else {
                             mcnemar_mid_p(bo, co)
                         });
-                        spreads.push((bo + co) as f64 / n as f64);
+                        spreads.push((bo + co) as f64 / nf);
                     }
                     PairTest::Wilcoxon => {
+                        let d: Vec<f64> = va
+                            .iter()
+                            .zip(vb)
+                            .filter(|(x, y)| !x.is_nan() && !y.is_nan())
+                            .map(|(x, y)| x - y)
+                            .collect();
                         let t = signed_rank(&d).map_err(|e| RanksError::Stats {
                             context: format!("Wilcoxon test of {} vs {}", row.a, row.b),
                             source: e,
                         })?;
                         row.p = Some(t.p);
-                        let mean = row.diff;
                         let var = if n > 1 {
-                            d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64
+                            (sum_d2 - sum_d * sum_d / nf) / (nf - 1.0)
                         } else {
                             0.0
                         };
-                        spreads.push(var.sqrt());
+                        spreads.push(var.max(0.0).sqrt());
                     }
                 }
                 pair_sizes.push(n);
             }
             pairs.push(row);
-            pair_models.push((ma, mb, a_vals, b_vals));
+            pair_models.push((ma, mb));
         }
     }
 
@@ -629,59 +633,118 @@ pub fn build_board(input: &BoardInput, opts: &BoardOptions) -> Result<Board, Ran
     let mut boot_score: Vec<Option<(f64, f64)>> = vec![None; k];
     if opts.resamples > 0 && n_items > 0 {
         let r = opts.resamples;
-        // Item-major matrix of compared values and presence.
-        let mut x = vec![0.0f64; n_items * k];
-        let mut present = vec![0.0f64; n_items * k];
-        for m in 0..k {
-            for i in 0..n_items {
-                if let Some(v) = value(m, i) {
-                    x[i * k + m] = v;
-                    present[i * k + m] = 1.0;
-                }
-            }
-        }
-        let dense_pair: Vec<bool> = pairs.iter().map(|p| p.n_shared == n_items).collect();
-        let mut pair_diffs: Vec<Vec<f64>> = pairs
+        // Model-major compared values (0 where not compared) and presence.
+        let x: Vec<Vec<f64>> = vals
             .iter()
-            .zip(&dense_pair)
-            .map(|(_, &d)| if d { Vec::with_capacity(r) } else { Vec::new() })
+            .map(|v| {
+                v.iter()
+                    .map(|x| if x.is_nan() { 0.0 } else { *x })
+                    .collect()
+            })
+            .collect();
+        let present: Vec<Vec<f64>> = vals
+            .iter()
+            .map(|v| v.iter().map(|x| f64::from(u8::from(!x.is_nan()))).collect())
+            .collect();
+        let dense_pair: Vec<bool> = pairs.iter().map(|p| p.n_shared == n_items).collect();
+        let mut pair_diffs: Vec<Vec<f64>> = dense_pair
+            .iter()
+            .map(|&d| if d { Vec::with_capacity(r) } else { Vec::new() })
             .collect();
         let mut model_means: Vec<Vec<f64>> = vec![Vec::with_capacity(r); k];
-        let mut ranks: Vec<Vec<f64>> = vec![Vec::with_capacity(r); k];
+        // rank_counts[m][q]: resamples in which model m ranked q + 1.
+        let mut rank_counts: Vec<Vec<usize>> = vec![vec![0; k]; k];
         let mut rng = Rng::new(opts.seed);
+        let mut counts = vec![0u32; n_items];
+        let mut counts_f = vec![0.0f64; n_items];
         let mut s = vec![0.0f64; k];
-        let mut w = vec![0.0f64; k];
+        let mut means = vec![0.0f64; k];
         let nf = n_items as f64;
-        for _ in 0..r {
-            s.iter_mut().for_each(|v| *v = 0.0);
-            w.iter_mut().for_each(|v| *v = 0.0);
-            for _ in 0..n_items {
-                let i = rng.below(n_items);
-                let row = &x[i * k..(i + 1) * k];
-                for (acc, v) in s.iter_mut().zip(row) {
-                    *acc += v;
-                }
-                if !wrong {
-                    let row = &present[i * k..(i + 1) * k];
-                    for (acc, v) in w.iter_mut().zip(row) {
-                        *acc += v;
-                    }
+        // 0/1 boards (MM-IQ) take the sums from bit sets: with the counts split into bit
+        // planes, Σ_i c_i x_i = Σ_b 2^b · popcount(plane_b & right). Exact, and about 20 times
+        // faster than the dot products that other boards use.
+        let binary = x.iter().flatten().all(|&v| v == 0.0 || v == 1.0);
+        let words = n_items.div_ceil(64);
+        let bits = |v: &[f64]| {
+            let mut b = vec![0u64; words];
+            for (i, &x) in v.iter().enumerate() {
+                if x != 0.0 {
+                    b[i / 64] |= 1 << (i % 64);
                 }
             }
-            let means: Vec<f64> = (0..k)
-                .map(|m| {
-                    if wrong {
-                        s[m] / nf
-                    } else if w[m] > 0.0 {
-                        s[m] / w[m]
+            b
+        };
+        let x_bits: Vec<Vec<u64>> = if binary {
+            x.iter().map(|v| bits(v)).collect()
+        } else {
+            Vec::new()
+        };
+        let present_bits: Vec<Vec<u64>> = if binary && !wrong {
+            present.iter().map(|v| bits(v)).collect()
+        } else {
+            Vec::new()
+        };
+        let mut planes: Vec<Vec<u64>> = Vec::new();
+        let plane_sum = |planes: &[Vec<u64>], set: &[u64]| -> f64 {
+            planes
+                .iter()
+                .enumerate()
+                .map(|(b, plane)| {
+                    let ones: u32 = plane
+                        .iter()
+                        .zip(set)
+                        .map(|(p, q)| (p & q).count_ones())
+                        .sum();
+                    f64::from(ones) * f64::from(1u32 << b)
+                })
+                .sum()
+        };
+        for _ in 0..r {
+            // The index stream of paired_bootstrap_mean_diff, as counts per item.
+            counts.iter_mut().for_each(|c| *c = 0);
+            for _ in 0..n_items {
+                counts[rng.below(n_items)] += 1;
+            }
+            if binary {
+                let max = counts.iter().copied().max().unwrap_or(0);
+                let nbits = (u32::BITS - max.leading_zeros()) as usize;
+                planes.resize_with(nbits, Vec::new);
+                for (b, plane) in planes.iter_mut().enumerate() {
+                    plane.clear();
+                    plane.resize(words, 0);
+                    for (i, &c) in counts.iter().enumerate() {
+                        plane[i / 64] |= u64::from((c >> b) & 1) << (i % 64);
+                    }
+                }
+            } else {
+                for (f, &c) in counts_f.iter_mut().zip(&counts) {
+                    *f = f64::from(c);
+                }
+            }
+            for m in 0..k {
+                s[m] = if binary {
+                    plane_sum(&planes, &x_bits[m])
+                } else {
+                    dot(&counts_f, &x[m])
+                };
+                means[m] = if wrong {
+                    s[m] / nf
+                } else {
+                    let w = if binary {
+                        plane_sum(&planes, &present_bits[m])
+                    } else {
+                        dot(&counts_f, &present[m])
+                    };
+                    if w > 0.0 {
+                        s[m] / w
                     } else {
                         f64::NAN
                     }
-                })
-                .collect();
-            for (p, (ma, mb, _, _)) in pair_models.iter().enumerate() {
+                };
+            }
+            for (p, &(ma, mb)) in pair_models.iter().enumerate() {
                 if dense_pair[p] {
-                    pair_diffs[p].push((s[*ma] - s[*mb]) / nf);
+                    pair_diffs[p].push((s[ma] - s[mb]) / nf);
                 }
             }
             for m in 0..k {
@@ -689,47 +752,55 @@ pub fn build_board(input: &BoardInput, opts: &BoardOptions) -> Result<Board, Ran
                 let better = (0..k)
                     .filter(|&j| j != m && means[j].is_finite() && means[j] > means[m])
                     .count();
-                ranks[m].push((1 + better) as f64);
+                rank_counts[m][better] += 1;
             }
         }
-        for (p, (_, _, a_vals, b_vals)) in pair_models.iter().enumerate() {
-            if a_vals.is_empty() {
+        for (p, &(ma, mb)) in pair_models.iter().enumerate() {
+            if pairs[p].n_shared == 0 {
                 continue;
             }
-            let (low, high) = if dense_pair[p] {
-                (
-                    quantile(&pair_diffs[p], 0.025).ok(),
-                    quantile(&pair_diffs[p], 0.975).ok(),
-                )
+            let interval = if dense_pair[p] {
+                percentile_interval(&mut pair_diffs[p])
             } else {
-                match paired_bootstrap_mean_diff(a_vals, b_vals, r, opts.seed, 0.95) {
-                    Ok(b) => (Some(b.low), Some(b.high)),
-                    Err(_) => (None, None),
-                }
+                let (a, b): (Vec<f64>, Vec<f64>) = vals[ma]
+                    .iter()
+                    .zip(&vals[mb])
+                    .filter(|(x, y)| !x.is_nan() && !y.is_nan())
+                    .map(|(x, y)| (*x, *y))
+                    .unzip();
+                paired_bootstrap_mean_diff(&a, &b, r, opts.seed, 0.95)
+                    .ok()
+                    .map(|b| (b.low, b.high))
             };
-            pairs[p].diff_low = low;
-            pairs[p].diff_high = high;
+            pairs[p].diff_low = interval.map(|i| i.0);
+            pairs[p].diff_high = interval.map(|i| i.1);
         }
         for m in 0..k {
-            let finite: Vec<f64> = model_means[m]
+            let mut finite: Vec<f64> = model_means[m]
                 .iter()
                 .copied()
                 .filter(|v| v.is_finite())
                 .collect();
-            if let (Ok(lo), Ok(hi)) = (quantile(&finite, 0.025), quantile(&finite, 0.975)) {
-                boot_score[m] = Some((lo, hi));
-            }
-            let mut rk = ranks[m].clone();
-            crate::order::sort_f64(&mut rk);
-            let lo = rk[((r - 1) as f64 * 0.025).floor() as usize] as usize;
-            let hi = rk[((r - 1) as f64 * 0.975).ceil() as usize] as usize;
+            boot_score[m] = percentile_interval(&mut finite);
+            let at = |pos: usize| {
+                let mut seen = 0;
+                for (q, &c) in rank_counts[m].iter().enumerate() {
+                    seen += c;
+                    if seen > pos {
+                        return q + 1;
+                    }
+                }
+                k
+            };
+            let lo = at(((r - 1) as f64 * 0.025).floor() as usize);
+            let hi = at(((r - 1) as f64 * 0.975).ceil() as usize);
             boot_rank[m] = Some((lo, hi));
         }
     }
 
     // Decisions in board order.
     let mut sig = vec![vec![false; k]; k];
-    for ((ma, mb, _, _), p) in pair_models.iter().zip(&pairs) {
+    for ((ma, mb), p) in pair_models.iter().zip(&pairs) {
         if p.significant {
             sig[pos[*ma]][pos[*mb]] = true;
             sig[pos[*mb]][pos[*ma]] = true;
@@ -810,6 +881,41 @@ pub fn build_board(input: &BoardInput, opts: &BoardOptions) -> Result<Board, Ran
         reported,
         notes,
     })
+}
+
+/// `Σ a_i b_i` with four running sums (so the compiler can use vector registers).
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 4];
+    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for j in 0..4 {
+            acc[j] += x[j] * y[j];
+        }
+    }
+    let tail: f64 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
+    acc[0] + acc[1] + acc[2] + acc[3] + tail
+}
+
+/// The 2.5% and 97.5% quantiles of `v` with numpy's default linear interpolation
+/// ([`crate::stats::describe::quantile`]), by selection instead of a full sort; `None` when
+/// `v` is empty. Reorders `v`.
+fn percentile_interval(v: &mut [f64]) -> Option<(f64, f64)> {
+    if v.is_empty() {
+        return None;
+    }
+    let mut at = |p: f64| {
+        let h = (v.len() - 1) as f64 * p;
+        let lo = h.floor() as usize;
+        let (_, &mut a, rest) = v.select_nth_unstable_by(lo, f64::total_cmp);
+        let b = if h > lo as f64 {
+            rest.iter().copied().fold(f64::INFINITY, f64::min)
+        } else {
+            a
+        };
+        a + (h - lo as f64) * (b - a)
+    };
+    Some((at(0.025), at(0.975)))
 }
 
 fn median_of(v: &[f64]) -> Option<f64> {

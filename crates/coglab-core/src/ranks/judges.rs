@@ -255,10 +255,8 @@ pub fn judge_robustness(
     let mut tau = Vec::new();
     for a in 0..judges.len() {
         for b in a + 1..judges.len() {
-            let (x, y): (Vec<f64>, Vec<f64>) = sr
-                .iter()
-                .filter_map(|row| Some((row[a]?, row[b]?)))
-                .unzip();
+            let (x, y): (Vec<f64>, Vec<f64>) =
+                sr.iter().filter_map(|row| Some((row[a]?, row[b]?))).unzip();
             tau.push(JudgeTau {
                 a: judges[a].clone(),
                 b: judges[b].clone(),

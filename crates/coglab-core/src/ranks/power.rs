@@ -39,10 +39,10 @@ pub struct Mdd {
 /// # Examples
 /// ```
 /// use coglab_core::ranks::power::mcnemar_mdd;
-/// // n = 1000, ψ = 0.2, α = 0.05, power 0.8: δ ≈ 0.0396 (Connor's formula solved in Python
-/// // with scipy brentq gives 0.03960...).
+/// // n = 1000, ψ = 0.2, α = 0.05, power 0.8 (Connor's formula solved in Python
+/// // with scipy brentq gives 0.03957370661545267).
 /// let d = mcnemar_mdd(1000, 0.2, 0.05, 0.8).unwrap();
-/// assert!((d - 0.0396).abs() < 5e-4);
+/// assert!((d - 0.03957370661545267).abs() < 1e-12);
 /// ```
 pub fn mcnemar_mdd(n: usize, psi: f64, alpha: f64, power: f64) -> Option<f64> {
     if n == 0 || !(psi > 0.0 && psi <= 1.0) {
