@@ -20,6 +20,9 @@ USAGE:
                        [--reasoning REAS[,REAS2...]] [--answers ANS] [--alpha A] [--gamma G]
                        [--min-length CHARS] [--paper-decay] [--exclude-invalid] [--per-label]
                        [--skip-bad-hop-items] [--items] [--json]
+  coglab rank mmiq|kiva|mmopera [--answers KEY] [--metadata META] [NAME=]PATH...
+              [--answered-only] [--test mcnemar|midp|wilcoxon] [--adjust holm|bh|none]
+              [--alpha A] [--resamples N] [--seed S] [--bootstrap-ranks] [--stage STAGE] [--json]
   coglab agree A B [--json] [--seed S] [--resamples N] [--alpha A] [--gamma G]
   coglab describe DATA [--json]
   coglab sem --spec SPEC DATA [--bootstrap N] [--seed S] [--prune] [--missing listwise|mean]
@@ -55,6 +58,9 @@ fn main() -> ExitCode {
         ["agree", rest @ ..] => commands::mmopera::agree(rest),
         ["describe", rest @ ..] => commands::sem::describe(rest),
         ["sem", rest @ ..] => commands::sem::sem(rest),
+        ["rank", rest @ ..] => {
+            commands::rank::RankOptions::from_args(rest).and_then(|opts| commands::rank::run(&opts))
+        }
         _ => Err(commands::CliError::Usage(format!(
             "unknown command: {}",
             argv.join(" ")

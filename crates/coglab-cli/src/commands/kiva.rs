@@ -21,7 +21,7 @@ macro_rules! outln {
 }
 
 /// Collects the CSV files under a path (the path itself if it is a file), sorted.
-fn collect_csv(path: &str, out: &mut Vec<String>) -> Result<(), CliError> {
+pub(crate) fn collect_csv(path: &str, out: &mut Vec<String>) -> Result<(), CliError> {
     let p = Path::new(path);
     if p.is_dir() {
         let entries = std::fs::read_dir(p)
@@ -106,11 +106,18 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
         }
         r
     };
+    let coverage = (report.source == coglab_core::kiva::Source::Model)
+        .then(|| coglab_core::ranks::coverage::kiva_coverage(&report));
     if !a.flag("trials") {
         report.trials.clear();
     }
     if a.flag("json") {
-        emit_json(&report)
+        // For model runs: overall.coverage (stage-1 trials scored / expected trials) and
+        // overall.accuracy_all_items (stage-1 mean with missing trials counted 0).
+        match &coverage {
+            Some(cov) => emit_json(&super::with_coverage(&report, "overall", cov)?),
+            None => emit_json(&report),
+        }
     } else {
         let mut out = String::new();
         print_report(&mut out, &report);

@@ -85,7 +85,10 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
         report.items.clear();
     }
     if a.flag("json") {
-        emit_json(&report)
+        // overall.accuracy stays MM-IQ's (over the items in the file); coverage and
+        // accuracy_all_items (missing items counted wrong) are added beside it.
+        let cov = coglab_core::ranks::coverage::mmiq_coverage(&report, key.items.len());
+        emit_json(&super::with_coverage(&report, "overall", &cov)?)
     } else {
         let mut out = String::new();
         print_report(&mut out, &report);

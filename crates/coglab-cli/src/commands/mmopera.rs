@@ -144,6 +144,16 @@ pub fn score(args: &[&str]) -> Result<(), CliError> {
         report.items.clear();
     }
     if a.flag("json") {
+        // holistic.coverage (items judged / metadata items) and holistic.accuracy_all_items (SR
+        // with unjudged metadata items counted 0) beside the released SR.
+        if let Some(h) = &report.holistic {
+            let cov = coglab_core::ranks::coverage::mmopera_coverage(
+                h,
+                metadata.items.len(),
+                task.rotations(),
+            );
+            return print_json(&super::with_coverage(&report, "holistic", &cov)?);
+        }
         return print_json(&report);
     }
     println!("MM-OPERA {task}");

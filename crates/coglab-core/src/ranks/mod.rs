@@ -13,6 +13,7 @@
 //! - [`groups`]: rank ranges and the compact letter display from pairwise decisions.
 //! - [`adjust`]: Holm and Benjamini-Hochberg adjustment.
 //! - [`power`]: minimum detectable difference.
+//! - [`coverage`]: items scored / benchmark size and the headline figure over all items.
 //! - [`cluster`]: naive and clustered standard errors of a mean over repeated measures.
 //! - [`extraction`]: MM-IQ scores under the official, a strict and a lenient answer extractor.
 //! - [`judges`]: MM-OPERA scores per judge, Krippendorff's α, Kendall's τ-b between judges'
@@ -26,6 +27,7 @@
 pub mod adjust;
 pub mod board;
 pub mod cluster;
+pub mod coverage;
 pub mod extraction;
 pub mod groups;
 pub mod inputs;

@@ -272,11 +272,11 @@ mod tests {
         }
     }
 
-    /// b = 3, c = 12 by hand (n = 15, 2^15 = 32768): P(X <= 3) = (C(15,0) + C(15,1) + C(15,2)
-    /// + C(15,3)) / 32768 = (1 + 15 + 105 + 455) / 32768 = 576 / 32768, so the exact p is
+    /// b = 3, c = 12 by hand (n = 15, 2^15 = 32768): P(X <= 3) is the sum of C(15, i) for
+    /// i = 0..3 over 32768, (1 + 15 + 105 + 455) / 32768 = 576 / 32768, so the exact p is
     /// 2 · 576 / 32768 = 0.03515625 and the mid-p (2 · 576 - 455) / 32768 = 0.021270751953125.
-    /// scipy 1.15 agrees: `binomtest(3, 15).pvalue` = 0.03515625, minus `binom.pmf(3, 15, .5)`
-    /// = 0.013885498046875 gives 0.021270751953125.
+    /// scipy 1.14.1 agrees: `binomtest(3, 15).pvalue` is 0.03515625; minus
+    /// `binom.pmf(3, 15, .5)` (0.013885498046875) it gives 0.021270751953125.
     #[test]
     fn mcnemar_hand_worked_and_mid_p() {
         assert_relative_eq!(mcnemar_exact_p(3, 12), 0.03515625, max_relative = 1e-14);
