@@ -2,6 +2,7 @@
 # Installs whatever is missing, then runs every test of coglab:
 #   1. native:   cargo test --workspace (core library, CLI, app logic), after producing the
 #                independent PLS-SEM reference figures with Python plspm (scripts/plspm-reference.sh)
+#                and leaderboard-rank reference figures (scripts/ranks-reference.sh)
 #   2. browser:  wasm-bindgen-test in headless Chromium (tests/web*.rs)
 #   3. release:  trunk build --release; the gzipped wasm + js of the app and the scoring worker
 #                together must fit the 800 KB budget
@@ -43,6 +44,13 @@ stage "0/4 independent PLS-SEM reference figures (Python plspm)"
 if [ -x scripts/plspm-reference.sh ]; then
   if ! time_stage scripts/plspm-reference.sh; then
     echo "plspm reference could not be produced; the comparison test will report it"
+  fi
+fi
+
+stage "0/4 independent leaderboard-rank reference figures (statsmodels, scipy, krippendorff)"
+if [ -x scripts/ranks-reference.sh ]; then
+  if ! time_stage scripts/ranks-reference.sh; then
+    echo "ranks reference could not be produced; the comparison tests will report it"
   fi
 fi
 

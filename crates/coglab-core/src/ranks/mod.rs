@@ -22,7 +22,8 @@
 //! Every result is `Serialize + Deserialize` (the web worker sends them to the page). With a
 //! seed, results depend on the content and the seed only: items are taken in one canonical
 //! order (sorted ids) and models sorted by score then name, whatever the input order.
-//! Definitions: `docs/glossary-ranks.md`.
+//! Definitions: `docs/glossary-mmiq-kiva.md` (section "Leaderboard ranks") and
+//! `docs/glossary-mmopera.md` (section "Judge robustness and ranks").
 
 pub mod adjust;
 pub mod board;
