@@ -221,3 +221,59 @@ fn score_kiva_json_has_coverage() {
     assert!((v["overall"]["accuracy_all_items"].as_f64().unwrap() - 1.0 / 28.0).abs() < 1e-15);
     assert_eq!(v["overall"]["items_in_benchmark"], 28);
 }
+
+/// `score mmopera --json`: 2 of the metadata's 15 items judged, scores 4 and 2: SR
+/// (4 + 2) / 8 = 0.75 as released; coverage 2/15; SR over all items (4 + 2) / (4 · 15) = 0.1.
+#[test]
+fn score_mmopera_json_has_coverage() {
+    let reg = temp_file(
+        "m_RIA_regular_scoring.json",
+        br#"{"r00": {"score_judge": "4"}, "r01": {"score_judge": "2"}}"#,
+    );
+    let o = coglab(&[
+        "score",
+        "mmopera",
+        "--task",
+        "ria",
+        "--metadata",
+        &fixture("ranks", "judges/metadata.json"),
+        "--regular",
+        &reg,
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let h = &v["holistic"];
+    assert_eq!(h["score_rate"].as_f64(), Some(0.75));
+    assert!((h["coverage"].as_f64().unwrap() - 2.0 / 15.0).abs() < 1e-15);
+    assert!((h["accuracy_all_items"].as_f64().unwrap() - 0.1).abs() < 1e-15);
+    assert_eq!(h["items_in_benchmark"], 15);
+}
+
+/// `rank mmopera` with two judges per model: the judge table is in the JSON, and the harsh
+/// judge's file for m1 scores an item outside the metadata (named in a note); the board shows.
+#[test]
+fn rank_mmopera_with_judges() {
+    let f = |n: &str| fixture("ranks", &format!("judges/{n}"));
+    let o = coglab(&[
+        "rank",
+        "mmopera",
+        "--metadata",
+        &f("metadata.json"),
+        &f("m1_RIA_regular_scoring_base.json"),
+        &f("m1_RIA_regular_scoring_harsh.json"),
+        &f("m2_RIA_regular_scoring_base.json"),
+        &f("m2_RIA_regular_scoring_harsh.json"),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["test"], "wilcoxon");
+    assert_eq!(v["models"].as_array().unwrap().len(), 2);
+    assert_eq!(v["judges"]["judges"], serde_json::json!(["base", "harsh"]));
+    assert!(v["judges"]["notes"][0]
+        .as_str()
+        .unwrap()
+        .contains("1 item(s) are not in the metadata"));
+    assert_eq!(v["benchmark_size"], 15);
+}

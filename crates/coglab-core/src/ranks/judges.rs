@@ -8,8 +8,9 @@
 //!   with fewer than two ratings are left out, as the `krippendorff` package does.
 //! - Kendall's τ-b between every two judges' model rankings (SR), over the models both scored
 //!   (the `kendalls` crate; scipy's `kendalltau`).
-//! - The items with the largest disagreement: per (model, item), each judge's mean score over
-//!   the rotations, and the spread (highest minus lowest judge).
+//! - The items with the largest disagreement: per (model, item), each judge's mean counted
+//!   score over the rotations (an invalid verdict counts 0, as in SR, so a judge that failed on
+//!   an item shows up here), and the spread (highest minus lowest judge).
 
 use std::collections::{BTreeMap, BTreeSet};
 
