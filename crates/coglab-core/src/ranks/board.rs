@@ -660,70 +660,80 @@ pub fn build_board(input: &BoardInput, opts: &BoardOptions) -> Result<Board, Ran
         let mut s = vec![0.0f64; k];
         let mut means = vec![0.0f64; k];
         let nf = n_items as f64;
-        // 0/1 boards (MM-IQ) take the sums from bit sets: with the counts split into bit
-        // planes, Σ_i c_i x_i = Σ_b 2^b · popcount(plane_b & right). Exact, and about 20 times
-        // faster than the dot products that other boards use.
+        // 0/1 boards (MM-IQ) count with bits: item i is a mask of the models right on it
+        // (and, answered-only, of the models that scored it), and each resample adds the masks
+        // of its drawn items into bit-sliced counters (counter bit b of model m is bit m of
+        // `slices[b]`), a few word operations per draw for all models at once. Exact; other
+        // boards take dot products of the draw counts with the item scores.
         let binary = x.iter().flatten().all(|&v| v == 0.0 || v == 1.0);
-        let words = n_items.div_ceil(64);
-        let bits = |v: &[f64]| {
-            let mut b = vec![0u64; words];
-            for (i, &x) in v.iter().enumerate() {
-                if x != 0.0 {
-                    b[i / 64] |= 1 << (i % 64);
+        let lanes = k.div_ceil(64);
+        let masks = |v: &[Vec<f64>]| {
+            let mut out = vec![0u64; n_items * lanes];
+            for (m, row) in v.iter().enumerate() {
+                for (i, &x) in row.iter().enumerate() {
+                    if x != 0.0 {
+                        out[i * lanes + m / 64] |= 1 << (m % 64);
+                    }
                 }
             }
-            b
+            out
         };
-        let x_bits: Vec<Vec<u64>> = if binary {
-            x.iter().map(|v| bits(v)).collect()
+        let right_masks = if binary { masks(&x) } else { Vec::new() };
+        let present_masks = if binary && !wrong {
+            masks(&present)
         } else {
             Vec::new()
         };
-        let present_bits: Vec<Vec<u64>> = if binary && !wrong {
-            present.iter().map(|v| bits(v)).collect()
-        } else {
-            Vec::new()
+        // Enough counter bits for n_items draws of one item.
+        let nbits = (usize::BITS - n_items.leading_zeros()) as usize;
+        let mut right_slices = vec![0u64; nbits * lanes];
+        let mut present_slices = vec![0u64; nbits * lanes];
+        let add = |slices: &mut [u64], mask: &[u64]| {
+            for (l, &word) in mask.iter().enumerate() {
+                let mut carry = word;
+                let mut b = 0;
+                while carry != 0 {
+                    let slot = &mut slices[b * lanes + l];
+                    let next = *slot & carry;
+                    *slot ^= carry;
+                    carry = next;
+                    b += 1;
+                }
+            }
         };
-        let mut planes: Vec<Vec<u64>> = Vec::new();
-        let plane_sum = |planes: &[Vec<u64>], set: &[u64]| -> f64 {
-            planes
-                .iter()
-                .enumerate()
-                .map(|(b, plane)| {
-                    let ones: u32 = plane
-                        .iter()
-                        .zip(set)
-                        .map(|(p, q)| (p & q).count_ones())
-                        .sum();
-                    f64::from(ones) * f64::from(1u32 << b)
-                })
+        let count_of = |slices: &[u64], m: usize| -> f64 {
+            let (l, bit) = (m / 64, m % 64);
+            (0..nbits)
+                .map(|b| (((slices[b * lanes + l] >> bit) & 1) << b) as f64)
                 .sum()
         };
         for _ in 0..r {
-            // The index stream of paired_bootstrap_mean_diff, as counts per item.
-            counts.iter_mut().for_each(|c| *c = 0);
-            for _ in 0..n_items {
-                counts[rng.below(n_items)] += 1;
-            }
+            // The index stream of paired_bootstrap_mean_diff.
             if binary {
-                let max = counts.iter().copied().max().unwrap_or(0);
-                let nbits = (u32::BITS - max.leading_zeros()) as usize;
-                planes.resize_with(nbits, Vec::new);
-                for (b, plane) in planes.iter_mut().enumerate() {
-                    plane.clear();
-                    plane.resize(words, 0);
-                    for (i, &c) in counts.iter().enumerate() {
-                        plane[i / 64] |= u64::from((c >> b) & 1) << (i % 64);
+                right_slices.iter_mut().for_each(|w| *w = 0);
+                present_slices.iter_mut().for_each(|w| *w = 0);
+                for _ in 0..n_items {
+                    let i = rng.below(n_items);
+                    add(&mut right_slices, &right_masks[i * lanes..(i + 1) * lanes]);
+                    if !wrong {
+                        add(
+                            &mut present_slices,
+                            &present_masks[i * lanes..(i + 1) * lanes],
+                        );
                     }
                 }
             } else {
+                counts.iter_mut().for_each(|c| *c = 0);
+                for _ in 0..n_items {
+                    counts[rng.below(n_items)] += 1;
+                }
                 for (f, &c) in counts_f.iter_mut().zip(&counts) {
                     *f = f64::from(c);
                 }
             }
             for m in 0..k {
                 s[m] = if binary {
-                    plane_sum(&planes, &x_bits[m])
+                    count_of(&right_slices, m)
                 } else {
                     dot(&counts_f, &x[m])
                 };
@@ -731,7 +741,7 @@ pub fn build_board(input: &BoardInput, opts: &BoardOptions) -> Result<Board, Ran
                     s[m] / nf
                 } else {
                     let w = if binary {
-                        plane_sum(&planes, &present_bits[m])
+                        count_of(&present_slices, m)
                     } else {
                         dot(&counts_f, &present[m])
                     };
