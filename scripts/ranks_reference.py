@@ -20,7 +20,9 @@ crates/coglab-core/tests/ranks.rs compares with:
 - kiva.json     (the real KiVA runs in ../shared/data/kiva/model_data/KiVA): stage-1 answers
   read straight from the CSVs (`MCResponse#1` of 1 or 1.0 right, anything else wrong), trials =
   (subdomain, variation); per model the OLS naive and cluster-by-trial SEs; per pair of models
-  scipy `wilcoxon` (approx) on the trial means and Holm.
+  scipy `wilcoxon` (approx) on the trial means and Holm; and the strict reading of the stage-1
+  answers (a regeneration stays right only when the first two non-empty lines of `Full#1` name
+  exactly one option token, regex `\(([0-9A-Z])\)`): each model's strict score and flips.
 - judges.json   (fixture judges/): per model and judge the score rate, `krippendorff.alpha(...,
   level_of_measurement="ordinal")` over (model, item) units with invalid verdicts missing, and
   `scipy.stats.kendalltau` (tau-b) between judges' model score rates.
@@ -207,16 +209,33 @@ def kiva(out, data):
         print(f"SKIP kiva.json: {root} not found", file=sys.stderr)
         return
     import csv
+    import re
+    token = re.compile(r"\(([0-9A-Z])\)")
+
+    def states_one_option(text):
+        head = [l.strip() for l in text.splitlines() if l.strip()][:2]
+        return len(set(token.findall("\n".join(head)))) == 1
     trials = {}
+    strict = {}
+    flips = {}
     for model in sorted(os.listdir(root)):
         t = {}
+        st = {}
+        flips[model] = 0
         for path in sorted(glob.glob(os.path.join(root, model, "output_*", "*.csv"))):
             sub = os.path.splitext(os.path.basename(path))[0]
             with open(path, newline="", encoding="utf-8") as f:
                 for row in csv.DictReader(f):
                     v = (row.get("MCResponse#1") or "").strip()
-                    t.setdefault(f"{sub}#{int(row['Variation'])}", []).append(1.0 if v in ("1", "1.0") else 0.0)
+                    right = 1.0 if v in ("1", "1.0") else 0.0
+                    key = f"{sub}#{int(row['Variation'])}"
+                    t.setdefault(key, []).append(right)
+                    full = row.get("Full#1")
+                    ok = right if full is None or states_one_option(full) else 0.0
+                    flips[model] += int(ok != right)
+                    st.setdefault(key, []).append(ok)
         trials[model] = t
+        strict[model] = sum(sum(v) / len(v) for v in st.values()) / len(st)
     se = {m: cluster_se([t[k] for k in sorted(t)]) for m, t in trials.items()}
     tm = {m: {k: sum(v) / len(v) for k, v in t.items()} for m, t in trials.items()}
     universe = sorted(set().union(*[set(t) for t in tm.values()]))
@@ -233,7 +252,8 @@ def kiva(out, data):
     for q, h in zip(pairs, holm):
         q["holm"] = float(h)
     json.dump({"provenance": versions(), "trials": len(universe), "order": order, "scores": scores,
-               "pairs": pairs, "se": se}, open(os.path.join(out, "kiva.json"), "w"), indent=1)
+               "pairs": pairs, "se": se, "strict_scores": strict, "strict_flips": flips},
+              open(os.path.join(out, "kiva.json"), "w"), indent=1)
 
 
 def judges(out):

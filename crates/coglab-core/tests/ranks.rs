@@ -13,7 +13,7 @@ use approx::assert_relative_eq;
 use coglab_core::kiva::score_model;
 use coglab_core::mmiq::{score as score_mmiq, AnswerKey, Predictions};
 use coglab_core::mmopera::files::RegularScores;
-use coglab_core::ranks::extraction::extraction_robustness;
+use coglab_core::ranks::extraction::{extraction_robustness, kiva_extraction_robustness};
 use coglab_core::ranks::inputs::{kiva_items, mmiq_items, mmiq_key_items, KivaStage};
 use coglab_core::ranks::judges::{judge_robustness, JudgeFile};
 use coglab_core::ranks::{
@@ -302,7 +302,7 @@ fn score_board_matches_scipy_and_statsmodels() {
     }
 }
 
-fn kiva_run(model: &str) -> Option<coglab_core::kiva::KivaReport> {
+fn kiva_files(model: &str) -> Option<Vec<(String, Vec<u8>)>> {
     let dir = common::shared_data(&format!("kiva/model_data/KiVA/{model}"))?;
     let mut files = Vec::new();
     for d in std::fs::read_dir(&dir).unwrap().flatten() {
@@ -313,7 +313,60 @@ fn kiva_run(model: &str) -> Option<coglab_core::kiva::KivaReport> {
             ));
         }
     }
+    Some(files)
+}
+
+fn kiva_run(model: &str) -> Option<coglab_core::kiva::KivaReport> {
+    let files = kiva_files(model)?;
     Some(score_model(files.iter().map(|(p, b)| (p.as_str(), b.as_slice()))).unwrap())
+}
+
+/// The strict reading of the real KiVA stage-1 answers (a regeneration stays right only when
+/// the answer's first two non-empty lines name exactly one option token) against the reference
+/// script's own reading of the CSVs with Python's `re` (`kiva` in ranks_reference.py).
+#[test]
+fn kiva_strict_extraction_on_real_runs() {
+    let Some(r) = reference("kiva.json") else {
+        return;
+    };
+    let mut models = Vec::new();
+    for name in [
+        "gpt4_multi_image",
+        "gpt4_single_image",
+        "mantis_multi_image",
+    ] {
+        let Some(files) = kiva_files(name) else {
+            return;
+        };
+        models.push((name.to_string(), files));
+    }
+    let t = kiva_extraction_robustness(&models, 1);
+    for row in &t.rows {
+        assert_eq!(row.trials, 700);
+        assert_relative_eq!(
+            row.scores[0],
+            f(&r["scores"][&row.name]),
+            max_relative = 1e-12
+        );
+        assert_relative_eq!(
+            row.scores[1],
+            f(&r["strict_scores"][&row.name]),
+            max_relative = 1e-12
+        );
+        assert_eq!(
+            row.flips.len() as u64,
+            r["strict_flips"][&row.name].as_u64().unwrap(),
+            "{}",
+            row.name
+        );
+    }
+    // MANTIS answers with the option first every time, so nothing flips.
+    let mantis = t
+        .rows
+        .iter()
+        .find(|r| r.name == "mantis_multi_image")
+        .unwrap();
+    assert!(mantis.flips.is_empty());
 }
 
 /// The real KiVA runs (GPT-4V multi- and single-image, MANTIS): stage-1 trial means paired over

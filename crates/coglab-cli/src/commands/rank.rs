@@ -16,7 +16,9 @@ use coglab_core::leaderboard::mmopera::model_of;
 use coglab_core::mmiq::{detect, score_owned, AccSummary, AnswerKey, MmiqFormat, Predictions};
 use coglab_core::mmopera::files::RegularScores;
 use coglab_core::mmopera::metadata::Metadata;
-use coglab_core::ranks::extraction::{extraction_robustness, ExtractionRobustness};
+use coglab_core::ranks::extraction::{
+    extraction_robustness, kiva_extraction_robustness, ExtractionRobustness, KivaExtraction,
+};
 use coglab_core::ranks::inputs::{kiva_items, mmiq_items, mmiq_key_items, KivaStage};
 use coglab_core::ranks::judges::{judge_robustness, JudgeFile, JudgeRobustness};
 use coglab_core::ranks::{
@@ -155,6 +157,9 @@ struct RankOutput {
     /// MM-IQ: the board under the official, strict and lenient extractors.
     #[serde(skip_serializing_if = "Option::is_none")]
     extraction: Option<ExtractionRobustness>,
+    /// KiVA: the stage's answers under the official and the strict reading.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kiva_extraction: Option<KivaExtraction>,
     /// MM-OPERA with several judges per model.
     #[serde(skip_serializing_if = "Option::is_none")]
     judges: Option<JudgeRobustness>,
@@ -182,6 +187,7 @@ fn split_name(entry: &str) -> (Option<&str>, &str) {
 pub fn run(opts: &RankOptions) -> Result<(), CliError> {
     let mut skipped = Vec::new();
     let mut extraction = None;
+    let mut kiva_extraction = None;
     let mut judges = None;
     let input = match opts.bench {
         Bench::Mmiq => {
@@ -245,6 +251,7 @@ pub fn run(opts: &RankOptions) -> Result<(), CliError> {
         }
         Bench::Kiva => {
             let mut models = Vec::new();
+            let mut runs = Vec::new();
             for entry in &opts.files {
                 let (name, path) = split_name(entry);
                 let mut paths = Vec::new();
@@ -269,9 +276,20 @@ pub fn run(opts: &RankOptions) -> Result<(), CliError> {
                     str::to_string,
                 );
                 match score_model(files.iter().map(|(p, b)| (p.as_str(), b.as_slice()))) {
-                    Ok(report) => models.push(kiva_items(&name, &report, opts.stage)),
+                    Ok(report) => {
+                        models.push(kiva_items(&name, &report, opts.stage));
+                        runs.push((name, files));
+                    }
                     Err(e) => skipped.push(format!("{name}: {e}")),
                 }
+            }
+            let stage = match opts.stage {
+                KivaStage::Cross => 1,
+                KivaStage::WithinJoint | KivaStage::WithinConditional => 2,
+                KivaStage::Extrapolation => 3,
+            };
+            if !runs.is_empty() {
+                kiva_extraction = Some(kiva_extraction_robustness(&runs, stage));
             }
             BoardInput {
                 bench: Bench::Kiva,
@@ -387,6 +405,7 @@ pub fn run(opts: &RankOptions) -> Result<(), CliError> {
     let out = RankOutput {
         board,
         extraction,
+        kiva_extraction,
         judges,
         skipped,
     };
@@ -586,6 +605,28 @@ fn render(o: &RankOutput) -> String {
                 pct(r.scores[2]),
                 pct(r.score_range),
                 format!("{}/{}/{}", r.ranks[0], r.ranks[1], r.ranks[2]),
+                r.flips.len()
+            );
+        }
+        for n in &e.notes {
+            outln!(out, "  note: {n}");
+        }
+    }
+    if let Some(e) = &o.kiva_extraction {
+        outln!(
+            out,
+            "\nstage {} answers: official verdicts vs strict (the option stated up front):",
+            e.stage
+        );
+        for r in &e.rows {
+            outln!(
+                out,
+                "  {:<28} official {:>6}  strict {:>6}  ranks {}/{}  flips {}",
+                r.name,
+                pct(r.scores[0]),
+                pct(r.scores[1]),
+                r.ranks[0],
+                r.ranks[1],
                 r.flips.len()
             );
         }

@@ -322,3 +322,214 @@ mod tests {
         assert_eq!(lenient_choice("none fits"), None);
     }
 }
+
+/// KiVA stage answers under two reading rules.
+///
+/// - `official`: the released verdicts (`MCResponse#k`, or the repository's earliest-token rule
+///   on raw answers, [`crate::kiva::score_response`]);
+/// - `strict`: only an explicit answer counts: the verdict stands when the answer's first two
+///   non-empty lines (where the chosen option is stated, before the reasoning) name exactly one
+///   option token (`(3)`, `(B)`: one digit or capital letter in parentheses); otherwise the
+///   regeneration counts wrong ([`states_one_option`]).
+///
+/// A lenient variant cannot be scored on the released runs: they record the verdict but not the
+/// option order, so a different token than the one the repository read has no known verdict.
+/// Rows without an answer column (`Full#k`) keep their official verdict under both rules.
+pub const KIVA_RULES: [&str; 2] = ["official", "strict"];
+
+/// Whether a KiVA answer states one option up front: its first two non-empty lines name
+/// exactly one distinct option token `(X)`, X a digit or a capital letter.
+///
+/// # Examples
+/// ```
+/// use coglab_core::ranks::extraction::states_one_option;
+/// assert!(states_one_option("(3) Color of objects\n\nStep-by-step: rule (2) does not apply"));
+/// assert!(states_one_option("The rule is:\n\n(1) Orientation of objects\n\nReasoning..."));
+/// assert!(!states_one_option("Either (1) or (3) could fit."));
+/// assert!(!states_one_option("Let me think.\nThe objects rotate.\nSo (3)."));
+/// ```
+pub fn states_one_option(answer: &str) -> bool {
+    let head: Vec<&str> = answer
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .take(2)
+        .collect();
+    let mut found: Option<char> = None;
+    for line in head {
+        let chars: Vec<char> = line.chars().collect();
+        for w in chars.windows(3) {
+            if w[0] == '(' && w[2] == ')' && (w[1].is_ascii_digit() || w[1].is_ascii_uppercase()) {
+                match found {
+                    None => found = Some(w[1]),
+                    Some(c) if c == w[1] => {}
+                    Some(_) => return false,
+                }
+            }
+        }
+    }
+    found.is_some()
+}
+
+/// One regeneration whose verdict differs between the rules.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KivaFlip {
+    /// Trial (`Subdomain#variation`).
+    pub trial: String,
+    /// Regeneration number.
+    pub regeneration: u64,
+    /// Line in the run file.
+    pub line: usize,
+    /// The answer (cut to 300 characters).
+    pub answer: String,
+}
+
+/// One KiVA run under the two rules.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KivaExtractionRow {
+    /// Model name.
+    pub name: String,
+    /// Trials of the stage.
+    pub trials: usize,
+    /// Regenerations with an answer text.
+    pub with_text: usize,
+    /// Stage mean over trials (regenerations averaged in the trial) under each rule.
+    pub scores: [f64; 2],
+    /// Rank under each rule.
+    pub ranks: [usize; 2],
+    /// Official minus strict.
+    pub score_range: f64,
+    /// Worst minus best rank.
+    pub rank_change: usize,
+    /// Regenerations right under the official rule and wrong under the strict one.
+    pub flips: Vec<KivaFlip>,
+}
+
+/// KiVA runs under the official and the strict rule ([`KIVA_RULES`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KivaExtraction {
+    /// The rules, in column order.
+    pub rules: Vec<String>,
+    /// The stage (1, 2 or 3; stage 2 counts a skipped stage as 0).
+    pub stage: usize,
+    /// The runs, in the official rule's order.
+    pub rows: Vec<KivaExtractionRow>,
+    /// Files that could not be read, and other things to know.
+    pub notes: Vec<String>,
+}
+
+/// Reads each model's run files (`(path, bytes)`) and scores `stage` (1-3) under the two rules.
+/// A file that cannot be read is named in the notes and left out.
+///
+/// # Examples
+/// ```
+/// use coglab_core::ranks::extraction::kiva_extraction_robustness;
+/// let csv = "Variation,Regeneration,Full#1,MCResponse#1,MCResponse#2,MCResponse#3\n\
+///            0,0,(2) Colour,1,1,1\n0,1,(2) or (3),1,1,1\n";
+/// let t = kiva_extraction_robustness(
+///     &[("m".into(), vec![("m/output_Colour/ColourRed.csv".into(), csv.as_bytes().to_vec())])], 1);
+/// // One trial, two regenerations right; the second names two options up front.
+/// assert_eq!(t.rows[0].scores, [1.0, 0.5]);
+/// assert_eq!(t.rows[0].flips[0].regeneration, 1);
+/// ```
+pub fn kiva_extraction_robustness(
+    models: &[(String, Vec<(String, Vec<u8>)>)],
+    stage: usize,
+) -> KivaExtraction {
+    let stage = stage.clamp(1, 3);
+    let kind = [
+        crate::kiva::Stage::Cross,
+        crate::kiva::Stage::Within,
+        crate::kiva::Stage::Extrapolation,
+    ][stage - 1];
+    let mut notes = Vec::new();
+    let mut rows: Vec<KivaExtractionRow> = models
+        .iter()
+        .map(|(name, files)| {
+            // trial -> per regeneration (official, strict)
+            let mut trials: std::collections::BTreeMap<String, Vec<(f64, f64)>> =
+                std::collections::BTreeMap::new();
+            let mut flips = Vec::new();
+            let mut with_text = 0;
+            for (path, bytes) in files {
+                let (file, answers) = match crate::kiva::run_with_answers(path, bytes) {
+                    Ok(x) => x,
+                    Err(e) => {
+                        notes.push(format!("{name}: {e}"));
+                        continue;
+                    }
+                };
+                for (row, text) in file.rows.iter().zip(&answers) {
+                    let official = row.outcomes[stage - 1].score(kind).unwrap_or(0.0);
+                    let text = text[stage - 1].as_deref();
+                    let strict = match text {
+                        Some(t) => {
+                            with_text += 1;
+                            if states_one_option(t) {
+                                official
+                            } else {
+                                0.0
+                            }
+                        }
+                        None => official,
+                    };
+                    let trial = format!("{}#{}", file.subdomain, row.variation);
+                    if strict != official {
+                        flips.push(KivaFlip {
+                            trial: trial.clone(),
+                            regeneration: row.regeneration,
+                            line: row.line,
+                            answer: text.unwrap_or_default().chars().take(300).collect(),
+                        });
+                    }
+                    trials.entry(trial).or_default().push((official, strict));
+                }
+            }
+            let n = trials.len().max(1) as f64;
+            let mean = |pick: fn(&(f64, f64)) -> f64| {
+                trials
+                    .values()
+                    .map(|r| r.iter().map(pick).sum::<f64>() / r.len() as f64)
+                    .sum::<f64>()
+                    / n
+            };
+            let scores = [mean(|r| r.0), mean(|r| r.1)];
+            KivaExtractionRow {
+                name: name.clone(),
+                trials: trials.len(),
+                with_text,
+                scores,
+                ranks: [0; 2],
+                score_range: (scores[0] - scores[1]).abs(),
+                rank_change: 0,
+                flips,
+            }
+        })
+        .collect();
+    for v in 0..2 {
+        let s: Vec<f64> = rows.iter().map(|r| r.scores[v]).collect();
+        for (i, r) in rows.iter_mut().enumerate() {
+            r.ranks[v] = 1 + s.iter().filter(|&&x| x > s[i]).count();
+        }
+    }
+    for r in &mut rows {
+        r.rank_change = r.ranks[0].abs_diff(r.ranks[1]);
+        if r.with_text == 0 {
+            notes.push(format!(
+                "{}: no answer texts (Full#{stage}) in the files: both rules give the released verdicts",
+                r.name
+            ));
+        }
+    }
+    rows.sort_by(|a, b| {
+        b.scores[0]
+            .total_cmp(&a.scores[0])
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    KivaExtraction {
+        rules: KIVA_RULES.iter().map(|s| (*s).to_string()).collect(),
+        stage,
+        rows,
+        notes,
+    }
+}
