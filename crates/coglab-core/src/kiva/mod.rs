@@ -33,6 +33,7 @@ pub use report::{
 };
 pub use run::{
     run_with_answers, score_response, trial_answers, RegenerationAnswers, RunFile, RunRow,
+    StageAnswers,
 };
 
 use crate::location::Location;

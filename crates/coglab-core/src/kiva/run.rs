@@ -92,6 +92,9 @@ pub fn trial_answers(
         .collect())
 }
 
+/// The answer texts of one run-file row, stages 1-3 (`None` where the file has no `Full#k`).
+pub type StageAnswers = [Option<String>; 3];
+
 /// A run file with every row's answer texts (`Full#1`..`Full#3`; `None` where the file has no
 /// such column), rows in file order: for re-reading the answers under another rule (the
 /// leaderboard's extraction robustness, issue 20).
@@ -111,7 +114,7 @@ pub fn trial_answers(
 pub fn run_with_answers(
     path: &str,
     bytes: &[u8],
-) -> Result<(RunFile, Vec<[Option<String>; 3]>), KivaError> {
+) -> Result<(RunFile, Vec<StageAnswers>), KivaError> {
     let (file, csv) = RunFile::parse_with_records(path, bytes)?;
     let full = [1, 2, 3].map(|k| csv.column(&format!("Full#{k}")));
     let answers = csv

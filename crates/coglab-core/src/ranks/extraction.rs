@@ -418,6 +418,9 @@ pub struct KivaExtraction {
     pub notes: Vec<String>,
 }
 
+/// One model's run files: its name and `(path, bytes)` of each CSV.
+pub type KivaRunFiles = (String, Vec<(String, Vec<u8>)>);
+
 /// Reads each model's run files (`(path, bytes)`) and scores `stage` (1-3) under the two rules.
 /// A file that cannot be read is named in the notes and left out.
 ///
@@ -432,10 +435,7 @@ pub struct KivaExtraction {
 /// assert_eq!(t.rows[0].scores, [1.0, 0.5]);
 /// assert_eq!(t.rows[0].flips[0].regeneration, 1);
 /// ```
-pub fn kiva_extraction_robustness(
-    models: &[(String, Vec<(String, Vec<u8>)>)],
-    stage: usize,
-) -> KivaExtraction {
+pub fn kiva_extraction_robustness(models: &[KivaRunFiles], stage: usize) -> KivaExtraction {
     let stage = stage.clamp(1, 3);
     let kind = [
         crate::kiva::Stage::Cross,
