@@ -218,6 +218,25 @@ fn binary_board_coverage_and_leader_group() {
     for m in &board.models {
         assert_eq!(m.leader_group, m.group.contains('a'), "{}", m.name);
         assert!(m.rank_low <= m.rank_high);
+        assert_eq!(
+            (m.rank_low, m.rank_high),
+            (m.tests_rank_low, m.tests_rank_high)
+        );
+    }
+    // --bootstrap-ranks: the rank column shows the bootstrap interval instead.
+    let boot = build_board(
+        &binary_input(),
+        &BoardOptions {
+            range: coglab_core::ranks::RankRange::Bootstrap,
+            ..opts(Missing::Wrong)
+        },
+    )
+    .unwrap();
+    for m in &boot.models {
+        assert_eq!(
+            (Some(m.rank_low), Some(m.rank_high)),
+            (m.boot_rank_low, m.boot_rank_high)
+        );
     }
 }
 

@@ -343,7 +343,9 @@ pub const KIVA_RULES: [&str; 2] = ["official", "strict"];
 /// # Examples
 /// ```
 /// use coglab_core::ranks::extraction::states_one_option;
-/// assert!(states_one_option("(3) Color of objects\n\nStep-by-step: rule (2) does not apply"));
+/// assert!(states_one_option("(3) Color of objects\n\nStep-by-step reasoning:\n- rule (2) does not apply"));
+/// // A second option named in the first two lines: not one explicit answer.
+/// assert!(!states_one_option("(3) Color of objects\nRule (2) does not apply"));
 /// assert!(states_one_option("The rule is:\n\n(1) Orientation of objects\n\nReasoning..."));
 /// assert!(!states_one_option("Either (1) or (3) could fit."));
 /// assert!(!states_one_option("Let me think.\nThe objects rotate.\nSo (3)."));
