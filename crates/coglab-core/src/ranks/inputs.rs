@@ -39,6 +39,38 @@ pub fn mmiq_key_items(key: &AnswerKey) -> Vec<String> {
     key.items.iter().map(|i| i.data_id.to_string()).collect()
 }
 
+/// The benchmark's items for an MM-IQ board when the key itself is not at hand (the web
+/// worker keeps reports, not the key): every item any report scored, plus placeholder ids
+/// (`unanswered#k`) for the key items no report scored, so that the count is the key's size
+/// (a report's scored items plus its `key_items_without_prediction`). Items nobody answered
+/// count as wrong for everyone, so their ids do not matter, only their number.
+///
+/// # Examples
+/// ```
+/// use coglab_core::mmiq::{score, AnswerKey, Predictions};
+/// use coglab_core::ranks::inputs::{mmiq_benchmark_items, mmiq_key_items};
+/// let key = AnswerKey::parse("k.jsonl", concat!(
+///     r#"{"category": "Mathematical", "data_id": 0, "answer": "A"}"#, "\n",
+///     r#"{"category": "Mathematical", "data_id": 1, "answer": "B"}"#, "\n",
+///     r#"{"category": "Mathematical", "data_id": 2, "answer": "C"}"#)).unwrap();
+/// let r = score(&key, &Predictions::parse("m.jsonl", b"{\"data_id\": 1, \"parsed_pred\": \"B\"}").unwrap()).unwrap();
+/// let items = mmiq_benchmark_items(&[&r]);
+/// assert_eq!(items.len(), mmiq_key_items(&key).len());
+/// assert!(items.contains(&"1".to_string()));
+/// ```
+pub fn mmiq_benchmark_items(reports: &[&MmiqReport]) -> Vec<String> {
+    let mut ids: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+    let mut size = 0usize;
+    for r in reports {
+        ids.extend(r.items.iter().map(|i| i.data_id.to_string()));
+        size = size.max(r.overall.n as usize + r.rows.key_items_without_prediction);
+    }
+    let missing = size.saturating_sub(ids.len());
+    let mut out: Vec<String> = ids.into_iter().collect();
+    out.extend((0..missing).map(|k| format!("unanswered#{k}")));
+    out
+}
+
 /// Which KiVA stage a board ranks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
