@@ -54,6 +54,13 @@ if [ -x scripts/plspm-reference.sh ]; then
   fi
 fi
 
+stage "0/4 independent leaderboard-rank reference figures (statsmodels, scipy, krippendorff)"
+if [ -x scripts/ranks-reference.sh ]; then
+  if ! time_stage scripts/ranks-reference.sh; then
+    echo "ranks reference could not be produced; the comparison tests will report it"
+  fi
+fi
+
 stage "1/4 native tests: cargo test --workspace"
 time_stage cargo test --workspace --color never 2>&1 | tee "$LOGS/native.log"
 count_cargo "$LOGS/native.log" "${PIPESTATUS[0]}"

@@ -40,6 +40,54 @@ pub enum Command {
     Describe(DescribeArgs),
     /// PLS-SEM analysis of a score matrix (Gold's benchmark-structure diagnostics).
     Sem(SemArgs),
+    /// A leaderboard with paired tests, adjusted p-values, rank ranges and groups, from one
+    /// file or folder per model.
+    Rank(RankArgs),
+}
+
+/// Arguments of `coglab rank`.
+#[derive(Debug, Args)]
+pub struct RankArgs {
+    /// The benchmark: mmiq, kiva or mmopera.
+    #[arg(value_name = "BENCH")]
+    pub bench: String,
+    /// One entry per model: `PATH` or `NAME=PATH`, a file or a folder (a KiVA run folder, or a
+    /// folder of one model's MM-OPERA judge files).
+    #[arg(value_name = "[NAME=]PATH", required = true)]
+    pub files: Vec<String>,
+    /// MM-IQ answer key (required for MM-IQ).
+    #[arg(long, value_name = "KEY")]
+    pub answers: Option<String>,
+    /// MM-OPERA metadata (its ids are the benchmark's items; without it, the judged items are).
+    #[arg(long, value_name = "META")]
+    pub metadata: Option<String>,
+    /// Score over the answered items only (default: missing items count as wrong).
+    #[arg(long)]
+    pub answered_only: bool,
+    /// Paired test: mcnemar (MM-IQ default), midp, or wilcoxon (KiVA and MM-OPERA default).
+    #[arg(long, value_name = "TEST")]
+    pub test: Option<String>,
+    /// p-value adjustment over all pairs: holm (default), bh or none.
+    #[arg(long, value_name = "METHOD")]
+    pub adjust: Option<String>,
+    /// Significance level of the tests (default 0.05).
+    #[arg(long, value_name = "A")]
+    pub alpha: Option<f64>,
+    /// Paired bootstrap resamples (1 to 1,000,000; default 2,000).
+    #[arg(long, value_name = "N", value_parser = resamples)]
+    pub resamples: Option<usize>,
+    /// Bootstrap seed.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Show bootstrap rank intervals instead of the ranges consistent with the tests.
+    #[arg(long)]
+    pub bootstrap_ranks: bool,
+    /// KiVA stage ranked: cross (default), within_joint, within_conditional or extrapolation.
+    #[arg(long, value_name = "STAGE")]
+    pub stage: Option<String>,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `coglab score <benchmark>`.

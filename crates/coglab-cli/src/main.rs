@@ -29,6 +29,9 @@ fn main() -> ExitCode {
         Command::Agree(a) => commands::mmopera::agree(a),
         Command::Describe(a) => commands::sem::describe(a),
         Command::Sem(a) => commands::sem::sem(a),
+        Command::Rank(a) => {
+            commands::rank::RankOptions::from_cli(a).and_then(|opts| commands::rank::run(&opts))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -12,6 +12,8 @@
 //! - [`reported`]: the results reported in the benchmarks' papers, as bundled reference tables.
 //! - [`mmiq`], [`kiva`], [`mmopera`]: each benchmark's parsers and scorers.
 //! - [`selftest`]: the KiVA self-test's trial generator, scoring and export.
+//! - [`ranks`]: leaderboard ranks that hold up: paired tests, adjusted p-values, rank groups,
+//!   coverage, clustered errors, extraction and judge robustness.
 //! - [`sem`]: the PLS-SEM engine behind Gold's benchmark-structure diagnostics, on [`linalg`].
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -24,6 +26,7 @@ pub mod linalg;
 pub mod location;
 pub mod mmiq;
 pub mod mmopera;
+pub mod ranks;
 pub mod reported;
 pub mod review;
 pub mod selftest;

@@ -21,6 +21,17 @@ struct Found {
     skipped: Vec<String>,
 }
 
+/// The CSV files under `path` ([`collect_csv`]), for other commands (`coglab rank`).
+pub(crate) fn csv_files(path: &str) -> Result<Vec<String>, CliError> {
+    let mut found = Found {
+        files: Vec::new(),
+        seen: std::collections::HashSet::new(),
+        skipped: Vec::new(),
+    };
+    collect_csv(path, &mut found)?;
+    Ok(found.files)
+}
+
 /// Collects the CSV files under a path (the path itself if it is a file), sorted. Each real
 /// folder is walked once: a link to a folder already read (e.g. a link to `.`) is skipped
 /// and listed, so a link loop cannot make the walk endless (issue 27, defect 5). FIFOs,
@@ -128,11 +139,18 @@ pub fn score(a: &ScoreKivaArgs) -> Result<(), CliError> {
         }
         r
     };
+    let coverage = (report.source == coglab_core::kiva::Source::Model)
+        .then(|| coglab_core::ranks::coverage::kiva_coverage(&report));
     if !a.trials {
         report.trials.clear();
     }
     if a.json {
-        print_json(&report)
+        // For model runs: overall.coverage (stage-1 trials scored / expected trials) and
+        // overall.accuracy_all_items (stage-1 mean with missing trials counted 0).
+        match &coverage {
+            Some(cov) => print_json(&super::with_coverage(&report, "overall", cov)?),
+            None => print_json(&report),
+        }
     } else {
         let mut out = String::new();
         print_report(&mut out, &report);

@@ -199,7 +199,10 @@ pub fn score(a: &ScoreMmiqArgs) -> Result<(), CliError> {
         score_totals(&key, preds)?
     };
     let printed = if a.json {
-        print_json(&report)
+        // overall.accuracy stays MM-IQ's (over the items in the file); coverage and
+        // accuracy_all_items (missing items counted wrong) are added beside it.
+        let cov = coglab_core::ranks::coverage::mmiq_coverage(&report, key.items.len());
+        print_json(&super::with_coverage(&report, "overall", &cov)?)
     } else {
         let mut out = String::new();
         print_report(&mut out, &report);

@@ -106,6 +106,16 @@ pub fn score(a: &ScoreMmoperaArgs) -> Result<(), CliError> {
         report.items.clear();
     }
     if a.json {
+        // holistic.coverage (items judged / metadata items) and holistic.accuracy_all_items (SR
+        // with unjudged metadata items counted 0) beside the released SR.
+        if let Some(h) = &report.holistic {
+            let cov = coglab_core::ranks::coverage::mmopera_coverage(
+                h,
+                metadata.items.len(),
+                task.rotations(),
+            );
+            return print_json(&super::with_coverage(&report, "holistic", &cov)?);
+        }
         return print_json(&report);
     }
     let mut out = String::new();

@@ -11,6 +11,7 @@ macro_rules! outln {
 pub mod kiva;
 pub mod mmiq;
 pub mod mmopera;
+pub mod rank;
 pub mod sem;
 
 use std::io::Write;
@@ -133,4 +134,22 @@ pub fn print_json<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
         serde_json::to_string_pretty(value).map_err(|e| CliError::Input(e.to_string()))?;
     text.push('\n');
     emit_raw(&text)
+}
+
+/// `value` as JSON with the coverage pair of issue 20 added to its object `under`:
+/// `coverage` (items scored / benchmark items) and `accuracy_all_items` (the headline figure with
+/// unscored items counted wrong), plus `items_in_benchmark`. The numbers come from
+/// `coglab_core::ranks::coverage`.
+pub fn with_coverage<T: serde::Serialize>(
+    value: &T,
+    under: &str,
+    cov: &coglab_core::ranks::coverage::Coverage,
+) -> Result<serde_json::Value, CliError> {
+    let mut v = serde_json::to_value(value).map_err(|e| CliError::Input(e.to_string()))?;
+    if let Some(obj) = v.get_mut(under).and_then(serde_json::Value::as_object_mut) {
+        obj.insert("coverage".into(), cov.coverage.into());
+        obj.insert("accuracy_all_items".into(), cov.accuracy_all_items.into());
+        obj.insert("items_in_benchmark".into(), cov.size.into());
+    }
+    Ok(v)
 }

@@ -31,7 +31,10 @@ pub use report::{
     rt_error_correlation, score_model, KivaReport, ReactionTime, RowCounts, RtCorrelation, RtPoint,
     Source, StageCorrelation, StageStats, SubdomainRt, TrialResult,
 };
-pub use run::{score_response, trial_answers, RegenerationAnswers, RunFile, RunRow};
+pub use run::{
+    run_with_answers, score_response, trial_answers, RegenerationAnswers, RunFile, RunRow,
+    StageAnswers,
+};
 
 use crate::location::Location;
 use serde::{Deserialize, Serialize};

@@ -92,6 +92,39 @@ pub fn trial_answers(
         .collect())
 }
 
+/// The answer texts of one run-file row, stages 1-3 (`None` where the file has no `Full#k`).
+pub type StageAnswers = [Option<String>; 3];
+
+/// A run file with every row's answer texts (`Full#1`..`Full#3`; `None` where the file has no
+/// such column), rows in file order: for re-reading the answers under another rule (the
+/// leaderboard's extraction robustness, issue 20).
+///
+/// # Errors
+/// As [`RunFile::parse`].
+///
+/// # Examples
+/// ```
+/// use coglab_core::kiva::run_with_answers;
+/// let csv = "Variation,Regeneration,Full#1,MCResponse#1,MCResponse#2,MCResponse#3\n0,0,(2) Colour,1,1,1\n";
+/// let (file, answers) = run_with_answers("output_Colour/ColourRed.csv", csv.as_bytes()).unwrap();
+/// assert_eq!(file.rows.len(), 1);
+/// assert_eq!(answers[0][0].as_deref(), Some("(2) Colour"));
+/// assert_eq!(answers[0][1], None);
+/// ```
+pub fn run_with_answers(
+    path: &str,
+    bytes: &[u8],
+) -> Result<(RunFile, Vec<StageAnswers>), KivaError> {
+    let (file, csv) = RunFile::parse_with_records(path, bytes)?;
+    let full = [1, 2, 3].map(|k| csv.column(&format!("Full#{k}")));
+    let answers = csv
+        .rows
+        .iter()
+        .map(|(_, rec)| full.map(|c| c.and_then(|c| rec.get(c)).map(str::to_string)))
+        .collect();
+    Ok((file, answers))
+}
+
 /// How one stage of a file is scored.
 enum StageSource {
     /// From the repository's `MCResponse#k` column.

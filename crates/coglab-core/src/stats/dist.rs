@@ -255,12 +255,35 @@ pub fn student_t_cdf(t: f64, df: f64) -> f64 {
     }
 }
 
-/// Binomial cumulative probability P(X <= k) for X ~ Bin(n, p), summed exactly in log space.
+/// Binomial cumulative probability P(X <= k) for X ~ Bin(n, p): `P(X = k)` from log-gamma, then
+/// the terms below it by the recurrence `P(X = i - 1) = P(X = i) · i / (n - i + 1) · (1 - p) / p`,
+/// stopping once past the mode the terms no longer change the sum (below 1e-17 of it). One
+/// log-gamma evaluation instead of one per term: the leaderboard's exact McNemar tests of
+/// every pair of 50 models on 2,710 items (issue 20) spent most of their time here.
 pub fn binomial_cdf(k: u64, n: u64, p: f64) -> f64 {
     if k >= n {
         return 1.0;
     }
-    (0..=k).map(|i| binomial_pmf(i, n, p)).sum::<f64>().min(1.0)
+    if p <= 0.0 {
+        return 1.0;
+    }
+    if p >= 1.0 {
+        return 0.0;
+    }
+    let ratio = (1.0 - p) / p;
+    let mode = n as f64 * p;
+    let mut term = binomial_pmf(k, n, p);
+    let mut sum = term;
+    let mut i = k;
+    while i > 0 {
+        term *= i as f64 / (n - i + 1) as f64 * ratio;
+        sum += term;
+        if (i as f64) < mode && term <= sum * 1e-17 {
+            break;
+        }
+        i -= 1;
+    }
+    sum.min(1.0)
 }
 
 /// Binomial probability P(X = k) for X ~ Bin(n, p).

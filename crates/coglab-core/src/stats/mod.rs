@@ -4,7 +4,8 @@
 //! - [`dist`]: special functions and distributions (normal, Student t, binomial).
 //! - [`correlation`]: Pearson and Spearman correlation with two-sided p-values.
 //! - [`interval`]: Wilson score interval for a proportion.
-//! - [`paired`]: McNemar exact test and paired bootstrap for two models on the same items.
+//! - [`paired`]: McNemar exact (and mid-p) test and paired bootstrap for two models on the same items.
+//! - [`wilcoxon`]: Wilcoxon signed-rank test for paired scores.
 //! - [`agreement`]: rater agreement (exact match, MAD, Cohen's kappa) and permutation tests.
 //! - [`normality`]: Cramér-von Mises normality test with estimated parameters.
 //! - [`rng`]: a small seeded random number generator, so bootstrap and permutation
@@ -21,6 +22,7 @@ pub mod interval;
 pub mod normality;
 pub mod paired;
 pub mod rng;
+pub mod wilcoxon;
 
 /// Why a statistic could not be computed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

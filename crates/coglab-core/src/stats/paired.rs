@@ -6,7 +6,7 @@
 //! reproducible percentile interval for the difference of accuracies (first minus second).
 
 use super::describe::quantile;
-use super::dist::binomial_cdf;
+use super::dist::{binomial_cdf, binomial_pmf};
 use super::rng::Rng;
 use super::StatsError;
 use crate::limits::{check, MAX_RESAMPLES};
@@ -77,6 +77,29 @@ pub fn mcnemar_exact_p(b: u64, c: u64) -> f64 {
         return 1.0;
     }
     (2.0 * binomial_cdf(b.min(c), n, 0.5)).min(1.0)
+}
+
+/// Two-sided mid-p McNemar value: the exact p-value minus the probability of the observed
+/// table, `2 · P(X < k) + P(X = k)` with `k = min(b, c)`, `X ~ Binomial(b + c, 1/2)`
+/// (Fagerland, Lydersen and Laake 2013); 1 when `b == c` and when there are no discordant
+/// items. Less conservative than [`mcnemar_exact_p`], and its size stays close to the nominal
+/// level. For `b != c` it equals scipy's `binomtest(k, b + c).pvalue - binom.pmf(k, b + c, 0.5)`.
+///
+/// # Examples
+/// ```
+/// use coglab_core::stats::paired::mcnemar_mid_p;
+/// // b = 3, c = 12, n = 15: P(X <= 3) = (1 + 15 + 105 + 455) / 32768 = 576 / 32768 and
+/// // P(X = 3) = 455 / 32768, so mid-p = (2 · 576 - 455) / 32768 = 697 / 32768.
+/// assert!((mcnemar_mid_p(3, 12) - 697.0 / 32768.0).abs() < 1e-15);
+/// assert_eq!(mcnemar_mid_p(4, 4), 1.0);
+/// ```
+pub fn mcnemar_mid_p(b: u64, c: u64) -> f64 {
+    let n = b + c;
+    if n == 0 || b == c {
+        return 1.0;
+    }
+    let k = b.min(c);
+    (2.0 * binomial_cdf(k, n, 0.5) - binomial_pmf(k, n, 0.5)).min(1.0)
 }
 
 /// McNemar's exact test on two models' per-item correctness.
@@ -295,6 +318,26 @@ mod tests {
         for (b, c, p) in cases {
             assert_relative_eq!(mcnemar_exact_p(b, c), p, max_relative = 1e-12);
         }
+    }
+
+    /// b = 3, c = 12 by hand (n = 15, 2^15 = 32768): P(X <= 3) is the sum of C(15, i) for
+    /// i = 0..3 over 32768, (1 + 15 + 105 + 455) / 32768 = 576 / 32768, so the exact p is
+    /// 2 · 576 / 32768 = 0.03515625 and the mid-p (2 · 576 - 455) / 32768 = 0.021270751953125.
+    /// scipy 1.14.1 agrees: `binomtest(3, 15).pvalue` is 0.03515625; minus
+    /// `binom.pmf(3, 15, .5)` (0.013885498046875) it gives 0.021270751953125.
+    #[test]
+    fn mcnemar_hand_worked_and_mid_p() {
+        assert_relative_eq!(mcnemar_exact_p(3, 12), 0.03515625, max_relative = 1e-14);
+        assert_relative_eq!(mcnemar_exact_p(12, 3), 0.03515625, max_relative = 1e-14);
+        assert_relative_eq!(
+            mcnemar_mid_p(3, 12),
+            0.021270751953125,
+            max_relative = 1e-13
+        );
+        // b = 0, c = 7: exact 2 / 128 = 0.015625, mid-p (2 - 1) / 128 = 0.0078125.
+        assert_relative_eq!(mcnemar_mid_p(0, 7), 0.0078125, max_relative = 1e-13);
+        assert_eq!(mcnemar_mid_p(0, 0), 1.0);
+        assert_eq!(mcnemar_mid_p(5, 5), 1.0);
     }
 
     #[test]

@@ -1,0 +1,84 @@
+//! Leaderboard ranks that hold up (issue 20): coverage, paired tests among computed rows,
+//! adjusted p-values, rank groups and ranges, the board's minimum detectable difference,
+//! clustered standard errors, and the robustness of a board to answer extraction and to the
+//! LLM judge.
+//!
+//! - [`board`]: a [`Board`] from per-item scores of several models ([`BoardInput`]): coverage,
+//!   scores (missing items counted wrong by default, [`Missing`]), every pair's test on its
+//!   shared items ([`PairTest`]: exact McNemar, mid-p McNemar, Wilcoxon signed-rank) with a
+//!   seeded paired bootstrap interval of the difference, p-values adjusted ([`Adjust`]), rank
+//!   ranges from the tests and from the bootstrap, the leader's group, a compact letter display.
+//! - [`inputs`]: [`BoardInput`]s from the scorers' reports (MM-IQ items, KiVA trials with their
+//!   regenerations, MM-OPERA item verdicts with their ICA rotations).
+//! - [`groups`]: rank ranges and the compact letter display from pairwise decisions.
+//! - [`adjust`]: Holm and Benjamini-Hochberg adjustment.
+//! - [`power`]: minimum detectable difference.
+//! - [`coverage`]: items scored / benchmark size and the headline figure over all items.
+//! - [`cluster`]: naive and clustered standard errors of a mean over repeated measures.
+//! - [`extraction`]: MM-IQ scores under the official, a strict and a lenient answer extractor.
+//! - [`judges`]: MM-OPERA scores per judge, Krippendorff's α, Kendall's τ-b between judges'
+//!   rankings, the items judges disagree on most.
+//!
+//! Every result is `Serialize + Deserialize` (the web worker sends them to the page). With a
+//! seed, results depend on the content and the seed only: items are taken in one canonical
+//! order (sorted ids) and models sorted by score then name, whatever the input order.
+//! Definitions: `docs/glossary-mmiq-kiva.md` (section "Leaderboard ranks") and
+//! `docs/glossary-mmopera.md` (section "Judge robustness and ranks").
+
+pub mod adjust;
+pub mod board;
+pub mod cluster;
+pub mod coverage;
+pub mod extraction;
+pub mod groups;
+pub mod inputs;
+pub mod judges;
+pub mod power;
+
+pub use adjust::Adjust;
+pub use board::{
+    build_board, Bench, Board, BoardInput, BoardOptions, Missing, ModelRow, ModelScores, PairRow,
+    PairTest, RankRange, ReportedRow,
+};
+
+/// Why a board or robustness table could not be built.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RanksError {
+    /// No model has any scored item.
+    #[error("no model with scored items: {what}")]
+    NoModels {
+        /// What was given.
+        what: String,
+    },
+    /// Two models have the same name.
+    #[error(
+        "two models are named {name:?} ({first} and {second}); give one a name with NAME=PATH"
+    )]
+    DuplicateModel {
+        /// The name.
+        name: String,
+        /// Where the first came from.
+        first: String,
+        /// Where the second came from.
+        second: String,
+    },
+    /// An option is outside its range.
+    #[error("option {name} = {value}: expected {expected}")]
+    BadOption {
+        /// Option name.
+        name: &'static str,
+        /// The value given.
+        value: String,
+        /// The accepted range.
+        expected: &'static str,
+    },
+    /// A statistic failed.
+    #[error("{context}: {source}")]
+    Stats {
+        /// What was being computed.
+        context: String,
+        /// The statistic's error.
+        source: crate::stats::StatsError,
+    },
+}
