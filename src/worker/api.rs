@@ -376,5 +376,9 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<wasm_bindgen::JsValue, 
 /// # Errors
 /// A message naming what did not match.
 pub fn from_js<T: serde::de::DeserializeOwned>(value: wasm_bindgen::JsValue) -> Result<T, String> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
+    serde_wasm_bindgen::from_value(value).map_err(|e| {
+        // The error is a JavaScript `Error`, whose text starts with "Error: ".
+        let text = e.to_string();
+        text.strip_prefix("Error: ").unwrap_or(&text).to_string()
+    })
 }
