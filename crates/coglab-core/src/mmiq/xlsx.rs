@@ -428,7 +428,9 @@ fn lay_out(
     let Some(first_col) = cells.iter().map(|c| c.1).min() else {
         return Ok(Vec::new());
     };
-    let width = cells.iter().map(|c| c.1 - first_col).max().unwrap_or(0) as usize + 1;
+    // In u64: a malformed reference can put a cell at any u32 column (calamine wraps), and
+    // `usize` is 32 bits in the web app.
+    let width = u64::from(cells.iter().map(|c| c.1 - first_col).max().unwrap_or(0)) + 1;
     // Stable: a later cell at the same place replaces an earlier one below.
     cells.sort_by_key(|c| c.0);
     let mut rows = 0u64;
@@ -439,7 +441,7 @@ fn lay_out(
             prev = Some(c.0);
         }
     }
-    let grid = rows.saturating_mul(width as u64).saturating_mul(SLOT_COST);
+    let grid = rows.saturating_mul(width).saturating_mul(SLOT_COST);
     if used.saturating_add(grid) > limit.bytes {
         return Err(XlsxError::Expands {
             sheet: sheet.to_string(),
@@ -449,9 +451,11 @@ fn lay_out(
             limit,
         });
     }
+    // Within the limit, so it fits in usize.
+    let width = usize::try_from(width).unwrap_or(usize::MAX);
     let mut out: Vec<Row> = Vec::new();
     for (row, col, text) in cells {
-        let number = row as usize + 1;
+        let number = usize::try_from(u64::from(row) + 1).unwrap_or(usize::MAX);
         if out.last().map(|r| r.0) != Some(number) {
             out.push((number, vec![String::new(); width]));
         }
