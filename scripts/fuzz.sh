@@ -39,7 +39,7 @@ fi
 echo "building ${#TARGETS[@]} fuzz targets (nightly, sanitizer coverage)..."
 (cd fuzz && RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
   -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
-  -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Cdebug-assertions -Coverflow-checks" \
+  -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing" \
   cargo +nightly build --release --bins --target "$TRIPLE")
 BIN=$CARGO_TARGET_DIR/$TRIPLE/release
 

@@ -141,3 +141,14 @@ fn errors_name_the_entry_and_cell() {
         let _ = first_sheet_rows(&b);
     }
 }
+
+#[test]
+fn a_cell_reference_past_u32_is_an_error_not_a_panic() {
+    // Found by fuzz/fuzz_targets/xlsx.rs: a corrupted sheet whose cell reference overflows
+    // calamine's u32 column arithmetic (a panic under overflow checks; the root Cargo.toml lets
+    // it wrap in debug builds as in release), and whose member then fails its CRC.
+    let bad = include_bytes!("fixtures/xlsx/fuzz_overflow.xlsx");
+    let err = first_sheet_rows(bad).unwrap_err();
+    assert!(matches!(err, XlsxError::Cell { .. }), "{err:?}");
+    assert!(err.to_string().starts_with("sheet '"), "{err}");
+}

@@ -51,13 +51,17 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// One measurement at a time: the counters are for the whole process.
+/// One test at a time: the counters are for the whole process, so a test building its input
+/// while another measures would count in the other's peak. Every test holds this throughout.
 static SERIAL: Mutex<()> = Mutex::new(());
 
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Runs `f` and returns its result and the most bytes allocated at once during it, beyond what
-/// was allocated before.
+/// was allocated before (the caller holds [`serial`]).
 fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let base = LIVE.load(Relaxed);
     PEAK.store(base, Relaxed);
     let out = f();
@@ -74,6 +78,9 @@ enum Part<'a> {
     Lit(&'a [u8]),
     /// `n` copies of one byte: a literal, then matches of length 258 at distance 1.
     Run(u8, usize),
+    /// `n` copies of a pattern of at most 8 bytes: the pattern as literals, then matches at a
+    /// distance of its length.
+    Repeat(&'a [u8], usize),
 }
 
 #[derive(Default)]
@@ -110,6 +117,10 @@ impl Bits {
     }
     /// A match of length 3..=258 at distance 1.
     fn run(&mut self, len: usize) {
+        self.run_at(len, 1);
+    }
+    /// A match of length 3..=258 at distance 1..=8.
+    fn run_at(&mut self, len: usize, dist: u32) {
         let len = len as u32;
         let (code, base, extra) = match len {
             258 => (285, 258, 0),
@@ -125,7 +136,17 @@ impl Bits {
             _ => self.code(0xC0 + code - 280, 8),
         }
         self.put(len - base, extra);
-        self.code(0, 5); // distance code 0: distance 1
+        match dist {
+            1..=4 => self.code(dist - 1, 5),
+            5..=6 => {
+                self.code(4, 5);
+                self.put(dist - 5, 1);
+            }
+            _ => {
+                self.code(5, 5);
+                self.put(dist - 7, 1);
+            }
+        }
     }
 }
 
@@ -154,6 +175,25 @@ fn deflate(parts: &[Part]) -> Vec<u8> {
                 }
                 (0..left).for_each(|_| w.literal(b));
             }
+            Part::Repeat(_, 0) => {}
+            Part::Repeat(pat, n) => {
+                pat.iter().for_each(|&b| w.literal(b));
+                let mut left = (n - 1) * pat.len();
+                while left >= 3 {
+                    let take = if left > 260 {
+                        258
+                    } else if left > 258 {
+                        left - 3
+                    } else {
+                        left
+                    };
+                    w.run_at(take, pat.len() as u32);
+                    left -= take;
+                }
+                // Never reached for whole copies of patterns of 3 bytes or more.
+                let done = n * pat.len() - left;
+                (done..n * pat.len()).for_each(|k| w.literal(pat[k % pat.len()]));
+            }
         }
     }
     w.code(0, 7); // end of block
@@ -168,6 +208,7 @@ fn plain(parts: &[Part]) -> Vec<u8> {
         match *p {
             Part::Lit(b) => v.extend_from_slice(b),
             Part::Run(b, n) => v.extend(std::iter::repeat_n(b, n)),
+            Part::Repeat(p, n) => (0..n).for_each(|_| v.extend_from_slice(p)),
         }
     }
     v
@@ -220,6 +261,7 @@ fn deflated(name: &'static str, parts: &[Part], check: bool) -> Member {
         .map(|p| match p {
             Part::Lit(b) => b.len(),
             Part::Run(_, n) => *n,
+            Part::Repeat(p, n) => p.len() * n,
         })
         .sum();
     Member {
@@ -342,8 +384,11 @@ fn sheet_member(rows: &str) -> Member {
 
 #[test]
 fn the_hand_built_workbook_reads() {
-    // The writers above are right: a 600-byte run string and a header row read back as written.
+    let _one = serial();
+    // The writers above are right: a 600-byte run string and a header row read back as written,
+    // and a repeated pattern inflates to its copies.
     let sst = sst_member(&[(b'x', 600), (b'i', 1), (b'p', 1)]);
+
     let sheet = sheet_member(
         r#"<row r="1"><c r="A1" t="s"><v>1</v></c><c r="B1" t="s"><v>2</v></c></row><row r="2"><c r="A2"><v>7</v></c><c r="B2" t="s"><v>0</v></c></row>"#,
     );
@@ -353,10 +398,66 @@ fn the_hand_built_workbook_reads() {
     assert_eq!(rows[1].0, 2);
     assert_eq!(rows[1].1[0], "7");
     assert_eq!(rows[1].1[1], "x".repeat(600));
+
+    // 1,000 empty strings written as a repeated pattern, then "x": string 1000 is "x".
+    let head = format!(r#"<?xml version="1.0"?><sst {NS}>"#);
+    let sst = deflated(
+        "xl/sharedStrings.xml",
+        &[
+            Part::Lit(head.as_bytes()),
+            Part::Repeat(b"<si/>", 1000),
+            Part::Lit(b"<si><t>x</t></si></sst>"),
+        ],
+        true,
+    );
+    let sheet = sheet_member(r#"<row r="1"><c r="A1" t="s"><v>1000</v></c></row>"#);
+    let rows = first_sheet_rows(&workbook(sst, sheet)).unwrap();
+    assert_eq!(rows, [(1, vec!["x".to_string()])]);
+}
+
+#[test]
+fn millions_of_empty_shared_strings_are_refused_before_calamine_builds_them() {
+    let _one = serial();
+    // 3,000,000 `<si/>` (5 bytes each, 15,000,000 bytes: under the 16 MiB floor as declared)
+    // would be 3,000,000 Strings of 24 bytes = 72,000,000 bytes in calamine's table.
+    let head = format!(r#"<?xml version="1.0"?><sst {NS}>"#);
+    let sst = deflated(
+        "xl/sharedStrings.xml",
+        &[
+            Part::Lit(head.as_bytes()),
+            Part::Repeat(b"<si/>", 3_000_000),
+            Part::Lit(b"</sst>"),
+        ],
+        true,
+    );
+    let book = workbook(
+        sst,
+        sheet_member(r#"<row r="1"><c r="A1"><v>1</v></c></row>"#),
+    );
+    let limit = Limit::for_file(book.len() as u64);
+    assert_eq!(limit.by, LimitBy::Floor);
+    let (err, peak) = peak_during(|| first_sheet_rows(&book).unwrap_err());
+    match &err {
+        XlsxError::Parts {
+            strings,
+            styles,
+            bytes,
+            limit: l,
+        } => {
+            assert_eq!((*strings, *styles), (3_000_000, 0));
+            // The declared sizes (15,000,000 bytes of `<si/>`, the rest of the strings' XML and
+            // the other members: about 1,140 bytes) plus 72,000,000.
+            assert!(*bytes > 87_000_000 && *bytes < 87_002_000, "{bytes}");
+            assert_eq!(*l, limit);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(peak < MIB, "peak {peak} bytes");
 }
 
 #[test]
 fn one_shared_string_in_every_row_is_refused_before_it_is_copied() {
+    let _one = serial();
     // The issue's workbook: 2,710 rows whose cell A refers to one 1 MiB shared string.
     let rows: String = (1..=2710)
         .map(|r| format!(r#"<row r="{r}"><c r="A{r}" t="s"><v>0</v></c></row>"#))
@@ -407,6 +508,7 @@ fn one_shared_string_in_every_row_is_refused_before_it_is_copied() {
 
 #[test]
 fn a_wide_sparse_sheet_is_refused_before_its_grid_is_laid_out() {
+    let _one = serial();
     // 1,000 rows with a number in A and in XFD (the last column): the rows' grid would be
     // 1,000 x 16,384 slots of 24 bytes = 393,216,000 bytes, plus 2,000 cells x (32 + 32) =
     // 128,000 bytes counted for the cells = 393,344,000 bytes (375.1 MiB).
@@ -442,6 +544,7 @@ fn bomb(n: usize, declared: Option<u32>) -> Vec<u8> {
 
 #[test]
 fn a_member_that_declares_a_huge_size_is_refused_at_once() {
+    let _one = serial();
     // 1 GiB of one byte: 4,161,601 matches of 13 bits, about 6.6 MB of DEFLATE.
     let book = bomb(1 << 30, None);
     let limit = Limit::for_file(book.len() as u64);
@@ -478,6 +581,7 @@ fn a_member_that_declares_a_huge_size_is_refused_at_once() {
 
 #[test]
 fn a_member_that_hides_its_size_is_refused_while_inflating() {
+    let _one = serial();
     // 64 MiB of one byte in about 413 KiB, declared as 1,000 bytes: the declared sizes pass,
     // and the zip crate stops the member once it inflates past 1,000 bytes.
     let book = bomb(64 * MIB, Some(1000));

@@ -8,6 +8,10 @@
 //!   inflates to 1 GiB). Before calamine opens the workbook, the sizes the members declare,
 //!   summed, must stay within the [`Limit`] for the file; and a member that inflates past its
 //!   declared size is stopped by the `zip` crate while it is read.
+//! - **Parts read whole.** calamine opens a workbook by reading its shared strings (a `String`
+//!   per `<si>`, 24 bytes even for an empty `<si/>` of 5) and its styles (a `Style` per `<xf>`,
+//!   font, fill, border or number format). These elements are counted, inflating the two parts
+//!   into a counter, and their memory joins the declared sizes against the limit.
 //! - **Expansion.** A cell that refers to a shared string becomes a copy of that string: 2,710
 //!   rows that refer to one 1 MB string are 2.7 GB of text. The sheet is read one cell at a
 //!   time with calamine's streaming cell reader, whose shared-string cells borrow the string
@@ -19,8 +23,9 @@
 //!
 //! Cell values as text: strings as written, whole numbers without a decimal point, other
 //! numbers, booleans, error codes and dates as calamine prints them (a date-formatted cell is its
-//! serial number, an ISO date cell its text). Every error names the ZIP member or the sheet, and
-//! in a sheet the cell; no input panics (fuzzed by `fuzz/fuzz_targets/xlsx.rs`).
+//! serial number, an ISO date cell its text). A limit error names the member or the cell where
+//! the limit was passed, a cell error the sheet and the cell read before it; no input panics
+//! (fuzzed by `fuzz/fuzz_targets/xlsx.rs`).
 
 use calamine::{DataRef, Reader, Xlsx};
 use std::fmt;
@@ -145,6 +150,23 @@ pub enum XlsxError {
         /// The limit.
         limit: Limit,
     },
+    /// The shared strings and styles calamine builds when it opens the workbook would take more
+    /// than the limit (with the members' declared sizes).
+    #[error(
+        "the workbook's {strings} shared strings and {styles} style elements would take {} in \
+         memory with its parts, more than {limit}",
+        human(*.bytes)
+    )]
+    Parts {
+        /// `<si>` elements in the shared strings.
+        strings: u64,
+        /// `<xf>`, `<font>`, `<fill>`, `<border>` and `<numFmt>` elements in the styles.
+        styles: u64,
+        /// The members' declared sizes plus the elements' memory, in bytes.
+        bytes: u64,
+        /// The limit.
+        limit: Limit,
+    },
     /// The sheet's cells expand to more text than the limit.
     #[error(
         "sheet '{sheet}' would expand to {} of cell text and layout, more than {limit} \
@@ -202,15 +224,20 @@ pub fn cell_name(row: u32, col: u32) -> String {
     letters.iter().rev().collect::<String>() + &(u64::from(row) + 1).to_string()
 }
 
-/// Checks the members' declared sizes, summed, against `limit`. A member cannot hide its size:
-/// the `zip` crate (which calamine reads with) stops with an error as soon as a member inflates
-/// past the size it declares (`tests/xlsx_limits.rs` checks this).
+/// Checks the members' declared sizes, summed, against `limit`, then adds the memory of the
+/// elements calamine builds a value for when it opens the workbook (see the module doc). A
+/// member cannot hide its size: the `zip` crate (which calamine reads with) stops with an error
+/// as soon as a member inflates past the size it declares (`tests/xlsx_limits.rs` checks this).
 fn check_inflation(bytes: &[u8], limit: Limit) -> Result<(), XlsxError> {
     let zip_error = |e: zip::result::ZipError| XlsxError::Zip(e.to_string());
     let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).map_err(zip_error)?;
     let mut declared: u64 = 0;
+    let mut parts = Vec::new();
     for i in 0..zip.len() {
         let member = zip.by_index_raw(i).map_err(zip_error)?;
+        let name = member
+            .name()
+            .map_or_else(|_| String::new(), |n| n.to_ascii_lowercase());
         declared = declared.saturating_add(member.size());
         if declared > limit.bytes {
             return Err(XlsxError::Inflates {
@@ -221,8 +248,74 @@ fn check_inflation(bytes: &[u8], limit: Limit) -> Result<(), XlsxError> {
                 limit,
             });
         }
+        if name.ends_with("sharedstrings.xml") {
+            parts.push((i, &["si"][..]));
+        } else if name.ends_with("styles.xml") {
+            parts.push((i, &["xf", "font", "fill", "border", "numFmt"][..]));
+        }
+    }
+    let (mut strings, mut styles) = (0u64, 0u64);
+    for (i, names) in parts {
+        // Within the declared size (the zip crate stops a member that passes it).
+        let member = zip.by_index(i).map_err(zip_error)?;
+        let n = count_elements(member, names).map_err(|e| XlsxError::Zip(e.to_string()))?;
+        if names == ["si"] {
+            strings += n;
+        } else {
+            styles += n;
+        }
+    }
+    let total = declared
+        .saturating_add(strings.saturating_mul(SLOT_COST))
+        .saturating_add(styles.saturating_mul(STYLE_COST));
+    if total > limit.bytes {
+        return Err(XlsxError::Parts {
+            strings,
+            styles,
+            bytes: total,
+            limit,
+        });
     }
     Ok(())
+}
+
+/// Bytes counted for each style element calamine builds a value for.
+const STYLE_COST: u64 = std::mem::size_of::<calamine::Style>() as u64;
+
+/// How many start (or empty) tags of XML read from `r` have one of the local `names`
+/// (namespace prefixes ignored), reading 64 KiB at a time.
+fn count_elements(mut r: impl std::io::Read, names: &[&str]) -> std::io::Result<u64> {
+    let mut buf = vec![0u8; 64 << 10];
+    let mut name = Vec::with_capacity(16);
+    // Collecting a tag's name: after `<`, until a space, `>` or `/`.
+    let mut in_name = false;
+    let mut count = 0;
+    loop {
+        let n = match r.read(&mut buf) {
+            Ok(0) => return Ok(count),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        for &b in &buf[..n] {
+            if b == b'<' {
+                in_name = true;
+                name.clear();
+            } else if in_name {
+                match b {
+                    b':' => name.clear(),
+                    b' ' | b'\t' | b'\r' | b'\n' | b'>' | b'/' => {
+                        in_name = false;
+                        if names.iter().any(|w| w.as_bytes() == name.as_slice()) {
+                            count += 1;
+                        }
+                    }
+                    _ if name.len() < 16 => name.push(b),
+                    _ => in_name = false,
+                }
+            }
+        }
+    }
 }
 
 /// The text of a cell value; `None` for an empty cell.
@@ -335,7 +428,9 @@ fn lay_out(
     let Some(first_col) = cells.iter().map(|c| c.1).min() else {
         return Ok(Vec::new());
     };
-    let width = cells.iter().map(|c| c.1 - first_col).max().unwrap_or(0) as usize + 1;
+    // In u64: a malformed reference can put a cell at any u32 column (calamine wraps), and
+    // `usize` is 32 bits in the web app.
+    let width = u64::from(cells.iter().map(|c| c.1 - first_col).max().unwrap_or(0)) + 1;
     // Stable: a later cell at the same place replaces an earlier one below.
     cells.sort_by_key(|c| c.0);
     let mut rows = 0u64;
@@ -346,7 +441,7 @@ fn lay_out(
             prev = Some(c.0);
         }
     }
-    let grid = rows.saturating_mul(width as u64).saturating_mul(SLOT_COST);
+    let grid = rows.saturating_mul(width).saturating_mul(SLOT_COST);
     if used.saturating_add(grid) > limit.bytes {
         return Err(XlsxError::Expands {
             sheet: sheet.to_string(),
@@ -356,9 +451,11 @@ fn lay_out(
             limit,
         });
     }
+    // Within the limit, so it fits in usize.
+    let width = usize::try_from(width).unwrap_or(usize::MAX);
     let mut out: Vec<Row> = Vec::new();
     for (row, col, text) in cells {
-        let number = row as usize + 1;
+        let number = usize::try_from(u64::from(row) + 1).unwrap_or(usize::MAX);
         if out.last().map(|r| r.0) != Some(number) {
             out.push((number, vec![String::new(); width]));
         }
