@@ -110,6 +110,13 @@ impl ScoreMatrix {
         } else {
             b','
         };
+        if let Some(line) = crate::location::unterminated_quote(text.as_bytes(), delimiter) {
+            return Err(SemError::Data {
+                at: Location::file(file).at_line(line),
+                expected: "a closing quote for the quoted field opened on this line".into(),
+                found: "the end of the file (the file may be cut short)".into(),
+            });
+        }
         let mut reader = csv::ReaderBuilder::new()
             .delimiter(delimiter)
             .has_headers(false)
