@@ -7,7 +7,6 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-
 fn file(name: &str, model: Option<&str>, bytes: &[u8]) -> StoredFile {
     StoredFile {
         name: name.to_string(),

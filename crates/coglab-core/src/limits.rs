@@ -17,6 +17,10 @@ pub const MAX_BOOTSTRAP: usize = 100_000;
 /// Fewest SEM bootstrap resamples: a standard error needs two successful resamples.
 pub const MIN_BOOTSTRAP: usize = 2;
 
+/// Most cells (models × columns) of a SEM score matrix built from JSON records: 20 million
+/// cells take 320 MB.
+pub const MAX_CELLS: usize = 20_000_000;
+
 /// Most PLS iterations (`sem --max-iter`, the spec's `max_iterations`).
 pub const MAX_ITERATIONS: usize = 100_000;
 

@@ -92,6 +92,46 @@ mod tests {
     }
 }
 
+/// The 1-based line where a quoted CSV field opens and is never closed, if any.
+///
+/// The `csv` crate reads an unterminated quote at the end of a file as a field running to the
+/// end, so a file cut in the middle of a quoted field was read without a word (issue 27,
+/// defect 9). A quote opens a field only at its start (after a delimiter or a line end); `""`
+/// inside a quoted field is an escaped quote.
+///
+/// # Examples
+/// ```
+/// use coglab_core::location::unterminated_quote;
+/// assert_eq!(unterminated_quote(b"a,b\n1,\"x\n", b','), Some(2));
+/// assert_eq!(unterminated_quote(b"a,b\n1,\"x\"\"y\"\n2,z\"\n", b','), None);
+/// ```
+pub fn unterminated_quote(text: &[u8], delimiter: u8) -> Option<usize> {
+    let (mut line, mut opened_at) = (1usize, 0usize);
+    let (mut in_quote, mut at_start) = (false, true);
+    let mut i = 0;
+    while i < text.len() {
+        let b = text[i];
+        if in_quote {
+            if b == b'"' {
+                if text.get(i + 1) == Some(&b'"') {
+                    i += 1;
+                } else {
+                    in_quote = false;
+                }
+            }
+        } else if b == b'"' && at_start {
+            in_quote = true;
+            opened_at = line;
+        }
+        if b == b'\n' {
+            line += 1;
+        }
+        at_start = !in_quote && (b == delimiter || b == b'\n' || (b == b'\r'));
+        i += 1;
+    }
+    in_quote.then_some(opened_at)
+}
+
 /// Physical 1-based line numbers of byte offsets in a text, counted incrementally.
 ///
 /// The `csv` crate's `Position::line` counts a CRLF-ended record's line one too low (rust-csv

@@ -299,6 +299,14 @@ impl Csv {
         expected: &'static str,
     ) -> Result<Self, KivaError> {
         let text = utf8(file, bytes)?;
+        if let Some(line) = crate::location::unterminated_quote(text.as_bytes(), b',') {
+            return Err(KivaError::Csv {
+                location: Location::file(file).at_line(line),
+                message:
+                    "a quoted field opens here and is never closed (the file may be cut short)"
+                        .into(),
+            });
+        }
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)

@@ -43,6 +43,13 @@ fn read_delimited(file: &str, bytes: &[u8], delimiter: u8) -> Result<Table, Mmiq
         .flexible(true)
         .has_headers(false)
         .from_reader(text.as_bytes());
+    if let Some(line) = crate::location::unterminated_quote(text.as_bytes(), delimiter) {
+        return Err(MmiqError::Csv {
+            location: Location::file(file).at_line(line),
+            message: "a quoted field opens here and is never closed (the file may be cut short)"
+                .into(),
+        });
+    }
     let mut records = reader.records();
     let header = loop {
         match records.next() {

@@ -110,6 +110,13 @@ impl ScoreMatrix {
         } else {
             b','
         };
+        if let Some(line) = crate::location::unterminated_quote(text.as_bytes(), delimiter) {
+            return Err(SemError::Data {
+                at: Location::file(file).at_line(line),
+                expected: "a closing quote for the quoted field opened on this line".into(),
+                found: "the end of the file (the file may be cut short)".into(),
+            });
+        }
         let mut reader = csv::ReaderBuilder::new()
             .delimiter(delimiter)
             .has_headers(false)
@@ -248,7 +255,7 @@ impl ScoreMatrix {
                     }
                     for (key, v) in obj {
                         if key != "name" && key != "benchmarks" && !v.is_object() && !v.is_array() {
-                            b.set_scalar(row, key, v, &format!("{path}.{key}"));
+                            b.set_scalar(row, key, v, &format!("{path}.{key}"))?;
                         }
                     }
                 }
@@ -293,8 +300,10 @@ impl ScoreMatrix {
 }
 
 fn check_unique_names(header: &[String], file: &str) -> Result<(), SemError> {
+    // A set, not a scan of the names before each one: 400,000 columns took minutes.
+    let mut seen = std::collections::HashSet::new();
     for (j, name) in header.iter().enumerate() {
-        if !name.is_empty() && header[..j].contains(name) {
+        if !name.is_empty() && !seen.insert(name.as_str()) {
             return Err(SemError::Data {
                 at: Location::file(file).at_line(1).in_field(name.clone()),
                 expected: "unique column names".into(),
@@ -322,6 +331,9 @@ fn check_unique_models(models: &[String], rows_at: &[Location]) -> Result<(), Se
 /// Collects JSON records into columns (first-seen order), padding missing cells.
 struct Builder {
     file: String,
+    /// Row of each model name, and column of each task name (lookups in O(1)).
+    model_index: std::collections::HashMap<String, usize>,
+    column_index: std::collections::HashMap<String, usize>,
     models: Vec<String>,
     rows_at: Vec<Location>,
     columns: Vec<Column>,
@@ -331,6 +343,8 @@ impl Builder {
     fn new(file: &str) -> Self {
         Self {
             file: file.to_string(),
+            model_index: std::collections::HashMap::new(),
+            column_index: std::collections::HashMap::new(),
             models: Vec::new(),
             rows_at: Vec::new(),
             columns: Vec::new(),
@@ -346,7 +360,8 @@ impl Builder {
     }
 
     fn add_row(&mut self, name: String, path: &str) -> Result<usize, SemError> {
-        if let Some(first) = self.models.iter().position(|m| *m == name) {
+        self.check_cells(path, self.models.len() + 1, self.columns.len())?;
+        if let Some(&first) = self.model_index.get(&name) {
             return Err(SemError::Data {
                 at: Location::file(&self.file).in_field(path),
                 expected: "unique model names".into(),
@@ -357,6 +372,7 @@ impl Builder {
                 ),
             });
         }
+        self.model_index.insert(name.clone(), self.models.len());
         self.models.push(name);
         self.rows_at
             .push(Location::file(&self.file).in_field(path.to_string()));
@@ -366,16 +382,36 @@ impl Builder {
         Ok(self.models.len() - 1)
     }
 
-    fn col(&mut self, task: &str) -> usize {
-        if let Some(j) = self.columns.iter().position(|c| c.name == task) {
-            return j;
+    /// Refuses a dense table beyond [`crate::limits::MAX_CELLS`]: a small JSON file where
+    /// every record names new tasks would otherwise make rows × columns cells.
+    fn check_cells(&self, path: &str, rows: usize, cols: usize) -> Result<(), SemError> {
+        let cells = rows.saturating_mul(cols);
+        if cells > crate::limits::MAX_CELLS {
+            return Err(SemError::Data {
+                at: Location::file(&self.file).in_field(path),
+                expected: format!(
+                    "at most {} cells (models x columns)",
+                    crate::limits::MAX_CELLS
+                ),
+                found: format!("{rows} models x {cols} columns"),
+            });
         }
+        Ok(())
+    }
+
+    fn col(&mut self, task: &str, path: &str) -> Result<usize, SemError> {
+        if let Some(&j) = self.column_index.get(task) {
+            return Ok(j);
+        }
+        self.check_cells(path, self.models.len(), self.columns.len() + 1)?;
+        self.column_index
+            .insert(task.to_string(), self.columns.len());
         self.columns.push(Column {
             name: task.to_string(),
             values: vec![None; self.models.len()],
             text_at: None,
         });
-        self.columns.len() - 1
+        Ok(self.columns.len() - 1)
     }
 
     fn set(&mut self, row: usize, task: &str, v: &Value, path: &str) -> Result<(), SemError> {
@@ -388,13 +424,13 @@ impl Builder {
             },
             _ => return Err(self.err(path, "a number or null", v)),
         };
-        let j = self.col(task);
+        let j = self.col(task, path)?;
         self.columns[j].values[row] = value;
         Ok(())
     }
 
-    fn set_scalar(&mut self, row: usize, key: &str, v: &Value, path: &str) {
-        let j = self.col(key);
+    fn set_scalar(&mut self, row: usize, key: &str, v: &Value, path: &str) -> Result<(), SemError> {
+        let j = self.col(key, path)?;
         let parsed = match v {
             Value::Null => Ok(None),
             Value::Number(n) => Ok(n.as_f64().filter(|x| x.is_finite())),
@@ -412,6 +448,7 @@ impl Builder {
                 }
             }
         }
+        Ok(())
     }
 
     fn finish(self) -> Result<ScoreMatrix, SemError> {

@@ -165,11 +165,93 @@ struct RawSpec {
     tolerance: Option<f64>,
 }
 
+/// The keys a spec may use, by where they appear.
+const TOP_KEYS: &[&str] = &[
+    "constructs",
+    "paths",
+    "scheme",
+    "second_order",
+    "human_column",
+    "thresholds",
+    "max_iterations",
+    "tolerance",
+];
+/// Keys of a construct given as an object.
+const CONSTRUCT_KEYS: &[&str] = &["indicators", "mode"];
+/// Keys of a second-order construct given as an object.
+const HOC_KEYS: &[&str] = &["constructs", "mode"];
+/// Keys of `thresholds`.
+const THRESHOLD_KEYS: &[&str] = &["vif_max", "loading_min", "min_indicators"];
+
+/// The known key nearest to `key` (optimal string alignment distance, so a swap of two
+/// letters counts once), if it is close enough to be a likely misspelling.
+pub(crate) fn nearest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
+    let key = key.to_ascii_lowercase();
+    known
+        .iter()
+        .map(|k| (strsim::osa_distance(&key, k), *k))
+        .min()
+        .filter(|(d, k)| *d <= 2.max(k.len() / 3))
+        .map(|(_, k)| k)
+}
+
 /// 1-based line of the `nth` (0-based) occurrence of `"name"` in `text`, if any.
 pub(crate) fn line_of(text: &str, name: &str, nth: usize) -> Option<usize> {
     let quoted = format!("\"{name}\"");
     let (pos, _) = text.match_indices(&quoted).nth(nth)?;
     Some(text[..pos].matches('\n').count() + 1)
+}
+
+/// Refuses keys a spec does not know (a misspelled `"shceme"` or `"mdoe"` used to be ignored,
+/// so the default applied without a word), naming the nearest known key (issue 27, defect 9).
+fn check_keys(text: &str, file: &str) -> Result<(), SemError> {
+    use serde_json::Value;
+    let Ok(Value::Object(top)) = serde_json::from_str::<Value>(text) else {
+        return Ok(()); // the typed parse has already reported what is wrong
+    };
+    let check = |map: &serde_json::Map<String, Value>, known: &[&str], path: &str| {
+        for key in map.keys() {
+            if known.contains(&key.as_str()) {
+                continue;
+            }
+            let field = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}.{key}")
+            };
+            let hint = match nearest(key, known) {
+                Some(k) => format!("did you mean \"{k}\"? "),
+                None => String::new(),
+            };
+            let mut at = Location::file(file).in_field(field);
+            if let Some(line) = line_of(text, key, 0) {
+                at = at.at_line(line);
+            }
+            return Err(SemError::Spec {
+                at,
+                message: format!(
+                    "unknown key {}; {hint}(known here: {})",
+                    snippet(key),
+                    known.join(", ")
+                ),
+            });
+        }
+        Ok(())
+    };
+    check(&top, TOP_KEYS, "")?;
+    for (section, known) in [("constructs", CONSTRUCT_KEYS), ("second_order", HOC_KEYS)] {
+        if let Some(Value::Object(items)) = top.get(section) {
+            for (name, item) in items {
+                if let Value::Object(fields) = item {
+                    check(fields, known, &format!("{section}.{name}"))?;
+                }
+            }
+        }
+    }
+    if let Some(Value::Object(t)) = top.get("thresholds") {
+        check(t, THRESHOLD_KEYS, "thresholds")?;
+    }
+    Ok(())
 }
 
 impl ModelSpec {
@@ -213,6 +295,7 @@ impl ModelSpec {
             at: Location::file(file).at_line(e.line().max(1)),
             message: format!("expected a model spec {{\"constructs\", \"paths\", ...}}: {e}"),
         })?;
+        check_keys(text, file)?;
         let mut spec = ModelSpec {
             constructs: Vec::new(),
             paths: raw.paths,
