@@ -10,6 +10,8 @@
 //! - [`reported`]: the results reported in the benchmarks' papers, as bundled reference tables.
 //! - [`mmiq`], [`kiva`], [`mmopera`]: each benchmark's parsers and scorers.
 //! - [`selftest`]: the KiVA self-test's trial generator, scoring and export.
+//! - [`items`]: item analysis across models and humans (classical statistics, Rasch/2PL IRT,
+//!   suspect-item flags, reduced subsets).
 //! - [`order`]: stable sorting and tree building through one shared sort instantiation (wasm code size).
 //! - [`sem`]: the PLS-SEM engine behind Gold's benchmark-structure diagnostics, on [`linalg`].
 //! - [`wire`]: the compact binary form in which the web app's worker hands results to the page.
@@ -20,6 +22,7 @@
 
 pub mod csv_out;
 pub mod float;
+pub mod items;
 pub mod kiva;
 pub mod leaderboard;
 pub mod linalg;

@@ -1,0 +1,789 @@
+//! Rasch and two-parameter logistic (2PL) item response models, fitted by marginal maximum
+//! likelihood with the Bock-Aitkin EM algorithm over Gauss-Hermite quadrature.
+//!
+//! Model: `P(right | theta) = 1 / (1 + exp(-a (theta - b)))`, abilities `theta ~ N(0, 1)`;
+//! Rasch fixes `a = 1` (as `girth.rasch_mml`, which the tests compare with). Missing cells are
+//! skipped. Items no one or everyone answered right have no finite estimate: they are left out
+//! of the fit (their `excluded` says why) and flagged by [`super::flags`].
+//!
+//! Estimation: the item parameters are kept as slope and intercept (`z = a theta + c`,
+//! `b = -c / a`), in which each item's M-step is a weighted logistic regression on the
+//! quadrature nodes (concave), solved by at most [`NEWTON_STEPS`] Newton steps of length at
+//! most 1 per EM cycle. `a` is kept in [`IrtOptions::a_bounds`] (negative values are allowed,
+//! so a miskeyed item shows a negative slope) and `b` in [`IrtOptions::b_bounds`]; an item
+//! whose estimate rests on a bound is marked `at_bound` (small samples, e.g. three models, can
+//! separate perfectly and have no finite maximum). EM stops when no parameter moved by more
+//! than [`IrtOptions::tolerance`] in a cycle. Abilities are EAP (posterior mean) with the
+//! posterior standard deviation as standard error, at the final item parameters.
+//!
+//! Speed: the E-step works in log space with `log(1 - P)` precomputed per item and node, and
+//! uses `log L_i(q) = sum_{j answered} log(1 - P_jq) + sum_{j right} z_jq`, where the second
+//! sum is `theta_q sum a_j + sum c_j` over the right answers: per respondent it costs
+//! `O(items right + Q min(answered, missing))` instead of `O(items x Q)`. The expected counts
+//! add the posterior over the right answers (the expected number answered is the posterior
+//! total minus what the missing cells would have added).
+//!
+//! Item fit: infit and outfit mean squares at the EAP abilities (expected value 1; the usual
+//! Rasch definitions, here also reported for the 2PL).
+
+use super::matrix::ResponseMatrix;
+use super::ItemsError;
+use serde::{Deserialize, Serialize};
+
+/// Newton steps per item per EM cycle.
+pub const NEWTON_STEPS: usize = 3;
+
+/// The item response model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum IrtModel {
+    /// One-parameter logistic with `a = 1` (Rasch).
+    #[serde(rename = "rasch")]
+    Rasch,
+    /// Two-parameter logistic.
+    #[default]
+    #[serde(rename = "2pl")]
+    TwoPl,
+}
+
+impl IrtModel {
+    /// Parses `rasch`, `1pl` or `2pl` (case-insensitive).
+    ///
+    /// # Errors
+    /// [`ItemsError::BadOption`] for anything else.
+    pub fn parse(s: &str) -> Result<Self, ItemsError> {
+        match s.to_ascii_lowercase().as_str() {
+            "rasch" | "1pl" => Ok(Self::Rasch),
+            "2pl" => Ok(Self::TwoPl),
+            _ => Err(ItemsError::BadOption {
+                name: "model",
+                expected: "rasch or 2pl",
+                found: s.to_string(),
+            }),
+        }
+    }
+}
+
+/// Estimation settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IrtOptions {
+    /// The model.
+    pub model: IrtModel,
+    /// Gauss-Hermite nodes for the N(0, 1) ability distribution (default 41).
+    pub quadrature_points: usize,
+    /// Most EM cycles (default 2,000).
+    pub max_iterations: usize,
+    /// Stop when no `a` or `b` changed by more than this in a cycle (default 1e-4).
+    pub tolerance: f64,
+    /// Range of `a` (default -4 to 6).
+    pub a_bounds: (f64, f64),
+    /// Range of `b` (default -6 to 6).
+    pub b_bounds: (f64, f64),
+    /// The ability grid of the chart curves: from, to, points (default -4, 4, 81).
+    pub theta_grid: (f64, f64, usize),
+    /// Whether to return each item's characteristic and information curve (the test
+    /// information is always returned).
+    pub item_curves: bool,
+}
+
+impl Default for IrtOptions {
+    fn default() -> Self {
+        Self {
+            model: IrtModel::TwoPl,
+            quadrature_points: 41,
+            max_iterations: 2000,
+            tolerance: 1e-4,
+            a_bounds: (-4.0, 6.0),
+            b_bounds: (-6.0, 6.0),
+            theta_grid: (-4.0, 4.0, 81),
+            item_curves: true,
+        }
+    }
+}
+
+impl IrtOptions {
+    fn validate(&self) -> Result<(), ItemsError> {
+        let bad = |name, expected, found: String| {
+            Err(ItemsError::BadOption {
+                name,
+                expected,
+                found,
+            })
+        };
+        if !(2..=201).contains(&self.quadrature_points) {
+            return bad(
+                "quadrature_points",
+                "2 to 201",
+                self.quadrature_points.to_string(),
+            );
+        }
+        if self.max_iterations == 0 {
+            return bad("max_iterations", "at least 1", "0".into());
+        }
+        if !(self.tolerance > 0.0 && self.tolerance.is_finite()) {
+            return bad("tolerance", "a positive number", self.tolerance.to_string());
+        }
+        let (lo, hi) = self.a_bounds;
+        if !(lo < hi && lo.is_finite() && hi.is_finite() && hi > 0.0) {
+            return bad(
+                "a_bounds",
+                "finite, lower < upper, upper > 0",
+                format!("{lo} to {hi}"),
+            );
+        }
+        let (lo, hi) = self.b_bounds;
+        if !(lo < hi && lo.is_finite() && hi.is_finite()) {
+            return bad("b_bounds", "finite, lower < upper", format!("{lo} to {hi}"));
+        }
+        let (lo, hi, n) = self.theta_grid;
+        if !(lo < hi && lo.is_finite() && hi.is_finite() && (2..=10_001).contains(&n)) {
+            return bad(
+                "theta_grid",
+                "finite, from < to, 2 to 10001 points",
+                format!("{lo} to {hi}, {n} points"),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// One item's IRT estimates.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IrtItem {
+    /// Item id.
+    pub id: String,
+    /// Discrimination (`None` when not fitted).
+    pub a: Option<f64>,
+    /// Difficulty (`None` when not fitted).
+    pub b: Option<f64>,
+    /// Infit mean square at the EAP abilities.
+    pub infit: Option<f64>,
+    /// Outfit mean square at the EAP abilities.
+    pub outfit: Option<f64>,
+    /// Why the item was left out of the fit, if it was.
+    pub excluded: Option<String>,
+    /// Whether `a` or `b` rests on its bound.
+    pub at_bound: bool,
+}
+
+impl IrtItem {
+    /// `P(right | theta)`, when fitted.
+    pub fn probability(&self, theta: f64) -> Option<f64> {
+        Some(sigmoid(self.a? * (theta - self.b?)))
+    }
+
+    /// Fisher information `a^2 P (1 - P)` at `theta`, when fitted.
+    pub fn information(&self, theta: f64) -> Option<f64> {
+        let p = self.probability(theta)?;
+        Some(self.a? * self.a? * p * (1.0 - p))
+    }
+}
+
+/// One respondent's ability.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RespondentAbility {
+    /// Respondent id.
+    pub id: String,
+    /// EAP ability (`None` when the respondent answered no fitted item).
+    pub theta: Option<f64>,
+    /// Posterior standard deviation.
+    pub se: Option<f64>,
+}
+
+/// An item's curves over the ability grid.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ItemCurve {
+    /// Item id.
+    pub id: String,
+    /// `P(right | theta)` at each grid point.
+    pub p: Vec<f64>,
+    /// Item information at each grid point.
+    pub information: Vec<f64>,
+}
+
+/// Chart-ready curves over an ability grid.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Curves {
+    /// The grid.
+    pub theta: Vec<f64>,
+    /// Test information (sum over the fitted items).
+    pub test_information: Vec<f64>,
+    /// Standard error of measurement, `1 / sqrt(information)` (`None` where it is 0).
+    pub test_se: Vec<Option<f64>>,
+    /// Per fitted item, when asked for.
+    pub items: Vec<ItemCurve>,
+}
+
+/// The result of a fit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IrtFit {
+    /// The model.
+    pub model: IrtModel,
+    /// Items, in matrix order.
+    pub items: Vec<IrtItem>,
+    /// Respondents, in matrix order.
+    pub respondents: Vec<RespondentAbility>,
+    /// Whether EM stopped by the tolerance (not by the iteration limit).
+    pub converged: bool,
+    /// EM cycles run.
+    pub iterations: usize,
+    /// Largest parameter change in the last cycle.
+    pub max_change: f64,
+    /// Marginal log-likelihood at the final parameters.
+    pub log_likelihood: f64,
+    /// Quadrature nodes used.
+    pub quadrature_points: usize,
+    /// Curves for the charts.
+    pub curves: Curves,
+    /// Notes (excluded items, bounds, non-convergence).
+    pub notes: Vec<String>,
+}
+
+fn sigmoid(z: f64) -> f64 {
+    if z >= 0.0 {
+        1.0 / (1.0 + (-z).exp())
+    } else {
+        let e = z.exp();
+        e / (1.0 + e)
+    }
+}
+
+/// `ln(1 - sigmoid(z))`, accurate in both tails.
+fn log1m_sigmoid(z: f64) -> f64 {
+    if z <= 0.0 {
+        -z.exp().ln_1p()
+    } else {
+        -z - (-z).exp().ln_1p()
+    }
+}
+
+/// Gauss-Hermite nodes and weights for the standard normal density (weights sum to 1):
+/// the physicists' rule for `exp(-x^2)` (Golub-Welsch-free Newton iteration on the
+/// orthonormal Hermite recurrence, as in Numerical Recipes' `gauher`), rescaled by
+/// `theta = sqrt(2) x`, `w / sqrt(pi)`.
+///
+/// # Examples
+/// ```
+/// let (x, w) = coglab_core::items::irt::gauss_hermite_normal(21);
+/// let m2: f64 = x.iter().zip(&w).map(|(x, w)| w * x * x).sum();
+/// assert!((w.iter().sum::<f64>() - 1.0).abs() < 1e-12 && (m2 - 1.0).abs() < 1e-12);
+/// ```
+pub fn gauss_hermite_normal(n: usize) -> (Vec<f64>, Vec<f64>) {
+    const PIM4: f64 = 0.751_125_544_464_942_5; // pi^(-1/4)
+    let mut x = vec![0.0; n];
+    let mut w = vec![0.0; n];
+    let m = n.div_ceil(2);
+    let nf = n as f64;
+    let mut z = 0.0f64;
+    for i in 0..m {
+        z = match i {
+            0 => (2.0 * nf + 1.0).sqrt() - 1.855_75 * (2.0 * nf + 1.0).powf(-0.166_67),
+            1 => z - 1.14 * nf.powf(0.426) / z,
+            2 => 1.86 * z - 0.86 * x[0],
+            3 => 1.91 * z - 0.91 * x[1],
+            _ => 2.0 * z - x[i - 2],
+        };
+        let mut pp = 1.0;
+        for _ in 0..100 {
+            let (mut p1, mut p2) = (PIM4, 0.0f64);
+            for j in 0..n {
+                let p3 = p2;
+                p2 = p1;
+                let jf = j as f64;
+                p1 = z * (2.0 / (jf + 1.0)).sqrt() * p2 - (jf / (jf + 1.0)).sqrt() * p3;
+            }
+            pp = (2.0 * nf).sqrt() * p2;
+            let z1 = z;
+            z = z1 - p1 / pp;
+            if (z - z1).abs() <= 1e-15 * z.abs().max(1.0) {
+                break;
+            }
+        }
+        x[i] = z;
+        x[n - 1 - i] = -z;
+        w[i] = 2.0 / (pp * pp);
+        w[n - 1 - i] = w[i];
+    }
+    let s2 = std::f64::consts::SQRT_2;
+    let spi = std::f64::consts::PI.sqrt();
+    let theta: Vec<f64> = x.iter().rev().map(|v| v * s2).collect();
+    let weight: Vec<f64> = w.iter().rev().map(|v| v / spi).collect();
+    (theta, weight)
+}
+
+/// Per-respondent lists of fitted items (indices into the fitted set).
+struct Responses {
+    /// Offsets into `right` / `wrong` / `missing` per respondent (`n + 1` entries each).
+    right_off: Vec<usize>,
+    right: Vec<u32>,
+    wrong_off: Vec<usize>,
+    wrong: Vec<u32>,
+    missing_off: Vec<usize>,
+    missing: Vec<u32>,
+}
+
+impl Responses {
+    fn right(&self, i: usize) -> &[u32] {
+        &self.right[self.right_off[i]..self.right_off[i + 1]]
+    }
+    fn wrong(&self, i: usize) -> &[u32] {
+        &self.wrong[self.wrong_off[i]..self.wrong_off[i + 1]]
+    }
+    fn missing(&self, i: usize) -> &[u32] {
+        &self.missing[self.missing_off[i]..self.missing_off[i + 1]]
+    }
+}
+
+/// The E-step state for one set of parameters.
+struct Estep {
+    /// `log(1 - P)`, item-major (`fitted x Q`).
+    log1m: Vec<f64>,
+    /// Sum over items of `log1m`, per node.
+    log1m_all: Vec<f64>,
+}
+
+impl Estep {
+    fn new(nq: usize, nf: usize) -> Self {
+        Self {
+            log1m: vec![0.0; nf * nq],
+            log1m_all: vec![0.0; nq],
+        }
+    }
+
+    fn update(&mut self, theta: &[f64], a: &[f64], c: &[f64]) {
+        let nq = theta.len();
+        self.log1m_all.iter_mut().for_each(|v| *v = 0.0);
+        for (j, row) in self.log1m.chunks_mut(nq).enumerate() {
+            for ((v, t), all) in row.iter_mut().zip(theta).zip(self.log1m_all.iter_mut()) {
+                *v = log1m_sigmoid(a[j] * t + c[j]);
+                *all += *v;
+            }
+        }
+    }
+
+    /// Respondent `i`'s normalised posterior over the nodes into `post`; returns the log of
+    /// the marginal likelihood, or `None` when the respondent answered no fitted item.
+    #[allow(clippy::too_many_arguments)]
+    fn posterior(
+        &self,
+        resp: &Responses,
+        i: usize,
+        theta: &[f64],
+        log_w: &[f64],
+        a: &[f64],
+        c: &[f64],
+        post: &mut [f64],
+    ) -> Option<f64> {
+        let nq = theta.len();
+        let (right, wrong, missing) = (resp.right(i), resp.wrong(i), resp.missing(i));
+        let answered = right.len() + wrong.len();
+        if answered == 0 {
+            return None;
+        }
+        let (mut sa, mut sc) = (0.0, 0.0);
+        for &j in right {
+            sa += a[j as usize];
+            sc += c[j as usize];
+        }
+        for ((p, t), lw) in post.iter_mut().zip(theta).zip(log_w) {
+            *p = lw + sa * t + sc;
+        }
+        if answered <= missing.len() {
+            for &j in right.iter().chain(wrong) {
+                let row = &self.log1m[j as usize * nq..(j as usize + 1) * nq];
+                for (p, v) in post.iter_mut().zip(row) {
+                    *p += v;
+                }
+            }
+        } else {
+            for (p, v) in post.iter_mut().zip(&self.log1m_all) {
+                *p += v;
+            }
+            for &j in missing {
+                let row = &self.log1m[j as usize * nq..(j as usize + 1) * nq];
+                for (p, v) in post.iter_mut().zip(row) {
+                    *p -= v;
+                }
+            }
+        }
+        let mx = post.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let mut s = 0.0;
+        for p in post.iter_mut() {
+            *p = (*p - mx).exp();
+            s += *p;
+        }
+        let inv = 1.0 / s;
+        for p in post.iter_mut() {
+            *p *= inv;
+        }
+        Some(mx + s.ln())
+    }
+}
+
+/// Fits the model to the matrix (see the module documentation).
+///
+/// # Errors
+/// [`ItemsError::Degenerate`] when the matrix cannot be analysed (see
+/// [`ResponseMatrix::check_analysable`]), [`ItemsError::BadOption`] for invalid options.
+pub fn fit(m: &ResponseMatrix, opts: &IrtOptions) -> Result<IrtFit, ItemsError> {
+    opts.validate()?;
+    m.check_analysable()?;
+    let (ni, nj) = (m.n_respondents(), m.n_items());
+    // Which items can be fitted.
+    let mut right_n = vec![0usize; nj];
+    let mut answered_n = vec![0usize; nj];
+    for i in 0..ni {
+        for (j, &c) in m.row(i).iter().enumerate() {
+            if c >= 0 {
+                answered_n[j] += 1;
+                right_n[j] += usize::from(c == 1);
+            }
+        }
+    }
+    let mut items: Vec<IrtItem> = m
+        .items
+        .iter()
+        .map(|it| IrtItem {
+            id: it.id.clone(),
+            a: None,
+            b: None,
+            infit: None,
+            outfit: None,
+            excluded: None,
+            at_bound: false,
+            // filled below
+        })
+        .collect();
+    let mut fitted: Vec<usize> = Vec::new();
+    let mut fitted_ix = vec![u32::MAX; nj];
+    for j in 0..nj {
+        let why = if answered_n[j] == 0 {
+            Some("no respondent answered it")
+        } else if right_n[j] == 0 {
+            Some("no respondent answered it right")
+        } else if right_n[j] == answered_n[j] {
+            Some("every respondent answered it right")
+        } else {
+            None
+        };
+        match why {
+            Some(w) => items[j].excluded = Some(w.to_string()),
+            None => {
+                fitted_ix[j] = fitted.len() as u32;
+                fitted.push(j);
+            }
+        }
+    }
+    let nf = fitted.len();
+    let mut resp = Responses {
+        right_off: vec![0],
+        right: Vec::new(),
+        wrong_off: vec![0],
+        wrong: Vec::new(),
+        missing_off: vec![0],
+        missing: Vec::new(),
+    };
+    for i in 0..ni {
+        let row = m.row(i);
+        for &j in &fitted {
+            let k = fitted_ix[j];
+            match row[j] {
+                1 => resp.right.push(k),
+                0 => resp.wrong.push(k),
+                _ => resp.missing.push(k),
+            }
+        }
+        resp.right_off.push(resp.right.len());
+        resp.wrong_off.push(resp.wrong.len());
+        resp.missing_off.push(resp.missing.len());
+    }
+    let (theta, w) = gauss_hermite_normal(opts.quadrature_points);
+    let nq = theta.len();
+    let log_w: Vec<f64> = w.iter().map(|v| v.ln()).collect();
+    // Start: a = 1, c from the proportion right (the marginal logit shrinks by about
+    // sqrt(1 + pi^2/8 ... ); 1.2 is close enough for a start).
+    let mut a = vec![1.0; nf];
+    let mut c: Vec<f64> = fitted
+        .iter()
+        .map(|&j| {
+            let p = right_n[j] as f64 / answered_n[j] as f64;
+            (1.2 * (p / (1.0 - p)).ln()).clamp(-5.0, 5.0)
+        })
+        .collect();
+    let mut es = Estep::new(nq, nf);
+    let mut post = vec![0.0; nq];
+    let mut total = vec![0.0; nq];
+    let mut r_acc = vec![0.0; nf * nq];
+    let mut m_acc = vec![0.0; nf * nq];
+    let mut converged = false;
+    let mut iterations = 0;
+    let mut max_change = f64::INFINITY;
+    let mut at_bound = vec![false; nf];
+    let two_pl = opts.model == IrtModel::TwoPl;
+    while iterations < opts.max_iterations {
+        iterations += 1;
+        // E-step.
+        es.update(&theta, &a, &c);
+        total.iter_mut().for_each(|v| *v = 0.0);
+        r_acc.iter_mut().for_each(|v| *v = 0.0);
+        m_acc.iter_mut().for_each(|v| *v = 0.0);
+        for i in 0..ni {
+            if es
+                .posterior(&resp, i, &theta, &log_w, &a, &c, &mut post)
+                .is_none()
+            {
+                continue;
+            }
+            for (t, p) in total.iter_mut().zip(&post) {
+                *t += p;
+            }
+            for &j in resp.right(i) {
+                let row = &mut r_acc[j as usize * nq..(j as usize + 1) * nq];
+                for (r, p) in row.iter_mut().zip(&post) {
+                    *r += p;
+                }
+            }
+            for &j in resp.missing(i) {
+                let row = &mut m_acc[j as usize * nq..(j as usize + 1) * nq];
+                for (r, p) in row.iter_mut().zip(&post) {
+                    *r += p;
+                }
+            }
+        }
+        // M-step.
+        max_change = 0.0;
+        for k in 0..nf {
+            let r = &r_acc[k * nq..(k + 1) * nq];
+            let miss = &m_acc[k * nq..(k + 1) * nq];
+            let (old_a, old_b) = (a[k], -c[k] / a[k]);
+            let (na, nc, bound) = m_step(&theta, &total, r, miss, a[k], c[k], two_pl, opts);
+            a[k] = na;
+            c[k] = nc;
+            at_bound[k] = bound;
+            let new_b = -nc / na;
+            max_change = max_change
+                .max((na - old_a).abs())
+                .max((new_b - old_b).abs());
+        }
+        if max_change < opts.tolerance {
+            converged = true;
+            break;
+        }
+    }
+    // Final E-step: EAP abilities and the log-likelihood at the final parameters.
+    es.update(&theta, &a, &c);
+    let mut log_likelihood = 0.0;
+    let mut respondents = Vec::with_capacity(ni);
+    for i in 0..ni {
+        let ll = es.posterior(&resp, i, &theta, &log_w, &a, &c, &mut post);
+        let (th, se) = match ll {
+            None => (None, None),
+            Some(ll) => {
+                log_likelihood += ll;
+                let mean: f64 = post.iter().zip(&theta).map(|(p, t)| p * t).sum();
+                let var: f64 = post
+                    .iter()
+                    .zip(&theta)
+                    .map(|(p, t)| p * (t - mean) * (t - mean))
+                    .sum();
+                (Some(mean), Some(var.max(0.0).sqrt()))
+            }
+        };
+        respondents.push(RespondentAbility {
+            id: m.respondents[i].id.clone(),
+            theta: th,
+            se,
+        });
+    }
+    for (k, &j) in fitted.iter().enumerate() {
+        items[j].a = Some(a[k]);
+        items[j].b = Some(-c[k] / a[k]);
+        items[j].at_bound = at_bound[k];
+    }
+    // Infit / outfit at the EAP abilities.
+    let mut num_in = vec![0.0; nj];
+    let mut den_in = vec![0.0; nj];
+    let mut out_sum = vec![0.0; nj];
+    let mut out_n = vec![0usize; nj];
+    for (i, ab) in respondents.iter().enumerate() {
+        let Some(t) = ab.theta else { continue };
+        for (k, &j) in fitted.iter().enumerate() {
+            let x = match m.row(i)[j] {
+                1 => 1.0,
+                0 => 0.0,
+                _ => continue,
+            };
+            let p = sigmoid(a[k] * t + c[k]);
+            let v = (p * (1.0 - p)).max(1e-300);
+            let e2 = (x - p) * (x - p);
+            num_in[j] += e2;
+            den_in[j] += v;
+            out_sum[j] += e2 / v;
+            out_n[j] += 1;
+        }
+    }
+    for &j in &fitted {
+        if out_n[j] > 0 {
+            items[j].outfit = Some(out_sum[j] / out_n[j] as f64);
+            items[j].infit = (den_in[j] > 0.0).then(|| num_in[j] / den_in[j]);
+        }
+    }
+    let mut notes = Vec::new();
+    let excluded = items.iter().filter(|i| i.excluded.is_some()).count();
+    if excluded > 0 {
+        notes.push(format!(
+            "{excluded} of {nj} items left out of the IRT fit (no one or everyone right, or no answers): they carry no information about ability"
+        ));
+    }
+    let bounded = at_bound.iter().filter(|&&b| b).count();
+    if bounded > 0 {
+        notes.push(format!(
+            "{bounded} items have an estimate on its bound (a in [{}, {}], b in [{}, {}]): too few respondents to pin them down",
+            opts.a_bounds.0, opts.a_bounds.1, opts.b_bounds.0, opts.b_bounds.1
+        ));
+    }
+    if !converged {
+        notes.push(format!(
+            "EM did not converge in {iterations} cycles (largest last change {max_change:.2e}, tolerance {:.0e}); the estimates are the last cycle's",
+            opts.tolerance
+        ));
+    }
+    let curves = curves(&items, &fitted, opts);
+    Ok(IrtFit {
+        model: opts.model,
+        items,
+        respondents,
+        converged,
+        iterations,
+        max_change,
+        log_likelihood,
+        quadrature_points: nq,
+        curves,
+        notes,
+    })
+}
+
+/// One item's M-step: Newton steps on the expected complete-data log-likelihood
+/// `sum_q r_q ln P_q + (n_q - r_q) ln(1 - P_q)`, `n_q = total_q - missing_q`. Returns
+/// the new `(a, c)` and whether a bound was hit.
+#[allow(clippy::too_many_arguments)]
+fn m_step(
+    theta: &[f64],
+    total: &[f64],
+    r: &[f64],
+    miss: &[f64],
+    mut a: f64,
+    mut c: f64,
+    two_pl: bool,
+    opts: &IrtOptions,
+) -> (f64, f64, bool) {
+    let mut bound = false;
+    for _ in 0..NEWTON_STEPS {
+        let (mut ga, mut gc, mut haa, mut hac, mut hcc) = (0.0, 0.0, 0.0, 0.0, 0.0);
+        for q in 0..theta.len() {
+            let n = (total[q] - miss[q]).max(0.0);
+            let t = theta[q];
+            let p = sigmoid(a * t + c);
+            let res = r[q] - n * p;
+            let wq = n * p * (1.0 - p);
+            ga += res * t;
+            gc += res;
+            haa += wq * t * t;
+            hac += wq * t;
+            hcc += wq;
+        }
+        let (da, dc) = if two_pl {
+            let (haa, hcc) = (haa + 1e-10, hcc + 1e-10);
+            let det = haa * hcc - hac * hac;
+            if det <= 0.0 {
+                break;
+            }
+            ((hcc * ga - hac * gc) / det, (haa * gc - hac * ga) / det)
+        } else {
+            (0.0, gc / (hcc + 1e-10))
+        };
+        let len = da.abs().max(dc.abs());
+        let scale = if len > 1.0 { 1.0 / len } else { 1.0 };
+        a += scale * da;
+        c += scale * dc;
+        bound = false;
+        if a < opts.a_bounds.0 || a > opts.a_bounds.1 {
+            a = a.clamp(opts.a_bounds.0, opts.a_bounds.1);
+            bound = true;
+        }
+        if a.abs() < 1e-6 {
+            a = 1e-6f64.copysign(if a == 0.0 { 1.0 } else { a });
+        }
+        let b = -c / a;
+        if b < opts.b_bounds.0 || b > opts.b_bounds.1 {
+            c = -a * b.clamp(opts.b_bounds.0, opts.b_bounds.1);
+            bound = true;
+        }
+        if len * scale < 1e-10 {
+            break;
+        }
+    }
+    (a, c, bound)
+}
+
+fn curves(items: &[IrtItem], fitted: &[usize], opts: &IrtOptions) -> Curves {
+    let (lo, hi, n) = opts.theta_grid;
+    let grid: Vec<f64> = (0..n)
+        .map(|k| lo + (hi - lo) * k as f64 / (n - 1) as f64)
+        .collect();
+    let mut test = vec![0.0; n];
+    let mut per_item = Vec::new();
+    for &j in fitted {
+        let it = &items[j];
+        let (Some(a), Some(b)) = (it.a, it.b) else {
+            continue;
+        };
+        let p: Vec<f64> = grid.iter().map(|t| sigmoid(a * (t - b))).collect();
+        let info: Vec<f64> = p.iter().map(|p| a * a * p * (1.0 - p)).collect();
+        for (t, v) in test.iter_mut().zip(&info) {
+            *t += v;
+        }
+        if opts.item_curves {
+            per_item.push(ItemCurve {
+                id: it.id.clone(),
+                p,
+                information: info,
+            });
+        }
+    }
+    Curves {
+        test_se: test
+            .iter()
+            .map(|&i| (i > 0.0).then(|| 1.0 / i.sqrt()))
+            .collect(),
+        theta: grid,
+        test_information: test,
+        items: per_item,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gauss_hermite_moments() {
+        // E[theta^k] of N(0, 1): 1, 0, 1, 0, 3, 0, 15; a 41-point rule is exact to degree 81.
+        let (x, w) = gauss_hermite_normal(41);
+        let mom = |k: i32| x.iter().zip(&w).map(|(x, w)| w * x.powi(k)).sum::<f64>();
+        for (k, want) in [(0, 1.0), (1, 0.0), (2, 1.0), (3, 0.0), (4, 3.0), (6, 15.0)] {
+            approx::assert_abs_diff_eq!(mom(k), want, epsilon = 1e-11);
+        }
+        // The two-point rule is +-1 with weight 1/2 each.
+        let (x, w) = gauss_hermite_normal(2);
+        approx::assert_abs_diff_eq!(x[1], 1.0, epsilon = 1e-14);
+        approx::assert_abs_diff_eq!(w[0], 0.5, epsilon = 1e-14);
+    }
+
+    #[test]
+    fn log1m_sigmoid_tails() {
+        // ln(1 - 1/(1+e^-z)) = -ln(1 + e^z): at z = 0, -ln 2; at z = 40, about -40.
+        approx::assert_abs_diff_eq!(log1m_sigmoid(0.0), -(2f64.ln()), epsilon = 1e-15);
+        approx::assert_abs_diff_eq!(log1m_sigmoid(40.0), -40.0, epsilon = 1e-12);
+        approx::assert_abs_diff_eq!(log1m_sigmoid(-40.0), -(-40f64).exp(), epsilon = 1e-30);
+    }
+}
