@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs whatever is missing, then runs every test of coglab:
 #   1. native:   cargo test --workspace (core library, CLI, app logic), after producing the
-#                independent PLS-SEM reference figures with Python plspm (scripts/plspm-reference.sh)
+#                independent reference figures with Python plspm (scripts/plspm-reference.sh) and
+#                girth (scripts/items-reference.sh)
 #   2. browser:  wasm-bindgen-test in headless Chromium (tests/web*.rs)
 #   3. release:  trunk build --release; the gzipped wasm + js of the app and the scoring worker
 #                together must fit the 800 KB budget
@@ -39,10 +40,15 @@ count_cargo() {
 
 time_stage() { local start=$SECONDS; "$@"; local rc=$?; echo "(took $((SECONDS - start)) s)"; return $rc; }
 
-stage "0/4 independent PLS-SEM reference figures (Python plspm)"
+stage "0/4 independent reference figures (Python plspm; girth for the item analysis)"
 if [ -x scripts/plspm-reference.sh ]; then
   if ! time_stage scripts/plspm-reference.sh; then
     echo "plspm reference could not be produced; the comparison test will report it"
+  fi
+fi
+if [ -x scripts/items-reference.sh ]; then
+  if ! time_stage scripts/items-reference.sh; then
+    echo "items reference (girth) could not be produced; the comparison test will report it"
   fi
 fi
 
