@@ -24,12 +24,16 @@ USAGE:
   coglab describe DATA [--json]
   coglab sem --spec SPEC DATA [--bootstrap N] [--seed S] [--prune] [--missing listwise|mean]
              [--max-iter N] [--json]
+  coglab items [--model rasch|2pl] [--json] [--answers KEY] [--stage all|cross|within|extrapolation]
+               [--threshold T] [--subset information|discrimination|none] [--tau T] [--curves] INPUT...
   coglab help | --version
 
   --json      machine-readable output (the field names scripts rely on; see the README)
   --items     (score mmiq/mmopera) include one row per item
   --trials    (score kiva) include one row per trial
   --human F   (score kiva) adults' data: adds their report and the RT-error correlation
+  items INPUT: one response-matrix CSV (id, then 1/0/empty per item); KiVA run folders (one
+              model each) and/or human_adults_KiVA.csv; or MM-IQ predictions with --answers
 
 Options and definitions: README.md and docs/glossary-*.md.
 Exit status: 0 on success, 1 on bad input (the message names file, line and field),
@@ -55,6 +59,9 @@ fn main() -> ExitCode {
         ["agree", rest @ ..] => commands::mmopera::agree(rest),
         ["describe", rest @ ..] => commands::sem::describe(rest),
         ["sem", rest @ ..] => commands::sem::sem(rest),
+        ["items", rest @ ..] => {
+            commands::items::ItemsOptions::parse(rest).and_then(|opts| commands::items::run(&opts))
+        }
         _ => Err(commands::CliError::Usage(format!(
             "unknown command: {}",
             argv.join(" ")

@@ -47,7 +47,7 @@ fn matrix() -> ResponseMatrix {
 fn bench(c: &mut Criterion) {
     let m = matrix();
     let mut g = c.benchmark_group("items");
-    g.sample_size(10).measurement_time(Duration::from_secs(20));
+    g.sample_size(10).measurement_time(Duration::from_secs(15));
     let two_pl = IrtOptions {
         item_curves: false,
         ..IrtOptions::default()

@@ -135,3 +135,47 @@ fn rasch_recovers_difficulties() {
         );
     }
 }
+
+/// Timing of the acceptance case (run with `--ignored --nocapture` in release); the criterion
+/// bench `benches/items.rs` is the measured figure.
+#[test]
+#[ignore]
+fn timing_2710_items_300_respondents() {
+    let (a, b) = true_params(2710, 2710);
+    let (m, _) = simulate(2711, 300, &a, &b, 0.0);
+    for model in [IrtModel::TwoPl, IrtModel::Rasch] {
+        let t = std::time::Instant::now();
+        let f = fit(
+            &m,
+            &IrtOptions {
+                model,
+                item_curves: false,
+                ..IrtOptions::default()
+            },
+        )
+        .unwrap();
+        eprintln!(
+            "{model:?}: {:?}, {} cycles, converged {}",
+            t.elapsed(),
+            f.iterations,
+            f.converged
+        );
+    }
+    for q in [21, 31] {
+        let t = std::time::Instant::now();
+        let f = fit(
+            &m,
+            &IrtOptions {
+                quadrature_points: q,
+                item_curves: false,
+                ..IrtOptions::default()
+            },
+        )
+        .unwrap();
+        eprintln!("2PL, {q} nodes: {:?}, {} cycles", t.elapsed(), f.iterations);
+    }
+    let t = std::time::Instant::now();
+    let _ =
+        coglab_core::items::analyse(&m, &coglab_core::items::AnalysisOptions::default()).unwrap();
+    eprintln!("analyse: {:?}", t.elapsed());
+}

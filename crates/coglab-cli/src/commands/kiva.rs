@@ -21,7 +21,7 @@ macro_rules! outln {
 }
 
 /// Collects the CSV files under a path (the path itself if it is a file), sorted.
-fn collect_csv(path: &str, out: &mut Vec<String>) -> Result<(), CliError> {
+pub(crate) fn collect_csv(path: &str, out: &mut Vec<String>) -> Result<(), CliError> {
     let p = Path::new(path);
     if p.is_dir() {
         let entries = std::fs::read_dir(p)
@@ -51,7 +51,7 @@ fn collect_csv(path: &str, out: &mut Vec<String>) -> Result<(), CliError> {
 }
 
 /// Whether a CSV is the human data file (its header starts with `ParticipantID`).
-fn is_human(bytes: &[u8]) -> bool {
+pub(crate) fn is_human(bytes: &[u8]) -> bool {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     bytes.starts_with(b"ParticipantID") || bytes.starts_with(b"\"ParticipantID\"")
 }

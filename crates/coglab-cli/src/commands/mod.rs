@@ -1,5 +1,6 @@
 //! The subcommands, one module per benchmark, plus shared helpers for reading files.
 
+pub mod items;
 pub mod kiva;
 pub mod mmiq;
 pub mod mmopera;

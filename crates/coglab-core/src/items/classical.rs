@@ -175,11 +175,31 @@ pub fn classical(m: &ResponseMatrix) -> ClassicalStats {
     let all: Vec<usize> = (0..nj).collect();
     let alpha = alpha_of(&complete, &all);
     if complete.len() >= 2 && nj >= 3 {
-        let mut cols: Vec<usize> = Vec::with_capacity(nj - 1);
+        // Without item j: the item variances lose var_j; the total variance is
+        // var(T - x_j) = var T + var x_j - 2 cov(T, x_j). O(n k) for all items.
+        let n = complete.len() as f64;
+        let totals: Vec<f64> = complete.iter().map(|r| r.iter().sum()).collect();
+        let mt = totals.iter().sum::<f64>() / n;
+        let var_t = totals.iter().map(|t| (t - mt) * (t - mt)).sum::<f64>() / (n - 1.0);
+        let mut var_j = vec![0.0; nj];
+        let mut cov_j = vec![0.0; nj];
+        for j in 0..nj {
+            let mj = complete.iter().map(|r| r[j]).sum::<f64>() / n;
+            let (mut v, mut c) = (0.0, 0.0);
+            for (r, t) in complete.iter().zip(&totals) {
+                let d = r[j] - mj;
+                v += d * d;
+                c += d * (t - mt);
+            }
+            var_j[j] = v / (n - 1.0);
+            cov_j[j] = c / (n - 1.0);
+        }
+        let sum_var: f64 = var_j.iter().sum();
+        let k = (nj - 1) as f64;
         for (j, item) in items.iter_mut().enumerate() {
-            cols.clear();
-            cols.extend((0..nj).filter(|&k| k != j));
-            item.alpha_if_deleted = alpha_of(&complete, &cols);
+            let tv = var_t + var_j[j] - 2.0 * cov_j[j];
+            item.alpha_if_deleted = (tv > 1e-12 * var_t.max(1.0))
+                .then(|| k / (k - 1.0) * (1.0 - (sum_var - var_j[j]) / tv));
         }
     }
     // Letter distributions.

@@ -13,15 +13,18 @@
 //! so a miskeyed item shows a negative slope) and `b` in [`IrtOptions::b_bounds`]; an item
 //! whose estimate rests on a bound is marked `at_bound` (small samples, e.g. three models, can
 //! separate perfectly and have no finite maximum). EM stops when no parameter moved by more
-//! than [`IrtOptions::tolerance`] in a cycle. Abilities are EAP (posterior mean) with the
+//! than [`IrtOptions::tolerance`] in a cycle. EM is accelerated by SQUAREM (Varadhan and
+//! Roland 2008, scheme S3, with a monotonicity check on the log-likelihood), which about halves
+//! the cycles on MM-IQ-sized data. Abilities are EAP (posterior mean) with the
 //! posterior standard deviation as standard error, at the final item parameters.
 //!
 //! Speed: the E-step works in log space with `log(1 - P)` precomputed per item and node, and
 //! uses `log L_i(q) = sum_{j answered} log(1 - P_jq) + sum_{j right} z_jq`, where the second
 //! sum is `theta_q sum a_j + sum c_j` over the right answers: per respondent it costs
 //! `O(items right + Q min(answered, missing))` instead of `O(items x Q)`. The expected counts
-//! add the posterior over the right answers (the expected number answered is the posterior
-//! total minus what the missing cells would have added).
+//! add the posterior over the right answers; the expected number answered is added over the
+//! answered items for a sparse row (KiVA adults see 14 of 700 trials) and, for a mostly
+//! complete row, as the posterior total minus what its missing cells would have added.
 //!
 //! Item fit: infit and outfit mean squares at the EAP abilities (expected value 1; the usual
 //! Rasch definitions, here also reported for the 2PL).
@@ -511,64 +514,100 @@ pub fn fit(m: &ResponseMatrix, opts: &IrtOptions) -> Result<IrtFit, ItemsError> 
         .collect();
     let mut es = Estep::new(nq, nf);
     let mut post = vec![0.0; nq];
-    let mut total = vec![0.0; nq];
-    let mut r_acc = vec![0.0; nf * nq];
-    let mut m_acc = vec![0.0; nf * nq];
+    let mut work = EmWork {
+        total: vec![0.0; nq],
+        r_total: vec![0.0; nq],
+        r_acc: vec![0.0; nf * nq],
+        n_acc: vec![0.0; nf * nq],
+        at_bound: vec![false; nf],
+    };
+    let two_pl = opts.model == IrtModel::TwoPl;
     let mut converged = false;
     let mut iterations = 0;
     let mut max_change = f64::INFINITY;
-    let mut at_bound = vec![false; nf];
-    let two_pl = opts.model == IrtModel::TwoPl;
+    let mut em = |a: &[f64], c: &[f64], na: &mut Vec<f64>, nc: &mut Vec<f64>, w: &mut EmWork| {
+        em_cycle(
+            &mut es, &resp, &theta, &log_w, a, c, na, nc, w, &mut post, two_pl, opts,
+        )
+    };
+    // SQUAREM (Varadhan and Roland 2008, scheme S3): two EM cycles p0 -> p1 -> p2, an
+    // extrapolated point p' = p0 - 2 s r + s^2 v (r = p1 - p0, v = p2 - 2 p1 + p0,
+    // s = -|r| / |v| <= -1), then one EM cycle from p' to stabilise it. The step is kept when
+    // the log-likelihood at p' is not below that at p0, otherwise p2 (a plain EM result) is
+    // used. The stopping rule is on a plain EM cycle's change, as without acceleration.
+    let (mut a1, mut c1) = (a.clone(), c.clone());
+    let (mut a2, mut c2) = (a.clone(), c.clone());
+    let (mut a3, mut c3) = (a.clone(), c.clone());
+    let (mut ax, mut cx) = (a.clone(), c.clone());
     while iterations < opts.max_iterations {
+        let ll0 = em(&a, &c, &mut a1, &mut c1, &mut work);
         iterations += 1;
-        // E-step.
-        es.update(&theta, &a, &c);
-        total.iter_mut().for_each(|v| *v = 0.0);
-        r_acc.iter_mut().for_each(|v| *v = 0.0);
-        m_acc.iter_mut().for_each(|v| *v = 0.0);
-        for i in 0..ni {
-            if es
-                .posterior(&resp, i, &theta, &log_w, &a, &c, &mut post)
-                .is_none()
-            {
-                continue;
-            }
-            for (t, p) in total.iter_mut().zip(&post) {
-                *t += p;
-            }
-            for &j in resp.right(i) {
-                let row = &mut r_acc[j as usize * nq..(j as usize + 1) * nq];
-                for (r, p) in row.iter_mut().zip(&post) {
-                    *r += p;
-                }
-            }
-            for &j in resp.missing(i) {
-                let row = &mut m_acc[j as usize * nq..(j as usize + 1) * nq];
-                for (r, p) in row.iter_mut().zip(&post) {
-                    *r += p;
-                }
+        max_change = param_change(&a, &c, &a1, &c1);
+        if max_change < opts.tolerance || iterations >= opts.max_iterations {
+            std::mem::swap(&mut a, &mut a1);
+            std::mem::swap(&mut c, &mut c1);
+            converged = max_change < opts.tolerance;
+            break;
+        }
+        em(&a1, &c1, &mut a2, &mut c2, &mut work);
+        iterations += 1;
+        let (mut rr, mut vv) = (0.0, 0.0);
+        for k in 0..nf {
+            for (p0, p1, p2) in [(a[k], a1[k], a2[k]), (c[k], c1[k], c2[k])] {
+                let r = p1 - p0;
+                let v = p2 - 2.0 * p1 + p0;
+                rr += r * r;
+                vv += v * v;
             }
         }
-        // M-step.
-        max_change = 0.0;
+        let step = if vv > 0.0 { -(rr / vv).sqrt() } else { -1.0 };
+        let step = if step.is_finite() {
+            step.clamp(-MAX_SQUAREM_STEP, -1.0)
+        } else {
+            -1.0
+        };
         for k in 0..nf {
-            let r = &r_acc[k * nq..(k + 1) * nq];
-            let miss = &m_acc[k * nq..(k + 1) * nq];
-            let (old_a, old_b) = (a[k], -c[k] / a[k]);
-            let (na, nc, bound) = m_step(&theta, &total, r, miss, a[k], c[k], two_pl, opts);
-            a[k] = na;
-            c[k] = nc;
-            at_bound[k] = bound;
-            let new_b = -nc / na;
-            max_change = max_change
-                .max((na - old_a).abs())
-                .max((new_b - old_b).abs());
+            let ext = |p0: f64, p1: f64, p2: f64| {
+                let (r, v) = (p1 - p0, p2 - 2.0 * p1 + p0);
+                p0 - 2.0 * step * r + step * step * v
+            };
+            let (ea, ec) = (ext(a[k], a1[k], a2[k]), ext(c[k], c1[k], c2[k]));
+            let ea = if two_pl {
+                ea.clamp(opts.a_bounds.0, opts.a_bounds.1)
+            } else {
+                a[k]
+            };
+            let ea = if ea.abs() < 1e-6 {
+                1e-6f64.copysign(ea + 0.0)
+            } else {
+                ea
+            };
+            let b = (-ec / ea).clamp(opts.b_bounds.0, opts.b_bounds.1);
+            ax[k] = ea;
+            cx[k] = -ea * b;
+        }
+        if iterations >= opts.max_iterations {
+            std::mem::swap(&mut a, &mut a2);
+            std::mem::swap(&mut c, &mut c2);
+            break;
+        }
+        let llx = em(&ax, &cx, &mut a3, &mut c3, &mut work);
+        iterations += 1;
+        if llx.is_finite() && llx >= ll0 - 1e-9 * ll0.abs() {
+            max_change = param_change(&ax, &cx, &a3, &c3);
+            std::mem::swap(&mut a, &mut a3);
+            std::mem::swap(&mut c, &mut c3);
+        } else {
+            max_change = param_change(&a1, &c1, &a2, &c2);
+            std::mem::swap(&mut a, &mut a2);
+            std::mem::swap(&mut c, &mut c2);
         }
         if max_change < opts.tolerance {
             converged = true;
             break;
         }
     }
+    let at_bound = work.at_bound;
     // Final E-step: EAP abilities and the log-likelihood at the final parameters.
     es.update(&theta, &a, &c);
     let mut log_likelihood = 0.0;
@@ -662,15 +701,119 @@ pub fn fit(m: &ResponseMatrix, opts: &IrtOptions) -> Result<IrtFit, ItemsError> 
     })
 }
 
+/// Largest SQUAREM step length `|s|`.
+const MAX_SQUAREM_STEP: f64 = 64.0;
+
+/// Accumulators of one EM cycle.
+struct EmWork {
+    /// Posterior total per node over the mostly complete rows.
+    total: Vec<f64>,
+    /// Posterior total per node over the complete rows counted by their wrong answers.
+    r_total: Vec<f64>,
+    /// Expected right answers per item and node (added to `r_total`).
+    r_acc: Vec<f64>,
+    /// Expected answers per item and node (added to `total`).
+    n_acc: Vec<f64>,
+    /// Whether each item's last M-step hit a bound.
+    at_bound: Vec<bool>,
+}
+
+/// Largest change of `a` or `b` between two parameter sets.
+fn param_change(a0: &[f64], c0: &[f64], a1: &[f64], c1: &[f64]) -> f64 {
+    let mut m: f64 = 0.0;
+    for k in 0..a0.len() {
+        m = m
+            .max((a1[k] - a0[k]).abs())
+            .max((-c1[k] / a1[k] + c0[k] / a0[k]).abs());
+    }
+    m
+}
+
+/// One EM cycle from `(a, c)` into `(na, nc)`; returns the marginal log-likelihood at
+/// `(a, c)`.
+#[allow(clippy::too_many_arguments)]
+fn em_cycle(
+    es: &mut Estep,
+    resp: &Responses,
+    theta: &[f64],
+    log_w: &[f64],
+    a: &[f64],
+    c: &[f64],
+    na: &mut [f64],
+    nc: &mut [f64],
+    w: &mut EmWork,
+    post: &mut [f64],
+    two_pl: bool,
+    opts: &IrtOptions,
+) -> f64 {
+    let nq = theta.len();
+    es.update(theta, a, c);
+    w.total.iter_mut().for_each(|v| *v = 0.0);
+    w.r_total.iter_mut().for_each(|v| *v = 0.0);
+    w.r_acc.iter_mut().for_each(|v| *v = 0.0);
+    w.n_acc.iter_mut().for_each(|v| *v = 0.0);
+    let mut ll = 0.0;
+    for i in 0..resp.right_off.len() - 1 {
+        let Some(li) = es.posterior(resp, i, theta, log_w, a, c, post) else {
+            continue;
+        };
+        ll += li;
+        let (right, wrong, missing) = (resp.right(i), resp.wrong(i), resp.missing(i));
+        let add = |acc: &mut [f64], items: &[u32], sign: f64| {
+            for &j in items {
+                let row = &mut acc[j as usize * nq..(j as usize + 1) * nq];
+                for (r, p) in row.iter_mut().zip(post.iter()) {
+                    *r += sign * p;
+                }
+            }
+        };
+        let sum_into = |acc: &mut [f64]| {
+            for (t, p) in acc.iter_mut().zip(post.iter()) {
+                *t += p;
+            }
+        };
+        if right.len() + wrong.len() <= missing.len() {
+            // A sparse row: add over what was answered.
+            add(&mut w.r_acc, right, 1.0);
+            add(&mut w.n_acc, right, 1.0);
+            add(&mut w.n_acc, wrong, 1.0);
+        } else {
+            // A mostly complete row: everything, minus the missing cells; and for the right
+            // answers, whichever side is shorter (right, or everything minus wrong and missing).
+            sum_into(&mut w.total);
+            add(&mut w.n_acc, missing, -1.0);
+            if right.len() <= wrong.len() + missing.len() {
+                add(&mut w.r_acc, right, 1.0);
+            } else {
+                sum_into(&mut w.r_total);
+                add(&mut w.r_acc, wrong, -1.0);
+                add(&mut w.r_acc, missing, -1.0);
+            }
+        }
+    }
+    for k in 0..a.len() {
+        let r = &w.r_acc[k * nq..(k + 1) * nq];
+        let answered = &w.n_acc[k * nq..(k + 1) * nq];
+        let (x, y, bound) = m_step(
+            theta, &w.total, &w.r_total, r, answered, a[k], c[k], two_pl, opts,
+        );
+        na[k] = x;
+        nc[k] = y;
+        w.at_bound[k] = bound;
+    }
+    ll
+}
+
 /// One item's M-step: Newton steps on the expected complete-data log-likelihood
-/// `sum_q r_q ln P_q + (n_q - r_q) ln(1 - P_q)`, `n_q = total_q - missing_q`. Returns
+/// `sum_q r_q ln P_q + (n_q - r_q) ln(1 - P_q)`, `n_q = total_q + answered_q` (see [`fit`]). Returns
 /// the new `(a, c)` and whether a bound was hit.
 #[allow(clippy::too_many_arguments)]
 fn m_step(
     theta: &[f64],
     total: &[f64],
+    r_total: &[f64],
     r: &[f64],
-    miss: &[f64],
+    answered: &[f64],
     mut a: f64,
     mut c: f64,
     two_pl: bool,
@@ -680,10 +823,10 @@ fn m_step(
     for _ in 0..NEWTON_STEPS {
         let (mut ga, mut gc, mut haa, mut hac, mut hcc) = (0.0, 0.0, 0.0, 0.0, 0.0);
         for q in 0..theta.len() {
-            let n = (total[q] - miss[q]).max(0.0);
+            let n = (total[q] + answered[q]).max(0.0);
             let t = theta[q];
             let p = sigmoid(a * t + c);
-            let res = r[q] - n * p;
+            let res = (r[q] + r_total[q]) - n * p;
             let wq = n * p * (1.0 - p);
             ga += res * t;
             gc += res;
@@ -718,7 +861,7 @@ fn m_step(
             c = -a * b.clamp(opts.b_bounds.0, opts.b_bounds.1);
             bound = true;
         }
-        if len * scale < 1e-10 {
+        if len * scale < 1e-8 {
             break;
         }
     }
