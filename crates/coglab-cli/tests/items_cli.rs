@@ -132,6 +132,7 @@ fn mmiq_predictions_give_letters_flags_and_the_key_bias() {
     // Item 1 (key C): right by all_right and model_d, wrong by model_b and model_c, both "D".
     close(&items[1]["p"], 0.5);
     assert_eq!(items[1]["most_frequent_wrong"], serde_json::json!(["D", 2]));
+    assert_eq!(items[1]["answers"], serde_json::json!({"C": 2, "D": 2}));
     // Item 3 (key D): everyone right.
     assert!(items[3]["flags"]
         .as_array()

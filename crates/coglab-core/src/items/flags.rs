@@ -64,6 +64,8 @@ pub struct ItemFlags {
     /// The most frequent wrong answer and its count (ties: the first in letter order), when
     /// answers are known.
     pub most_frequent_wrong: Option<(String, usize)>,
+    /// How often each answer was given (empty when answers are not known).
+    pub answers: BTreeMap<String, usize>,
 }
 
 /// The difference in proportion right between two groups on one item or category.
@@ -161,28 +163,29 @@ pub fn flag_items(
                 flags.push(Flag::PoorFit);
             }
         }
-        let most_frequent_wrong = if m.has_answers() {
-            let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut answers: BTreeMap<String, usize> = BTreeMap::new();
+        let mut wrong: BTreeMap<&str, usize> = BTreeMap::new();
+        if m.has_answers() {
             for i in 0..ni {
-                if m.get(i, j) == Some(false) {
-                    if let Some(a) = m.answer(i, j) {
-                        *counts.entry(a).or_default() += 1;
+                if let Some(a) = m.answer(i, j) {
+                    *answers.entry(a.to_string()).or_default() += 1;
+                    if m.get(i, j) == Some(false) {
+                        *wrong.entry(a).or_default() += 1;
                     }
                 }
             }
-            let mut best: Option<(&str, usize)> = None;
-            for (k, v) in counts {
-                if best.is_none_or(|(_, b)| v > b) {
-                    best = Some((k, v));
-                }
+        }
+        let mut best: Option<(&str, usize)> = None;
+        for (k, v) in wrong {
+            if best.is_none_or(|(_, b)| v > b) {
+                best = Some((k, v));
             }
-            best.map(|(k, v)| (k.to_string(), v))
-        } else {
-            None
-        };
+        }
+        let most_frequent_wrong = best.map(|(k, v)| (k.to_string(), v));
         items.push(ItemFlags {
             flags,
             most_frequent_wrong,
+            answers,
         });
     }
     let gaps = pick_groups(m, opts).map(|(first, second)| {

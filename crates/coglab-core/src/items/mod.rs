@@ -147,6 +147,9 @@ pub struct ItemRow {
     pub flags: Vec<Flag>,
     /// The most frequent wrong answer and how often it was given, when answers are known.
     pub most_frequent_wrong: Option<(String, usize)>,
+    /// How often each answer letter was given to this item (position bias per item; empty
+    /// when answers are not known).
+    pub answers: std::collections::BTreeMap<String, usize>,
 }
 
 /// One respondent's row.
@@ -247,6 +250,7 @@ pub fn analyse(m: &ResponseMatrix, opts: &AnalysisOptions) -> Result<ItemAnalysi
                 outfit: it.outfit,
                 flags: f.flags.clone(),
                 most_frequent_wrong: f.most_frequent_wrong.clone(),
+                answers: f.answers.clone(),
             }
         })
         .collect();
