@@ -38,7 +38,10 @@ pub extern "C" fn make() {
     }
     let items = (0..ITEMS).map(|j| ItemInfo::new(format!("{j}"))).collect();
     let resp = (0..RESPONDENTS)
-        .map(|i| RespondentInfo { id: format!("model{i}"), group: Some("model".into()) })
+        .map(|i| RespondentInfo {
+            id: format!("model{i}"),
+            group: Some("model".into()),
+        })
         .collect();
     let m = ResponseMatrix::new("bench", items, resp, &cells).unwrap();
     M.with(|c| *c.borrow_mut() = Some(m));
@@ -51,7 +54,11 @@ pub extern "C" fn fit_model(rasch: u32) -> u32 {
         let b = c.borrow();
         let m = b.as_ref().unwrap();
         let opts = IrtOptions {
-            model: if rasch == 1 { IrtModel::Rasch } else { IrtModel::TwoPl },
+            model: if rasch == 1 {
+                IrtModel::Rasch
+            } else {
+                IrtModel::TwoPl
+            },
             item_curves: false,
             ..IrtOptions::default()
         };
