@@ -3,7 +3,9 @@
 //! Built from a CSV ([`ResponseMatrix::parse_csv`]: first column the respondent id, a header
 //! row of item ids, cells `1`/`0` or empty for missing) or from scored results:
 //! [`ResponseMatrix::from_mmiq`] (one respondent per predictions file, with the chosen letters),
-//! [`ResponseMatrix::from_kiva`] (KiVA trials per stage, models and adults) and
+//! [`ResponseMatrix::from_mmiq_reports`] (scored reports alone, e.g. the leaderboard's dropped
+//! rows), [`ResponseMatrix::from_kiva`] / [`ResponseMatrix::from_kiva_reports`] (KiVA trials
+//! per stage, models and adults) and
 //! [`ResponseMatrix::from_scores`] (any item scores dichotomised at a threshold, e.g. MM-OPERA's
 //! holistic 0-4 scores via [`ResponseMatrix::from_mmopera`]).
 
@@ -378,6 +380,77 @@ impl ResponseMatrix {
         Self::new(source, items, respondents, &cells)?.with_answers(answers)
     }
 
+    /// One respondent per scored MM-IQ report without the answer key, e.g. the rows dropped on
+    /// the leaderboard page (their reports keep each item's category and key letter). Items
+    /// are the union of the reports' items, by `data_id`; an item a report did not score is
+    /// missing.
+    ///
+    /// # Errors
+    /// [`ItemsError::Empty`] without reports or items, [`ItemsError::BadId`] for a repeated
+    /// respondent.
+    pub fn from_mmiq_reports(reports: &[(&str, &MmiqReport)]) -> Result<Self, ItemsError> {
+        let mut seen: std::collections::BTreeMap<u64, (String, char)> = Default::default();
+        for (_, r) in reports {
+            for it in &r.items {
+                seen.entry(it.data_id)
+                    .or_insert_with(|| (it.category.clone(), it.key));
+            }
+        }
+        if seen.is_empty() {
+            return Err(ItemsError::Empty {
+                source_name: "MM-IQ".into(),
+                expected: "scored reports with their per-item rows".into(),
+            });
+        }
+        let index: HashMap<u64, usize> = seen.keys().enumerate().map(|(j, &d)| (d, j)).collect();
+        let items: Vec<ItemInfo> = seen
+            .iter()
+            .map(|(d, (cat, key))| ItemInfo {
+                id: d.to_string(),
+                category: Some(cat.clone()),
+                key: Some(key.to_string()),
+            })
+            .collect();
+        let n = items.len();
+        let mut cells = vec![None; reports.len() * n];
+        let mut answers = vec![None; reports.len() * n];
+        let mut respondents = Vec::with_capacity(reports.len());
+        for (i, (id, report)) in reports.iter().enumerate() {
+            respondents.push(RespondentInfo {
+                id: (*id).to_string(),
+                group: Some("model".into()),
+            });
+            for it in &report.items {
+                let j = index[&it.data_id];
+                cells[i * n + j] = Some(it.correct);
+                answers[i * n + j] = Some(it.parsed.to_string());
+            }
+        }
+        Self::new("MM-IQ", items, respondents, &cells)?.with_answers(answers)
+    }
+
+    /// KiVA items from scored KiVA reports of either source (leaderboard rows: model run
+    /// folders and the adults' data, told apart by [`crate::kiva::Source`]), as
+    /// [`ResponseMatrix::from_kiva`]; with several human reports the first is used.
+    ///
+    /// # Errors
+    /// As [`ResponseMatrix::from_kiva`].
+    pub fn from_kiva_reports(
+        reports: &[(&str, &KivaReport)],
+        opts: &KivaItemOptions,
+    ) -> Result<Self, ItemsError> {
+        let models: Vec<(&str, &KivaReport)> = reports
+            .iter()
+            .filter(|(_, r)| r.source == crate::kiva::Source::Model)
+            .copied()
+            .collect();
+        let human = reports
+            .iter()
+            .find(|(_, r)| r.source == crate::kiva::Source::Human)
+            .map(|(_, r)| *r);
+        Self::from_kiva(&models, human, opts)
+    }
+
     /// KiVA items (`<subdomain>/<variation>/<stage>`, category the subdomain) from model
     /// reports (one respondent each, `(id, report)`, group `model`; a trial stage is right when
     /// its mean over regenerations is at least `opts.threshold`) and the adults' report (one
@@ -744,6 +817,36 @@ mod tests {
             ResponseMatrix::parse_csv("m.csv", b"id,a\n"),
             Err(ItemsError::Empty { .. })
         ));
+    }
+
+    #[test]
+    fn mmiq_reports_without_the_key_keep_letters_and_categories() {
+        use crate::mmiq::{score, AnswerKey, Predictions};
+        let key = AnswerKey::parse(
+            "key.jsonl",
+            "{\"category\": \"Mathematical\", \"data_id\": 3, \"answer\": \"B\"}\n\
+             {\"category\": \"2D-Geometry\", \"data_id\": 1, \"answer\": \"C\"}\n",
+        )
+        .unwrap();
+        let pred = |text: &str| Predictions::parse("p.jsonl", text.as_bytes()).unwrap();
+        // Model x answers B on item 3 (right) and nothing on item 1; model y answers D on 1.
+        let rx = score(
+            &key,
+            &pred("{\"data_id\": 3, \"category\": \"Mathematical\", \"parsed_pred\": \"B\"}\n"),
+        )
+        .unwrap();
+        let ry = score(
+            &key,
+            &pred("{\"data_id\": 1, \"category\": \"2D-Geometry\", \"parsed_pred\": \"D\"}\n"),
+        )
+        .unwrap();
+        let m = ResponseMatrix::from_mmiq_reports(&[("x", &rx), ("y", &ry)]).unwrap();
+        // Items by data_id: 1, then 3.
+        assert_eq!(m.items[0].id, "1");
+        assert_eq!(m.items[0].key.as_deref(), Some("C"));
+        assert_eq!(m.items[1].category.as_deref(), Some("Mathematical"));
+        assert_eq!((m.get(0, 0), m.get(0, 1)), (None, Some(true)));
+        assert_eq!((m.get(1, 0), m.answer(1, 0)), (Some(false), Some("D")));
     }
 
     #[test]
