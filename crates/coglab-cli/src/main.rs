@@ -25,7 +25,8 @@ USAGE:
   coglab sem --spec SPEC DATA [--bootstrap N] [--seed S] [--prune] [--missing listwise|mean]
              [--max-iter N] [--json]
   coglab items [--model rasch|2pl] [--json] [--answers KEY] [--stage all|cross|within|extrapolation]
-               [--threshold T] [--subset information|discrimination|none] [--tau T] [--curves] INPUT...
+               [--threshold T] [--per-subdomain] [--subset information|discrimination|none] [--tau T]
+               [--curves] INPUT...
   coglab help | --version
 
   --json      machine-readable output (the field names scripts rely on; see the README)

@@ -52,6 +52,8 @@ pub struct ItemsOptions {
     pub target_tau: f64,
     /// Include each item's ICC and information curve in the JSON.
     pub curves: bool,
+    /// KiVA: one item per subdomain and stage instead of per trial.
+    pub per_subdomain: bool,
 }
 
 impl Default for ItemsOptions {
@@ -66,6 +68,7 @@ impl Default for ItemsOptions {
             subset: Some(SubsetCriterion::Information),
             target_tau: 0.95,
             curves: false,
+            per_subdomain: false,
         }
     }
 }
@@ -78,12 +81,13 @@ impl ItemsOptions {
     pub fn parse(words: &[&str]) -> Result<Self, CliError> {
         let a = Args::parse(
             words,
-            &["json", "curves"],
+            &["json", "curves", "per-subdomain"],
             &["model", "answers", "stage", "threshold", "subset", "tau"],
         )?;
         let mut o = Self {
             json: a.flag("json"),
             curves: a.flag("curves"),
+            per_subdomain: a.flag("per-subdomain"),
             answers: a.option("answers").map(str::to_string),
             inputs: a.positional.clone(),
             ..Self::default()
@@ -191,6 +195,7 @@ fn kiva_matrix(opts: &ItemsOptions) -> Result<Option<ResponseMatrix>, CliError> 
     let kopts = KivaItemOptions {
         stages: opts.stage,
         threshold: opts.threshold,
+        per_subdomain: opts.per_subdomain,
     };
     Ok(Some(ResponseMatrix::from_kiva(
         &refs,

@@ -10,10 +10,13 @@
 //! `b = -c / a`), in which each item's M-step is a weighted logistic regression on the
 //! quadrature nodes (concave), solved by at most [`NEWTON_STEPS`] Newton steps of length at
 //! most 1 per EM cycle. `a` is kept in [`IrtOptions::a_bounds`] (negative values are allowed,
-//! so a miskeyed item shows a negative slope) and `b` in [`IrtOptions::b_bounds`]; an item
+//! so a miskeyed item shows a negative slope) and the intercept `c = -a b` in
+//! [`IrtOptions::c_bounds`] (a bound on `b` instead would force the intercept of an item with a
+//! near-zero slope to 0 and make EM oscillate); an item
 //! whose estimate rests on a bound is marked `at_bound` (small samples, e.g. three models, can
-//! separate perfectly and have no finite maximum). EM stops when no parameter moved by more
-//! than [`IrtOptions::tolerance`] in a cycle. EM is accelerated by SQUAREM (Varadhan and
+//! separate perfectly and have no finite maximum). EM stops when no slope or intercept moved by
+//! more than [`IrtOptions::tolerance`] in a cycle (slope-intercept form: `b` is unidentified
+//! when `a` is near 0). EM is accelerated by SQUAREM (Varadhan and
 //! Roland 2008, scheme S3, with a monotonicity check on the log-likelihood), which about halves
 //! the cycles on MM-IQ-sized data. Abilities are EAP (posterior mean) with the
 //! posterior standard deviation as standard error, at the final item parameters.
@@ -75,12 +78,14 @@ pub struct IrtOptions {
     pub quadrature_points: usize,
     /// Most EM cycles (default 2,000).
     pub max_iterations: usize,
-    /// Stop when no `a` or `b` changed by more than this in a cycle (default 1e-4).
+    /// Stop when no slope `a` or intercept `c = -a b` changed by more than this in a cycle
+    /// (default 1e-4).
     pub tolerance: f64,
     /// Range of `a` (default -4 to 6).
     pub a_bounds: (f64, f64),
-    /// Range of `b` (default -6 to 6).
-    pub b_bounds: (f64, f64),
+    /// Range of the intercept `c = -a b` (default -30 to 30: P(right) at theta = 0 between
+    /// 1e-13 and 1 - 1e-13). `b` itself is not bounded (it is large when `a` is near 0).
+    pub c_bounds: (f64, f64),
     /// The ability grid of the chart curves: from, to, points (default -4, 4, 81).
     pub theta_grid: (f64, f64, usize),
     /// Whether to return each item's characteristic and information curve (the test
@@ -96,7 +101,7 @@ impl Default for IrtOptions {
             max_iterations: 2000,
             tolerance: 1e-4,
             a_bounds: (-4.0, 6.0),
-            b_bounds: (-6.0, 6.0),
+            c_bounds: (-30.0, 30.0),
             theta_grid: (-4.0, 4.0, 81),
             item_curves: true,
         }
@@ -133,9 +138,9 @@ impl IrtOptions {
                 format!("{lo} to {hi}"),
             );
         }
-        let (lo, hi) = self.b_bounds;
+        let (lo, hi) = self.c_bounds;
         if !(lo < hi && lo.is_finite() && hi.is_finite()) {
-            return bad("b_bounds", "finite, lower < upper", format!("{lo} to {hi}"));
+            return bad("c_bounds", "finite, lower < upper", format!("{lo} to {hi}"));
         }
         let (lo, hi, n) = self.theta_grid;
         if !(lo < hi && lo.is_finite() && hi.is_finite() && (2..=10_001).contains(&n)) {
@@ -534,11 +539,21 @@ pub fn fit(m: &ResponseMatrix, opts: &IrtOptions) -> Result<IrtFit, ItemsError> 
         let ll0 = em(&a, &c, &mut a1, &mut c1, &mut work);
         iterations += 1;
         max_change = param_change(&a, &c, &a1, &c1);
-        if max_change < opts.tolerance || iterations >= opts.max_iterations {
+        if max_change < opts.tolerance
+            || iterations >= opts.max_iterations
+            || iterations > SQUAREM_CYCLES
+        {
+            // Converged, out of cycles, or (after SQUAREM_CYCLES) plain EM from here on.
             std::mem::swap(&mut a, &mut a1);
             std::mem::swap(&mut c, &mut c1);
-            converged = max_change < opts.tolerance;
-            break;
+            if max_change < opts.tolerance {
+                converged = true;
+                break;
+            }
+            if iterations >= opts.max_iterations {
+                break;
+            }
+            continue;
         }
         em(&a1, &c1, &mut a2, &mut c2, &mut work);
         iterations += 1;
@@ -573,9 +588,8 @@ pub fn fit(m: &ResponseMatrix, opts: &IrtOptions) -> Result<IrtFit, ItemsError> 
             } else {
                 ea
             };
-            let b = (-ec / ea).clamp(opts.b_bounds.0, opts.b_bounds.1);
             ax[k] = ea;
-            cx[k] = -ea * b;
+            cx[k] = ec.clamp(opts.c_bounds.0, opts.c_bounds.1);
         }
         if iterations >= opts.max_iterations {
             std::mem::swap(&mut a, &mut a2);
@@ -667,8 +681,8 @@ pub fn fit(m: &ResponseMatrix, opts: &IrtOptions) -> Result<IrtFit, ItemsError> 
     let bounded = at_bound.iter().filter(|&&b| b).count();
     if bounded > 0 {
         notes.push(format!(
-            "{bounded} items have an estimate on its bound (a in [{}, {}], b in [{}, {}]): too few respondents to pin them down",
-            opts.a_bounds.0, opts.a_bounds.1, opts.b_bounds.0, opts.b_bounds.1
+            "{bounded} items have an estimate on its bound (a in [{}, {}], intercept -ab in [{}, {}]): too few respondents, or answers that separate them perfectly, leave no finite estimate",
+            opts.a_bounds.0, opts.a_bounds.1, opts.c_bounds.0, opts.c_bounds.1
         ));
     }
     if !converged {
@@ -760,6 +774,11 @@ fn start_values(
     (a, c)
 }
 
+/// EM cycles after which SQUAREM stops and plain (monotone) EM cycles continue: on data whose
+/// likelihood has no interior maximum for some items (estimates on their bounds) the
+/// extrapolation can keep overshooting.
+const SQUAREM_CYCLES: usize = 300;
+
 /// Largest SQUAREM step length `|s|`.
 const MAX_SQUAREM_STEP: f64 = 64.0;
 
@@ -777,13 +796,12 @@ struct EmWork {
     at_bound: Vec<bool>,
 }
 
-/// Largest change of `a` or `b` between two parameter sets.
+/// Largest change of a slope `a` or intercept `c = -a b` between two parameter sets (in
+/// slope-intercept form, as `b` is unidentified for an item whose slope is near 0).
 fn param_change(a0: &[f64], c0: &[f64], a1: &[f64], c1: &[f64]) -> f64 {
     let mut m: f64 = 0.0;
     for k in 0..a0.len() {
-        m = m
-            .max((a1[k] - a0[k]).abs())
-            .max((-c1[k] / a1[k] + c0[k] / a0[k]).abs());
+        m = m.max((a1[k] - a0[k]).abs()).max((c1[k] - c0[k]).abs());
     }
     m
 }
@@ -863,9 +881,21 @@ fn em_cycle(
     ll
 }
 
+/// Objective, gradient and (negated) Hessian of one item's M-step at `(a, c)`.
+struct MStepEval {
+    obj: f64,
+    ga: f64,
+    gc: f64,
+    haa: f64,
+    hac: f64,
+    hcc: f64,
+}
+
 /// One item's M-step: Newton steps on the expected complete-data log-likelihood
-/// `sum_q r_q ln P_q + (n_q - r_q) ln(1 - P_q)`, `n_q = total_q + answered_q` (see [`fit`]). Returns
-/// the new `(a, c)` and whether a bound was hit.
+/// `sum_q r_q ln P_q + (n_q - r_q) ln(1 - P_q) = sum_q r_q z_q - n_q softplus(z_q)`,
+/// `n_q = total_q + answered_q` (see [`fit`]), each step at most 1 long and halved until the
+/// objective does not decrease (so every M-step, and EM, is monotone even where the Hessian is
+/// nearly singular). Returns the new `(a, c)` and whether a bound was hit.
 #[allow(clippy::too_many_arguments)]
 fn m_step(
     theta: &[f64],
@@ -878,49 +908,90 @@ fn m_step(
     two_pl: bool,
     opts: &IrtOptions,
 ) -> (f64, f64, bool) {
-    let mut bound = false;
-    for _ in 0..NEWTON_STEPS {
-        let (mut ga, mut gc, mut haa, mut hac, mut hcc) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    let eval = |a: f64, c: f64| {
+        let mut e = MStepEval {
+            obj: 0.0,
+            ga: 0.0,
+            gc: 0.0,
+            haa: 0.0,
+            hac: 0.0,
+            hcc: 0.0,
+        };
         for q in 0..theta.len() {
             let n = (total[q] + answered[q]).max(0.0);
+            let rq = r[q] + r_total[q];
             let t = theta[q];
-            let p = sigmoid(a * t + c);
-            let res = (r[q] + r_total[q]) - n * p;
+            let z = a * t + c;
+            let ex = (-z.abs()).exp();
+            let p = if z >= 0.0 {
+                1.0 / (1.0 + ex)
+            } else {
+                ex / (1.0 + ex)
+            };
+            let softplus = z.max(0.0) + ex.ln_1p();
+            e.obj += rq * z - n * softplus;
+            let res = rq - n * p;
             let wq = n * p * (1.0 - p);
-            ga += res * t;
-            gc += res;
-            haa += wq * t * t;
-            hac += wq * t;
-            hcc += wq;
+            e.ga += res * t;
+            e.gc += res;
+            e.haa += wq * t * t;
+            e.hac += wq * t;
+            e.hcc += wq;
         }
+        e
+    };
+    let clamp = |a: f64, c: f64| {
+        let mut bound = false;
+        let mut a2 = a;
+        if a2 < opts.a_bounds.0 || a2 > opts.a_bounds.1 {
+            a2 = a2.clamp(opts.a_bounds.0, opts.a_bounds.1);
+            bound = true;
+        }
+        if a2.abs() < 1e-6 {
+            a2 = 1e-6f64.copysign(if a2 == 0.0 { 1.0 } else { a2 });
+        }
+        let mut c2 = c;
+        if c2 < opts.c_bounds.0 || c2 > opts.c_bounds.1 {
+            c2 = c2.clamp(opts.c_bounds.0, opts.c_bounds.1);
+            bound = true;
+        }
+        (a2, c2, bound)
+    };
+    let (a0, c0, mut bound) = clamp(a, c);
+    a = a0;
+    c = c0;
+    let mut cur = eval(a, c);
+    for _ in 0..NEWTON_STEPS {
         let (da, dc) = if two_pl {
-            let (haa, hcc) = (haa + 1e-10, hcc + 1e-10);
-            let det = haa * hcc - hac * hac;
+            let (haa, hcc) = (cur.haa + 1e-10, cur.hcc + 1e-10);
+            let det = haa * hcc - cur.hac * cur.hac;
             if det <= 0.0 {
                 break;
             }
-            ((hcc * ga - hac * gc) / det, (haa * gc - hac * ga) / det)
+            (
+                (hcc * cur.ga - cur.hac * cur.gc) / det,
+                (haa * cur.gc - cur.hac * cur.ga) / det,
+            )
         } else {
-            (0.0, gc / (hcc + 1e-10))
+            (0.0, cur.gc / (cur.hcc + 1e-10))
         };
         let len = da.abs().max(dc.abs());
-        let scale = if len > 1.0 { 1.0 / len } else { 1.0 };
-        a += scale * da;
-        c += scale * dc;
-        bound = false;
-        if a < opts.a_bounds.0 || a > opts.a_bounds.1 {
-            a = a.clamp(opts.a_bounds.0, opts.a_bounds.1);
-            bound = true;
+        let mut step = if len > 1.0 { 1.0 / len } else { 1.0 };
+        let mut moved = false;
+        for _ in 0..12 {
+            let (na, nc, nb) = clamp(a + step * da, c + step * dc);
+            let cand = eval(na, nc);
+            if cand.obj >= cur.obj - 1e-12 * cur.obj.abs() {
+                moved = (na - a).abs().max((nc - c).abs()) > 0.0;
+                a = na;
+                c = nc;
+                bound = nb;
+                cur = cand;
+                break;
+            }
+            step *= 0.5;
         }
-        if a.abs() < 1e-6 {
-            a = 1e-6f64.copysign(if a == 0.0 { 1.0 } else { a });
-        }
-        let b = -c / a;
-        if b < opts.b_bounds.0 || b > opts.b_bounds.1 {
-            c = -a * b.clamp(opts.b_bounds.0, opts.b_bounds.1);
-            bound = true;
-        }
-        if len * scale < 1e-8 {
+        if !moved || len * step < 1e-6 {
             break;
         }
     }

@@ -89,6 +89,12 @@ pub struct KivaItemOptions {
     /// A model's trial-stage score is the mean over its regenerations; it counts as right when
     /// at least this (default 0.5: a majority of the three regenerations).
     pub threshold: f64,
+    /// One item per subdomain and stage (`<subdomain>/<stage>`) instead of per trial: the
+    /// respondent's mean stage score over their trials of the subdomain (a model's 50, an
+    /// adult's usually one), right when at least `threshold`. Each adult sees one trial per
+    /// subdomain, so this gives a complete matrix where the per-trial one is 98 % missing.
+    #[serde(default)]
+    pub per_subdomain: bool,
 }
 
 impl Default for KivaItemOptions {
@@ -96,6 +102,7 @@ impl Default for KivaItemOptions {
         Self {
             stages: KivaStages::All,
             threshold: 0.5,
+            per_subdomain: false,
         }
     }
 }
@@ -495,12 +502,38 @@ impl ResponseMatrix {
                     Stage::Within => t.within_conditional,
                     Stage::Extrapolation => t.extrapolation,
                 };
+                if opts.per_subdomain {
+                    // Summed below; dichotomised after averaging.
+                    let id = format!("{}/{}", t.subdomain, stage_name(s));
+                    plan.push((resp, group, id, v));
+                    continue;
+                }
                 let v = if group == "model" {
                     v.map(|x| f64::from(u8::from(x >= opts.threshold - 1e-12)))
                 } else {
                     v
                 };
                 let id = format!("{}/{}/{}", t.subdomain, t.variation, stage_name(s));
+                plan.push((resp, group, id, v));
+            }
+        }
+        if opts.per_subdomain {
+            let mut sums: HashMap<(&str, String), (f64, usize)> = HashMap::new();
+            let mut order: Vec<(&str, &str, String)> = Vec::new();
+            for (resp, group, id, v) in plan.drain(..) {
+                let e = sums.entry((resp, id.clone())).or_insert_with(|| {
+                    order.push((resp, group, id));
+                    (0.0, 0)
+                });
+                if let Some(x) = v {
+                    e.0 += x;
+                    e.1 += 1;
+                }
+            }
+            for (resp, group, id) in order {
+                let (sum, n) = sums[&(resp, id.clone())];
+                let v =
+                    (n > 0).then(|| f64::from(u8::from(sum / n as f64 >= opts.threshold - 1e-12)));
                 plan.push((resp, group, id, v));
             }
         }
@@ -520,15 +553,18 @@ impl ResponseMatrix {
         Ok(m)
     }
 
-    /// KiVA item order: subdomain, then variation as a number, then stage order.
+    /// KiVA item order: subdomain, then variation as a number (if any), then stage order.
     fn sort_kiva_items(&mut self) {
         let key = |id: &str| -> (String, u64, usize) {
-            let mut parts = id.split('/');
-            let sub = parts.next().unwrap_or("").to_string();
-            let var = parts.next().and_then(|v| v.parse().ok()).unwrap_or(0);
-            let stage = match parts.next() {
-                Some("cross") => 0,
-                Some("within") => 1,
+            let parts: Vec<&str> = id.split('/').collect();
+            let sub = parts.first().unwrap_or(&"").to_string();
+            let var = match parts.as_slice() {
+                [_, v, _] => v.parse().unwrap_or(0),
+                _ => 0,
+            };
+            let stage = match parts.last() {
+                Some(&"cross") => 0,
+                Some(&"within") => 1,
                 _ => 2,
             };
             (sub, var, stage)
