@@ -189,3 +189,80 @@ fn kiva_models_and_adults_items_and_flags() {
     // Adults beat the models in every subdomain.
     assert!(gaps.categories.iter().all(|g| g.gap > 0.0));
 }
+
+#[test]
+fn kiva_per_subdomain_items_give_a_complete_matrix_that_fits() {
+    let Some(kiva) = common::shared_data("kiva") else {
+        return;
+    };
+    let reports: Vec<KivaReport> = MODELS.iter().map(|m| model_report(&kiva, m)).collect();
+    let human_bytes = std::fs::read(kiva.join("human_adults_KiVA.csv")).unwrap();
+    let human = score_human(&HumanData::parse("h.csv", &human_bytes).unwrap()).unwrap();
+    let refs: Vec<(&str, &KivaReport)> = MODELS.iter().copied().zip(reports.iter()).collect();
+    let opts = KivaItemOptions {
+        per_subdomain: true,
+        ..KivaItemOptions::default()
+    };
+    let m = ResponseMatrix::from_kiva(&refs, Some(&human), &opts).unwrap();
+    // 14 subdomains x 3 stages.
+    assert_eq!(m.n_items(), 42);
+    // Independent: adults with one row per subdomain and task answer every item; their cell
+    // is that row's Score. Count the participants with exactly 42 rows in the raw file.
+    let mut rdr = csv::Reader::from_path(kiva.join("human_adults_KiVA.csv")).unwrap();
+    let mut rows: BTreeMap<String, BTreeMap<(String, String), f64>> = BTreeMap::new();
+    let mut count: BTreeMap<String, usize> = BTreeMap::new();
+    for rec in rdr.records() {
+        let rec = rec.unwrap();
+        let stage = match rec[3].trim() {
+            "Cross Domain" => "cross",
+            "Within Domain" => "within",
+            _ => "extrapolation",
+        };
+        *count.entry(rec[0].to_string()).or_default() += 1;
+        rows.entry(rec[0].to_string()).or_default().insert(
+            (rec[1].to_string(), stage.to_string()),
+            rec[4].trim().parse().unwrap(),
+        );
+    }
+    let mut checked = 0;
+    for (pid, cells) in &rows {
+        if count[pid] != 42 || cells.len() != 42 {
+            continue;
+        }
+        let i = m.respondents.iter().position(|r| &r.id == pid).unwrap();
+        for ((sub, stage), score) in cells {
+            let j = m
+                .items
+                .iter()
+                .position(|it| it.id == format!("{sub}/{stage}"))
+                .unwrap();
+            assert_eq!(m.get(i, j), Some(*score == 1.0), "{pid} {sub} {stage}");
+        }
+        checked += 1;
+    }
+    assert!(
+        checked >= 200,
+        "only {checked} participants with one trial per subdomain"
+    );
+    let a = analyse(&m, &AnalysisOptions::default()).unwrap();
+    // With the monotone M-step the 2PL converges on this (ceiling-heavy) matrix.
+    assert!(a.converged, "{:?}", a.notes);
+    eprintln!(
+        "per subdomain: alpha {:?} on {} complete rows, {} cycles, subset {:?}",
+        a.classical.alpha,
+        a.classical.alpha_n,
+        a.iterations,
+        a.subset.as_ref().map(|s| s.size)
+    );
+    for it in a.items.iter().filter(|i| !i.flags.is_empty()) {
+        eprintln!(
+            "{:<28} p {:.3} r_pb {:>6} a {:>6} b {:>7} {:?}",
+            it.id,
+            it.p.unwrap_or(f64::NAN),
+            it.point_biserial.map_or("-".into(), |v| format!("{v:.3}")),
+            it.a.map_or("-".into(), |v| format!("{v:.2}")),
+            it.b.map_or("-".into(), |v| format!("{v:.2}")),
+            it.flags
+        );
+    }
+}
