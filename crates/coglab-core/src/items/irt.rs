@@ -891,11 +891,14 @@ struct MStepEval {
     hcc: f64,
 }
 
+/// Newton steps at most this long are taken without checking the objective.
+const SAFE_STEP: f64 = 0.1;
+
 /// One item's M-step: Newton steps on the expected complete-data log-likelihood
 /// `sum_q r_q ln P_q + (n_q - r_q) ln(1 - P_q) = sum_q r_q z_q - n_q softplus(z_q)`,
-/// `n_q = total_q + answered_q` (see [`fit`]), each step at most 1 long and halved until the
-/// objective does not decrease (so every M-step, and EM, is monotone even where the Hessian is
-/// nearly singular). Returns the new `(a, c)` and whether a bound was hit.
+/// `n_q = total_q + answered_q` (see [`fit`]), each step at most 1 long; a step longer than
+/// [`SAFE_STEP`] is halved until the objective does not decrease (so EM cannot oscillate where
+/// the Hessian is nearly singular). Returns the new `(a, c)` and whether a bound was hit.
 #[allow(clippy::too_many_arguments)]
 fn m_step(
     theta: &[f64],
@@ -908,7 +911,10 @@ fn m_step(
     two_pl: bool,
     opts: &IrtOptions,
 ) -> (f64, f64, bool) {
-    let eval = |a: f64, c: f64| {
+    // The objective (one more transcendental per node) is computed only for steps longer
+    // than SAFE_STEP, the ones that may overshoot; a short Newton step on this concave
+    // objective is taken as it is.
+    let eval = |a: f64, c: f64, with_obj: bool| {
         let mut e = MStepEval {
             obj: 0.0,
             ga: 0.0,
@@ -928,8 +934,10 @@ fn m_step(
             } else {
                 ex / (1.0 + ex)
             };
-            let softplus = z.max(0.0) + ex.ln_1p();
-            e.obj += rq * z - n * softplus;
+            if with_obj {
+                let softplus = z.max(0.0) + ex.ln_1p();
+                e.obj += rq * z - n * softplus;
+            }
             let res = rq - n * p;
             let wq = n * p * (1.0 - p);
             e.ga += res * t;
@@ -960,7 +968,8 @@ fn m_step(
     let (a0, c0, mut bound) = clamp(a, c);
     a = a0;
     c = c0;
-    let mut cur = eval(a, c);
+    let mut cur = eval(a, c, false);
+    let mut have_obj = false;
     for _ in 0..NEWTON_STEPS {
         let (da, dc) = if two_pl {
             let (haa, hcc) = (cur.haa + 1e-10, cur.hcc + 1e-10);
@@ -977,10 +986,26 @@ fn m_step(
         };
         let len = da.abs().max(dc.abs());
         let mut step = if len > 1.0 { 1.0 / len } else { 1.0 };
+        if len * step <= SAFE_STEP {
+            let (na, nc, nb) = clamp(a + step * da, c + step * dc);
+            a = na;
+            c = nc;
+            bound = nb;
+            if len * step < 1e-6 {
+                break;
+            }
+            cur = eval(a, c, false);
+            have_obj = false;
+            continue;
+        }
+        if !have_obj {
+            cur = eval(a, c, true);
+            have_obj = true;
+        }
         let mut moved = false;
         for _ in 0..12 {
             let (na, nc, nb) = clamp(a + step * da, c + step * dc);
-            let cand = eval(na, nc);
+            let cand = eval(na, nc, true);
             if cand.obj >= cur.obj - 1e-12 * cur.obj.abs() {
                 moved = (na - a).abs().max((nc - c).abs()) > 0.0;
                 a = na;
@@ -991,7 +1016,7 @@ fn m_step(
             }
             step *= 0.5;
         }
-        if !moved || len * step < 1e-6 {
+        if !moved {
             break;
         }
     }
