@@ -53,6 +53,11 @@ if [ -x scripts/plspm-reference.sh ]; then
     echo "plspm reference could not be produced; the comparison test will report it"
   fi
 fi
+if [ -x scripts/items-reference.sh ]; then
+  if ! time_stage scripts/items-reference.sh; then
+    echo "items reference (girth) could not be produced; the comparison test will report it"
+  fi
+fi
 
 stage "0/4 independent leaderboard-rank reference figures (statsmodels, scipy, krippendorff)"
 if [ -x scripts/ranks-reference.sh ]; then

@@ -43,6 +43,46 @@ pub enum Command {
     /// A leaderboard with paired tests, adjusted p-values, rank ranges and groups, from one
     /// file or folder per model.
     Rank(RankArgs),
+    /// Item analysis across models and humans: classical statistics, Rasch/2PL, flags, a
+    /// reduced subset.
+    Items(ItemsArgs),
+}
+
+/// Arguments of `coglab items`.
+#[derive(Debug, Args)]
+pub struct ItemsArgs {
+    /// One response-matrix CSV (respondent id, then 1/0/empty per item); KiVA run folders (one
+    /// model each) and/or `human_adults_KiVA.csv`; or MM-IQ predictions files with --answers.
+    #[arg(value_name = "INPUT", required = true)]
+    pub inputs: Vec<String>,
+    /// IRT model: rasch or 2pl (default 2pl).
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<String>,
+    /// MM-IQ answer key: the inputs are MM-IQ predictions files, one respondent each.
+    #[arg(long, value_name = "KEY")]
+    pub answers: Option<String>,
+    /// KiVA stages used as items: all (default), cross, within or extrapolation.
+    #[arg(long, value_name = "STAGE")]
+    pub stage: Option<String>,
+    /// KiVA model runs: a trial stage is right when its mean over regenerations is at least
+    /// this (default 0.5).
+    #[arg(long, value_name = "T")]
+    pub threshold: Option<f64>,
+    /// KiVA: one item per subdomain and stage instead of per trial.
+    #[arg(long)]
+    pub per_subdomain: bool,
+    /// Reduced-subset criterion: information (default), discrimination or none.
+    #[arg(long, value_name = "CRITERION")]
+    pub subset: Option<String>,
+    /// Kendall τ the reduced subset must keep with the full ranking (default 0.95).
+    #[arg(long, value_name = "T")]
+    pub tau: Option<f64>,
+    /// Include each item's characteristic and information curves in the JSON.
+    #[arg(long)]
+    pub curves: bool,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `coglab rank`.

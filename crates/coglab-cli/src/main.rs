@@ -29,6 +29,9 @@ fn main() -> ExitCode {
         Command::Agree(a) => commands::mmopera::agree(a),
         Command::Describe(a) => commands::sem::describe(a),
         Command::Sem(a) => commands::sem::sem(a),
+        Command::Items(a) => {
+            commands::items::ItemsOptions::from_cli(a).and_then(|opts| commands::items::run(&opts))
+        }
         Command::Rank(a) => {
             commands::rank::RankOptions::from_cli(a).and_then(|opts| commands::rank::run(&opts))
         }

@@ -14,11 +14,14 @@
 //! - [`selftest`]: the KiVA self-test's trial generator, scoring and export.
 //! - [`ranks`]: leaderboard ranks that hold up: paired tests, adjusted p-values, rank groups,
 //!   coverage, clustered errors, extraction and judge robustness.
+//! - [`items`]: item analysis across models and humans (classical statistics, Rasch/2PL IRT,
+//!   suspect-item flags, reduced subsets).
 //! - [`sem`]: the PLS-SEM engine behind Gold's benchmark-structure diagnostics, on [`linalg`].
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod encoding;
+pub mod items;
 pub mod kiva;
 pub mod leaderboard;
 pub mod limits;

@@ -81,7 +81,7 @@ fn collect_csv(path: &str, found: &mut Found) -> Result<(), CliError> {
 }
 
 /// Whether a CSV is the human data file (its header starts with `ParticipantID`).
-fn is_human(bytes: &[u8]) -> bool {
+pub(crate) fn is_human(bytes: &[u8]) -> bool {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     bytes.starts_with(b"ParticipantID") || bytes.starts_with(b"\"ParticipantID\"")
 }

@@ -8,6 +8,7 @@ macro_rules! outln {
     }};
 }
 
+pub mod items;
 pub mod kiva;
 pub mod mmiq;
 pub mod mmopera;

@@ -1,0 +1,81 @@
+//! Item analysis speed (issue 22): the 2PL fit on an MM-IQ-sized matrix.
+//!
+//! 2,710 items x 300 respondents (the size of MM-IQ answered by 300 models), simulated
+//! in-process from a 2PL with a seeded generator (a in [0.5, 2.5], b in [-2, 2],
+//! theta ~ N(0, 1)), no missing cells. The acceptance figure is 0.5 s natively for the fit.
+//!
+//! Run: `cargo bench -p coglab-core --bench items`.
+
+use coglab_core::items::matrix::{ItemInfo, RespondentInfo};
+use coglab_core::items::{analyse, fit, AnalysisOptions, IrtModel, IrtOptions, ResponseMatrix};
+use coglab_core::stats::rng::Rng;
+use criterion::{criterion_group, criterion_main, Criterion};
+use std::hint::black_box;
+use std::time::Duration;
+
+const ITEMS: usize = 2710;
+const RESPONDENTS: usize = 300;
+
+fn normal(rng: &mut Rng) -> f64 {
+    let u1 = rng.next_f64().max(1e-300);
+    let u2 = rng.next_f64();
+    (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+}
+
+fn matrix() -> ResponseMatrix {
+    let mut rng = Rng::new(2710);
+    let a: Vec<f64> = (0..ITEMS).map(|_| 0.5 + 2.0 * rng.next_f64()).collect();
+    let b: Vec<f64> = (0..ITEMS).map(|_| -2.0 + 4.0 * rng.next_f64()).collect();
+    let mut cells = Vec::with_capacity(ITEMS * RESPONDENTS);
+    for _ in 0..RESPONDENTS {
+        let t = normal(&mut rng);
+        for (aj, bj) in a.iter().zip(&b) {
+            let p = 1.0 / (1.0 + (-aj * (t - bj)).exp());
+            cells.push(Some(rng.next_f64() < p));
+        }
+    }
+    let items = (0..ITEMS).map(|j| ItemInfo::new(format!("{j}"))).collect();
+    let resp = (0..RESPONDENTS)
+        .map(|i| RespondentInfo {
+            id: format!("model{i}"),
+            group: Some("model".into()),
+        })
+        .collect();
+    ResponseMatrix::new("bench", items, resp, &cells).expect("a valid simulated matrix")
+}
+
+fn bench(c: &mut Criterion) {
+    let m = matrix();
+    let mut g = c.benchmark_group("items");
+    g.sample_size(10).measurement_time(Duration::from_secs(15));
+    let two_pl = IrtOptions {
+        item_curves: false,
+        ..IrtOptions::default()
+    };
+    g.bench_function("fit_2pl_2710x300", |b| {
+        b.iter(|| fit(black_box(&m), &two_pl).expect("fits"))
+    });
+    let rasch = IrtOptions {
+        model: IrtModel::Rasch,
+        ..two_pl.clone()
+    };
+    g.bench_function("fit_rasch_2710x300", |b| {
+        b.iter(|| fit(black_box(&m), &rasch).expect("fits"))
+    });
+    let all = AnalysisOptions {
+        irt: two_pl.clone(),
+        ..AnalysisOptions::default()
+    };
+    g.bench_function("analyse_2pl_2710x300_with_subset", |b| {
+        b.iter(|| analyse(black_box(&m), &all).expect("analyses"))
+    });
+    g.finish();
+    let f = fit(&m, &two_pl).expect("fits");
+    eprintln!(
+        "2PL on 2710 x 300: converged {}, {} EM cycles",
+        f.converged, f.iterations
+    );
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
