@@ -135,4 +135,3 @@ fn rasch_recovers_difficulties() {
         );
     }
 }
-
