@@ -331,3 +331,44 @@ fn control_characters_are_escaped_in_tables() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
     assert!(v.get("a\u{1b}]0;owned\u{7}").is_some());
 }
+
+/// Defect 9: listwise deletion that drops most models exited 0 without a word. Above half
+/// of the models it warns, naming how many cells each column is missing. 30 models: a1 is
+/// missing for models 0-19, b2 for 20-21, so 22 of 30 are dropped (73.3%) and 8 remain.
+#[test]
+fn listwise_deletion_of_most_models_warns() {
+    let dir = temp_dir("listwise");
+    let mut csv = String::from("model,a1,a2,b1,b2\n");
+    for i in 0..30u32 {
+        let x = f64::from(i * 7 % 11);
+        let y = f64::from(i * 5 % 13);
+        let a1 = if i < 20 {
+            "NA".to_string()
+        } else {
+            format!("{}", x + 1.0)
+        };
+        let b2 = if (20..22).contains(&i) {
+            "NA".to_string()
+        } else {
+            format!("{}", y - x / 2.0)
+        };
+        csv.push_str(&format!("m{i},{a1},{},{y},{b2}\n", x * 2.0 - y / 3.0));
+    }
+    let data = write(&dir, "sparse.csv", csv.as_bytes());
+    let spec = write(
+        &dir,
+        "spec.json",
+        br#"{"constructs": {"A": ["a1", "a2"], "B": ["b1", "b2"]}, "paths": [["A", "B"]]}"#,
+    );
+    let o = coglab(&["sem", "--spec", &spec, &data, "--json"]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("listwise deletion dropped 22 of 30 models (73.3%)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("Missing cells by column: a1 20, b2 2"),
+        "{err}"
+    );
+}
