@@ -372,3 +372,44 @@ fn listwise_deletion_of_most_models_warns() {
         "{err}"
     );
 }
+
+/// Defect 9: `--answers` entries of the wrong type were dropped without a count. The
+/// fixture's answers with r2 made a number and r3 a list: two warnings, each naming the id.
+#[test]
+fn wrong_type_answers_are_counted() {
+    let dir = temp_dir("answers");
+    let src = std::fs::read_to_string(core_fixture("mmopera/ria/modelx_RIA_results.json")).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&src).unwrap();
+    v["r2"] = serde_json::json!(42);
+    v["r3"] = serde_json::json!(["a", "b"]);
+    let answers = write(&dir, "modelx_RIA_results.json", v.to_string().as_bytes());
+    let meta = core_fixture("mmopera/ria/metadata.json");
+    let reg = core_fixture("mmopera/ria/modelx_RIA_regular_scoring.json");
+    let args = [
+        "score",
+        "mmopera",
+        "--task",
+        "ria",
+        "--metadata",
+        &meta,
+        "--regular",
+        &reg,
+        "--answers",
+        &answers,
+    ];
+    let o = coglab(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("answers file warnings (entries read as missing) (2):"),
+        "{out}"
+    );
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let o = coglab(&json_args);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let w = j["answers_warnings"].as_array().expect("answers_warnings");
+    assert_eq!(w.len(), 2);
+    let all = serde_json::to_string(w).unwrap();
+    assert!(all.contains("r2") && all.contains("r3"), "{all}");
+}
