@@ -331,3 +331,85 @@ fn control_characters_are_escaped_in_tables() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
     assert!(v.get("a\u{1b}]0;owned\u{7}").is_some());
 }
+
+/// Defect 9: listwise deletion that drops most models exited 0 without a word. Above half
+/// of the models it warns, naming how many cells each column is missing. 30 models: a1 is
+/// missing for models 0-19, b2 for 20-21, so 22 of 30 are dropped (73.3%) and 8 remain.
+#[test]
+fn listwise_deletion_of_most_models_warns() {
+    let dir = temp_dir("listwise");
+    let mut csv = String::from("model,a1,a2,b1,b2\n");
+    for i in 0..30u32 {
+        let x = f64::from(i * 7 % 11);
+        let y = f64::from(i * 5 % 13);
+        let a1 = if i < 20 {
+            "NA".to_string()
+        } else {
+            format!("{}", x + 1.0)
+        };
+        let b2 = if (20..22).contains(&i) {
+            "NA".to_string()
+        } else {
+            format!("{}", y - x / 2.0)
+        };
+        csv.push_str(&format!("m{i},{a1},{},{y},{b2}\n", x * 2.0 - y / 3.0));
+    }
+    let data = write(&dir, "sparse.csv", csv.as_bytes());
+    let spec = write(
+        &dir,
+        "spec.json",
+        br#"{"constructs": {"A": ["a1", "a2"], "B": ["b1", "b2"]}, "paths": [["A", "B"]]}"#,
+    );
+    let o = coglab(&["sem", "--spec", &spec, &data, "--json"]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("listwise deletion dropped 22 of 30 models (73.3%)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("Missing cells by column: a1 20, b2 2"),
+        "{err}"
+    );
+}
+
+/// Defect 9: `--answers` entries of the wrong type were dropped without a count. The
+/// fixture's answers with r2 made a number and r3 a list: two warnings, each naming the id.
+#[test]
+fn wrong_type_answers_are_counted() {
+    let dir = temp_dir("answers");
+    let src = std::fs::read_to_string(core_fixture("mmopera/ria/modelx_RIA_results.json")).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&src).unwrap();
+    v["r2"] = serde_json::json!(42);
+    v["r3"] = serde_json::json!(["a", "b"]);
+    let answers = write(&dir, "modelx_RIA_results.json", v.to_string().as_bytes());
+    let meta = core_fixture("mmopera/ria/metadata.json");
+    let reg = core_fixture("mmopera/ria/modelx_RIA_regular_scoring.json");
+    let args = [
+        "score",
+        "mmopera",
+        "--task",
+        "ria",
+        "--metadata",
+        &meta,
+        "--regular",
+        &reg,
+        "--answers",
+        &answers,
+    ];
+    let o = coglab(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("answers file warnings (entries read as missing) (2):"),
+        "{out}"
+    );
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let o = coglab(&json_args);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let w = j["answers_warnings"].as_array().expect("answers_warnings");
+    assert_eq!(w.len(), 2);
+    let all = serde_json::to_string(w).unwrap();
+    assert!(all.contains("r2") && all.contains("r3"), "{all}");
+}

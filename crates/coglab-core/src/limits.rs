@@ -21,6 +21,10 @@ pub const MIN_BOOTSTRAP: usize = 2;
 /// cells take 320 MB.
 pub const MAX_CELLS: usize = 20_000_000;
 
+/// Share of the models that listwise deletion may drop before `coglab sem` warns loudly
+/// (naming how many rows each column cost): above one half, most of the data is gone.
+pub const LISTWISE_WARN_SHARE: f64 = 0.5;
+
 /// Most PLS iterations (`sem --max-iter`, the spec's `max_iterations`).
 pub const MAX_ITERATIONS: usize = 100_000;
 

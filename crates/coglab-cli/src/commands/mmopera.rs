@@ -147,6 +147,11 @@ pub fn score(a: &ScoreMmoperaArgs) -> Result<(), CliError> {
         );
     }
     print_warnings(&mut out, "metadata warnings", &report.metadata_warnings);
+    print_warnings(
+        &mut out,
+        "answers file warnings (entries read as missing)",
+        &report.answers_warnings,
+    );
     if a.items {
         for item in &report.items {
             let mean = item.mean_score.map_or("-".into(), |m| format!("{m:.2}"));

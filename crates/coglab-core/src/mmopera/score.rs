@@ -485,6 +485,10 @@ pub struct Report {
     pub per_judge: PerJudge,
     /// Problems in the metadata (e.g. unknown ability labels).
     pub metadata_warnings: Vec<Warning>,
+    /// Problems in the model's answers file (entries of the wrong type, read as missing);
+    /// they used to be dropped without a count (issue 27, defect 9).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers_warnings: Vec<Warning>,
     /// Per-item rows (judged items, in file order).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<ItemRow>,
@@ -553,6 +557,10 @@ pub fn score(input: &ScoreInput<'_>, options: &ScoreOptions) -> Result<Report, M
         reasoning,
         per_judge,
         metadata_warnings: input.metadata.warnings.clone(),
+        answers_warnings: input
+            .answers
+            .map(|a| a.warnings.clone())
+            .unwrap_or_default(),
         items,
     })
 }
