@@ -1,6 +1,8 @@
 //! Times the Rasch and 2PL fits of the items bench (2,710 items x 300 respondents, the same
 //! seeded matrix as `crates/coglab-core/benches/items.rs`) in V8's WebAssembly engine, built
-//! with the app's size profile (opt-level "z", LTO), as the scoring worker runs it.
+//! with the app's size profile (opt-level "z", LTO) and, being inside the repository, the app's
+//! wasm32 flags from `.cargo/config.toml` (`+simd128`, `-inline-threshold=0`), as the scoring
+//! worker runs it.
 //!
 //! ```sh
 //! cd tools/items-wasm-timing

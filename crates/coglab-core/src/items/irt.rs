@@ -416,6 +416,7 @@ impl Estep {
             sc += c[j as usize];
         }
         let post = &mut post[..nq];
+        let (theta, log_w) = (&theta[..nq], &log_w[..nq]);
         for q in 0..nq {
             post[q] = log_w[q] + sa * theta[q] + sc;
         }
