@@ -239,11 +239,6 @@ impl WorkerClient {
     pub fn cancel(&self) {
         fail_all(&self.inner, "cancelled");
     }
-
-    /// Number of calls still running.
-    pub fn running(&self) -> usize {
-        self.inner.borrow().pending.len()
-    }
 }
 
 fn fail_all(inner: &Rc<RefCell<Inner>>, message: &str) {

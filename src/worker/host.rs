@@ -222,11 +222,6 @@ async fn drain(scope: DedicatedWorkerGlobalScope) {
     RUNNING.set(false);
 }
 
-/// Whether this code runs inside a dedicated worker (rather than a page's window).
-pub fn in_worker() -> bool {
-    js_sys::global().is_instance_of::<DedicatedWorkerGlobalScope>()
-}
-
 /// Serves requests in this worker until it is terminated: installs the message handler and
 /// posts [`Message::Ready`]. Called once, by the worker module's start.
 pub fn serve() {
