@@ -627,6 +627,8 @@ fn DropZone(
     forget: impl Fn(Option<String>) + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let (over, set_over) = signal(false);
+    // "Forget these files" asks first (issue 26, defect 13): it removes every kept file.
+    let confirm_forget = RwSignal::new(false);
     let take_list = move |list: Option<web_sys::FileList>| {
         let Some(list) = list else { return };
         let files: Vec<(String, web_sys::File)> = (0..list.length())
@@ -806,8 +808,23 @@ fn DropZone(
                             format!("{n} {} kept in this browser{again}: they are scored again each time you open the leaderboard, and never leave this machine.",
                                 if n == 1 { "file" } else { "files" })
                         }}</span>" "
-                        <button type="button" data-testid="lb-forget" on:click=move |_| forget(None)>"Forget these files"</button>
+                        <Show when=move || !confirm_forget.get()>
+                            <button type="button" data-testid="lb-forget" on:click=move |_| confirm_forget.set(true)>"Forget these files"</button>
+                        </Show>
                     </p>
+                    <Show when=move || confirm_forget.get()>
+                        <p class="lb-confirm" role="alert" data-testid="lb-forget-ask">
+                            {move || {
+                                let n = ws.kept.read().len();
+                                format!("Forget all {n} kept {}? Their rows leave the table and the files leave this browser's storage; the originals on your disk are not touched.",
+                                    if n == 1 { "file" } else { "files" })
+                            }}" "
+                            <button type="button" class="danger" data-testid="lb-forget-confirm"
+                                on:click=move |_| { confirm_forget.set(false); forget(None); }>"Forget them"</button>" "
+                            <button type="button" class="secondary" data-testid="lb-forget-keep"
+                                on:click=move |_| confirm_forget.set(false)>"Keep them"</button>
+                        </p>
+                    </Show>
                     <details>
                         <summary>"Kept files"</summary>
                         <ul class="lb-kept-list">
@@ -1092,14 +1109,18 @@ fn ChartCanvas(
 ) -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let (err, set_err) = signal(None::<String>);
+    // Redrawn at the new width when the window is resized (e.g. a phone turned).
+    let resized = crate::charts::resize_counter();
     // Drawn at the next frame rather than in the task that changed the data: a redraw takes
     // 10-20 ms, which would lengthen, e.g., the task that shows the scoring worker's result.
     Effect::new(move |_| {
+        resized.track();
         let d = data.get();
         request_animation_frame(move || {
             let Some(c) = canvas.get_untracked() else {
                 return;
             };
+            crate::charts::fit_to_shown_width(&c, 420);
             set_err.set(crate::charts::draw_on_canvas(c, |area| match &d {
                 Chart::Bars(b) => draw_grouped_bars(area, b),
                 Chart::Radar(r) => draw_radar(area, r),

@@ -18,6 +18,7 @@ use coglab_core::sem::suite::{
     RankRow, ReportTable, SpecDraft,
 };
 use coglab_core::sem::SemReport;
+use coglab_core::stats::{format_p, p_phrase};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde::{Deserialize, Serialize};
@@ -999,7 +1000,7 @@ fn Results(
                         .chain(r.descriptives.constructs.iter().map(|(n, x)| ("construct", n, x)))
                         .map(|(kind, n, x)| view! {
                             <tr><th scope="row">{n.clone()}</th><td>{kind}</td><td class="num">{x.n}</td><td class="num">{f3(x.mean)}</td><td class="num">{opt3(x.sd)}</td>
-                            <td class="num">{opt3(x.skewness)}</td><td class="num">{opt3(x.excess_kurtosis)}</td><td class="num">{opt3(x.cvm_w_star)}</td><td class="num">{opt3(x.cvm_p)}</td></tr>
+                            <td class="num">{opt3(x.skewness)}</td><td class="num">{opt3(x.excess_kurtosis)}</td><td class="num">{opt3(x.cvm_w_star)}</td><td class="num">{x.cvm_p.map_or_else(|| "–".to_string(), format_p)}</td></tr>
                         }).collect::<Vec<_>>();
                     let boot_rows = r.bootstrap.as_ref().map(|b| {
                         let rows = [("loading", &b.loadings), ("path", &b.paths), ("weight", &b.weights)].into_iter()
@@ -1021,8 +1022,8 @@ fn Results(
                         {r.human.as_ref().map(|h| view! {
                             <p data-testid="human-alignment">
                                 {format!(
-                                    "Weighted overall score against the human column {}: Pearson r = {:.3} (p = {:.3}), Spearman ρ = {:.3} (p = {:.3}), {} models.",
-                                    h.column, h.pearson.r, h.pearson.p, h.spearman.r, h.spearman.p, h.pearson.n
+                                    "Weighted overall score against the human column {}: Pearson r = {:.3} ({}), Spearman ρ = {:.3} ({}), {} models.",
+                                    h.column, h.pearson.r, p_phrase(h.pearson.p), h.spearman.r, p_phrase(h.spearman.p), h.pearson.n
                                 )}
                             </p>
                         })}

@@ -383,9 +383,12 @@ fn ResultsChart(
             }
         })
     });
+    let resized = crate::charts::resize_counter();
     Effect::new(move |_| {
+        resized.track();
         let d = chart.get();
         let Some(c) = canvas.get() else { return };
+        crate::charts::fit_to_shown_width(&c, 400);
         set_err.set(crate::charts::draw_on_canvas(c, |area| {
             draw_grouped_bars(area, &d)
         }));

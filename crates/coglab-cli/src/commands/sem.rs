@@ -8,6 +8,7 @@ use coglab_core::sem::data::{Missing, ScoreMatrix};
 use coglab_core::sem::describe::describe_matrix;
 use coglab_core::sem::spec::ModelSpec;
 use coglab_core::sem::{analyze_parsed, SemOptions, SemReport};
+use coglab_core::stats::p_phrase;
 
 fn opt(v: Option<f64>) -> String {
     v.map_or_else(|| "-".to_string(), |x| format!("{x:.3}"))
@@ -228,8 +229,13 @@ fn print_report(out: &mut String, r: &SemReport) {
     if let Some(h) = &r.human {
         outln!(
             out,
-            "\nOverall score vs {}: Pearson r {:.4} (p {:.3e}), Spearman rho {:.4} (p {:.3e}), n {}",
-            h.column, h.pearson.r, h.pearson.p, h.spearman.r, h.spearman.p, h.pearson.n
+            "\nOverall score vs {}: Pearson r {:.4} ({}), Spearman rho {:.4} ({}), n {}",
+            h.column,
+            h.pearson.r,
+            p_phrase(h.pearson.p),
+            h.spearman.r,
+            p_phrase(h.spearman.p),
+            h.pearson.n
         );
     }
     if let Some(b) = &r.bootstrap {

@@ -1,0 +1,172 @@
+// End-to-end tests of the defects users found (issue 26), each named after its defect. Each
+// failed on the main branch before its fix.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { start, newPage, App, ROOT, DIST, SHOTS } from './support.mjs';
+
+const DATA = process.env.COGLAB_DATA ?? join(ROOT, '../shared/data');
+const HAVE_DATA = existsSync(DATA);
+const KEY = join(DATA, 'mmiq/MMIQ_benchmark_answer_dict.jsonl');
+const PREDS = join(DATA, 'mmiq/example_output_parsed.jsonl');
+
+let env;
+before(async () => { env = await start(); });
+after(async () => { await env?.close(); });
+
+/** A free loopback port. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  });
+}
+
+/** The README's one-line server, `python3 -m http.server -d dist`, on a free port. */
+async function pythonServer(dir) {
+  const port = await freePort();
+  const child = spawn('python3', ['-m', 'http.server', '-d', dir, '--bind', '127.0.0.1', String(port)],
+    { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i += 1) {
+    try { await fetch(url + '/'); break; } catch (e) {
+      if (i > 100) { child.kill(); throw new Error(`python3 -m http.server did not start: ${e}`); }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return { url, close: () => child.kill() };
+}
+
+test('defect 3: shared links open on a plain static host (python3 -m http.server)', async () => {
+  const server = await pythonServer(DIST);
+  try {
+    // Every link of the main navigation, opened in a fresh browser (no service worker yet).
+    const { page: home, context: c0 } = await newPage(env.browser);
+    await new App(home, server.url).goto('/');
+    const routes = await home.getByTestId('main-nav').locator('a').evaluateAll(
+      (as) => as.map((a) => new URL(a.href).pathname));
+    await c0.close();
+    assert.ok(routes.length >= 5, `main navigation links: ${routes}`);
+    for (const route of [...routes.filter((r) => r !== '/'), '/leaderboard?b=kiva']) {
+      const { page, context, errors } = await newPage(env.browser);
+      const res = await page.goto(server.url + route);
+      assert.equal(res.status(), 200, `${route}: HTTP ${res.status()}`);
+      await page.getByTestId('main-nav').waitFor();
+      assert.equal(await page.getByTestId('page-not-found').count(), 0, `${route} shows the not-found page`);
+      if (route.includes('b=kiva')) {
+        await page.getByTestId('kiva-board').waitFor();
+        assert.match(new URL(page.url()).search, /b=kiva/, 'the query survives the redirect');
+      }
+      assert.deepEqual(errors, [], route);
+      await context.close();
+    }
+  } finally {
+    server.close();
+  }
+});
+
+test('defect 5: the page shows a loading state, not a blank page, until the app runs', async () => {
+  // The served HTML itself (before any script runs) has the loading line and a <noscript> text.
+  const html = readFileSync(join(DIST, 'index.html'), 'utf8');
+  assert.match(html, /data-testid="boot-loading"/);
+  assert.match(html, /<noscript>[\s\S]*needs JavaScript[\s\S]*<\/noscript>/);
+  // Without JavaScript: the explanation shows, the loading line does not.
+  const noJs = await env.browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
+  const p1 = await noJs.newPage();
+  await p1.goto(env.base + '/leaderboard');
+  assert.ok(await p1.getByTestId('boot-noscript').isVisible());
+  assert.equal(await p1.getByTestId('boot-loading').isVisible(), false);
+  await p1.screenshot({ path: join(SHOTS, 'defect5-noscript-1280-light.png') });
+  await noJs.close();
+  // With JavaScript but the app's module held back: the loading line is what the visitor sees.
+  const { page, context } = await newPage(env.browser);
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(/coglab-app-.*_bg\.wasm$/, async (route) => { await held; await route.continue(); });
+  await page.goto(env.base + '/leaderboard', { waitUntil: 'domcontentloaded' });
+  await page.getByTestId('boot-loading').waitFor();
+  assert.match(await page.getByTestId('boot-loading').innerText(), /Loading coglab/);
+  await page.screenshot({ path: join(SHOTS, 'defect5-loading-1280-light.png') });
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(SHOTS, 'defect5-loading-390-dark.png') });
+  release();
+  // Once the app has mounted, the placeholder is gone (one header, one navigation).
+  await page.getByTestId('main-nav').waitFor();
+  assert.equal(await page.locator('#boot').count(), 0);
+  assert.equal(await page.locator('header.site-header').count(), 1);
+  await context.close();
+});
+
+test('defect 8: p-values print as "p < 0.0001", never "0.0000"', { skip: !HAVE_DATA && `${DATA} absent` }, async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard');
+  // A second model that answers every item right: McNemar's exact p against the example
+  // predictions is far below 1e-4 (the example is right on 27% of 2,710 items).
+  const dir = mkdtempSync(join(tmpdir(), 'coglab-p-'));
+  const perfect = join(dir, 'perfect_output.jsonl');
+  writeFileSync(perfect, readFileSync(KEY, 'utf8').trim().split('\n')
+    .map((l) => { const k = JSON.parse(l); return JSON.stringify({ data_id: k.data_id, response: `The answer is ${k.answer}.` }); })
+    .join('\n') + '\n');
+  await page.getByTestId('file-input').setInputFiles([KEY, PREDS, perfect]);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=staged-row]').length >= 3);
+  await page.getByTestId('lb-score').click();
+  await page.locator('[data-testid=mmiq-computed-row][data-model=perfect]').waitFor();
+  await page.getByTestId('compare-a').selectOption({ label: 'perfect' });
+  await page.getByTestId('compare-b').selectOption({ label: 'example' });
+  await page.getByTestId('compare-stats').waitFor();
+  await page.waitForFunction(() => /McNemar/.test(document.querySelector('[data-testid=compare-stats]')?.textContent ?? ''));
+  const text = await page.getByTestId('compare-stats').innerText();
+  assert.match(text, /McNemar exact p < 0\.0001/);
+  assert.doesNotMatch(text, /0\.0000/);
+  await page.getByTestId('compare-stats').screenshot({ path: join(SHOTS, 'defect8-p-value-1280-light.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('defect 7: at 390 px the sticky header names the model column, the self-test fits, chart text keeps its size', async () => {
+  const { page, context, errors } = await newPage(env.browser, { viewport: { width: 390, height: 800 } });
+  const app = new App(page, env.base);
+  // KiVA's table scrolled sideways: the header that stays at the left is "Model".
+  await app.goto('/leaderboard?b=kiva');
+  const table = page.getByTestId('kiva-table');
+  await table.locator('tbody tr').first().waitFor();
+  await table.evaluate((t) => { t.closest('.table-scroll').scrollLeft = 400; });
+  const stuck = await table.evaluate((t) => {
+    const box = t.closest('.table-scroll').getBoundingClientRect();
+    const head = t.querySelector('thead tr').getBoundingClientRect();
+    const el = document.elementFromPoint(box.left + 8, head.top + head.height / 2);
+    return el?.closest('th')?.textContent.trim();
+  });
+  assert.match(stuck ?? '', /^Model/, `the sticky header reads ${stuck}`);
+  await page.screenshot({ path: join(SHOTS, 'defect7-kiva-scrolled-390-light.png') });
+  // Charts are drawn at the width they are shown, so 12 px text stays 12 px (not 900 px
+  // drawn into 350: 4.7 px).
+  for (const id of ['kiva-chart']) {
+    const c = page.getByTestId(id);
+    await c.waitFor();
+    await page.waitForFunction((tid) => {
+      const el = document.querySelector(`[data-testid=${tid}]`);
+      return el && Math.abs(el.width / el.getBoundingClientRect().width - 1) < 0.05;
+    }, id, { timeout: 5000 }).catch(() => {});
+    const ratio = await c.evaluate((el) => el.width / el.getBoundingClientRect().width);
+    assert.ok(Math.abs(ratio - 1) < 0.05, `${id}: drawn ${ratio.toFixed(2)}x its shown width`);
+    await c.screenshot({ path: join(SHOTS, `defect7-${id}-390-light.png`) });
+  }
+  // The self-test start page fits the phone's width.
+  await app.navigate('Self-test (KiVA)');
+  await page.getByTestId('main-nav').waitFor();
+  await page.waitForTimeout(500);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `the self-test page is ${width} px wide at 390`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(SHOTS, 'defect7-selftest-390-dark.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
