@@ -170,3 +170,63 @@ test('defect 7: at 390 px the sticky header names the model column, the self-tes
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('defect 16: self-test pictures are click targets, the options stay in view, and the end reviews each trial', async () => {
+  for (const [width, height, scheme] of [[1280, 800, 'light'], [390, 800, 'dark']]) {
+    const { page, context, errors } = await newPage(env.browser, { viewport: { width, height }, colorScheme: scheme });
+    const app = new App(page, env.base);
+    await app.goto('/self-test');
+    await page.getByTestId('kind').selectOption('short');
+    await page.getByTestId('seed').fill('77');
+    await page.getByTestId('participant').fill('defect16');
+    await page.getByTestId('start').click();
+    let answered = 0;
+    const seen = new Set();
+    for (;;) {
+      if (await page.getByTestId('results').count()) break;
+      const trial = page.locator('[data-testid=trial][data-ready=true]');
+      await trial.waitFor();
+      const stage = Number(await trial.getAttribute('data-stage'));
+      const where = `${await trial.getAttribute('data-trial')}/${stage}`;
+      // Every answer button is inside the window, without scrolling.
+      const boxes = await trial.getByTestId('option').evaluateAll((bs) => bs.map((b) => {
+        const r = b.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+      }));
+      for (const b of boxes) {
+        assert.ok(b.bottom <= height && b.top >= 0 && b.right <= width,
+          `${width}x${height} trial ${where}: an option at ${JSON.stringify(b)} is out of view`);
+      }
+      if (!seen.has(stage)) {
+        seen.add(stage);
+        await page.screenshot({ path: join(SHOTS, `defect16-stage${stage}-${width}-${scheme}.png`) });
+      }
+      if (stage === 3) {
+        // The pictures (A)-(C) are buttons themselves: clicking the picture answers.
+        const picks = trial.locator('.kiva-pick');
+        assert.equal(await picks.count(), 3);
+        await picks.nth(1).locator('.kiva-pic').last().click();
+      } else {
+        await trial.getByTestId('option').first().click();
+      }
+      answered += 1;
+      await page.waitForFunction((w) => {
+        const el = document.querySelector('[data-testid=trial]');
+        return !el || `${el.dataset.trial}/${el.dataset.stage}` !== w;
+      }, where);
+    }
+    assert.ok(seen.has(3), 'a stage-3 question was shown');
+    // The end: one review row per question answered, each marked right or wrong.
+    const review = page.getByTestId('trial-review');
+    await review.locator('summary').click();
+    const rows = review.getByTestId('review-answer');
+    assert.equal(await rows.count(), answered);
+    const marks = await rows.evaluateAll((rs) => rs.map((r) => r.dataset.correct));
+    assert.ok(marks.every((m) => m === 'true' || m === 'false'));
+    const first = await rows.first().locator('td').allInnerTexts();
+    assert.match(first.at(-1), /^\d+\.\d s$/, `reaction time cell: ${first.at(-1)}`);
+    await review.screenshot({ path: join(SHOTS, `defect16-review-${width}-${scheme}.png`) });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
