@@ -67,6 +67,10 @@ pub struct BoardRow {
     pub size: String,
     /// One cell per column (`None`: not available).
     pub cells: Vec<Option<BoardCell>>,
+    /// For rows transcribed from a paper: the short citation shown on the row (table, paper,
+    /// year) and the link to the paper's project page (issue 26, defect 11: on the row, not
+    /// only on hover, which phones lack).
+    pub cite: Option<(String, String)>,
 }
 
 /// One metric column.
@@ -481,7 +485,11 @@ pub fn BoardTable(
                                 <tr data-testid=format!("{stem}-{kind}-row") data-model=r.model.clone() data-kind=kind class=format!("kind-{kind}")>
                                     <td class="num" data-rank=rank.map(|k| k.to_string())>{rank.map_or("–".into(), |k| k.to_string())}</td>
                                     <th scope="row">{r.model.clone()}" "
-                                        <span class=format!("badge {kind}") title=r.source.clone()>{kind}</span></th>
+                                        <span class=format!("badge {kind}") title=r.source.clone()>{kind}</span>
+                                        {r.cite.clone().map(|(text, url)| view! {
+                                            <a class="row-source" href=url target="_blank" rel="noopener"
+                                                title=r.source.clone() data-testid="row-source">{text}</a>
+                                        })}</th>
                                     {cells}
                                 </tr>
                             }
@@ -532,6 +540,7 @@ mod tests {
             },
             size: "unknown".into(),
             cells,
+            cite: None,
         }
     }
 

@@ -185,6 +185,12 @@ pub fn Leaderboard() -> impl IntoView {
                     }.into_any(),
                     (_, Some(Ok(b))) => view! {
                         <h2 class="lb-subhead">"Reported in the paper"</h2>
+                        {b.paper.clone().map(|p| view! {
+                            <p class="source" data-testid="paper-cite">
+                                <cite>{p.title.clone()}</cite>{format!(" ({}). ", p.venue_year())}
+                                <a href=p.url.clone() target="_blank" rel="noopener">"Project page and code"</a>
+                            </p>
+                        })}
                         {b.tables.into_iter()
                             .map(|t| view! { <ReportedTableView table=t /> })
                             .collect_view()}
@@ -736,7 +742,7 @@ fn DropZone(
                                         </td>
                                         <td><input type="text" data-testid="staged-model" prop:value=s.model.clone()
                                             aria-label=format!("model name for {}", s.path)
-                                            on:change=move |ev| { let v = event_target_value(&ev); ws.staged.update(|x| if let Some(x) = x.get_mut(i) { x.model = v; }); } /></td>
+                                            on:input=move |ev| { let v = event_target_value(&ev); ws.staged.update_untracked(|x| if let Some(x) = x.get_mut(i) { x.model = v; }); } /></td>
                                     </tr>
                                 }
                             }).collect_view()}

@@ -436,6 +436,15 @@ fn Runner(
                             <Pair label="" before=before after=after />
                         </div>
                         <h2 class="kiva-question" id="kiva-question">{question}</h2>
+                        // On phones the new object is shown once here and each answer shows
+                        // only its result (style/selftest.css); on wider screens each answer is
+                        // the whole pair.
+                        {(stage == Stage::Extrapolation).then(|| view! {
+                            <div class="kiva-test-input" aria-hidden="true">
+                                <span class="hint">"New object:"</span>
+                                {test_before.clone().view("new object")}
+                            </div>
+                        })}
                         // Stage 3: the pictures themselves are the answers (A)-(C); (D) is the
                         // one text button. Stages 1 and 2: text options.
                         <div class="kiva-options" class:kiva-picks=stage == Stage::Extrapolation

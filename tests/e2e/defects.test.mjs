@@ -137,7 +137,7 @@ test('defect 7: at 390 px the sticky header names the model column, the self-tes
   await app.goto('/leaderboard?b=kiva');
   const table = page.getByTestId('kiva-table');
   await table.locator('tbody tr').first().waitFor();
-  await table.evaluate((t) => { t.closest('.table-scroll').scrollLeft = 400; });
+  await table.evaluate((t) => { t.scrollIntoView({ block: 'center' }); t.closest('.table-scroll').scrollLeft = 400; });
   const stuck = await table.evaluate((t) => {
     const box = t.closest('.table-scroll').getBoundingClientRect();
     const head = t.querySelector('thead tr').getBoundingClientRect();
@@ -229,4 +229,30 @@ test('defect 16: self-test pictures are click targets, the options stay in view,
     assert.deepEqual(errors, []);
     await context.close();
   }
+});
+
+test('defect 10: a self-test CSV is scored under the name typed while staging', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard?b=kiva');
+  // A self-test export (KiVA's human-data layout, one participant).
+  const dir = mkdtempSync(join(tmpdir(), 'coglab-self-'));
+  const csv = join(dir, 'kiva-selftest-short-77.csv');
+  writeFileSync(csv, ['ParticipantID,Transformation,Variation,Task,Score,Reaction Time',
+    'someone,Counting+2,1,Cross Domain,1,1760', 'someone,Counting+2,1,Within Domain,1,1110',
+    'someone,Counting+2,1,Extrapolation,1,1270', 'someone,Resize2XY,2,Cross Domain,0,2400',
+    'someone,Resize2XY,2,Extrapolation,0,2100'].join('\r\n') + '\r\n');
+  await page.getByTestId('file-input').setInputFiles([csv]);
+  await page.getByTestId('staged-row').first().waitFor();
+  assert.equal(await page.getByTestId('staged-kind').first().inputValue(), 'kiva_human');
+  // Typed, then Score clicked at once (as a person does: no Tab, no Enter).
+  await page.getByTestId('staged-model').first().click();
+  await page.getByTestId('staged-model').first().fill('');
+  await page.keyboard.type('Alice');
+  await page.getByTestId('lb-score').click();
+  await page.locator('[data-testid=kiva-computed-row]').first().waitFor();
+  const names = await page.locator('[data-testid=kiva-computed-row]').evaluateAll((rs) => rs.map((r) => r.dataset.model));
+  assert.deepEqual(names, ['Alice']);
+  assert.deepEqual(errors, []);
+  await context.close();
 });
