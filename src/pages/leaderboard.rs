@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use crate::router::use_query_map;
 use coglab_core::kiva::Variant;
-use coglab_core::leaderboard::{guess_model, FileKind, FileStatus, KivaRow, MmiqRow};
+use coglab_core::leaderboard::{guess_model, FileKind, FileStatus, KivaRow, MmiqRow, WAITING};
 use coglab_core::mmiq::CATEGORIES;
 use coglab_core::selftest::baselines::Baselines;
 use leptos::prelude::*;
@@ -368,6 +368,43 @@ async fn score_staged(ws: Workspace, client: WorkerClient) {
         inputs.push((s.path.clone(), f.into()));
         scoring.push(s);
     }
+    if inputs.is_empty() {
+        return;
+    }
+    // The files kept in this browser are scored again with the new ones, so that a kept answer
+    // key or MM-OPERA metadata pairs with files dropped later, and kept files that wait for a
+    // partner are scored when it comes (issue 26, defect 1). A file dropped again replaces its
+    // kept copy.
+    if !ws.kept.with_untracked(Vec::is_empty) {
+        match store::get_blobs(AREA).await {
+            Ok(stored) => {
+                let new: Vec<String> = inputs.iter().map(|(p, _)| p.clone()).collect();
+                let mut again = Vec::new();
+                for b in stored.into_iter().filter(|b| !new.contains(&b.name)) {
+                    if let Some(m) = b.model {
+                        models.insert(b.name.clone(), m);
+                    }
+                    let kind = b.kind.as_deref().and_then(FileKind::from_key);
+                    if let Some(k) = kind {
+                        kinds.insert(b.name.clone(), k);
+                    }
+                    again.push(b.name.clone());
+                    scoring.push(Staged {
+                        path: b.name.clone(),
+                        size: b.blob.size(),
+                        kind: kind.unwrap_or(FileKind::Unknown),
+                        detected: FileKind::Unknown,
+                        model: String::new(),
+                        include: true,
+                    });
+                    inputs.push((b.name, b.blob));
+                }
+                clear_rows(ws, &client);
+                ws.restored.set(again);
+            }
+            Err(e) => ws.store_error.set(Some(e)),
+        }
+    }
     score_inputs(ws, client, inputs, models, kinds, scoring, true).await;
 }
 
@@ -435,7 +472,7 @@ async fn score_inputs(
     let ok: Vec<String> = ws.files.with_untracked(|f| {
         f.iter()
             .skip(before)
-            .filter(|f| f.status == "ok")
+            .filter(|f| f.status == "ok" || f.status == WAITING)
             .map(|f| f.file.clone())
             .collect()
     });
@@ -810,7 +847,7 @@ fn DropZone(
                         <span data-testid="lb-kept-count">{move || {
                             let n = ws.kept.read().len();
                             let r = ws.restored.read().len();
-                            let again = if r > 0 { format!(" ({r} scored again from this browser's storage when the page opened)") } else { String::new() };
+                            let again = if r > 0 { format!(" ({r} scored again from this browser's storage)") } else { String::new() };
                             format!("{n} {} kept in this browser{again}: they are scored again each time you open the leaderboard, and never leave this machine.",
                                 if n == 1 { "file" } else { "files" })
                         }}</span>" "
@@ -854,11 +891,13 @@ fn DropZone(
                     <summary>{move || {
                         let f = ws.files.read();
                         let bad = f.iter().filter(|f| f.status == "error").count();
-                        format!("{} files loaded: {} scored, {} with errors, {} not scored here",
+                        let waiting = f.iter().filter(|f| f.status == WAITING).count();
+                        format!("{} files loaded: {} scored, {} with errors, {} not scored here{}",
                             f.len(),
                             f.iter().filter(|f| f.status == "ok").count(),
                             bad,
-                            f.iter().filter(|f| f.status == "unsupported").count())
+                            f.iter().filter(|f| f.status == "unsupported").count(),
+                            if waiting > 0 { format!(", {waiting} waiting for a partner file") } else { String::new() })
                     }}</summary>
                     <ul class="lb-files" data-testid="lb-files">
                         {move || ws.files.get().into_iter().map(|f| {
@@ -868,7 +907,7 @@ fn DropZone(
                                     <span class="badge">{f.status.clone()}</span>
                                     " "<code>{f.file.clone()}</code>" · "{f.kind.label()}
                                     {(!f.model.is_empty()).then(|| format!(" · model {}", f.model))}
-                                    {f.message.clone().filter(|_| f.status == "unsupported").map(|m| format!(" · {m}"))}
+                                    {f.message.clone().filter(|_| f.status == "unsupported" || f.status == WAITING).map(|m| format!(" · {m}"))}
                                     {ws.restored.with(|r| r.contains(&f.file)).then_some(" · from this browser's storage")}
                                 </li>
                             }
@@ -876,6 +915,13 @@ fn DropZone(
                     </ul>
                 </details>
             </Show>
+            // Files waiting for a partner (kept; scored when it comes): a notice, not an error.
+            {move || ws.files.get().into_iter().filter(|f| f.status == WAITING).map(|f| view! {
+                <p class="notice lb-waiting" role="status" data-testid="lb-waiting" data-path=f.file.clone()>
+                    <code>{f.file.clone()}</code>" "{f.message.unwrap_or_default()}
+                    " It is kept in this browser meanwhile."
+                </p>
+            }).collect_view()}
             {move || ws.files.get().into_iter().filter(|f| f.status == "error").map(|f| view! {
                 <ErrorPanel title=format!("Could not score {}", f.file)
                     message=f.message.unwrap_or_default() />

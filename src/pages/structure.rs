@@ -109,6 +109,25 @@ struct SavedBootstrap {
 #[derive(Clone, Copy)]
 struct Worker(StoredValue<WorkerClient, LocalStorage>);
 
+/// Where the Structure page keeps its workspace in this browser (IndexedDB key-value store).
+const WORKSPACE_KEY: &str = "structure.workspace";
+
+/// Reads a saved report (`structure-report.json`) or the kept workspace: its inputs and its
+/// model spec, or a message naming `name`, the line and the field.
+fn parse_saved(name: &str, text: &str) -> Result<(SavedInputs, SpecDraft), String> {
+    let r: SavedInputs =
+        serde_json::from_str(text).map_err(|e| format!("{name}: line {}: {e}", e.line()))?;
+    if r.kind != "coglab-structure-report" {
+        return Err(format!(
+            "{name}: field \"kind\": expected \"coglab-structure-report\", found {:?}",
+            r.kind
+        ));
+    }
+    let d = SpecDraft::parse(&r.spec.to_string(), &format!("{name} (spec)"))
+        .map_err(|e| e.to_string())?;
+    Ok((r, d))
+}
+
 /// Fits `request` in the worker; when the worker no longer holds the matrix (a Cancel restarted
 /// it), reads `d`'s text again and fits once more, updating `data`'s handle.
 async fn analyze(
@@ -343,9 +362,16 @@ pub fn Structure() -> impl IntoView {
     // refit on the change of data, model and pruning is skipped once.
     let hold = StoredValue::new(false);
     let gold = RwSignal::new(None::<ReportedBundle>);
+    // Set as soon as the user loads a matrix, a spec or a report: a default or a restored
+    // workspace that arrives later does not overwrite it (issue 26, defect 6: a report opened
+    // within 200 ms of loading was half replaced by the default table).
+    let user_acted = StoredValue::new(false);
+    // Set once the saved workspace (if any) has been read: saving starts then.
+    let restored = StoredValue::new(false);
 
     // Gold's bundled tables (Table 2 is the default matrix, Table 3 is shown beside D_div etc.).
-    let load_default = move || {
+    // `asked`: the user pressed the button (applies whatever was loaded before).
+    let load_default = move |asked: bool| {
         spawn_local(async move {
             let bundle = match crate::data::load_reported("gold").await {
                 Ok(b) => b,
@@ -362,8 +388,15 @@ pub fn Structure() -> impl IntoView {
                 return;
             };
             gold.set(Some(bundle));
+            if !asked && user_acted.get_value() {
+                return;
+            }
             let csv = matrix_csv_from_reported(&t2, &["Overall"]);
-            match load_columns(worker, "gold-table2.csv".into(), csv).await {
+            let loaded = load_columns(worker, "gold-table2.csv".into(), csv).await;
+            if !asked && user_acted.get_value() {
+                return;
+            }
+            match loaded {
                 Ok(d) => {
                     draft.set(gold_table2_draft());
                     data.set(Some(d));
@@ -373,8 +406,6 @@ pub fn Structure() -> impl IntoView {
             }
         });
     };
-    load_default();
-
     let run = move |boot: Option<BootstrapOptions>| {
         let Some(d) = data.get_untracked() else {
             return;
@@ -438,8 +469,47 @@ pub fn Structure() -> impl IntoView {
         run(None);
     });
 
+    // Applies a saved report or workspace: its matrix is read into the worker again (a saved
+    // handle belongs to an earlier worker), then its model, pruning and bootstrap settings,
+    // and the page fits it. `restoring`: the saved workspace on opening the page, which gives
+    // way to anything the user loads meanwhile.
+    let apply_saved = move |r: SavedInputs, d: SpecDraft, restoring: bool| {
+        spawn_local(async move {
+            let loaded = load_columns(worker, r.data.name.clone(), r.data.text.clone()).await;
+            if restoring && user_acted.get_value() {
+                return;
+            }
+            match loaded {
+                Ok(fresh) => {
+                    hold.set_value(true);
+                    prune.set(r.prune);
+                    data.set(Some(fresh));
+                    draft.set(d);
+                    error.set(None);
+                    let boot = r.analysis.and_then(|a| a.report.bootstrap).map(|b| {
+                        boot_n.set(b.resamples);
+                        boot_seed.set(b.seed);
+                        BootstrapOptions {
+                            resamples: b.resamples,
+                            seed: b.seed,
+                        }
+                    });
+                    run(boot);
+                }
+                Err(e) if restoring => {
+                    web_sys::console::warn_1(
+                        &format!("the saved Structure workspace was not read: {e}").into(),
+                    );
+                    load_default(false);
+                }
+                Err(e) => error.set(Some(("Could not load the report".into(), e))),
+            }
+        });
+    };
+
     let on_file = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
+        user_acted.set_value(true);
         spawn_local(async move {
             let Some(res) = read_file(&input).await else {
                 return;
@@ -471,6 +541,7 @@ pub fn Structure() -> impl IntoView {
 
     let on_spec_file = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
+        user_acted.set_value(true);
         spawn_local(async move {
             let Some(res) = read_file(&input).await else {
                 return;
@@ -489,40 +560,13 @@ pub fn Structure() -> impl IntoView {
 
     let on_report_file = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
+        user_acted.set_value(true);
         spawn_local(async move {
             let Some(res) = read_file(&input).await else {
                 return;
             };
-            let parsed = res.and_then(|(name, text)| {
-                let r: SavedInputs = serde_json::from_str(&text)
-                    .map_err(|e| format!("{name}: line {}: {e}", e.line()))?;
-                if r.kind != "coglab-structure-report" {
-                    return Err(format!(
-                        "{name}: field \"kind\": expected \"coglab-structure-report\", found {:?}",
-                        r.kind
-                    ));
-                }
-                let d = SpecDraft::parse(&r.spec.to_string(), &format!("{name} (spec)"))
-                    .map_err(|e| e.to_string())?;
-                Ok((r, d))
-            });
-            match parsed {
-                Ok((r, d)) => {
-                    hold.set_value(true);
-                    prune.set(r.prune);
-                    data.set(Some(r.data));
-                    draft.set(d);
-                    error.set(None);
-                    let boot = r.analysis.and_then(|a| a.report.bootstrap).map(|b| {
-                        boot_n.set(b.resamples);
-                        boot_seed.set(b.seed);
-                        BootstrapOptions {
-                            resamples: b.resamples,
-                            seed: b.seed,
-                        }
-                    });
-                    run(boot);
-                }
+            match res.and_then(|(name, text)| parse_saved(&name, &text)) {
+                Ok((r, d)) => apply_saved(r, d, false),
                 Err(e) => error.set(Some(("Could not load the report".into(), e))),
             }
         });
@@ -546,6 +590,59 @@ pub fn Structure() -> impl IntoView {
         }
     };
 
+    // Keeps the workspace in this browser (IndexedDB) whenever the data, the model, the
+    // pruning or a bootstrap changes, so a reload comes back to it.
+    Effect::new(move |_| {
+        let d = data.get();
+        let spec = draft.get();
+        let p = prune.get();
+        let boot = analysis.with(|a| {
+            a.as_ref()
+                .and_then(|a| a.report.bootstrap.as_ref().map(|b| (b.resamples, b.seed)))
+        });
+        if !restored.get_value() {
+            return;
+        }
+        let Some(d) = d else { return };
+        let spec: serde_json::Value = serde_json::from_str(&spec.to_json()).unwrap_or_default();
+        let mut v = serde_json::json!({
+            "kind": "coglab-structure-report", "spec": spec, "prune": p, "data": d,
+        });
+        if let Some((resamples, seed)) = boot {
+            v["analysis"] = serde_json::json!({
+                "report": { "bootstrap": { "resamples": resamples, "seed": seed } }
+            });
+        }
+        let text = v.to_string();
+        spawn_local(async move {
+            let _ = crate::store::put_kv(WORKSPACE_KEY, &text).await;
+        });
+    });
+
+    // The workspace of the last visit (data, model, pruning, bootstrap settings), kept in this
+    // browser like the other pages' work; else Gold's Table 2.
+    spawn_local(async move {
+        let saved = crate::store::get_kv(WORKSPACE_KEY).await.ok().flatten();
+        let parsed = saved.map(|text| parse_saved(WORKSPACE_KEY, &text));
+        match parsed {
+            Some(Ok((r, d))) if !user_acted.get_value() => {
+                restored.set_value(true);
+                apply_saved(r, d, true);
+            }
+            Some(Err(e)) => {
+                restored.set_value(true);
+                web_sys::console::warn_1(
+                    &format!("the saved Structure workspace was not read: {e}").into(),
+                );
+                load_default(false);
+            }
+            _ => {
+                restored.set_value(true);
+                load_default(false);
+            }
+        }
+    });
+
     view! {
         <section data-testid="page-structure" class="structure">
             <h1>"Benchmark structure (Gold)"</h1>
@@ -557,7 +654,7 @@ pub fn Structure() -> impl IntoView {
             <div class="card st-data">
                 <h2>"1. Score matrix"</h2>
                 <div class="st-row">
-                    <button type="button" data-testid="load-default" on:click=move |_| load_default()>
+                    <button type="button" data-testid="load-default" on:click=move |_| { user_acted.set_value(true); load_default(true); }>
                         "Use Gold Table 2 (10 models × 11 tasks)"
                     </button>
                     <label class="file-label">

@@ -256,3 +256,99 @@ test('defect 10: a self-test CSV is scored under the name typed while staging', 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('defect 1: a kept answer key pairs with predictions dropped later; predictions wait for their key', { skip: !HAVE_DATA && `${DATA} absent` }, async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard');
+  const stageAndScore = async (paths) => {
+    await page.getByTestId('file-input').setInputFiles(paths);
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid=staged-row]').length === n, paths.length);
+    await page.getByTestId('lb-score').click();
+    await page.getByTestId('lb-files-box').waitFor();
+    await page.waitForFunction(() => !document.querySelector('[data-testid=lb-cancel]'));
+  };
+  // The key alone, then the predictions alone: the kept key scores them.
+  await stageAndScore([KEY]);
+  await page.getByTestId('lb-kept-count').filter({ hasText: /^1 file kept/ }).waitFor();
+  await stageAndScore([PREDS]);
+  const row = page.locator('[data-testid=mmiq-computed-row][data-model=example]');
+  await row.waitFor();
+  assert.equal(await page.getByTestId('error-panel').count(), 0);
+  await page.reload();
+  await page.getByTestId('main-nav').waitFor();
+  await row.waitFor();
+  // Another model's predictions alone, in a fresh profile: they wait (kept, with a notice),
+  // and are scored when the key comes.
+  const { page: p2, context: c2, errors: e2 } = await newPage(env.browser);
+  const app2 = new App(p2, env.base);
+  await app2.goto('/leaderboard');
+  const dir = mkdtempSync(join(tmpdir(), 'coglab-wait-'));
+  const other = join(dir, 'other_output.jsonl');
+  writeFileSync(other, readFileSync(PREDS, 'utf8'));
+  await p2.getByTestId('file-input').setInputFiles([other]);
+  await p2.getByTestId('staged-row').first().waitFor();
+  await p2.getByTestId('lb-score').click();
+  const waiting = p2.getByTestId('lb-waiting');
+  await waiting.waitFor();
+  assert.match(await waiting.innerText(), /other_output\.jsonl waits for the MM-IQ answer key/);
+  assert.equal(await p2.getByTestId('error-panel').count(), 0);
+  await p2.screenshot({ path: join(SHOTS, 'defect1-waiting-1280-light.png') });
+  await p2.reload();
+  await p2.getByTestId('lb-waiting').waitFor();
+  await p2.getByTestId('file-input').setInputFiles([KEY]);
+  await p2.getByTestId('staged-row').first().waitFor();
+  await p2.getByTestId('lb-score').click();
+  await p2.locator('[data-testid=mmiq-computed-row][data-model=other]').waitFor();
+  assert.equal(await p2.getByTestId('lb-waiting').count(), 0);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(e2, []);
+  await c2.close();
+  await context.close();
+});
+
+test('defect 6: a report opened while the page loads is applied whole, and the Structure workspace survives a reload', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  // A saved report of Gold's Table 2 under another name, with pruning on.
+  const gold = JSON.parse(readFileSync(join(DIST, 'data/gold.json'), 'utf8'));
+  const t2 = gold.tables.find((t) => t.id === 'gold-table2');
+  const cols = t2.columns.filter((c) => c !== 'Overall');
+  const idx = cols.map((c) => t2.columns.indexOf(c));
+  const text = [['model', ...cols].join(','),
+    ...t2.rows.map((r) => [r.label, ...idx.map((i) => r.values[i] ?? '')].join(','))].join('\n') + '\n';
+  // The default model, as the page builds it, from a first visit in another context.
+  const { page: p0, context: c0 } = await newPage(env.browser);
+  await new App(p0, env.base).goto('/structure');
+  await p0.getByTestId('table-outer').waitFor({ timeout: 60000 });
+  const spec = JSON.parse(await p0.getByTestId('spec-json').textContent());
+  await c0.close();
+  const dir = mkdtempSync(join(tmpdir(), 'coglab-report-'));
+  const reportFile = join(dir, 'report.json');
+  writeFileSync(reportFile, JSON.stringify({ kind: 'coglab-structure-report', spec, prune: true,
+    data: { name: 'mine.csv', text, models: t2.rows.map((r) => r.label), columns: cols } }));
+  // Gold's bundled table arrives 1.5 s late; the report is opened at once.
+  await page.route(/data\/gold\.json$/, async (route) => {
+    await new Promise((r) => setTimeout(r, 1500));
+    await route.continue();
+  });
+  await app.goto('/structure');
+  await page.getByTestId('report-file').setInputFiles(reportFile);
+  const summary = page.getByTestId('data-summary');
+  await summary.filter({ hasText: 'mine.csv' }).waitFor();
+  await page.waitForTimeout(2500);
+  assert.match(await summary.textContent(), /^mine\.csv: 10 models/);
+  assert.equal(await page.getByTestId('prune').isChecked(), true);
+  await page.getByTestId('table-outer').waitFor({ timeout: 60000 });
+  // Reload: the workspace comes back (data, pruning), not the default table.
+  await page.reload();
+  await page.getByTestId('table-outer').waitFor({ timeout: 60000 });
+  await summary.filter({ hasText: 'mine.csv' }).waitFor();
+  assert.equal(await page.getByTestId('prune').isChecked(), true);
+  await app.screenshot('defect6-structure-restored-1280-light');
+  // The default is one click away.
+  await page.getByTestId('load-default').click();
+  await summary.filter({ hasText: 'gold-table2.csv' }).waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -125,7 +125,7 @@ test('scored files are kept in this browser: reload re-scores them with the same
     await krow.waitFor();
     sameCells(await st.cells('kiva', 'gpt4_multi_image'), kivaBefore);
     assert.match(await page.getByTestId('lb-kept-count').innerText(),
-      /^16 files kept in this browser \(16 scored again from this browser's storage when the page opened\)/);
+      /^16 files kept in this browser \(16 scored again from this browser's storage\)/);
     await page.getByTestId('tab-mmiq').click();
     await mrow.waitFor();
     sameCells(await st.cells('mmiq', 'example'), mmiqBefore);

@@ -62,7 +62,9 @@ fn mmiq_key_predictions_and_a_bad_file() {
 }
 
 #[test]
-fn predictions_without_a_key_are_a_located_error() {
+fn defect_1_predictions_without_a_key_wait_for_it() {
+    // Issue 26, defect 1: predictions dropped without the key are not an error but wait for
+    // it (the page keeps them and scores them when the key arrives), and say what they wait for.
     let Some(preds) = read("mmiq/example_output_parsed.jsonl") else {
         return;
     };
@@ -74,12 +76,12 @@ fn predictions_without_a_key_are_a_located_error() {
         }],
         |_, _, _| {},
     );
-    assert_eq!(s.files[0].status, "error");
+    assert_eq!(s.files[0].status, coglab_core::leaderboard::WAITING);
     assert!(s.files[0]
         .message
         .as_deref()
         .unwrap()
-        .contains("answer key"));
+        .starts_with("waits for the MM-IQ answer key"));
     assert!(s.mmiq.is_empty());
 }
 

@@ -82,7 +82,8 @@ pub struct FileStatus {
     pub kind: FileKind,
     /// Model the file's scores are attributed to.
     pub model: String,
-    /// `ok`, `error` or `unsupported`.
+    /// `ok`, `error`, `unsupported`, or `waiting` (a file that needs a partner file not among
+    /// the inputs, e.g. predictions without the MM-IQ answer key; the message says which).
     pub status: String,
     /// The located error, or why the file was not scored.
     pub message: Option<String>,
@@ -341,9 +342,10 @@ pub fn score_files_with(
                 progress(done, total, f.path);
                 done += 1;
                 let Some(key) = &key else {
-                    fail(
-                        &mut out.files[i],
-                        "no MM-IQ answer key among the files: add MMIQ_benchmark_answer_dict.jsonl"
+                    out.files[i].status = WAITING.into();
+                    out.files[i].message = Some(
+                        "waits for the MM-IQ answer key (MMIQ_benchmark_answer_dict.jsonl): \
+                         add it, and this file is scored with it"
                             .into(),
                     );
                     continue;
@@ -467,6 +469,9 @@ pub fn score_files_with(
     }
     out
 }
+
+/// [`FileStatus::status`] of a file that waits for a partner file (see there).
+pub const WAITING: &str = "waiting";
 
 fn fail(s: &mut FileStatus, message: String) {
     s.status = "error".into();
