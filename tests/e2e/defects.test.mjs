@@ -250,9 +250,10 @@ test('defect 10: a self-test CSV is scored under the name typed while staging', 
   await page.getByTestId('staged-model').first().fill('');
   await page.keyboard.type('Alice');
   await page.getByTestId('lb-score').click();
-  await page.locator('[data-testid=kiva-computed-row]').first().waitFor();
-  const names = await page.locator('[data-testid=kiva-computed-row]').evaluateAll((rs) => rs.map((r) => r.dataset.model));
-  assert.deepEqual(names, ['Alice']);
+  // A person's self-test is a human reference row (a baseline, like KiVA's adults).
+  await page.locator('[data-testid=kiva-table] tbody tr[data-model=Alice]').waitFor();
+  assert.equal(await page.locator('[data-testid=kiva-table] tbody tr[data-model="kiva-selftest-short-77"]').count(), 0);
+  assert.equal(await page.locator('[data-testid=kiva-table] tbody tr[data-model="someone (self-test)"]').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

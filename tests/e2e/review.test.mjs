@@ -297,7 +297,8 @@ test('defect 14: score and advance, keyboard scoring on the process set, why pai
   const app = new ReviewPage(page, env.base);
   await app.goto('/review');
   await app.load(paths);
-  // All 12 items in file order (no sample): a digit scores and moves on.
+  // All 12 items (no sample size): a digit scores and moves on.
+  await page.getByTestId('draw-sample').click();
   assert.equal(await app.position(), 'Item 1 of 12');
   assert.equal(await page.getByTestId('auto-advance').isChecked(), true);
   await app.unfocus();
@@ -315,6 +316,7 @@ test('defect 14: score and advance, keyboard scoring on the process set, why pai
   await app.screenshot('defect14-review-pairs-1280-light');
   // The process set: A takes the judge's R / D / K for every hop, and moves on.
   await page.getByTestId('set-select').selectOption({ index: 1 });
+  await page.getByTestId('draw-sample').click();
   await page.getByTestId('hops').waitFor();
   const first = await app.itemKey();
   await app.unfocus();
