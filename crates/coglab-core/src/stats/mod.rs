@@ -35,7 +35,7 @@ pub const P_FLOOR: f64 = 1e-4;
 ///
 /// ```
 /// use coglab_core::stats::format_p;
-/// assert_eq!(format_p(0.03125), "0.0313");
+/// assert_eq!(format_p(0.03126), "0.0313");
 /// assert_eq!(format_p(0.00004), "< 0.0001");
 /// assert_eq!(format_p(1.0), "1.0000");
 /// ```
