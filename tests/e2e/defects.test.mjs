@@ -353,3 +353,25 @@ test('defect 6: a report opened while the page loads is applied whole, and the S
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('defect 9: a binary file given a text format is named as what it is, not "the first line is \\"\\""', { skip: !HAVE_DATA && `${DATA} absent` }, async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard');
+  const dir = mkdtempSync(join(tmpdir(), 'coglab-bin-'));
+  const png = join(dir, 'chart_output.jsonl');
+  writeFileSync(png, Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64, 7)]));
+  await page.getByTestId('file-input').setInputFiles([KEY, png]);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=staged-row]').length === 2);
+  const row = page.locator('[data-testid=staged-row][data-path$="chart_output.jsonl"]');
+  await row.getByTestId('staged-kind').selectOption('mmiq_predictions');
+  await page.getByTestId('lb-score').click();
+  const panel = page.getByTestId('error-panel').filter({ hasText: 'chart_output.jsonl' });
+  await panel.waitFor();
+  const text = await panel.innerText();
+  assert.match(text, /chart_output\.jsonl: the file is a PNG image, not text/);
+  assert.doesNotMatch(text, /first line is ""/);
+  await panel.screenshot({ path: join(SHOTS, 'defect9-binary-1280-light.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
