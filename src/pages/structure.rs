@@ -1018,6 +1018,12 @@ fn Results(
                             {format!("{} models ({} dropped), {} iterations, scheme {:?}; ", r.n_models, r.dropped_models.len(), r.iterations, r.scheme)}
                             <span data-testid="fit-ms">{format!("{:.1}", a.ms)}</span>" ms in the worker."
                         </p>
+                        {r.listwise_warning.as_ref().map(|w| view! {
+                            <p class="error-panel" role="alert" data-testid="listwise-warning">
+                                <strong>"Warning: "</strong>
+                                {format!("{w}. Each missing cell drops its model; leave out the sparsest columns or fill their cells to keep more models.")}
+                            </p>
+                        })}
                         {r.human.as_ref().map(|h| view! {
                             <p data-testid="human-alignment">
                                 {format!(
