@@ -302,7 +302,10 @@ fn listwise_deletion_of_most_models_is_a_warning_in_the_report() {
         &opts,
     )
     .unwrap();
-    let w = r.listwise_warning.clone().expect("a warning above one half");
+    let w = r
+        .listwise_warning
+        .clone()
+        .expect("a warning above one half");
     assert_eq!(
         w,
         ListwiseWarning {

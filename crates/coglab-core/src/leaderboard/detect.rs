@@ -9,6 +9,7 @@ fn strip_bom(bytes: &[u8]) -> &[u8] {
 }
 
 /// Detects a file's kind from its path (with folders, as a folder picker gives it) and bytes.
+/// UTF-16 and UTF-32 text is [`FileKind::Unknown`] (scoring it says which encoding it is).
 ///
 /// # Examples
 /// ```
@@ -20,6 +21,11 @@ fn strip_bom(bytes: &[u8]) -> &[u8] {
 /// assert_eq!(detect("notes.txt", b"hello"), FileKind::Unknown);
 /// ```
 pub fn detect(path: &str, bytes: &[u8]) -> FileKind {
+    if super::not_text(bytes).is_some() {
+        // UTF-16/UTF-32 text is no format's text: [`super::score_files`] refuses it naming
+        // its encoding, rather than have whichever parser its name suggests misread it.
+        return FileKind::Unknown;
+    }
     let head = strip_bom(&bytes[..bytes.len().min(8192)]);
     let lower = path.to_ascii_lowercase();
     if head.starts_with(b"ParticipantID") || head.starts_with(b"\"ParticipantID\"") {

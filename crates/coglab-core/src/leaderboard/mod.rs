@@ -411,13 +411,18 @@ pub fn score_files_with(
             }
             FileKind::Unknown => {
                 done += 1;
-                fail(
-                    &mut out.files[i],
-                    format!(
+                let message = match not_text(f.bytes) {
+                    Some(what) => crate::encoding::NotTextError {
+                        file: f.path.to_string(),
+                        what,
+                    }
+                    .to_string(),
+                    None => format!(
                         "{}: not a recognised MM-IQ, KiVA or MM-OPERA result file",
                         f.path
                     ),
-                );
+                };
+                fail(&mut out.files[i], message);
             }
         }
     }
@@ -466,6 +471,12 @@ pub fn score_files_with(
         }
     }
     out
+}
+
+/// What a dropped file is when it is UTF-16 or UTF-32 text ([`crate::encoding::sniff`]); a
+/// zip archive is left to the readers (an `.xlsx` workbook is one).
+pub(crate) fn not_text(bytes: &[u8]) -> Option<crate::encoding::NotText> {
+    crate::encoding::sniff(bytes).filter(|w| *w != crate::encoding::NotText::Zip)
 }
 
 fn fail(s: &mut FileStatus, message: String) {
