@@ -283,12 +283,19 @@ pub fn trials(a: &api::Trials) -> Result<TrialsPage, String> {
 /// # Errors
 /// A message for rows of different benchmarks, rows no longer kept, or the core's.
 pub fn compare(a: &api::Compare) -> Result<Compared, String> {
+    let resamples = coglab_core::limits::check(
+        "resamples",
+        a.resamples,
+        1,
+        coglab_core::limits::MAX_RESAMPLES,
+    )
+    .map_err(|e| e.to_string())?;
     STORE.with_borrow(|s| match (s.get(&a.first), s.get(&a.second)) {
         (Some(Detail::Mmiq(x)), Some(Detail::Mmiq(y))) => {
-            compare_mmiq(x, y, a.resamples, a.seed).map(|c| Compared::Mmiq(Box::new(c)))
+            compare_mmiq(x, y, resamples, a.seed).map(|c| Compared::Mmiq(Box::new(c)))
         }
         (Some(Detail::Kiva(x)), Some(Detail::Kiva(y))) => {
-            compare_kiva(x, y, a.resamples, a.seed).map(Compared::Kiva)
+            compare_kiva(x, y, resamples, a.seed).map(Compared::Kiva)
         }
         (Some(_), Some(_)) => Err("the two rows are from different benchmarks".into()),
         _ => Err(GONE.into()),
@@ -334,6 +341,13 @@ pub fn forget(rows: &[RowId]) {
 /// # Errors
 /// A message for rows no longer kept or without scores on the task, or the core's.
 pub fn mmopera_compare(a: api::MmoperaCompare) -> Result<MmoperaComparison, String> {
+    let resamples = coglab_core::limits::check(
+        "resamples",
+        a.resamples,
+        1,
+        coglab_core::limits::MAX_RESAMPLES,
+    )
+    .map_err(|e| e.to_string())?;
     STORE.with_borrow(|s| {
         let (Some(Detail::Mmopera(x)), Some(Detail::Mmopera(y))) =
             (s.get(&a.first), s.get(&a.second))
@@ -354,7 +368,7 @@ pub fn mmopera_compare(a: api::MmoperaCompare) -> Result<MmoperaComparison, Stri
             models: [x.model.clone(), y.model.clone()],
             a: on(x)?,
             b: on(y)?,
-            resamples: a.resamples,
+            resamples,
             seed: a.seed,
         }
         .compare()
