@@ -106,7 +106,7 @@ operations! {
     /// optimised them before the user's files arrive.
     Warm => ();
     /// Detects the format of each file from its content (read in the worker).
-    Detect => Vec<FileKind>;
+    Detect => Vec<Detected>;
     /// Reads, detects and scores a batch of files; keeps their item-level data.
     Score => Scored;
     /// One page of an MM-IQ row's items.
@@ -146,6 +146,16 @@ pub struct Warm;
 pub struct Detect {
     /// The files, in order; the reply has one format per file.
     pub files: Vec<FileRef>,
+}
+
+/// [`Detect`]'s result for one file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Detected {
+    /// The format detected ([`FileKind::Unknown`] when none).
+    pub kind: FileKind,
+    /// Why the file is of no format when it is text in another encoding (UTF-16, UTF-32),
+    /// naming the file and the encoding ([`coglab_core::leaderboard::unreadable`]).
+    pub note: Option<String>,
 }
 
 /// [`Score`]'s arguments.

@@ -54,11 +54,11 @@ async fn read_range(blob: &web_sys::Blob, start: f64, end: f64) -> Result<Vec<u8
 /// [`api::Detect`]: each file's format, from its first 8 KiB (core
 /// [`coglab_core::leaderboard::detect`]), or from the whole file up to 4 MiB when its start
 /// is not recognised (a JSON file's telling keys may come later). A file the browser cannot
-/// read is [`FileKind::Unknown`].
+/// read is [`FileKind::Unknown`]; one in UTF-16 or UTF-32 too, with a note naming its encoding.
 ///
 /// # Errors
 /// None today; the signature leaves room for a refusal of the whole request.
-pub async fn detect(files: &[FileRef]) -> Result<Vec<FileKind>, String> {
+pub async fn detect(files: &[FileRef]) -> Result<Vec<api::Detected>, String> {
     let mut out = Vec::with_capacity(files.len());
     for f in files {
         let size = f.blob.size();
@@ -71,7 +71,10 @@ pub async fn detect(files: &[FileRef]) -> Result<Vec<FileKind>, String> {
                 kind = coglab_core::leaderboard::detect(&f.name, &all);
             }
         }
-        out.push(kind);
+        let note = (kind == FileKind::Unknown)
+            .then(|| coglab_core::leaderboard::unreadable(&f.name, &head))
+            .flatten();
+        out.push(api::Detected { kind, note });
     }
     Ok(out)
 }

@@ -62,6 +62,29 @@ pub fn detect(path: &str, bytes: &[u8]) -> FileKind {
     FileKind::Unknown
 }
 
+/// Why a file is [`FileKind::Unknown`] to [`detect`] when it is text in another encoding
+/// (UTF-16, UTF-32): the message scoring it gives, naming the file and the encoding, for the
+/// page to show when the file is dropped. `None` for any other file.
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::unreadable;
+/// assert_eq!(
+///     unreadable("out.jsonl", b"\xFF\xFE{\0}\0").as_deref(),
+///     Some("out.jsonl: the file is UTF-16 LE text (with a byte-order mark), not UTF-8: save it as UTF-8")
+/// );
+/// assert_eq!(unreadable("notes.txt", b"hello"), None);
+/// ```
+pub fn unreadable(path: &str, bytes: &[u8]) -> Option<String> {
+    super::not_text(bytes).map(|what| {
+        crate::encoding::NotTextError {
+            file: path.to_string(),
+            what,
+        }
+        .to_string()
+    })
+}
+
 /// The model name guessed from a path: for a KiVA run, the folder holding the `output_<Domain>`
 /// folders; for an MM-OPERA file, the part before `_RIA` / `_ICA`; for a VLMEvalKit file
 /// (`<model>_MMIQ.xlsx`, `<model>_MMIQ_acc.csv`, `<model>_MMIQ_<judge>_result.xlsx`), the part

@@ -16,7 +16,7 @@ use crate::mmiq::{self, AnswerKey, MmiqReport, Predictions};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-pub use detect::{detect, guess_model};
+pub use detect::{detect, guess_model, unreadable};
 pub use export::{to_csv, to_json, to_latex, Table};
 pub use ranks::tie_ranks;
 
@@ -411,17 +411,12 @@ pub fn score_files_with(
             }
             FileKind::Unknown => {
                 done += 1;
-                let message = match not_text(f.bytes) {
-                    Some(what) => crate::encoding::NotTextError {
-                        file: f.path.to_string(),
-                        what,
-                    }
-                    .to_string(),
-                    None => format!(
+                let message = unreadable(f.path, f.bytes).unwrap_or_else(|| {
+                    format!(
                         "{}: not a recognised MM-IQ, KiVA or MM-OPERA result file",
                         f.path
-                    ),
-                };
+                    )
+                });
                 fail(&mut out.files[i], message);
             }
         }
