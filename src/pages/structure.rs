@@ -290,6 +290,20 @@ fn png_button(label: &'static str, testid: &'static str, file: &'static str) -> 
 async fn read_file(input: &web_sys::HtmlInputElement) -> Option<Result<(String, String), String>> {
     let file = input.files()?.get(0)?;
     let name = file.name();
+    // The worker's file-size limit, checked before the page reads the text (a larger file
+    // would be decoded on the main thread and could take the tab down).
+    let limit = crate::worker::protocol::MAX_FILE_BYTES;
+    if file.size() > limit {
+        input.set_value("");
+        return Some(Err(format!(
+            "{name}: {} ({:.0} bytes) is above the {} ({limit:.0} bytes) this page reads in the \
+             browser. Fit it with the command line instead, which reads files of any size: \
+             coglab sem --spec SPEC.json \"{name}\"",
+            crate::worker::protocol::megabytes(file.size()),
+            file.size(),
+            crate::worker::protocol::megabytes(limit),
+        )));
+    }
     let res = match JsFuture::from(file.text()).await {
         Ok(v) => v
             .as_string()
