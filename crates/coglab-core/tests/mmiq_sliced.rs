@@ -99,7 +99,14 @@ fn awkward_lines_read_as_serde_json_reads_them_in_any_slicing() {
 
 #[test]
 fn errors_name_the_same_line_in_any_slicing() {
-    let cases: [(&[u8], &str); 6] = [
+    let cases: [(&[u8], &str); 7] = [
+        // A bad line 1 and invalid UTF-8 on line 2: line 1's error, in any slicing (read
+        // whole, the UTF-8 check of the whole text used to report line 2 first; found by the
+        // mmiq_sliced fuzz target).
+        (
+            b"{\"data_id\": [1]}\n{\"data_id\": 2, \"response\": \"caf\xe9\"}\n",
+            "p.jsonl line 1: field \"data_id\": expected a non-negative integer, found an array",
+        ),
         (
             b"{\"data_id\": 1, \"response\": \"a\"}\n{\"data_id\": 1, \"response\": \"b\"}\n",
             "p.jsonl line 2: field \"data_id\": duplicate data_id 1 (first on line 1)",

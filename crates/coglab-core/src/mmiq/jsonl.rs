@@ -188,7 +188,18 @@ impl Lines {
         bytes: &[u8],
         each: &mut impl FnMut(&str, usize, &str) -> Result<(), MmiqError>,
     ) -> Result<(), MmiqError> {
-        let text = self.check_utf8(bytes)?;
+        let text = match self.check_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                // The complete lines before the invalid byte come first, so that the first
+                // bad line is reported however the file was sliced.
+                let valid = std::str::from_utf8(bytes).map_or_else(|u| u.valid_up_to(), str::len);
+                if let Some(nl) = memchr::memrchr(b'\n', &bytes[..valid]) {
+                    self.lines(&bytes[..=nl], each)?;
+                }
+                return Err(e);
+            }
+        };
         // Each newline ends a line (a newline byte is never inside a UTF-8 character).
         let mut start = 0;
         for end in memchr::memchr_iter(b'\n', bytes) {
