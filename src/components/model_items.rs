@@ -231,7 +231,7 @@ pub fn CompareModels(
             let request = api::Compare {
                 first: a?,
                 second: b?,
-                resamples: RESAMPLES,
+                resamples: RESAMPLES as u64,
                 seed: SEED,
             };
             Some(client.call(request).await)

@@ -49,6 +49,8 @@ struct Staged {
     model: String,
     /// Whether to score it.
     include: bool,
+    /// Why the file was not recognised, when the worker could tell (UTF-16 text).
+    note: Option<String>,
 }
 
 /// The loaded files and computed rows of this page (kept across tab switches).
@@ -308,10 +310,16 @@ async fn stage_files(ws: Workspace, files: Vec<(String, web_sys::File)>) {
         Ok(k) => k,
         Err(e) => {
             ws.error.set(Some(e));
-            vec![FileKind::Unknown; files.len()]
+            vec![
+                api::Detected {
+                    kind: FileKind::Unknown,
+                    note: None
+                };
+                files.len()
+            ]
         }
     };
-    for ((path, f), kind) in files.into_iter().zip(kinds) {
+    for ((path, f), api::Detected { kind, note }) in files.into_iter().zip(kinds) {
         let size = f.size();
         let model = guess_model(&path);
         ws.staged_files.update_value(|v| v.push(f));
@@ -323,6 +331,7 @@ async fn stage_files(ws: Workspace, files: Vec<(String, web_sys::File)>) {
                 detected: kind,
                 model,
                 include: kind != FileKind::Unknown,
+                note,
             })
         });
     }
@@ -533,6 +542,7 @@ async fn restore(ws: Workspace, client: WorkerClient) {
             detected: FileKind::Unknown,
             model: String::new(),
             include: true,
+            note: None,
         });
         inputs.push((b.name, b.blob));
     }
@@ -776,6 +786,7 @@ fn DropZone(
                                                         {k.label()}{(k == s.detected).then_some(" (detected)")}</option>
                                                 }).collect_view()}
                                             </select>
+                                            {s.note.clone().map(|n| view! { <p class="lb-note" role="alert" data-testid="staged-note">{n}</p> })}
                                         </td>
                                         <td><input type="text" data-testid="staged-model" prop:value=s.model.clone()
                                             aria-label=format!("model name for {}", s.path)

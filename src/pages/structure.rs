@@ -10,6 +10,7 @@ mod heatmap;
 
 use std::rc::Rc;
 
+use coglab_core::limits::{MAX_BOOTSTRAP, MIN_BOOTSTRAP};
 use coglab_core::reported::{ReportedBundle, ReportedTable};
 use coglab_core::sem::bootstrap::BootstrapOptions;
 use coglab_core::sem::engine::{Mode, Scheme};
@@ -102,7 +103,7 @@ struct SavedSemReport {
 
 #[derive(Deserialize)]
 struct SavedBootstrap {
-    resamples: usize,
+    resamples: u64,
     seed: u64,
 }
 
@@ -309,6 +310,20 @@ fn png_button(label: &'static str, testid: &'static str, file: &'static str) -> 
 async fn read_file(input: &web_sys::HtmlInputElement) -> Option<Result<(String, String), String>> {
     let file = input.files()?.get(0)?;
     let name = file.name();
+    // The worker's file-size limit, checked before the page reads the text (a larger file
+    // would be decoded on the main thread and could take the tab down).
+    let limit = crate::worker::protocol::MAX_FILE_BYTES;
+    if file.size() > limit {
+        input.set_value("");
+        return Some(Err(format!(
+            "{name}: {} ({:.0} bytes) is above the {} ({limit:.0} bytes) this page reads in the \
+             browser. Fit it with the command line instead, which reads files of any size: \
+             coglab sem --spec SPEC.json \"{name}\"",
+            crate::worker::protocol::megabytes(file.size()),
+            file.size(),
+            crate::worker::protocol::megabytes(limit),
+        )));
+    }
     let res = match JsFuture::from(file.text()).await {
         Ok(v) => v
             .as_string()
@@ -354,7 +369,7 @@ pub fn Structure() -> impl IntoView {
     let analysis = RwSignal::new(None::<Analysis>);
     let error = RwSignal::new(None::<(String, String)>);
     let busy = RwSignal::new(false);
-    let boot_n = RwSignal::new(5000usize);
+    let boot_n = RwSignal::new(5000u64);
     let boot_seed = RwSignal::new(1u64);
     let progress = RwSignal::new(None::<f64>);
     let generation = StoredValue::new(0u64);
@@ -486,12 +501,19 @@ pub fn Structure() -> impl IntoView {
                     data.set(Some(fresh));
                     draft.set(d);
                     error.set(None);
-                    let boot = r.analysis.and_then(|a| a.report.bootstrap).map(|b| {
+                    let boot = r.analysis.and_then(|a| a.report.bootstrap).and_then(|b| {
                         boot_n.set(b.resamples);
                         boot_seed.set(b.seed);
-                        BootstrapOptions {
-                            resamples: b.resamples,
-                            seed: b.seed,
+                        // The command line's bounds (a report file may say anything).
+                        match bootstrap_count(b.resamples) {
+                            Ok(resamples) => Some(BootstrapOptions {
+                                resamples,
+                                seed: b.seed,
+                            }),
+                            Err(e) => {
+                                error.set(Some(("The report's bootstrap was not run".into(), e)));
+                                None
+                            }
                         }
                     });
                     run(boot);
@@ -1027,8 +1049,8 @@ fn Results(
     busy: RwSignal<bool>,
     /// Bootstrap progress in [0, 1].
     progress: RwSignal<Option<f64>>,
-    /// Bootstrap resamples.
-    boot_n: RwSignal<usize>,
+    /// Bootstrap resamples as typed (checked against the limits when the bootstrap is run).
+    boot_n: RwSignal<u64>,
     /// Bootstrap seed.
     boot_seed: RwSignal<u64>,
     /// Runs the analysis (with a bootstrap when given).
@@ -1038,6 +1060,8 @@ fn Results(
     worker: Worker,
 ) -> impl IntoView {
     let _ = data;
+    // Why the typed resamples were refused (out of the command line's bounds), if they were.
+    let boot_error = RwSignal::new(None::<String>);
     let rep =
         move |f: fn(&SemReport) -> String| move || analysis.read().as_ref().map(|a| f(&a.report));
     let sort = RwSignal::new(("rank".to_string(), false));
@@ -1116,6 +1140,12 @@ fn Results(
                             {format!("{} models ({} dropped), {} iterations, scheme {:?}; ", r.n_models, r.dropped_models.len(), r.iterations, r.scheme)}
                             <span data-testid="fit-ms">{format!("{:.1}", a.ms)}</span>" ms in the worker."
                         </p>
+                        {r.listwise_warning.as_ref().map(|w| view! {
+                            <p class="error-panel" role="alert" data-testid="listwise-warning">
+                                <strong>"Warning: "</strong>
+                                {format!("{w}. Each missing cell drops its model; leave out the sparsest columns or fill their cells to keep more models.")}
+                            </p>
+                        })}
                         {r.human.as_ref().map(|h| view! {
                             <p data-testid="human-alignment">
                                 {format!(
@@ -1166,14 +1196,23 @@ fn Results(
                 }}
             </Show>
             <div class="st-row st-boot">
-                <label>"Resamples " <input type="number" min="10" step="100" data-testid="boot-n" prop:value=move || boot_n.get().to_string()
-                    on:change=move |ev| { if let Ok(v) = event_target_value(&ev).trim().parse::<usize>() { boot_n.set(v.clamp(10, 100_000)) } } /></label>
+                <label>"Resamples " <input type="number" min=MIN_BOOTSTRAP max=MAX_BOOTSTRAP step="100" data-testid="boot-n" prop:value=move || boot_n.get().to_string()
+                    on:change=move |ev| { if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() { boot_n.set(v); boot_error.set(None) } } /></label>
                 <label>"Seed " <input type="number" min="0" data-testid="boot-seed" prop:value=move || boot_seed.get().to_string()
                     on:change=move |ev| { if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() { boot_seed.set(v) } } /></label>
                 <button type="button" data-testid="run-bootstrap" disabled=move || analysis.read().is_none()
-                    on:click=move |_| run(Some(BootstrapOptions { resamples: boot_n.get_untracked(), seed: boot_seed.get_untracked() }))>
+                    on:click=move |_| match bootstrap_count(boot_n.get_untracked()) {
+                        Ok(resamples) => {
+                            boot_error.set(None);
+                            run(Some(BootstrapOptions { resamples, seed: boot_seed.get_untracked() }))
+                        }
+                        Err(e) => boot_error.set(Some(e)),
+                    }>
                     "Run bootstrap"
                 </button>
+                {move || boot_error.get().map(|e| view! {
+                    <p class="error-panel" role="alert" data-testid="boot-n-error">{e}</p>
+                })}
                 <Show when=move || progress.get().is_some()>
                     <progress data-testid="boot-progress" max="1" value=move || progress.get().unwrap_or(0.0).to_string() aria-label="Bootstrap progress"></progress>
                     <button type="button" on:click=move |_| worker.0.get_value().cancel()>"Cancel"</button>
@@ -1181,6 +1220,14 @@ fn Results(
             </div>
         </div>
     }
+}
+
+/// SEM bootstrap resamples checked against the command line's bounds
+/// ([`MIN_BOOTSTRAP`]..=[`MAX_BOOTSTRAP`]), with its message when out of them
+/// (`bootstrap: at most 100000 allowed, found 1000000`).
+fn bootstrap_count(n: u64) -> Result<usize, String> {
+    coglab_core::limits::check("bootstrap", n, MIN_BOOTSTRAP, MAX_BOOTSTRAP)
+        .map_err(|e| e.to_string())
 }
 
 fn task_constructs_clone(r: &SemReport) -> Vec<String> {

@@ -135,6 +135,7 @@ pub fn refuse_large(files: &[FileRef]) -> Result<(), String> {
 
 /// Runs one request.
 async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> {
+    api::check_limits(&request)?;
     Ok(match request {
         Request::Warm(_) => {
             warm_up();

@@ -444,7 +444,7 @@ fn MmoperaCompare(
             first: ra.id,
             second: rb.id,
             task: t,
-            resamples: RESAMPLES,
+            resamples: RESAMPLES as u64,
             seed: SEED,
         };
         let c = client.get_value();

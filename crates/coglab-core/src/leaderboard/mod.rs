@@ -16,7 +16,7 @@ use crate::mmiq::{self, AnswerKey, MmiqReport, Predictions};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-pub use detect::{detect, guess_model};
+pub use detect::{detect, guess_model, unreadable};
 pub use export::{to_csv, to_json, to_latex, Table};
 pub use ranks::tie_ranks;
 
@@ -413,13 +413,13 @@ pub fn score_files_with(
             }
             FileKind::Unknown => {
                 done += 1;
-                fail(
-                    &mut out.files[i],
+                let message = unreadable(f.path, f.bytes).unwrap_or_else(|| {
                     format!(
                         "{}: not a recognised MM-IQ, KiVA or MM-OPERA result file",
                         f.path
-                    ),
-                );
+                    )
+                });
+                fail(&mut out.files[i], message);
             }
         }
     }
@@ -472,6 +472,12 @@ pub fn score_files_with(
 
 /// [`FileStatus::status`] of a file that waits for a partner file (see there).
 pub const WAITING: &str = "waiting";
+
+/// What a dropped file is when it is UTF-16 or UTF-32 text ([`crate::encoding::sniff`]); a
+/// zip archive is left to the readers (an `.xlsx` workbook is one).
+pub(crate) fn not_text(bytes: &[u8]) -> Option<crate::encoding::NotText> {
+    crate::encoding::sniff(bytes).filter(|w| *w != crate::encoding::NotText::Zip)
+}
 
 fn fail(s: &mut FileStatus, message: String) {
     s.status = "error".into();
