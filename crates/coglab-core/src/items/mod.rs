@@ -11,6 +11,8 @@
 //! - [`flags`]: items no one or everyone solves, negative or near-zero discrimination (with the
 //!   most frequent wrong answer), and the largest gaps between two respondent groups.
 //! - [`sx2`]: the S-X2 item fit test (Orlando and Thissen 2000) on summed scores.
+//! - [`report`]: the page-sized summary the web app's worker sends ([`ItemsReport`]).
+//! - [`rows`]: a matrix from computed leaderboard rows (what the web worker keeps).
 //! - [`subset`]: the greedy, category-stratified item subset and its Kendall tau curve.
 //!
 //! [`analyse`] runs all of them and returns one serialisable [`ItemAnalysis`] (what the CLI
@@ -20,6 +22,8 @@ pub mod classical;
 pub mod flags;
 pub mod irt;
 pub mod matrix;
+pub mod report;
+pub mod rows;
 pub mod subset;
 pub mod sx2;
 
@@ -30,6 +34,7 @@ pub use classical::{classical, ClassicalStats, ItemClassical, LetterCounts};
 pub use flags::{flag_items, Flag, GroupGap, GroupGaps, ItemFlags};
 pub use irt::{fit, Curves, IrtFit, IrtItem, IrtModel, IrtOptions, RespondentAbility};
 pub use matrix::{ItemInfo, KivaItemOptions, KivaStages, RespondentInfo, ResponseMatrix};
+pub use report::{analyse_report, item_curves, report, ItemsReport, ReportCurve, ReportOptions};
 pub use subset::{reduced_subset, SubsetCriterion, SubsetOptions, SubsetResult, TauPoint};
 pub use sx2::{s_x2, ItemSx2, Sx2Options, Sx2Result};
 

@@ -134,7 +134,10 @@ fn add_item(s: &mut Vec<f64>, p: f64) {
 /// ```
 pub fn expected_proportions(p: &[f64], weights: &[f64], scores: &[usize]) -> Vec<Vec<Option<f64>>> {
     let nq = weights.len();
-    assert!(nq > 0 && p.len().is_multiple_of(nq), "p must be items x nodes");
+    assert!(
+        nq > 0 && p.len().is_multiple_of(nq),
+        "p must be items x nodes"
+    );
     let n = p.len() / nq;
     // Banded full-test distribution per node.
     let mut bands: Vec<(usize, Vec<f64>)> = Vec::with_capacity(nq);
