@@ -61,9 +61,19 @@ fn the_report_of_2710_items_by_300_respondents_is_page_sized() {
         full_json.len() / 1024,
         json.len() / 1024
     );
-    // The bound: the item table is ~2,710 rows of about 300 bytes of JSON; the rest (300
-    // respondents, 61-point curves, <= 200 tau points) adds under 100 KB.
-    assert!(json.len() <= 1_000 * 1024, "report is {} bytes", json.len());
+    // The bound: the item table is 2,710 rows of about 360 bytes of JSON at full precision
+    // (963 KB measured); the rest (300 respondents, 61-point curves, <= 200 tau points, the
+    // subset's ids, the group gaps) adds about 110 KB. The full analysis with every curve
+    // was 10.5 MB.
+    assert!(json.len() <= 1_200 * 1024, "report is {} bytes", json.len());
+    assert!(
+        json.len() * 8 < full_json.len(),
+        "{} vs {}",
+        json.len(),
+        full_json.len()
+    );
+    let items_only = serde_json::to_string(&r.items).unwrap().len();
+    eprintln!("item table {} KB", items_only / 1024);
     assert_eq!(r.items.len(), 2710);
     assert_eq!(r.respondents.len(), 300);
     assert_eq!(r.theta.len(), 61);

@@ -45,6 +45,8 @@ pub struct ItemsOptions {
     pub curves: bool,
     /// KiVA: one item per subdomain and stage instead of per trial.
     pub per_subdomain: bool,
+    /// With `json`: print the page-sized [`coglab_core::items::ItemsReport`].
+    pub report: bool,
 }
 
 impl Default for ItemsOptions {
@@ -60,6 +62,7 @@ impl Default for ItemsOptions {
             target_tau: 0.95,
             curves: false,
             per_subdomain: false,
+            report: false,
         }
     }
 }
@@ -73,6 +76,7 @@ impl ItemsOptions {
         let mut o = Self {
             json: a.json,
             curves: a.curves,
+            report: a.report,
             per_subdomain: a.per_subdomain,
             answers: a.answers.clone(),
             inputs: a.inputs.clone(),
@@ -235,6 +239,12 @@ pub fn run(opts: &ItemsOptions) -> Result<(), CliError> {
         ..AnalysisOptions::default()
     };
     let a = analyse(&m, &aopts)?;
+    if opts.json && opts.report {
+        return emit_json(&coglab_core::items::report(
+            &a,
+            &coglab_core::items::ReportOptions::default(),
+        ));
+    }
     if opts.json {
         emit_json(&a)
     } else {
