@@ -1015,6 +1015,7 @@ fn MmiqTab(
             <ModelItems rows=ids selected=model_pick />
             <Show when=move || { rows.read().len() >= 2 }>
                 <CompareModels rows=ids pair=pair testid="compare" />
+                <crate::pages::items::ItemAnalysisSection rows=ids benchmark="mmiq" />
             </Show>
         </Show>
     }
@@ -1114,6 +1115,14 @@ fn KivaTab(
             .map(|r| (r.id, r.model.clone()))
             .collect::<Vec<_>>()
     });
+    // Every computed KiVA row (model runs of both variants and a dropped adults file) for the
+    // item analysis, which takes the adults as respondents when asked.
+    let kiva_all = Signal::derive(move || {
+        rows.read()
+            .iter()
+            .map(|r| (r.id, r.model.clone()))
+            .collect::<Vec<_>>()
+    });
     let kiva_pair = RwSignal::new((None, None));
     let kiva_pick = RwSignal::new(None);
     url_selection(kiva_ids, kiva_pick, kiva_pair);
@@ -1145,6 +1154,7 @@ fn KivaTab(
         <Show when=move || { kiva_ids.read().len() >= 2 }
             fallback=|| view! { <p class="notice">"Drop two KiVA run folders above to compare them stage by stage."</p> }>
             <CompareModels rows=kiva_ids pair=kiva_pair testid="kiva-compare" joint=joint />
+            <crate::pages::items::ItemAnalysisSection rows=kiva_all benchmark="kiva" />
         </Show>
     }
 }

@@ -135,6 +135,11 @@ operations! {
     ReviewBuild => coglab_core::review::Loaded;
     /// Gold's weighted scores of a printed table of task scores (the bundled Table 2).
     GoldTable => GoldResult;
+    /// Item analysis (classical statistics, Rasch/2PL, S-X2, flags, reduced subset) of kept
+    /// rows of one benchmark, as a page-sized report.
+    ItemAnalysis => coglab_core::items::ItemsReport;
+    /// Characteristic curves of some items of the last item analysis (no new fit).
+    ItemCurves => Vec<coglab_core::items::ReportCurve>;
 }
 
 /// [`Warm`]'s arguments: none.
@@ -364,6 +369,28 @@ pub fn check_limits(request: &Request) -> Result<(), String> {
         _ => Ok(()),
     };
     result.map_err(|e| e.to_string())
+}
+
+/// [`ItemAnalysis`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ItemAnalysis {
+    /// The kept rows (one benchmark), each with the name its respondent gets.
+    pub rows: Vec<(RowId, String)>,
+    /// The IRT model.
+    pub model: coglab_core::items::IrtModel,
+    /// KiVA: include the participants of a dropped adults file.
+    pub include_humans: bool,
+    /// MM-OPERA: an item is right when its mean holistic score is at least this.
+    pub threshold: f64,
+    /// Items whose characteristic curves are wanted (empty: the flagged ones).
+    pub curves_for: Vec<String>,
+}
+
+/// [`ItemCurves`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ItemCurves {
+    /// Item ids, in the order wanted (at most 24 are returned).
+    pub ids: Vec<String>,
 }
 
 /// A message from the page to the worker.

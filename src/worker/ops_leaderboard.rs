@@ -257,6 +257,23 @@ impl Parser {
     }
 }
 
+/// Runs `f` on the kept details of `rows` (in order), or says which row is gone.
+///
+/// # Errors
+/// [`GONE`]'s message when a row is no longer kept.
+pub fn with_details<R>(
+    rows: &[RowId],
+    f: impl FnOnce(&[&Detail]) -> Result<R, String>,
+) -> Result<R, String> {
+    STORE.with_borrow(|s| {
+        let details = rows
+            .iter()
+            .map(|id| s.get(id).ok_or_else(|| GONE.to_string()))
+            .collect::<Result<Vec<&Detail>, String>>()?;
+        f(&details)
+    })
+}
+
 /// [`api::Items`]: one page of an MM-IQ row's items.
 ///
 /// # Errors

@@ -277,6 +277,8 @@ pub fn MmoperaTab(
                 label="MM-OPERA histogram: share of holistic scores 0 to 4 for each model" />
             <Show when=move || { rows.read().len() >= 2 }>
                 <MmoperaCompare rows=rows />
+                <crate::pages::items::ItemAnalysisSection benchmark="mmopera"
+                    rows=Signal::derive(move || rows.read().iter().map(|r| (r.id, r.model.clone())).collect::<Vec<_>>()) />
             </Show>
         </Show>
     }
