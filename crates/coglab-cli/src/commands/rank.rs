@@ -132,7 +132,7 @@ struct RankOutput {
     /// MM-IQ: the board under the official, strict and lenient extractors.
     #[serde(skip_serializing_if = "Option::is_none")]
     extraction: Option<ExtractionRobustness>,
-    /// KiVA: the stage's answers under the official and the strict reading.
+    /// KiVA: the stage's answers under the official, strict and lenient readings.
     #[serde(skip_serializing_if = "Option::is_none")]
     kiva_extraction: Option<KivaExtraction>,
     /// MM-OPERA with several judges per model.
@@ -591,19 +591,23 @@ fn render(o: &RankOutput) -> String {
     if let Some(e) = &o.kiva_extraction {
         outln!(
             out,
-            "\nstage {} answers: official verdicts vs strict (the option stated up front):",
+            "\nstage {} answers: official verdicts, strict (the option stated up front), lenient (the first option label or text anywhere):",
             e.stage
         );
         for r in &e.rows {
             outln!(
                 out,
-                "  {:<28} official {:>6}  strict {:>6}  ranks {}/{}  flips {}",
+                "  {:<28} official {:>6}  strict {:>6}  lenient {:>6} (undetermined {}, up to {})  ranks {}/{}/{}  flips {}",
                 r.name,
                 pct(r.scores[0]),
                 pct(r.scores[1]),
+                pct(r.scores[2]),
+                r.lenient_undetermined,
+                pct(r.lenient_high),
                 r.ranks[0],
                 r.ranks[1],
-                r.flips.len()
+                r.ranks[2],
+                r.flip_count
             );
         }
         for n in &e.notes {

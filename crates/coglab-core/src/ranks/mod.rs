@@ -15,7 +15,8 @@
 //! - [`power`]: minimum detectable difference.
 //! - [`coverage`]: items scored / benchmark size and the headline figure over all items.
 //! - [`cluster`]: naive and clustered standard errors of a mean over repeated measures.
-//! - [`extraction`]: MM-IQ scores under the official, a strict and a lenient answer extractor.
+//! - [`extraction`]: MM-IQ scores under the official, a strict and a lenient answer extractor;
+//!   KiVA stage answers under the official verdicts, a strict and a lenient reading.
 //! - [`judges`]: MM-OPERA scores per judge, Krippendorff's α, Kendall's τ-b between judges'
 //!   rankings, the items judges disagree on most.
 //!
