@@ -930,3 +930,150 @@ fn kiva_lenient_extraction_matches_the_reference() {
         }
     }
 }
+
+/// The web worker's rank board on the real KiVA runs (the rows as the leaderboard scores them,
+/// with their run files): the board's figures are the reference script's (scipy / statsmodels
+/// reading the CSVs), ids come back on their rows, and the extraction table lists at most 20
+/// flips per row while counting them all (GPT-4V single-image: 54 on stage 1, the reference's
+/// count).
+#[test]
+fn rank_board_on_real_kiva_runs() {
+    use coglab_core::ranks::view::{rank_board, RankEntry, RankRequest, RankSource};
+    let Some(r) = reference("kiva.json") else {
+        return;
+    };
+    let mut runs = Vec::new();
+    for name in [
+        "gpt4_multi_image",
+        "gpt4_single_image",
+        "mantis_multi_image",
+    ] {
+        let Some(files) = kiva_files(name) else {
+            return;
+        };
+        let report = score_model(files.iter().map(|(p, b)| (p.as_str(), b.as_slice()))).unwrap();
+        runs.push((name, report, files));
+    }
+    let entries: Vec<RankEntry<'_>> = runs
+        .iter()
+        .enumerate()
+        .map(|(k, (name, report, files))| RankEntry {
+            id: 10 + k as u64,
+            name,
+            source: RankSource::Kiva {
+                report,
+                files: Some(files),
+            },
+        })
+        .collect();
+    let b = rank_board(&entries, &RankRequest::new(Bench::Kiva));
+    let board = b.board.as_ref().unwrap();
+    let order: Vec<&str> = r["order"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let got: Vec<&str> = b.models.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(got, order);
+    for m in &b.models {
+        let k = [
+            "gpt4_multi_image",
+            "gpt4_single_image",
+            "mantis_multi_image",
+        ]
+        .iter()
+        .position(|n| *n == m.name)
+        .unwrap();
+        assert_eq!(m.id, 10 + k as u64);
+        assert_relative_eq!(m.row.score, f(&r["scores"][&m.name]), max_relative = 1e-12);
+        // Clustered by trial, 1.2-1.5 times the naive SE: shown.
+        assert!(m.se_text.as_deref().unwrap().contains("clustered by trial"));
+        assert!(m.coverage_text.is_none());
+    }
+    for (got, want) in board.pairs.iter().zip(r["pairs"].as_array().unwrap()) {
+        assert_relative_eq!(
+            got.p_adjusted.unwrap(),
+            f(&want["holm"]),
+            max_relative = 1e-9
+        );
+    }
+    // Ranks 1, 2, 3 with letters a, b, c (every Holm-adjusted p below 0.05).
+    let shown: Vec<(&str, &str)> = b
+        .models
+        .iter()
+        .map(|m| (m.rank_text.as_str(), m.row.group.as_str()))
+        .collect();
+    assert_eq!(shown, [("1", "a"), ("2", "b"), ("3", "c")]);
+    assert!(b.header.contains("Wilcoxon") && b.header.contains("Holm"));
+    assert!(b
+        .mdd_text
+        .as_deref()
+        .unwrap()
+        .starts_with("differences below"));
+    let x = b.kiva_extraction.as_ref().unwrap();
+    assert_eq!(x.rules, ["official", "strict", "lenient"]);
+    let single = x
+        .rows
+        .iter()
+        .find(|r| r.name == "gpt4_single_image")
+        .unwrap();
+    assert_eq!(single.flip_count, 54);
+    assert_eq!(single.flips.len(), 20);
+}
+
+/// The judge table of the rank board from MM-OPERA rows as the leaderboard scores them (three
+/// judges' files per model pooled into one row): the same figures as from the judge files
+/// themselves, which `judges_match_krippendorff_and_kendalltau` checks against krippendorff and
+/// scipy.
+#[test]
+fn rank_board_judges_from_leaderboard_rows() {
+    use coglab_core::leaderboard::{score_files, InputRef};
+    use coglab_core::ranks::view::{rank_board, RankEntry, RankRequest, RankSource};
+    let Some(r) = reference("judges.json") else {
+        return;
+    };
+    let mut files = Vec::new();
+    for m in ["m1", "m2", "m3", "m4"] {
+        for j in ["base", "harsh", "lenient"] {
+            let name = format!("{m}_RIA_regular_scoring_{j}.json");
+            let bytes = std::fs::read(format!("{FIXTURES}/judges/{name}")).unwrap();
+            files.push((name, bytes));
+        }
+    }
+    let inputs: Vec<InputRef<'_>> = files
+        .iter()
+        .map(|(p, b)| InputRef {
+            path: p,
+            bytes: b,
+            model: None,
+        })
+        .collect();
+    let scored = score_files(&inputs, |_, _, _| {});
+    assert_eq!(scored.mmopera.len(), 4);
+    let entries: Vec<RankEntry<'_>> = scored
+        .mmopera
+        .iter()
+        .enumerate()
+        .map(|(k, row)| RankEntry {
+            id: k as u64,
+            name: &row.model,
+            source: RankSource::Mmopera(row),
+        })
+        .collect();
+    let b = rank_board(&entries, &RankRequest::new(Bench::Mmopera));
+    let j = b.judges.as_ref().unwrap();
+    assert_eq!(j.judges, vec!["base", "harsh", "lenient"]);
+    for (mi, m) in j.models.iter().enumerate() {
+        for (ji, judge) in j.judges.iter().enumerate() {
+            assert_relative_eq!(
+                j.sr[mi][ji].unwrap(),
+                f(&r["sr"][format!("{m}|{judge}")]),
+                max_relative = 1e-12
+            );
+        }
+    }
+    assert_relative_eq!(j.alpha.unwrap(), f(&r["alpha"]), max_relative = 1e-9);
+    assert_eq!(b.models.len(), 4);
+    assert!(b.extraction_message.is_some());
+}

@@ -20,7 +20,7 @@ use coglab_core::ranks::extraction::{
     extraction_robustness, kiva_extraction_robustness, ExtractionRobustness, KivaExtraction,
 };
 use coglab_core::ranks::inputs::{kiva_items, mmiq_items, mmiq_key_items, KivaStage};
-use coglab_core::ranks::judges::{judge_robustness, JudgeFile, JudgeRobustness};
+use coglab_core::ranks::judges::{judge_name, judge_robustness, JudgeFile, JudgeRobustness};
 use coglab_core::ranks::{
     build_board, Adjust, Bench, Board, BoardInput, BoardOptions, Missing, ModelScores, PairTest,
     RankRange, ReportedRow,
@@ -390,26 +390,6 @@ pub fn run(opts: &RankOptions) -> Result<(), CliError> {
     } else {
         emit(&render(&out))
     }
-}
-
-/// The judge's name of an MM-OPERA file: the part after `regular_scoring` (`…_deepseek.json`
-/// → `deepseek`), else the parent folder, else `judge N`.
-fn judge_name(path: &str, k: usize) -> String {
-    let name = file_name(path);
-    let stem = name.rsplit_once('.').map_or(name.as_str(), |(s, _)| s);
-    let lower = stem.to_ascii_lowercase();
-    if let Some(i) = lower.find("regular_scoring") {
-        let rest = stem[i + "regular_scoring".len()..].trim_matches(['_', '-', '.']);
-        if !rest.is_empty() {
-            return rest.to_string();
-        }
-    }
-    Path::new(path)
-        .parent()
-        .and_then(|p| p.file_name())
-        .map(|p| p.to_string_lossy().into_owned())
-        .filter(|p| !p.is_empty())
-        .unwrap_or_else(|| format!("judge {}", k + 1))
 }
 
 fn pct(x: f64) -> String {

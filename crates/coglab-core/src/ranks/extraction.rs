@@ -170,8 +170,12 @@ pub struct ExtractionRow {
     pub score_range: f64,
     /// Worst minus best rank.
     pub rank_change: usize,
-    /// Items whose verdict differs between extractors (all of them).
+    /// Items whose verdict differs between extractors (all of them;
+    /// [`ExtractionRobustness::cap_flips`] cuts the list for display).
     pub flips: Vec<Flip>,
+    /// Flips before any cut.
+    #[serde(default)]
+    pub flip_count: usize,
 }
 
 /// A board under the three extractors.
@@ -185,6 +189,15 @@ pub struct ExtractionRobustness {
     pub rows: Vec<ExtractionRow>,
     /// Things the reader should know.
     pub notes: Vec<String>,
+}
+
+impl ExtractionRobustness {
+    /// Keeps at most `cap` flips per row (the count stays in `flip_count`).
+    pub fn cap_flips(&mut self, cap: usize) {
+        for r in &mut self.rows {
+            r.flips.truncate(cap);
+        }
+    }
 }
 
 /// Scores every model's MM-IQ items under the three extractors. `benchmark_size` is the key's
@@ -257,6 +270,7 @@ pub fn extraction_robustness(
                 });
             ExtractionRow {
                 name: name.clone(),
+                flip_count: flips.len(),
                 responses,
                 correct,
                 scores,
