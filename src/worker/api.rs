@@ -135,6 +135,9 @@ operations! {
     ReviewBuild => coglab_core::review::Loaded;
     /// Gold's weighted scores of a printed table of task scores (the bundled Table 2).
     GoldTable => GoldResult;
+    /// Ranks kept rows of one benchmark with paired tests: coverage, rank ranges, groups,
+    /// adjusted p-values, MDD, clustered SEs, extraction and judge robustness.
+    Rank => coglab_core::ranks::view::RankBoard;
 }
 
 /// [`Warm`]'s arguments: none.
@@ -323,6 +326,16 @@ pub struct GoldTable {
     pub columns: Vec<String>,
     /// One value per column, per model.
     pub values: Vec<Vec<Option<f64>>>,
+}
+
+/// [`Rank`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Rank {
+    /// The rows to rank, with the names the table shows for them, in the table's order.
+    pub rows: Vec<(RowId, String)>,
+    /// Benchmark, task or stage, and the board options (test, adjustment, missing items,
+    /// resamples, seed).
+    pub request: coglab_core::ranks::view::RankRequest,
 }
 
 /// A message from the page to the worker.

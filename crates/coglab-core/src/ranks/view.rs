@@ -78,6 +78,8 @@ pub enum RankSource<'a> {
     Mmopera(&'a MmoperaRow),
     /// The worker no longer keeps the row.
     Gone,
+    /// A row of another kind (e.g. a Gold matrix): left off with a note.
+    Other,
 }
 
 /// One row of the request: the page's id and name for it, and its data.
