@@ -362,6 +362,16 @@ pub fn rank_board(entries: &[RankEntry<'_>], req: &RankRequest) -> RankBoard {
             }
         )
     };
+    let opera_task = req.task.unwrap_or_else(|| {
+        if entries
+            .iter()
+            .any(|e| matches!(e.source, RankSource::Mmopera(r) if r.ria.is_some()))
+        {
+            Task::Ria
+        } else {
+            Task::Ica
+        }
+    });
     match req.bench {
         Bench::Mmiq => {
             let mut reports: Vec<(String, &MmiqReport)> = Vec::new();
@@ -427,16 +437,7 @@ pub fn rank_board(entries: &[RankEntry<'_>], req: &RankRequest) -> RankBoard {
             }
         }
         Bench::Mmopera => {
-            let task = req.task.unwrap_or_else(|| {
-                if entries
-                    .iter()
-                    .any(|e| matches!(e.source, RankSource::Mmopera(r) if r.ria.is_some()))
-                {
-                    Task::Ria
-                } else {
-                    Task::Ica
-                }
-            });
+            let task = opera_task;
             let mut task_rows = Vec::new();
             for (e, name) in entries.iter().zip(&names) {
                 match e.source {
@@ -489,8 +490,13 @@ pub fn rank_board(entries: &[RankEntry<'_>], req: &RankRequest) -> RankBoard {
     };
     match build_board(&input, &req.options) {
         Ok(board) => {
+            let scope = match req.bench {
+                Bench::Kiva => format!("stage {} ({}): ", req.stage.number(), req.stage.key()),
+                Bench::Mmopera => format!("{}: ", opera_task.name()),
+                Bench::Mmiq => String::new(),
+            };
             out.header = format!(
-                "{}; p-values adjusted by {} across all {} pairs (α = {})",
+                "{scope}{}; p-values adjusted by {} across all {} pairs (α = {})",
                 test_words(req.bench, &board.test),
                 adjust_words(&board.adjust),
                 board.pairs.len(),
