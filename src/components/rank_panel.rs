@@ -85,6 +85,9 @@ impl RankMarks {
     }
 }
 
+/// Pairs drawn at most in the pairs table.
+const MAX_PAIRS_SHOWN: usize = 500;
+
 fn pct(x: f64) -> String {
     format!("{:.1}", 100.0 * x)
 }
@@ -199,8 +202,11 @@ fn RankView(
         .unwrap_or_default();
     let n_pairs = pairs.len();
     let rows = b.models.clone();
+    // The pairs table is drawn when opened (a 50-row board has 1,225 pairs).
+    let pairs_open = RwSignal::new(false);
+    let pairs = StoredValue::new(pairs);
     view! {
-        <div class="rank-header" data-testid=format!("{stem}-rank-header")>
+        <div class="rank-header" data-testid=format!("{stem}-rank-header") data-worker-ms=b.worker_ms.to_string()>
             <p title=definition("test")><strong>"Paired ranks: "</strong>{b.header.clone()}</p>
             <p title=definition("missing") data-testid=format!("{stem}-rank-missing")>{b.missing_text.clone()}</p>
             {b.mdd_text.clone().map(|t| view! { <p class="rank-mdd" title=definition("mdd") data-testid=format!("{stem}-mdd")>{t}</p> })}
@@ -248,9 +254,11 @@ fn RankView(
                 </tbody>
             </table></div>
         </details>
-        <details class="rank-details" data-testid=format!("{stem}-pairs")>
+        <details class="rank-details" data-testid=format!("{stem}-pairs") on:toggle=move |_| pairs_open.update(|o| *o = !*o)>
             <summary title=definition("p_adjusted")>{format!("Pairwise tests ({n_pairs} pairs)")}</summary>
-            <PairsTable pairs=pairs stem=stem />
+            <Show when=move || pairs_open.get()>
+                <PairsTable pairs=pairs.get_value() stem=stem />
+            </Show>
         </details>
         <details class="rank-details" data-testid=format!("{stem}-extraction")>
             <summary title=definition("extraction")>"Extraction robustness"</summary>
@@ -282,7 +290,12 @@ fn PairsTable(
     /// Test id prefix.
     stem: &'static str,
 ) -> impl IntoView {
+    let total = pairs.len();
+    let shown: Vec<PairRow> = pairs.into_iter().take(MAX_PAIRS_SHOWN).collect();
     view! {
+        {(total > MAX_PAIRS_SHOWN).then(|| view! {
+            <p class="hint">{format!("The first {MAX_PAIRS_SHOWN} of {total} pairs in board order; `coglab rank ... --json` lists them all.")}</p>
+        })}
         <div class="table-scroll"><table class="lb-table rank-table">
             <thead><tr>
                 <th scope="col">"A"</th>
@@ -294,7 +307,7 @@ fn PairsTable(
                 <th scope="col" title=definition("p_adjusted")>"Adjusted p"</th>
             </tr></thead>
             <tbody>
-                {pairs.into_iter().map(|p| {
+                {shown.into_iter().map(|p| {
                     let ci = match (p.diff_low, p.diff_high) {
                         (Some(l), Some(h)) => format!(" [{}, {}]", pct(l), pct(h)),
                         _ => String::new(),

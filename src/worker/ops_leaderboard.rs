@@ -377,7 +377,8 @@ pub fn gold_analyze(a: &api::GoldAnalyze) -> Result<GoldResult, String> {
 /// a row no longer kept or of another kind is left off with a note, never an error.
 pub fn rank(a: &api::Rank) -> coglab_core::ranks::view::RankBoard {
     use coglab_core::ranks::view::{rank_board, RankEntry, RankSource};
-    STORE.with_borrow(|s| {
+    let start = super::ops_structure::now_ms();
+    let mut board = STORE.with_borrow(|s| {
         KIVA_FILES.with_borrow(|k| {
             let entries: Vec<RankEntry<'_>> = a
                 .rows
@@ -399,5 +400,7 @@ pub fn rank(a: &api::Rank) -> coglab_core::ranks::view::RankBoard {
                 .collect();
             rank_board(&entries, &a.request)
         })
-    })
+    });
+    board.worker_ms = super::ops_structure::now_ms() - start;
+    board
 }

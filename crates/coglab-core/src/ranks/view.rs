@@ -142,6 +142,9 @@ pub struct RankBoard {
     pub notes: Vec<String>,
     /// Why no board could be built (the other parts may still be there).
     pub error: Option<String>,
+    /// Wall time of the computation in the web worker (ms), set by the worker; 0 elsewhere.
+    #[serde(default)]
+    pub worker_ms: f64,
 }
 
 /// The glossary of the rank figures: (key, term, definition). [`definition`] looks one up.
@@ -330,6 +333,7 @@ pub fn rank_board(entries: &[RankEntry<'_>], req: &RankRequest) -> RankBoard {
         judges_message: None,
         notes: Vec::new(),
         error: None,
+        worker_ms: 0.0,
     };
     // Names told apart, in input order.
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
