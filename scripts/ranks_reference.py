@@ -22,7 +22,10 @@ crates/coglab-core/tests/ranks.rs compares with:
   (subdomain, variation); per model the OLS naive and cluster-by-trial SEs; per pair of models
   scipy `wilcoxon` (approx) on the trial means and Holm; and the strict reading of the stage-1
   answers (a regeneration stays right only when the first two non-empty lines of `Full#1` name
-  exactly one option token, regex `\(([0-9A-Z])\)`): each model's strict score and flips.
+  exactly one option token, regex `\(([0-9A-Z])\)`): each model's strict score and flips;
+  and per stage 1-3 the lenient reading (`kiva_lenient` below, Python's `re`): each model's
+  lenient score (undetermined readings wrong), the score with them right, the number
+  undetermined and the regenerations whose verdict differs between the three rules.
 - judges.json   (fixture judges/): per model and judge the score rate, `krippendorff.alpha(...,
   level_of_measurement="ordinal")` over (model, item) units with invalid verdicts missing, and
   `scipy.stats.kendalltau` (tau-b) between judges' model score rates.
@@ -203,6 +206,122 @@ def scores_board(out):
                "mdd": mdd, "se": se}, open(os.path.join(out, "scores.json"), "w"), indent=1)
 
 
+# The lenient reading of KiVA stage answers (coglab_core::ranks::extraction::kiva_lenient),
+# written again with Python's `re`: the earliest standalone option label of the stage or option
+# text (any case, the longest at one position); its verdict from the text, from the released
+# verdict when it is the repository's earliest "(X)" token, from a text the answer ties the
+# label to ("(2) Objects turn Red"), wrong when the released verdict is right, wrong for stage
+# 3's D; else undetermined.
+KIVA_STAGE1 = ["Orientation of objects", "Number of objects", "Color of objects",
+               "Size of objects", "No change between pictures", "Doesn't apply"]
+KIVA_FAMILY = {
+    "Colour": ["Objects turn " + c for c in ["Red", "Green", "Blue", "Yellow", "Grey"]],
+    "2DRotation": [f"Objects {w} {a} degrees" for a in [45, 90, 135, 180]
+                   for w in ("rotate by", "turn")],
+    "Counting": [f"Things go up by {k}" for k in (1, 2)] + [f"Things go down by {k}" for k in (1, 2)]
+                + [f"Things multiply by {k}" for k in (2, 3)] + [f"Things divide by {k}" for k in (2, 3)],
+    "Reflect": ["Objects flip upside down", "Objects flip sideways",
+                "Objects flip sideways and upside down"],
+    "Resize": ["Objects become bigger", "Objects become smaller", "Objects become wider only",
+               "Objects become taller only", "Objects become thinner only",
+               "Objects become shorter only"],
+}
+KIVA_DOMAIN_TEXT = {"Colour": "Color of objects", "Resize": "Size of objects",
+                    "Counting": "Number of objects", "2DRotation": "Orientation of objects",
+                    "Reflect": "Orientation of objects"}
+
+
+def kiva_right_rule(sub):
+    dom = next(d for d in KIVA_FAMILY if sub.startswith(d))
+    v = sub[len(dom):]
+    if dom == "Colour":
+        return {"Objects turn " + v}
+    if dom == "2DRotation":
+        a = abs(int(v))
+        return {f"Objects rotate by {a} degrees", f"Objects turn {a} degrees"}
+    if dom == "Counting":
+        return {("Things go up by " if v[0] == "+" else "Things go down by ") + v[1:]}
+    if dom == "Reflect":
+        return {{"X": "Objects flip upside down", "Y": "Objects flip sideways"}[v]}
+    return {{"2XY": "Objects become bigger", "0.5XY": "Objects become smaller"}[v]}
+
+
+def kiva_lenient(answer, sub, stage, official_right):
+    import re
+    dom = next(d for d in KIVA_FAMILY if sub.startswith(d))
+    if stage == 1:
+        texts = {t: t == KIVA_DOMAIN_TEXT[dom] for t in KIVA_STAGE1}
+    elif stage == 2:
+        right = kiva_right_rule(sub)
+        texts = {t: t in right for t in KIVA_FAMILY[dom]}
+        texts.update({"No change between pictures": False, "Doesn't apply": False})
+    else:
+        texts = {}
+    labels = {1: "1-6", 2: "1-4", 3: "A-D"}[stage]
+    label_re = re.compile(r"(?<![A-Za-z0-9_.\u0080-\U0010ffff])([" + labels + r"])(?![A-Za-z0-9_\u0080-\U0010ffff]|\.[0-9])")
+    low = answer.lower()
+    refs = [(m.start(), 0, "L", m.group(1)) for m in label_re.finditer(answer)]
+    for t in texts:
+        i = low.find(t.lower())
+        if i >= 0:
+            refs.append((i, -len(t), "T", t))
+    if not refs:
+        return 0.0
+    _, _, kind, what = min(refs)
+    if kind == "T":
+        return 1.0 if texts[what] else 0.0
+    tokens = [(answer.find(f"({l})"), l) for l in re.findall(".", {1: "123456", 2: "1234", 3: "ABCD"}[stage])
+              if f"({l})" in answer]
+    official_label = min(tokens)[1] if tokens else None
+    if what == official_label:
+        return official_right
+    for m in label_re.finditer(answer):
+        if m.group(1) != what:
+            continue
+        rest = re.match(r"[) :\-*\"'\t]*", answer[m.end():])
+        at = low[m.end() + rest.end():]
+        tied = [t for t in texts if at.startswith(t.lower())]
+        if tied:
+            return 1.0 if texts[max(tied, key=len)] else 0.0
+    if official_right == 1.0:
+        return 0.0
+    if stage == 3 and what == "D":
+        return 0.0
+    return None
+
+
+def kiva_lenient_run(folder, stage):
+    import csv
+    import re
+    token = re.compile(r"\(([0-9A-Z])\)")
+    trials = {}
+    undetermined = 0
+    flips = 0
+    for path in sorted(glob.glob(os.path.join(folder, "output_*", "*.csv"))):
+        sub = os.path.splitext(os.path.basename(path))[0]
+        with open(path, newline="", encoding="utf-8") as f:
+            for row in csv.DictReader(f):
+                v = (row.get(f"MCResponse#{stage}") or "").strip()
+                off = 1.0 if v in ("1", "1.0") else 0.0
+                full = row.get(f"Full#{stage}")
+                if full is None or (stage == 2 and v == ""):
+                    strict, low, high, und = off, off, off, False
+                else:
+                    head = [l.strip() for l in full.splitlines() if l.strip()][:2]
+                    strict = off if len(set(token.findall("\n".join(head)))) == 1 else 0.0
+                    r = kiva_lenient(full, sub, stage, off)
+                    und = r is None
+                    low, high = (0.0, 1.0) if und else (r, r)
+                undetermined += int(und)
+                flips += int(strict != off or low != off or und)
+                key = f"{sub}#{int(row['Variation'])}"
+                trials.setdefault(key, []).append((low, high))
+    n = len(trials)
+    return {"score": sum(sum(x[0] for x in t) / len(t) for t in trials.values()) / n,
+            "high": sum(sum(x[1] for x in t) / len(t) for t in trials.values()) / n,
+            "undetermined": undetermined, "flips": flips}
+
+
 def kiva(out, data):
     root = os.path.join(data, "kiva", "model_data", "KiVA")
     if not os.path.isdir(root):
@@ -251,8 +370,11 @@ def kiva(out, data):
     holm = multipletests([q["p"] for q in pairs], method="holm")[1]
     for q, h in zip(pairs, holm):
         q["holm"] = float(h)
+    lenient = {m: {str(st): kiva_lenient_run(os.path.join(root, m), st) for st in (1, 2, 3)}
+               for m in sorted(os.listdir(root))}
     json.dump({"provenance": versions(), "trials": len(universe), "order": order, "scores": scores,
-               "pairs": pairs, "se": se, "strict_scores": strict, "strict_flips": flips},
+               "pairs": pairs, "se": se, "strict_scores": strict, "strict_flips": flips,
+               "lenient": lenient},
               open(os.path.join(out, "kiva.json"), "w"), indent=1)
 
 

@@ -330,6 +330,11 @@ pub fn BoardTable(
     state: RwSignal<ViewState>,
     /// Test id prefix and export file stem (e.g. `mmiq`).
     stem: &'static str,
+    /// Paired ranks of the computed rows ([`crate::components::rank_panel::RankPanel`]): when
+    /// given, a ranked computed row shows its rank range and group (and its coverage when below
+    /// full), baselines are not ranked, and other rows keep the interval-overlap rank, labelled.
+    #[prop(optional, into)]
+    ranks: Option<Signal<crate::components::rank_panel::RankMarks>>,
 ) -> impl IntoView {
     let arranged = Memo::new(move |_| arrange(&board.read(), &state.read()));
     let export = move || export_table(&board.read(), &state.read());
@@ -448,7 +453,7 @@ pub fn BoardTable(
             <table class="lb-table" data-testid=format!("{stem}-table")>
                 <caption>{move || board.read().caption.clone()}</caption>
                 <thead><tr>
-                    <th scope="col" title="Rank by the sorted column (else the first): rows whose 95% intervals overlap share a rank">"Rank"</th>
+                    <th scope="col" title=if ranks.is_some() { "Computed rows: the rank range consistent with the adjusted paired tests, and the group letter (see Paired ranks above); reported rows: rank by 95% interval overlap, not tested; baselines: reference rows, not ranked" } else { "Rank by the sorted column (else the first): rows whose 95% intervals overlap share a rank" }>"Rank"</th>
                     {header("model".into(), "Model".into(), "Model or baseline; the badge says whether the row is reported in a paper, computed from your files, or a baseline".into())}
                     {move || {
                         let b = board.read();
@@ -481,15 +486,19 @@ pub fn BoardTable(
                                 }
                             }).collect_view();
                             let kind = r.kind.label();
+                            let marks = ranks.map(|m| m.get());
+                            let mark = marks.as_ref().and_then(|m| m.for_row(&b, i)).cloned();
+                            let rank_cell = crate::components::rank_panel::rank_cell(marks.is_some(), r.kind, rank, mark.as_ref());
                             view! {
                                 <tr data-testid=format!("{stem}-{kind}-row") data-model=r.model.clone() data-kind=kind class=format!("kind-{kind}")>
-                                    <td class="num" data-rank=rank.map(|k| k.to_string())>{rank.map_or("–".into(), |k| k.to_string())}</td>
+                                    {rank_cell}
                                     <th scope="row">{r.model.clone()}" "
                                         <span class=format!("badge {kind}") title=r.source.clone()>{kind}</span>
                                         {r.cite.clone().map(|(text, url)| view! {
                                             <a class="row-source" href=url target="_blank" rel="noopener"
                                                 title=r.source.clone() data-testid="row-source">{text}</a>
-                                        })}</th>
+                                        })}
+                                        {crate::components::rank_panel::coverage_mark(mark.as_ref())}</th>
                                     {cells}
                                 </tr>
                             }

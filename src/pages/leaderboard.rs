@@ -17,6 +17,7 @@ use crate::charts::radar::{draw_radar, Radar, RadarSeries};
 use crate::components::board_table::{arrange, Board, BoardTable, ViewState};
 use crate::components::error_panel::ErrorPanel;
 use crate::components::model_items::{CompareModels, KivaTrials, ModelItems};
+use crate::components::rank_panel::{RankMarks, RankPanel};
 use crate::components::reported_table::ReportedTableView;
 use crate::components::theme_toggle::chart_theme;
 use crate::data::{base_path, fetch_text, load_reported, BENCHMARKS};
@@ -24,6 +25,8 @@ use crate::store::{self, StoredBlob};
 use crate::worker::api::{self, FileRef};
 use crate::worker::client::{use_worker, WorkerClient};
 use crate::worker::protocol::ProgressUpdate;
+use coglab_core::ranks::inputs::KivaStage;
+use coglab_core::ranks::Bench;
 use std::collections::HashMap;
 
 mod board;
@@ -1002,12 +1005,14 @@ fn MmiqTab(
     let model_pick = RwSignal::new(None);
     let pair = RwSignal::new((None, None));
     url_selection(ids, model_pick, pair);
+    let (marks, set_marks) = signal(RankMarks::default());
     view! {
         {move || match bundle.get() {
             Some(Err(e)) => Some(view! { <ErrorPanel title="Could not load the reported results" message=e /> }),
             _ => None,
         }}
-        <BoardTable board=board state=state stem="mmiq" />
+        <RankPanel bench=Bench::Mmiq rows=ids marks=set_marks stem="mmiq" />
+        <BoardTable board=board state=state stem="mmiq" ranks=marks />
         <ChartCanvas data=radar testid="mmiq-radar" file_name="mmiq-radar.png"
             label="MM-IQ radar: accuracy per paradigm for the first rows of the table" />
         <Show when=move || !rows.read().is_empty()
@@ -1126,6 +1131,11 @@ fn KivaTab(
     let kiva_pair = RwSignal::new((None, None));
     let kiva_pick = RwSignal::new(None);
     url_selection(kiva_ids, kiva_pick, kiva_pair);
+    let (marks, set_marks) = signal(RankMarks::default());
+    // The paired ranks follow the chart's stage.
+    let rank_stage = Signal::derive(move || {
+        KivaStage::parse(kiva_stages(joint.get())[stage.get()].0).unwrap_or_default()
+    });
     view! {
         <div class="lb-controls" role="group" aria-label="KiVA options">
             <label><input type="checkbox" data-testid="kiva-adults"
@@ -1140,7 +1150,8 @@ fn KivaTab(
             Some(Err(e)) => Some(view! { <ErrorPanel title="Could not load the KiVA baselines" message=e /> }),
             _ => None,
         }}
-        <BoardTable board=board state=state stem="kiva" />
+        <RankPanel bench=Bench::Kiva rows=kiva_ids stage=rank_stage marks=set_marks stem="kiva" />
+        <BoardTable board=board state=state stem="kiva" ranks=marks />
         <div class="lb-controls" role="radiogroup" aria-label="Chart stage">
             {(0..3).map(|i| view! {
                 <label><input type="radio" name="kiva-stage" prop:checked=move || stage.get() == i

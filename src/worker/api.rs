@@ -140,6 +140,9 @@ operations! {
     ItemAnalysis => coglab_core::items::ItemsReport;
     /// Characteristic curves of some items of the last item analysis (no new fit).
     ItemCurves => Vec<coglab_core::items::ReportCurve>;
+    /// Ranks kept rows of one benchmark with paired tests: coverage, rank ranges, groups,
+    /// adjusted p-values, MDD, clustered SEs, extraction and judge robustness.
+    Rank => coglab_core::ranks::view::RankBoard;
 }
 
 /// [`Warm`]'s arguments: none.
@@ -391,6 +394,14 @@ pub struct ItemAnalysis {
 pub struct ItemCurves {
     /// Item ids, in the order wanted (at most 24 are returned).
     pub ids: Vec<String>,
+/// [`Rank`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Rank {
+    /// The rows to rank, with the names the table shows for them, in the table's order.
+    pub rows: Vec<(RowId, String)>,
+    /// Benchmark, task or stage, and the board options (test, adjustment, missing items,
+    /// resamples, seed).
+    pub request: coglab_core::ranks::view::RankRequest,
 }
 
 /// A message from the page to the worker.

@@ -170,6 +170,7 @@ async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> 
         Request::GoldTable(r) => Reply::GoldTable(coglab_core::leaderboard::gold::score_table(
             &r.labels, &r.columns, &r.values,
         )?),
+        Request::Rank(r) => Reply::Rank(ops_leaderboard::rank(&r)),
     })
 }
 

@@ -1,5 +1,5 @@
 //! Worker operations of the leaderboard page ([`super::api`]'s `Detect`, `Score`, `Items`,
-//! `Trials`, `Compare`, `Answers`, `Forget`, `MmoperaCompare`, `GoldAnalyze`).
+//! `Trials`, `Compare`, `Answers`, `Forget`, `MmoperaCompare`, `GoldAnalyze`, `Rank`).
 //!
 //! The worker keeps the full reports (MM-IQ items with their responses, KiVA trials and run
 //! files) in its own memory, keyed by [`RowId`], and sends the page only summaries, so nothing
@@ -405,4 +405,36 @@ pub fn gold_analyze(a: &api::GoldAnalyze) -> Result<GoldResult, String> {
         Some(_) => Err("not a Gold row".into()),
         None => Err(GONE.into()),
     })
+}
+
+/// [`api::Rank`]: the kept rows ranked with paired tests ([`coglab_core::ranks::view::rank_board`]);
+/// a row no longer kept or of another kind is left off with a note, never an error.
+pub fn rank(a: &api::Rank) -> coglab_core::ranks::view::RankBoard {
+    use coglab_core::ranks::view::{rank_board, RankEntry, RankSource};
+    let start = super::ops_structure::now_ms();
+    let mut board = STORE.with_borrow(|s| {
+        KIVA_FILES.with_borrow(|k| {
+            let entries: Vec<RankEntry<'_>> = a
+                .rows
+                .iter()
+                .map(|(id, name)| RankEntry {
+                    id: *id,
+                    name,
+                    source: match s.get(id) {
+                        Some(Detail::Mmiq(r)) => RankSource::Mmiq(r),
+                        Some(Detail::Kiva(r)) => RankSource::Kiva {
+                            report: r,
+                            files: k.get(id).map(Vec::as_slice),
+                        },
+                        Some(Detail::Mmopera(r)) => RankSource::Mmopera(r),
+                        Some(Detail::Gold(_)) => RankSource::Other,
+                        None => RankSource::Gone,
+                    },
+                })
+                .collect();
+            rank_board(&entries, &a.request)
+        })
+    });
+    board.worker_ms = super::ops_structure::now_ms() - start;
+    board
 }

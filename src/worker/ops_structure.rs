@@ -26,7 +26,7 @@ thread_local! {
 const KEEP: usize = 8;
 
 /// `performance.now()` of the worker (sub-millisecond), or `Date.now()` without it.
-fn now_ms() -> f64 {
+pub(crate) fn now_ms() -> f64 {
     use wasm_bindgen::JsCast;
     js_sys::Reflect::get(&js_sys::global(), &"performance".into())
         .ok()

@@ -20,8 +20,10 @@ use crate::charts::line::{draw_lines, LineChart, LineSeries};
 use crate::charts::radar::{draw_radar, Radar, RadarSeries};
 use crate::components::board_table::{BoardTable, ViewState};
 use crate::components::error_panel::ErrorPanel;
+use crate::components::rank_panel::{RankMarks, RankPanel};
 use crate::components::theme_toggle::chart_theme;
 use crate::router::use_query_map;
+use coglab_core::ranks::Bench;
 
 use super::board::mmopera_board;
 use crate::worker::api;
@@ -121,6 +123,13 @@ pub fn MmoperaTab(
         let reported = b.as_ref().and_then(|r| r.as_ref().ok());
         mmopera_board(reported, &rows.read(), chart_task.get())
     });
+    let rank_rows = Signal::derive(move || {
+        rows.read()
+            .iter()
+            .map(|r| (r.id, r.model.clone()))
+            .collect::<Vec<_>>()
+    });
+    let (marks, set_marks) = signal(RankMarks::default());
     let visible = Memo::new(move |_| {
         let f = crate::components::board_table::fold_case(&state.read().query);
         rows.get()
@@ -244,7 +253,8 @@ pub fn MmoperaTab(
                     {format!(" {}", match t { Task::Ria => "RIA (remote-item association)", Task::Ica => "ICA (in-context association)" })}</label>
             }).collect_view()}
         </div>
-        <BoardTable board=board state=state stem="mmopera" />
+        <RankPanel bench=Bench::Mmopera rows=rank_rows task=chart_task marks=set_marks stem="mmopera" />
+        <BoardTable board=board state=state stem="mmopera" ranks=marks />
         <Show when=move || !rows.read().is_empty()
             fallback=|| view! { <p class="notice">"Drop MM-OPERA judge files (holistic and process-reward scoring JSON) with the dataset's metadata above to add computed rows, breakdowns, charts and comparisons."</p> }>
             {move || {

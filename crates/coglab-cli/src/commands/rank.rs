@@ -20,7 +20,7 @@ use coglab_core::ranks::extraction::{
     extraction_robustness, kiva_extraction_robustness, ExtractionRobustness, KivaExtraction,
 };
 use coglab_core::ranks::inputs::{kiva_items, mmiq_items, mmiq_key_items, KivaStage};
-use coglab_core::ranks::judges::{judge_robustness, JudgeFile, JudgeRobustness};
+use coglab_core::ranks::judges::{judge_name, judge_robustness, JudgeFile, JudgeRobustness};
 use coglab_core::ranks::{
     build_board, Adjust, Bench, Board, BoardInput, BoardOptions, Missing, ModelScores, PairTest,
     RankRange, ReportedRow,
@@ -132,7 +132,7 @@ struct RankOutput {
     /// MM-IQ: the board under the official, strict and lenient extractors.
     #[serde(skip_serializing_if = "Option::is_none")]
     extraction: Option<ExtractionRobustness>,
-    /// KiVA: the stage's answers under the official and the strict reading.
+    /// KiVA: the stage's answers under the official, strict and lenient readings.
     #[serde(skip_serializing_if = "Option::is_none")]
     kiva_extraction: Option<KivaExtraction>,
     /// MM-OPERA with several judges per model.
@@ -392,26 +392,6 @@ pub fn run(opts: &RankOptions) -> Result<(), CliError> {
     }
 }
 
-/// The judge's name of an MM-OPERA file: the part after `regular_scoring` (`…_deepseek.json`
-/// → `deepseek`), else the parent folder, else `judge N`.
-fn judge_name(path: &str, k: usize) -> String {
-    let name = file_name(path);
-    let stem = name.rsplit_once('.').map_or(name.as_str(), |(s, _)| s);
-    let lower = stem.to_ascii_lowercase();
-    if let Some(i) = lower.find("regular_scoring") {
-        let rest = stem[i + "regular_scoring".len()..].trim_matches(['_', '-', '.']);
-        if !rest.is_empty() {
-            return rest.to_string();
-        }
-    }
-    Path::new(path)
-        .parent()
-        .and_then(|p| p.file_name())
-        .map(|p| p.to_string_lossy().into_owned())
-        .filter(|p| !p.is_empty())
-        .unwrap_or_else(|| format!("judge {}", k + 1))
-}
-
 fn pct(x: f64) -> String {
     format!("{:.1}", 100.0 * x)
 }
@@ -590,19 +570,23 @@ fn render(o: &RankOutput) -> String {
     if let Some(e) = &o.kiva_extraction {
         outln!(
             out,
-            "\nstage {} answers: official verdicts vs strict (the option stated up front):",
+            "\nstage {} answers: official verdicts, strict (the option stated up front), lenient (the first option label or text anywhere):",
             e.stage
         );
         for r in &e.rows {
             outln!(
                 out,
-                "  {:<28} official {:>6}  strict {:>6}  ranks {}/{}  flips {}",
+                "  {:<28} official {:>6}  strict {:>6}  lenient {:>6} (undetermined {}, up to {})  ranks {}/{}/{}  flips {}",
                 r.name,
                 pct(r.scores[0]),
                 pct(r.scores[1]),
+                pct(r.scores[2]),
+                r.lenient_undetermined,
+                pct(r.lenient_high),
                 r.ranks[0],
                 r.ranks[1],
-                r.flips.len()
+                r.ranks[2],
+                r.flip_count
             );
         }
         for n in &e.notes {

@@ -29,6 +29,12 @@ pub struct ItemScores {
     pub scores: Vec<u8>,
     /// The item's S_r averaged over the process judges, if scored.
     pub s_r: Option<f64>,
+    /// With several holistic judge files: each file's verdicts on the item (in the order of
+    /// [`MmoperaTaskRow::regular_files`]; `None` for an invalid score; an empty list when that
+    /// judge did not score the item), for the judge robustness table
+    /// ([`crate::ranks::judges::judge_robustness_rows`]). Empty with one judge file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub judges: Vec<Vec<Option<u8>>>,
 }
 
 /// One model's scores on one task.
@@ -395,7 +401,8 @@ fn task_row(
             "{warning_count} warnings in the judge files; the first {KEEP} of each kind are kept"
         ));
     }
-    let items = item_scores(std::mem::take(&mut report.items));
+    let files: Vec<&str> = input.regular.iter().map(|r| r.file.as_str()).collect();
+    let items = item_scores(std::mem::take(&mut report.items), &files);
     let iv = intervals(&items).map(|x| x.1);
     MmoperaTaskRow {
         task: input.task,
@@ -412,8 +419,9 @@ fn task_row(
     }
 }
 
-/// Per-item counted scores (judges pooled in file order) and S_r, from the report's item rows.
-fn item_scores(items: Vec<crate::mmopera::score::ItemRow>) -> Vec<ItemScores> {
+/// Per-item counted scores (judges pooled in file order) and S_r, from the report's item rows;
+/// with several judge files (`files`), each judge's verdicts too.
+fn item_scores(items: Vec<crate::mmopera::score::ItemRow>, files: &[&str]) -> Vec<ItemScores> {
     items
         .into_iter()
         .map(|it| ItemScores {
@@ -422,6 +430,20 @@ fn item_scores(items: Vec<crate::mmopera::score::ItemRow>) -> Vec<ItemScores> {
                 .iter()
                 .flat_map(|j| j.verdicts.iter().map(|v| v.counted()))
                 .collect(),
+            judges: if files.len() > 1 {
+                files
+                    .iter()
+                    .map(|f| {
+                        it.holistic
+                            .iter()
+                            .find(|j| j.file == *f)
+                            .map(|j| j.verdicts.iter().map(|v| v.score).collect())
+                            .unwrap_or_default()
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
             s_r: it.s_r,
             id: it.id,
         })
@@ -468,7 +490,7 @@ fn ratio_interval(pairs: &[(f64, f64)]) -> (f64, (f64, f64)) {
 /// # Examples
 /// ```
 /// use coglab_core::leaderboard::mmopera::{intervals, ItemScores};
-/// let item = |id: &str, scores: Vec<u8>, s_r| ItemScores { id: id.into(), scores, s_r };
+/// let item = |id: &str, scores: Vec<u8>, s_r| ItemScores { id: id.into(), scores, s_r, judges: vec![] };
 /// let items = [item("a", vec![4], Some(1.0)), item("b", vec![2], Some(0.5)),
 ///              item("c", vec![0], None), item("d", vec![3], Some(1.5))];
 /// let (point, iv) = intervals(&items).unwrap();

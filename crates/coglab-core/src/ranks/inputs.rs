@@ -98,6 +98,15 @@ impl KivaStage {
         }
     }
 
+    /// The stage number (1-3) whose answers this ranks.
+    pub fn number(self) -> usize {
+        match self {
+            KivaStage::Cross => 1,
+            KivaStage::WithinJoint | KivaStage::WithinConditional => 2,
+            KivaStage::Extrapolation => 3,
+        }
+    }
+
     /// Reads a report key (also `within` for the joint stage 2).
     pub fn parse(s: &str) -> Option<Self> {
         match s {
@@ -170,7 +179,7 @@ pub fn kiva_items(name: &str, report: &KivaReport, stage: KivaStage) -> ModelSco
 /// ```
 /// use coglab_core::leaderboard::mmopera::ItemScores;
 /// use coglab_core::ranks::inputs::mmopera_items;
-/// let items = [ItemScores { id: "q1".into(), scores: vec![4, 2, 0, 2], s_r: None }];
+/// let items = [ItemScores { id: "q1".into(), scores: vec![4, 2, 0, 2], s_r: None, judges: vec![] }];
 /// let m = mmopera_items("m", "m_ICA_regular_scoring.json", &items);
 /// assert_eq!(m.items["q1"], vec![1.0, 0.5, 0.0, 0.5]);
 /// ```

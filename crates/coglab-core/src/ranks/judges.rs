@@ -170,9 +170,130 @@ pub fn judge_robustness(
     files: &[JudgeFile<'_>],
     known_items: Option<&BTreeSet<String>>,
 ) -> JudgeRobustness {
+    let sets: Vec<JudgeSet<'_>> = files
+        .iter()
+        .map(|f| JudgeSet {
+            model: f.model,
+            judge: f.judge.to_string(),
+            file: &f.scores.file,
+            entries: f
+                .scores
+                .entries
+                .iter()
+                .map(|e| (e.id.as_str(), e.verdicts.iter().map(|v| v.score).collect()))
+                .collect(),
+        })
+        .collect();
+    robustness(&sets, known_items)
+}
+
+/// One judge's verdicts on one model's items: (item, verdicts with `None` for an invalid score).
+struct JudgeSet<'a> {
+    model: &'a str,
+    judge: String,
+    file: &'a str,
+    entries: Vec<(&'a str, Vec<Option<u8>>)>,
+}
+
+/// The judge's name of an MM-OPERA judge file: the part after `regular_scoring`
+/// (`…_RIA_regular_scoring_deepseek.json` → `deepseek`), else the parent folder, else
+/// `judge N` (`k` + 1).
+///
+/// # Examples
+/// ```
+/// use coglab_core::ranks::judges::judge_name;
+/// assert_eq!(judge_name("runs/m_RIA_regular_scoring_gpt-4o.json", 0), "gpt-4o");
+/// assert_eq!(judge_name("claude/m_RIA_regular_scoring.json", 0), "claude");
+/// assert_eq!(judge_name("m_RIA_regular_scoring.json", 1), "judge 2");
+/// ```
+pub fn judge_name(path: &str, k: usize) -> String {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+    let lower = stem.to_ascii_lowercase();
+    if let Some(i) = lower.find("regular_scoring") {
+        let rest = stem[i + "regular_scoring".len()..].trim_matches(['_', '-', '.']);
+        if !rest.is_empty() {
+            return rest.to_string();
+        }
+    }
+    let parent = path[..path.len() - name.len()].trim_end_matches(['/', '\\']);
+    let folder = parent.rsplit(['/', '\\']).next().unwrap_or(parent);
+    if folder.is_empty() {
+        format!("judge {}", k + 1)
+    } else {
+        folder.to_string()
+    }
+}
+
+/// Judge robustness from the leaderboard's MM-OPERA task rows (model name, row): each row's
+/// holistic judge files are its judges ([`judge_name`]), their verdicts the per-judge lists
+/// kept in [`ItemScores::judges`] (a row with one judge file: its pooled scores). `None` when
+/// no model has several judges' files.
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::mmopera::{ItemScores, MmoperaTaskRow};
+/// use coglab_core::mmopera::Task;
+/// use coglab_core::ranks::judges::judge_robustness_rows;
+/// let row = MmoperaTaskRow {
+///     task: Task::Ria,
+///     regular_files: vec!["m_RIA_regular_scoring_j1.json".into(), "m_RIA_regular_scoring_j2.json".into()],
+///     reasoning_files: vec![], answers_file: None, metadata_file: None, holistic: None,
+///     reasoning: None, warning_count: 0, intervals: None, notes: vec![],
+///     items: vec![
+///         ItemScores { id: "q1".into(), scores: vec![4, 3], s_r: None, judges: vec![vec![Some(4)], vec![Some(3)]] },
+///         ItemScores { id: "q2".into(), scores: vec![2, 2], s_r: None, judges: vec![vec![Some(2)], vec![Some(2)]] },
+///     ],
+/// };
+/// let r = judge_robustness_rows(&[("m", &row)]).unwrap();
+/// assert_eq!(r.judges, ["j1", "j2"]);
+/// assert_eq!(r.sr[0], vec![Some(0.75), Some(0.625)]); // (4+2)/8, (3+2)/8
+/// ```
+pub fn judge_robustness_rows(
+    rows: &[(&str, &crate::leaderboard::mmopera::MmoperaTaskRow)],
+) -> Option<JudgeRobustness> {
+    if !rows.iter().any(|(_, r)| r.regular_files.len() > 1) {
+        return None;
+    }
+    let mut sets = Vec::new();
+    for (model, row) in rows {
+        if row.regular_files.len() > 1 {
+            for (k, file) in row.regular_files.iter().enumerate() {
+                sets.push(JudgeSet {
+                    model,
+                    judge: judge_name(file, k),
+                    file,
+                    entries: row
+                        .items
+                        .iter()
+                        .filter_map(|i| {
+                            let v = i.judges.get(k)?;
+                            (!v.is_empty()).then(|| (i.id.as_str(), v.clone()))
+                        })
+                        .collect(),
+                });
+            }
+        } else if let Some(file) = row.regular_files.first() {
+            sets.push(JudgeSet {
+                model,
+                judge: judge_name(file, 0),
+                file,
+                entries: row
+                    .items
+                    .iter()
+                    .filter(|i| !i.scores.is_empty())
+                    .map(|i| (i.id.as_str(), i.scores.iter().map(|&s| Some(s)).collect()))
+                    .collect(),
+            });
+        }
+    }
+    Some(robustness(&sets, None))
+}
+
+fn robustness(files: &[JudgeSet<'_>], known_items: Option<&BTreeSet<String>>) -> JudgeRobustness {
     let judges: Vec<String> = files
         .iter()
-        .map(|f| f.judge.to_string())
+        .map(|f| f.judge.clone())
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
@@ -190,37 +311,38 @@ pub fn judge_robustness(
     let mut units: BTreeMap<(usize, &str, usize), Vec<Option<u8>>> = BTreeMap::new();
     let mut per_item: BTreeMap<(usize, &str), Vec<Vec<f64>>> = BTreeMap::new();
     for f in files {
-        let (m, j) = (mpos(f.model), jpos(f.judge));
+        let (m, j) = (mpos(f.model), jpos(&f.judge));
         if sr[m][j].is_some() {
             notes.push(format!(
                 "{}: a second file of judge {} for model {}; the first is used",
-                f.scores.file, f.judge, f.model
+                f.file, f.judge, f.model
             ));
             continue;
         }
         let (mut total, mut verdicts) = (0u64, 0u64);
         let mut unknown = 0usize;
-        for e in &f.scores.entries {
-            if known_items.is_some_and(|k| !k.contains(&e.id)) {
+        for (id, scores) in &f.entries {
+            if known_items.is_some_and(|k| !k.contains(*id)) {
                 unknown += 1;
             }
             let item = per_item
-                .entry((m, e.id.as_str()))
+                .entry((m, id))
                 .or_insert_with(|| vec![Vec::new(); judges.len()]);
-            for (r, v) in e.verdicts.iter().enumerate() {
-                total += u64::from(v.counted());
+            for (r, v) in scores.iter().enumerate() {
+                let counted = v.unwrap_or(0);
+                total += u64::from(counted);
                 verdicts += 1;
-                item[j].push(f64::from(v.counted()));
+                item[j].push(f64::from(counted));
                 let unit = units
-                    .entry((m, e.id.as_str(), r))
+                    .entry((m, id, r))
                     .or_insert_with(|| vec![None; judges.len()]);
-                unit[j] = v.score;
+                unit[j] = *v;
             }
         }
         if unknown > 0 {
             notes.push(format!(
                 "{} (judge {}, model {}): {unknown} item(s) are not in the metadata; they are still scored",
-                f.scores.file, f.judge, f.model
+                f.file, f.judge, f.model
             ));
         }
         if verdicts > 0 {

@@ -15,7 +15,10 @@
 //! - [`power`]: minimum detectable difference.
 //! - [`coverage`]: items scored / benchmark size and the headline figure over all items.
 //! - [`cluster`]: naive and clustered standard errors of a mean over repeated measures.
-//! - [`extraction`]: MM-IQ scores under the official, a strict and a lenient answer extractor.
+//! - [`extraction`]: MM-IQ scores under the official, a strict and a lenient answer extractor;
+//!   KiVA stage answers under the official verdicts, a strict and a lenient reading.
+//! - [`view`]: the web leaderboard's rank board from the rows its worker keeps ([`view::rank_board`]),
+//!   with the texts the page prints and the glossary of the figures.
 //! - [`judges`]: MM-OPERA scores per judge, Krippendorff's α, Kendall's τ-b between judges'
 //!   rankings, the items judges disagree on most.
 //!
@@ -34,6 +37,7 @@ pub mod groups;
 pub mod inputs;
 pub mod judges;
 pub mod power;
+pub mod view;
 
 pub use adjust::Adjust;
 pub use board::{

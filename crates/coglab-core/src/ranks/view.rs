@@ -1,0 +1,673 @@
+//! The leaderboard's rank board: from the scored rows the web worker keeps (MM-IQ reports, KiVA
+//! reports with their run files, MM-OPERA rows), everything a computed board shows beside its
+//! table, in one reply ([`rank_board`] → [`RankBoard`]): the [`Board`] (coverage, scores with
+//! the coverage convention named, rank ranges, groups, the leader's group, clustered SEs, every
+//! pair with its raw and adjusted p), the texts the page prints (rank range, coverage mark, SE
+//! line, the header's test and adjustment, the MDD sentence), the extraction robustness (MM-IQ
+//! and KiVA; flips listed up to a cap) and the judge robustness (MM-OPERA with several judges'
+//! files for one model), with a message for each part that cannot be shown.
+//!
+//! Bad input never fails the reply: a row the worker no longer keeps, a row of another
+//! benchmark, a human-data row (a reference row, not ranked), one model only or models without
+//! shared items each give a note, and the board shows what it can. Two rows of one name are
+//! told apart as `name (2)`, `name (3)` in input order.
+//!
+//! Definitions of every figure, for hover texts and the glossary: [`GLOSSARY`],
+//! [`definition`].
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::extraction::{
+    extraction_robustness, kiva_extraction_robustness, ExtractionRobustness, KivaExtraction,
+    KivaRunFiles,
+};
+use super::inputs::{kiva_items, mmiq_benchmark_items, mmiq_items, mmopera_items, KivaStage};
+use super::judges::{judge_robustness_rows, JudgeRobustness};
+use super::{build_board, Adjust, Bench, Board, BoardInput, BoardOptions, ModelRow, PairTest};
+use crate::kiva::KivaReport;
+use crate::leaderboard::mmopera::MmoperaRow;
+use crate::mmiq::MmiqReport;
+use crate::mmopera::Task;
+
+/// What the page asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct RankRequest {
+    /// The benchmark of the board.
+    pub bench: Bench,
+    /// MM-OPERA: the task ranked (`None`: RIA when a row has RIA scores, else ICA).
+    #[serde(default)]
+    pub task: Option<Task>,
+    /// KiVA: the stage ranked.
+    #[serde(default)]
+    pub stage: KivaStage,
+    /// Test, adjustment, missing items, resamples, seed...
+    pub options: BoardOptions,
+    /// Flipped items listed per row at most in the extraction table (the count stays exact).
+    pub flips_cap: usize,
+}
+
+impl RankRequest {
+    /// The defaults for a benchmark: its default test, Holm, missing items counted wrong, 2,000
+    /// resamples, seed 42, 20 flips listed per row.
+    pub fn new(bench: Bench) -> Self {
+        Self {
+            bench,
+            task: None,
+            stage: KivaStage::Cross,
+            options: BoardOptions::default(),
+            flips_cap: 20,
+        }
+    }
+}
+
+/// One row's data as the worker keeps it.
+#[derive(Debug, Clone, Copy)]
+pub enum RankSource<'a> {
+    /// An MM-IQ report with its items.
+    Mmiq(&'a MmiqReport),
+    /// A KiVA report and, for model runs, the run files (for the extraction table).
+    Kiva {
+        /// The report.
+        report: &'a KivaReport,
+        /// The run files `(path, bytes)`, when kept.
+        files: Option<&'a [(String, Vec<u8>)]>,
+    },
+    /// An MM-OPERA row with its item scores.
+    Mmopera(&'a MmoperaRow),
+    /// The worker no longer keeps the row.
+    Gone,
+    /// A row of another kind (e.g. a Gold matrix): left off with a note.
+    Other,
+}
+
+/// One row of the request: the page's id and name for it, and its data.
+#[derive(Debug, Clone, Copy)]
+pub struct RankEntry<'a> {
+    /// The page's row id (echoed in [`RankedModel::id`]).
+    pub id: u64,
+    /// The name the table shows.
+    pub name: &'a str,
+    /// The data.
+    pub source: RankSource<'a>,
+}
+
+/// One ranked row with the texts the page prints.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RankedModel {
+    /// The page's row id.
+    pub id: u64,
+    /// The name the table shows for the row (the board's name may carry ` (2)`).
+    pub name: String,
+    /// The board row.
+    pub row: ModelRow,
+    /// The rank range: `2`, or `1–3`.
+    pub rank_text: String,
+    /// Below full coverage: `100 of 2,710 items (3.7%)`; `None` at full coverage.
+    pub coverage_text: Option<String>,
+    /// The naive and clustered SE (points) when they differ by more than 1%.
+    pub se_text: Option<String>,
+    /// The hover text of the rank cell: range, group, leader, coverage, bootstrap interval.
+    pub title: String,
+}
+
+/// Everything a computed board shows beside its table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RankBoard {
+    /// The benchmark.
+    pub bench: Bench,
+    /// The board, when it could be built.
+    pub board: Option<Board>,
+    /// The ranked rows in board order (parallel to `board.models`).
+    pub models: Vec<RankedModel>,
+    /// The tests and adjustment, in words, for the board header.
+    pub header: String,
+    /// The coverage convention, in words (names the default).
+    pub missing_text: String,
+    /// "differences below x points cannot be told apart here (...)", when there is a pair.
+    pub mdd_text: Option<String>,
+    /// MM-IQ: the board under three answer extractors (flips capped).
+    pub extraction: Option<ExtractionRobustness>,
+    /// KiVA: the stage's answers under three readings (flips capped).
+    pub kiva_extraction: Option<KivaExtraction>,
+    /// Why the extraction table is not shown, when it is not.
+    pub extraction_message: Option<String>,
+    /// MM-OPERA: the judge table.
+    pub judges: Option<JudgeRobustness>,
+    /// Why the judge table is not shown, when it is not.
+    pub judges_message: Option<String>,
+    /// What the board could not use, and what the reader should know (the board's notes
+    /// included).
+    pub notes: Vec<String>,
+    /// Why no board could be built (the other parts may still be there).
+    pub error: Option<String>,
+    /// Wall time of the computation in the web worker (ms), set by the worker; 0 elsewhere.
+    #[serde(default)]
+    pub worker_ms: f64,
+}
+
+/// The glossary of the rank figures: (key, term, definition). [`definition`] looks one up.
+pub const GLOSSARY: [(&str, &str, &str); 14] = [
+    ("rank_range", "Rank range", "The best and worst rank a row can have given the paired tests: best = 1 + rows that score higher and differ significantly from it; worst = rows − rows that score lower and differ from it. One number when the tests separate the row from every other."),
+    ("group", "Group letters", "Compact letter display: two rows share a letter exactly when their paired test does not separate them (adjusted p ≥ α); the letter a holds the leader."),
+    ("leader", "Leader group", "The rows not distinguishable from the top row by the adjusted paired tests (the top row included)."),
+    ("coverage", "Coverage", "Items a row scored / items in the benchmark. A row below full coverage is marked with its coverage; by default its missing items count as wrong."),
+    ("missing", "Missing items", "How items a row did not score count: as wrong (default: every row is scored over the whole benchmark and pairs compare all items) or left out (answered only: each row over its own items, each pair over the items both scored)."),
+    ("score", "Board score", "The row's score with the board's coverage convention: accuracy (MM-IQ), mean trial score (KiVA, regenerations averaged in the trial) or score rate (MM-OPERA, rotations and judges averaged per item)."),
+    ("test", "Paired test", "Each pair of rows is tested on its shared items: MM-IQ the exact two-sided McNemar test on the items only one row got right (mid-p as an option); KiVA and MM-OPERA the Wilcoxon signed-rank test on the item score differences."),
+    ("p_adjusted", "Adjusted p", "The pair's p-value adjusted with all pairs of the board: Holm's step-down method by default (family-wise error), Benjamini-Hochberg as an option (false discovery rate). A pair differs when its adjusted p is below α = 0.05."),
+    ("bootstrap", "Bootstrap rank interval", "The 2.5%-97.5% range of the row's rank over paired bootstrap resamples of the items (all rows resampled on the same draws), as LMArena shows; and the interval of each pair's difference."),
+    ("mdd", "Minimum detectable difference", "The true difference between two rows that a paired test on this board finds with 80% power at α = 0.05, from the median items per pair and the median discordance (McNemar) or SD of item differences (scores): smaller differences cannot be told apart here."),
+    ("clustered_se", "Clustered SE", "The standard error of a row's mean allowing repeated measures of one item to be correlated (KiVA: a trial's regenerations; MM-OPERA: an ICA item's rotations and several judges' verdicts), beside the naive SE that treats them as independent."),
+    ("extraction", "Extraction robustness", "The board under other answer-reading rules: official (the benchmark's own), strict (only an explicit answer) and lenient (the first option label or text anywhere); each row's score range across them, its rank changes, and the items whose verdict flips."),
+    ("judges", "Judge robustness", "With several LLM judges' files for one model (MM-OPERA): each model's score rate per judge, Krippendorff's α (ordinal) across judges on shared verdicts, Kendall's τ-b between the judges' model rankings, and the items the judges disagree on most."),
+    ("reference", "Reference rows", "Reported rows (no item data) keep the interval-overlap rank, labelled as such; baselines (chance, humans) are references and are not ranked."),
+];
+
+/// The definition of a rank figure ([`GLOSSARY`] key), or "" for an unknown key.
+///
+/// # Examples
+/// ```
+/// use coglab_core::ranks::view::definition;
+/// assert!(definition("mdd").contains("80% power"));
+/// assert_eq!(definition("nope"), "");
+/// ```
+pub fn definition(key: &str) -> &'static str {
+    GLOSSARY
+        .iter()
+        .find(|(k, _, _)| *k == key)
+        .map_or("", |(_, _, d)| d)
+}
+
+/// `1,234` (thousands with commas).
+fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The rank range as shown: `2`, or `1–3` (an en dash).
+///
+/// # Examples
+/// ```
+/// use coglab_core::ranks::view::rank_text;
+/// assert_eq!(rank_text(2, 2), "2");
+/// assert_eq!(rank_text(1, 3), "1–3");
+/// ```
+pub fn rank_text(low: usize, high: usize) -> String {
+    if low == high {
+        low.to_string()
+    } else {
+        format!("{low}–{high}")
+    }
+}
+
+fn test_words(bench: Bench, test: &str) -> String {
+    let unit = match bench {
+        Bench::Mmiq => "items",
+        Bench::Kiva => "trials (regenerations averaged in the trial)",
+        Bench::Mmopera => "items (rotations and judges averaged in the item)",
+    };
+    let t = match PairTest::parse(test) {
+        Some(PairTest::McNemarExact) => "exact two-sided McNemar test",
+        Some(PairTest::McNemarMidP) => "mid-p McNemar test",
+        Some(PairTest::Wilcoxon) => "Wilcoxon signed-rank test",
+        None => "paired test",
+    };
+    format!("{t} on shared {unit}")
+}
+
+fn adjust_words(adjust: &str) -> &'static str {
+    match Adjust::parse(adjust) {
+        Some(Adjust::Holm) => "Holm (default)",
+        Some(Adjust::Bh) => "Benjamini-Hochberg",
+        _ => "no adjustment",
+    }
+}
+
+fn ranked(row: &ModelRow, id: u64, name: &str, clusters: &str) -> RankedModel {
+    let coverage_text = (!row.full_coverage).then(|| {
+        format!(
+            "{} of {} items ({:.1}%)",
+            thousands(row.n),
+            thousands(row.benchmark_size),
+            100.0 * row.coverage
+        )
+    });
+    let se_text = row
+        .clustered
+        .filter(|c| (c.ratio - 1.0).abs() > 0.01)
+        .map(|c| {
+            format!(
+                "SE {:.2} naive, {:.2} clustered by {clusters} ({} {clusters}s)",
+                100.0 * c.se_naive,
+                100.0 * c.se_clustered,
+                c.clusters
+            )
+        });
+    let mut title = format!(
+        "rank {} (best–worst rank consistent with the adjusted paired tests)",
+        rank_text(row.tests_rank_low, row.tests_rank_high)
+    );
+    if let (Some(l), Some(h)) = (row.boot_rank_low, row.boot_rank_high) {
+        title.push_str(&format!(
+            "; bootstrap 95% rank interval {}",
+            rank_text(l, h)
+        ));
+    }
+    if !row.group.is_empty() {
+        title.push_str(&format!(
+            "; group {} (rows sharing a letter are not significantly different)",
+            row.group
+        ));
+    }
+    if row.leader_group {
+        title.push_str("; not distinguishable from the leader");
+    }
+    title.push_str(&format!(
+        "; coverage {} of {} items",
+        thousands(row.n),
+        thousands(row.benchmark_size)
+    ));
+    RankedModel {
+        id,
+        name: name.to_string(),
+        row: row.clone(),
+        rank_text: rank_text(row.rank_low, row.rank_high),
+        coverage_text,
+        se_text,
+        title,
+    }
+}
+
+/// Builds the rank board of `entries` (see the [module docs](self)).
+///
+/// # Examples
+/// ```
+/// use coglab_core::mmiq::{score, AnswerKey, Predictions};
+/// use coglab_core::ranks::view::{rank_board, RankEntry, RankRequest, RankSource};
+/// use coglab_core::ranks::Bench;
+/// let key: String = (0..20).map(|i| format!("{{\"category\": \"Mathematical\", \"data_id\": {i}, \"answer\": \"A\"}}\n")).collect();
+/// let key = AnswerKey::parse("k.jsonl", &key).unwrap();
+/// let preds = |right: u32| -> String { (0..20).map(|i| format!("{{\"data_id\": {i}, \"parsed_pred\": \"{}\"}}\n", if i < right { "A" } else { "B" })).collect() };
+/// let a = score(&key, &Predictions::parse("a.jsonl", preds(18).as_bytes()).unwrap()).unwrap();
+/// let b = score(&key, &Predictions::parse("b.jsonl", preds(2).as_bytes()).unwrap()).unwrap();
+/// let board = rank_board(&[
+///     RankEntry { id: 7, name: "b", source: RankSource::Mmiq(&b) },
+///     RankEntry { id: 3, name: "a", source: RankSource::Mmiq(&a) },
+///     RankEntry { id: 9, name: "gone", source: RankSource::Gone },
+/// ], &RankRequest::new(Bench::Mmiq));
+/// // a: 18 right, b: 2, b only right where a is: McNemar b = 16, c = 0, p = 2 · 0.5^16.
+/// assert_eq!((board.models[0].id, board.models[0].rank_text.as_str()), (3, "1"));
+/// assert_eq!(board.models[1].row.group, "b");
+/// assert!(board.notes.iter().any(|n| n.contains("no longer")));
+/// ```
+pub fn rank_board(entries: &[RankEntry<'_>], req: &RankRequest) -> RankBoard {
+    let mut notes = Vec::new();
+    let mut out = RankBoard {
+        bench: req.bench,
+        board: None,
+        models: Vec::new(),
+        header: String::new(),
+        missing_text: format!(
+            "scores and ranks with {}{}",
+            req.options.missing.label(),
+            if req.options.missing == super::Missing::Wrong {
+                " (default)"
+            } else {
+                ""
+            }
+        ),
+        mdd_text: None,
+        extraction: None,
+        kiva_extraction: None,
+        extraction_message: None,
+        judges: None,
+        judges_message: None,
+        notes: Vec::new(),
+        error: None,
+        worker_ms: 0.0,
+    };
+    // Names told apart, in input order.
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut names: Vec<String> = Vec::with_capacity(entries.len());
+    for e in entries {
+        let k = seen.entry(e.name).or_default();
+        *k += 1;
+        names.push(if *k == 1 {
+            e.name.to_string()
+        } else {
+            notes.push(format!(
+                "two rows are named {:?}: the board calls the later one \"{} ({k})\"",
+                e.name, e.name
+            ));
+            format!("{} ({k})", e.name)
+        });
+    }
+    // Board name -> page id and page name.
+    let mut ids: BTreeMap<String, (u64, &str)> = BTreeMap::new();
+    let mut models = Vec::new();
+    let mut benchmark_items = None;
+    let wrong_bench = |e: &RankEntry<'_>| {
+        format!(
+            "{}: not a {} row; left off this board",
+            e.name,
+            match req.bench {
+                Bench::Mmiq => "MM-IQ",
+                Bench::Kiva => "KiVA",
+                Bench::Mmopera => "MM-OPERA",
+            }
+        )
+    };
+    let opera_task = req.task.unwrap_or_else(|| {
+        if entries
+            .iter()
+            .any(|e| matches!(e.source, RankSource::Mmopera(r) if r.ria.is_some()))
+        {
+            Task::Ria
+        } else {
+            Task::Ica
+        }
+    });
+    match req.bench {
+        Bench::Mmiq => {
+            let mut reports: Vec<(String, &MmiqReport)> = Vec::new();
+            for (e, name) in entries.iter().zip(&names) {
+                match e.source {
+                    RankSource::Mmiq(r) => {
+                        models.push(mmiq_items(name, &r.file, r));
+                        reports.push((name.clone(), r));
+                        ids.insert(name.clone(), (e.id, e.name));
+                    }
+                    RankSource::Gone => notes.push(gone(e)),
+                    _ => notes.push(wrong_bench(e)),
+                }
+            }
+            let refs: Vec<&MmiqReport> = reports.iter().map(|r| r.1).collect();
+            let items = mmiq_benchmark_items(&refs);
+            if !reports.is_empty() {
+                let mut x = extraction_robustness(&reports, items.len());
+                x.cap_flips(req.flips_cap);
+                out.extraction = Some(x);
+            } else {
+                out.extraction_message = Some("no MM-IQ row with items to read again".into());
+            }
+            benchmark_items = Some(items);
+        }
+        Bench::Kiva => {
+            let mut runs: Vec<KivaRunFiles> = Vec::new();
+            let mut without_files = Vec::new();
+            for (e, name) in entries.iter().zip(&names) {
+                match e.source {
+                    RankSource::Kiva { report, files } => {
+                        if report.source != crate::kiva::Source::Model {
+                            notes.push(format!(
+                                "{}: human data, a reference row: not ranked",
+                                e.name
+                            ));
+                            continue;
+                        }
+                        models.push(kiva_items(name, report, req.stage));
+                        ids.insert(name.clone(), (e.id, e.name));
+                        match files {
+                            Some(f) if !f.is_empty() => runs.push((name.clone(), f.to_vec())),
+                            _ => without_files.push(e.name),
+                        }
+                    }
+                    RankSource::Gone => notes.push(gone(e)),
+                    _ => notes.push(wrong_bench(e)),
+                }
+            }
+            if !runs.is_empty() {
+                let mut x = kiva_extraction_robustness(&runs, req.stage.number());
+                x.cap_flips(req.flips_cap);
+                if !without_files.is_empty() {
+                    x.notes.push(format!(
+                        "no run files kept for {}: not in this table",
+                        without_files.join(", ")
+                    ));
+                }
+                out.kiva_extraction = Some(x);
+            } else {
+                out.extraction_message =
+                    Some("no KiVA model run with its run files to read again".into());
+            }
+        }
+        Bench::Mmopera => {
+            let task = opera_task;
+            let mut task_rows = Vec::new();
+            for (e, name) in entries.iter().zip(&names) {
+                match e.source {
+                    RankSource::Mmopera(r) => match r.task(task) {
+                        Some(t) => {
+                            models.push(mmopera_items(name, &t.regular_files.join(", "), &t.items));
+                            ids.insert(name.clone(), (e.id, e.name));
+                            task_rows.push((name.as_str(), t));
+                        }
+                        None => notes.push(format!(
+                            "{}: no {} scores; left off the {} board",
+                            e.name,
+                            task.name(),
+                            task.name()
+                        )),
+                    },
+                    RankSource::Gone => notes.push(gone(e)),
+                    _ => notes.push(wrong_bench(e)),
+                }
+            }
+            out.extraction_message = Some(
+                "MM-OPERA is scored by LLM judges, not by reading an answer letter: see judge robustness"
+                    .into(),
+            );
+            match judge_robustness_rows(&task_rows) {
+                Some(j) => out.judges = Some(j),
+                None => {
+                    out.judges_message = Some(format!(
+                        "judge robustness needs several judges' {} files for one model (e.g. m_{}_regular_scoring_judgeA.json and m_{}_regular_scoring_judgeB.json)",
+                        task.name(),
+                        task.name(),
+                        task.name()
+                    ))
+                }
+            }
+        }
+    }
+    if !matches!(req.bench, Bench::Mmopera) {
+        out.judges_message = Some("judge robustness applies to MM-OPERA (LLM-judged)".into());
+    }
+    let input = BoardInput {
+        bench: req.bench,
+        benchmark_items,
+        models,
+        reported: Vec::new(),
+    };
+    let clusters = match req.bench {
+        Bench::Kiva => "trial",
+        _ => "item",
+    };
+    match build_board(&input, &req.options) {
+        Ok(board) => {
+            let scope = match req.bench {
+                Bench::Kiva => format!("stage {} ({}): ", req.stage.number(), req.stage.key()),
+                Bench::Mmopera => format!("{}: ", opera_task.name()),
+                Bench::Mmiq => String::new(),
+            };
+            out.header = format!(
+                "{scope}{}; p-values adjusted by {} across all {} pairs (α = {})",
+                test_words(req.bench, &board.test),
+                adjust_words(&board.adjust),
+                board.pairs.len(),
+                board.alpha
+            );
+            out.mdd_text = board.mdd.as_ref().map(|m| m.text.clone());
+            out.models = board
+                .models
+                .iter()
+                .map(|m| {
+                    let (id, name) = ids.get(&m.name).copied().unwrap_or((0, m.name.as_str()));
+                    ranked(m, id, name, clusters)
+                })
+                .collect();
+            notes.extend(board.notes.iter().cloned());
+            out.board = Some(board);
+        }
+        Err(e) => {
+            out.error = Some(e.to_string());
+        }
+    }
+    out.notes = notes;
+    out
+}
+
+fn gone(e: &RankEntry<'_>) -> String {
+    format!(
+        "{}: its item data is no longer in the scoring worker (drop its files again); left off the board",
+        e.name
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::leaderboard::mmopera::{ItemScores, MmoperaTaskRow};
+
+    fn mmopera_row(model: &str, files: &[&str], items: Vec<ItemScores>) -> MmoperaRow {
+        MmoperaRow {
+            id: 0,
+            model: model.into(),
+            ria: Some(MmoperaTaskRow {
+                task: Task::Ria,
+                regular_files: files.iter().map(|f| f.to_string()).collect(),
+                reasoning_files: vec![],
+                answers_file: None,
+                metadata_file: None,
+                holistic: None,
+                reasoning: None,
+                warning_count: 0,
+                intervals: None,
+                items,
+                notes: vec![],
+            }),
+            ica: None,
+        }
+    }
+
+    fn item(id: &str, judges: &[Option<u8>]) -> ItemScores {
+        ItemScores {
+            id: id.into(),
+            scores: judges.iter().map(|s| s.unwrap_or(0)).collect(),
+            s_r: None,
+            judges: if judges.len() > 1 {
+                judges.iter().map(|s| vec![*s]).collect()
+            } else {
+                vec![]
+            },
+        }
+    }
+
+    #[test]
+    fn one_model_and_no_shared_items_give_messages_and_a_board() {
+        // One MM-OPERA model judged by two judges on two items: one row, rank 1, a note; the
+        // judge table: SR per judge (4+2)/8 = 0.75 and (3+2)/8 = 0.625.
+        let m = mmopera_row(
+            "m",
+            &[
+                "m_RIA_regular_scoring_j1.json",
+                "m_RIA_regular_scoring_j2.json",
+            ],
+            vec![
+                item("q1", &[Some(4), Some(3)]),
+                item("q2", &[Some(2), Some(2)]),
+            ],
+        );
+        let b = rank_board(
+            &[RankEntry {
+                id: 1,
+                name: "m",
+                source: RankSource::Mmopera(&m),
+            }],
+            &RankRequest::new(Bench::Mmopera),
+        );
+        assert_eq!(b.models.len(), 1);
+        assert_eq!(b.models[0].rank_text, "1");
+        assert!(b.notes.iter().any(|n| n.contains("one model only")));
+        let j = b.judges.unwrap();
+        assert_eq!(j.sr[0], vec![Some(0.75), Some(0.625)]);
+        // Two models on disjoint items (answered only): no shared item, a note, both rows kept.
+        let x = mmopera_row(
+            "x",
+            &["x_RIA_regular_scoring.json"],
+            vec![item("q1", &[Some(4)])],
+        );
+        let y = mmopera_row(
+            "y",
+            &["y_RIA_regular_scoring.json"],
+            vec![item("q2", &[Some(0)])],
+        );
+        let mut req = RankRequest::new(Bench::Mmopera);
+        req.options.missing = super::super::Missing::AnsweredOnly;
+        let b = rank_board(
+            &[
+                RankEntry {
+                    id: 1,
+                    name: "x",
+                    source: RankSource::Mmopera(&x),
+                },
+                RankEntry {
+                    id: 2,
+                    name: "y",
+                    source: RankSource::Mmopera(&y),
+                },
+            ],
+            &req,
+        );
+        assert_eq!(b.models.len(), 2);
+        assert!(
+            b.notes.iter().any(|n| n.contains("share no scored item")),
+            "{:?}",
+            b.notes
+        );
+        assert_eq!(b.board.as_ref().unwrap().pairs[0].test, "none");
+        // Both share rank 1-2 (nothing separates them) and the group a.
+        assert!(b
+            .models
+            .iter()
+            .all(|m| m.rank_text == "1–2" && m.row.group == "a"));
+        // One judge file per model: the judge table is not shown, with the reason.
+        assert!(b.judges.is_none());
+        assert!(b.judges_message.unwrap().contains("several judges"));
+    }
+
+    #[test]
+    fn no_usable_row_gives_an_error_not_a_panic() {
+        let b = rank_board(
+            &[RankEntry {
+                id: 4,
+                name: "old",
+                source: RankSource::Gone,
+            }],
+            &RankRequest::new(Bench::Kiva),
+        );
+        assert!(b.board.is_none());
+        assert!(b.error.unwrap().contains("no model"));
+        assert!(b.notes[0].contains("no longer"));
+        assert!(b.extraction_message.is_some());
+    }
+
+    #[test]
+    fn texts() {
+        assert_eq!(thousands(2710), "2,710");
+        assert_eq!(thousands(100), "100");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert!(GLOSSARY
+            .iter()
+            .all(|(k, _, d)| definition(k) == *d && !d.is_empty()));
+    }
+}
