@@ -394,6 +394,8 @@ pub struct ItemAnalysis {
 pub struct ItemCurves {
     /// Item ids, in the order wanted (at most 24 are returned).
     pub ids: Vec<String>,
+}
+
 /// [`Rank`]'s arguments.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Rank {
