@@ -1,13 +1,13 @@
 //! `coglab describe` and `coglab sem` (Gold / PLS-SEM, issue 5). Every number printed here
-//! comes from `coglab_core::sem`.
+//! comes from `coglab_core::sem`; the files are read by `coglab_run::sem` (shared with the
+//! Python package).
 
-use super::{emit, file_name, print_json, read_bytes, CliError};
+use super::{emit, print_json, CliError};
 use crate::cli::{DescribeArgs, MissingArg, SemArgs};
 use coglab_core::sem::bootstrap::BootstrapOptions;
-use coglab_core::sem::data::{Missing, ScoreMatrix};
-use coglab_core::sem::describe::describe_matrix;
-use coglab_core::sem::spec::ModelSpec;
-use coglab_core::sem::{analyze_parsed, SemOptions, SemReport};
+use coglab_core::sem::data::Missing;
+use coglab_core::sem::{SemOptions, SemReport};
+use coglab_run::Source;
 
 fn opt(v: Option<f64>) -> String {
     v.map_or_else(|| "-".to_string(), |x| format!("{x:.3}"))
@@ -15,9 +15,7 @@ fn opt(v: Option<f64>) -> String {
 
 /// `coglab describe DATA [--json]`.
 pub fn describe(a: &DescribeArgs) -> Result<(), CliError> {
-    let path = &a.data;
-    let matrix = ScoreMatrix::parse(&read_bytes(path)?, &file_name(path))?;
-    let d = describe_matrix(&matrix);
+    let d = coglab_run::sem::describe(&Source::path(&a.data))?;
     if a.json {
         return print_json(&d);
     }
@@ -63,12 +61,6 @@ pub fn describe(a: &DescribeArgs) -> Result<(), CliError> {
 /// `coglab sem --spec SPEC DATA [--bootstrap N --seed S] [--prune] [--missing listwise|mean]
 /// [--max-iter N] [--json]`.
 pub fn sem(a: &SemArgs) -> Result<(), CliError> {
-    let spec_bytes = read_bytes(&a.spec)?;
-    coglab_core::encoding::check_text(&file_name(&a.spec), &spec_bytes)?;
-    let spec_text = String::from_utf8(spec_bytes)
-        .map_err(|_| CliError::Input(format!("{}: expected UTF-8 text", file_name(&a.spec))))?;
-    let spec = ModelSpec::parse(&spec_text, &file_name(&a.spec))?;
-    let matrix = ScoreMatrix::parse(&read_bytes(&a.data)?, &file_name(&a.data))?;
     let opts = SemOptions {
         missing: match a.missing {
             MissingArg::Listwise => Missing::Listwise,
@@ -81,48 +73,16 @@ pub fn sem(a: &SemArgs) -> Result<(), CliError> {
         prune: a.prune,
         max_iterations: a.max_iter,
     };
-    let report = analyze_parsed(&spec, &matrix, &opts)?;
-    warn_listwise(&report, &matrix);
+    let run = coglab_run::sem::sem(&Source::path(&a.spec), &Source::path(&a.data), &opts)?;
+    if let Some(w) = &run.warning {
+        eprintln!("coglab: WARNING: {}", crate::commands::escape_controls(w));
+    }
     if a.json {
-        return print_json(&report);
+        return print_json(&run.report);
     }
     let mut out = String::new();
-    print_report(&mut out, &report);
+    print_report(&mut out, &run.report);
     emit(&out)
-}
-
-/// Warns on stderr when listwise deletion dropped more than
-/// [`coglab_core::limits::LISTWISE_WARN_SHARE`] of the models, with the missing cells of each
-/// analysed column (issue 27, defect 9: 4,974 of 5,000 models went without a word).
-fn warn_listwise(report: &SemReport, matrix: &ScoreMatrix) {
-    let dropped = report.dropped_models.len();
-    let total = dropped + report.n_models;
-    if total == 0 || (dropped as f64) <= coglab_core::limits::LISTWISE_WARN_SHARE * total as f64 {
-        return;
-    }
-    let mut costs: Vec<(usize, &str)> = matrix
-        .columns
-        .iter()
-        .filter(|c| report.outer.contains_key(&c.name))
-        .map(|c| {
-            (
-                c.values.iter().filter(|v| v.is_none()).count(),
-                c.name.as_str(),
-            )
-        })
-        .filter(|(n, _)| *n > 0)
-        .collect();
-    costs.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
-    let listed: Vec<String> = costs.iter().map(|(n, c)| format!("{c} {n}")).collect();
-    eprintln!(
-        "coglab: WARNING: listwise deletion dropped {dropped} of {total} models ({:.1}%), above \
-         the {:.0}% warning share; the analysis uses {} models. Missing cells by column: {}. \
-         Consider --missing mean or leaving out the sparsest columns.",
-        100.0 * dropped as f64 / total as f64,
-        100.0 * coglab_core::limits::LISTWISE_WARN_SHARE,
-        report.n_models,
-        crate::commands::escape_controls(&listed.join(", "))
-    );
 }
 
 fn print_report(out: &mut String, r: &SemReport) {
