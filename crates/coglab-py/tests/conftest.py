@@ -1,7 +1,7 @@
 """Shared helpers of the Python tests: where the fixtures, the shared data and the `coglab`
 binary are, running the CLI, and comparing results with float tolerances.
 
-The shared data (`<repo>/../shared/data`) is optional: a test that needs it is skipped with a
+The shared data (`<repo>/../shared/data`, or $COGLAB_SHARED_DATA) is optional: a test that needs it is skipped with a
 printed notice when it is absent, and FAILS when the environment has CI=true (as the Rust
 tests' `shared_data`).
 """
@@ -20,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "crates" / "coglab-core" / "tests" / "fixtures"
-SHARED = ROOT.parent / "shared" / "data"
+SHARED = Path(os.environ.get("COGLAB_SHARED_DATA") or ROOT.parent / "shared" / "data")
 
 # Tolerances of the comparisons: the core tests compare derived figures to 1e-12.
 REL_TOL = 1e-12
