@@ -49,7 +49,7 @@ fi
 rm -f "$WHEELS"/coglab-*.whl
 "$VENV/bin/maturin" build --release --quiet -m crates/coglab-py/Cargo.toml \
   -i "$VENV/bin/python" --out "$WHEELS" || fail "maturin build failed"
-wheel=$(ls "$WHEELS"/coglab-*-abi3-*.whl 2>/dev/null | head -1)
+wheel=$(ls "$WHEELS"/coglab-*-abi3-*.whl 2>/dev/null | head -1 || true)
 [ -n "$wheel" ] || fail "no abi3 wheel in $WHEELS"
 echo "wheel: $wheel ($(wc -c < "$wheel") bytes)"
 "$VENV/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel" \
