@@ -4,9 +4,12 @@
 #                fails the run); then the independent reference figures (Python, in git-ignored
 #                venvs under .tools/)
 #   1. native:   cargo test --workspace (core library, CLI, app logic)
-#   2. browser:  wasm-bindgen-test in headless Chromium (tests/web*.rs)
-#   3. release:  trunk build --release (the page module and the worker module; sizes printed)
-#   4. end-to-end: Playwright (playwright-core + Debian's Chromium) against dist/ on a free
+#   2. python:   scripts/python-tests.sh: the Python package's abi3 wheel (maturin, release)
+#                installed in a git-ignored venv (.tools/py-venv), then pytest
+#                (crates/coglab-py/tests: the same JSON as the CLI stage 1 built, Dask fan-out)
+#   3. browser:  wasm-bindgen-test in headless Chromium (tests/web*.rs)
+#   4. release:  trunk build --release (the page module and the worker module; sizes printed)
+#   5. end-to-end: Playwright (playwright-core + Debian's Chromium) against dist/ on a free
 #                loopback port (tests/e2e/*.test.mjs), screenshots in tests/e2e/screenshots/;
 #                among them the download budget (tests/e2e/budget.test.mjs: what the first page
 #                fetches, at most 600 KB gzipped)
@@ -39,7 +42,7 @@ count_cargo() {
 
 time_stage() { local start=$SECONDS; "$@"; local rc=$?; echo "(took $((SECONDS - start)) s)"; return $rc; }
 
-stage "0/4 lint: cargo fmt --check, cargo clippy -D warnings (native and wasm32)"
+stage "0/5 lint: cargo fmt --check, cargo clippy -D warnings (native and wasm32)"
 lint() {
   cargo fmt --all -- --check || { echo "cargo fmt: unformatted code (run cargo fmt --all)"; return 1; }
   cargo clippy --workspace --all-targets --color never -- -D warnings || return 1
@@ -47,7 +50,7 @@ lint() {
 }
 if time_stage lint; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); echo "lint failed"; fi
 
-stage "0/4 independent reference figures (Python)"
+stage "0/5 independent reference figures (Python)"
 if [ -x scripts/plspm-reference.sh ]; then
   if ! time_stage scripts/plspm-reference.sh; then
     echo "plspm reference could not be produced; the comparison test will report it"
@@ -59,24 +62,34 @@ if [ -x scripts/items-reference.sh ]; then
   fi
 fi
 
-stage "0/4 independent leaderboard-rank reference figures (statsmodels, scipy, krippendorff)"
+stage "0/5 independent leaderboard-rank reference figures (statsmodels, scipy, krippendorff)"
 if [ -x scripts/ranks-reference.sh ]; then
   if ! time_stage scripts/ranks-reference.sh; then
     echo "ranks reference could not be produced; the comparison tests will report it"
   fi
 fi
 
-stage "1/4 native tests: cargo test --workspace"
+stage "1/5 native tests: cargo test --workspace"
 time_stage cargo test --workspace --color never 2>&1 | tee "$LOGS/native.log"
 count_cargo "$LOGS/native.log" "${PIPESTATUS[0]}"
 
-stage "2/4 in-browser tests: wasm-bindgen-test in headless Chromium"
+stage "2/5 Python package: maturin wheel + pytest"
+# Reuses target/ (the default CARGO_TARGET_DIR) and the debug `coglab` stage 1 built.
+time_stage scripts/python-tests.sh 2>&1 | tee "$LOGS/python.log"
+rc=${PIPESTATUS[0]}
+p=$(awk '/^python tests:/ { print $3 }' "$LOGS/python.log" | tail -1)
+f=$(awk '/^python tests:/ { print $5 }' "$LOGS/python.log" | tail -1)
+PASSED=$((PASSED + ${p:-0}))
+FAILED=$((FAILED + ${f:-0}))
+if [ "$rc" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then FAILED=$((FAILED + 1)); echo "stage failed (exit $rc)"; fi
+
+stage "3/5 in-browser tests: wasm-bindgen-test in headless Chromium"
 web_tests=()
 for f in tests/web*.rs; do web_tests+=(--test "$(basename "$f" .rs)"); done
 time_stage cargo test --target wasm32-unknown-unknown -p coglab "${web_tests[@]}" --color never 2>&1 | tee "$LOGS/browser.log"
 count_cargo "$LOGS/browser.log" "${PIPESTATUS[0]}"
 
-stage "3/4 release build: trunk build --release --offline"
+stage "4/5 release build: trunk build --release --offline"
 rm -rf dist
 if time_stage trunk build --release --offline 2>&1 | tee "$LOGS/trunk.log"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
   # Sizes of what Trunk emits (the budget itself is what a visitor's first page fetches,
@@ -89,7 +102,7 @@ else
   FAILED=$((FAILED + 1)); echo "release build failed"
 fi
 
-stage "4/4 end-to-end tests: Playwright in Chromium"
+stage "5/5 end-to-end tests: Playwright in Chromium"
 if [ -f dist/index.html ]; then
   # Tests that compare the page with the CLI use the binary stage 1 built.
   if [ -x target/debug/coglab ]; then

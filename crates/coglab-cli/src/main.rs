@@ -43,8 +43,11 @@ fn main() -> ExitCode {
             eprintln!("coglab: {msg}\n\nFor more information, try 'coglab help'.");
             ExitCode::from(2)
         }
-        Err(commands::CliError::Input(msg)) => {
-            eprintln!("coglab: error: {}", commands::escape_controls(&msg));
+        Err(commands::CliError::Input(located)) => {
+            eprintln!(
+                "coglab: error: {}",
+                commands::escape_controls(&located.message)
+            );
             ExitCode::from(1)
         }
     }

@@ -10,16 +10,11 @@
 //! The options live in [`ItemsOptions`] so the argument parser can change without touching
 //! [`run`].
 
-use super::kiva::{csv_files, is_human};
-use super::{emit, file_name, print_json as emit_json, read_bytes, CliError};
+use super::{emit, print_json as emit_json, CliError};
 use crate::cli::ItemsArgs;
-use coglab_core::items::{
-    analyse, AnalysisOptions, IrtModel, IrtOptions, ItemAnalysis, KivaItemOptions, KivaStages,
-    ResponseMatrix, SubsetCriterion, SubsetOptions,
-};
-use coglab_core::kiva::{score_human, score_model, HumanData, KivaReport};
-use coglab_core::mmiq::{score_owned, AnswerKey, Predictions};
-use std::path::Path;
+use coglab_core::items::{IrtModel, ItemAnalysis, KivaStages, SubsetCriterion};
+use coglab_run::items::ItemsRequest;
+use coglab_run::Source;
 
 /// The options of `coglab items`.
 #[derive(Debug, Clone, PartialEq)]
@@ -127,124 +122,35 @@ impl ItemsOptions {
     }
 }
 
-/// The file stem of a path (a model's name from its predictions file or run folder).
-fn stem(path: &str) -> String {
-    let p = Path::new(path.trim_end_matches('/'));
-    p.file_stem()
-        .map_or_else(|| path.to_string(), |s| s.to_string_lossy().into_owned())
-}
-
-fn mmiq_matrix(key_path: &str, inputs: &[String]) -> Result<ResponseMatrix, CliError> {
-    let key = AnswerKey::parse_bytes(&file_name(key_path), &read_bytes(key_path)?)?;
-    let mut reports = Vec::with_capacity(inputs.len());
-    for p in inputs {
-        let preds = Predictions::parse(&file_name(p), &read_bytes(p)?)?;
-        reports.push((stem(p), score_owned(&key, preds)?));
-    }
-    let refs: Vec<(&str, &_)> = reports.iter().map(|(n, r)| (n.as_str(), r)).collect();
-    Ok(ResponseMatrix::from_mmiq(&key, &refs)?)
-}
-
-/// KiVA inputs, or `None` when the inputs are not KiVA files.
-fn kiva_matrix(opts: &ItemsOptions) -> Result<Option<ResponseMatrix>, CliError> {
-    let mut models: Vec<(String, KivaReport)> = Vec::new();
-    let mut human: Option<(String, KivaReport)> = None;
-    for input in &opts.inputs {
-        let files = csv_files(input)?;
-        let mut runs: Vec<(String, Vec<u8>)> = Vec::new();
-        for f in files {
-            let bytes = read_bytes(&f)?;
-            if is_human(&bytes) {
-                if let Some((first, _)) = &human {
-                    return Err(CliError::Usage(format!(
-                        "items: two human data files given ({first} and {f}); give one"
-                    )));
-                }
-                let report = score_human(&HumanData::parse(&file_name(&f), &bytes)?)?;
-                human = Some((f, report));
-            } else if bytes.starts_with(b"Variation,")
-                || bytes.starts_with(b"\xEF\xBB\xBFVariation,")
-            {
-                runs.push((f, bytes));
-            } else if Path::new(input).is_dir() {
-                continue;
-            } else {
-                return Ok(None);
-            }
-        }
-        if !runs.is_empty() {
-            let report = score_model(runs.iter().map(|(p, b)| (p.as_str(), b.as_slice())))?;
-            models.push((stem(input), report));
+impl ItemsOptions {
+    /// The request `coglab_run::items` reads (the inputs as paths).
+    pub fn request(&self) -> ItemsRequest {
+        ItemsRequest {
+            model: self.model,
+            answers: self.answers.as_ref().map(Source::path),
+            inputs: self.inputs.iter().map(Source::path).collect(),
+            stage: self.stage,
+            threshold: self.threshold,
+            subset: self.subset,
+            target_tau: self.target_tau,
+            curves: self.curves,
+            per_subdomain: self.per_subdomain,
         }
     }
-    if models.is_empty() && human.is_none() {
-        return Ok(None);
-    }
-    let refs: Vec<(&str, &KivaReport)> = models.iter().map(|(n, r)| (n.as_str(), r)).collect();
-    let kopts = KivaItemOptions {
-        stages: opts.stage,
-        threshold: opts.threshold,
-        per_subdomain: opts.per_subdomain,
-    };
-    Ok(Some(ResponseMatrix::from_kiva(
-        &refs,
-        human.as_ref().map(|(_, r)| r),
-        &kopts,
-    )?))
 }
 
-/// Builds the response matrix the options describe.
+/// `coglab items`: builds the matrix, runs the analysis (`coglab_run::items`, shared with the
+/// Python package) and prints it.
 ///
 /// # Errors
-/// [`CliError::Input`] for unreadable or invalid files, [`CliError::Usage`] for a combination
-/// that makes no matrix (e.g. two response-matrix CSVs).
-pub fn matrix(opts: &ItemsOptions) -> Result<ResponseMatrix, CliError> {
-    if let Some(key) = &opts.answers {
-        return mmiq_matrix(key, &opts.inputs);
-    }
-    if let Some(m) = kiva_matrix(opts)? {
-        return Ok(m);
-    }
-    match opts.inputs.as_slice() {
-        [one] => Ok(ResponseMatrix::parse_csv(
-            &file_name(one),
-            &read_bytes(one)?,
-        )?),
-        more => Err(CliError::Usage(format!(
-            "items: expected one response-matrix CSV, found {} inputs (KiVA run folders and the \
-             adults' CSV may be combined; MM-IQ predictions need --answers KEY)",
-            more.len()
-        ))),
-    }
-}
-
-/// `coglab items`: builds the matrix, runs the analysis and prints it.
-///
-/// # Errors
-/// As [`matrix`], and [`CliError::Input`] when the matrix cannot be analysed (the message
-/// says why: one respondent, everything missing, no item with both right and wrong answers).
+/// [`CliError::Input`] for unreadable or invalid files or a matrix that cannot be analysed
+/// (the message says why), [`CliError::Usage`] for a combination that makes no matrix.
 pub fn run(opts: &ItemsOptions) -> Result<(), CliError> {
-    let m = matrix(opts)?;
-    let aopts = AnalysisOptions {
-        irt: IrtOptions {
-            model: opts.model,
-            item_curves: opts.curves,
-            ..IrtOptions::default()
-        },
-        subset: opts.subset.map(|criterion| SubsetOptions {
-            criterion,
-            target_tau: opts.target_tau,
-            ..SubsetOptions::default()
-        }),
-        ..AnalysisOptions::default()
-    };
-    let a = analyse(&m, &aopts)?;
+    let request = opts.request();
     if opts.json && opts.report {
-        return emit_json(&coglab_core::items::report(
-            &a,
-            &coglab_core::items::ReportOptions::default(),
-        ));
+        return emit_json(&coglab_run::items::report(&request)?);
     }
+    let a = coglab_run::items::items(&request)?;
     if opts.json {
         emit_json(&a)
     } else {

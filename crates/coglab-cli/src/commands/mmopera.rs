@@ -1,38 +1,27 @@
 //! `coglab score mmopera` and `coglab agree` (owned by the MM-OPERA work, issue 4).
 //!
-//! Thin wrappers: files are read here, every number comes from `coglab_core::mmopera`.
+//! Thin wrappers: files are read by `coglab_run::mmopera` (shared with the Python package), every
+//! number comes from `coglab_core::mmopera`.
 
 use std::collections::BTreeMap;
 
 use coglab_core::mmopera::detect::{detect, FileKind};
-use coglab_core::mmopera::files::{Answers, ReasoningScores, RegularScores};
-use coglab_core::mmopera::metadata::Metadata;
+use coglab_core::mmopera::files::{ReasoningScores, RegularScores};
 use coglab_core::mmopera::score::{
-    score as score_mmopera, DecayExponent, Group, HolisticReport, InvalidHops, InvalidScores,
-    LabelCounting, ProcessGroup, ReasoningReport, ScoreInput, ScoreOptions,
+    DecayExponent, Group, HolisticReport, InvalidHops, InvalidScores, LabelCounting, ProcessGroup,
+    ReasoningReport, ScoreOptions,
 };
 use coglab_core::mmopera::validate::{
     holistic_agreement, process_agreement, HolisticAgreement, ProcessAgreement,
 };
-use coglab_core::mmopera::{MmoperaError, Warning};
+use coglab_core::mmopera::Warning;
 use coglab_core::stats::correlation::Correlation;
 use coglab_core::stats::p_phrase;
+use coglab_run::mmopera::MmoperaInputs;
+use coglab_run::Source;
 
 use super::{emit, file_name, print_json, read_bytes, CliError};
 use crate::cli::{AgreeArgs, ScoreMmoperaArgs};
-
-fn input_error(e: MmoperaError) -> CliError {
-    CliError::Input(e.to_string())
-}
-
-/// Reads and parses one file with a core parser, naming the file in errors.
-fn load<T>(
-    path: &str,
-    parse: impl Fn(&str, &[u8]) -> Result<T, MmoperaError>,
-) -> Result<T, CliError> {
-    let bytes = read_bytes(path)?;
-    parse(&file_name(path), &bytes).map_err(input_error)
-}
 
 /// The paths of a comma-separated list, trimmed, without empty entries.
 fn paths(list: &[String]) -> Vec<&str> {
@@ -45,13 +34,6 @@ fn paths(list: &[String]) -> Vec<&str> {
 /// `coglab score mmopera ...`.
 pub fn score(a: &ScoreMmoperaArgs) -> Result<(), CliError> {
     let task = a.task;
-    let regular_paths = paths(&a.regular);
-    let reasoning_paths = paths(&a.reasoning);
-    if regular_paths.is_empty() && reasoning_paths.is_empty() {
-        return Err(CliError::Usage(
-            "score mmopera: --regular (or --reasoning) is required".into(),
-        ));
-    }
     let defaults = ScoreOptions::default();
     let options = ScoreOptions {
         alpha: a.alpha.unwrap_or(defaults.alpha),
@@ -78,47 +60,18 @@ pub fn score(a: &ScoreMmoperaArgs) -> Result<(), CliError> {
         },
         min_answer_length: a.min_length.unwrap_or(defaults.min_answer_length),
     };
-    options
-        .validate()
-        .map_err(|e| CliError::Usage(e.to_string()))?;
-
-    let metadata = load(&a.metadata, Metadata::parse)?;
-    let regular = regular_paths
-        .iter()
-        .map(|p| load(p, RegularScores::parse))
-        .collect::<Result<Vec<_>, _>>()?;
-    let reasoning = reasoning_paths
-        .iter()
-        .map(|p| load(p, ReasoningScores::parse))
-        .collect::<Result<Vec<_>, _>>()?;
-    let answers = match &a.answers {
-        Some(p) => Some(load(p, Answers::parse)?),
-        None => None,
-    };
-    let input = ScoreInput {
+    let inputs = MmoperaInputs {
         task,
-        metadata: &metadata,
-        regular: regular.iter().collect(),
-        reasoning: reasoning.iter().collect(),
-        answers: answers.as_ref(),
+        metadata: Source::path(&a.metadata),
+        regular: paths(&a.regular).into_iter().map(Source::path).collect(),
+        reasoning: paths(&a.reasoning).into_iter().map(Source::path).collect(),
+        answers: a.answers.as_ref().map(Source::path),
     };
-    let mut report = score_mmopera(&input, &options).map_err(input_error)?;
-    if !a.items {
-        report.items.clear();
-    }
+    let scored = coglab_run::mmopera::score(&inputs, &options, a.items)?;
     if a.json {
-        // holistic.coverage (items judged / metadata items) and holistic.accuracy_all_items (SR
-        // with unjudged metadata items counted 0) beside the released SR.
-        if let Some(h) = &report.holistic {
-            let cov = coglab_core::ranks::coverage::mmopera_coverage(
-                h,
-                metadata.items.len(),
-                task.rotations(),
-            );
-            return print_json(&super::with_coverage(&report, "holistic", &cov)?);
-        }
-        return print_json(&report);
+        return print_json(&scored);
     }
+    let report = scored.report;
     let mut out = String::new();
     outln!(out, "MM-OPERA {task}");
     if let Some(h) = &report.holistic {
@@ -360,42 +313,44 @@ pub fn agree(a: &AgreeArgs) -> Result<(), CliError> {
     .map_err(|e| CliError::Usage(e.to_string()))?;
     let (bytes_a, bytes_b) = (read_bytes(path_a)?, read_bytes(path_b)?);
     let (name_a, name_b) = (file_name(path_a), file_name(path_b));
-    let kind_a = detect(&name_a, &bytes_a).map_err(input_error)?.kind;
-    let kind_b = detect(&name_b, &bytes_b).map_err(input_error)?.kind;
+    let kind_a = detect(&name_a, &bytes_a)?.kind;
+    let kind_b = detect(&name_b, &bytes_b)?.kind;
     for (name, kind) in [(&name_a, kind_a), (&name_b, kind_b)] {
         if matches!(kind, FileKind::Metadata | FileKind::Answers) {
-            return Err(CliError::Input(format!(
-                "{name}: expected a score file ({{id: score}}, a regular-scoring or a \
+            return Err(CliError::in_file(
+                name,
+                format!(
+                    "{name}: expected a score file ({{id: score}}, a regular-scoring or a \
                  reasoning-scoring file), found a {} file",
-                if kind == FileKind::Metadata {
-                    "metadata"
-                } else {
-                    "model answers"
-                }
-            )));
+                    if kind == FileKind::Metadata {
+                        "metadata"
+                    } else {
+                        "model answers"
+                    }
+                ),
+            ));
         }
     }
     let reasoning_a = kind_a == FileKind::ReasoningScoring;
     let reasoning_b = kind_b == FileKind::ReasoningScoring;
     let result = if reasoning_a && reasoning_b {
-        let ra = ReasoningScores::parse(&name_a, &bytes_a).map_err(input_error)?;
-        let rb = ReasoningScores::parse(&name_b, &bytes_b).map_err(input_error)?;
-        Agreement::Process(
-            process_agreement(&ra, &rb, &options, resamples, seed).map_err(input_error)?,
-        )
+        let ra = ReasoningScores::parse(&name_a, &bytes_a)?;
+        let rb = ReasoningScores::parse(&name_b, &bytes_b)?;
+        Agreement::Process(process_agreement(&ra, &rb, &options, resamples, seed)?)
     } else if reasoning_a || reasoning_b {
         let (r, other) = if reasoning_a {
             (&name_a, &name_b)
         } else {
             (&name_b, &name_a)
         };
-        return Err(CliError::Input(format!(
-            "{other}: expected a reasoning-scoring file like {r}, found holistic scores"
-        )));
+        return Err(CliError::in_file(
+            other,
+            format!("{other}: expected a reasoning-scoring file like {r}, found holistic scores"),
+        ));
     } else {
-        let ra = RegularScores::parse(&name_a, &bytes_a).map_err(input_error)?;
-        let rb = RegularScores::parse(&name_b, &bytes_b).map_err(input_error)?;
-        Agreement::Holistic(holistic_agreement(&ra, &rb, resamples, seed).map_err(input_error)?)
+        let ra = RegularScores::parse(&name_a, &bytes_a)?;
+        let rb = RegularScores::parse(&name_b, &bytes_b)?;
+        Agreement::Holistic(holistic_agreement(&ra, &rb, resamples, seed)?)
     };
     if a.json {
         return print_json(&result);

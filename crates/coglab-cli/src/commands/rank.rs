@@ -7,34 +7,15 @@
 //! or JSON. The options are a plain struct ([`RankOptions`]), read from the clap arguments
 //! ([`RankArgs`]).
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use coglab_core::ranks::inputs::KivaStage;
+use coglab_core::ranks::{Adjust, Bench, BoardOptions, Missing, PairTest, RankRange};
+use coglab_run::rank::{rank, RankEntry, RankOutput, RankRequest};
+use coglab_run::Source;
 
-use coglab_core::kiva::score_model;
-use coglab_core::leaderboard::guess_model;
-use coglab_core::leaderboard::mmopera::model_of;
-use coglab_core::mmiq::{detect, score_owned, AccSummary, AnswerKey, MmiqFormat, Predictions};
-use coglab_core::mmopera::files::RegularScores;
-use coglab_core::mmopera::metadata::Metadata;
-use coglab_core::ranks::extraction::{
-    extraction_robustness, kiva_extraction_robustness, ExtractionRobustness, KivaExtraction,
-};
-use coglab_core::ranks::inputs::{kiva_items, mmiq_items, mmiq_key_items, KivaStage};
-use coglab_core::ranks::judges::{judge_name, judge_robustness, JudgeFile, JudgeRobustness};
-use coglab_core::ranks::{
-    build_board, Adjust, Bench, Board, BoardInput, BoardOptions, Missing, ModelScores, PairTest,
-    RankRange, ReportedRow,
-};
-use serde::Serialize;
-
-use super::kiva::csv_files;
-use super::{emit, file_name, print_json as emit_json, read_bytes, CliError};
+use super::{emit, print_json as emit_json, CliError};
 use crate::cli::RankArgs;
 
-/// Usage line of `coglab rank`.
-pub const USAGE: &str = "rank mmiq|kiva|mmopera [--answers KEY] [--metadata META] [NAME=]PATH...
-              [--answered-only] [--test mcnemar|midp|wilcoxon] [--adjust holm|bh|none]
-              [--alpha A] [--resamples N] [--seed S] [--bootstrap-ranks] [--stage STAGE] [--json]";
+pub use coglab_run::rank::USAGE;
 
 /// Everything `coglab rank` needs.
 #[derive(Debug, Clone, PartialEq)]
@@ -124,267 +105,28 @@ impl RankOptions {
     }
 }
 
-/// What `coglab rank --json` prints: the board, plus the robustness tables that apply.
-#[derive(Serialize)]
-struct RankOutput {
-    #[serde(flatten)]
-    board: Board,
-    /// MM-IQ: the board under the official, strict and lenient extractors.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    extraction: Option<ExtractionRobustness>,
-    /// KiVA: the stage's answers under the official, strict and lenient readings.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    kiva_extraction: Option<KivaExtraction>,
-    /// MM-OPERA with several judges per model.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    judges: Option<JudgeRobustness>,
-    /// Files that could not be read (the board is built from the others).
-    skipped: Vec<String>,
-}
-
-/// `NAME=PATH` → (Some(NAME), PATH); `PATH` → (None, PATH). A path that exists as given is
-/// never split (it may contain `=`).
-fn split_name(entry: &str) -> (Option<&str>, &str) {
-    if Path::new(entry).exists() {
-        return (None, entry);
-    }
-    match entry.split_once('=') {
-        Some((n, p)) if !n.is_empty() => (Some(n), p),
-        _ => (None, entry),
+impl RankOptions {
+    /// The request `coglab_run::rank` reads (`NAME=PATH` entries split).
+    pub fn request(&self) -> RankRequest {
+        RankRequest {
+            bench: self.bench,
+            answers: self.answers.as_ref().map(Source::path),
+            metadata: self.metadata.as_ref().map(Source::path),
+            entries: self.files.iter().map(|f| RankEntry::parse(f)).collect(),
+            stage: self.stage,
+            board: self.board,
+        }
     }
 }
 
-/// Runs `coglab rank`.
+/// Runs `coglab rank` (`coglab_run::rank`, shared with the Python package) and prints the
+/// board.
 ///
 /// # Errors
 /// [`CliError::Usage`] for missing options, [`CliError::Input`] when a required file cannot be
 /// read or no model could be scored; a model file that cannot be read is skipped with a note.
 pub fn run(opts: &RankOptions) -> Result<(), CliError> {
-    let mut skipped = Vec::new();
-    let mut extraction = None;
-    let mut kiva_extraction = None;
-    let mut judges = None;
-    let input = match opts.bench {
-        Bench::Mmiq => {
-            let key_path = opts.answers.as_deref().ok_or_else(|| {
-                CliError::Usage(format!(
-                    "rank mmiq: --answers KEY is required\n  usage: coglab {USAGE}"
-                ))
-            })?;
-            let key = AnswerKey::parse_bytes(&file_name(key_path), &read_bytes(key_path)?)?;
-            let mut models = Vec::new();
-            let mut reports = Vec::new();
-            let mut reported = Vec::new();
-            for entry in &opts.files {
-                let (name, path) = split_name(entry);
-                let name = name.map_or_else(|| guess_model(path), str::to_string);
-                let bytes = match read_bytes(path) {
-                    Ok(b) => b,
-                    Err(CliError::Input(m) | CliError::Usage(m)) => {
-                        skipped.push(m);
-                        continue;
-                    }
-                };
-                let fname = file_name(path);
-                if detect(&fname, &bytes) == Some(MmiqFormat::VlmEvalKitAcc) {
-                    match AccSummary::parse(&fname, &bytes) {
-                        Ok(s) => {
-                            if let Some(row) = s.rows.first() {
-                                reported.push(ReportedRow {
-                                    name,
-                                    score: row.overall,
-                                    low: None,
-                                    high: None,
-                                    interval_rank: 0,
-                                    label: String::new(),
-                                });
-                            }
-                        }
-                        Err(e) => skipped.push(e.to_string()),
-                    }
-                    continue;
-                }
-                match Predictions::parse(&fname, &bytes).and_then(|p| score_owned(&key, p)) {
-                    Ok(report) => {
-                        models.push(mmiq_items(&name, path, &report));
-                        reports.push((name, report));
-                    }
-                    Err(e) => skipped.push(e.to_string()),
-                }
-            }
-            let refs: Vec<(String, &coglab_core::mmiq::MmiqReport)> =
-                reports.iter().map(|(n, r)| (n.clone(), r)).collect();
-            if !refs.is_empty() {
-                extraction = Some(extraction_robustness(&refs, key.items.len()));
-            }
-            BoardInput {
-                bench: Bench::Mmiq,
-                benchmark_items: Some(mmiq_key_items(&key)),
-                models,
-                reported,
-            }
-        }
-        Bench::Kiva => {
-            let mut models = Vec::new();
-            let mut runs = Vec::new();
-            for entry in &opts.files {
-                let (name, path) = split_name(entry);
-                let paths = match csv_files(path) {
-                    Ok(p) => p,
-                    Err(CliError::Input(m) | CliError::Usage(m)) => {
-                        skipped.push(m);
-                        continue;
-                    }
-                };
-                let mut files = Vec::new();
-                for p in &paths {
-                    match read_bytes(p) {
-                        Ok(b) => files.push((p.clone(), b)),
-                        Err(CliError::Input(m) | CliError::Usage(m)) => skipped.push(m),
-                    }
-                }
-                let name = name.map_or_else(
-                    || {
-                        paths
-                            .first()
-                            .map_or_else(|| guess_model(path), |p| guess_model(p))
-                    },
-                    str::to_string,
-                );
-                match score_model(files.iter().map(|(p, b)| (p.as_str(), b.as_slice()))) {
-                    Ok(report) => {
-                        models.push(kiva_items(&name, &report, opts.stage));
-                        runs.push((name, files));
-                    }
-                    Err(e) => skipped.push(format!("{name}: {e}")),
-                }
-            }
-            let stage = match opts.stage {
-                KivaStage::Cross => 1,
-                KivaStage::WithinJoint | KivaStage::WithinConditional => 2,
-                KivaStage::Extrapolation => 3,
-            };
-            if !runs.is_empty() {
-                kiva_extraction = Some(kiva_extraction_robustness(&runs, stage));
-            }
-            BoardInput {
-                bench: Bench::Kiva,
-                benchmark_items: None,
-                models,
-                reported: vec![],
-            }
-        }
-        Bench::Mmopera => {
-            let metadata = match &opts.metadata {
-                Some(p) => Some(Metadata::parse(&file_name(p), &read_bytes(p)?)?),
-                None => None,
-            };
-            // (model, judge, scores)
-            let mut judged: Vec<(String, String, RegularScores)> = Vec::new();
-            for entry in &opts.files {
-                let (name, path) = split_name(entry);
-                let mut paths = Vec::new();
-                if Path::new(path).is_dir() {
-                    if let Ok(rd) = std::fs::read_dir(path) {
-                        let mut v: Vec<String> = rd
-                            .filter_map(Result::ok)
-                            .map(|e| e.path().to_string_lossy().into_owned())
-                            .filter(|p| p.to_ascii_lowercase().contains("regular_scoring"))
-                            .collect();
-                        v.sort();
-                        paths.extend(v);
-                    }
-                    if paths.is_empty() {
-                        skipped.push(format!(
-                            "{path}: no *_regular_scoring*.json file in the folder"
-                        ));
-                    }
-                } else {
-                    paths.push(path.to_string());
-                }
-                for (k, p) in paths.iter().enumerate() {
-                    let parsed = read_bytes(p).and_then(|b| {
-                        RegularScores::parse(&file_name(p), &b)
-                            .map_err(|e| CliError::Input(e.to_string()))
-                    });
-                    match parsed {
-                        Ok(s) => {
-                            let model = name.map_or_else(|| model_of(p), str::to_string);
-                            let judge = judge_name(p, k);
-                            judged.push((model, judge, s));
-                        }
-                        Err(CliError::Input(m) | CliError::Usage(m)) => skipped.push(m),
-                    }
-                }
-            }
-            let tasks: BTreeSet<&str> = judged.iter().map(|(_, _, s)| s.task.name()).collect();
-            if tasks.len() > 1 {
-                return Err(CliError::Input(
-                    "rank mmopera: the files mix RIA and ICA judge files; rank one task at a time"
-                        .into(),
-                ));
-            }
-            let mut per_model: BTreeMap<&str, BTreeMap<String, Vec<f64>>> = BTreeMap::new();
-            let mut per_model_judges: BTreeMap<&str, usize> = BTreeMap::new();
-            for (m, _, s) in &judged {
-                *per_model_judges.entry(m).or_default() += 1;
-                let items = per_model.entry(m).or_default();
-                for e in &s.entries {
-                    items
-                        .entry(e.id.clone())
-                        .or_default()
-                        .extend(e.verdicts.iter().map(|v| f64::from(v.counted()) / 4.0));
-                }
-            }
-            if per_model_judges.values().any(|&n| n > 1) {
-                let files: Vec<JudgeFile<'_>> = judged
-                    .iter()
-                    .map(|(m, j, s)| JudgeFile {
-                        model: m,
-                        judge: j,
-                        scores: s,
-                    })
-                    .collect();
-                let known: Option<BTreeSet<String>> = metadata
-                    .as_ref()
-                    .map(|m| m.items.iter().map(|i| i.id.clone()).collect());
-                judges = Some(judge_robustness(&files, known.as_ref()));
-            }
-            BoardInput {
-                bench: Bench::Mmopera,
-                benchmark_items: metadata
-                    .as_ref()
-                    .map(|m| m.items.iter().map(|i| i.id.clone()).collect()),
-                models: per_model
-                    .into_iter()
-                    .map(|(name, items)| ModelScores {
-                        name: name.to_string(),
-                        source: String::new(),
-                        items,
-                    })
-                    .collect(),
-                reported: vec![],
-            }
-        }
-    };
-    if input.models.is_empty() {
-        return Err(CliError::Input(format!(
-            "rank: no model could be scored{}",
-            if skipped.is_empty() {
-                String::new()
-            } else {
-                format!(":\n  {}", skipped.join("\n  "))
-            }
-        )));
-    }
-    let board = build_board(&input, &opts.board)?;
-    let out = RankOutput {
-        board,
-        extraction,
-        kiva_extraction,
-        judges,
-        skipped,
-    };
+    let out = rank(&opts.request())?;
     if opts.json {
         emit_json(&out)
     } else {

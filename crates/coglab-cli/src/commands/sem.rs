@@ -1,14 +1,14 @@
 //! `coglab describe` and `coglab sem` (Gold / PLS-SEM, issue 5). Every number printed here
-//! comes from `coglab_core::sem`.
+//! comes from `coglab_core::sem`; the files are read by `coglab_run::sem` (shared with the
+//! Python package).
 
-use super::{emit, file_name, print_json, read_bytes, CliError};
+use super::{emit, print_json, CliError};
 use crate::cli::{DescribeArgs, MissingArg, SemArgs};
 use coglab_core::sem::bootstrap::BootstrapOptions;
-use coglab_core::sem::data::{Missing, ScoreMatrix};
-use coglab_core::sem::describe::describe_matrix;
-use coglab_core::sem::spec::ModelSpec;
-use coglab_core::sem::{analyze_parsed, SemOptions, SemReport};
+use coglab_core::sem::data::Missing;
+use coglab_core::sem::{SemOptions, SemReport};
 use coglab_core::stats::p_phrase;
+use coglab_run::Source;
 
 fn opt(v: Option<f64>) -> String {
     v.map_or_else(|| "-".to_string(), |x| format!("{x:.3}"))
@@ -16,9 +16,7 @@ fn opt(v: Option<f64>) -> String {
 
 /// `coglab describe DATA [--json]`.
 pub fn describe(a: &DescribeArgs) -> Result<(), CliError> {
-    let path = &a.data;
-    let matrix = ScoreMatrix::parse(&read_bytes(path)?, &file_name(path))?;
-    let d = describe_matrix(&matrix);
+    let d = coglab_run::sem::describe(&Source::path(&a.data))?;
     if a.json {
         return print_json(&d);
     }
@@ -64,12 +62,6 @@ pub fn describe(a: &DescribeArgs) -> Result<(), CliError> {
 /// `coglab sem --spec SPEC DATA [--bootstrap N --seed S] [--prune] [--missing listwise|mean]
 /// [--max-iter N] [--json]`.
 pub fn sem(a: &SemArgs) -> Result<(), CliError> {
-    let spec_bytes = read_bytes(&a.spec)?;
-    coglab_core::encoding::check_text(&file_name(&a.spec), &spec_bytes)?;
-    let spec_text = String::from_utf8(spec_bytes)
-        .map_err(|_| CliError::Input(format!("{}: expected UTF-8 text", file_name(&a.spec))))?;
-    let spec = ModelSpec::parse(&spec_text, &file_name(&a.spec))?;
-    let matrix = ScoreMatrix::parse(&read_bytes(&a.data)?, &file_name(&a.data))?;
     let opts = SemOptions {
         missing: match a.missing {
             MissingArg::Listwise => Missing::Listwise,
@@ -82,7 +74,7 @@ pub fn sem(a: &SemArgs) -> Result<(), CliError> {
         prune: a.prune,
         max_iterations: a.max_iter,
     };
-    let report = analyze_parsed(&spec, &matrix, &opts)?;
+    let report = coglab_run::sem::sem(&Source::path(&a.spec), &Source::path(&a.data), &opts)?;
     warn_listwise(&report);
     if a.json {
         return print_json(&report);

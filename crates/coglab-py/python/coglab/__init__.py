@@ -1,0 +1,129 @@
+"""coglab: score cognitive benchmarks of multimodal models (MM-IQ, KiVA, MM-OPERA, Gold).
+
+The same scorers as the coglab site and the ``coglab`` command, from Python. Each function
+returns a plain dict with the same fields as the matching command's ``--json`` output:
+
+- ``score_mmiq(answers, predictions)``            ``coglab score mmiq``
+- ``score_kiva(paths, human=None)``                ``coglab score kiva``
+- ``score_mmopera(task, metadata, regular, reasoning=None)``  ``coglab score mmopera``
+- ``sem(spec, data)`` and ``describe(data)``       ``coglab sem`` / ``coglab describe``
+- ``rank(bench, files, ...)``                      ``coglab rank``
+- ``items(inputs, ...)``                           ``coglab items``
+
+Inputs are paths (``str`` or ``os.PathLike``), ``bytes`` (named ``<bytes>`` in messages), or
+``(name, bytes)`` tuples. The GIL is released while files are read, parsed and scored, so
+threads scale. Errors are ``coglab.InputError`` / ``coglab.UsageError`` (both
+``coglab.CoglabError``, a ``ValueError``) with ``file``, ``line``, ``field``, ``expected`` and
+``found``.
+
+With pandas installed, ``to_frame(result, table)`` turns one table of a result into a
+DataFrame (``tables(result)`` lists them).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from ._errors import CoglabError, InputError, UsageError
+from ._native import (
+    __version__,
+    describe,
+    items,
+    rank,
+    score_kiva,
+    score_mmiq,
+    score_mmopera,
+    sem,
+)
+
+__all__ = [
+    "CoglabError",
+    "InputError",
+    "UsageError",
+    "describe",
+    "items",
+    "rank",
+    "score_kiva",
+    "score_mmiq",
+    "score_mmopera",
+    "sem",
+    "tables",
+    "to_frame",
+    "__version__",
+]
+
+# The table a result is shown as when none is named, by the key that tells the result's kind.
+_DEFAULT_TABLE = [
+    ("models", "models"),  # rank
+    ("respondents", "items"),  # items
+    ("by_category", "by_category"),  # score_mmiq
+    ("by_subdomain", "by_subdomain"),  # score_kiva
+    ("outer", "outer"),  # sem
+    ("items", "items"),  # score_mmopera
+]
+
+
+def _is_table(value: Any) -> bool:
+    if isinstance(value, list):
+        return bool(value) and all(isinstance(v, dict) for v in value)
+    if isinstance(value, dict):
+        return bool(value) and all(isinstance(v, dict) for v in value.values())
+    return False
+
+
+def tables(result: Dict[str, Any]) -> List[str]:
+    """The names of the tables in a result: keys (dotted for nested ones, e.g.
+    ``"holistic.by.domain"``) whose value is a list of records or a mapping of records."""
+    out: List[str] = []
+
+    def walk(prefix: str, value: Any, depth: int) -> None:
+        if not isinstance(value, dict) or depth > 3:
+            return
+        for key, sub in value.items():
+            name = f"{prefix}{key}"
+            if _is_table(sub):
+                out.append(name)
+            elif isinstance(sub, dict):
+                walk(name + ".", sub, depth + 1)
+
+    walk("", result, 0)
+    return out
+
+
+def to_frame(result: Dict[str, Any], table: Optional[str] = None) -> "Any":
+    """One table of a result as a pandas DataFrame (pandas must be installed).
+
+    ``table`` names it (see ``tables(result)``; dotted for nested tables); by default the
+    result's main table: a ranking's ``models``, an item analysis' ``items``, MM-IQ's
+    ``by_category``, KiVA's ``by_subdomain``, PLS-SEM's ``outer``, MM-OPERA's ``items``.
+    A list of records becomes one row per record; a mapping of records one row per key (the
+    key is the index).
+
+    >>> df = coglab.to_frame(coglab.rank("mmiq", files, answers=key))   # doctest: +SKIP
+    """
+    try:
+        import pandas as pd
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError("coglab.to_frame needs pandas (pip install pandas)") from e
+    if table is None:
+        for key, name in _DEFAULT_TABLE:
+            if key in result and _is_table(result.get(name)):
+                table = name
+                break
+        else:
+            found = tables(result)
+            if not found:
+                raise UsageError("to_frame: the result has no table", expected="a table")
+            table = found[0]
+    value: Any = result
+    for part in table.split("."):
+        if not isinstance(value, dict) or part not in value:
+            raise UsageError(
+                f"to_frame: no table {table!r} in the result (tables: {', '.join(tables(result))})",
+                field=table,
+                expected="one of " + ", ".join(tables(result)),
+            )
+        value = value[part]
+    if isinstance(value, dict):
+        return pd.DataFrame.from_dict(value, orient="index")
+    return pd.DataFrame.from_records(value)

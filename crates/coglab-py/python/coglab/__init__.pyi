@@ -1,0 +1,21 @@
+"""Type stubs of the coglab package."""
+
+from typing import Any, Dict, List, Optional
+
+from ._errors import CoglabError as CoglabError
+from ._errors import InputError as InputError
+from ._errors import UsageError as UsageError
+from ._native import Input as Input
+from ._native import Inputs as Inputs
+from ._native import Result as Result
+from ._native import __version__ as __version__
+from ._native import describe as describe
+from ._native import items as items
+from ._native import rank as rank
+from ._native import score_kiva as score_kiva
+from ._native import score_mmiq as score_mmiq
+from ._native import score_mmopera as score_mmopera
+from ._native import sem as sem
+
+def tables(result: Dict[str, Any]) -> List[str]: ...
+def to_frame(result: Dict[str, Any], table: Optional[str] = ...) -> Any: ...

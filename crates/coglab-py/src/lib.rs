@@ -1,0 +1,585 @@
+//! `coglab._native`: the Python extension module behind the `coglab` package (issue 25).
+//!
+//! Every function reads its inputs with `coglab-run` (the same code the `coglab` command runs),
+//! with the GIL released while files are read, parsed and scored, and returns the command's
+//! `--json` output as plain Python objects: the result is serialized to a `serde_json::Value`
+//! exactly as the CLI serializes it (NaN becomes `None` as it becomes `null`), then converted.
+//!
+//! Errors are raised as the exceptions of `coglab._errors` (`InputError`, `UsageError`, both
+//! `CoglabError`, a `ValueError`) carrying `file`, `line`, `field`, `expected` and `found`.
+//! Nothing here unwraps on user data; a panic would surface as `pyo3`'s `PanicException`,
+//! which no input is known to reach.
+#![cfg(not(target_arch = "wasm32"))]
+#![deny(missing_docs)]
+
+use coglab_core::items::{IrtModel, KivaStages, SubsetCriterion};
+use coglab_core::limits::{check, MAX_BOOTSTRAP, MAX_ITERATIONS, MAX_RESAMPLES, MIN_BOOTSTRAP};
+use coglab_core::mmopera::score::{
+    DecayExponent, InvalidHops, InvalidScores, LabelCounting, ScoreOptions,
+};
+use coglab_core::mmopera::Task;
+use coglab_core::ranks::inputs::KivaStage;
+use coglab_core::ranks::{Adjust, Bench, BoardOptions, Missing, PairTest, RankRange};
+use coglab_core::sem::bootstrap::BootstrapOptions;
+use coglab_core::sem::SemOptions;
+use coglab_run::items::ItemsRequest;
+use coglab_run::mmopera::MmoperaInputs;
+use coglab_run::rank::{RankEntry, RankRequest};
+use coglab_run::{RunError, Source};
+use pyo3::prelude::*;
+use pyo3::types::{
+    PyByteArray, PyBytes, PyDict, PyList, PyMapping, PyMemoryView, PyString, PyTuple,
+};
+
+/// The name given to bytes passed without one.
+const BYTES_NAME: &str = "<bytes>";
+
+/// A [`RunError`] as the matching exception of `coglab._errors`.
+fn raise(py: Python<'_>, e: RunError) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        let errors = py.import("coglab._errors")?;
+        let kwargs = PyDict::new(py);
+        let (class, message) = match &e {
+            RunError::Usage(m) => ("UsageError", m.clone()),
+            RunError::Input(l) => {
+                kwargs.set_item("file", l.file.as_deref())?;
+                kwargs.set_item("line", l.line)?;
+                kwargs.set_item("field", l.field.as_deref())?;
+                kwargs.set_item("expected", l.expected.as_deref())?;
+                kwargs.set_item("found", l.found.as_deref())?;
+                ("InputError", l.message.clone())
+            }
+        };
+        let exc = errors.getattr(class)?.call((message,), Some(&kwargs))?;
+        Ok(PyErr::from_value(exc))
+    };
+    // Importing the error module can only fail if the package is broken; the message survives.
+    build().unwrap_or_else(|err| err)
+}
+
+/// A usage error (a bad option value) as `coglab.UsageError`.
+fn usage(py: Python<'_>, message: impl Into<String>) -> PyErr {
+    raise(py, RunError::Usage(message.into()))
+}
+
+/// One input: `str` or `os.PathLike` → a path; `bytes`, `bytearray` or `memoryview` → content
+/// named `<bytes>`; a `(name, content)` tuple → content with that name.
+fn source(obj: &Bound<'_, PyAny>) -> PyResult<Source> {
+    let py = obj.py();
+    if let Ok(t) = obj.cast::<PyTuple>() {
+        if t.len() == 2 {
+            let name: String = t.get_item(0)?.extract()?;
+            let data = content(&t.get_item(1)?)?.ok_or_else(|| {
+                usage(
+                    py,
+                    format!("input ({name:?}, ...): expected bytes as the second item"),
+                )
+            })?;
+            return Ok(Source::Bytes { name, data });
+        }
+    }
+    if let Some(data) = content(obj)? {
+        return Ok(Source::Bytes {
+            name: BYTES_NAME.into(),
+            data,
+        });
+    }
+    let os = py.import("os")?;
+    let path = os.call_method1("fspath", (obj,)).map_err(|_| {
+        usage(
+            py,
+            format!(
+                "expected a path (str or os.PathLike), bytes, or a (name, bytes) tuple, found {}",
+                obj.get_type()
+                    .name()
+                    .map_or_else(|_| "an object".into(), |n| n.to_string())
+            ),
+        )
+    })?;
+    let path = os.call_method1("fsdecode", (path,))?;
+    Ok(Source::Path(path.extract()?))
+}
+
+/// The bytes of a `bytes`, `bytearray` or `memoryview`, else `None`.
+fn content(obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u8>>> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(Some(b.as_bytes().to_vec()));
+    }
+    if let Ok(b) = obj.cast::<PyByteArray>() {
+        return Ok(Some(b.to_vec()));
+    }
+    if obj.is_instance_of::<PyMemoryView>() {
+        let b = obj.call_method0("tobytes")?;
+        return Ok(Some(b.cast::<PyBytes>()?.as_bytes().to_vec()));
+    }
+    Ok(None)
+}
+
+/// One input or a list of them (a single path, bytes or tuple is a list of one).
+fn sources(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Source>> {
+    if obj.is_instance_of::<PyString>()
+        || obj.is_instance_of::<PyBytes>()
+        || obj.is_instance_of::<PyByteArray>()
+        || obj.is_instance_of::<PyTuple>()
+        || obj.hasattr("__fspath__")?
+    {
+        return Ok(vec![source(obj)?]);
+    }
+    let mut out = Vec::new();
+    for item in obj.try_iter()? {
+        out.push(source(&item?)?);
+    }
+    Ok(out)
+}
+
+/// Optional input.
+fn opt_source(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Source>> {
+    match obj {
+        Some(o) if !o.is_none() => Ok(Some(source(o)?)),
+        _ => Ok(None),
+    }
+}
+
+/// A `serde_json::Value` as Python objects (`null` → `None`, objects → `dict`, arrays → `list`).
+fn to_python<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value;
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py)?.into_any()
+            } else {
+                n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any()
+            }
+        }
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(a) => {
+            let list = PyList::empty(py);
+            for x in a {
+                list.append(to_python(py, x)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(o) => {
+            let dict = PyDict::new(py);
+            for (k, x) in o {
+                dict.set_item(k, to_python(py, x)?)?;
+            }
+            dict.into_any()
+        }
+    })
+}
+
+/// Runs `work` without the GIL, then returns its value as the CLI's JSON, as Python objects.
+fn run<'py, T: serde::Serialize + Send>(
+    py: Python<'py>,
+    work: impl FnOnce() -> Result<T, RunError> + Send,
+) -> PyResult<Bound<'py, PyAny>> {
+    let value = py
+        .detach(|| work().and_then(|out| Ok(serde_json::to_value(&out)?)))
+        .map_err(|e| raise(py, e))?;
+    to_python(py, &value)
+}
+
+/// A count option checked as the CLI checks it.
+fn count(
+    py: Python<'_>,
+    value: Option<i64>,
+    name: &'static str,
+    min: usize,
+    max: usize,
+) -> PyResult<Option<usize>> {
+    let Some(v) = value else { return Ok(None) };
+    let n = u64::try_from(v).map_err(|_| {
+        usage(
+            py,
+            format!("{name}: expected a whole number from {min} to {max}, found {v}"),
+        )
+    })?;
+    check(name, n, min, max)
+        .map(Some)
+        .map_err(|e| usage(py, e.to_string()))
+}
+
+/// Score MM-IQ predictions against the answer key, as `coglab score mmiq --answers KEY PRED
+/// --json` (with `items=True`, as `--items`: one row per item).
+///
+/// `answers` and `predictions` are each a path (`str` or `os.PathLike`), `bytes`, or a
+/// `(name, bytes)` tuple. Returns the CLI's JSON as a dict. Raises `coglab.InputError` for a
+/// file that cannot be read or parsed.
+#[pyfunction]
+#[pyo3(signature = (answers, predictions, *, items = false))]
+fn score_mmiq<'py>(
+    py: Python<'py>,
+    answers: &Bound<'py, PyAny>,
+    predictions: &Bound<'py, PyAny>,
+    items: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let key = source(answers)?;
+    let pred = source(predictions)?;
+    run(py, move || {
+        // The key is freed on a thread of its own: freeing 100,000 items one by one takes
+        // about 5% of the run, and the caller need not wait for it.
+        coglab_run::mmiq::score(&key, &pred, items, |k| {
+            std::thread::spawn(move || drop(k));
+        })
+    })
+}
+
+/// Score KiVA model runs and/or the adults' data, as `coglab score kiva PATH... --json`.
+///
+/// `paths`: one path or a list of them (CSV files, or folders searched recursively for
+/// `*.csv`), or bytes / `(name, bytes)` tuples (the name is the path, whose folder
+/// `output_<Domain>` names the domain). `human`: the adults' `human_adults_KiVA.csv`.
+/// `trials=True` keeps one row per trial (`--trials`).
+#[pyfunction]
+#[pyo3(signature = (paths, *, human = None, trials = false))]
+fn score_kiva<'py>(
+    py: Python<'py>,
+    paths: &Bound<'py, PyAny>,
+    human: Option<&Bound<'py, PyAny>>,
+    trials: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let paths = sources(paths)?;
+    let human = opt_source(human)?;
+    run(py, move || {
+        coglab_run::kiva::score(&paths, human.as_ref(), trials)
+    })
+}
+
+/// Score MM-OPERA judge files, as `coglab score mmopera --task T --metadata META --regular ...
+/// --reasoning ... --json`.
+///
+/// `task`: `"ria"` or `"ica"`. `regular` / `reasoning`: one file or a list (one per judge);
+/// at least one of them. The keyword options are the CLI's (`alpha`, `gamma`, `min_length`,
+/// `paper_decay`, `exclude_invalid`, `per_label`, `skip_bad_hop_items`, `items`).
+#[pyfunction]
+#[pyo3(signature = (task, metadata, regular = None, reasoning = None, *, answers = None,
+    alpha = None, gamma = None, min_length = None, paper_decay = false, exclude_invalid = false,
+    per_label = false, skip_bad_hop_items = false, items = false))]
+#[allow(clippy::too_many_arguments)]
+fn score_mmopera<'py>(
+    py: Python<'py>,
+    task: &str,
+    metadata: &Bound<'py, PyAny>,
+    regular: Option<&Bound<'py, PyAny>>,
+    reasoning: Option<&Bound<'py, PyAny>>,
+    answers: Option<&Bound<'py, PyAny>>,
+    alpha: Option<f64>,
+    gamma: Option<f64>,
+    min_length: Option<usize>,
+    paper_decay: bool,
+    exclude_invalid: bool,
+    per_label: bool,
+    skip_bad_hop_items: bool,
+    items: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let task: Task = task.parse().map_err(|e: String| usage(py, e))?;
+    let list = |o: Option<&Bound<'py, PyAny>>| match o {
+        Some(o) if !o.is_none() => sources(o),
+        _ => Ok(Vec::new()),
+    };
+    let inputs = MmoperaInputs {
+        task,
+        metadata: source(metadata)?,
+        regular: list(regular)?,
+        reasoning: list(reasoning)?,
+        answers: opt_source(answers)?,
+    };
+    let defaults = ScoreOptions::default();
+    let options = ScoreOptions {
+        alpha: alpha.unwrap_or(defaults.alpha),
+        gamma: gamma.unwrap_or(defaults.gamma),
+        decay_exponent: if paper_decay {
+            DecayExponent::FromOne
+        } else {
+            DecayExponent::FromZero
+        },
+        invalid_scores: if exclude_invalid {
+            InvalidScores::Exclude
+        } else {
+            InvalidScores::CountAsZero
+        },
+        invalid_hops: if skip_bad_hop_items {
+            InvalidHops::SkipItem
+        } else {
+            InvalidHops::DropHop
+        },
+        label_counting: if per_label {
+            LabelCounting::PerLabel
+        } else {
+            LabelCounting::PerItem
+        },
+        min_answer_length: min_length.unwrap_or(defaults.min_answer_length),
+    };
+    run(py, move || {
+        coglab_run::mmopera::score(&inputs, &options, items)
+    })
+}
+
+/// PLS-SEM analysis of a score matrix (Gold's benchmark-structure diagnostics), as
+/// `coglab sem --spec SPEC DATA --json`.
+///
+/// `spec`: the model specification (JSON); `data`: the score matrix (CSV or JSON). Options as
+/// the CLI's: `bootstrap` (2 to 100,000 resamples), `seed` (with `bootstrap`; default 1),
+/// `prune`, `missing` (`"listwise"` or `"mean"`), `max_iter` (1 to 100,000).
+#[pyfunction]
+#[pyo3(signature = (spec, data, *, bootstrap = None, seed = None, prune = false,
+    missing = "listwise", max_iter = None))]
+#[allow(clippy::too_many_arguments)]
+fn sem<'py>(
+    py: Python<'py>,
+    spec: &Bound<'py, PyAny>,
+    data: &Bound<'py, PyAny>,
+    bootstrap: Option<i64>,
+    seed: Option<u64>,
+    prune: bool,
+    missing: &str,
+    max_iter: Option<i64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let bootstrap = count(py, bootstrap, "bootstrap", MIN_BOOTSTRAP, MAX_BOOTSTRAP)?;
+    let max_iter = count(py, max_iter, "max-iter", 1, MAX_ITERATIONS)?;
+    if seed.is_some() && bootstrap.is_none() {
+        return Err(usage(py, "sem: seed is used only with bootstrap"));
+    }
+    let missing = match missing {
+        "listwise" => coglab_core::sem::data::Missing::Listwise,
+        "mean" => coglab_core::sem::data::Missing::Mean,
+        other => {
+            return Err(usage(
+                py,
+                format!("missing: expected \"listwise\" or \"mean\", found {other:?}"),
+            ))
+        }
+    };
+    let opts = SemOptions {
+        missing,
+        bootstrap: bootstrap.map(|resamples| BootstrapOptions {
+            resamples,
+            seed: seed.unwrap_or(1),
+        }),
+        prune,
+        max_iterations: max_iter,
+    };
+    let (spec, data) = (source(spec)?, source(data)?);
+    run(py, move || coglab_run::sem::sem(&spec, &data, &opts))
+}
+
+/// Descriptive statistics of each column of a score matrix, as `coglab describe DATA --json`.
+#[pyfunction]
+fn describe<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let data = source(data)?;
+    run(py, move || coglab_run::sem::describe(&data))
+}
+
+/// A leaderboard with paired tests, adjusted p-values, rank ranges and groups, as
+/// `coglab rank BENCH FILES... --json`.
+///
+/// `bench`: `"mmiq"`, `"kiva"` or `"mmopera"`. `files`: a list of entries, one per model: a
+/// path (`"NAME=PATH"` names the model, as on the command line), bytes or a `(name, bytes)`
+/// tuple; or a mapping `{model name: path or bytes}`. Options as the CLI's.
+#[pyfunction]
+#[pyo3(signature = (bench, files, *, answers = None, metadata = None, answered_only = false,
+    test = None, adjust = None, alpha = None, resamples = None, seed = None,
+    bootstrap_ranks = false, stage = None))]
+#[allow(clippy::too_many_arguments)]
+fn rank<'py>(
+    py: Python<'py>,
+    bench: &str,
+    files: &Bound<'py, PyAny>,
+    answers: Option<&Bound<'py, PyAny>>,
+    metadata: Option<&Bound<'py, PyAny>>,
+    answered_only: bool,
+    test: Option<&str>,
+    adjust: Option<&str>,
+    alpha: Option<f64>,
+    resamples: Option<i64>,
+    seed: Option<u64>,
+    bootstrap_ranks: bool,
+    stage: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let bench_kind = Bench::parse(bench).ok_or_else(|| {
+        usage(
+            py,
+            format!("rank: unknown benchmark {bench:?} (mmiq, kiva or mmopera)"),
+        )
+    })?;
+    let defaults = BoardOptions::default();
+    let board = BoardOptions {
+        missing: if answered_only {
+            Missing::AnsweredOnly
+        } else {
+            Missing::Wrong
+        },
+        test: match test {
+            Some(t) => Some(PairTest::parse(t).ok_or_else(|| {
+                usage(py, format!("test: {t:?} is not mcnemar, midp or wilcoxon"))
+            })?),
+            None => None,
+        },
+        adjust: match adjust {
+            Some(s) => Adjust::parse(s)
+                .ok_or_else(|| usage(py, format!("adjust: {s:?} is not holm, bh or none")))?,
+            None => defaults.adjust,
+        },
+        alpha: alpha.unwrap_or(defaults.alpha),
+        resamples: count(py, resamples, "resamples", 1, MAX_RESAMPLES)?
+            .unwrap_or(defaults.resamples),
+        seed: seed.unwrap_or(defaults.seed),
+        range: if bootstrap_ranks {
+            RankRange::Bootstrap
+        } else {
+            RankRange::Tests
+        },
+        ..defaults
+    };
+    if !(board.alpha > 0.0 && board.alpha < 1.0) {
+        return Err(usage(
+            py,
+            format!("alpha: {} is not between 0 and 1", board.alpha),
+        ));
+    }
+    let stage = match stage {
+        Some(s) => KivaStage::parse(s).ok_or_else(|| {
+            usage(
+                py,
+                format!(
+                    "stage: {s:?} is not cross, within_joint, within_conditional or extrapolation"
+                ),
+            )
+        })?,
+        None => KivaStage::Cross,
+    };
+    let mut entries = Vec::new();
+    if let Ok(map) = files.cast::<PyMapping>() {
+        for item in map.items()?.iter() {
+            let (name, value): (String, Bound<'py, PyAny>) = item.extract()?;
+            entries.push(RankEntry {
+                name: Some(name),
+                source: source(&value)?,
+            });
+        }
+    } else {
+        for item in files.try_iter()? {
+            let item = item?;
+            if let Ok(s) = item.extract::<String>() {
+                entries.push(RankEntry::parse(&s));
+            } else {
+                // Bytes, or a (file name, bytes) tuple: the model's name is guessed from the
+                // file name, as from a path.
+                entries.push(RankEntry {
+                    name: None,
+                    source: source(&item)?,
+                });
+            }
+        }
+    }
+    let request = RankRequest {
+        bench: bench_kind,
+        answers: opt_source(answers)?,
+        metadata: opt_source(metadata)?,
+        entries,
+        stage,
+        board,
+    };
+    run(py, move || coglab_run::rank::rank(&request))
+}
+
+/// Item analysis across models and humans (classical statistics, Rasch/2PL, flags, a reduced
+/// subset), as `coglab items INPUT... --json`.
+///
+/// `inputs`: one response-matrix CSV; KiVA run folders and/or `human_adults_KiVA.csv`; or MM-IQ
+/// predictions files with `answers=KEY`. Options as the CLI's: `model` (`"rasch"` or `"2pl"`),
+/// `stage` (`"all"`, `"cross"`, `"within"`, `"extrapolation"`), `threshold`, `per_subdomain`,
+/// `subset` (`"information"`, `"discrimination"`, `"none"`), `tau`, `curves`; `report=True`
+/// gives the page-sized summary instead, as `coglab items INPUT... --json --report`.
+#[pyfunction]
+#[pyo3(signature = (inputs, *, answers = None, model = None, stage = None, threshold = None,
+    per_subdomain = false, subset = None, tau = None, curves = false, report = false))]
+#[allow(clippy::too_many_arguments)]
+fn items<'py>(
+    py: Python<'py>,
+    inputs: &Bound<'py, PyAny>,
+    answers: Option<&Bound<'py, PyAny>>,
+    model: Option<&str>,
+    stage: Option<&str>,
+    threshold: Option<f64>,
+    per_subdomain: bool,
+    subset: Option<&str>,
+    tau: Option<f64>,
+    curves: bool,
+    report: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut request = ItemsRequest {
+        answers: opt_source(answers)?,
+        inputs: sources(inputs)?,
+        curves,
+        per_subdomain,
+        ..ItemsRequest::default()
+    };
+    if let Some(m) = model {
+        request.model = IrtModel::parse(m).map_err(|e| usage(py, e.to_string()))?;
+    }
+    if let Some(s) = stage {
+        request.stage = match s {
+            "all" => KivaStages::All,
+            "cross" => KivaStages::Cross,
+            "within" => KivaStages::Within,
+            "extrapolation" => KivaStages::Extrapolation,
+            _ => {
+                return Err(usage(
+                    py,
+                    format!("stage: expected all, cross, within or extrapolation, found {s:?}"),
+                ))
+            }
+        };
+    }
+    if let Some(t) = threshold {
+        request.threshold = t;
+    }
+    if let Some(t) = tau {
+        request.target_tau = t;
+    }
+    if let Some(s) = subset {
+        request.subset = match s {
+            "information" => Some(SubsetCriterion::Information),
+            "discrimination" => Some(SubsetCriterion::Discrimination),
+            "none" => None,
+            _ => {
+                return Err(usage(
+                    py,
+                    format!("subset: expected information, discrimination or none, found {s:?}"),
+                ))
+            }
+        };
+    }
+    if request.inputs.is_empty() {
+        return Err(usage(
+            py,
+            "items: give a response-matrix CSV, KiVA run folders and/or the adults' CSV, \
+             or MM-IQ predictions files with answers=KEY",
+        ));
+    }
+    if report {
+        return run(py, move || coglab_run::items::report(&request));
+    }
+    run(py, move || coglab_run::items::items(&request))
+}
+
+/// The native part of the `coglab` package (import `coglab`, not this module).
+#[pymodule]
+#[pyo3(name = "_native")]
+fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(score_mmiq, m)?)?;
+    m.add_function(wrap_pyfunction!(score_kiva, m)?)?;
+    m.add_function(wrap_pyfunction!(score_mmopera, m)?)?;
+    m.add_function(wrap_pyfunction!(sem, m)?)?;
+    m.add_function(wrap_pyfunction!(describe, m)?)?;
+    m.add_function(wrap_pyfunction!(rank, m)?)?;
+    m.add_function(wrap_pyfunction!(items, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

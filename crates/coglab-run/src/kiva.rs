@@ -1,0 +1,98 @@
+//! `coglab score kiva`: model-run CSVs (folders searched recursively for `*.csv`) and/or the
+//! adults' file in, KiVA's report out.
+
+use coglab_core::kiva::{
+    rt_error_correlation, score_human, score_model, HumanData, KivaReport, Source as KivaSource,
+};
+use coglab_core::ranks::coverage::{kiva_coverage, Coverage};
+use serde::Serialize;
+
+use crate::{is_human, CsvList, RunError, Source};
+
+/// The result of `coglab score kiva`. Serializes as its `--json` output.
+#[derive(Debug)]
+pub struct KivaScore {
+    /// The report (per-trial rows only when asked for).
+    pub report: KivaReport,
+    /// For model runs: stage-1 trials scored out of those expected.
+    pub coverage: Option<Coverage>,
+    /// Links to a folder already read, skipped (the CLI notes them on stderr).
+    pub skipped_links: Vec<String>,
+}
+
+impl Serialize for KivaScore {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // For model runs: overall.coverage (stage-1 trials scored / expected trials) and
+        // overall.accuracy_all_items (stage-1 mean with missing trials counted 0).
+        match &self.coverage {
+            Some(cov) => crate::with_coverage(&self.report, "overall", cov)
+                .map_err(serde::ser::Error::custom)?
+                .serialize(s),
+            None => self.report.serialize(s),
+        }
+    }
+}
+
+/// `coglab score kiva PATH... [--human HUMAN_CSV] [--trials]`. A file given as `human` is read
+/// as the adults' data whatever its header; among the other files, one whose header starts with
+/// `ParticipantID` is.
+///
+/// # Errors
+/// [`RunError::Usage`] for two human files; [`RunError::Input`] for unreadable or invalid
+/// files, or no CSV at all.
+pub fn score(
+    paths: &[Source],
+    human: Option<&Source>,
+    trials: bool,
+) -> Result<KivaScore, RunError> {
+    // Walk the paths first (a missing path is named before any file is read).
+    let list = CsvList::walk(paths)?;
+    let mut human: Option<(String, Vec<u8>)> = match human {
+        Some(h) => Some((h.label().to_string(), h.read()?)),
+        None => None,
+    };
+    let files = list.read()?;
+    let skipped_links = list.skipped.clone();
+    let mut runs: Vec<(String, Vec<u8>)> = Vec::new();
+    for (p, bytes) in files {
+        if is_human(&bytes) {
+            if let Some((first, _)) = &human {
+                return Err(RunError::Usage(format!(
+                    "score kiva: two human data files given ({first} and {p}); give one"
+                )));
+            }
+            human = Some((p, bytes));
+        } else {
+            runs.push((p, bytes));
+        }
+    }
+    let human_report = match &human {
+        Some((p, b)) => Some(score_human(&HumanData::parse(p, b)?)?),
+        None => None,
+    };
+    let mut report = if runs.is_empty() {
+        match human_report.clone() {
+            Some(r) => r,
+            None => {
+                return Err(RunError::input(
+                    "score kiva: no CSV files found in the given paths",
+                ))
+            }
+        }
+    } else {
+        let mut r = score_model(runs.iter().map(|(p, b)| (p.as_str(), b.as_slice())))?;
+        if let Some(h) = &human_report {
+            r.rt_correlation = Some(rt_error_correlation(&r, h));
+        }
+        r
+    };
+    let coverage = (report.source == KivaSource::Model).then(|| kiva_coverage(&report));
+    if !trials {
+        report.trials.clear();
+    }
+    Ok(KivaScore {
+        report,
+        coverage,
+        skipped_links,
+    })
+}

@@ -1,0 +1,308 @@
+//! `coglab score mmiq`: an answer key and a predictions file in, MM-IQ's accuracy report out.
+//!
+//! JSONL keys and predictions are read in slices of [`SLICE`] bytes ([`KeyReader`],
+//! [`PredictionsReader`]), so a file on disk is never in memory whole: a second thread reads
+//! the next slice while this one parses, and the key is read on a thread of its own.
+
+use coglab_core::mmiq::{
+    detect, score_owned, score_totals, AccSummary, AnswerKey, KeyReader, MmiqError, MmiqFormat,
+    MmiqReport, Predictions, PredictionsReader,
+};
+use coglab_core::ranks::coverage::{mmiq_coverage, Coverage};
+use serde::Serialize;
+use std::fs::File;
+use std::io::Read;
+
+use crate::{file_name, special_kind, RunError, Source};
+
+/// The size of the slices files are read in.
+pub const SLICE: usize = 1 << 20;
+
+/// Where an [`Input`]'s bytes come from.
+enum Body {
+    /// An open file.
+    File(File),
+    /// Bytes in memory, and how far the head already took.
+    Bytes(Vec<u8>),
+}
+
+/// An open input, its size, and its first bytes (up to [`SLICE`]), from which its format is
+/// told.
+pub struct Input {
+    path: String,
+    name: String,
+    body: Body,
+    size: u64,
+    head: Vec<u8>,
+}
+
+impl Input {
+    /// Opens a source. A path must be a regular file (a FIFO, a device or a folder is refused
+    /// naming what it is, as [`crate::read_bytes`] does).
+    ///
+    /// # Errors
+    /// [`RunError::Input`] naming the path.
+    pub fn open(source: &Source) -> Result<Self, RunError> {
+        let path = match source {
+            Source::Path(p) => p,
+            Source::Bytes { name, data } => {
+                let head = data[..data.len().min(SLICE)].to_vec();
+                return Ok(Self {
+                    path: name.clone(),
+                    name: file_name(name),
+                    size: data.len() as u64,
+                    body: Body::Bytes(data.clone()),
+                    head,
+                });
+            }
+        };
+        let fail =
+            |e: std::io::Error| RunError::in_file(path, format!("{path}: cannot read file: {e}"));
+        let meta = std::fs::metadata(path).map_err(fail)?;
+        if let Some(kind) = special_kind(&meta) {
+            return Err(RunError::in_file(
+                path,
+                format!("{path}: is {kind}, not a regular file; save the data to a file first"),
+            ));
+        }
+        if meta.is_dir() {
+            return Err(RunError::in_file(
+                path,
+                format!("{path}: is a folder, expected a file"),
+            ));
+        }
+        let mut file = File::open(path).map_err(fail)?;
+        let size = file.metadata().map_err(fail)?.len();
+        let mut head = Vec::with_capacity(SLICE);
+        (&mut file)
+            .take(SLICE as u64)
+            .read_to_end(&mut head)
+            .map_err(fail)?;
+        Ok(Self {
+            path: path.to_string(),
+            name: file_name(path),
+            body: Body::File(file),
+            size,
+            head,
+        })
+    }
+
+    /// The file name (what the parsers name in their messages).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The format [`detect`] tells from the first bytes.
+    pub fn format(&self) -> Option<MmiqFormat> {
+        detect(&self.name, &self.head)
+    }
+
+    /// Hands the whole input to `push`, slice by slice (the first slice is the head). For a
+    /// file, a second thread reads the next slice while `push` parses this one; two buffers go
+    /// back and forth.
+    ///
+    /// # Errors
+    /// `push`'s error, or a read error naming the path.
+    pub fn stream(
+        mut self,
+        mut push: impl FnMut(&[u8]) -> Result<(), MmiqError>,
+    ) -> Result<(), RunError> {
+        use std::sync::mpsc::sync_channel;
+        push(&self.head)?;
+        let mut file = match self.body {
+            Body::Bytes(data) => {
+                for slice in data.get(self.head.len()..).unwrap_or(&[]).chunks(SLICE) {
+                    push(slice)?;
+                }
+                return Ok(());
+            }
+            Body::File(file) => file,
+        };
+        let (full_tx, full_rx) = sync_channel::<std::io::Result<Vec<u8>>>(1);
+        let (empty_tx, empty_rx) = sync_channel::<Vec<u8>>(2);
+        let _ = empty_tx.send(std::mem::take(&mut self.head));
+        let _ = empty_tx.send(Vec::with_capacity(SLICE));
+        let path = self.path;
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                // Ends when the file does, on an error, or when the parser stops taking slices.
+                while let Ok(mut buf) = empty_rx.recv() {
+                    buf.clear();
+                    let read = (&mut file).take(SLICE as u64).read_to_end(&mut buf);
+                    let done = !matches!(read, Ok(n) if n > 0);
+                    if full_tx.send(read.map(|_| buf)).is_err() || done {
+                        return;
+                    }
+                }
+            });
+            // Owned here, so that returning early (a bad line) hangs up on the reading thread
+            // before the scope waits for it.
+            let (full_rx, empty_tx) = (full_rx, empty_tx);
+            while let Ok(slice) = full_rx.recv() {
+                let buf = slice.map_err(|e| {
+                    RunError::in_file(&path, format!("{path}: cannot read file: {e}"))
+                })?;
+                if buf.is_empty() {
+                    return Ok(());
+                }
+                push(&buf)?;
+                let _ = empty_tx.send(buf);
+            }
+            Ok(())
+        })
+    }
+
+    /// The whole input in memory (for the formats read at once: tables, workbooks, summaries).
+    ///
+    /// # Errors
+    /// A read error naming the path.
+    pub fn into_bytes(mut self) -> Result<Vec<u8>, RunError> {
+        match self.body {
+            Body::Bytes(data) => Ok(data),
+            Body::File(mut file) => {
+                let mut bytes = std::mem::take(&mut self.head);
+                bytes.reserve(
+                    usize::try_from(self.size)
+                        .unwrap_or(0)
+                        .saturating_sub(bytes.len()),
+                );
+                file.read_to_end(&mut bytes).map_err(|e| {
+                    RunError::in_file(&self.path, format!("{}: cannot read file: {e}", self.path))
+                })?;
+                Ok(bytes)
+            }
+        }
+    }
+}
+
+/// Reads an answer key (JSONL) slice by slice.
+///
+/// # Errors
+/// [`RunError::Input`] for an unreadable or invalid key.
+pub fn read_key(source: &Source) -> Result<AnswerKey, RunError> {
+    let input = Input::open(source)?;
+    let mut reader = KeyReader::new(&input.name);
+    input.stream(|b| reader.push(b))?;
+    Ok(reader.finish()?)
+}
+
+/// Reads the answer key on a second thread while `other` runs; the key's error comes first
+/// when both fail.
+///
+/// # Errors
+/// The key's error, else `other`'s.
+pub fn with_key<T: Send>(
+    key: &Source,
+    other: impl FnOnce() -> Result<T, RunError>,
+) -> Result<(AnswerKey, T), RunError> {
+    let (read, value) = std::thread::scope(|scope| {
+        let read = scope.spawn(|| read_key(key));
+        let value = other();
+        (read.join(), value)
+    });
+    let label = key.label();
+    let key =
+        read.map_err(|_| RunError::in_file(label, format!("{label}: reading the key failed")))??;
+    Ok((key, value?))
+}
+
+/// Reads predictions: MM-IQ JSONL slice by slice, other formats whole. Unless `responses`, a
+/// JSONL's responses are reduced to their extracted letters while reading
+/// ([`PredictionsReader::letters_only`]): the scores are the same, the memory far less.
+///
+/// # Errors
+/// [`RunError::Input`] for an unreadable or invalid file.
+pub fn read_preds(input: Input, responses: bool) -> Result<Predictions, RunError> {
+    let streamed = input.format() == Some(MmiqFormat::PredictionsJsonl)
+        && !input.head.iter().all(u8::is_ascii_whitespace);
+    if !streamed {
+        let name = input.name.clone();
+        return Ok(Predictions::parse(&name, &input.into_bytes()?)?);
+    }
+    let size = usize::try_from(input.size).unwrap_or(usize::MAX);
+    let mut reader = PredictionsReader::new(&input.name, size);
+    if !responses {
+        reader = reader.letters_only();
+    }
+    input.stream(|b| reader.push(b))?;
+    Ok(reader.finish()?)
+}
+
+/// A VLMEvalKit `_acc.csv` printed as it is (pre-computed accuracies, no n or intervals).
+#[derive(Serialize)]
+struct Precomputed<'a> {
+    benchmark: &'static str,
+    precomputed: bool,
+    #[serde(flatten)]
+    summary: &'a AccSummary,
+}
+
+/// The result of `coglab score mmiq`. Serializes as its `--json` output.
+#[derive(Debug)]
+pub enum MmiqScore {
+    /// A VLMEvalKit `_acc.csv`: its pre-computed accuracies, as they are.
+    Precomputed(AccSummary),
+    /// Predictions scored against the key.
+    Scored {
+        /// The report (per item rows only when asked for).
+        report: Box<MmiqReport>,
+        /// Items scored out of the key's items.
+        coverage: Coverage,
+    },
+}
+
+impl Serialize for MmiqScore {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            MmiqScore::Precomputed(summary) => Precomputed {
+                benchmark: "mmiq",
+                precomputed: true,
+                summary,
+            }
+            .serialize(s),
+            // overall.accuracy stays MM-IQ's (over the items in the file); coverage and
+            // accuracy_all_items (missing items counted wrong) are added beside it.
+            MmiqScore::Scored { report, coverage } => {
+                crate::with_coverage(report, "overall", coverage)
+                    .map_err(serde::ser::Error::custom)?
+                    .serialize(s)
+            }
+        }
+    }
+}
+
+/// `coglab score mmiq --answers KEY PRED [--items]`. The answer key is handed to `dispose` when
+/// scoring is done: the CLI, about to exit, forgets it (the system takes the memory back at
+/// once, where dropping frees its three allocations per item one by one, ~5% of the run on
+/// 100,000 items); a library drops it, e.g. on another thread.
+///
+/// # Errors
+/// [`RunError::Input`] for an unreadable or invalid key or predictions file.
+pub fn score(
+    key: &Source,
+    pred: &Source,
+    items: bool,
+    dispose: impl FnOnce(AnswerKey),
+) -> Result<MmiqScore, RunError> {
+    let input = Input::open(pred)?;
+    if input.format() == Some(MmiqFormat::VlmEvalKitAcc) {
+        let name = input.name.clone();
+        let summary = AccSummary::parse(&name, &input.into_bytes()?)?;
+        return Ok(MmiqScore::Precomputed(summary));
+    }
+    let (answer_key, preds) = with_key(key, || read_preds(input, items))?;
+    // Without --items nothing is kept per item (the totals are the same).
+    let report = if items {
+        score_owned(&answer_key, preds)
+    } else {
+        score_totals(&answer_key, preds)
+    };
+    let size = answer_key.items.len();
+    dispose(answer_key);
+    let report = report?;
+    let coverage = mmiq_coverage(&report, size);
+    Ok(MmiqScore::Scored {
+        report: Box::new(report),
+        coverage,
+    })
+}

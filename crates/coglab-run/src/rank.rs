@@ -1,0 +1,343 @@
+//! `coglab rank BENCH [--answers KEY | --metadata META] FILES...` (issue 20): a leaderboard
+//! with paired tests, adjusted p-values, rank ranges and groups, from one file or folder per
+//! model (`NAME=PATH` names it; otherwise the name is guessed from the path as the web
+//! leaderboard does).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use coglab_core::kiva::score_model;
+use coglab_core::leaderboard::guess_model;
+use coglab_core::leaderboard::mmopera::model_of;
+use coglab_core::mmiq::{detect, score_owned, AccSummary, AnswerKey, MmiqFormat, Predictions};
+use coglab_core::mmopera::files::RegularScores;
+use coglab_core::mmopera::metadata::Metadata;
+use coglab_core::ranks::extraction::{
+    extraction_robustness, kiva_extraction_robustness, ExtractionRobustness, KivaExtraction,
+};
+use coglab_core::ranks::inputs::{kiva_items, mmiq_items, mmiq_key_items, KivaStage};
+use coglab_core::ranks::judges::{judge_name, judge_robustness, JudgeFile, JudgeRobustness};
+use coglab_core::ranks::{
+    build_board, Bench, Board, BoardInput, BoardOptions, ModelScores, ReportedRow,
+};
+use serde::Serialize;
+
+use crate::{csv_files, file_name, read_bytes, RunError, Source};
+
+/// Usage line of `coglab rank`.
+pub const USAGE: &str = "rank mmiq|kiva|mmopera [--answers KEY] [--metadata META] [NAME=]PATH...
+              [--answered-only] [--test mcnemar|midp|wilcoxon] [--adjust holm|bh|none]
+              [--alpha A] [--resamples N] [--seed S] [--bootstrap-ranks] [--stage STAGE] [--json]";
+
+/// What `coglab rank --json` prints: the board, plus the robustness tables that apply.
+#[derive(Debug, Serialize)]
+pub struct RankOutput {
+    /// The leaderboard.
+    #[serde(flatten)]
+    pub board: Board,
+    /// MM-IQ: the board under the official, strict and lenient extractors.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extraction: Option<ExtractionRobustness>,
+    /// KiVA: the stage's answers under the official, strict and lenient readings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kiva_extraction: Option<KivaExtraction>,
+    /// MM-OPERA with several judges per model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judges: Option<JudgeRobustness>,
+    /// Files that could not be read (the board is built from the others).
+    pub skipped: Vec<String>,
+}
+
+/// One model's entry: an optional name and a file or folder (or bytes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RankEntry {
+    /// The model's name (else guessed from the path as the web leaderboard does).
+    pub name: Option<String>,
+    /// The file or folder.
+    pub source: Source,
+}
+
+impl RankEntry {
+    /// `NAME=PATH` → (Some(NAME), PATH); `PATH` → (None, PATH). A path that exists as given is
+    /// never split (it may contain `=`).
+    pub fn parse(entry: &str) -> Self {
+        let (name, path) = if Path::new(entry).exists() {
+            (None, entry)
+        } else {
+            match entry.split_once('=') {
+                Some((n, p)) if !n.is_empty() => (Some(n), p),
+                _ => (None, entry),
+            }
+        };
+        Self {
+            name: name.map(str::to_string),
+            source: Source::path(path),
+        }
+    }
+}
+
+/// What `coglab rank` reads.
+#[derive(Debug, Clone)]
+pub struct RankRequest {
+    /// The benchmark.
+    pub bench: Bench,
+    /// MM-IQ answer key (required for MM-IQ).
+    pub answers: Option<Source>,
+    /// MM-OPERA metadata (its ids are the benchmark's items; without it the judged items are).
+    pub metadata: Option<Source>,
+    /// One entry per model.
+    pub entries: Vec<RankEntry>,
+    /// KiVA stage ranked.
+    pub stage: KivaStage,
+    /// Board options (missing items, test, adjustment, α, resamples, seed, rank range).
+    pub board: BoardOptions,
+}
+
+/// `m`, or the message of a [`RunError`] (a model file that cannot be read is skipped with it).
+fn msg(e: RunError) -> String {
+    e.message().to_string()
+}
+
+/// Runs `coglab rank`.
+///
+/// # Errors
+/// [`RunError::Usage`] for missing options, [`RunError::Input`] when a required file cannot be
+/// read or no model could be scored; a model file that cannot be read is skipped with a note.
+pub fn rank(opts: &RankRequest) -> Result<RankOutput, RunError> {
+    let mut skipped = Vec::new();
+    let mut extraction = None;
+    let mut kiva_extraction = None;
+    let mut judges = None;
+    let input = match opts.bench {
+        Bench::Mmiq => {
+            let key_source = opts.answers.as_ref().ok_or_else(|| {
+                RunError::Usage(format!(
+                    "rank mmiq: --answers KEY is required\n  usage: coglab {USAGE}"
+                ))
+            })?;
+            let key = AnswerKey::parse_bytes(&key_source.file_name(), &key_source.bytes()?)?;
+            let mut models = Vec::new();
+            let mut reports = Vec::new();
+            let mut reported = Vec::new();
+            for entry in &opts.entries {
+                let path = entry.source.label();
+                let name = entry.name.clone().unwrap_or_else(|| guess_model(path));
+                let bytes = match entry.source.bytes() {
+                    Ok(b) => b,
+                    Err(e) => {
+                        skipped.push(msg(e));
+                        continue;
+                    }
+                };
+                let fname = entry.source.file_name();
+                if detect(&fname, &bytes) == Some(MmiqFormat::VlmEvalKitAcc) {
+                    match AccSummary::parse(&fname, &bytes) {
+                        Ok(s) => {
+                            if let Some(row) = s.rows.first() {
+                                reported.push(ReportedRow {
+                                    name,
+                                    score: row.overall,
+                                    low: None,
+                                    high: None,
+                                    interval_rank: 0,
+                                    label: String::new(),
+                                });
+                            }
+                        }
+                        Err(e) => skipped.push(e.to_string()),
+                    }
+                    continue;
+                }
+                match Predictions::parse(&fname, &bytes).and_then(|p| score_owned(&key, p)) {
+                    Ok(report) => {
+                        models.push(mmiq_items(&name, path, &report));
+                        reports.push((name, report));
+                    }
+                    Err(e) => skipped.push(e.to_string()),
+                }
+            }
+            let refs: Vec<(String, &coglab_core::mmiq::MmiqReport)> =
+                reports.iter().map(|(n, r)| (n.clone(), r)).collect();
+            if !refs.is_empty() {
+                extraction = Some(extraction_robustness(&refs, key.items.len()));
+            }
+            BoardInput {
+                bench: Bench::Mmiq,
+                benchmark_items: Some(mmiq_key_items(&key)),
+                models,
+                reported,
+            }
+        }
+        Bench::Kiva => {
+            let mut models = Vec::new();
+            let mut runs = Vec::new();
+            for entry in &opts.entries {
+                let (name, path) = (entry.name.as_deref(), entry.source.label());
+                let mut files = Vec::new();
+                let paths = match &entry.source {
+                    Source::Path(path) => match csv_files(path) {
+                        Ok(p) => p,
+                        Err(e) => {
+                            skipped.push(msg(e));
+                            continue;
+                        }
+                    },
+                    Source::Bytes { name, data } => {
+                        files.push((name.clone(), data.clone()));
+                        Vec::new()
+                    }
+                };
+                for p in &paths {
+                    match read_bytes(p) {
+                        Ok(b) => files.push((p.clone(), b)),
+                        Err(e) => skipped.push(msg(e)),
+                    }
+                }
+                let name = name.map_or_else(
+                    || {
+                        paths
+                            .first()
+                            .map_or_else(|| guess_model(path), |p| guess_model(p))
+                    },
+                    str::to_string,
+                );
+                match score_model(files.iter().map(|(p, b)| (p.as_str(), b.as_slice()))) {
+                    Ok(report) => {
+                        models.push(kiva_items(&name, &report, opts.stage));
+                        runs.push((name, files));
+                    }
+                    Err(e) => skipped.push(format!("{name}: {e}")),
+                }
+            }
+            if !runs.is_empty() {
+                kiva_extraction = Some(kiva_extraction_robustness(&runs, opts.stage.number()));
+            }
+            BoardInput {
+                bench: Bench::Kiva,
+                benchmark_items: None,
+                models,
+                reported: vec![],
+            }
+        }
+        Bench::Mmopera => {
+            let metadata = match &opts.metadata {
+                Some(p) => Some(Metadata::parse(&p.file_name(), &p.bytes()?)?),
+                None => None,
+            };
+            // (model, judge, scores)
+            let mut judged: Vec<(String, String, RegularScores)> = Vec::new();
+            for entry in &opts.entries {
+                let name = entry.name.as_deref();
+                let path = entry.source.label();
+                let mut paths = Vec::new();
+                if let Source::Bytes { name: label, data } = &entry.source {
+                    match RegularScores::parse(&file_name(label), data) {
+                        Ok(s) => {
+                            let model = name.map_or_else(|| model_of(label), str::to_string);
+                            judged.push((model, judge_name(label, 0), s));
+                        }
+                        Err(e) => skipped.push(e.to_string()),
+                    }
+                    continue;
+                }
+                if Path::new(path).is_dir() {
+                    if let Ok(rd) = std::fs::read_dir(path) {
+                        let mut v: Vec<String> = rd
+                            .filter_map(Result::ok)
+                            .map(|e| e.path().to_string_lossy().into_owned())
+                            .filter(|p| p.to_ascii_lowercase().contains("regular_scoring"))
+                            .collect();
+                        v.sort();
+                        paths.extend(v);
+                    }
+                    if paths.is_empty() {
+                        skipped.push(format!(
+                            "{path}: no *_regular_scoring*.json file in the folder"
+                        ));
+                    }
+                } else {
+                    paths.push(path.to_string());
+                }
+                for (k, p) in paths.iter().enumerate() {
+                    let parsed = read_bytes(p).and_then(|b| {
+                        RegularScores::parse(&file_name(p), &b).map_err(RunError::from)
+                    });
+                    match parsed {
+                        Ok(s) => {
+                            let model = name.map_or_else(|| model_of(p), str::to_string);
+                            let judge = judge_name(p, k);
+                            judged.push((model, judge, s));
+                        }
+                        Err(e) => skipped.push(msg(e)),
+                    }
+                }
+            }
+            let tasks: BTreeSet<&str> = judged.iter().map(|(_, _, s)| s.task.name()).collect();
+            if tasks.len() > 1 {
+                return Err(RunError::input(
+                    "rank mmopera: the files mix RIA and ICA judge files; rank one task at a time",
+                ));
+            }
+            let mut per_model: BTreeMap<&str, BTreeMap<String, Vec<f64>>> = BTreeMap::new();
+            let mut per_model_judges: BTreeMap<&str, usize> = BTreeMap::new();
+            for (m, _, s) in &judged {
+                *per_model_judges.entry(m).or_default() += 1;
+                let items = per_model.entry(m).or_default();
+                for e in &s.entries {
+                    items
+                        .entry(e.id.clone())
+                        .or_default()
+                        .extend(e.verdicts.iter().map(|v| f64::from(v.counted()) / 4.0));
+                }
+            }
+            if per_model_judges.values().any(|&n| n > 1) {
+                let files: Vec<JudgeFile<'_>> = judged
+                    .iter()
+                    .map(|(m, j, s)| JudgeFile {
+                        model: m,
+                        judge: j,
+                        scores: s,
+                    })
+                    .collect();
+                let known: Option<BTreeSet<String>> = metadata
+                    .as_ref()
+                    .map(|m| m.items.iter().map(|i| i.id.clone()).collect());
+                judges = Some(judge_robustness(&files, known.as_ref()));
+            }
+            BoardInput {
+                bench: Bench::Mmopera,
+                benchmark_items: metadata
+                    .as_ref()
+                    .map(|m| m.items.iter().map(|i| i.id.clone()).collect()),
+                models: per_model
+                    .into_iter()
+                    .map(|(name, items)| ModelScores {
+                        name: name.to_string(),
+                        source: String::new(),
+                        items,
+                    })
+                    .collect(),
+                reported: vec![],
+            }
+        }
+    };
+    if input.models.is_empty() {
+        return Err(RunError::input(format!(
+            "rank: no model could be scored{}",
+            if skipped.is_empty() {
+                String::new()
+            } else {
+                format!(":\n  {}", skipped.join("\n  "))
+            }
+        )));
+    }
+    let board = build_board(&input, &opts.board)?;
+    let out = RankOutput {
+        board,
+        extraction,
+        kiva_extraction,
+        judges,
+        skipped,
+    };
+    Ok(out)
+}
