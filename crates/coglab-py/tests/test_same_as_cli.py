@@ -179,6 +179,28 @@ def test_sem_prune_fixture(tmp_path: Path) -> None:
     assert py["pruning"][0]["reason"] == "vif"
 
 
+def test_sem_listwise_warning(tmp_path: Path) -> None:
+    # As crates/coglab-cli/tests/hostile_cli.rs: a1 missing for models 0-19, b2 for 20-21, so
+    # listwise deletion drops 22 of 30 models (above the 50% warning share) and 8 remain.
+    rows = ["model,a1,a2,b1,b2"]
+    for i in range(30):
+        x, y = float(i * 7 % 11), float(i * 5 % 13)
+        a1 = "NA" if i < 20 else f"{x + 1.0}"
+        b2 = "NA" if 20 <= i < 22 else f"{y - x / 2.0}"
+        rows.append(f"m{i},{a1},{x * 2.0 - y / 3.0},{y},{b2}")
+    data = tmp_path / "sparse.csv"
+    data.write_text("\n".join(rows) + "\n")
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps({"constructs": {"A": ["a1", "a2"], "B": ["b1", "b2"]},
+                                "paths": [["A", "B"]]}))
+    py = coglab.sem(spec, data)
+    assert_same(py, cli_json("sem", "--spec", str(spec), str(data)))
+    w = py["listwise_warning"]
+    assert (w["dropped"], w["total"], w["used"]) == (22, 30, 8)
+    assert w["missing_by_column"] == [{"column": "a1", "missing": 20},
+                                      {"column": "b2", "missing": 2}]
+
+
 def test_describe_fixture() -> None:
     data = fixture("sem/prune.csv")
     py = coglab.describe(data)
@@ -272,6 +294,17 @@ def test_items_fixture_matrices(name: str, opts: dict, flags: list) -> None:
     p = fixture(f"items/{name}")
     py = coglab.items(p, **opts)
     assert_same(py, cli_json("items", p, *flags), name)
+
+
+def test_items_report() -> None:
+    p = fixture("items/small_6x4.csv")
+    py = coglab.items(p, report=True)
+    assert_same(py, cli_json("items", p, "--report"))
+    # Item a: m1, m2, m3, m5 right, m4, m6 wrong: p = 4/6. The 61-point grid runs from -4 to 4,
+    # so its middle point is 0.
+    assert py["items"][0]["p"] == pytest.approx(4 / 6, abs=1e-12)
+    assert len(py["respondents"]) == 6
+    assert len(py["theta"]) == 61 and py["theta"][30] == pytest.approx(0.0, abs=1e-12)
 
 
 def test_items_mmiq_predictions() -> None:

@@ -177,8 +177,12 @@ impl Lines {
         if self.carry.is_empty() {
             return Ok(());
         }
+        // A file shorter than SNIFF_BYTES is still all in `carry`, complete lines included:
+        // only a last line without its newline gets one (else a blank line would be counted).
         let mut last = std::mem::take(&mut self.carry);
-        last.push(b'\n');
+        if last.last() != Some(&b'\n') {
+            last.push(b'\n');
+        }
         self.lines(&last, each)
     }
 
