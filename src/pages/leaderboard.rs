@@ -408,6 +408,7 @@ async fn score_staged(ws: Workspace, client: WorkerClient) {
                         detected: FileKind::Unknown,
                         model: String::new(),
                         include: true,
+                        note: None,
                     });
                     inputs.push((b.name, b.blob));
                 }
