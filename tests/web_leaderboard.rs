@@ -47,6 +47,7 @@ fn fixture() -> Board {
         family: "unknown".into(),
         size: "unknown".into(),
         cells,
+        cite: None,
     };
     let col = |k: &str| BoardColumn {
         key: k.into(),
@@ -104,7 +105,8 @@ async fn header_click_sorts_and_compact_mode_shows_the_interval() {
     mean.click();
     settle().await;
     assert_eq!(models(&root), ["C", "B", "A", "chance"]);
-    assert_eq!(texts(&root, "td[data-rank]"), ["1", "2", "2", "4"]);
+    // The baseline is a reference row, not ranked (issue 26, defect 12).
+    assert_eq!(texts(&root, "td[data-rank]"), ["1", "2", "2"]);
     assert_eq!(
         el(&root, "th[data-col=mean]")
             .get_attribute("aria-sort")

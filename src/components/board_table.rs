@@ -7,7 +7,7 @@
 //! The numbers come from the core (the page builds a [`Board`] from core reports); this module
 //! only arranges them: [`arrange`] and [`export_table`] are plain functions, tested natively.
 
-use coglab_core::leaderboard::{tie_ranks, to_csv, to_json, to_latex, Table};
+use coglab_core::leaderboard::{board_ranks, to_csv, to_json, to_latex, Table};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -133,6 +133,8 @@ pub struct Arranged {
     pub rows: Vec<(usize, Option<usize>)>,
     /// The column the ranks are of.
     pub rank_column: Option<usize>,
+    /// Whether a filter hides rows (the ranks are then among the rows shown).
+    pub filtered: bool,
 }
 
 /// `s` in lower case, for searches that ignore case. In the browser this is JavaScript's
@@ -150,9 +152,15 @@ pub fn fold_case(s: &str) -> String {
     }
 }
 
+/// The rank rule, said beside every board (one rule for every board; issue 26, defect 12).
+pub const RANK_RULE: &str = "Rank: by the sorted column (else the first). Rows whose 95% \
+    intervals overlap share a rank, and a row never ranks above a row with a higher value. \
+    Baselines (chance, humans) are reference rows, not ranked.";
+
 /// Filters, ranks and sorts the rows. Ranks are of the sorted metric column (else the first
-/// visible one), over the rows shown, from [`tie_ranks`] on their 95% intervals (a value without
-/// an interval is a point).
+/// visible one), over the model rows shown (baselines are not ranked), by the core's one rule
+/// [`board_ranks`]: rows whose 95% intervals overlap share a rank, and no row ranks above a row
+/// with a higher value (a value without an interval is a point). See [`RANK_RULE`].
 pub fn arrange(board: &Board, state: &ViewState) -> Arranged {
     let columns: Vec<usize> = (0..board.columns.len())
         .filter(|&i| !state.hidden.contains(&board.columns[i].key))
@@ -171,21 +179,22 @@ pub fn arrange(board: &Board, state: &ViewState) -> Arranged {
         .sort
         .as_deref()
         .and_then(|k| board.columns.iter().position(|c| c.key == k));
+    let filtered = rows.len() < board.rows.len();
     let rank_column = sort_col.or_else(|| columns.first().copied());
     let mut ranks = vec![None; board.rows.len()];
     if let Some(c) = rank_column {
-        let ranked: Vec<(usize, (f64, f64))> = rows
+        // Models only: baselines (chance, humans) are reference rows, not ranked.
+        let ranked: Vec<(usize, (f64, f64, f64))> = rows
             .iter()
+            .filter(|&&i| board.rows[i].kind != RowKind::Baseline)
             .filter_map(|&i| {
-                board.rows[i]
-                    .cells
-                    .get(c)
-                    .cloned()
-                    .flatten()
-                    .map(|cell| (i, cell.interval.unwrap_or((cell.value, cell.value))))
+                board.rows[i].cells.get(c).cloned().flatten().map(|cell| {
+                    let (lo, hi) = cell.interval.unwrap_or((cell.value, cell.value));
+                    (i, (cell.value, lo, hi))
+                })
             })
             .collect();
-        let r = tie_ranks(&ranked.iter().map(|x| x.1).collect::<Vec<_>>());
+        let r = board_ranks(&ranked.iter().map(|x| x.1).collect::<Vec<_>>());
         for ((i, _), rank) in ranked.iter().zip(r) {
             ranks[*i] = Some(rank);
         }
@@ -238,6 +247,7 @@ pub fn arrange(board: &Board, state: &ViewState) -> Arranged {
         columns,
         rows: rows.into_iter().map(|i| (i, ranks[i])).collect(),
         rank_column,
+        filtered,
     }
 }
 
@@ -453,7 +463,8 @@ pub fn BoardTable(
             <table class="lb-table" data-testid=format!("{stem}-table")>
                 <caption>{move || board.read().caption.clone()}</caption>
                 <thead><tr>
-                    <th scope="col" title=if ranks.is_some() { "Computed rows: the rank range consistent with the adjusted paired tests, and the group letter (see Paired ranks above); reported rows: rank by 95% interval overlap, not tested; baselines: reference rows, not ranked" } else { "Rank by the sorted column (else the first): rows whose 95% intervals overlap share a rank" }>"Rank"</th>
+                    <th scope="col" title=if ranks.is_some() { "Computed rows: the rank range consistent with the adjusted paired tests, and the group letter (see Paired ranks above); reported rows: rank by 95% interval overlap, not tested; baselines: reference rows, not ranked" } else { RANK_RULE }>
+                        {move || if arranged.read().filtered { "Rank among shown" } else { "Rank" }}</th>
                     {header("model".into(), "Model".into(), "Model or baseline; the badge says whether the row is reported in a paper, computed from your files, or a baseline".into())}
                     {move || {
                         let b = board.read();
@@ -507,6 +518,22 @@ pub fn BoardTable(
                 </tbody>
             </table>
             </div>
+            <p class="lb-rank-rule muted" data-testid=format!("{stem}-rank-rule")>
+                {move || {
+                    let a = arranged.read();
+                    let col = a.rank_column.map(|c| board.read().columns[c].title.clone());
+                    let shown = a.rows.len();
+                    let mut t = format!("Ranks by {}: rows whose 95% intervals overlap share a rank, and a row never ranks above a row with a higher value; baselines are reference rows, not ranked.",
+                        col.unwrap_or_else(|| "the first column".into()));
+                    if ranks.is_some() {
+                        t.push_str(" Computed rows: see Paired ranks for their tested ranks.");
+                    }
+                    if a.filtered {
+                        t.push_str(&format!(" Filters are on: ranks among the {shown} rows shown."));
+                    }
+                    t
+                }}
+            </p>
             <div class="lb-controls lb-export" role="group" aria-label="Export this table as shown">
                 <span>"Export as shown: "</span>
                 <button type="button" data-testid=format!("{stem}-csv")
@@ -601,12 +628,13 @@ mod tests {
             ..Default::default()
         };
         let a = arrange(&b, &s);
-        // gpt 0.50 [0.45, 0.55]; b 0.31 and a 0.30 overlap: tied at 2; chance 0.25 (a point
-        // below both intervals) 4.
+        // gpt 0.50 [0.45, 0.55]; b 0.31 and a 0.30 overlap: tied at 2; chance 0.25 is a
+        // baseline: a reference row, not ranked.
         assert_eq!(
             a.rows,
-            vec![(1, Some(1)), (2, Some(2)), (0, Some(2)), (3, Some(4))]
+            vec![(1, Some(1)), (2, Some(2)), (0, Some(2)), (3, None)]
         );
+        assert!(!a.filtered);
         // Column x, ascending: missing values stay last.
         let s = ViewState {
             sort: Some("x".into()),
@@ -623,6 +651,45 @@ mod tests {
             a.rows,
             vec![(2, Some(1)), (1, Some(2)), (0, None), (3, None)]
         );
+    }
+
+    #[test]
+    fn defect_12_one_monotone_rule_models_only_and_ranks_among_shown() {
+        // A computed row with a very wide interval (few items): 0.29 [0.05, 0.60] overlaps
+        // gpt's [0.45, 0.55], so the interval rule alone ranks it 1, above b and a (2) whose
+        // values are higher. The board's rule keeps ranks monotone down the table: 2.
+        let mut b = board();
+        b.rows.push(row(
+            "few",
+            RowKind::Computed,
+            vec![cell(0.29, 0.05, 0.60), None],
+        ));
+        let s = ViewState {
+            sort: Some("mean".into()),
+            ..Default::default()
+        };
+        let a = arrange(&b, &s);
+        assert_eq!(
+            a.rows,
+            vec![
+                (1, Some(1)),
+                (2, Some(2)),
+                (0, Some(2)),
+                (4, Some(2)),
+                (3, None)
+            ]
+        );
+        let ranks: Vec<usize> = a.rows.iter().filter_map(|r| r.1).collect();
+        assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "{ranks:?}");
+        // Filtered: the ranks are among the rows shown, and the board says so.
+        let s = ViewState {
+            sort: Some("mean".into()),
+            kinds: vec![RowKind::Reported],
+            ..Default::default()
+        };
+        let a = arrange(&b, &s);
+        assert!(a.filtered);
+        assert_eq!(a.rows, vec![(0, Some(1))]);
     }
 
     #[test]

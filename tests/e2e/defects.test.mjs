@@ -375,3 +375,31 @@ test('defect 9: a binary file given a text format is named as what it is, not "t
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('defect 12: one rank rule, said beside every board; baselines not ranked; "rank among shown" when filtered', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  for (const b of ['mmiq', 'kiva', 'mmopera', 'gold']) {
+    await app.goto(`/leaderboard?b=${b}`);
+    const table = page.getByTestId(`${b}-table`);
+    await table.locator('tbody tr').first().waitFor();
+    const rule = await page.getByTestId(`${b}-rank-rule`).innerText();
+    assert.match(rule, /rows whose 95% intervals overlap share a rank, and a row never ranks above a row with a higher value; baselines are reference rows, not ranked/, b);
+    // Baselines carry no rank.
+    const baseRanks = await table.locator(`[data-testid=${b}-baseline-row] td:first-child`).allInnerTexts();
+    assert.ok(baseRanks.every((t) => !/^\d/.test(t.trim())), `${b} baseline ranks: ${baseRanks}`);
+    // Ranks never improve down the table (sorted by the ranked column by default).
+    const ranks = await table.locator('tbody td[data-rank]').evaluateAll((tds) => tds.map((td) => Number(td.dataset.rank)));
+    assert.ok(ranks.every((r, i) => i === 0 || r >= ranks[i - 1]), `${b} ranks ${ranks}`);
+  }
+  // Filtered: the header and the rule say the ranks are among the rows shown.
+  await app.goto('/leaderboard?b=mmiq');
+  await page.getByTestId('mmiq-table').locator('tbody tr').first().waitFor();
+  assert.equal((await page.getByTestId('mmiq-table').locator('thead th').first().innerText()).trim(), 'Rank');
+  await page.getByTestId('mmiq-filter').fill('GPT');
+  await page.getByTestId('mmiq-table').locator('thead th').first().filter({ hasText: 'Rank among shown' }).waitFor();
+  assert.match(await page.getByTestId('mmiq-rank-rule').innerText(), /Filters are on: ranks among the \d+ rows shown/);
+  await app.screenshot('defect12-ranks-filtered-1280-light');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

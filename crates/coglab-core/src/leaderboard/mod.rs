@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 pub use detect::{detect, guess_model, unreadable};
 pub use export::{to_csv, to_json, to_latex, Table};
-pub use ranks::tie_ranks;
+pub use ranks::{board_ranks, tie_ranks};
 
 /// What a dropped file was recognised as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

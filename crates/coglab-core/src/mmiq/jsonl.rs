@@ -172,7 +172,16 @@ impl Lines {
             self.started = true;
             let head = std::mem::take(&mut self.carry);
             crate::encoding::check_text(&self.file, &head)?;
-            self.carry = head.strip_prefix(BOM).unwrap_or(&head).to_vec();
+            let head = head.strip_prefix(BOM).unwrap_or(&head);
+            // A file shorter than the sniffed head is all here: its complete lines first, so
+            // that a final newline does not become a blank line of its own below.
+            match memchr::memrchr(b'\n', head) {
+                Some(last) => {
+                    self.lines(&head[..=last], each)?;
+                    self.carry = head[last + 1..].to_vec();
+                }
+                None => self.carry = head.to_vec(),
+            }
         }
         if self.carry.is_empty() {
             return Ok(());
