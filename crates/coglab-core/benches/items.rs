@@ -1,13 +1,18 @@
-//! Item analysis speed (issue 22): the 2PL fit on an MM-IQ-sized matrix.
+//! Item analysis speed (issue 22): the Rasch and 2PL fits, S-X2 and the full analysis on an
+//! MM-IQ-sized matrix.
 //!
 //! 2,710 items x 300 respondents (the size of MM-IQ answered by 300 models), simulated
 //! in-process from a 2PL with a seeded generator (a in [0.5, 2.5], b in [-2, 2],
-//! theta ~ N(0, 1)), no missing cells. The acceptance figure is 0.5 s natively for the fit.
+//! theta ~ N(0, 1)), no missing cells. The acceptance figure is 0.5 s natively for each fit and
+//! for the full analysis (matrix statistics, fit, S-X2, flags, subset, page report).
 //!
 //! Run: `cargo bench -p coglab-core --bench items`.
 
 use coglab_core::items::matrix::{ItemInfo, RespondentInfo};
-use coglab_core::items::{analyse, fit, AnalysisOptions, IrtModel, IrtOptions, ResponseMatrix};
+use coglab_core::items::{
+    analyse, analyse_report, fit, s_x2, AnalysisOptions, IrtModel, IrtOptions, ReportOptions,
+    ResponseMatrix, Sx2Options,
+};
 use coglab_core::stats::rng::Rng;
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
@@ -69,11 +74,28 @@ fn bench(c: &mut Criterion) {
     g.bench_function("analyse_2pl_2710x300_with_subset", |b| {
         b.iter(|| analyse(black_box(&m), &all).expect("analyses"))
     });
+    let all_rasch = AnalysisOptions {
+        irt: rasch.clone(),
+        ..AnalysisOptions::default()
+    };
+    g.bench_function("analyse_rasch_2710x300_with_subset", |b| {
+        b.iter(|| analyse(black_box(&m), &all_rasch).expect("analyses"))
+    });
+    g.bench_function("report_rasch_2710x300", |b| {
+        b.iter(|| {
+            analyse_report(black_box(&m), &all_rasch, &ReportOptions::default()).expect("reports")
+        })
+    });
+    let fitted = fit(&m, &two_pl).expect("fits");
+    g.bench_function("sx2_2pl_2710x300", |b| {
+        b.iter(|| s_x2(black_box(&m), &fitted, &Sx2Options::default()))
+    });
     g.finish();
     let f = fit(&m, &two_pl).expect("fits");
+    let r = fit(&m, &rasch).expect("fits");
     eprintln!(
-        "2PL on 2710 x 300: converged {}, {} EM cycles",
-        f.converged, f.iterations
+        "2710 x 300: 2PL converged {} in {} EM cycles; Rasch converged {} in {} EM cycles",
+        f.converged, f.iterations, r.converged, r.iterations
     );
 }
 

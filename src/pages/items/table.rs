@@ -207,11 +207,11 @@ fn item_row(i: &ReportItem, picked: Option<RwSignal<Vec<String>>>) -> impl IntoV
             })}</td>
             <td>{id}</td>
             <td>{i.category.clone().unwrap_or_default()}</td>
-            <td data-testid="items-p">{fmt(i.p, 3)}</td>
+            <td data-testid="items-p" data-value=i.p.map(|v| v.to_string())>{fmt(i.p, 3)}</td>
             <td>{fmt(i.point_biserial, 3)}</td>
             <td>{fmt(i.alpha_if_deleted, 3)}</td>
-            <td data-testid="items-a">{fmt(i.a, 2)}</td>
-            <td data-testid="items-b">{fmt(i.b, 2)}</td>
+            <td data-testid="items-a" data-value=i.a.map(|v| v.to_string())>{fmt(i.a, 2)}</td>
+            <td data-testid="items-b" data-value=i.b.map(|v| v.to_string())>{fmt(i.b, 2)}</td>
             <td>{sx2}</td>
             <td>{fmt(i.outfit, 2)}</td>
             <td data-testid="items-flags">{flags.join(", ")}</td>
@@ -260,7 +260,7 @@ fn respondent_row(r: &ReportRespondent) -> impl IntoView {
             <td>{r.kind.clone().unwrap_or_default()}</td>
             <td>{r.n}</td>
             <td>{fmt(r.score, 3)}</td>
-            <td data-testid="items-theta">{fmt(r.theta, 2)}</td>
+            <td data-testid="items-theta" data-value=r.theta.map(|v| v.to_string())>{fmt(r.theta, 2)}</td>
             <td>{fmt(r.se, 2)}</td>
             <td>{interval}</td>
         </tr>

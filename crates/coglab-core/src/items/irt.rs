@@ -24,10 +24,14 @@
 //! Speed: the E-step works in log space with `log(1 - P)` precomputed per item and node, and
 //! uses `log L_i(q) = sum_{j answered} log(1 - P_jq) + sum_{j right} z_jq`, where the second
 //! sum is `theta_q sum a_j + sum c_j` over the right answers: per respondent it costs
-//! `O(items right + Q min(answered, missing))` instead of `O(items x Q)`. The expected counts
-//! add the posterior over the right answers; the expected number answered is added over the
-//! answered items for a sparse row (KiVA adults see 14 of 700 trials) and, for a mostly
-//! complete row, as the posterior total minus what its missing cells would have added.
+//! `O(items right + Q min(answered, missing))` instead of `O(items x Q)`. The posteriors
+//! (respondents x Q) are then summed item by item (each item's respondent lists are kept
+//! transposed): the expected number right over whichever of its right or wrong lists is
+//! shorter, the expected number answered as the posterior total minus its missing cells (or
+//! over the answered cells for a sparse item; KiVA adults see 14 of 700 trials). Item by item,
+//! the destination row stays in cache while the small posterior matrix is read; this was
+//! 25-30% faster than adding each respondent's posterior into every item's row on MM-IQ-sized
+//! data (2,710 x 300: 2PL 386 -> 268 ms, Rasch 568 -> 437 ms, same load).
 //!
 //! Item fit: infit and outfit mean squares at the EAP abilities (expected value 1; the usual
 //! Rasch definitions, here also reported for the 2PL).
@@ -357,6 +361,67 @@ impl Responses {
     }
 }
 
+/// Per fitted item, the respondents who answered it right, wrong, or not at all (the
+/// transpose of [`Responses`]), for the item-major accumulation of the expected counts.
+struct ByItem {
+    right_off: Vec<usize>,
+    right: Vec<u32>,
+    wrong_off: Vec<usize>,
+    wrong: Vec<u32>,
+    missing_off: Vec<usize>,
+    missing: Vec<u32>,
+}
+
+impl ByItem {
+    fn new(resp: &Responses, nf: usize) -> Self {
+        let ni = resp.right_off.len() - 1;
+        fn build<'a>(
+            ni: usize,
+            nf: usize,
+            list: impl Fn(usize) -> &'a [u32],
+        ) -> (Vec<usize>, Vec<u32>) {
+            let mut count = vec![0usize; nf + 1];
+            for i in 0..ni {
+                for &k in list(i) {
+                    count[k as usize + 1] += 1;
+                }
+            }
+            for k in 0..nf {
+                count[k + 1] += count[k];
+            }
+            let mut at = count.clone();
+            let mut out = vec![0u32; count[nf]];
+            for i in 0..ni {
+                for &k in list(i) {
+                    out[at[k as usize]] = i as u32;
+                    at[k as usize] += 1;
+                }
+            }
+            (count, out)
+        }
+        let (right_off, right) = build(ni, nf, |i| resp.right(i));
+        let (wrong_off, wrong) = build(ni, nf, |i| resp.wrong(i));
+        let (missing_off, missing) = build(ni, nf, |i| resp.missing(i));
+        Self {
+            right_off,
+            right,
+            wrong_off,
+            wrong,
+            missing_off,
+            missing,
+        }
+    }
+    fn right(&self, k: usize) -> &[u32] {
+        &self.right[self.right_off[k]..self.right_off[k + 1]]
+    }
+    fn wrong(&self, k: usize) -> &[u32] {
+        &self.wrong[self.wrong_off[k]..self.wrong_off[k + 1]]
+    }
+    fn missing(&self, k: usize) -> &[u32] {
+        &self.missing[self.missing_off[k]..self.missing_off[k + 1]]
+    }
+}
+
 /// The E-step state for one set of parameters.
 struct Estep {
     /// `log(1 - P)`, item-major (`fitted x Q`).
@@ -551,14 +616,16 @@ pub fn fit(m: &ResponseMatrix, opts: &IrtOptions) -> Result<IrtFit, ItemsError> 
         r_acc: vec![0.0; nf * nq],
         n_acc: vec![0.0; nf * nq],
         at_bound: vec![false; nf],
+        posts: vec![0.0; ni * nq],
     };
+    let by = ByItem::new(&resp, nf);
     let two_pl = opts.model == IrtModel::TwoPl;
     let mut converged = false;
     let mut iterations = 0;
     let mut max_change = f64::INFINITY;
     let mut em = |a: &[f64], c: &[f64], na: &mut Vec<f64>, nc: &mut Vec<f64>, w: &mut EmWork| {
         em_cycle(
-            &mut es, &resp, &theta, &log_w, a, c, na, nc, w, &mut post, two_pl, opts,
+            &mut es, &resp, &by, &theta, &log_w, a, c, na, nc, w, &mut post, two_pl, opts,
         )
     };
     // SQUAREM (Varadhan and Roland 2008, scheme S3): two EM cycles p0 -> p1 -> p2, an
@@ -829,6 +896,8 @@ struct EmWork {
     n_acc: Vec<f64>,
     /// Whether each item's last M-step hit a bound.
     at_bound: Vec<bool>,
+    /// Each respondent's posterior over the nodes (respondents x Q).
+    posts: Vec<f64>,
 }
 
 /// Largest change of a slope `a` or intercept `c = -a b` between two parameter sets (in
@@ -847,6 +916,7 @@ fn param_change(a0: &[f64], c0: &[f64], a1: &[f64], c1: &[f64]) -> f64 {
 fn em_cycle(
     es: &mut Estep,
     resp: &Responses,
+    by: &ByItem,
     theta: &[f64],
     log_w: &[f64],
     a: &[f64],
@@ -864,39 +934,52 @@ fn em_cycle(
     w.r_total.iter_mut().for_each(|v| *v = 0.0);
     w.r_acc.iter_mut().for_each(|v| *v = 0.0);
     w.n_acc.iter_mut().for_each(|v| *v = 0.0);
+    // Every respondent's posterior into a row of `w.posts` (zero for one who answered no
+    // fitted item), and their total.
     let mut ll = 0.0;
-    for i in 0..resp.right_off.len() - 1 {
-        let Some(li) = es.posterior(resp, i, theta, log_w, a, c, post) else {
-            continue;
-        };
-        ll += li;
-        let (right, wrong, missing) = (resp.right(i), resp.wrong(i), resp.missing(i));
-        let post: &[f64] = post;
-        let add = |acc: &mut [f64], items: &[u32], sign: f64| {
-            for &j in items {
-                axpy(&mut acc[j as usize * nq..(j as usize + 1) * nq], post, sign);
+    let ni = resp.right_off.len() - 1;
+    for i in 0..ni {
+        let row = &mut w.posts[i * nq..(i + 1) * nq];
+        match es.posterior(resp, i, theta, log_w, a, c, post) {
+            Some(li) => {
+                ll += li;
+                row.copy_from_slice(&post[..nq]);
+                axpy(&mut w.total, row, 1.0);
             }
-        };
-        let sum_into = |acc: &mut [f64]| axpy(acc, post, 1.0);
-        if right.len() + wrong.len() <= missing.len() {
-            // A sparse row: add over what was answered.
-            add(&mut w.r_acc, right, 1.0);
-            add(&mut w.n_acc, right, 1.0);
-            add(&mut w.n_acc, wrong, 1.0);
-        } else {
-            // A mostly complete row: everything, minus the missing cells; and for the right
-            // answers, whichever side is shorter (right, or everything minus wrong and missing).
-            sum_into(&mut w.total);
-            add(&mut w.n_acc, missing, -1.0);
-            if right.len() <= wrong.len() + missing.len() {
-                add(&mut w.r_acc, right, 1.0);
-            } else {
-                sum_into(&mut w.r_total);
-                add(&mut w.r_acc, wrong, -1.0);
-                add(&mut w.r_acc, missing, -1.0);
-            }
+            None => row.fill(0.0),
         }
     }
+    // Item-major expected counts: per item, the posteriors summed over whichever of its
+    // respondent lists is shorter (the destination row stays in cache while the posteriors,
+    // ni x Q, are read).
+    let posts: &[f64] = &w.posts;
+    let total: &[f64] = &w.total;
+    let sum = |dst: &mut [f64], who: &[u32], sign: f64| {
+        for &i in who {
+            axpy(dst, &posts[i as usize * nq..(i as usize + 1) * nq], sign);
+        }
+    };
+    for k in 0..a.len() {
+        let (right, wrong, missing) = (by.right(k), by.wrong(k), by.missing(k));
+        let n_row = &mut w.n_acc[k * nq..(k + 1) * nq];
+        if right.len() + wrong.len() <= missing.len() {
+            sum(n_row, right, 1.0);
+            sum(n_row, wrong, 1.0);
+        } else {
+            n_row.copy_from_slice(total);
+            sum(n_row, missing, -1.0);
+        }
+        let r_row = &mut w.r_acc[k * nq..(k + 1) * nq];
+        if right.len() <= wrong.len() {
+            sum(r_row, right, 1.0);
+        } else {
+            r_row.copy_from_slice(&w.n_acc[k * nq..(k + 1) * nq]);
+            sum(r_row, wrong, -1.0);
+        }
+    }
+    // The M-step reads `total + answered` and `r_total + r`: the totals are already inside
+    // the per-item rows.
+    w.total.iter_mut().for_each(|v| *v = 0.0);
     for k in 0..a.len() {
         let r = &w.r_acc[k * nq..(k + 1) * nq];
         let answered = &w.n_acc[k * nq..(k + 1) * nq];

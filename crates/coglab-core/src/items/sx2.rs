@@ -30,8 +30,12 @@
 //! Infit and outfit (see [`super::irt`]) use every answered cell instead.
 //!
 //! **Speed.** The full-test score distribution at each node is kept on a band of scores whose
-//! probability is above [`BAND_REL`] times the node's largest (the rest is below 1e-60 of it
-//! and cannot move any `E_ik`); `S*` is the full distribution with item `i` divided out,
+//! probability is above [`BAND_REL`] = 1e-20 times the node's largest. A summed score's
+//! expected proportion is dominated by the nodes where that score is likely: on MM-IQ-sized
+//! data (2,710 items) adjacent nodes are about 10 score SDs apart, so every score is within 5
+//! SDs (relative probability above 4e-6) of some node, and the dropped tails (below 1e-20 of
+//! their node's largest) hardly move an `E_ik`: against no band at all, on 600 items, the
+//! largest difference was 5.6e-11 (a unit test bounds it by 1e-9). `S*` is the full distribution with item `i` divided out,
 //! forwards when `P_i < 1/2` and backwards otherwise (each step then multiplies the carried
 //! error by at most 1). Cost: `O(Q n w)` for `n` items, `Q` nodes and band width `w`, rather
 //! than `O(Q n^3)` for one recursion per item.
@@ -43,8 +47,9 @@ use serde::{Deserialize, Serialize};
 /// Fewest complete rows with which S-X2 is computed.
 pub const MIN_COMPLETE_ROWS: usize = 10;
 
-/// Scores with probability below this fraction of the node's largest are dropped from the band.
-pub const BAND_REL: f64 = 1e-60;
+/// Scores with probability below this fraction of the node's largest are dropped from the band
+/// (see the module documentation).
+pub const BAND_REL: f64 = 1e-20;
 
 /// S-X2 settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -133,35 +138,49 @@ fn add_item(s: &mut Vec<f64>, p: f64) {
 /// assert_eq!(e, vec![vec![Some(0.5)], vec![Some(0.5)]]);
 /// ```
 pub fn expected_proportions(p: &[f64], weights: &[f64], scores: &[usize]) -> Vec<Vec<Option<f64>>> {
+    expected_proportions_banded(p, weights, scores, BAND_REL)
+}
+
+/// [`expected_proportions`] with scores below `band_rel` times the node's largest dropped
+/// (0: nothing dropped).
+fn expected_proportions_banded(
+    p: &[f64],
+    weights: &[f64],
+    scores: &[usize],
+    band_rel: f64,
+) -> Vec<Vec<Option<f64>>> {
     let nq = weights.len();
     assert!(
         nq > 0 && p.len().is_multiple_of(nq),
         "p must be items x nodes"
     );
     let n = p.len() / nq;
-    // Banded full-test distribution per node.
+    // Banded full-test distribution per node, built in one buffer indexed by score (scores
+    // lo ..= hi are kept), so trimming the low end moves nothing.
     let mut bands: Vec<(usize, Vec<f64>)> = Vec::with_capacity(nq);
+    let mut dist = vec![0.0; n + 1];
     for q in 0..nq {
-        let mut lo = 0usize;
-        let mut s = Vec::with_capacity(n + 1);
-        s.push(1.0);
+        dist[0] = 1.0;
+        let (mut lo, mut hi) = (0usize, 0usize);
         for i in 0..n {
-            add_item(&mut s, p[i * nq + q]);
-            let mx = s.iter().fold(0.0f64, |m, &v| m.max(v));
-            let thr = mx * BAND_REL;
-            let mut cut = 0;
-            while cut + 1 < s.len() && s[cut] < thr {
-                cut += 1;
+            let pi = p[i * nq + q];
+            let qi = 1.0 - pi;
+            dist[hi + 1] = dist[hi] * pi;
+            for k in (lo + 1..=hi).rev() {
+                dist[k] = dist[k] * qi + dist[k - 1] * pi;
             }
-            if cut > 0 {
-                s.drain(..cut);
-                lo += cut;
+            dist[lo] *= qi;
+            hi += 1;
+            let mx = dist[lo..=hi].iter().fold(0.0f64, |m, &v| m.max(v));
+            let thr = mx * band_rel;
+            while lo < hi && dist[lo] < thr {
+                lo += 1;
             }
-            while s.len() > 1 && s[s.len() - 1] < thr {
-                s.pop();
+            while hi > lo && dist[hi] < thr {
+                hi -= 1;
             }
         }
-        bands.push((lo, s));
+        bands.push((lo, dist[lo..=hi].to_vec()));
     }
     let valid = |k: usize| k >= 1 && k < n;
     let denom: Vec<f64> = scores
@@ -179,25 +198,37 @@ pub fn expected_proportions(p: &[f64], weights: &[f64], scores: &[usize]) -> Vec
                 .sum()
         })
         .collect();
+    // The valid scores in score order, and per node the run of them its band covers
+    // (`without[k - 1 - lo]` exists for k in lo + 1 ..= lo + len); a node covering none is
+    // skipped.
+    let mut order: Vec<usize> = (0..scores.len()).filter(|&t| valid(scores[t])).collect();
+    order.sort_by_key(|&t| scores[t]);
+    let runs: Vec<(usize, usize)> = bands
+        .iter()
+        .map(|(lo, s)| {
+            let len = s.len().saturating_sub(1).max(1);
+            let a = order.partition_point(|&t| scores[t] < lo + 1);
+            let b = order.partition_point(|&t| scores[t] <= lo + len);
+            (a, b)
+        })
+        .collect();
     let mut out = vec![vec![None; scores.len()]; n];
     let mut num = vec![0.0; scores.len()];
     let mut without = Vec::with_capacity(n + 1);
     for (i, row) in out.iter_mut().enumerate() {
         num.iter_mut().for_each(|v| *v = 0.0);
         for q in 0..nq {
+            let (a, b) = runs[q];
+            if a == b {
+                continue;
+            }
             let pi = p[i * nq + q];
             let (lo, s) = &bands[q];
             divide_out(s, pi, &mut without);
             // `without[m]` is P(score m + lo on the test without item i); see divide_out.
             let wp = weights[q] * pi;
-            for (t, &k) in scores.iter().enumerate() {
-                if !valid(k) || k < 1 + lo {
-                    continue;
-                }
-                let m = k - 1 - lo;
-                if m < without.len() {
-                    num[t] += wp * without[m];
-                }
+            for &t in &order[a..b] {
+                num[t] += wp * without[scores[t] - 1 - lo];
             }
         }
         for (t, &k) in scores.iter().enumerate() {
@@ -222,22 +253,31 @@ fn divide_out(s: &[f64], p: f64, out: &mut Vec<f64>) {
         out[0] = s[0];
         return;
     }
+    // Multiplications by precomputed ratios rather than divisions, and no clamping inside the
+    // recursion: each step's dependency on the previous one is then one multiply and one
+    // subtract (the recursion is serial, so its latency is the cost). Negative round-off is
+    // set to 0 afterwards.
     let q = 1.0 - p;
     if p < 0.5 {
+        let (inv, ratio) = (1.0 / q, p / q);
         let mut prev = 0.0;
         for m in 0..len {
-            let v = ((s[m] - p * prev) / q).max(0.0);
+            let v = s[m] * inv - ratio * prev;
             out[m] = v;
             prev = v;
         }
     } else {
         // s_{m+1} = out_{m+1} q + out_m p, with out_len = 0 above the band.
+        let (inv, ratio) = (1.0 / p, q / p);
         let mut next = 0.0;
         for m in (0..len).rev() {
-            let v = ((s[m + 1] - q * next) / p).max(0.0);
+            let v = s[m + 1] * inv - ratio * next;
             out[m] = v;
             next = v;
         }
+    }
+    for v in out.iter_mut() {
+        *v = v.max(0.0);
     }
 }
 
@@ -264,7 +304,7 @@ pub fn collapse_and_test(
     min_expected: f64,
 ) -> Option<ItemSx2> {
     // Rows: (expected right, expected wrong, observed right, observed wrong).
-    let mut rows: Vec<[f64; 4]> = n_k
+    let rows: Vec<[f64; 4]> = n_k
         .iter()
         .zip(right)
         .zip(expected)
@@ -274,28 +314,41 @@ pub fn collapse_and_test(
         })
         .collect();
     let small = |r: &[f64; 4]| r[0] < min_expected || r[1] < min_expected;
-    let merge = |rows: &mut Vec<[f64; 4]>, from: usize, into: usize| {
-        let f = rows[from];
-        for c in 0..4 {
-            rows[into][c] += f[c];
+    // Forward pass: a row with a small cell is carried into the next (the last row stays).
+    let mut forward: Vec<[f64; 4]> = Vec::with_capacity(rows.len());
+    let mut carry: Option<[f64; 4]> = None;
+    let last = rows.len().saturating_sub(1);
+    for (j, r) in rows.iter().enumerate() {
+        let mut cur = *r;
+        if let Some(c) = carry.take() {
+            for k in 0..4 {
+                cur[k] += c[k];
+            }
         }
-        rows.remove(from);
-    };
-    let mut j = 0;
-    while j + 1 < rows.len() {
-        if small(&rows[j]) {
-            merge(&mut rows, j, j + 1);
+        if j < last && small(&cur) {
+            carry = Some(cur);
         } else {
-            j += 1;
+            forward.push(cur);
         }
     }
-    let mut j = rows.len();
-    while j >= 2 {
-        if small(&rows[j - 1]) {
-            merge(&mut rows, j - 1, j - 2);
+    // Backward pass: from the highest score, a row with a small cell is carried into the one
+    // below (the first row stays).
+    let mut rows: Vec<[f64; 4]> = Vec::with_capacity(forward.len());
+    let mut carry: Option<[f64; 4]> = None;
+    for (j, r) in forward.iter().enumerate().rev() {
+        let mut cur = *r;
+        if let Some(c) = carry.take() {
+            for k in 0..4 {
+                cur[k] += c[k];
+            }
         }
-        j -= 1;
+        if j > 0 && small(&cur) {
+            carry = Some(cur);
+        } else {
+            rows.push(cur);
+        }
     }
+    rows.reverse();
     let groups = rows.len();
     if groups <= params || rows.iter().any(|r| r[0] <= 0.0 || r[1] <= 0.0) {
         return None;
@@ -517,6 +570,47 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The band (scores below 1e-20 of their node's largest dropped) against no band at all,
+    /// on a test long enough for the band to cut (600 2PL items, 41 nodes): the module
+    /// documentation's bound on what the dropped tails move.
+    #[test]
+    fn the_band_changes_nothing_that_matters() {
+        let (theta, w) = gauss_hermite_normal(41);
+        let mut rng = crate::stats::rng::Rng::new(600);
+        let n = 600;
+        let p: Vec<f64> = (0..n)
+            .flat_map(|_| {
+                let a = 0.5 + 2.0 * rng.next_f64();
+                let b = -2.0 + 4.0 * rng.next_f64();
+                theta
+                    .iter()
+                    .map(move |t| 1.0 / (1.0 + (-a * (t - b)).exp()))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let scores: Vec<usize> = (1..n).step_by(7).collect();
+        let banded = expected_proportions(&p, &w, &scores);
+        let exact = expected_proportions_banded(&p, &w, &scores, 0.0);
+        let (mut worst_abs, mut worst_rel): (f64, f64) = (0.0, 0.0);
+        for (rb, re) in banded.iter().zip(&exact) {
+            for (b, e) in rb.iter().zip(re) {
+                let (b, e) = (b.unwrap(), e.unwrap());
+                worst_abs = worst_abs.max((b - e).abs());
+                if e > 1e-3 && e < 1.0 - 1e-3 {
+                    worst_rel = worst_rel.max((b - e).abs() / e.min(1.0 - e));
+                }
+            }
+        }
+        eprintln!("band vs none: largest difference {worst_abs:e}, relative {worst_rel:e}");
+        // Measured: 5.6e-11 absolute, 1e-8 relative to min(E, 1 - E) where E is in
+        // (0.001, 0.999).
+        assert!(worst_abs < 1e-9, "largest difference {worst_abs:e}");
+        assert!(
+            worst_rel < 1e-6,
+            "largest relative difference {worst_rel:e}"
+        );
     }
 
     /// Collapsing by hand. Four score groups, N = (2, 4, 4, 2), E = (0.25, 0.5, 0.5, 0.75),
