@@ -58,7 +58,7 @@ try {
   await page.getByTestId('file-input').setInputFiles(files);
   await page.waitForFunction((k) => document.querySelectorAll('[data-testid=staged-row]').length >= k, files.length);
   await page.getByTestId('lb-score').click();
-  await page.waitForFunction((k) => document.querySelectorAll('[data-testid=mmiq-rank-row]').length >= k,
+  await page.waitForFunction((k) => document.querySelectorAll('[data-testid=mmiq-rank-rows-row]').length >= k,
     MODELS, { timeout: 120_000 });
   const first = Number(await page.getByTestId('mmiq-rank-header').getAttribute('data-worker-ms'));
   const pairs = await page.getByTestId('mmiq-pairs').locator('summary').innerText();
