@@ -464,6 +464,7 @@ pub fn BoardTable(
                         let b = board.get();
                         let a = arranged.get();
                         let compact = state.read().compact;
+                        let marks = ranks.map(|m| m.get());
                         if a.rows.is_empty() {
                             return view! { <tr><td colspan=a.columns.len() + 2 class="lb-empty">"No row matches the filters."</td></tr> }.into_any();
                         }
@@ -482,7 +483,6 @@ pub fn BoardTable(
                                 }
                             }).collect_view();
                             let kind = r.kind.label();
-                            let marks = ranks.map(|m| m.get());
                             let mark = marks.as_ref().and_then(|m| m.for_row(&b, i)).cloned();
                             let rank_cell = crate::components::rank_panel::rank_cell(marks.is_some(), r.kind, rank, mark.as_ref());
                             view! {

@@ -106,64 +106,62 @@ pub fn RankPanel(
     let client = StoredValue::new_local(use_worker());
     let adjust = RwSignal::new(Adjust::Holm);
     let missing = RwSignal::new(Missing::Wrong);
-    let result = LocalResource::new(move || {
+    // The latest reply (`None`: no computed row, or the first reply not yet in).
+    let state = RwSignal::new(None::<Result<RankBoard, String>>);
+    // Requests are numbered so that a late reply to an older request is dropped.
+    let generation = StoredValue::new(0u64);
+    Effect::new(move || {
         let rows = rows.get();
         let mut request = RankRequest::new(bench);
         request.task = task.get();
         request.stage = stage.get().unwrap_or_default();
         request.options.adjust = adjust.get();
         request.options.missing = missing.get();
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
+        if rows.is_empty() {
+            state.set(None);
+            marks.set(RankMarks::default());
+            return;
+        }
         let c = client.get_value();
-        async move {
-            if rows.is_empty() {
-                return None;
+        leptos::task::spawn_local(async move {
+            let reply = c.call(api::Rank { rows, request }).await;
+            if generation.get_value() == mine {
+                marks.set(match &reply {
+                    Ok(b) => RankMarks::of(b),
+                    Err(_) => RankMarks::default(),
+                });
+                state.set(Some(reply));
             }
-            Some(c.call(api::Rank { rows, request }).await)
-        }
+        });
     });
-    Effect::new(move || {
-        let m = match result.get() {
-            Some(Some(Ok(b))) => RankMarks::of(&b),
-            _ => RankMarks::default(),
-        };
-        marks.set(m);
-    });
-    let radio = move |name: String,
-                      testid: String,
-                      label: &'static str,
-                      checked: Signal<bool>,
-                      on: Callback<()>| {
-        view! {
-            <label><input type="radio" name=name data-testid=testid
-                prop:checked=move || checked.get()
-                on:change=move |_| on.run(()) />{format!(" {label}")}</label>
-        }
-    };
     view! {
         <section class="rank-panel" data-testid=format!("{stem}-ranks") aria-label="Paired ranks of the computed rows">
-            <Show when=move || !rows.read().is_empty()>
+            {move || (!rows.read().is_empty()).then(|| view! {
                 <div class="lb-controls rank-switches" role="group" aria-label="Rank options">
-                    <fieldset>
-                        <legend title=definition("p_adjusted")>"p-value adjustment"</legend>
-                        {radio(format!("{stem}-adjust"), format!("{stem}-adjust-holm"), "Holm (default)",
-                            Signal::derive(move || adjust.get() == Adjust::Holm), Callback::new(move |_| adjust.set(Adjust::Holm)))}
-                        {radio(format!("{stem}-adjust"), format!("{stem}-adjust-bh"), "Benjamini-Hochberg",
-                            Signal::derive(move || adjust.get() == Adjust::Bh), Callback::new(move |_| adjust.set(Adjust::Bh)))}
-                    </fieldset>
-                    <fieldset>
-                        <legend title=definition("missing")>"Missing items"</legend>
-                        {radio(format!("{stem}-missing"), format!("{stem}-missing-wrong"), "counted as wrong (default)",
-                            Signal::derive(move || missing.get() == Missing::Wrong), Callback::new(move |_| missing.set(Missing::Wrong)))}
-                        {radio(format!("{stem}-missing"), format!("{stem}-missing-answered"), "answered items only",
-                            Signal::derive(move || missing.get() == Missing::AnsweredOnly), Callback::new(move |_| missing.set(Missing::AnsweredOnly)))}
-                    </fieldset>
+                    <label title=definition("p_adjusted")>"p-value adjustment "
+                        <select data-testid=format!("{stem}-adjust") on:change=move |ev| {
+                            adjust.set(if event_target_value(&ev) == "bh" { Adjust::Bh } else { Adjust::Holm })
+                        }>
+                            <option value="holm" selected=move || adjust.get() == Adjust::Holm>"Holm (default)"</option>
+                            <option value="bh" selected=move || adjust.get() == Adjust::Bh>"Benjamini-Hochberg"</option>
+                        </select>
+                    </label>
+                    <label title=definition("missing")>"Missing items "
+                        <select data-testid=format!("{stem}-missing") on:change=move |ev| {
+                            missing.set(if event_target_value(&ev) == "answered" { Missing::AnsweredOnly } else { Missing::Wrong })
+                        }>
+                            <option value="wrong" selected=move || missing.get() == Missing::Wrong>"counted as wrong (default)"</option>
+                            <option value="answered" selected=move || missing.get() == Missing::AnsweredOnly>"answered items only"</option>
+                        </select>
+                    </label>
                 </div>
-            </Show>
-            {move || match result.get() {
-                None => view! { <p class="loading" aria-busy="true">"Ranking the computed rows…"</p> }.into_any(),
-                Some(None) => ().into_any(),
-                Some(Some(Err(e))) => view! { <ErrorPanel title="Could not rank the computed rows" message=e /> }.into_any(),
-                Some(Some(Ok(b))) => view! { <RankView board=b stem=stem /> }.into_any(),
+            })}
+            {move || match state.get() {
+                None => (!rows.read().is_empty()).then(|| view! { <p class="loading" aria-busy="true">"Ranking the computed rows…"</p> }.into_any()),
+                Some(Err(e)) => Some(view! { <ErrorPanel title="Could not rank the computed rows" message=e /> }.into_any()),
+                Some(Ok(b)) => Some(view! { <RankView board=b stem=stem /> }.into_any()),
             }}
         </section>
     }
@@ -223,9 +221,7 @@ fn PanelView(
             on:toggle=move |_| if !eager { open.update(|o| *o = !*o) }>
             <summary title=definition>{summary}</summary>
             {message.map(|m| view! { <p class="notice" data-testid=format!("{stem}-{key}-message")>{m}</p> })}
-            <Show when=move || open.get()>
-                {move || panel.with_value(|p| panel_body(p, stem))}
-            </Show>
+            {move || open.get().then(|| panel.with_value(|p| panel_body(p, stem)))}
         </details>
     }
 }
@@ -270,30 +266,30 @@ pub fn rank_cell(
     kind: RowKind,
     rank: Option<usize>,
     mark: Option<&RankMark>,
-) -> AnyView {
+) -> impl IntoView {
     let interval = rank.map_or("–".to_string(), |k| k.to_string());
-    match (paired, kind, mark) {
-        (true, _, Some(m)) => view! {
-            <td class="num lb-rank paired" data-rank=rank.map(|k| k.to_string())
-                data-rank-range=m.range.clone() data-group=m.group.clone()
-                data-leader=m.leader.to_string() title=m.title.clone()>
-                {m.range.clone()}" "<span class="rank-group" title=definition("group")>{m.group.clone()}</span>
-            </td>
-        }
-        .into_any(),
-        (true, RowKind::Baseline, None) => view! {
-            <td class="num lb-rank reference" title=definition("reference")>"ref"</td>
-        }
-        .into_any(),
-        (true, _, None) => view! {
-            <td class="num lb-rank" data-rank=rank.map(|k| k.to_string())
-                title="No item data: ranked by 95% interval overlap only, not tested">{interval}</td>
-        }
-        .into_any(),
-        (false, _, _) => view! {
-            <td class="num" data-rank=rank.map(|k| k.to_string())>{interval}</td>
-        }
-        .into_any(),
+    let (text, class, title) = match (paired, kind, mark) {
+        (true, _, Some(m)) => (
+            format!("{} {}", m.range, m.group),
+            "num lb-rank paired",
+            Some(m.title.clone()),
+        ),
+        (true, RowKind::Baseline, None) => (
+            "ref".to_string(),
+            "num lb-rank reference",
+            Some(definition("reference").to_string()),
+        ),
+        (true, _, None) => (
+            interval,
+            "num lb-rank",
+            Some("No item data: ranked by 95% interval overlap only, not tested".to_string()),
+        ),
+        (false, _, _) => (interval, "num", None),
+    };
+    view! {
+        <td class=class data-rank=rank.map(|k| k.to_string())
+            data-rank-range=mark.map(|m| m.range.clone()) data-group=mark.map(|m| m.group.clone())
+            data-leader=mark.map(|m| m.leader.to_string()) title=title>{text}</td>
     }
 }
 

@@ -73,7 +73,7 @@ try {
     const bh = r % 2 === 0;
     const want = bh ? 'Benjamini-Hochberg' : 'Holm';
     await page.evaluate(() => { window.__long = []; window.__t0 = performance.now(); });
-    await page.getByTestId(bh ? 'mmiq-adjust-bh' : 'mmiq-adjust-holm').check();
+    await page.getByTestId('mmiq-adjust').selectOption(bh ? 'bh' : 'holm');
     await page.waitForFunction((w) => {
       const h = document.querySelector('[data-testid=mmiq-rank-header]');
       if (h && h.innerText.includes(`adjusted by ${w}`)) { window.__t1 ??= performance.now(); return true; }

@@ -132,7 +132,7 @@ test('three KiVA runs: groups, ranges and adjusted p-values equal coglab rank --
     samePairs(await ranks.pairs(), holm, 'holm');
 
     // Benjamini-Hochberg: the same pairs, BH-adjusted as `--adjust bh`.
-    await page.getByTestId('kiva-adjust-bh').check();
+    await page.getByTestId('kiva-adjust').selectOption('bh');
     await page.waitForFunction(() => document.querySelector('[data-testid=kiva-rank-header]')
       ?.innerText.includes('Benjamini-Hochberg'));
     const bh = cli(['rank', 'kiva', ...dirs, '--adjust', 'bh', '--json']);
@@ -141,7 +141,7 @@ test('three KiVA runs: groups, ranges and adjusted p-values equal coglab rank --
     assert.deepEqual(bhRows.map((r) => r.group), bh.models.map((m) => m.group));
 
     // Answered items only: every run covers all 700 trials, so the board is unchanged.
-    await page.getByTestId('kiva-missing-answered').check();
+    await page.getByTestId('kiva-missing').selectOption('answered');
     await page.waitForFunction(() => document.querySelector('[data-testid=kiva-rank-missing]')
       ?.innerText.includes('answered items only'));
     assert.equal(await page.locator('[data-testid=coverage-mark]').count(), 0);
