@@ -333,7 +333,13 @@ pub fn BoardTable(
     ranks: Option<Signal<crate::components::rank_panel::RankMarks>>,
 ) -> impl IntoView {
     let arranged = Memo::new(move |_| arrange(&board.read(), &state.read()));
-    let export = move || export_table(&board.read(), &state.read());
+    let export = move || {
+        crate::components::rank_panel::export_ranked(
+            &board.read(),
+            &state.read(),
+            ranks.map(|m| m.get()).as_ref(),
+        )
+    };
     let sort_by = move |key: String| {
         state.update(|s| {
             if s.sort.as_deref() == Some(key.as_str()) {

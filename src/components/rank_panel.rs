@@ -257,20 +257,20 @@ fn panel_body(p: &Panel, stem: &'static str) -> AnyView {
     .into_any()
 }
 
-/// The table's rank cell. With paired ranks (`paired`): a ranked computed row shows its range
-/// and group letter; a baseline is a reference row, not ranked; other rows (reported, or
-/// computed without item data) keep the interval-overlap rank, labelled. Without: the
-/// interval-overlap rank.
-pub fn rank_cell(
+/// The rank cell's text, class and hover text. With paired ranks (`paired`): a ranked computed
+/// row shows its range and group letter (`1–3 a`); a baseline is a reference row (`ref`), not
+/// ranked; other rows (reported, or computed without item data) keep the interval-overlap
+/// rank, labelled. Without: the interval-overlap rank.
+pub fn rank_text(
     paired: bool,
     kind: RowKind,
     rank: Option<usize>,
     mark: Option<&RankMark>,
-) -> impl IntoView {
+) -> (String, &'static str, Option<String>) {
     let interval = rank.map_or("–".to_string(), |k| k.to_string());
-    let (text, class, title) = match (paired, kind, mark) {
+    match (paired, kind, mark) {
         (true, _, Some(m)) => (
-            format!("{} {}", m.range, m.group),
+            format!("{} {}", m.range, m.group).trim().to_string(),
             "num lb-rank paired",
             Some(m.title.clone()),
         ),
@@ -285,12 +285,42 @@ pub fn rank_cell(
             Some("No item data: ranked by 95% interval overlap only, not tested".to_string()),
         ),
         (false, _, _) => (interval, "num", None),
-    };
+    }
+}
+
+/// The table's rank cell ([`rank_text`]), with the range, group and leader flag as data
+/// attributes.
+pub fn rank_cell(
+    paired: bool,
+    kind: RowKind,
+    rank: Option<usize>,
+    mark: Option<&RankMark>,
+) -> impl IntoView {
+    let (text, class, title) = rank_text(paired, kind, rank, mark);
     view! {
         <td class=class data-rank=rank.map(|k| k.to_string())
             data-rank-range=mark.map(|m| m.range.clone()) data-group=mark.map(|m| m.group.clone())
             data-leader=mark.map(|m| m.leader.to_string()) title=title>{text}</td>
     }
+}
+
+/// The table's export ([`crate::components::board_table::export_table`]) with the Rank column
+/// as the table shows it when paired ranks are given ([`rank_text`]).
+pub fn export_ranked(
+    board: &Board,
+    state: &crate::components::board_table::ViewState,
+    marks: Option<&RankMarks>,
+) -> coglab_core::leaderboard::Table {
+    let mut t = crate::components::board_table::export_table(board, state);
+    if let Some(m) = marks {
+        let a = crate::components::board_table::arrange(board, state);
+        for (&(i, rank), row) in a.rows.iter().zip(&mut t.rows) {
+            if let (Some(r), Some(cell)) = (board.rows.get(i), row.first_mut()) {
+                *cell = rank_text(true, r.kind, rank, m.for_row(board, i)).0;
+            }
+        }
+    }
+    t
 }
 
 /// The coverage mark of a ranked row below full coverage (beside the model's name).
