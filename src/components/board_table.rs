@@ -455,7 +455,7 @@ pub fn BoardTable(
             <table class="lb-table" data-testid=format!("{stem}-table")>
                 <caption>{move || board.read().caption.clone()}</caption>
                 <thead><tr>
-                    <th scope="col" title=if ranks.is_some() { "Computed rows: the rank range consistent with the adjusted paired tests, and the group letter (see Paired ranks above); reported rows: rank by 95% interval overlap, not tested; baselines: reference rows, not ranked" } else { "Rank by the sorted column (else the first): rows whose 95% intervals overlap share a rank" }>"Rank"</th>
+                    <th scope="col" title=if ranks.is_some() { "Computed rows: the rank range consistent with the adjusted paired tests, and the group letter (see Paired ranks below the table); reported rows: rank by 95% interval overlap, not tested; baselines: reference rows, not ranked" } else { "Rank by the sorted column (else the first): rows whose 95% intervals overlap share a rank" }>"Rank"</th>
                     {header("model".into(), "Model".into(), "Model or baseline; the badge says whether the row is reported in a paper, computed from your files, or a baseline".into())}
                     {move || {
                         let b = board.read();

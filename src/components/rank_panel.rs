@@ -1,4 +1,5 @@
-//! Paired ranks of a computed board (issue 20): the board header (tests and adjustment used,
+//! Paired ranks of a computed board (issue 20), shown under the table (so that its arrival from
+//! the worker does not shift the table; the layout-shift e2e test): the board header (tests and adjustment used,
 //! the coverage convention, the minimum detectable difference) with switches for Holm /
 //! Benjamini-Hochberg and for missing items counted wrong / answered only, and collapsible
 //! panels for the rows' coverage and standard errors, the pairwise p-values, the extraction
