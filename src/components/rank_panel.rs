@@ -1,13 +1,13 @@
 //! Paired ranks of a computed board (issue 20), shown under the table (so that its arrival from
-//! the worker does not shift the table; the layout-shift e2e test): the board header (tests and adjustment used,
-//! the coverage convention, the minimum detectable difference) with switches for Holm /
-//! Benjamini-Hochberg and for missing items counted wrong / answered only, and collapsible
-//! panels for the rows' coverage and standard errors, the pairwise p-values, the extraction
-//! robustness, the judge robustness and the glossary of the figures.
+//! the worker does not shift the table; see the layout-shift e2e test): the board header (tests
+//! and adjustment used, the coverage convention, the minimum detectable difference) with
+//! switches for Holm / Benjamini-Hochberg and for missing items counted wrong / answered only,
+//! and collapsible panels for the ranked rows (coverage, standard errors), the pairwise
+//! p-values, the extraction robustness, the judge robustness and the glossary of the figures.
 //!
 //! Everything shown comes from the worker's [`api::Rank`] reply (the core's
 //! [`coglab_core::ranks::view::RankBoard`]); this module only lays it out. The table's rank
-//! column reads the [`RankMarks`] the panel writes ([`RankMarks::for_row`]).
+//! column reads the [`RankMarks`] the panel writes ([`RankMarks::for_row`], [`rank_text`]).
 
 use std::collections::HashMap;
 
