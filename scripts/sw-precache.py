@@ -15,9 +15,10 @@ VERSION is the first 16 hex digits of a SHA-256 over every file's path and conte
 hashed names (`coglab-app-<hash>.js`) change with their content anyway, but the worker's
 module (`coglab-worker*`) and the bundled data are not renamed, so their contents must be in
 the version. In index.html, the Content-Security-Policy `<meta>` is
-left out of the hash: another post_build hook (scripts/csp-hash.py) may be rewriting it at the
-same moment (Trunk runs the hooks of a stage concurrently), and it only depends on the inline
-script, which is hashed as part of the page anyway.
+left out of the hash: it only depends on the inline script, which is hashed as part of the page
+anyway. Copies of index.html (the route pages and 404.html that scripts/static-routes.py
+writes) are neither precached nor hashed: offline, the worker answers every navigation with
+index.html. Runs last in scripts/post-build.sh.
 
 Idempotent (the marked lines are replaced whatever they hold), so it can be re-run on a
 built dist:  python3 scripts/sw-precache.py dist
@@ -46,6 +47,14 @@ def build_files(root):
     return sorted(out)
 
 
+def is_copy(root, rel, shell):
+    """Whether `rel` is a byte-identical copy of index.html (a route page or 404.html)."""
+    if not rel.endswith(".html") or os.path.getsize(os.path.join(root, rel)) != len(shell):
+        return False
+    with open(os.path.join(root, rel), "rb") as f:
+        return f.read() == shell
+
+
 def version_of(root, files):
     digest = hashlib.sha256()
     for rel in files:
@@ -65,6 +74,9 @@ def main():
     if not os.path.exists(sw):
         sys.exit(f"sw-precache: {sw} not found (is public/sw.js copied by index.html?)")
     files = build_files(root)
+    with open(os.path.join(root, "index.html"), "rb") as f:
+        shell = f.read()
+    files = [f for f in files if f == "index.html" or not is_copy(root, f, shell)]
     version = version_of(root, files)
     later = [f for f in files if f.startswith("coglab-worker")]
     precache = ["./"] + [f for f in files if f not in later]

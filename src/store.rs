@@ -43,6 +43,11 @@ pub struct QuotaEstimate {
     pub usage: f64,
     /// Bytes this origin may use in total.
     pub quota: f64,
+    /// Bytes of IndexedDB (the user's files, answers and reviews), where the browser says
+    /// (Chromium's `usageDetails`); `usage` also counts the app's own offline copy.
+    pub indexed_db: Option<f64>,
+    /// Bytes of Cache Storage (the service worker's offline copy of the app), where known.
+    pub caches: Option<f64>,
 }
 
 thread_local! {
@@ -245,7 +250,21 @@ pub async fn quota_estimate() -> Result<Option<QuotaEstimate>, String> {
     let Some(quota) = get(&estimate, "quota").as_f64() else {
         return Ok(None);
     };
-    Ok(Some(QuotaEstimate { usage, quota }))
+    let details = get(&estimate, "usageDetails");
+    let (indexed_db, caches) = if details.is_undefined() || details.is_null() {
+        (None, None)
+    } else {
+        (
+            Some(get(&details, "indexedDB").as_f64().unwrap_or(0.0)),
+            Some(get(&details, "caches").as_f64().unwrap_or(0.0)),
+        )
+    };
+    Ok(Some(QuotaEstimate {
+        usage,
+        quota,
+        indexed_db,
+        caches,
+    }))
 }
 
 /// Asks the browser to keep this site's storage under storage pressure

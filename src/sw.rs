@@ -16,6 +16,21 @@ use web_sys::{ServiceWorkerContainer, ServiceWorkerRegistration, ServiceWorkerSt
 thread_local! {
     /// Set when the user asked for the update: the next controller change reloads the page.
     static UPDATING: Cell<bool> = const { Cell::new(false) };
+    /// Set once the page has asked to reload, so the two signals below reload it once.
+    static RELOADING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Reloads the page into the new version, once, if the user asked for the update. Called on
+/// `controllerchange` and when the waiting worker reports `activated`: Chromium usually sends
+/// the first, but a page whose controller changed while it was busy can miss it, and the
+/// worker's own state change is the second, independent sign that the switch is done.
+fn reload_after_update() {
+    if !UPDATING.with(Cell::get) || RELOADING.with(|r| r.replace(true)) {
+        return;
+    }
+    if let Some(w) = web_sys::window() {
+        let _ = w.location().reload();
+    }
 }
 
 /// The browser's service-worker container, where there is one (secure contexts only).
@@ -102,13 +117,7 @@ pub fn UpdateBanner() -> impl IntoView {
                 Err(e) => web_sys::console::warn_1(&JsValue::from_str(&e)),
             }
             if let Some(container) = container() {
-                let on_change = Closure::<dyn FnMut()>::new(move || {
-                    if UPDATING.with(Cell::get) {
-                        if let Some(w) = web_sys::window() {
-                            let _ = w.location().reload();
-                        }
-                    }
-                });
+                let on_change = Closure::<dyn FnMut()>::new(reload_after_update);
                 container.set_oncontrollerchange(Some(on_change.as_ref().unchecked_ref()));
                 on_change.forget();
             }
@@ -119,6 +128,14 @@ pub fn UpdateBanner() -> impl IntoView {
         match waiting {
             Some(worker) => {
                 UPDATING.with(|u| u.set(true));
+                let watched = worker.clone();
+                let on_state = Closure::<dyn FnMut()>::new(move || {
+                    if watched.state() == ServiceWorkerState::Activated {
+                        reload_after_update();
+                    }
+                });
+                worker.set_onstatechange(Some(on_state.as_ref().unchecked_ref()));
+                on_state.forget();
                 let _ = worker.post_message(&JsValue::from_str("skip-waiting"));
             }
             None => {

@@ -126,22 +126,28 @@ pub fn draw_radar<DB: DrawingBackend>(
     }
     for (i, s) in data.series.iter().enumerate() {
         let color = theme.series(i);
-        let pts: Vec<(i32, i32)> = s
+        // A missing value is a gap, not zero (issue 26, defect 2): the outline joins only
+        // neighbouring axes that both have a value, and the area is filled only when every
+        // axis has one.
+        let pts: Vec<Option<(i32, i32)>> = s
             .values
             .iter()
             .enumerate()
-            .map(|(a, v)| point(a, (v.unwrap_or(0.0) / data.max).clamp(0.0, 1.1)))
+            .map(|(a, v)| v.map(|v| point(a, (v / data.max).clamp(0.0, 1.1))))
             .collect();
-        area.draw(&Polygon::new(pts.clone(), color.mix(0.15).filled()))
-            .map_err(e)?;
-        let mut closed = pts.clone();
-        closed.push(pts[0]);
-        area.draw(&PathElement::new(closed, color.stroke_width(2)))
-            .map_err(e)?;
-        for (p, v) in pts.iter().zip(&s.values) {
-            if v.is_some() {
-                area.draw(&Circle::new(*p, 3, color.filled())).map_err(e)?;
+        let n = pts.len();
+        if let Some(all) = pts.iter().copied().collect::<Option<Vec<_>>>() {
+            area.draw(&Polygon::new(all, color.mix(0.15).filled()))
+                .map_err(e)?;
+        }
+        for a in 0..n {
+            if let (Some(p), Some(q)) = (pts[a], pts[(a + 1) % n]) {
+                area.draw(&PathElement::new(vec![p, q], color.stroke_width(2)))
+                    .map_err(e)?;
             }
+        }
+        for p in pts.iter().flatten() {
+            area.draw(&Circle::new(*p, 3, color.filled())).map_err(e)?;
         }
     }
     area.present().map_err(e)?;
@@ -216,6 +222,73 @@ mod tests {
         assert!((b[1].0 - centre.0 - q).abs() <= 1);
         assert!((b[2].1 - centre.1 - q).abs() <= 1);
         assert!((centre.0 - b[3].0 - q).abs() <= 1);
+    }
+
+    /// The `points` of every `<polyline>` drawn in `color` (an SVG `#rrggbb`, lowercase or not).
+    fn lines_in(svg: &str, color: &str) -> Vec<Vec<(i32, i32)>> {
+        svg.split("<polyline")
+            .skip(1)
+            .map(|el| &el[..el.find("/>").unwrap_or(el.len())])
+            .filter(|el| {
+                el.to_ascii_lowercase()
+                    .contains(&color.to_ascii_lowercase())
+            })
+            .map(|el| {
+                let s = el.find("points=\"").unwrap() + 8;
+                el[s..s + el[s..].find('"').unwrap()]
+                    .split_whitespace()
+                    .map(|p| {
+                        let (x, y) = p.split_once(',').unwrap();
+                        (x.parse().unwrap(), y.parse().unwrap())
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn defect_2_a_missing_value_is_a_gap_not_zero() {
+        // One series at the full radius on axes 0-2 and missing on axis 3 (a model with no
+        // items of that paradigm). Before: the outline went through the centre (missing = 0)
+        // and the area was filled. Now: two outline segments (0-1, 1-2), none touching the
+        // centre, and no fill.
+        let d = Radar {
+            series: vec![RadarSeries {
+                name: "A".into(),
+                values: vec![Some(1.0), Some(1.0), Some(1.0), None],
+            }],
+            ..sample()
+        };
+        let svg = render(&d).unwrap();
+        let color = ChartTheme::css(d.theme.series(0));
+        let segments = lines_in(&svg, &color);
+        assert_eq!(segments.len(), 2, "{segments:?}");
+        let c = circles(&svg);
+        assert_eq!(c.len(), 3);
+        // Axis 0 is straight up, axis 2 straight down: the centre is half-way between.
+        let centre = (c[0].0, (c[0].1 + c[2].1) / 2);
+        for seg in &segments {
+            assert_eq!(seg.len(), 2);
+            assert!(
+                !seg.contains(&centre),
+                "a segment touches the centre: {seg:?}"
+            );
+        }
+        assert!(
+            !svg.contains("<polygon"),
+            "a series with a gap is not filled"
+        );
+        // With every value present the area is filled again.
+        let full = Radar {
+            series: vec![RadarSeries {
+                name: "A".into(),
+                values: vec![Some(1.0); 4],
+            }],
+            ..sample()
+        };
+        let svg = render(&full).unwrap();
+        assert_eq!(svg.matches("<polygon").count(), 1);
+        assert_eq!(lines_in(&svg, &color).len(), 4);
     }
 
     #[test]

@@ -67,6 +67,10 @@ pub struct BoardRow {
     pub size: String,
     /// One cell per column (`None`: not available).
     pub cells: Vec<Option<BoardCell>>,
+    /// For rows transcribed from a paper: the short citation shown on the row (table, paper,
+    /// year) and the link to the paper's project page (issue 26, defect 11: on the row, not
+    /// only on hover, which phones lack).
+    pub cite: Option<(String, String)>,
 }
 
 /// One metric column.
@@ -496,6 +500,10 @@ pub fn BoardTable(
                                     {rank_cell}
                                     <th scope="row">{r.model.clone()}" "
                                         <span class=format!("badge {kind}") title=r.source.clone()>{kind}</span>
+                                        {r.cite.clone().map(|(text, url)| view! {
+                                            <a class="row-source" href=url target="_blank" rel="noopener"
+                                                title=r.source.clone() data-testid="row-source">{text}</a>
+                                        })}
                                         {crate::components::rank_panel::coverage_mark(mark.as_ref())}</th>
                                     {cells}
                                 </tr>
@@ -547,6 +555,7 @@ mod tests {
             },
             size: "unknown".into(),
             cells,
+            cite: None,
         }
     }
 

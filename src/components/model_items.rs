@@ -6,6 +6,7 @@
 use coglab_core::kiva::{Outcome, RegenerationAnswers};
 use coglab_core::leaderboard::detail::{CellItems, ItemsPage, ItemsQuery, TrialsPage, TrialsQuery};
 use coglab_core::mmiq::CATEGORIES;
+use coglab_core::stats::p_phrase;
 use leptos::prelude::*;
 
 use crate::components::error_panel::ErrorPanel;
@@ -230,7 +231,7 @@ pub fn CompareModels(
             let request = api::Compare {
                 first: a?,
                 second: b?,
-                resamples: RESAMPLES,
+                resamples: RESAMPLES as u64,
                 seed: SEED,
             };
             Some(client.call(request).await)
@@ -272,8 +273,8 @@ pub fn CompareModels(
                     Some(None) => view! { <p class="notice">"Load two runs to compare them."</p> }.into_any(),
                     Some(Some(Err(e))) => view! { <ErrorPanel title="Could not compare" message=e /> }.into_any(),
                     Some(Some(Ok(Compared::Mmiq(c)))) => {
-                        let s = format!("McNemar exact p = {:.4}; difference {x} − {y} = {} points, paired bootstrap {:.0}% interval [{}, {}] ({} resamples, seed {})",
-                            c.comparison.mcnemar_p, pct(c.comparison.difference.estimate), c.comparison.difference.confidence * 100.0,
+                        let s = format!("McNemar exact {}; difference {x} − {y} = {} points, paired bootstrap {:.0}% interval [{}, {}] ({} resamples, seed {})",
+                            p_phrase(c.comparison.mcnemar_p), pct(c.comparison.difference.estimate), c.comparison.difference.confidence * 100.0,
                             pct(c.comparison.difference.low), pct(c.comparison.difference.high), c.comparison.difference.resamples, c.comparison.difference.seed);
                         view! {
                             {two_by_two(&x, &y, format!("{} items answered by both", c.comparison.n_paired),
@@ -296,8 +297,8 @@ pub fn CompareModels(
                                 "within_joint" => "Stage 2, how (joint)",
                                 _ => "Stage 3, apply",
                             };
-                            let stats = format!("{x} {}%, {y} {}% on {} paired trials; McNemar exact p = {:.4}; difference in trials right {} points, paired bootstrap {:.0}% interval [{}, {}]",
-                                pct(st.first_mean), pct(st.second_mean), st.n_paired, st.mcnemar_p,
+                            let stats = format!("{x} {}%, {y} {}% on {} paired trials; McNemar exact {}; difference in trials right {} points, paired bootstrap {:.0}% interval [{}, {}]",
+                                pct(st.first_mean), pct(st.second_mean), st.n_paired, p_phrase(st.mcnemar_p),
                                 pct(st.difference.estimate), st.difference.confidence * 100.0, pct(st.difference.low), pct(st.difference.high));
                             view! {
                                 <div class="lb-stage-compare" data-stage=st.stage.clone()>

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use crate::router::use_query_map;
 use coglab_core::kiva::Variant;
-use coglab_core::leaderboard::{guess_model, FileKind, FileStatus, KivaRow, MmiqRow};
+use coglab_core::leaderboard::{guess_model, FileKind, FileStatus, KivaRow, MmiqRow, WAITING};
 use coglab_core::mmiq::CATEGORIES;
 use coglab_core::selftest::baselines::Baselines;
 use leptos::prelude::*;
@@ -52,6 +52,8 @@ struct Staged {
     model: String,
     /// Whether to score it.
     include: bool,
+    /// Why the file was not recognised, when the worker could tell (UTF-16 text).
+    note: Option<String>,
 }
 
 /// The loaded files and computed rows of this page (kept across tab switches).
@@ -188,6 +190,12 @@ pub fn Leaderboard() -> impl IntoView {
                     }.into_any(),
                     (_, Some(Ok(b))) => view! {
                         <h2 class="lb-subhead">"Reported in the paper"</h2>
+                        {b.paper.clone().map(|p| view! {
+                            <p class="source" data-testid="paper-cite">
+                                <cite>{p.title.clone()}</cite>{format!(" ({}). ", p.venue_year())}
+                                <a href=p.url.clone() target="_blank" rel="noopener">"Project page and code"</a>
+                            </p>
+                        })}
                         {b.tables.into_iter()
                             .map(|t| view! { <ReportedTableView table=t /> })
                             .collect_view()}
@@ -305,10 +313,16 @@ async fn stage_files(ws: Workspace, files: Vec<(String, web_sys::File)>) {
         Ok(k) => k,
         Err(e) => {
             ws.error.set(Some(e));
-            vec![FileKind::Unknown; files.len()]
+            vec![
+                api::Detected {
+                    kind: FileKind::Unknown,
+                    note: None
+                };
+                files.len()
+            ]
         }
     };
-    for ((path, f), kind) in files.into_iter().zip(kinds) {
+    for ((path, f), api::Detected { kind, note }) in files.into_iter().zip(kinds) {
         let size = f.size();
         let model = guess_model(&path);
         ws.staged_files.update_value(|v| v.push(f));
@@ -320,6 +334,7 @@ async fn stage_files(ws: Workspace, files: Vec<(String, web_sys::File)>) {
                 detected: kind,
                 model,
                 include: kind != FileKind::Unknown,
+                note,
             })
         });
     }
@@ -364,6 +379,44 @@ async fn score_staged(ws: Workspace, client: WorkerClient) {
         }
         inputs.push((s.path.clone(), f.into()));
         scoring.push(s);
+    }
+    if inputs.is_empty() {
+        return;
+    }
+    // The files kept in this browser are scored again with the new ones, so that a kept answer
+    // key or MM-OPERA metadata pairs with files dropped later, and kept files that wait for a
+    // partner are scored when it comes (issue 26, defect 1). A file dropped again replaces its
+    // kept copy.
+    if !ws.kept.with_untracked(Vec::is_empty) {
+        match store::get_blobs(AREA).await {
+            Ok(stored) => {
+                let new: Vec<String> = inputs.iter().map(|(p, _)| p.clone()).collect();
+                let mut again = Vec::new();
+                for b in stored.into_iter().filter(|b| !new.contains(&b.name)) {
+                    if let Some(m) = b.model {
+                        models.insert(b.name.clone(), m);
+                    }
+                    let kind = b.kind.as_deref().and_then(FileKind::from_key);
+                    if let Some(k) = kind {
+                        kinds.insert(b.name.clone(), k);
+                    }
+                    again.push(b.name.clone());
+                    scoring.push(Staged {
+                        path: b.name.clone(),
+                        size: b.blob.size(),
+                        kind: kind.unwrap_or(FileKind::Unknown),
+                        detected: FileKind::Unknown,
+                        model: String::new(),
+                        include: true,
+                        note: None,
+                    });
+                    inputs.push((b.name, b.blob));
+                }
+                clear_rows(ws, &client);
+                ws.restored.set(again);
+            }
+            Err(e) => ws.store_error.set(Some(e)),
+        }
     }
     score_inputs(ws, client, inputs, models, kinds, scoring, true).await;
 }
@@ -432,7 +485,7 @@ async fn score_inputs(
     let ok: Vec<String> = ws.files.with_untracked(|f| {
         f.iter()
             .skip(before)
-            .filter(|f| f.status == "ok")
+            .filter(|f| f.status == "ok" || f.status == WAITING)
             .map(|f| f.file.clone())
             .collect()
     });
@@ -493,6 +546,7 @@ async fn restore(ws: Workspace, client: WorkerClient) {
             detected: FileKind::Unknown,
             model: String::new(),
             include: true,
+            note: None,
         });
         inputs.push((b.name, b.blob));
     }
@@ -630,6 +684,8 @@ fn DropZone(
     forget: impl Fn(Option<String>) + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let (over, set_over) = signal(false);
+    // "Forget these files" asks first (issue 26, defect 13): it removes every kept file.
+    let confirm_forget = RwSignal::new(false);
     let take_list = move |list: Option<web_sys::FileList>| {
         let Some(list) = list else { return };
         let files: Vec<(String, web_sys::File)> = (0..list.length())
@@ -734,10 +790,11 @@ fn DropZone(
                                                         {k.label()}{(k == s.detected).then_some(" (detected)")}</option>
                                                 }).collect_view()}
                                             </select>
+                                            {s.note.clone().map(|n| view! { <p class="lb-note" role="alert" data-testid="staged-note">{n}</p> })}
                                         </td>
                                         <td><input type="text" data-testid="staged-model" prop:value=s.model.clone()
                                             aria-label=format!("model name for {}", s.path)
-                                            on:change=move |ev| { let v = event_target_value(&ev); ws.staged.update(|x| if let Some(x) = x.get_mut(i) { x.model = v; }); } /></td>
+                                            on:input=move |ev| { let v = event_target_value(&ev); ws.staged.update_untracked(|x| if let Some(x) = x.get_mut(i) { x.model = v; }); } /></td>
                                     </tr>
                                 }
                             }).collect_view()}
@@ -805,12 +862,27 @@ fn DropZone(
                         <span data-testid="lb-kept-count">{move || {
                             let n = ws.kept.read().len();
                             let r = ws.restored.read().len();
-                            let again = if r > 0 { format!(" ({r} scored again from this browser's storage when the page opened)") } else { String::new() };
+                            let again = if r > 0 { format!(" ({r} scored again from this browser's storage)") } else { String::new() };
                             format!("{n} {} kept in this browser{again}: they are scored again each time you open the leaderboard, and never leave this machine.",
                                 if n == 1 { "file" } else { "files" })
                         }}</span>" "
-                        <button type="button" data-testid="lb-forget" on:click=move |_| forget(None)>"Forget these files"</button>
+                        <Show when=move || !confirm_forget.get()>
+                            <button type="button" data-testid="lb-forget" on:click=move |_| confirm_forget.set(true)>"Forget these files"</button>
+                        </Show>
                     </p>
+                    <Show when=move || confirm_forget.get()>
+                        <p class="lb-confirm" role="alert" data-testid="lb-forget-ask">
+                            {move || {
+                                let n = ws.kept.read().len();
+                                format!("Forget all {n} kept {}? Their rows leave the table and the files leave this browser's storage; the originals on your disk are not touched.",
+                                    if n == 1 { "file" } else { "files" })
+                            }}" "
+                            <button type="button" class="danger" data-testid="lb-forget-confirm"
+                                on:click=move |_| { confirm_forget.set(false); forget(None); }>"Forget them"</button>" "
+                            <button type="button" class="secondary" data-testid="lb-forget-keep"
+                                on:click=move |_| confirm_forget.set(false)>"Keep them"</button>
+                        </p>
+                    </Show>
                     <details>
                         <summary>"Kept files"</summary>
                         <ul class="lb-kept-list">
@@ -834,11 +906,13 @@ fn DropZone(
                     <summary>{move || {
                         let f = ws.files.read();
                         let bad = f.iter().filter(|f| f.status == "error").count();
-                        format!("{} files loaded: {} scored, {} with errors, {} not scored here",
+                        let waiting = f.iter().filter(|f| f.status == WAITING).count();
+                        format!("{} files loaded: {} scored, {} with errors, {} not scored here{}",
                             f.len(),
                             f.iter().filter(|f| f.status == "ok").count(),
                             bad,
-                            f.iter().filter(|f| f.status == "unsupported").count())
+                            f.iter().filter(|f| f.status == "unsupported").count(),
+                            if waiting > 0 { format!(", {waiting} waiting for a partner file") } else { String::new() })
                     }}</summary>
                     <ul class="lb-files" data-testid="lb-files">
                         {move || ws.files.get().into_iter().map(|f| {
@@ -848,7 +922,7 @@ fn DropZone(
                                     <span class="badge">{f.status.clone()}</span>
                                     " "<code>{f.file.clone()}</code>" · "{f.kind.label()}
                                     {(!f.model.is_empty()).then(|| format!(" · model {}", f.model))}
-                                    {f.message.clone().filter(|_| f.status == "unsupported").map(|m| format!(" · {m}"))}
+                                    {f.message.clone().filter(|_| f.status == "unsupported" || f.status == WAITING).map(|m| format!(" · {m}"))}
                                     {ws.restored.with(|r| r.contains(&f.file)).then_some(" · from this browser's storage")}
                                 </li>
                             }
@@ -856,6 +930,13 @@ fn DropZone(
                     </ul>
                 </details>
             </Show>
+            // Files waiting for a partner (kept; scored when it comes): a notice, not an error.
+            {move || ws.files.get().into_iter().filter(|f| f.status == WAITING).map(|f| view! {
+                <p class="notice lb-waiting" role="status" data-testid="lb-waiting" data-path=f.file.clone()>
+                    <code>{f.file.clone()}</code>" "{f.message.unwrap_or_default()}
+                    " It is kept in this browser meanwhile."
+                </p>
+            }).collect_view()}
             {move || ws.files.get().into_iter().filter(|f| f.status == "error").map(|f| view! {
                 <ErrorPanel title=format!("Could not score {}", f.file)
                     message=f.message.unwrap_or_default() />
@@ -940,6 +1021,7 @@ fn MmiqTab(
             <ModelItems rows=ids selected=model_pick />
             <Show when=move || { rows.read().len() >= 2 }>
                 <CompareModels rows=ids pair=pair testid="compare" />
+                <crate::pages::items::ItemAnalysisSection rows=ids benchmark="mmiq" />
             </Show>
         </Show>
     }
@@ -1039,6 +1121,14 @@ fn KivaTab(
             .map(|r| (r.id, r.model.clone()))
             .collect::<Vec<_>>()
     });
+    // Every computed KiVA row (model runs of both variants and a dropped adults file) for the
+    // item analysis, which takes the adults as respondents when asked.
+    let kiva_all = Signal::derive(move || {
+        rows.read()
+            .iter()
+            .map(|r| (r.id, r.model.clone()))
+            .collect::<Vec<_>>()
+    });
     let kiva_pair = RwSignal::new((None, None));
     let kiva_pick = RwSignal::new(None);
     url_selection(kiva_ids, kiva_pick, kiva_pair);
@@ -1076,6 +1166,7 @@ fn KivaTab(
         <Show when=move || { kiva_ids.read().len() >= 2 }
             fallback=|| view! { <p class="notice">"Drop two KiVA run folders above to compare them stage by stage."</p> }>
             <CompareModels rows=kiva_ids pair=kiva_pair testid="kiva-compare" joint=joint />
+            <crate::pages::items::ItemAnalysisSection rows=kiva_all benchmark="kiva" />
         </Show>
     }
 }
@@ -1103,14 +1194,18 @@ fn ChartCanvas(
 ) -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let (err, set_err) = signal(None::<String>);
+    // Redrawn at the new width when the window is resized (e.g. a phone turned).
+    let resized = crate::charts::resize_counter();
     // Drawn at the next frame rather than in the task that changed the data: a redraw takes
     // 10-20 ms, which would lengthen, e.g., the task that shows the scoring worker's result.
     Effect::new(move |_| {
+        resized.track();
         let d = data.get();
         request_animation_frame(move || {
             let Some(c) = canvas.get_untracked() else {
                 return;
             };
+            crate::charts::fit_to_shown_width(&c, 420);
             set_err.set(crate::charts::draw_on_canvas(c, |area| match &d {
                 Chart::Bars(b) => draw_grouped_bars(area, b),
                 Chart::Radar(r) => draw_radar(area, r),

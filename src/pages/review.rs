@@ -232,11 +232,27 @@ pub fn Review() -> impl IntoView {
     let refresh_quota = move || {
         spawn_local(async move {
             if let Ok(Some(q)) = store::quota_estimate().await {
-                quota.set(Some(format!(
-                    "{} stored in this browser ({} available)",
-                    store::format_bytes(q.usage),
-                    store::format_bytes(q.quota)
-                )));
+                // Your data is IndexedDB; the app's own offline copy (Cache Storage) is named
+                // apart, not counted as "stored" review data (issue 26, defect 14).
+                quota.set(Some(match (q.indexed_db, q.caches) {
+                    (Some(db), caches) => format!(
+                        "Your files, scores and notes: {} in this browser ({} available){}",
+                        store::format_bytes(db),
+                        store::format_bytes(q.quota),
+                        caches
+                            .filter(|c| *c > 0.0)
+                            .map(|c| format!(
+                                "; the app's offline copy: {}",
+                                store::format_bytes(c)
+                            ))
+                            .unwrap_or_default()
+                    ),
+                    (None, _) => format!(
+                        "{} stored in this browser, the app's offline copy included ({} available)",
+                        store::format_bytes(q.usage),
+                        store::format_bytes(q.quota)
+                    ),
+                }));
             }
         });
     };
@@ -385,7 +401,7 @@ pub fn Review() -> impl IntoView {
                             "All changes saved in this browser.".to_string()
                         }
                     }}
-                    {move || quota.get().map(|q| format!(" {q}."))}
+                    {move || quota.get().map(|q| view! { " "<span data-testid="storage-line">{format!("{q}.")}</span> })}
                 </p>
                 <Show when=move || !confirm_forget.get()
                     fallback=move || view! {

@@ -435,55 +435,71 @@ fn Runner(
                         <div class="kiva-given" aria-label="Given change">
                             <Pair label="" before=before after=after />
                         </div>
-                        {(stage == Stage::Extrapolation)
-                            .then(|| {
-                                view! {
-                                    <div class="kiva-tests">
-                                        {test_after
-                                            .iter()
-                                            .enumerate()
-                                            .map(|(k, p)| {
-                                                view! {
-                                                    <Pair
-                                                        label=format!("({})", (b'A' + k as u8) as char)
-                                                        before=test_before.clone()
-                                                        after=p.clone()
-                                                    />
-                                                }
-                                            })
-                                            .collect_view()}
-                                    </div>
-                                }
-                            })}
                         <h2 class="kiva-question" id="kiva-question">{question}</h2>
-                        <div class="kiva-options" role="group" aria-labelledby="kiva-question">
+                        // On phones the new object is shown once here and each answer shows
+                        // only its result (style/selftest.css); on wider screens each answer is
+                        // the whole pair.
+                        {(stage == Stage::Extrapolation).then(|| view! {
+                            <div class="kiva-test-input" aria-hidden="true">
+                                <span class="hint">"New object:"</span>
+                                {test_before.clone().view("new object")}
+                            </div>
+                        })}
+                        // Stage 3: the pictures themselves are the answers (A)-(C); (D) is the
+                        // one text button. Stages 1 and 2: text options.
+                        <div class="kiva-options" class:kiva-picks=stage == Stage::Extrapolation
+                            role="group" aria-labelledby="kiva-question">
                             {options
                                 .into_iter()
                                 .enumerate()
                                 .map(|(k, text)| {
                                     let key = keys[k].clone();
-                                    let shown = if stage == Stage::Extrapolation {
-                                        text
-                                    } else {
-                                        format!("({key}) {text}")
-                                    };
-                                    view! {
-                                        <button
-                                            type="button"
-                                            class="kiva-option"
-                                            data-testid="option"
-                                            aria-keyshortcuts=key.clone()
-                                            on:click=move |_| answer(k)
-                                        >
-                                            {shown}
-                                        </button>
+                                    match (stage, test_after.get(k)) {
+                                        (Stage::Extrapolation, Some(p)) => view! {
+                                            <button
+                                                type="button"
+                                                class="kiva-option kiva-pick"
+                                                data-testid="option"
+                                                aria-keyshortcuts=key.clone()
+                                                aria-label=format!("Answer ({key})")
+                                                on:click=move |_| answer(k)
+                                            >
+                                                <Pair
+                                                    label=format!("({key})")
+                                                    before=test_before.clone()
+                                                    after=p.clone()
+                                                />
+                                            </button>
+                                        }
+                                        .into_any(),
+                                        _ => {
+                                            let shown = if stage == Stage::Extrapolation {
+                                                text
+                                            } else {
+                                                format!("({key}) {text}")
+                                            };
+                                            view! {
+                                                <button
+                                                    type="button"
+                                                    class="kiva-option"
+                                                    data-testid="option"
+                                                    aria-keyshortcuts=key.clone()
+                                                    on:click=move |_| answer(k)
+                                                >
+                                                    {shown}
+                                                </button>
+                                            }
+                                            .into_any()
+                                        }
                                     }
                                 })
                                 .collect_view()}
                         </div>
                         <p class="hint">
                             {match stage {
-                                Stage::Extrapolation => "Keys A–D answer.".to_string(),
+                                Stage::Extrapolation => {
+                                    "Click a picture, or press A–C; D: none of these.".to_string()
+                                }
                                 _ => format!("Keys 1–{} answer.", keys.len()),
                             }}
                             " Progress is saved after every answer."

@@ -10,6 +10,7 @@ mod heatmap;
 
 use std::rc::Rc;
 
+use coglab_core::limits::{MAX_BOOTSTRAP, MIN_BOOTSTRAP};
 use coglab_core::reported::{ReportedBundle, ReportedTable};
 use coglab_core::sem::bootstrap::BootstrapOptions;
 use coglab_core::sem::engine::{Mode, Scheme};
@@ -18,6 +19,7 @@ use coglab_core::sem::suite::{
     RankRow, ReportTable, SpecDraft,
 };
 use coglab_core::sem::SemReport;
+use coglab_core::stats::{format_p, p_phrase};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde::{Deserialize, Serialize};
@@ -101,12 +103,31 @@ struct SavedSemReport {
 
 #[derive(Deserialize)]
 struct SavedBootstrap {
-    resamples: usize,
+    resamples: u64,
     seed: u64,
 }
 
 #[derive(Clone, Copy)]
 struct Worker(StoredValue<WorkerClient, LocalStorage>);
+
+/// Where the Structure page keeps its workspace in this browser (IndexedDB key-value store).
+const WORKSPACE_KEY: &str = "structure.workspace";
+
+/// Reads a saved report (`structure-report.json`) or the kept workspace: its inputs and its
+/// model spec, or a message naming `name`, the line and the field.
+fn parse_saved(name: &str, text: &str) -> Result<(SavedInputs, SpecDraft), String> {
+    let r: SavedInputs =
+        serde_json::from_str(text).map_err(|e| format!("{name}: line {}: {e}", e.line()))?;
+    if r.kind != "coglab-structure-report" {
+        return Err(format!(
+            "{name}: field \"kind\": expected \"coglab-structure-report\", found {:?}",
+            r.kind
+        ));
+    }
+    let d = SpecDraft::parse(&r.spec.to_string(), &format!("{name} (spec)"))
+        .map_err(|e| e.to_string())?;
+    Ok((r, d))
+}
 
 /// Fits `request` in the worker; when the worker no longer holds the matrix (a Cancel restarted
 /// it), reads `d`'s text again and fits once more, updating `data`'s handle.
@@ -289,6 +310,20 @@ fn png_button(label: &'static str, testid: &'static str, file: &'static str) -> 
 async fn read_file(input: &web_sys::HtmlInputElement) -> Option<Result<(String, String), String>> {
     let file = input.files()?.get(0)?;
     let name = file.name();
+    // The worker's file-size limit, checked before the page reads the text (a larger file
+    // would be decoded on the main thread and could take the tab down).
+    let limit = crate::worker::protocol::MAX_FILE_BYTES;
+    if file.size() > limit {
+        input.set_value("");
+        return Some(Err(format!(
+            "{name}: {} ({:.0} bytes) is above the {} ({limit:.0} bytes) this page reads in the \
+             browser. Fit it with the command line instead, which reads files of any size: \
+             coglab sem --spec SPEC.json \"{name}\"",
+            crate::worker::protocol::megabytes(file.size()),
+            file.size(),
+            crate::worker::protocol::megabytes(limit),
+        )));
+    }
     let res = match JsFuture::from(file.text()).await {
         Ok(v) => v
             .as_string()
@@ -334,7 +369,7 @@ pub fn Structure() -> impl IntoView {
     let analysis = RwSignal::new(None::<Analysis>);
     let error = RwSignal::new(None::<(String, String)>);
     let busy = RwSignal::new(false);
-    let boot_n = RwSignal::new(5000usize);
+    let boot_n = RwSignal::new(5000u64);
     let boot_seed = RwSignal::new(1u64);
     let progress = RwSignal::new(None::<f64>);
     let generation = StoredValue::new(0u64);
@@ -342,9 +377,16 @@ pub fn Structure() -> impl IntoView {
     // refit on the change of data, model and pruning is skipped once.
     let hold = StoredValue::new(false);
     let gold = RwSignal::new(None::<ReportedBundle>);
+    // Set as soon as the user loads a matrix, a spec or a report: a default or a restored
+    // workspace that arrives later does not overwrite it (issue 26, defect 6: a report opened
+    // within 200 ms of loading was half replaced by the default table).
+    let user_acted = StoredValue::new(false);
+    // Set once the saved workspace (if any) has been read: saving starts then.
+    let restored = StoredValue::new(false);
 
     // Gold's bundled tables (Table 2 is the default matrix, Table 3 is shown beside D_div etc.).
-    let load_default = move || {
+    // `asked`: the user pressed the button (applies whatever was loaded before).
+    let load_default = move |asked: bool| {
         spawn_local(async move {
             let bundle = match crate::data::load_reported("gold").await {
                 Ok(b) => b,
@@ -361,8 +403,15 @@ pub fn Structure() -> impl IntoView {
                 return;
             };
             gold.set(Some(bundle));
+            if !asked && user_acted.get_value() {
+                return;
+            }
             let csv = matrix_csv_from_reported(&t2, &["Overall"]);
-            match load_columns(worker, "gold-table2.csv".into(), csv).await {
+            let loaded = load_columns(worker, "gold-table2.csv".into(), csv).await;
+            if !asked && user_acted.get_value() {
+                return;
+            }
+            match loaded {
                 Ok(d) => {
                     draft.set(gold_table2_draft());
                     data.set(Some(d));
@@ -372,8 +421,6 @@ pub fn Structure() -> impl IntoView {
             }
         });
     };
-    load_default();
-
     let run = move |boot: Option<BootstrapOptions>| {
         let Some(d) = data.get_untracked() else {
             return;
@@ -437,8 +484,54 @@ pub fn Structure() -> impl IntoView {
         run(None);
     });
 
+    // Applies a saved report or workspace: its matrix is read into the worker again (a saved
+    // handle belongs to an earlier worker), then its model, pruning and bootstrap settings,
+    // and the page fits it. `restoring`: the saved workspace on opening the page, which gives
+    // way to anything the user loads meanwhile.
+    let apply_saved = move |r: SavedInputs, d: SpecDraft, restoring: bool| {
+        spawn_local(async move {
+            let loaded = load_columns(worker, r.data.name.clone(), r.data.text.clone()).await;
+            if restoring && user_acted.get_value() {
+                return;
+            }
+            match loaded {
+                Ok(fresh) => {
+                    hold.set_value(true);
+                    prune.set(r.prune);
+                    data.set(Some(fresh));
+                    draft.set(d);
+                    error.set(None);
+                    let boot = r.analysis.and_then(|a| a.report.bootstrap).and_then(|b| {
+                        boot_n.set(b.resamples);
+                        boot_seed.set(b.seed);
+                        // The command line's bounds (a report file may say anything).
+                        match bootstrap_count(b.resamples) {
+                            Ok(resamples) => Some(BootstrapOptions {
+                                resamples,
+                                seed: b.seed,
+                            }),
+                            Err(e) => {
+                                error.set(Some(("The report's bootstrap was not run".into(), e)));
+                                None
+                            }
+                        }
+                    });
+                    run(boot);
+                }
+                Err(e) if restoring => {
+                    web_sys::console::warn_1(
+                        &format!("the saved Structure workspace was not read: {e}").into(),
+                    );
+                    load_default(false);
+                }
+                Err(e) => error.set(Some(("Could not load the report".into(), e))),
+            }
+        });
+    };
+
     let on_file = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
+        user_acted.set_value(true);
         spawn_local(async move {
             let Some(res) = read_file(&input).await else {
                 return;
@@ -470,6 +563,7 @@ pub fn Structure() -> impl IntoView {
 
     let on_spec_file = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
+        user_acted.set_value(true);
         spawn_local(async move {
             let Some(res) = read_file(&input).await else {
                 return;
@@ -488,40 +582,13 @@ pub fn Structure() -> impl IntoView {
 
     let on_report_file = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
+        user_acted.set_value(true);
         spawn_local(async move {
             let Some(res) = read_file(&input).await else {
                 return;
             };
-            let parsed = res.and_then(|(name, text)| {
-                let r: SavedInputs = serde_json::from_str(&text)
-                    .map_err(|e| format!("{name}: line {}: {e}", e.line()))?;
-                if r.kind != "coglab-structure-report" {
-                    return Err(format!(
-                        "{name}: field \"kind\": expected \"coglab-structure-report\", found {:?}",
-                        r.kind
-                    ));
-                }
-                let d = SpecDraft::parse(&r.spec.to_string(), &format!("{name} (spec)"))
-                    .map_err(|e| e.to_string())?;
-                Ok((r, d))
-            });
-            match parsed {
-                Ok((r, d)) => {
-                    hold.set_value(true);
-                    prune.set(r.prune);
-                    data.set(Some(r.data));
-                    draft.set(d);
-                    error.set(None);
-                    let boot = r.analysis.and_then(|a| a.report.bootstrap).map(|b| {
-                        boot_n.set(b.resamples);
-                        boot_seed.set(b.seed);
-                        BootstrapOptions {
-                            resamples: b.resamples,
-                            seed: b.seed,
-                        }
-                    });
-                    run(boot);
-                }
+            match res.and_then(|(name, text)| parse_saved(&name, &text)) {
+                Ok((r, d)) => apply_saved(r, d, false),
                 Err(e) => error.set(Some(("Could not load the report".into(), e))),
             }
         });
@@ -545,6 +612,59 @@ pub fn Structure() -> impl IntoView {
         }
     };
 
+    // Keeps the workspace in this browser (IndexedDB) whenever the data, the model, the
+    // pruning or a bootstrap changes, so a reload comes back to it.
+    Effect::new(move |_| {
+        let d = data.get();
+        let spec = draft.get();
+        let p = prune.get();
+        let boot = analysis.with(|a| {
+            a.as_ref()
+                .and_then(|a| a.report.bootstrap.as_ref().map(|b| (b.resamples, b.seed)))
+        });
+        if !restored.get_value() {
+            return;
+        }
+        let Some(d) = d else { return };
+        let spec: serde_json::Value = serde_json::from_str(&spec.to_json()).unwrap_or_default();
+        let mut v = serde_json::json!({
+            "kind": "coglab-structure-report", "spec": spec, "prune": p, "data": d,
+        });
+        if let Some((resamples, seed)) = boot {
+            v["analysis"] = serde_json::json!({
+                "report": { "bootstrap": { "resamples": resamples, "seed": seed } }
+            });
+        }
+        let text = v.to_string();
+        spawn_local(async move {
+            let _ = crate::store::put_kv(WORKSPACE_KEY, &text).await;
+        });
+    });
+
+    // The workspace of the last visit (data, model, pruning, bootstrap settings), kept in this
+    // browser like the other pages' work; else Gold's Table 2.
+    spawn_local(async move {
+        let saved = crate::store::get_kv(WORKSPACE_KEY).await.ok().flatten();
+        let parsed = saved.map(|text| parse_saved(WORKSPACE_KEY, &text));
+        match parsed {
+            Some(Ok((r, d))) if !user_acted.get_value() => {
+                restored.set_value(true);
+                apply_saved(r, d, true);
+            }
+            Some(Err(e)) => {
+                restored.set_value(true);
+                web_sys::console::warn_1(
+                    &format!("the saved Structure workspace was not read: {e}").into(),
+                );
+                load_default(false);
+            }
+            _ => {
+                restored.set_value(true);
+                load_default(false);
+            }
+        }
+    });
+
     view! {
         <section data-testid="page-structure" class="structure">
             <h1>"Benchmark structure (Gold)"</h1>
@@ -556,7 +676,7 @@ pub fn Structure() -> impl IntoView {
             <div class="card st-data">
                 <h2>"1. Score matrix"</h2>
                 <div class="st-row">
-                    <button type="button" data-testid="load-default" on:click=move |_| load_default()>
+                    <button type="button" data-testid="load-default" on:click=move |_| { user_acted.set_value(true); load_default(true); }>
                         "Use Gold Table 2 (10 models × 11 tasks)"
                     </button>
                     <label class="file-label">
@@ -929,8 +1049,8 @@ fn Results(
     busy: RwSignal<bool>,
     /// Bootstrap progress in [0, 1].
     progress: RwSignal<Option<f64>>,
-    /// Bootstrap resamples.
-    boot_n: RwSignal<usize>,
+    /// Bootstrap resamples as typed (checked against the limits when the bootstrap is run).
+    boot_n: RwSignal<u64>,
     /// Bootstrap seed.
     boot_seed: RwSignal<u64>,
     /// Runs the analysis (with a bootstrap when given).
@@ -940,6 +1060,8 @@ fn Results(
     worker: Worker,
 ) -> impl IntoView {
     let _ = data;
+    // Why the typed resamples were refused (out of the command line's bounds), if they were.
+    let boot_error = RwSignal::new(None::<String>);
     let rep =
         move |f: fn(&SemReport) -> String| move || analysis.read().as_ref().map(|a| f(&a.report));
     let sort = RwSignal::new(("rank".to_string(), false));
@@ -999,7 +1121,7 @@ fn Results(
                         .chain(r.descriptives.constructs.iter().map(|(n, x)| ("construct", n, x)))
                         .map(|(kind, n, x)| view! {
                             <tr><th scope="row">{n.clone()}</th><td>{kind}</td><td class="num">{x.n}</td><td class="num">{f3(x.mean)}</td><td class="num">{opt3(x.sd)}</td>
-                            <td class="num">{opt3(x.skewness)}</td><td class="num">{opt3(x.excess_kurtosis)}</td><td class="num">{opt3(x.cvm_w_star)}</td><td class="num">{opt3(x.cvm_p)}</td></tr>
+                            <td class="num">{opt3(x.skewness)}</td><td class="num">{opt3(x.excess_kurtosis)}</td><td class="num">{opt3(x.cvm_w_star)}</td><td class="num">{x.cvm_p.map_or_else(|| "–".to_string(), format_p)}</td></tr>
                         }).collect::<Vec<_>>();
                     let boot_rows = r.bootstrap.as_ref().map(|b| {
                         let rows = [("loading", &b.loadings), ("path", &b.paths), ("weight", &b.weights)].into_iter()
@@ -1018,11 +1140,17 @@ fn Results(
                             {format!("{} models ({} dropped), {} iterations, scheme {:?}; ", r.n_models, r.dropped_models.len(), r.iterations, r.scheme)}
                             <span data-testid="fit-ms">{format!("{:.1}", a.ms)}</span>" ms in the worker."
                         </p>
+                        {r.listwise_warning.as_ref().map(|w| view! {
+                            <p class="error-panel" role="alert" data-testid="listwise-warning">
+                                <strong>"Warning: "</strong>
+                                {format!("{w}. Each missing cell drops its model; leave out the sparsest columns or fill their cells to keep more models.")}
+                            </p>
+                        })}
                         {r.human.as_ref().map(|h| view! {
                             <p data-testid="human-alignment">
                                 {format!(
-                                    "Weighted overall score against the human column {}: Pearson r = {:.3} (p = {:.3}), Spearman ρ = {:.3} (p = {:.3}), {} models.",
-                                    h.column, h.pearson.r, h.pearson.p, h.spearman.r, h.spearman.p, h.pearson.n
+                                    "Weighted overall score against the human column {}: Pearson r = {:.3} ({}), Spearman ρ = {:.3} ({}), {} models.",
+                                    h.column, h.pearson.r, p_phrase(h.pearson.p), h.spearman.r, p_phrase(h.spearman.p), h.pearson.n
                                 )}
                             </p>
                         })}
@@ -1068,14 +1196,23 @@ fn Results(
                 }}
             </Show>
             <div class="st-row st-boot">
-                <label>"Resamples " <input type="number" min="10" step="100" data-testid="boot-n" prop:value=move || boot_n.get().to_string()
-                    on:change=move |ev| { if let Ok(v) = event_target_value(&ev).trim().parse::<usize>() { boot_n.set(v.clamp(10, 100_000)) } } /></label>
+                <label>"Resamples " <input type="number" min=MIN_BOOTSTRAP max=MAX_BOOTSTRAP step="100" data-testid="boot-n" prop:value=move || boot_n.get().to_string()
+                    on:change=move |ev| { if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() { boot_n.set(v); boot_error.set(None) } } /></label>
                 <label>"Seed " <input type="number" min="0" data-testid="boot-seed" prop:value=move || boot_seed.get().to_string()
                     on:change=move |ev| { if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() { boot_seed.set(v) } } /></label>
                 <button type="button" data-testid="run-bootstrap" disabled=move || analysis.read().is_none()
-                    on:click=move |_| run(Some(BootstrapOptions { resamples: boot_n.get_untracked(), seed: boot_seed.get_untracked() }))>
+                    on:click=move |_| match bootstrap_count(boot_n.get_untracked()) {
+                        Ok(resamples) => {
+                            boot_error.set(None);
+                            run(Some(BootstrapOptions { resamples, seed: boot_seed.get_untracked() }))
+                        }
+                        Err(e) => boot_error.set(Some(e)),
+                    }>
                     "Run bootstrap"
                 </button>
+                {move || boot_error.get().map(|e| view! {
+                    <p class="error-panel" role="alert" data-testid="boot-n-error">{e}</p>
+                })}
                 <Show when=move || progress.get().is_some()>
                     <progress data-testid="boot-progress" max="1" value=move || progress.get().unwrap_or(0.0).to_string() aria-label="Bootstrap progress"></progress>
                     <button type="button" on:click=move |_| worker.0.get_value().cancel()>"Cancel"</button>
@@ -1083,6 +1220,14 @@ fn Results(
             </div>
         </div>
     }
+}
+
+/// SEM bootstrap resamples checked against the command line's bounds
+/// ([`MIN_BOOTSTRAP`]..=[`MAX_BOOTSTRAP`]), with its message when out of them
+/// (`bootstrap: at most 100000 allowed, found 1000000`).
+fn bootstrap_count(n: u64) -> Result<usize, String> {
+    coglab_core::limits::check("bootstrap", n, MIN_BOOTSTRAP, MAX_BOOTSTRAP)
+        .map_err(|e| e.to_string())
 }
 
 fn task_constructs_clone(r: &SemReport) -> Vec<String> {

@@ -106,7 +106,7 @@ operations! {
     /// optimised them before the user's files arrive.
     Warm => ();
     /// Detects the format of each file from its content (read in the worker).
-    Detect => Vec<FileKind>;
+    Detect => Vec<Detected>;
     /// Reads, detects and scores a batch of files; keeps their item-level data.
     Score => Scored;
     /// One page of an MM-IQ row's items.
@@ -135,6 +135,11 @@ operations! {
     ReviewBuild => coglab_core::review::Loaded;
     /// Gold's weighted scores of a printed table of task scores (the bundled Table 2).
     GoldTable => GoldResult;
+    /// Item analysis (classical statistics, Rasch/2PL, S-X2, flags, reduced subset) of kept
+    /// rows of one benchmark, as a page-sized report.
+    ItemAnalysis => coglab_core::items::ItemsReport;
+    /// Characteristic curves of some items of the last item analysis (no new fit).
+    ItemCurves => Vec<coglab_core::items::ReportCurve>;
     /// Ranks kept rows of one benchmark with paired tests: coverage, rank ranges, groups,
     /// adjusted p-values, MDD, clustered SEs, extraction and judge robustness.
     Rank => coglab_core::ranks::view::RankBoard;
@@ -149,6 +154,16 @@ pub struct Warm;
 pub struct Detect {
     /// The files, in order; the reply has one format per file.
     pub files: Vec<FileRef>,
+}
+
+/// [`Detect`]'s result for one file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Detected {
+    /// The format detected ([`FileKind::Unknown`] when none).
+    pub kind: FileKind,
+    /// Why the file is of no format when it is text in another encoding (UTF-16, UTF-32),
+    /// naming the file and the encoding ([`coglab_core::leaderboard::unreadable`]).
+    pub note: Option<String>,
 }
 
 /// [`Score`]'s arguments.
@@ -187,8 +202,9 @@ pub struct Compare {
     pub first: RowId,
     /// The second row (B).
     pub second: RowId,
-    /// Paired-bootstrap resamples.
-    pub resamples: usize,
+    /// Paired-bootstrap resamples (at most [`coglab_core::limits::MAX_RESAMPLES`]; 64 bits,
+    /// so that any count a message carries reaches [`check_limits`] on wasm32).
+    pub resamples: u64,
     /// Bootstrap seed.
     pub seed: u64,
 }
@@ -229,8 +245,8 @@ pub struct MmoperaCompare {
     pub second: RowId,
     /// The task both are compared on.
     pub task: coglab_core::mmopera::Task,
-    /// Bootstrap resamples.
-    pub resamples: usize,
+    /// Bootstrap resamples (at most [`coglab_core::limits::MAX_RESAMPLES`]).
+    pub resamples: u64,
     /// Bootstrap seed.
     pub seed: u64,
 }
@@ -328,6 +344,58 @@ pub struct GoldTable {
     pub values: Vec<Vec<Option<f64>>>,
 }
 
+/// Checks the counts a request carries against [`coglab_core::limits`], as the command line
+/// checks its options: paired-bootstrap resamples (`Compare`, `MmoperaCompare`: 1 to
+/// [`MAX_RESAMPLES`](coglab_core::limits::MAX_RESAMPLES)) and SEM bootstrap resamples
+/// (`SemAnalyze`: [`MIN_BOOTSTRAP`](coglab_core::limits::MIN_BOOTSTRAP) to
+/// [`MAX_BOOTSTRAP`](coglab_core::limits::MAX_BOOTSTRAP)). The worker calls it before any
+/// work, so a count out of bounds is refused at once, whatever the page or a message sent it.
+/// (File sizes are checked when a file is read: [`super::protocol::MAX_FILE_BYTES`].)
+///
+/// # Errors
+/// [`coglab_core::limits::LimitError`]'s message, the one `coglab` prints for the same count,
+/// e.g. `resamples: at most 1000000 allowed, found 2000000`.
+pub fn check_limits(request: &Request) -> Result<(), String> {
+    use coglab_core::limits::{check, MAX_BOOTSTRAP, MAX_RESAMPLES, MIN_BOOTSTRAP};
+    let result = match request {
+        Request::Compare(r) => check("resamples", r.resamples, 1, MAX_RESAMPLES).map(drop),
+        Request::MmoperaCompare(r) => check("resamples", r.resamples, 1, MAX_RESAMPLES).map(drop),
+        Request::SemAnalyze(SemAnalyze {
+            bootstrap: Some(b), ..
+        }) => check(
+            "bootstrap",
+            b.resamples as u64,
+            MIN_BOOTSTRAP,
+            MAX_BOOTSTRAP,
+        )
+        .map(drop),
+        _ => Ok(()),
+    };
+    result.map_err(|e| e.to_string())
+}
+
+/// [`ItemAnalysis`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ItemAnalysis {
+    /// The kept rows (one benchmark), each with the name its respondent gets.
+    pub rows: Vec<(RowId, String)>,
+    /// The IRT model.
+    pub model: coglab_core::items::IrtModel,
+    /// KiVA: include the participants of a dropped adults file.
+    pub include_humans: bool,
+    /// MM-OPERA: an item is right when its mean holistic score is at least this.
+    pub threshold: f64,
+    /// Items whose characteristic curves are wanted (empty: the flagged ones).
+    pub curves_for: Vec<String>,
+}
+
+/// [`ItemCurves`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ItemCurves {
+    /// Item ids, in the order wanted (at most 24 are returned).
+    pub ids: Vec<String>,
+}
+
 /// [`Rank`]'s arguments.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Rank {
@@ -394,4 +462,72 @@ pub fn from_js<T: serde::de::DeserializeOwned>(value: wasm_bindgen::JsValue) -> 
         let text = e.to_string();
         text.strip_prefix("Error: ").unwrap_or(&text).to_string()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compare(resamples: u64) -> Request {
+        Request::Compare(Compare {
+            first: 1,
+            second: 2,
+            resamples,
+            seed: 1,
+        })
+    }
+
+    fn sem(resamples: usize) -> Request {
+        Request::SemAnalyze(SemAnalyze {
+            matrix: 1,
+            spec: String::new(),
+            prune: false,
+            bootstrap: Some(BootstrapOptions { resamples, seed: 1 }),
+            mean_impute: false,
+        })
+    }
+
+    /// Issue 27 defect 2 in the browser: the worker refuses the counts the command line
+    /// refuses, with the command line's message (`coglab compare mmiq --resamples 2000000`
+    /// says the same), before it looks the rows up or fits anything.
+    #[test]
+    fn counts_beyond_the_limits_are_refused_with_the_cli_message() {
+        assert_eq!(
+            check_limits(&compare(2_000_000)),
+            Err("resamples: at most 1000000 allowed, found 2000000".into())
+        );
+        assert_eq!(
+            check_limits(&compare(1_000_000_000_000)),
+            Err("resamples: at most 1000000 allowed, found 1000000000000".into())
+        );
+        assert_eq!(
+            check_limits(&compare(0)),
+            Err("resamples: at least 1 needed, found 0".into())
+        );
+        assert_eq!(check_limits(&compare(1_000_000)), Ok(()));
+        let opera = Request::MmoperaCompare(MmoperaCompare {
+            first: 1,
+            second: 2,
+            task: coglab_core::mmopera::Task::Ria,
+            resamples: u64::MAX,
+            seed: 1,
+        });
+        assert_eq!(
+            check_limits(&opera),
+            Err(format!(
+                "resamples: at most 1000000 allowed, found {}",
+                u64::MAX
+            ))
+        );
+        assert_eq!(
+            check_limits(&sem(100_001)),
+            Err("bootstrap: at most 100000 allowed, found 100001".into())
+        );
+        assert_eq!(
+            check_limits(&sem(1)),
+            Err("bootstrap: at least 2 needed, found 1".into())
+        );
+        assert_eq!(check_limits(&sem(100_000)), Ok(()));
+        assert_eq!(check_limits(&Request::Warm(Warm)), Ok(()));
+    }
 }

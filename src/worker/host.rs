@@ -7,7 +7,7 @@
 
 use super::api::{self, Envelope, FileRef, Message, Reply, Request};
 use super::protocol::{self, InputFile};
-use super::{ops_leaderboard, ops_structure};
+use super::{ops_items, ops_leaderboard, ops_structure};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use wasm_bindgen::prelude::*;
@@ -135,6 +135,7 @@ pub fn refuse_large(files: &[FileRef]) -> Result<(), String> {
 
 /// Runs one request.
 async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> {
+    api::check_limits(&request)?;
     Ok(match request {
         Request::Warm(_) => {
             warm_up();
@@ -164,6 +165,8 @@ async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> 
                 .collect();
             Reply::ReviewBuild(coglab_core::review::build_sets(&files))
         }
+        Request::ItemAnalysis(r) => Reply::ItemAnalysis(ops_items::item_analysis(&r)?),
+        Request::ItemCurves(r) => Reply::ItemCurves(ops_items::curves(&r)?),
         Request::GoldTable(r) => Reply::GoldTable(coglab_core::leaderboard::gold::score_table(
             &r.labels, &r.columns, &r.values,
         )?),

@@ -54,11 +54,11 @@ async fn read_range(blob: &web_sys::Blob, start: f64, end: f64) -> Result<Vec<u8
 /// [`api::Detect`]: each file's format, from its first 8 KiB (core
 /// [`coglab_core::leaderboard::detect`]), or from the whole file up to 4 MiB when its start
 /// is not recognised (a JSON file's telling keys may come later). A file the browser cannot
-/// read is [`FileKind::Unknown`].
+/// read is [`FileKind::Unknown`]; one in UTF-16 or UTF-32 too, with a note naming its encoding.
 ///
 /// # Errors
 /// None today; the signature leaves room for a refusal of the whole request.
-pub async fn detect(files: &[FileRef]) -> Result<Vec<FileKind>, String> {
+pub async fn detect(files: &[FileRef]) -> Result<Vec<api::Detected>, String> {
     let mut out = Vec::with_capacity(files.len());
     for f in files {
         let size = f.blob.size();
@@ -71,7 +71,10 @@ pub async fn detect(files: &[FileRef]) -> Result<Vec<FileKind>, String> {
                 kind = coglab_core::leaderboard::detect(&f.name, &all);
             }
         }
-        out.push(kind);
+        let note = (kind == FileKind::Unknown)
+            .then(|| coglab_core::leaderboard::unreadable(&f.name, &head))
+            .flatten();
+        out.push(api::Detected { kind, note });
     }
     Ok(out)
 }
@@ -254,6 +257,23 @@ impl Parser {
     }
 }
 
+/// Runs `f` on the kept details of `rows` (in order), or says which row is gone.
+///
+/// # Errors
+/// [`GONE`]'s message when a row is no longer kept.
+pub fn with_details<R>(
+    rows: &[RowId],
+    f: impl FnOnce(&[&Detail]) -> Result<R, String>,
+) -> Result<R, String> {
+    STORE.with_borrow(|s| {
+        let details = rows
+            .iter()
+            .map(|id| s.get(id).ok_or_else(|| GONE.to_string()))
+            .collect::<Result<Vec<&Detail>, String>>()?;
+        f(&details)
+    })
+}
+
 /// [`api::Items`]: one page of an MM-IQ row's items.
 ///
 /// # Errors
@@ -283,12 +303,19 @@ pub fn trials(a: &api::Trials) -> Result<TrialsPage, String> {
 /// # Errors
 /// A message for rows of different benchmarks, rows no longer kept, or the core's.
 pub fn compare(a: &api::Compare) -> Result<Compared, String> {
+    let resamples = coglab_core::limits::check(
+        "resamples",
+        a.resamples,
+        1,
+        coglab_core::limits::MAX_RESAMPLES,
+    )
+    .map_err(|e| e.to_string())?;
     STORE.with_borrow(|s| match (s.get(&a.first), s.get(&a.second)) {
         (Some(Detail::Mmiq(x)), Some(Detail::Mmiq(y))) => {
-            compare_mmiq(x, y, a.resamples, a.seed).map(|c| Compared::Mmiq(Box::new(c)))
+            compare_mmiq(x, y, resamples, a.seed).map(|c| Compared::Mmiq(Box::new(c)))
         }
         (Some(Detail::Kiva(x)), Some(Detail::Kiva(y))) => {
-            compare_kiva(x, y, a.resamples, a.seed).map(Compared::Kiva)
+            compare_kiva(x, y, resamples, a.seed).map(Compared::Kiva)
         }
         (Some(_), Some(_)) => Err("the two rows are from different benchmarks".into()),
         _ => Err(GONE.into()),
@@ -334,6 +361,13 @@ pub fn forget(rows: &[RowId]) {
 /// # Errors
 /// A message for rows no longer kept or without scores on the task, or the core's.
 pub fn mmopera_compare(a: api::MmoperaCompare) -> Result<MmoperaComparison, String> {
+    let resamples = coglab_core::limits::check(
+        "resamples",
+        a.resamples,
+        1,
+        coglab_core::limits::MAX_RESAMPLES,
+    )
+    .map_err(|e| e.to_string())?;
     STORE.with_borrow(|s| {
         let (Some(Detail::Mmopera(x)), Some(Detail::Mmopera(y))) =
             (s.get(&a.first), s.get(&a.second))
@@ -354,7 +388,7 @@ pub fn mmopera_compare(a: api::MmoperaCompare) -> Result<MmoperaComparison, Stri
             models: [x.model.clone(), y.model.clone()],
             a: on(x)?,
             b: on(y)?,
-            resamples: a.resamples,
+            resamples,
             seed: a.seed,
         }
         .compare()

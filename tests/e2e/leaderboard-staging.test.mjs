@@ -97,7 +97,7 @@ test('staged files: the format is a choice, the model name is guessed from the f
     await context.close();
   });
 
-test('scored files are kept in this browser: reload re-scores them with the same numbers; forget',
+test('scored files are kept in this browser: reload re-scores them with the same numbers; defect 13: "Forget these files" asks first',
   { skip }, async () => {
     const { page, context, errors } = await newPage(env.browser);
     const app = new App(page, env.base);
@@ -125,7 +125,7 @@ test('scored files are kept in this browser: reload re-scores them with the same
     await krow.waitFor();
     sameCells(await st.cells('kiva', 'gpt4_multi_image'), kivaBefore);
     assert.match(await page.getByTestId('lb-kept-count').innerText(),
-      /^16 files kept in this browser \(16 scored again from this browser's storage when the page opened\)/);
+      /^16 files kept in this browser \(16 scored again from this browser's storage\)/);
     await page.getByTestId('tab-mmiq').click();
     await mrow.waitFor();
     sameCells(await st.cells('mmiq', 'example'), mmiqBefore);
@@ -143,8 +143,17 @@ test('scored files are kept in this browser: reload re-scores them with the same
     await krow.waitFor();
     sameCells(await st.cells('kiva', 'gpt4_multi_image'), kivaBefore);
 
-    // Forget all: rows and kept files gone, and still gone after a reload.
+    // Forget all (issue 26, defect 13): the button asks first; "Keep them" keeps everything.
     await page.getByTestId('lb-forget').click();
+    await page.getByTestId('lb-forget-ask').waitFor();
+    assert.match(await page.getByTestId('lb-forget-ask').innerText(), /Forget all 15 kept files\?/);
+    await page.getByTestId('lb-forget-keep').click();
+    await page.getByTestId('lb-forget-ask').waitFor({ state: 'detached' });
+    assert.equal(await krow.count(), 1);
+    assert.equal(await page.locator('[data-testid=kept-file]').count(), 15);
+    // Confirmed: rows and kept files gone, and still gone after a reload.
+    await page.getByTestId('lb-forget').click();
+    await page.getByTestId('lb-forget-confirm').click();
     await krow.waitFor({ state: 'detached' });
     assert.equal(await page.getByTestId('lb-kept').count(), 0);
     await page.reload();

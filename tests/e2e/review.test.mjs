@@ -108,6 +108,9 @@ test('review: keyboard scoring survives reloads (also offline); agreement; expor
   await page.getByTestId('sample-stratify').selectOption('domain');
   await page.getByTestId('draw-sample').click();
   assert.equal(await app.position(), 'Item 1 of 6');
+  // This walk moves by itself: "advance after a key score" (on by default) is turned off.
+  await page.getByTestId('auto-advance').uncheck();
+  await app.unfocus();
 
   // Review four items with the keyboard; a note on the second.
   const mine = [3, 3, 0, 4];
@@ -279,4 +282,61 @@ test('review: MM-IQ predictions with the key and a KiVA run are reviewable sets'
   await app.saved();
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('defect 14: score and advance, keyboard scoring on the process set, why pairs < reviewed, the storage line', async () => {
+  const d = await mkdtemp(join(tmpdir(), 'coglab-review14-'));
+  await writeOperaFiles(d);
+  // Item ria_002's judge verdict is unusable (no score): reviewed, but not a pair.
+  const regular = JSON.parse(await readFile(join(d, 'gpt-4o_RIA_regular_scoring.json'), 'utf8'));
+  regular.ria_002.score_judge = 'N/A';
+  await writeFile(join(d, 'gpt-4o_RIA_regular_scoring.json'), JSON.stringify(regular, null, 1));
+  const paths = ['metadata.json', 'gpt-4o_RIA_results.json', 'gpt-4o_RIA_regular_scoring.json',
+    'gpt-4o_RIA_reasoning_scoring.json'].map((f) => join(d, f));
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new ReviewPage(page, env.base);
+  await app.goto('/review');
+  await app.load(paths);
+  // All 12 items (no sample size): a digit scores and moves on.
+  await page.getByTestId('draw-sample').click();
+  assert.equal(await app.position(), 'Item 1 of 12');
+  assert.equal(await page.getByTestId('auto-advance').isChecked(), true);
+  await app.unfocus();
+  for (const [i, score] of [[1, '3'], [2, '2'], [3, '4']]) {
+    assert.equal(await app.position(), `Item ${i} of 12`);
+    await page.keyboard.press(score);
+    await page.getByTestId('review-pos').filter({ hasText: `Item ${i + 1} of 12` }).waitFor();
+  }
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await app.pressed(), '4', 'the score stayed on the item scored');
+  // ria_002 was reviewed but its judge verdict is unusable: 3 reviewed, 2 pairs, and why.
+  assert.match(await page.getByTestId('agree-reviewed').innerText(), /^3 of 12/);
+  assert.equal(await page.getByTestId('agree-score-n').innerText(), '2');
+  assert.match(await page.getByTestId('agree-unpaired').innerText(), /1 reviewed item has no usable judge verdict/);
+  await app.screenshot('defect14-review-pairs-1280-light');
+  // The process set: A takes the judge's R / D / K for every hop, and moves on.
+  await page.getByTestId('set-select').selectOption({ index: 1 });
+  await page.getByTestId('draw-sample').click();
+  await page.getByTestId('hops').waitFor();
+  const first = await app.itemKey();
+  await app.unfocus();
+  await page.keyboard.press('a');
+  await page.waitForFunction((k) => document.querySelector('[data-testid=item-key]')?.textContent !== `Item ${k}`, first);
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await app.itemKey(), first);
+  assert.equal(await page.getByTestId('hop-0-r').inputValue(), '1');
+  assert.equal(await page.getByTestId('hop-0-d').inputValue(), '0.5');
+  assert.equal(await page.getByTestId('hop-1-r').inputValue(), '0.8');
+  assert.equal(await page.getByTestId('hop-1-k').inputValue(), '0');
+  // The storage line names the user's data apart from the app's offline copy.
+  await app.saved();
+  const line = page.getByTestId('storage-line');
+  await line.waitFor();
+  assert.match(await line.innerText(), /^Your files, scores and notes: /);
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await app.screenshot('defect14-review-process-390-dark');
+  assert.deepEqual(errors, []);
+  await context.close();
+  await rm(d, { recursive: true, force: true });
 });

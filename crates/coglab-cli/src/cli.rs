@@ -83,6 +83,11 @@ pub struct ItemsArgs {
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,
+    /// With --json: print the page-sized report the web app shows (item table,
+    /// respondents, 61-point test information, flagged items' curves, thinned tau curve)
+    /// instead of the full analysis.
+    #[arg(long, requires = "json")]
+    pub report: bool,
 }
 
 /// Arguments of `coglab rank`.

@@ -183,3 +183,34 @@ fn table_output_names_the_model_and_alpha() {
         "{text}"
     );
 }
+
+#[test]
+fn report_json_is_the_page_summary() {
+    let v = json(&coglab(&[
+        "items",
+        &fixture("items/small_6x4.csv"),
+        "--json",
+        "--report",
+    ]));
+    // Item a: m1, m2, m3, m5 right, m4, m6 wrong: p = 4/6.
+    close(&v["items"][0]["p"], 4.0 / 6.0);
+    assert_eq!(v["respondents"].as_array().unwrap().len(), 6);
+    // 61-point grid from -4 to 4: the middle point is 0.
+    let theta = v["theta"].as_array().unwrap();
+    assert_eq!(theta.len(), 61);
+    close(&theta[30], 0.0);
+    assert_eq!(v["test_information"].as_array().unwrap().len(), 61);
+    // m5 has a missing cell, so S-X2 sees 5 complete rows (< 10): no item is tested.
+    assert!(v["items"][0]["sx2"].is_null());
+    assert!(v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n.as_str().unwrap().contains("S-X2 not computed")));
+    // --report needs --json.
+    assert!(
+        !coglab(&["items", &fixture("items/small_6x4.csv"), "--report"])
+            .status
+            .success()
+    );
+}

@@ -293,3 +293,30 @@ fn a_bad_line_in_a_later_slice_is_located_and_ends_the_run() {
         "{err}"
     );
 }
+
+#[test]
+fn defect_8_a_tiny_p_value_prints_as_below_0_0001() {
+    // 20 items, the first model right on all and the second wrong on all: 20 discordant pairs
+    // one way, so McNemar's exact p = 2 x 0.5^20 = 1.9e-6, printed "p < 0.0001", not "0.0000".
+    let key: String = (0..20)
+        .map(|i| {
+            format!("{{\"data_id\": {i}, \"category\": \"Mathematical\", \"answer\": \"A\"}}\n")
+        })
+        .collect();
+    let preds = |letter: &str| -> String {
+        (0..20)
+            .map(|i| format!("{{\"data_id\": {i}, \"response\": \"The answer is {letter}.\"}}\n"))
+            .collect()
+    };
+    let key = temp_file("p_key.jsonl", key.as_bytes());
+    let right = temp_file("p_right.jsonl", preds("A").as_bytes());
+    let wrong = temp_file("p_wrong.jsonl", preds("B").as_bytes());
+    let o = coglab(&["compare", "mmiq", "--answers", &key, &right, &wrong]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("McNemar exact test (two-sided): p < 0.0001"),
+        "{out}"
+    );
+    assert!(!out.contains("0.0000"), "{out}");
+}

@@ -27,6 +27,9 @@ pub enum NotText {
     Utf32,
     /// A zip archive (an `.xlsx` workbook, an `.ods` sheet, a `.zip`).
     Zip,
+    /// Binary data that is not text at all: what it looks like (`"a PNG image"`, or
+    /// `"binary data"` when no signature is known). Issue 26, defect 9.
+    Binary(&'static str),
 }
 
 impl std::fmt::Display for NotText {
@@ -47,6 +50,10 @@ impl std::fmt::Display for NotText {
             NotText::Zip => write!(
                 f,
                 "a zip archive (e.g. an .xlsx workbook), not text: export the sheet as CSV"
+            ),
+            NotText::Binary(what) => write!(
+                f,
+                "{what}, not text: choose the result file itself (.jsonl, .json, .csv, .tsv)"
             ),
         }
     }
@@ -90,8 +97,48 @@ pub fn sniff(bytes: &[u8]) -> Option<NotText> {
     } else if even * 2 >= pairs && odd * 10 <= pairs {
         Some(NotText::Utf16Be { bom: false })
     } else {
-        None
+        binary(head)
     }
+}
+
+/// Signatures of common binary files a user may pick by mistake.
+const SIGNATURES: [(&[u8], &str); 9] = [
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xFF\xD8\xFF", "a JPEG image"),
+    (b"GIF87a", "a GIF image"),
+    (b"GIF89a", "a GIF image"),
+    (b"%PDF-", "a PDF document"),
+    (b"\x1F\x8B", "gzip-compressed data"),
+    (b"7z\xBC\xAF\x27\x1C", "a 7-Zip archive"),
+    (b"\x7FELF", "a program (ELF)"),
+    (b"SQLite format 3\0", "an SQLite database"),
+];
+
+/// Recognizes binary data: a known signature, or a head where at least one byte in ten is a
+/// NUL, a control character other than tab, line feed, carriage return, form feed and escape,
+/// or not part of valid UTF-8 (text with a few stray control bytes stays text, so the
+/// parsers can locate them).
+fn binary(head: &[u8]) -> Option<NotText> {
+    if let Some((_, what)) = SIGNATURES.iter().find(|(sig, _)| head.starts_with(sig)) {
+        return Some(NotText::Binary(what));
+    }
+    if head.len() < 8 {
+        return None;
+    }
+    if head.len() >= 12 && head.starts_with(b"RIFF") && &head[8..12] == b"WEBP" {
+        return Some(NotText::Binary("a WebP image"));
+    }
+    let controls = head
+        .iter()
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C | 0x1B))
+        .count();
+    // Invalid UTF-8: one replacement character per invalid sequence of a lossy decoding (a
+    // character cut by the end of the window counts once, which the threshold absorbs).
+    let invalid = match std::str::from_utf8(head) {
+        Ok(_) => 0,
+        Err(_) => String::from_utf8_lossy(head).matches('\u{FFFD}').count(),
+    };
+    ((controls + invalid) * 10 >= head.len()).then_some(NotText::Binary("binary data"))
 }
 
 /// A file that is not UTF-8 text, with what it is instead.
@@ -123,6 +170,33 @@ mod tests {
     use super::*;
 
     #[test]
+    fn defect_9_binary_files_are_named_not_read_as_empty_text() {
+        // Issue 26, defect 9: an image given as a result file said "the first line is \"\"".
+        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\x01\0";
+        assert_eq!(sniff(png), Some(NotText::Binary("a PNG image")));
+        assert_eq!(
+            check_text("chart.png", png).unwrap_err().to_string(),
+            "chart.png: the file is a PNG image, not text: choose the result file itself (.jsonl, .json, .csv, .tsv)"
+        );
+        assert_eq!(
+            sniff(b"%PDF-1.7\n%\xE2\xE3"),
+            Some(NotText::Binary("a PDF document"))
+        );
+        assert_eq!(
+            sniff(b"\x1F\x8B\x08\0\0\0\0\0"),
+            Some(NotText::Binary("gzip-compressed data"))
+        );
+        // No signature: one byte in ten or more is a control byte or invalid UTF-8.
+        let mut noise = Vec::new();
+        let mut x: u32 = 12345;
+        for _ in 0..1024 {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            noise.push((x >> 16) as u8);
+        }
+        assert_eq!(sniff(&noise), Some(NotText::Binary("binary data")));
+    }
+
+    #[test]
     fn recognizes_encodings_and_leaves_text_alone() {
         let le: Vec<u8> = "data_id,prediction\n"
             .encode_utf16()
@@ -139,6 +213,12 @@ mod tests {
         // A NUL or two inside ordinary text is not UTF-16.
         assert_eq!(sniff(b"model,a\0,b\nx,1,2\n"), None);
         assert_eq!(sniff(b""), None);
+        // Text with a stray escape sequence (a colour code in a label) is still text.
+        assert_eq!(
+            sniff(b"{\"category\": \"\x1b[31mMath\x1b[0m\", \"data_id\": 1}\n"),
+            None
+        );
+        assert_eq!(sniff("données,é\n".as_bytes()), None);
         assert_eq!(
             check_text("s.csv", &le).unwrap_err().to_string(),
             "s.csv: the file is UTF-16 LE text (without a byte-order mark), not UTF-8: save it as UTF-8"

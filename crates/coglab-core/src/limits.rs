@@ -11,6 +11,11 @@
 /// a few seconds on the largest real inputs (2,710 MM-IQ items).
 pub const MAX_RESAMPLES: usize = 1_000_000;
 
+/// Most bootstrap values a leaderboard board ([`crate::ranks::build_board`], `coglab rank`)
+/// keeps: one per resample for each model and each pair of models, 8 bytes each (25 million
+/// take 200 MB). 50 models at 1,000,000 resamples would keep 1,275 million (10 GB).
+pub const MAX_BOOTSTRAP_VALUES: usize = 25_000_000;
+
 /// Most SEM bootstrap resamples (`sem --bootstrap`). Each resample refits the PLS model.
 pub const MAX_BOOTSTRAP: usize = 100_000;
 

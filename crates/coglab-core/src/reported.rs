@@ -12,7 +12,8 @@ pub struct ReportedTable {
     pub id: String,
     /// Human-readable title.
     pub title: String,
-    /// Where the numbers come from: paper, table number and seed file.
+    /// Where in the paper the numbers are: `Table 2` (the paper is the bundle's
+    /// [`ReportedBundle::paper`]).
     pub source: String,
     /// Unit of the values, e.g. `"% accuracy"`.
     pub unit: String,
@@ -48,6 +49,34 @@ pub struct ReportedRow {
     pub values: Vec<Option<f64>>,
 }
 
+/// The paper a bundle's tables are transcribed from, as shown to readers: title, venue, year
+/// and a link (the project page the paper itself names), and the seed text it was checked
+/// against (for tests; never shown).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PaperRef {
+    /// Full title.
+    pub title: String,
+    /// Where it appeared (e.g. `ICLR`), when known; `None` for a preprint.
+    #[serde(default)]
+    pub venue: Option<String>,
+    /// Year.
+    pub year: u16,
+    /// The project page or repository the paper links to.
+    pub url: String,
+    /// The seed text in `../shared/seeds/` the numbers were checked against.
+    pub seed: String,
+}
+
+impl PaperRef {
+    /// "ICLR 2025" or "preprint, 2025".
+    pub fn venue_year(&self) -> String {
+        match &self.venue {
+            Some(v) => format!("{v} {}", self.year),
+            None => format!("preprint, {}", self.year),
+        }
+    }
+}
+
 /// A bundle of reported tables for one benchmark (one JSON file in `public/data/`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReportedBundle {
@@ -55,6 +84,9 @@ pub struct ReportedBundle {
     pub benchmark: String,
     /// Display name of the benchmark.
     pub name: String,
+    /// The paper the tables come from.
+    #[serde(default)]
+    pub paper: Option<PaperRef>,
     /// The tables.
     pub tables: Vec<ReportedTable>,
 }

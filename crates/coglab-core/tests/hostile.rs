@@ -261,3 +261,105 @@ fn describe_handles_extreme_magnitudes() {
     assert_eq!(d.sd, None);
     assert_eq!(d.median, 0.0);
 }
+
+/// The score matrix of `listwise_deletion_of_most_models_warns` (coglab-cli's hostile_cli.rs):
+/// 30 models, a1 missing for models 0..`a1_missing`, b2 for the next two.
+fn sparse_csv(a1_missing: u32) -> String {
+    let mut csv = String::from("model,a1,a2,b1,b2\n");
+    for i in 0..30u32 {
+        let x = f64::from(i * 7 % 11);
+        let y = f64::from(i * 5 % 13);
+        let a1 = if i < a1_missing {
+            "NA".to_string()
+        } else {
+            format!("{}", x + 1.0)
+        };
+        let b2 = if (a1_missing..a1_missing + 2).contains(&i) {
+            "NA".to_string()
+        } else {
+            format!("{}", y - x / 2.0)
+        };
+        csv.push_str(&format!("m{i},{a1},{},{y},{b2}\n", x * 2.0 - y / 3.0));
+    }
+    csv
+}
+
+/// Defect 9, in the core: listwise deletion above `limits::LISTWISE_WARN_SHARE` is a warning
+/// value in the report (so the web worker hands it to the Structure page, and the CLI prints
+/// it from the same value), with the rows dropped and each analysed column's missing cells.
+/// 30 models, a1 missing in 20 and b2 in 2 others: 22 of 30 dropped (22/30 = 73.3%), 8 used.
+/// With a1 missing in 13: 15 of 30 dropped, exactly one half, which is not above the share.
+#[test]
+fn listwise_deletion_of_most_models_is_a_warning_in_the_report() {
+    use coglab_core::sem::analysis::{ColumnCost, ListwiseWarning};
+    let spec = r#"{"constructs": {"A": ["a1", "a2"], "B": ["b1", "b2"]}, "paths": [["A", "B"]]}"#;
+    let opts = SemOptions::default();
+    let r = analyze(
+        spec,
+        "spec.json",
+        sparse_csv(20).as_bytes(),
+        "sparse.csv",
+        &opts,
+    )
+    .unwrap();
+    let w = r
+        .listwise_warning
+        .clone()
+        .expect("a warning above one half");
+    assert_eq!(
+        w,
+        ListwiseWarning {
+            dropped: 22,
+            total: 30,
+            used: 8,
+            warn_share: 0.5,
+            missing_by_column: vec![
+                ColumnCost {
+                    column: "a1".into(),
+                    missing: 20
+                },
+                ColumnCost {
+                    column: "b2".into(),
+                    missing: 2
+                },
+            ],
+        }
+    );
+    assert_eq!(
+        w.to_string(),
+        "listwise deletion dropped 22 of 30 models (73.3%), above the 50% warning share; the \
+         analysis uses 8 models. Missing cells by column: a1 20, b2 2"
+    );
+    // The JSON report carries it under `listwise_warning`.
+    let json = serde_json::to_value(r).unwrap();
+    assert_eq!(json["listwise_warning"]["dropped"], 22);
+    assert_eq!(
+        json["listwise_warning"]["missing_by_column"][0]["column"],
+        "a1"
+    );
+
+    let half = analyze(
+        spec,
+        "spec.json",
+        sparse_csv(13).as_bytes(),
+        "sparse.csv",
+        &opts,
+    )
+    .unwrap();
+    assert_eq!((half.dropped_models.len(), half.n_models), (15, 15));
+    assert_eq!(half.listwise_warning, None);
+    // Mean imputation drops nothing.
+    let mean = SemOptions {
+        missing: Missing::Mean,
+        ..SemOptions::default()
+    };
+    let r = analyze(
+        spec,
+        "spec.json",
+        sparse_csv(20).as_bytes(),
+        "sparse.csv",
+        &mean,
+    )
+    .unwrap();
+    assert_eq!(r.listwise_warning, None);
+}

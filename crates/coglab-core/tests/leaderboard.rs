@@ -62,7 +62,9 @@ fn mmiq_key_predictions_and_a_bad_file() {
 }
 
 #[test]
-fn predictions_without_a_key_are_a_located_error() {
+fn defect_1_predictions_without_a_key_wait_for_it() {
+    // Issue 26, defect 1: predictions dropped without the key are not an error but wait for
+    // it (the page keeps them and scores them when the key arrives), and say what they wait for.
     let Some(preds) = read("mmiq/example_output_parsed.jsonl") else {
         return;
     };
@@ -74,12 +76,12 @@ fn predictions_without_a_key_are_a_located_error() {
         }],
         |_, _, _| {},
     );
-    assert_eq!(s.files[0].status, "error");
+    assert_eq!(s.files[0].status, coglab_core::leaderboard::WAITING);
     assert!(s.files[0]
         .message
         .as_deref()
         .unwrap()
-        .contains("answer key"));
+        .starts_with("waits for the MM-IQ answer key"));
     assert!(s.mmiq.is_empty());
 }
 
@@ -127,4 +129,56 @@ fn kiva_folders_group_by_model() {
     let want = coglab_core::kiva::score_model(alone).unwrap();
     assert_eq!(s.kiva[0].report, want);
     assert_eq!(s.kiva[0].report.by_domain.len(), 5);
+}
+
+/// A UTF-16 (or UTF-32) file dropped on the leaderboard or the Review page is not recognised
+/// as any format, since its bytes are not the text the detectors look for. Its message says
+/// what it is (issue 27 defect 10) instead of "not a recognised ... result file"; a file that
+/// is text but of no known format keeps the old message.
+#[test]
+fn a_dropped_utf16_file_is_named_as_utf16() {
+    let text = "{\"data_id\": 0, \"response\": \"The answer is B\"}\n";
+    let mut le = vec![0xFF, 0xFE];
+    le.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    let mut be = vec![0xFE, 0xFF];
+    be.extend(text.encode_utf16().flat_map(u16::to_be_bytes));
+    let inputs = [
+        InputRef {
+            path: "model_output.jsonl",
+            bytes: &le,
+            model: None,
+        },
+        InputRef {
+            path: "ColourRed.csv",
+            bytes: &be,
+            model: None,
+        },
+        InputRef {
+            path: "notes.txt",
+            bytes: b"hello",
+            model: None,
+        },
+    ];
+    let s = score_files(&inputs, |_, _, _| {});
+    let messages: Vec<&str> = s
+        .files
+        .iter()
+        .map(|f| f.message.as_deref().unwrap())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "model_output.jsonl: the file is UTF-16 LE text (with a byte-order mark), not UTF-8: save it as UTF-8",
+            "ColourRed.csv: the file is UTF-16 BE text (with a byte-order mark), not UTF-8: save it as UTF-8",
+            "notes.txt: not a recognised MM-IQ, KiVA or MM-OPERA result file",
+        ]
+    );
+    assert!(s.files.iter().all(|f| f.status == "error"));
+    // The Review page: the UTF-16 file is an error naming its encoding, not a note.
+    let loaded = coglab_core::review::build_sets(&[("model_output.jsonl".to_string(), le)]);
+    assert_eq!(
+        loaded.errors,
+        ["model_output.jsonl: the file is UTF-16 LE text (with a byte-order mark), not UTF-8: save it as UTF-8"]
+    );
+    assert!(loaded.notes.is_empty(), "{:?}", loaded.notes);
 }

@@ -99,7 +99,14 @@ fn awkward_lines_read_as_serde_json_reads_them_in_any_slicing() {
 
 #[test]
 fn errors_name_the_same_line_in_any_slicing() {
-    let cases: [(&[u8], &str); 6] = [
+    let cases: [(&[u8], &str); 7] = [
+        // A bad line 1 and invalid UTF-8 on line 2: line 1's error, in any slicing (read
+        // whole, the UTF-8 check of the whole text used to report line 2 first; found by the
+        // mmiq_sliced fuzz target).
+        (
+            b"{\"data_id\": [1]}\n{\"data_id\": 2, \"response\": \"caf\xe9\"}\n",
+            "p.jsonl line 1: field \"data_id\": expected a non-negative integer, found an array",
+        ),
         (
             b"{\"data_id\": 1, \"response\": \"a\"}\n{\"data_id\": 1, \"response\": \"b\"}\n",
             "p.jsonl line 2: field \"data_id\": duplicate data_id 1 (first on line 1)",
@@ -179,5 +186,89 @@ fn the_real_key_and_predictions_read_alike_in_slices() {
     for n in [1, 13, 4096] {
         let p = preds_in_slices("example_output_parsed.jsonl", &preds, n).unwrap();
         assert_eq!(summary(&p), want, "slices of {n}");
+    }
+}
+
+/// UTF-16 (LE/BE, with and without a byte-order mark) and UTF-32 given to the sliced readers,
+/// as the browser's worker feeds a large MM-IQ file: each entry point (`KeyReader`,
+/// `PredictionsReader`, `PredictionsReader::letters_only`) refuses it with the message the
+/// whole-file readers give (`AnswerKey::parse_bytes`, `Predictions::parse`), naming the file
+/// and the encoding, in any slicing (issue 27 defect 10 for the chunked path).
+#[test]
+fn utf16_and_utf32_are_named_by_the_sliced_readers() {
+    let key_text = "{\"category\": \"Mathematical\", \"MD5\": \"x\", \"data_id\": 0, \"answer\": \"B\"}\n\
+                    {\"category\": \"Mathematical\", \"MD5\": \"y\", \"data_id\": 1, \"answer\": \"C\"}\n";
+    let preds_text = "{\"data_id\": 0, \"response\": \"The answer is B\"}\n\
+                      {\"data_id\": 1, \"response\": \"The answer is C\"}\n";
+    let le = |t: &str, bom: bool| -> Vec<u8> {
+        let mut v: Vec<u8> = if bom { vec![0xFF, 0xFE] } else { Vec::new() };
+        v.extend(t.encode_utf16().flat_map(u16::to_le_bytes));
+        v
+    };
+    let be = |t: &str, bom: bool| -> Vec<u8> {
+        let mut v: Vec<u8> = if bom { vec![0xFE, 0xFF] } else { Vec::new() };
+        v.extend(t.encode_utf16().flat_map(u16::to_be_bytes));
+        v
+    };
+    let utf32 = |t: &str| -> Vec<u8> {
+        let mut v = vec![0xFF, 0xFE, 0, 0];
+        v.extend(t.chars().flat_map(|c| u32::from(c).to_le_bytes()));
+        v
+    };
+    let what = [
+        "UTF-16 LE text (with a byte-order mark)",
+        "UTF-16 LE text (without a byte-order mark)",
+        "UTF-16 BE text (with a byte-order mark)",
+        "UTF-16 BE text (without a byte-order mark)",
+        "UTF-32 text",
+    ];
+    let encode = |t: &str| {
+        [
+            le(t, true),
+            le(t, false),
+            be(t, true),
+            be(t, false),
+            utf32(t),
+        ]
+    };
+    for (bytes, what) in encode(key_text).iter().zip(what) {
+        let msg = format!("key.jsonl: the file is {what}, not UTF-8: save it as UTF-8");
+        // The whole-file reader's message, which the sliced one must repeat.
+        assert_eq!(
+            coglab_core::mmiq::AnswerKey::parse_bytes("key.jsonl", bytes)
+                .unwrap_err()
+                .to_string(),
+            msg
+        );
+        for n in [1, 3, 64, 65_536] {
+            let mut r = KeyReader::new("key.jsonl");
+            let got = sliced(bytes, n, |s| r.push(s))
+                .and_then(|()| r.finish().map(|_| ()))
+                .unwrap_err()
+                .to_string();
+            assert_eq!(got, msg, "key, slices of {n}");
+        }
+    }
+    for (bytes, what) in encode(preds_text).iter().zip(what) {
+        let msg = format!("p.jsonl: the file is {what}, not UTF-8: save it as UTF-8");
+        assert_eq!(
+            Predictions::parse("p.jsonl", bytes)
+                .unwrap_err()
+                .to_string(),
+            msg
+        );
+        for n in [1, 3, 64, 65_536] {
+            assert_eq!(
+                preds_in_slices("p.jsonl", bytes, n).unwrap_err(),
+                msg,
+                "slices of {n}"
+            );
+            let mut r = PredictionsReader::new("p.jsonl", bytes.len()).letters_only();
+            let got = sliced(bytes, n, |s| r.push(s))
+                .and_then(|()| r.finish().map(|_| ()))
+                .unwrap_err()
+                .to_string();
+            assert_eq!(got, msg, "letters only, slices of {n}");
+        }
     }
 }

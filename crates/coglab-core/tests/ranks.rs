@@ -748,6 +748,52 @@ fn extraction_variants_on_responses() {
     assert_relative_eq!(r2.score_range, 4.0 / 6.0, epsilon = 1e-15);
 }
 
+/// Issue 27 (no input of 10 MB may take more than 1 GB): `coglab rank mmiq` on 50 models of
+/// 2,710 items (5 MB of JSONL) with `--resamples 1000000` aborted allocating its bootstrap
+/// values (one per resample for each model and each of the 1,225 pairs: 10 GB). The board now
+/// refuses more than `limits::MAX_BOOTSTRAP_VALUES` values, saying how many resamples fit,
+/// and refuses resamples above `limits::MAX_RESAMPLES` itself (the CLI did, the core did not).
+#[test]
+fn a_bootstrap_too_large_to_keep_is_refused_with_the_resamples_that_fit() {
+    let models: Vec<ModelScores> = (0..10)
+        .map(|m| ModelScores {
+            name: format!("m{m}"),
+            source: format!("m{m}.jsonl"),
+            items: (0..20)
+                .map(|i| (format!("{i}"), vec![f64::from(u8::from((i + m) % 3 == 0))]))
+                .collect(),
+        })
+        .collect();
+    let input = BoardInput {
+        bench: Bench::Mmiq,
+        benchmark_items: None,
+        models,
+        reported: vec![],
+    };
+    let with = |resamples| BoardOptions {
+        resamples,
+        seed: 1,
+        ..BoardOptions::default()
+    };
+    // 10 models: 45 pairs + 10 models = 55 values per resample; 55 x 1,000,000 = 55,000,000
+    // > 25,000,000; 25,000,000 / 55 = 454,545 resamples fit.
+    let e = build_board(&input, &with(1_000_000)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "resamples: 1000000 resamples of 10 models keep 55000000 bootstrap values (one per \
+         resample for each model and each of the 45 pairs of models), more than the 25000000 \
+         allowed; use at most 454545 resamples"
+    );
+    let e = build_board(&input, &with(2_000_001)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "resamples: at most 1000000 allowed, found 2000001"
+    );
+    // A board within the bound is built (200 resamples: 11,000 values).
+    let b = build_board(&input, &with(200)).unwrap();
+    assert_eq!(b.models.len(), 10);
+}
+
 /// One regeneration of a real KiVA run: its stage answer and released outcome.
 fn kiva_row(
     model: &str,

@@ -53,6 +53,35 @@ fn row(model: &str, kind: RowKind, source: String, cells: Vec<Option<BoardCell>>
         family,
         size,
         cells,
+        cite: None,
+    }
+}
+
+/// Names the paper on the rows transcribed from `reported`'s tables (their `source` is
+/// `"{table} — {title}"`): a short citation with a link on the row, and the full reference
+/// (title, venue, year, table) for the hover and the exports.
+fn cite_papers(rows: &mut [BoardRow], reported: Option<&ReportedBundle>) {
+    let Some(b) = reported else { return };
+    let Some(paper) = &b.paper else { return };
+    for r in rows.iter_mut() {
+        let Some(t) = b
+            .tables
+            .iter()
+            .find(|t| r.source == format!("{} — {}", t.source, t.title))
+        else {
+            continue;
+        };
+        r.cite = Some((
+            format!("{}, {} paper ({})", t.source, b.name, paper.venue_year()),
+            paper.url.clone(),
+        ));
+        r.source = format!(
+            "{} ({}), {}: {}",
+            paper.title,
+            paper.venue_year(),
+            t.source,
+            t.title
+        );
     }
 }
 
@@ -185,6 +214,7 @@ pub fn mmiq_board(
         "chance: 25% (four options)".into(),
         chance,
     ));
+    cite_papers(&mut rows, reported);
     Board {
         caption: "MM-IQ accuracy (%): reported in the paper, computed from your files, baselines"
             .into(),
@@ -456,6 +486,7 @@ pub fn mmopera_board(
             cells,
         ));
     }
+    cite_papers(&mut rows, reported);
     Board {
         caption: format!(
             "MM-OPERA {}: score rate and hit rates (%), average reasoning score; reported in the paper (Tables 2 and 3), computed from your files, human baseline",
@@ -580,6 +611,7 @@ pub fn gold_board(
             ));
         }
     }
+    cite_papers(&mut rows, reported);
     Board {
         caption: "Gold: loading-weighted overall and layer scores (unit of the task scores), plain mean, and the paper's Overall"
             .into(),
@@ -680,6 +712,49 @@ mod tests {
         let (lo, hi) = gpt.cells[0].as_ref().unwrap().interval.unwrap();
         assert!(lo < 0.2687 && hi > 0.2687 && hi - lo < 0.04);
         assert_eq!(gpt.family, "GPT");
+    }
+
+    #[test]
+    fn defect_11_reported_rows_name_the_paper_not_a_seed_file() {
+        // Every reported row of every bundled board carries the paper's table, name and year
+        // with a link, shown on the row; the hover text has the full title; no "seed" file.
+        let mmiq =
+            ReportedBundle::parse("mmiq.json", include_str!("../../../public/data/mmiq.json"))
+                .unwrap();
+        let b = mmiq_board(Some(&mmiq), &[], &[]);
+        let gpt = b.rows.iter().find(|r| r.model == "GPT-4o").unwrap();
+        let (text, url) = gpt.cite.clone().unwrap();
+        assert_eq!(text, "Table 2, MM-IQ paper (preprint, 2025)");
+        assert_eq!(url, "https://github.com/AceCHQ/MMIQ");
+        assert!(gpt.source.starts_with(
+            "MM-IQ: Benchmarking Human-Like Abstraction and Reasoning in Multimodal Models (preprint, 2025), Table 2: "
+        ));
+        let human = b
+            .rows
+            .iter()
+            .find(|r| r.kind == RowKind::Baseline && r.cite.is_some());
+        assert!(human.is_some(), "the paper's human row is cited too");
+        // Chance is not from a paper table: no citation.
+        let chance = b.rows.iter().find(|r| r.model == "Chance").unwrap();
+        assert!(chance.cite.is_none());
+        let opera = ReportedBundle::parse(
+            "mmopera.json",
+            include_str!("../../../public/data/mmopera.json"),
+        )
+        .unwrap();
+        let gold =
+            ReportedBundle::parse("gold.json", include_str!("../../../public/data/gold.json"))
+                .unwrap();
+        for board in [
+            b,
+            mmopera_board(Some(&opera), &[], Task::Ria),
+            gold_board(Some(&gold), None, &[]),
+        ] {
+            for r in board.rows.iter().filter(|r| r.kind == RowKind::Reported) {
+                assert!(r.cite.is_some(), "{}: {}", board.caption, r.model);
+                assert!(!r.source.contains("seed"), "{}", r.source);
+            }
+        }
     }
 
     /// Scores files with the core as the worker does (`score_files`).

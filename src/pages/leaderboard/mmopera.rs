@@ -287,6 +287,8 @@ pub fn MmoperaTab(
                 label="MM-OPERA histogram: share of holistic scores 0 to 4 for each model" />
             <Show when=move || { rows.read().len() >= 2 }>
                 <MmoperaCompare rows=rows />
+                <crate::pages::items::ItemAnalysisSection benchmark="mmopera"
+                    rows=Signal::derive(move || rows.read().iter().map(|r| (r.id, r.model.clone())).collect::<Vec<_>>()) />
             </Show>
         </Show>
     }
@@ -376,34 +378,13 @@ fn OperaCanvas(
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let (err, set_err) = signal(None::<String>);
     // Redrawn at the new width when the window is resized (e.g. a phone turned).
-    let (resized, set_resized) = signal(0u32);
-    let handle = window_event_listener(leptos::ev::resize, move |_| {
-        set_resized.update(|n| *n += 1);
-    });
-    on_cleanup(move || handle.remove());
+    let resized = crate::charts::resize_counter();
     Effect::new(move |_| {
         resized.track();
         let d = data.get();
         let Some(c) = canvas.get() else { return };
         let c: web_sys::HtmlCanvasElement = c;
-        // Draw at the width shown (up to 900 px) so text keeps its size on phones; narrow
-        // screens get a taller chart.
-        let shown = c
-            .parent_element()
-            .map_or(900, |p| p.client_width())
-            .clamp(300, 900) as u32;
-        let height = if shown < 600 {
-            (shown * 9 / 10).max(320)
-        } else {
-            420
-        };
-        c.set_width(shown);
-        c.set_height(height);
-        // Through the CSSOM, not a style attribute, which the page's CSP does not allow.
-        if let Ok(style) = js_sys::Reflect::get(&c, &"style".into()) {
-            let ratio = format!("{shown} / {height}");
-            let _ = js_sys::Reflect::set(&style, &"aspectRatio".into(), &ratio.into());
-        }
+        crate::charts::fit_to_shown_width(&c, 420);
         set_err.set(crate::charts::draw_on_canvas(c, |area| match &d {
             OperaChart::Radar(r) => draw_radar(area, r),
             OperaChart::Line(l) => draw_lines(area, l),
@@ -475,7 +456,7 @@ fn MmoperaCompare(
             first: ra.id,
             second: rb.id,
             task: t,
-            resamples: RESAMPLES,
+            resamples: RESAMPLES as u64,
             seed: SEED,
         };
         let c = client.get_value();

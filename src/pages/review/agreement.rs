@@ -48,9 +48,21 @@ pub fn AgreementPanel() -> impl IntoView {
                         view! { <tr><th scope="row">{*label}</th>{cells}</tr> }
                     }).collect_view();
                 let notes: Vec<String> = r.measures.iter().flat_map(|m| m.notes.iter().map(move |n| format!("{}: {n}", m.label))).collect();
+                // Why "Pairs" can be fewer than the items reviewed (issue 26, defect 14).
+                let unpaired: Vec<String> = r.measures.iter().filter(|m| m.n < r.reviewed).map(|m| {
+                    let k = r.reviewed - m.n;
+                    format!("{k} reviewed {} no usable judge verdict for {} (the judge's output could not be read as a score), so {} not in its pairs",
+                        if k == 1 { "item has" } else { "items have" }, m.label, if k == 1 { "it is" } else { "they are" })
+                }).collect();
                 let worst = r.disagreements.clone();
                 view! {
                     <p class="muted" data-testid="agree-reviewed">{format!("{} of {} sampled items reviewed", r.reviewed, r.sampled)}</p>
+                    {(!unpaired.is_empty()).then(|| view! {
+                        <p class="muted" data-testid="agree-unpaired">
+                            "Pairs are the reviewed items that also have a usable judge score: "
+                            {unpaired.join("; ")}"."
+                        </p>
+                    })}
                     <div class="table-scroll">
                         <table class="agree-table">
                             <thead><tr><th scope="col">"Statistic"</th>{head}</tr></thead>

@@ -1,6 +1,7 @@
 //! The item on screen: question data, the model's answer, the judge's verdict, and the
-//! reviewer's inputs (score buttons or per-hop R/D/K, a note). Keyboard: digits score,
-//! ←/→ or J/K move.
+//! reviewer's inputs (score buttons or per-hop R/D/K, a note). Keyboard: digits score, A takes
+//! the judge's hop scores on the process set, ←/→ or J/K move; "advance after a key score"
+//! (on by default, kept in this browser) moves to the next item after each.
 
 use coglab_core::review::{HopScore, Judge, ReviewItem, ReviewRecord, SetKind};
 use leptos::prelude::*;
@@ -18,6 +19,20 @@ fn edit(state: ReviewState, key: &str, f: impl FnOnce(&mut ReviewRecord)) {
             .or_insert_with(|| ReviewRecord::new(&key));
         f(rec);
     });
+}
+
+/// Where the "advance after a key score" choice is kept (localStorage).
+const ADVANCE_KEY: &str = "coglab.review.advance";
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+/// The kept "advance after a key score" choice (on unless turned off).
+fn load_advance() -> bool {
+    local_storage()
+        .and_then(|s| s.get_item(ADVANCE_KEY).ok().flatten())
+        .is_none_or(|v| v != "0")
 }
 
 fn typing_in_field(ev: &web_sys::KeyboardEvent) -> bool {
@@ -59,6 +74,15 @@ pub fn ItemPanel() -> impl IntoView {
         })
     });
 
+    // Score and advance (issue 26, defect 14): a key score moves on to the next item.
+    let advance = RwSignal::new(load_advance());
+    // Bumped when a key fills the editor's fields, so they show the new values.
+    let body_version = RwSignal::new(0u32);
+    let scored_by_key = move || {
+        if advance.get_untracked() {
+            state.step(1);
+        }
+    };
     let handle = window_event_listener(leptos::ev::keydown, move |ev| {
         if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing_in_field(&ev) {
             return;
@@ -84,7 +108,30 @@ pub fn ItemPanel() -> impl IntoView {
                 if let Some(key) = key.get_untracked() {
                     ev.prevent_default();
                     edit(state, &key, |rec| rec.score = Some(digit));
+                    scored_by_key();
                 }
+            }
+            "a" | "A" if kind.get_untracked() == Some(SetKind::Process) => {
+                // The judge's R, D and K for every hop become yours (then edit where you
+                // disagree).
+                let (Some(key), Some(item)) = (key.get_untracked(), item.get_untracked()) else {
+                    return;
+                };
+                let Judge::Process { hops, .. } = &item.judge else {
+                    return;
+                };
+                ev.prevent_default();
+                let scores: Vec<HopScore> = hops
+                    .iter()
+                    .map(|h| HopScore {
+                        r: Some(h.r),
+                        d: Some(h.d),
+                        k: Some(u8::from(h.k >= 0.5)),
+                    })
+                    .collect();
+                edit(state, &key, move |rec| rec.hops = scores);
+                body_version.update(|v| *v += 1);
+                scored_by_key();
             }
             _ => {}
         }
@@ -120,18 +167,29 @@ pub fn ItemPanel() -> impl IntoView {
                 <span class="muted" data-testid="review-progress">
                     {move || format!("{} of {} scored", scored.get(), total.get())}
                 </span>
+                <label class="review-advance">
+                    <input type="checkbox" data-testid="auto-advance" prop:checked=move || advance.get()
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            advance.set(on);
+                            if let Some(s) = local_storage() {
+                                let _ = s.set_item(ADVANCE_KEY, if on { "1" } else { "0" });
+                            }
+                        } />
+                    " Advance after a key score"
+                </label>
             </nav>
             <p class="muted review-keys">
                 {move || match kind.get() {
                     Some(SetKind::Holistic) => "Keys: 0-4 score · ←/→ or J/K move",
                     Some(SetKind::Binary) => "Keys: 1 right, 0 wrong · ←/→ or J/K move",
-                    _ => "Keys: ←/→ or J/K move (type R, D, K per hop)",
+                    _ => "Keys: A takes the judge's R / D / K for every hop (then edit where you disagree) · ←/→ or J/K move",
                 }}
             </p>
-            {move || match item.get() {
+            {move || { body_version.track(); match item.get() {
                 None => view! { <p class="notice">"This item is not in the loaded files (was a file removed?)."</p> }.into_any(),
                 Some(item) => view! { <ItemBody item=item /> }.into_any(),
-            }}
+            }}}
         </article>
     }
 }

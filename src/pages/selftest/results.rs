@@ -2,6 +2,7 @@
 //! reaction times beside adults', and the CSV/JSON exports. Every figure comes from the core
 //! (`selftest::score_session`, `selftest::baselines`); this file only formats.
 
+use coglab_core::kiva::Stage;
 use coglab_core::kiva::StageStats;
 use coglab_core::selftest::baselines::{rt_by_domain, Baselines, GroupBaseline};
 use coglab_core::selftest::{score_session, to_human_csv, to_json, Session};
@@ -187,6 +188,7 @@ pub fn Results(
                         })
                 }}
             </Suspense>
+            <TrialReview session=session.clone() record=record.clone() />
             <h3>"Export"</h3>
             <p>
                 "CSV in the layout of KiVA's human data (ParticipantID, Transformation, Variation, \
@@ -383,9 +385,12 @@ fn ResultsChart(
             }
         })
     });
+    let resized = crate::charts::resize_counter();
     Effect::new(move |_| {
+        resized.track();
         let d = chart.get();
         let Some(c) = canvas.get() else { return };
+        crate::charts::fit_to_shown_width(&c, 400);
         set_err.set(crate::charts::draw_on_canvas(c, |area| {
             draw_grouped_bars(area, &d)
         }));
@@ -421,5 +426,87 @@ fn ResultsChart(
             ></canvas>
             {move || err.get().map(|e| view! { <ErrorPanel title="Could not draw the chart" message=e /> })}
         </figure>
+    }
+}
+
+/// Every trial of the finished session, question by question: your answer, the right one, and
+/// your reaction time (no feedback is given during the run, so this is where it is shown).
+#[component]
+fn TrialReview(
+    /// The generated session.
+    session: Session,
+    /// Its saved answers.
+    record: Saved,
+) -> impl IntoView {
+    const QUESTIONS: [(Stage, &str); 3] = [
+        (Stage::Cross, "1 What changed"),
+        (Stage::Within, "2 How"),
+        (Stage::Extrapolation, "3 New object"),
+    ];
+    let rows = session
+        .trials
+        .iter()
+        .enumerate()
+        .flat_map(|(i, t)| {
+            let answers = record.responses.get(i).copied().unwrap_or_default();
+            let session = &session;
+            QUESTIONS.iter().filter_map(move |&(stage, label)| {
+                let options = t.options(stage);
+                let right = options.get(t.correct(stage)).cloned().unwrap_or_default();
+                // Stage 2 is asked only after a right stage 1.
+                let r = answers.get(stage)?;
+                let yours = options.get(r.choice).cloned().unwrap_or_default();
+                let ok = session.is_correct(i, stage, r.choice);
+                Some((i + 1, t.subdomain.clone(), label, yours, right, ok, r.rt_ms))
+            })
+        })
+        .collect::<Vec<_>>();
+    view! {
+        <details class="selftest-review" data-testid="trial-review">
+            <summary>
+                <h3>"Your answers, trial by trial"</h3>
+            </summary>
+            <div class="table-scroll">
+                <table>
+                    <caption>
+                        "Each question you answered, the right answer and your reaction time \
+                         (from the pictures on screen to your answer). Question 2 is asked only \
+                         after a right question 1."
+                    </caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">"Trial"</th>
+                            <th scope="col">"Transformation"</th>
+                            <th scope="col">"Question"</th>
+                            <th scope="col">"Your answer"</th>
+                            <th scope="col">"Right answer"</th>
+                            <th scope="col" class="num">"Time"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {rows
+                            .into_iter()
+                            .map(|(n, sub, q, yours, right, ok, rt)| {
+                                view! {
+                                    <tr data-testid="review-answer" data-correct=ok.to_string()
+                                        class=if ok { "right" } else { "wrong" }>
+                                        <th scope="row">{n}</th>
+                                        <td>{sub}</td>
+                                        <td>{q}</td>
+                                        <td>
+                                            <span class="mark" aria-hidden="true">{if ok { "✓ " } else { "✗ " }}</span>
+                                            <span class="visually-hidden">{if ok { "right: " } else { "wrong: " }}</span>
+                                            {yours}
+                                        </td>
+                                        <td>{right}</td>
+                                        <td class="num">{format!("{:.1} s", rt / 1000.0)}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        </details>
     }
 }

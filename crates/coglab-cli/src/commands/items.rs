@@ -45,6 +45,8 @@ pub struct ItemsOptions {
     pub curves: bool,
     /// KiVA: one item per subdomain and stage instead of per trial.
     pub per_subdomain: bool,
+    /// With `json`: print the page-sized [`coglab_core::items::ItemsReport`].
+    pub report: bool,
 }
 
 impl Default for ItemsOptions {
@@ -60,6 +62,7 @@ impl Default for ItemsOptions {
             target_tau: 0.95,
             curves: false,
             per_subdomain: false,
+            report: false,
         }
     }
 }
@@ -73,6 +76,7 @@ impl ItemsOptions {
         let mut o = Self {
             json: a.json,
             curves: a.curves,
+            report: a.report,
             per_subdomain: a.per_subdomain,
             answers: a.answers.clone(),
             inputs: a.inputs.clone(),
@@ -235,6 +239,12 @@ pub fn run(opts: &ItemsOptions) -> Result<(), CliError> {
         ..AnalysisOptions::default()
     };
     let a = analyse(&m, &aopts)?;
+    if opts.json && opts.report {
+        return emit_json(&coglab_core::items::report(
+            &a,
+            &coglab_core::items::ReportOptions::default(),
+        ));
+    }
     if opts.json {
         emit_json(&a)
     } else {
@@ -296,13 +306,14 @@ fn print_analysis(out: &mut String, a: &ItemAnalysis) {
     use coglab_core::items::Flag;
     outln!(
         out,
-        "flags: {} no one right, {} everyone right, {} negative discrimination, {} low discrimination, {} negative 2PL slope, {} poor fit",
+        "flags: {} no one right, {} everyone right, {} negative discrimination, {} low discrimination, {} negative 2PL slope, {} poor fit, {} S-X2 misfit",
         count(Flag::NoneRight),
         count(Flag::AllRight),
         count(Flag::NegativeDiscrimination),
         count(Flag::LowDiscrimination),
         count(Flag::NegativeSlope),
-        count(Flag::PoorFit)
+        count(Flag::PoorFit),
+        count(Flag::Sx2Misfit)
     );
     let suspects: Vec<_> = a
         .items
@@ -311,7 +322,10 @@ fn print_analysis(out: &mut String, a: &ItemAnalysis) {
             i.flags.iter().any(|f| {
                 matches!(
                     f,
-                    Flag::NegativeDiscrimination | Flag::NegativeSlope | Flag::PoorFit
+                    Flag::NegativeDiscrimination
+                        | Flag::NegativeSlope
+                        | Flag::PoorFit
+                        | Flag::Sx2Misfit
                 )
             })
         })
@@ -319,14 +333,15 @@ fn print_analysis(out: &mut String, a: &ItemAnalysis) {
     if !suspects.is_empty() {
         outln!(
             out,
-            "\nsuspect items (up to 30):\n{:<28} {:>5} {:>6} {:>7} {:>7} {:>7} {:>7}  flags / most frequent wrong answer",
+            "\nsuspect items (up to 30):\n{:<28} {:>5} {:>6} {:>7} {:>7} {:>7} {:>7} {:>9}  flags / most frequent wrong answer",
             "item",
             "n",
             "p",
             "r_pb",
             "a",
             "b",
-            "outfit"
+            "outfit",
+            "S-X2 p"
         );
         for i in suspects.iter().take(30) {
             let flags: Vec<String> = i
@@ -345,7 +360,7 @@ fn print_analysis(out: &mut String, a: &ItemAnalysis) {
                 .map_or(String::new(), |(k, n)| format!(" / {k} x{n}"));
             outln!(
                 out,
-                "{:<28} {:>5} {:>6} {:>7} {:>7} {:>7} {:>7}  {}{wrong}",
+                "{:<28} {:>5} {:>6} {:>7} {:>7} {:>7} {:>7} {:>9}  {}{wrong}",
                 i.id,
                 i.n,
                 num(i.p, 3),
@@ -353,6 +368,9 @@ fn print_analysis(out: &mut String, a: &ItemAnalysis) {
                 num(i.a, 2),
                 num(i.b, 2),
                 num(i.outfit, 2),
+                i.sx2
+                    .as_ref()
+                    .map_or("-".into(), |t| format!("{:.2e}", t.p)),
                 flags.join(",")
             );
         }

@@ -9,6 +9,7 @@ use coglab_core::kiva::{
     rt_error_correlation, score_human, score_model, HumanData, KivaReport, Source, StageStats,
 };
 use coglab_core::stats::describe::MeanSe;
+use coglab_core::stats::p_phrase;
 use std::path::Path;
 
 /// The CSV files found under the given paths, and the links skipped on the way.
@@ -264,7 +265,12 @@ fn print_report(out: &mut String, r: &KivaReport) {
         for (stage, sc) in &c.stages {
             match (sc.r, sc.p) {
                 (Some(rr), Some(p)) => {
-                    outln!(out, "  {stage:<20} r = {rr:+.3}, p = {p:.4} (n = {})", sc.n)
+                    outln!(
+                        out,
+                        "  {stage:<20} r = {rr:+.3}, {} (n = {})",
+                        p_phrase(p),
+                        sc.n
+                    )
                 }
                 _ => outln!(
                     out,

@@ -383,8 +383,8 @@ fn print_comparison(out: &mut String, c: &MmiqComparison) {
     );
     outln!(
         out,
-        "McNemar exact test (two-sided): p = {:.4}",
-        c.mcnemar_p
+        "McNemar exact test (two-sided): {}",
+        coglab_core::stats::p_phrase(c.mcnemar_p)
     );
     let d = &c.difference;
     outln!(

@@ -16,6 +16,7 @@ use coglab_core::mmopera::validate::{
 };
 use coglab_core::mmopera::{MmoperaError, Warning};
 use coglab_core::stats::correlation::Correlation;
+use coglab_core::stats::p_phrase;
 
 use super::{emit, file_name, print_json, read_bytes, CliError};
 use crate::cli::{AgreeArgs, ScoreMmoperaArgs};
@@ -220,9 +221,9 @@ fn print_holistic(out: &mut String, h: &HolisticReport) {
         match &lb.correlation {
             Some(c) => outln!(
             out,
-                "  length bias: Pearson r {:.3} (p {}, n {}; {} one-point answers under {} chars left out)",
+                "  length bias: Pearson r {:.3} ({}, n {}; {} one-point answers under {} chars left out)",
                 c.r,
-                p_value(c.p),
+                p_phrase(c.p),
                 lb.n,
                 lb.excluded,
                 lb.min_length
@@ -408,15 +409,7 @@ pub fn agree(a: &AgreeArgs) -> Result<(), CliError> {
 }
 
 fn corr(c: &Option<Correlation>) -> String {
-    c.map_or("-".into(), |c| format!("{:.3} (p {})", c.r, p_value(c.p)))
-}
-
-fn p_value(p: f64) -> String {
-    if p < 0.001 {
-        format!("{p:.1e}")
-    } else {
-        format!("{p:.3}")
-    }
+    c.map_or("-".into(), |c| format!("{:.3} ({})", c.r, p_phrase(c.p)))
 }
 
 fn opt(x: Option<f64>) -> String {
@@ -466,9 +459,9 @@ fn print_holistic_agreement(out: &mut String, g: &HolisticAgreement) {
     let t = &g.paired_test;
     outln!(
         out,
-        "  paired permutation test of A−B: mean {:.4}, p {:.4} ({})",
+        "  paired permutation test of A−B: mean {:.4}, {} ({})",
         t.mean_diff,
-        t.p,
+        p_phrase(t.p),
         if t.exact {
             format!("exact over {} sign patterns", t.resamples)
         } else {
@@ -507,12 +500,12 @@ fn print_process_agreement(out: &mut String, p: &ProcessAgreement) {
         let t = &s.paired_test;
         outln!(
             out,
-            "  item S_r over {} items: mean |A−B| {:.4}, Pearson r {}, paired test mean {:.4} p {:.4}",
+            "  item S_r over {} items: mean |A−B| {:.4}, Pearson r {}, paired test mean {:.4} {}",
             s.n,
             s.mean_abs_diff,
             corr(&s.pearson),
             t.mean_diff,
-            t.p
+            p_phrase(t.p)
         );
     }
     print_ids(out, "A", &p.only_in_a);

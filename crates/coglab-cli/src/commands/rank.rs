@@ -399,8 +399,7 @@ fn pct(x: f64) -> String {
 fn p_text(p: Option<f64>) -> String {
     match p {
         None => "-".into(),
-        Some(p) if p < 0.0001 => "<0.0001".into(),
-        Some(p) => format!("{p:.4}"),
+        Some(p) => coglab_core::stats::format_p(p),
     }
 }
 

@@ -8,6 +8,7 @@ use coglab_core::sem::data::{Missing, ScoreMatrix};
 use coglab_core::sem::describe::describe_matrix;
 use coglab_core::sem::spec::ModelSpec;
 use coglab_core::sem::{analyze_parsed, SemOptions, SemReport};
+use coglab_core::stats::p_phrase;
 
 fn opt(v: Option<f64>) -> String {
     v.map_or_else(|| "-".to_string(), |x| format!("{x:.3}"))
@@ -82,7 +83,7 @@ pub fn sem(a: &SemArgs) -> Result<(), CliError> {
         max_iterations: a.max_iter,
     };
     let report = analyze_parsed(&spec, &matrix, &opts)?;
-    warn_listwise(&report, &matrix);
+    warn_listwise(&report);
     if a.json {
         return print_json(&report);
     }
@@ -91,38 +92,17 @@ pub fn sem(a: &SemArgs) -> Result<(), CliError> {
     emit(&out)
 }
 
-/// Warns on stderr when listwise deletion dropped more than
-/// [`coglab_core::limits::LISTWISE_WARN_SHARE`] of the models, with the missing cells of each
-/// analysed column (issue 27, defect 9: 4,974 of 5,000 models went without a word).
-fn warn_listwise(report: &SemReport, matrix: &ScoreMatrix) {
-    let dropped = report.dropped_models.len();
-    let total = dropped + report.n_models;
-    if total == 0 || (dropped as f64) <= coglab_core::limits::LISTWISE_WARN_SHARE * total as f64 {
-        return;
+/// Prints the report's listwise-deletion warning (`SemReport::listwise_warning`, given when
+/// more than [`coglab_core::limits::LISTWISE_WARN_SHARE`] of the models were dropped) on
+/// stderr, with the command-line advice (issue 27, defect 9: 4,974 of 5,000 models went
+/// without a word).
+fn warn_listwise(report: &SemReport) {
+    if let Some(w) = &report.listwise_warning {
+        eprintln!(
+            "coglab: WARNING: {}. Consider --missing mean or leaving out the sparsest columns.",
+            crate::commands::escape_controls(&w.to_string())
+        );
     }
-    let mut costs: Vec<(usize, &str)> = matrix
-        .columns
-        .iter()
-        .filter(|c| report.outer.contains_key(&c.name))
-        .map(|c| {
-            (
-                c.values.iter().filter(|v| v.is_none()).count(),
-                c.name.as_str(),
-            )
-        })
-        .filter(|(n, _)| *n > 0)
-        .collect();
-    costs.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
-    let listed: Vec<String> = costs.iter().map(|(n, c)| format!("{c} {n}")).collect();
-    eprintln!(
-        "coglab: WARNING: listwise deletion dropped {dropped} of {total} models ({:.1}%), above \
-         the {:.0}% warning share; the analysis uses {} models. Missing cells by column: {}. \
-         Consider --missing mean or leaving out the sparsest columns.",
-        100.0 * dropped as f64 / total as f64,
-        100.0 * coglab_core::limits::LISTWISE_WARN_SHARE,
-        report.n_models,
-        crate::commands::escape_controls(&listed.join(", "))
-    );
 }
 
 fn print_report(out: &mut String, r: &SemReport) {
@@ -228,8 +208,13 @@ fn print_report(out: &mut String, r: &SemReport) {
     if let Some(h) = &r.human {
         outln!(
             out,
-            "\nOverall score vs {}: Pearson r {:.4} (p {:.3e}), Spearman rho {:.4} (p {:.3e}), n {}",
-            h.column, h.pearson.r, h.pearson.p, h.spearman.r, h.spearman.p, h.pearson.n
+            "\nOverall score vs {}: Pearson r {:.4} ({}), Spearman rho {:.4} ({}), n {}",
+            h.column,
+            h.pearson.r,
+            p_phrase(h.pearson.p),
+            h.spearman.r,
+            p_phrase(h.spearman.p),
+            h.pearson.n
         );
     }
     if let Some(b) = &r.bootstrap {

@@ -28,6 +28,9 @@ pub enum Flag {
     PoorFit,
     /// Among the `FlagOptions::gap_top` items with the largest gap between the two groups.
     GroupGap,
+    /// S-X2 p-value below `FlagOptions::sx2_alpha` divided by the number of items tested
+    /// (Bonferroni).
+    Sx2Misfit,
 }
 
 /// Flag thresholds.
@@ -43,6 +46,31 @@ pub struct FlagOptions {
     /// The groups compared, first minus second (default: `human` minus `model` when both are
     /// present, else the first two groups in order of appearance).
     pub groups: Option<(String, String)>,
+    /// Family-wise level of the S-X2 misfit flag: an item is flagged when its p-value is
+    /// below this divided by the number of items tested (Bonferroni; default 0.05).
+    #[serde(default = "default_sx2_alpha")]
+    pub sx2_alpha: f64,
+}
+
+fn default_sx2_alpha() -> f64 {
+    0.05
+}
+
+/// Adds [`Flag::Sx2Misfit`] to the items whose S-X2 p-value is below
+/// `opts.sx2_alpha / tested` (Bonferroni over the items tested).
+pub fn flag_sx2(flagged: &mut Flagged, fit: &super::sx2::Sx2Result, opts: &FlagOptions) {
+    let tested = fit.items.iter().flatten().count();
+    if tested == 0 {
+        return;
+    }
+    let cut = opts.sx2_alpha / tested as f64;
+    for (f, t) in flagged.items.iter_mut().zip(&fit.items) {
+        if t.as_ref().is_some_and(|t| t.p < cut) {
+            f.flags.push(Flag::Sx2Misfit);
+            f.flags.sort();
+            f.flags.dedup();
+        }
+    }
 }
 
 impl Default for FlagOptions {
@@ -52,6 +80,7 @@ impl Default for FlagOptions {
             fit_range: (0.5, 1.5),
             gap_top: 10,
             groups: None,
+            sx2_alpha: default_sx2_alpha(),
         }
     }
 }

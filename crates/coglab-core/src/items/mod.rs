@@ -10,6 +10,9 @@
 //!   Gauss-Hermite quadrature), EAP abilities, infit/outfit, chart-ready curves.
 //! - [`flags`]: items no one or everyone solves, negative or near-zero discrimination (with the
 //!   most frequent wrong answer), and the largest gaps between two respondent groups.
+//! - [`sx2`]: the S-X2 item fit test (Orlando and Thissen 2000) on summed scores.
+//! - [`report`]: the page-sized summary the web app's worker sends ([`ItemsReport`]).
+//! - [`rows`]: a matrix from computed leaderboard rows (what the web worker keeps).
 //! - [`subset`]: the greedy, category-stratified item subset and its Kendall tau curve.
 //!
 //! [`analyse`] runs all of them and returns one serialisable [`ItemAnalysis`] (what the CLI
@@ -19,7 +22,10 @@ pub mod classical;
 pub mod flags;
 pub mod irt;
 pub mod matrix;
+pub mod report;
+pub mod rows;
 pub mod subset;
+pub mod sx2;
 
 use crate::location::Location;
 use serde::{Deserialize, Serialize};
@@ -28,7 +34,9 @@ pub use classical::{classical, ClassicalStats, ItemClassical, LetterCounts};
 pub use flags::{flag_items, Flag, GroupGap, GroupGaps, ItemFlags};
 pub use irt::{fit, Curves, IrtFit, IrtItem, IrtModel, IrtOptions, RespondentAbility};
 pub use matrix::{ItemInfo, KivaItemOptions, KivaStages, RespondentInfo, ResponseMatrix};
+pub use report::{analyse_report, item_curves, report, ItemsReport, ReportCurve, ReportOptions};
 pub use subset::{reduced_subset, SubsetCriterion, SubsetOptions, SubsetResult, TauPoint};
+pub use sx2::{s_x2, ItemSx2, Sx2Options, Sx2Result};
 
 /// Why an item analysis could not be made.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -104,6 +112,13 @@ pub struct AnalysisOptions {
     pub flags: flags::FlagOptions,
     /// The reduced subset, if wanted (`None`: skipped).
     pub subset: Option<SubsetOptions>,
+    /// The S-X2 item fit test, if wanted (`None`: skipped).
+    #[serde(default = "default_sx2")]
+    pub sx2: Option<Sx2Options>,
+}
+
+fn default_sx2() -> Option<Sx2Options> {
+    Some(Sx2Options::default())
 }
 
 impl Default for AnalysisOptions {
@@ -112,6 +127,7 @@ impl Default for AnalysisOptions {
             irt: IrtOptions::default(),
             flags: flags::FlagOptions::default(),
             subset: Some(SubsetOptions::default()),
+            sx2: default_sx2(),
         }
     }
 }
@@ -143,6 +159,9 @@ pub struct ItemRow {
     pub infit: Option<f64>,
     /// Outfit mean square.
     pub outfit: Option<f64>,
+    /// S-X2 item fit (`None`: not fitted, not computed, or too few score groups; see
+    /// [`sx2`]).
+    pub sx2: Option<ItemSx2>,
     /// Flags (see [`Flag`]).
     pub flags: Vec<Flag>,
     /// The most frequent wrong answer and how often it was given, when answers are known.
@@ -215,8 +234,13 @@ pub fn analyse(m: &ResponseMatrix, opts: &AnalysisOptions) -> Result<ItemAnalysi
     m.check_analysable()?;
     let cls = classical(m);
     let irt = fit(m, &opts.irt)?;
-    let flagged = flag_items(m, &cls, Some(&irt), &opts.flags);
+    let mut flagged = flag_items(m, &cls, Some(&irt), &opts.flags);
     let mut notes = irt.notes.clone();
+    let fit_test = opts.sx2.as_ref().map(|o| s_x2(m, &irt, o));
+    if let Some(t) = &fit_test {
+        notes.extend(t.note.clone());
+        flags::flag_sx2(&mut flagged, t, &opts.flags);
+    }
     let subset = match &opts.subset {
         None => None,
         Some(so) => match reduced_subset(m, &cls, Some(&irt), so) {
@@ -248,6 +272,7 @@ pub fn analyse(m: &ResponseMatrix, opts: &AnalysisOptions) -> Result<ItemAnalysi
                 b: it.b,
                 infit: it.infit,
                 outfit: it.outfit,
+                sx2: fit_test.as_ref().and_then(|t| t.items[j].clone()),
                 flags: f.flags.clone(),
                 most_frequent_wrong: f.most_frequent_wrong.clone(),
                 answers: f.answers.clone(),

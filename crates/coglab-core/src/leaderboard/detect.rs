@@ -9,6 +9,7 @@ fn strip_bom(bytes: &[u8]) -> &[u8] {
 }
 
 /// Detects a file's kind from its path (with folders, as a folder picker gives it) and bytes.
+/// UTF-16 and UTF-32 text is [`FileKind::Unknown`] (scoring it says which encoding it is).
 ///
 /// # Examples
 /// ```
@@ -20,6 +21,11 @@ fn strip_bom(bytes: &[u8]) -> &[u8] {
 /// assert_eq!(detect("notes.txt", b"hello"), FileKind::Unknown);
 /// ```
 pub fn detect(path: &str, bytes: &[u8]) -> FileKind {
+    if super::not_text(bytes).is_some() {
+        // UTF-16/UTF-32 text is no format's text: [`super::score_files`] refuses it naming
+        // its encoding, rather than have whichever parser its name suggests misread it.
+        return FileKind::Unknown;
+    }
     let head = strip_bom(&bytes[..bytes.len().min(8192)]);
     let lower = path.to_ascii_lowercase();
     if head.starts_with(b"ParticipantID") || head.starts_with(b"\"ParticipantID\"") {
@@ -54,6 +60,29 @@ pub fn detect(path: &str, bytes: &[u8]) -> FileKind {
         return FileKind::MmiqTable;
     }
     FileKind::Unknown
+}
+
+/// Why a file is [`FileKind::Unknown`] to [`detect`] when it is text in another encoding
+/// (UTF-16, UTF-32): the message scoring it gives, naming the file and the encoding, for the
+/// page to show when the file is dropped. `None` for any other file.
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::unreadable;
+/// assert_eq!(
+///     unreadable("out.jsonl", b"\xFF\xFE{\0}\0").as_deref(),
+///     Some("out.jsonl: the file is UTF-16 LE text (with a byte-order mark), not UTF-8: save it as UTF-8")
+/// );
+/// assert_eq!(unreadable("notes.txt", b"hello"), None);
+/// ```
+pub fn unreadable(path: &str, bytes: &[u8]) -> Option<String> {
+    super::not_text(bytes).map(|what| {
+        crate::encoding::NotTextError {
+            file: path.to_string(),
+            what,
+        }
+        .to_string()
+    })
 }
 
 /// The model name guessed from a path: for a KiVA run, the folder holding the `output_<Domain>`

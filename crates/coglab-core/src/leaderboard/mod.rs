@@ -16,7 +16,7 @@ use crate::mmiq::{self, AnswerKey, MmiqReport, Predictions};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-pub use detect::{detect, guess_model};
+pub use detect::{detect, guess_model, unreadable};
 pub use export::{to_csv, to_json, to_latex, Table};
 pub use ranks::tie_ranks;
 
@@ -82,7 +82,8 @@ pub struct FileStatus {
     pub kind: FileKind,
     /// Model the file's scores are attributed to.
     pub model: String,
-    /// `ok`, `error` or `unsupported`.
+    /// `ok`, `error`, `unsupported`, or `waiting` (a file that needs a partner file not among
+    /// the inputs, e.g. predictions without the MM-IQ answer key; the message says which).
     pub status: String,
     /// The located error, or why the file was not scored.
     pub message: Option<String>,
@@ -341,9 +342,10 @@ pub fn score_files_with(
                 progress(done, total, f.path);
                 done += 1;
                 let Some(key) = &key else {
-                    fail(
-                        &mut out.files[i],
-                        "no MM-IQ answer key among the files: add MMIQ_benchmark_answer_dict.jsonl"
+                    out.files[i].status = WAITING.into();
+                    out.files[i].message = Some(
+                        "waits for the MM-IQ answer key (MMIQ_benchmark_answer_dict.jsonl): \
+                         add it, and this file is scored with it"
                             .into(),
                     );
                     continue;
@@ -411,13 +413,13 @@ pub fn score_files_with(
             }
             FileKind::Unknown => {
                 done += 1;
-                fail(
-                    &mut out.files[i],
+                let message = unreadable(f.path, f.bytes).unwrap_or_else(|| {
                     format!(
                         "{}: not a recognised MM-IQ, KiVA or MM-OPERA result file",
                         f.path
-                    ),
-                );
+                    )
+                });
+                fail(&mut out.files[i], message);
             }
         }
     }
@@ -466,6 +468,15 @@ pub fn score_files_with(
         }
     }
     out
+}
+
+/// [`FileStatus::status`] of a file that waits for a partner file (see there).
+pub const WAITING: &str = "waiting";
+
+/// What a dropped file is when it is UTF-16 or UTF-32 text ([`crate::encoding::sniff`]); a
+/// zip archive is left to the readers (an `.xlsx` workbook is one).
+pub(crate) fn not_text(bytes: &[u8]) -> Option<crate::encoding::NotText> {
+    crate::encoding::sniff(bytes).filter(|w| *w != crate::encoding::NotText::Zip)
 }
 
 fn fail(s: &mut FileStatus, message: String) {

@@ -83,8 +83,9 @@ fn data_id(file: &str, line_no: usize, v: Option<Value<'_>>) -> Result<u64, Mmiq
 }
 
 /// Splits slices of a JSONL file into numbered lines: complete lines are handed on at once, a
-/// line cut between slices when its end arrives. Checks UTF-8 (naming line and byte), drops a
-/// leading byte-order mark, counts and skips blank lines (a final newline is not a blank line).
+/// line cut between slices when its end arrives. Refuses UTF-16, UTF-32 and zip input from
+/// its first bytes ([`crate::encoding::check_text`], naming the file and the encoding), checks
+/// UTF-8 (naming line and byte), drops a leading byte-order mark, counts and skips blank lines (a final newline is not a blank line).
 #[derive(Debug)]
 struct Lines {
     file: String,
@@ -94,11 +95,15 @@ struct Lines {
     /// Lines handed on or skipped so far.
     line_no: usize,
     blank: usize,
-    /// Whether the first bytes were checked for a byte-order mark.
+    /// Whether the first bytes were checked for another encoding and a byte-order mark.
     started: bool,
 }
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// How many leading bytes are held back before the first line is read, to recognize UTF-16,
+/// UTF-32 and zip input ([`crate::encoding::SNIFF_BYTES`]; the worker's first slice has more).
+const SNIFF_BYTES: usize = crate::encoding::SNIFF_BYTES;
 
 impl Lines {
     fn new(file: &str) -> Self {
@@ -119,21 +124,22 @@ impl Lines {
         each: &mut impl FnMut(&str, usize, &str) -> Result<(), MmiqError>,
     ) -> Result<(), MmiqError> {
         if !self.started {
-            // Wait for three bytes to tell a byte-order mark.
-            if self.carry.len() + bytes.len() < BOM.len() {
+            // Wait for the first SNIFF_BYTES (or the file's end) to tell UTF-16/UTF-32 and a
+            // byte-order mark, as the whole-file readers do (`encoding::check_text`).
+            if self.carry.len() + bytes.len() < SNIFF_BYTES {
                 self.carry.extend_from_slice(bytes);
                 return Ok(());
             }
             self.started = true;
-            let mut head = std::mem::take(&mut self.carry);
-            if !head.is_empty() {
-                let need = BOM.len() - head.len().min(BOM.len());
-                head.extend_from_slice(&bytes[..need]);
-                bytes = &bytes[need..];
-                let head = head.strip_prefix(BOM).unwrap_or(&head).to_vec();
-                self.push(&head, each)?;
-            } else {
+            if self.carry.is_empty() {
+                crate::encoding::check_text(&self.file, bytes)?;
                 bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+            } else {
+                let mut head = std::mem::take(&mut self.carry);
+                head.extend_from_slice(bytes);
+                crate::encoding::check_text(&self.file, &head)?;
+                let head = head.strip_prefix(BOM).unwrap_or(&head).to_vec();
+                return self.push(&head, each);
             }
         }
         if !self.carry.is_empty() {
@@ -165,6 +171,7 @@ impl Lines {
         if !self.started {
             self.started = true;
             let head = std::mem::take(&mut self.carry);
+            crate::encoding::check_text(&self.file, &head)?;
             self.carry = head.strip_prefix(BOM).unwrap_or(&head).to_vec();
         }
         if self.carry.is_empty() {
@@ -181,7 +188,18 @@ impl Lines {
         bytes: &[u8],
         each: &mut impl FnMut(&str, usize, &str) -> Result<(), MmiqError>,
     ) -> Result<(), MmiqError> {
-        let text = self.check_utf8(bytes)?;
+        let text = match self.check_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                // The complete lines before the invalid byte come first, so that the first
+                // bad line is reported however the file was sliced.
+                let valid = std::str::from_utf8(bytes).map_or_else(|u| u.valid_up_to(), str::len);
+                if let Some(nl) = memchr::memrchr(b'\n', &bytes[..valid]) {
+                    self.lines(&bytes[..=nl], each)?;
+                }
+                return Err(e);
+            }
+        };
         // Each newline ends a line (a newline byte is never inside a UTF-8 character).
         let mut start = 0;
         for end in memchr::memchr_iter(b'\n', bytes) {

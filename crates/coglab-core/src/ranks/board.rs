@@ -460,11 +460,32 @@ pub fn build_board(input: &BoardInput, opts: &BoardOptions) -> Result<Board, Ran
             });
         }
     }
+    crate::limits::check(
+        "resamples",
+        opts.resamples as u64,
+        0,
+        crate::limits::MAX_RESAMPLES,
+    )?;
     let mut notes = Vec::new();
     let prep = prepare(input, &mut notes)?;
     let test = opts.test.unwrap_or(input.bench.default_test());
     let n_items = prep.items.len();
     let k = prep.names.len();
+    // The bootstrap keeps a value per resample for each model and each pair (issue 27: 50
+    // models at 1,000,000 resamples asked for 10 GB).
+    let n_pairs = k * k.saturating_sub(1) / 2;
+    let per_resample = (n_pairs + k) as u64;
+    let values = per_resample.saturating_mul(opts.resamples as u64);
+    if values > crate::limits::MAX_BOOTSTRAP_VALUES as u64 {
+        return Err(RanksError::TooManyBootstrapValues {
+            resamples: opts.resamples,
+            models: k,
+            pairs: n_pairs,
+            values,
+            max: crate::limits::MAX_BOOTSTRAP_VALUES,
+            fit: (crate::limits::MAX_BOOTSTRAP_VALUES as u64 / per_resample.max(1)) as usize,
+        });
+    }
     let wrong = opts.missing == Missing::Wrong;
 
     // Scores and ordering.

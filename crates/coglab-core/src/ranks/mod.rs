@@ -77,6 +77,29 @@ pub enum RanksError {
         /// The accepted range.
         expected: &'static str,
     },
+    /// A count outside [`crate::limits`] (the resamples).
+    #[error(transparent)]
+    Limit(#[from] crate::limits::LimitError),
+    /// The bootstrap would keep more than [`crate::limits::MAX_BOOTSTRAP_VALUES`] values.
+    #[error(
+        "resamples: {resamples} resamples of {models} models keep {values} bootstrap values (one \
+         per resample for each model and each of the {pairs} pairs of models), more than the \
+         {max} allowed; use at most {fit} resamples"
+    )]
+    TooManyBootstrapValues {
+        /// Resamples asked for.
+        resamples: usize,
+        /// Models on the board.
+        models: usize,
+        /// Pairs of models.
+        pairs: usize,
+        /// Values the bootstrap would keep.
+        values: u64,
+        /// [`crate::limits::MAX_BOOTSTRAP_VALUES`].
+        max: usize,
+        /// The most resamples that fit.
+        fit: usize,
+    },
     /// A statistic failed.
     #[error("{context}: {source}")]
     Stats {

@@ -54,6 +54,17 @@ pub fn build_sets(files: &[(String, Vec<u8>)]) -> Loaded {
     let mut predictions: Vec<(String, Vec<u8>)> = Vec::new();
 
     for (name, bytes) in files {
+        if let Some(what) = leaderboard::not_text(bytes) {
+            // UTF-16/UTF-32 text: named, rather than left as a file of no known format.
+            out.errors.push(
+                crate::encoding::NotTextError {
+                    file: name.clone(),
+                    what,
+                }
+                .to_string(),
+            );
+            continue;
+        }
         match leaderboard::detect(name, bytes) {
             FileKind::Mmopera => {
                 let detected = match opera_detect(name, bytes) {

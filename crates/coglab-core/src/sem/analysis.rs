@@ -137,6 +137,10 @@ pub struct SemReport {
     pub n_models: usize,
     /// Models dropped by listwise deletion.
     pub dropped_models: Vec<String>,
+    /// The loud warning when listwise deletion dropped more than
+    /// [`crate::limits::LISTWISE_WARN_SHARE`] of the models (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub listwise_warning: Option<ListwiseWarning>,
     /// Cells filled by mean imputation.
     pub imputed_cells: usize,
     /// Missing-value handling used.
@@ -185,6 +189,92 @@ pub struct SemReport {
     pub bootstrap: Option<BootstrapReport>,
     /// Descriptive statistics.
     pub descriptives: Descriptives,
+}
+
+/// Listwise deletion dropped more than [`crate::limits::LISTWISE_WARN_SHARE`] of the models
+/// (issue 27, defect 9: 4,974 of 5,000 models went without a word): how many, and how many
+/// cells each analysed column is missing, so the user can see which columns cost the rows.
+/// `coglab sem` prints it on stderr and the web app's Structure page shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListwiseWarning {
+    /// Models dropped.
+    pub dropped: usize,
+    /// Models in the file.
+    pub total: usize,
+    /// Models the analysis uses (`total - dropped`).
+    pub used: usize,
+    /// The share above which this warning is given ([`crate::limits::LISTWISE_WARN_SHARE`]).
+    pub warn_share: f64,
+    /// The analysed columns (indicators and the human column) with missing cells, most
+    /// first (ties by name).
+    pub missing_by_column: Vec<ColumnCost>,
+}
+
+/// One column's missing cells, in a [`ListwiseWarning`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ColumnCost {
+    /// The column name.
+    pub column: String,
+    /// Its missing cells (each drops that model under listwise deletion).
+    pub missing: usize,
+}
+
+impl std::fmt::Display for ListwiseWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let listed: Vec<String> = self
+            .missing_by_column
+            .iter()
+            .map(|c| format!("{} {}", c.column, c.missing))
+            .collect();
+        write!(
+            f,
+            "listwise deletion dropped {} of {} models ({:.1}%), above the {:.0}% warning \
+             share; the analysis uses {} models. Missing cells by column: {}",
+            self.dropped,
+            self.total,
+            100.0 * self.dropped as f64 / self.total.max(1) as f64,
+            100.0 * self.warn_share,
+            self.used,
+            listed.join(", ")
+        )
+    }
+}
+
+impl ListwiseWarning {
+    /// The warning for `table` (built from `matrix`), or `None` when listwise deletion dropped
+    /// at most [`crate::limits::LISTWISE_WARN_SHARE`] of the models.
+    pub fn of(table: &Table, matrix: &ScoreMatrix) -> Option<Self> {
+        let dropped = table.dropped.len();
+        let total = dropped + table.models.len();
+        let share = crate::limits::LISTWISE_WARN_SHARE;
+        if total == 0 || (dropped as f64) <= share * total as f64 {
+            return None;
+        }
+        let mut costs: Vec<ColumnCost> = table
+            .names
+            .iter()
+            .filter_map(|name| {
+                let missing = matrix
+                    .column(name)?
+                    .values
+                    .iter()
+                    .filter(|v| v.is_none())
+                    .count();
+                (missing > 0).then(|| ColumnCost {
+                    column: name.clone(),
+                    missing,
+                })
+            })
+            .collect();
+        costs.sort_by(|a, b| b.missing.cmp(&a.missing).then(a.column.cmp(&b.column)));
+        Some(Self {
+            dropped,
+            total,
+            used: table.models.len(),
+            warn_share: share,
+            missing_by_column: costs,
+        })
+    }
 }
 
 /// Stage-2 indicator: a stage-1 item (position in `Plan::items`) or a stage-1 construct score.
@@ -1216,6 +1306,7 @@ pub fn analyze_parsed_with_progress(
     Ok(SemReport {
         n_models: n,
         dropped_models: table.dropped.clone(),
+        listwise_warning: ListwiseWarning::of(&table, matrix),
         imputed_cells: table.imputed,
         missing: opts.missing,
         scheme: spec.scheme,

@@ -11,6 +11,8 @@
 //! - [`rng`]: a small seeded random number generator, so bootstrap and permutation
 //!   results are reproducible on every platform (native and wasm).
 //!
+//! - [`format_p`], [`p_phrase`]: the one rule for printing a p-value (CLI, exports and page).
+//!
 //! Functions that cannot give a meaningful value (empty input, zero variance) return a
 //! [`StatsError`] instead of NaN.
 
@@ -23,6 +25,47 @@ pub mod normality;
 pub mod paired;
 pub mod rng;
 pub mod wilcoxon;
+
+/// The smallest p-value printed as a number; smaller ones print as "< 0.0001". Four decimals
+/// is the precision every p-value is printed with, so "0.0000" never appears.
+pub const P_FLOOR: f64 = 1e-4;
+
+/// A p-value as printed everywhere (CLI tables, the page, exports' text): four decimals, or
+/// `< 0.0001` below that, `–` when it is not a number. For a sentence, see [`p_phrase`].
+///
+/// ```
+/// use coglab_core::stats::format_p;
+/// assert_eq!(format_p(0.03126), "0.0313");
+/// assert_eq!(format_p(0.00004), "< 0.0001");
+/// assert_eq!(format_p(1.0), "1.0000");
+/// ```
+#[must_use]
+pub fn format_p(p: f64) -> String {
+    if !p.is_finite() {
+        "–".into()
+    } else if p < P_FLOOR {
+        format!("< {P_FLOOR:.4}")
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+/// A p-value in a sentence: `p = 0.0313`, `p < 0.0001` (see [`format_p`]).
+///
+/// ```
+/// use coglab_core::stats::p_phrase;
+/// assert_eq!(p_phrase(0.008), "p = 0.0080");
+/// assert_eq!(p_phrase(3e-9), "p < 0.0001");
+/// ```
+#[must_use]
+pub fn p_phrase(p: f64) -> String {
+    let v = format_p(p);
+    if v.starts_with('<') || v == "–" {
+        format!("p {v}")
+    } else {
+        format!("p = {v}")
+    }
+}
 
 /// Why a statistic could not be computed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Trunk post_build hook: the steps that rewrite the staged build, in the order they depend on
+# each other (Trunk runs the hooks of one stage concurrently, so they are one hook):
+#   1. csp-hash.py      the inline loader script's hash into the Content-Security-Policy;
+#   2. static-routes.py a copy of index.html per route and as 404.html (deep links on any host);
+#   3. sw-precache.py   the service worker's file list and version, over the final files.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# By hand on a built dist: scripts/post-build.sh dist
+if [ $# -gt 0 ]; then export TRUNK_STAGING_DIR="$1"; fi
+python3 "$here/csp-hash.py"
+python3 "$here/static-routes.py"
+python3 "$here/sw-precache.py"
