@@ -47,6 +47,7 @@ fn fixture() -> Board {
         family: "unknown".into(),
         size: "unknown".into(),
         cells,
+        cite: None,
     };
     let col = |k: &str| BoardColumn {
         key: k.into(),

@@ -350,6 +350,7 @@ mod tests {
             family: "unknown".into(),
             size: "unknown".into(),
             cells: vec![],
+            cite: None,
         }
     }
 
