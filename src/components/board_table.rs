@@ -347,7 +347,13 @@ pub fn BoardTable(
     ranks: Option<Signal<crate::components::rank_panel::RankMarks>>,
 ) -> impl IntoView {
     let arranged = Memo::new(move |_| arrange(&board.read(), &state.read()));
-    let export = move || export_table(&board.read(), &state.read());
+    let export = move || {
+        crate::components::rank_panel::export_ranked(
+            &board.read(),
+            &state.read(),
+            ranks.map(|m| m.get()).as_ref(),
+        )
+    };
     let sort_by = move |key: String| {
         state.update(|s| {
             if s.sort.as_deref() == Some(key.as_str()) {
@@ -463,7 +469,7 @@ pub fn BoardTable(
             <table class="lb-table" data-testid=format!("{stem}-table")>
                 <caption>{move || board.read().caption.clone()}</caption>
                 <thead><tr>
-                    <th scope="col" title=if ranks.is_some() { "Computed rows: the rank range consistent with the adjusted paired tests, and the group letter (see Paired ranks above); reported rows: rank by 95% interval overlap, not tested; baselines: reference rows, not ranked" } else { RANK_RULE }>
+                    <th scope="col" title=if ranks.is_some() { "Computed rows: the rank range consistent with the adjusted paired tests, and the group letter (see Paired ranks below the table); reported rows: rank by 95% interval overlap, not tested; baselines: reference rows, not ranked" } else { RANK_RULE }>
                         {move || if arranged.read().filtered { "Rank among shown" } else { "Rank" }}</th>
                     {header("model".into(), "Model".into(), "Model or baseline; the badge says whether the row is reported in a paper, computed from your files, or a baseline".into())}
                     {move || {
@@ -479,6 +485,7 @@ pub fn BoardTable(
                         let b = board.get();
                         let a = arranged.get();
                         let compact = state.read().compact;
+                        let marks = ranks.map(|m| m.get());
                         if a.rows.is_empty() {
                             return view! { <tr><td colspan=a.columns.len() + 2 class="lb-empty">"No row matches the filters."</td></tr> }.into_any();
                         }
@@ -497,7 +504,6 @@ pub fn BoardTable(
                                 }
                             }).collect_view();
                             let kind = r.kind.label();
-                            let marks = ranks.map(|m| m.get());
                             let mark = marks.as_ref().and_then(|m| m.for_row(&b, i)).cloned();
                             let rank_cell = crate::components::rank_panel::rank_cell(marks.is_some(), r.kind, rank, mark.as_ref());
                             view! {

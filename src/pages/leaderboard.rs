@@ -1012,8 +1012,8 @@ fn MmiqTab(
             Some(Err(e)) => Some(view! { <ErrorPanel title="Could not load the reported results" message=e /> }),
             _ => None,
         }}
-        <RankPanel bench=Bench::Mmiq rows=ids marks=set_marks stem="mmiq" />
         <BoardTable board=board state=state stem="mmiq" ranks=marks />
+        <RankPanel bench=Bench::Mmiq rows=ids marks=set_marks stem="mmiq" />
         <ChartCanvas data=radar testid="mmiq-radar" file_name="mmiq-radar.png"
             label="MM-IQ radar: accuracy per paradigm for the first rows of the table" />
         <Show when=move || !rows.read().is_empty()
@@ -1151,8 +1151,8 @@ fn KivaTab(
             Some(Err(e)) => Some(view! { <ErrorPanel title="Could not load the KiVA baselines" message=e /> }),
             _ => None,
         }}
-        <RankPanel bench=Bench::Kiva rows=kiva_ids stage=rank_stage marks=set_marks stem="kiva" />
         <BoardTable board=board state=state stem="kiva" ranks=marks />
+        <RankPanel bench=Bench::Kiva rows=kiva_ids stage=rank_stage marks=set_marks stem="kiva" />
         <div class="lb-controls" role="radiogroup" aria-label="Chart stage">
             {(0..3).map(|i| view! {
                 <label><input type="radio" name="kiva-stage" prop:checked=move || stage.get() == i

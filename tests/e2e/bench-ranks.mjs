@@ -58,7 +58,7 @@ try {
   await page.getByTestId('file-input').setInputFiles(files);
   await page.waitForFunction((k) => document.querySelectorAll('[data-testid=staged-row]').length >= k, files.length);
   await page.getByTestId('lb-score').click();
-  await page.waitForFunction((k) => document.querySelectorAll('[data-testid=mmiq-rank-row]').length >= k,
+  await page.waitForFunction((k) => document.querySelectorAll('[data-testid=mmiq-rank-rows-row]').length >= k,
     MODELS, { timeout: 120_000 });
   const first = Number(await page.getByTestId('mmiq-rank-header').getAttribute('data-worker-ms'));
   const pairs = await page.getByTestId('mmiq-pairs').locator('summary').innerText();
@@ -73,7 +73,7 @@ try {
     const bh = r % 2 === 0;
     const want = bh ? 'Benjamini-Hochberg' : 'Holm';
     await page.evaluate(() => { window.__long = []; window.__t0 = performance.now(); });
-    await page.getByTestId(bh ? 'mmiq-adjust-bh' : 'mmiq-adjust-holm').check();
+    await page.getByTestId('mmiq-adjust').selectOption(bh ? 'bh' : 'holm');
     await page.waitForFunction((w) => {
       const h = document.querySelector('[data-testid=mmiq-rank-header]');
       if (h && h.innerText.includes(`adjusted by ${w}`)) { window.__t1 ??= performance.now(); return true; }

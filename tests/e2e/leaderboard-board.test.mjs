@@ -222,6 +222,8 @@ test('MM-OPERA board: computed rows equal coglab score mmopera; sort, filters, U
     await page.getByTestId('mmopera-columns').locator('input[data-col=hr4]').uncheck();
     await page.getByTestId('mmopera-compact').check();
     await page.waitForURL(/c=1/);
+    // The paired ranks of the ICA rows have arrived (the rank column shows them, as the export).
+    await page.waitForFunction(() => document.querySelector('[data-testid=mmopera-rank-header]')?.innerText.includes('ICA:'));
     const shown = await b.shown();
     const csv = await b.csv();
     assert.deepEqual(csv[0], ['Rank', 'Model', 'Kind', 'SR', 'HR-3', 'ΔHR', 'Reasoning']);

@@ -40,15 +40,17 @@ class Ranks {
   /** Waits until the panel ranks exactly `names` (its rows, in board order). */
   async waitRanked(names) {
     await this.page.waitForFunction((want) => {
-      const got = [...document.querySelectorAll('[data-testid=kiva-rank-row]')].map((r) => r.dataset.model);
+      const got = [...document.querySelectorAll('[data-testid=kiva-rank-rows-row]')].map((r) => r.dataset.key);
       return got.length === want.length && want.every((m) => got.includes(m));
     }, names);
   }
-  /** The panel's ranked rows: [{ model, range, group, leader }] in board order. */
+  /** The panel's ranked rows: [{ model, range, group, leader }] in board order (cells: rank,
+   *  group, model, score, coverage, leader group, ...; data-value holds the exact value). */
   async rows() {
-    return this.page.locator('[data-testid=kiva-rank-row]').evaluateAll((rs) => rs.map((r) => ({
-      model: r.dataset.model, range: r.dataset.rankRange, group: r.dataset.group, leader: r.dataset.leader,
-    })));
+    return this.page.locator('[data-testid=kiva-rank-rows-row]').evaluateAll((rs) => rs.map((r) => {
+      const v = [...r.querySelectorAll('td')].map((td) => td.dataset.value);
+      return { model: r.dataset.key, range: v[0], group: v[1], leader: v[5] };
+    }));
   }
   /** The table's rank cell of a computed row: { range, group }. */
   async tableCell(model) {
@@ -60,14 +62,18 @@ class Ranks {
     const d = this.page.getByTestId(testid);
     if (!(await d.evaluate((el) => el.open))) await d.locator('summary').click();
   }
-  /** The pairs shown: [{ a, b, n, test, p, q }]. */
+  /** The pairs shown: [{ a, b, n, test, p, q }] (cells: A, B, shared, test, A − B, p,
+   *  adjusted p). */
   async pairs() {
     await this.open('kiva-pairs');
-    await this.page.locator('[data-testid=kiva-pair]').first().waitFor();
-    return this.page.locator('[data-testid=kiva-pair]').evaluateAll((rs) => rs.map((r) => ({
-      a: r.dataset.a, b: r.dataset.b, n: Number(r.dataset.nShared), test: r.dataset.test,
-      p: Number(r.dataset.p), q: Number(r.dataset.pAdjusted),
-    })));
+    await this.page.locator('[data-testid=kiva-pairs-row]').first().waitFor();
+    return this.page.locator('[data-testid=kiva-pairs-row]').evaluateAll((rs) => rs.map((r) => {
+      const td = [...r.querySelectorAll('td')];
+      return {
+        a: td[0].innerText, b: td[1].innerText, n: Number(td[2].dataset.value), test: td[3].innerText,
+        p: Number(td[5].dataset.value), q: Number(td[6].dataset.value),
+      };
+    }));
   }
 }
 
@@ -126,7 +132,7 @@ test('three KiVA runs: groups, ranges and adjusted p-values equal coglab rank --
     samePairs(await ranks.pairs(), holm, 'holm');
 
     // Benjamini-Hochberg: the same pairs, BH-adjusted as `--adjust bh`.
-    await page.getByTestId('kiva-adjust-bh').check();
+    await page.getByTestId('kiva-adjust').selectOption('bh');
     await page.waitForFunction(() => document.querySelector('[data-testid=kiva-rank-header]')
       ?.innerText.includes('Benjamini-Hochberg'));
     const bh = cli(['rank', 'kiva', ...dirs, '--adjust', 'bh', '--json']);
@@ -135,7 +141,7 @@ test('three KiVA runs: groups, ranges and adjusted p-values equal coglab rank --
     assert.deepEqual(bhRows.map((r) => r.group), bh.models.map((m) => m.group));
 
     // Answered items only: every run covers all 700 trials, so the board is unchanged.
-    await page.getByTestId('kiva-missing-answered').check();
+    await page.getByTestId('kiva-missing').selectOption('answered');
     await page.waitForFunction(() => document.querySelector('[data-testid=kiva-rank-missing]')
       ?.innerText.includes('answered items only'));
     assert.equal(await page.locator('[data-testid=coverage-mark]').count(), 0);
@@ -143,18 +149,20 @@ test('three KiVA runs: groups, ranges and adjusted p-values equal coglab rank --
     // Extraction robustness: official, strict and lenient for the three runs; the judge panel
     // says it applies to MM-OPERA.
     await ranks.open('kiva-extraction');
+    await page.getByTestId('kiva-extraction-table').waitFor();
     const heads = await page.locator('[data-testid=kiva-extraction-table] thead th').allInnerTexts();
     for (const h of ['official', 'strict', 'lenient']) assert.ok(heads.includes(h), heads.join('|'));
     assert.equal(await page.locator('[data-testid=kiva-extraction-table] tbody tr').count(), 3);
     const x = cli(['rank', 'kiva', ...dirs, '--json']).kiva_extraction;
     const single = x.rows.find((r) => r.name === 'gpt4_single_image');
-    const flips = await page.locator('[data-testid=kiva-extraction-table] tr[data-model=gpt4_single_image] td')
-      .last().innerText();
+    const flips = await page.locator('[data-testid=kiva-extraction-row][data-key=gpt4_single_image] td')
+      .last().getAttribute('data-value');
     assert.equal(Number(flips), single.flip_count);
     await ranks.open('kiva-judges');
     assert.ok((await page.getByTestId('kiva-judges-message').innerText()).includes('MM-OPERA'));
     await ranks.open('kiva-rank-rows');
     await ranks.open('kiva-rank-glossary');
+    assert.ok(await page.locator('[data-testid=kiva-rank-glossary] dt').count() >= 10);
     await app.screenshot('leaderboard-kiva-ranks');
     assert.deepEqual(errors.filter((e) => !e.includes('404')), []);
     await context.close();

@@ -1032,7 +1032,7 @@ fn rank_board_on_real_kiva_runs() {
         .position(|n| *n == m.name)
         .unwrap();
         assert_eq!(m.id, 10 + k as u64);
-        assert_relative_eq!(m.row.score, f(&r["scores"][&m.name]), max_relative = 1e-12);
+        assert_relative_eq!(m.score, f(&r["scores"][&m.name]), max_relative = 1e-12);
         // Clustered by trial, 1.2-1.5 times the naive SE: shown.
         assert!(m.se_text.as_deref().unwrap().contains("clustered by trial"));
         assert!(m.coverage_text.is_none());
@@ -1048,7 +1048,7 @@ fn rank_board_on_real_kiva_runs() {
     let shown: Vec<(&str, &str)> = b
         .models
         .iter()
-        .map(|m| (m.rank_text.as_str(), m.row.group.as_str()))
+        .map(|m| (m.rank_text.as_str(), m.group.as_str()))
         .collect();
     assert_eq!(shown, [("1", "a"), ("2", "b"), ("3", "c")]);
     assert!(b.header.contains("Wilcoxon") && b.header.contains("Holm"));
@@ -1066,6 +1066,33 @@ fn rank_board_on_real_kiva_runs() {
         .unwrap();
     assert_eq!(single.flip_count, 54);
     assert_eq!(single.flips.len(), 20);
+    // The panels the page shows carry the same figures: the pairs' adjusted p as exact values,
+    // the extraction table's flips column, 20 listed flips of 54.
+    let pairs = b.panel("pairs").unwrap();
+    assert_eq!(pairs.rows.len(), 3);
+    for (row, want) in pairs.rows.iter().zip(&board.pairs) {
+        assert_eq!(row.key, format!("{}|{}", want.a, want.b));
+        let q: f64 = row.cells[6].value.as_deref().unwrap().parse().unwrap();
+        assert_eq!(q, want.p_adjusted.unwrap());
+    }
+    let xp = b.panel("extraction").unwrap();
+    let heads: Vec<&str> = xp.columns.iter().map(|c| c.0.as_str()).collect();
+    assert_eq!(heads[1..4], ["official", "strict", "lenient"]);
+    let srow = xp
+        .rows
+        .iter()
+        .find(|r| r.key == "gpt4_single_image")
+        .unwrap();
+    assert_eq!(srow.cells.last().unwrap().value.as_deref(), Some("54"));
+    let list = xp
+        .lists
+        .iter()
+        .find(|l| l.head.starts_with("gpt4_single_image"))
+        .unwrap();
+    assert_eq!(list.items.len(), 20);
+    assert!(list.head.contains("54") && list.head.contains("first 20 listed"));
+    let rows = b.panel("rank-rows").unwrap();
+    assert_eq!(rows.rows[0].cells[1].value.as_deref(), Some("a"));
 }
 
 /// The judge table of the rank board from MM-OPERA rows as the leaderboard scores them (three
@@ -1121,5 +1148,5 @@ fn rank_board_judges_from_leaderboard_rows() {
     }
     assert_relative_eq!(j.alpha.unwrap(), f(&r["alpha"]), max_relative = 1e-9);
     assert_eq!(b.models.len(), 4);
-    assert!(b.extraction_message.is_some());
+    assert!(b.panel("extraction").unwrap().message.is_some());
 }

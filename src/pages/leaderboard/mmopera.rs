@@ -253,8 +253,8 @@ pub fn MmoperaTab(
                     {format!(" {}", match t { Task::Ria => "RIA (remote-item association)", Task::Ica => "ICA (in-context association)" })}</label>
             }).collect_view()}
         </div>
-        <RankPanel bench=Bench::Mmopera rows=rank_rows task=chart_task marks=set_marks stem="mmopera" />
         <BoardTable board=board state=state stem="mmopera" ranks=marks />
+        <RankPanel bench=Bench::Mmopera rows=rank_rows task=chart_task marks=set_marks stem="mmopera" />
         <Show when=move || !rows.read().is_empty()
             fallback=|| view! { <p class="notice">"Drop MM-OPERA judge files (holistic and process-reward scoring JSON) with the dataset's metadata above to add computed rows, breakdowns, charts and comparisons."</p> }>
             {move || {

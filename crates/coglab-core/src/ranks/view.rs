@@ -98,12 +98,18 @@ pub struct RankEntry<'a> {
 pub struct RankedModel {
     /// The page's row id.
     pub id: u64,
-    /// The name the table shows for the row (the board's name may carry ` (2)`).
+    /// The name the table shows for the row.
     pub name: String,
-    /// The board row.
-    pub row: ModelRow,
+    /// The board's name for the row (a repeated name carries ` (2)`, ` (3)`).
+    pub board_name: String,
     /// The rank range: `2`, or `1–3`.
     pub rank_text: String,
+    /// The compact letter display group.
+    pub group: String,
+    /// Not distinguishable from the leader.
+    pub leader: bool,
+    /// The board score.
+    pub score: f64,
     /// Below full coverage: `100 of 2,710 items (3.7%)`; `None` at full coverage.
     pub coverage_text: Option<String>,
     /// The naive and clustered SE (points) when they differ by more than 1%.
@@ -112,14 +118,120 @@ pub struct RankedModel {
     pub title: String,
 }
 
-/// Everything a computed board shows beside its table.
+/// One cell of a [`Panel`]: the text shown and, for tests and exports, the exact value.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PanelCell {
+    /// Shown.
+    pub text: String,
+    /// The exact value (full-precision number or plain text), as `data-value`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+
+/// One row of a [`Panel`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PanelRow {
+    /// The row's key (the model's name; `a|b` for a pair), as `data-key`.
+    pub key: String,
+    /// Hover text of the row, if any.
+    #[serde(default)]
+    pub title: String,
+    /// Emphasised (a significant pair).
+    #[serde(default)]
+    pub strong: bool,
+    /// The cells, one per column.
+    pub cells: Vec<PanelCell>,
+}
+
+/// A titled list under a [`Panel`]'s table (flipped items, disagreements...).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PanelList {
+    /// Heading.
+    pub head: String,
+    /// Items: (text, hover text).
+    pub items: Vec<(String, String)>,
+}
+
+/// One collapsible panel of the rank board, ready to show: a table with column definitions,
+/// lists and notes, or a message saying why there is nothing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Panel {
+    /// Stable key (`rank-rows`, `pairs`, `extraction`, `judges`), for test ids.
+    pub key: String,
+    /// The summary line.
+    pub summary: String,
+    /// The summary's hover text ([`definition`]).
+    pub definition: String,
+    /// Column headers: (title, hover text).
+    pub columns: Vec<(String, String)>,
+    /// Rows.
+    pub rows: Vec<PanelRow>,
+    /// Lists under the table.
+    pub lists: Vec<PanelList>,
+    /// Lines under the table.
+    pub notes: Vec<String>,
+    /// Why the panel is empty, when it is.
+    pub message: Option<String>,
+}
+
+impl Panel {
+    fn new(key: &str, summary: String, def: &str) -> Self {
+        Self {
+            key: key.into(),
+            summary,
+            definition: definition(def).into(),
+            columns: Vec::new(),
+            rows: Vec::new(),
+            lists: Vec::new(),
+            notes: Vec::new(),
+            message: None,
+        }
+    }
+
+    fn columns(mut self, cols: &[(&str, &str)]) -> Self {
+        self.columns = cols
+            .iter()
+            .map(|(t, d)| ((*t).to_string(), (*d).to_string()))
+            .collect();
+        self
+    }
+}
+
+fn cell(text: impl Into<String>) -> PanelCell {
+    PanelCell {
+        text: text.into(),
+        value: None,
+    }
+}
+
+fn num(text: String, value: f64) -> PanelCell {
+    PanelCell {
+        text,
+        value: Some(value.to_string()),
+    }
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}", 100.0 * x)
+}
+
+fn p_text(p: Option<f64>) -> String {
+    match p {
+        None => "–".into(),
+        Some(p) if p < 0.0001 => "<0.0001".into(),
+        Some(p) => format!("{p:.4}"),
+    }
+}
+
+/// Pairs listed at most in the pairs panel (a 50-row board has 1,225).
+pub const MAX_PAIRS_SHOWN: usize = 500;
+
+/// Everything a computed board shows beside its table. The page gets the texts and
+/// [`Panel`]s; the full results (`board`, `extraction`, `kiva_extraction`, `judges`) stay on
+/// the native side (not serialized: the page needs only what it shows).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct RankBoard {
-    /// The benchmark.
-    pub bench: Bench,
-    /// The board, when it could be built.
-    pub board: Option<Board>,
-    /// The ranked rows in board order (parallel to `board.models`).
+    /// The ranked rows in board order.
     pub models: Vec<RankedModel>,
     /// The tests and adjustment, in words, for the board header.
     pub header: String,
@@ -127,16 +239,8 @@ pub struct RankBoard {
     pub missing_text: String,
     /// "differences below x points cannot be told apart here (...)", when there is a pair.
     pub mdd_text: Option<String>,
-    /// MM-IQ: the board under three answer extractors (flips capped).
-    pub extraction: Option<ExtractionRobustness>,
-    /// KiVA: the stage's answers under three readings (flips capped).
-    pub kiva_extraction: Option<KivaExtraction>,
-    /// Why the extraction table is not shown, when it is not.
-    pub extraction_message: Option<String>,
-    /// MM-OPERA: the judge table.
-    pub judges: Option<JudgeRobustness>,
-    /// Why the judge table is not shown, when it is not.
-    pub judges_message: Option<String>,
+    /// The panels: ranked rows, pairs, extraction robustness, judge robustness.
+    pub panels: Vec<Panel>,
     /// What the board could not use, and what the reader should know (the board's notes
     /// included).
     pub notes: Vec<String>,
@@ -145,6 +249,18 @@ pub struct RankBoard {
     /// Wall time of the computation in the web worker (ms), set by the worker; 0 elsewhere.
     #[serde(default)]
     pub worker_ms: f64,
+    /// The board, when it could be built.
+    #[serde(skip)]
+    pub board: Option<Board>,
+    /// MM-IQ: the board under three answer extractors (flips capped).
+    #[serde(skip)]
+    pub extraction: Option<ExtractionRobustness>,
+    /// KiVA: the stage's answers under three readings (flips capped).
+    #[serde(skip)]
+    pub kiva_extraction: Option<KivaExtraction>,
+    /// MM-OPERA: the judge table.
+    #[serde(skip)]
+    pub judges: Option<JudgeRobustness>,
 }
 
 /// The glossary of the rank figures: (key, term, definition). [`definition`] looks one up.
@@ -279,12 +395,369 @@ fn ranked(row: &ModelRow, id: u64, name: &str, clusters: &str) -> RankedModel {
     RankedModel {
         id,
         name: name.to_string(),
-        row: row.clone(),
+        board_name: row.name.clone(),
         rank_text: rank_text(row.rank_low, row.rank_high),
+        group: row.group.clone(),
+        leader: row.leader_group,
+        score: row.score,
         coverage_text,
         se_text,
         title,
     }
+}
+
+fn rows_panel(models: &[RankedModel], board: &Board) -> Panel {
+    let mut p = Panel::new(
+        "rank-rows",
+        format!("Ranked rows ({})", models.len()),
+        "rank_range",
+    )
+    .columns(&[
+        ("Rank", definition("rank_range")),
+        ("Group", definition("group")),
+        ("Model", ""),
+        ("Score", definition("score")),
+        ("Coverage", definition("coverage")),
+        ("Leader group", definition("leader")),
+        ("Bootstrap rank", definition("bootstrap")),
+        ("SE", definition("clustered_se")),
+    ]);
+    for (m, row) in models.iter().zip(&board.models) {
+        let boot = match (row.boot_rank_low, row.boot_rank_high) {
+            (Some(l), Some(h)) => rank_text(l, h),
+            _ => "–".into(),
+        };
+        p.rows.push(PanelRow {
+            key: m.name.clone(),
+            title: m.title.clone(),
+            strong: false,
+            cells: vec![
+                PanelCell {
+                    text: m.rank_text.clone(),
+                    value: Some(m.rank_text.clone()),
+                },
+                PanelCell {
+                    text: m.group.clone(),
+                    value: Some(m.group.clone()),
+                },
+                cell(m.name.clone()),
+                num(pct(m.score), m.score),
+                cell(m.coverage_text.clone().unwrap_or_else(|| "full".into())),
+                PanelCell {
+                    text: if m.leader { "yes" } else { "" }.into(),
+                    value: Some(m.leader.to_string()),
+                },
+                cell(boot),
+                cell(m.se_text.clone().unwrap_or_else(|| "–".into())),
+            ],
+        });
+    }
+    p
+}
+
+fn pairs_panel(board: &Board) -> Panel {
+    let mut p = Panel::new(
+        "pairs",
+        format!("Pairwise tests ({} pairs)", board.pairs.len()),
+        "p_adjusted",
+    )
+    .columns(&[
+        ("A", "The higher-scoring row"),
+        ("B", "The other row"),
+        ("Shared", "Items compared: all benchmark items when missing items count as wrong, else the items both rows scored"),
+        ("Test", definition("test")),
+        ("A − B", "Score difference A − B on the compared items (points) and its paired bootstrap 95% interval"),
+        ("p", "Two-sided p-value of the paired test, unadjusted"),
+        ("Adjusted p", definition("p_adjusted")),
+    ]);
+    if board.pairs.len() > MAX_PAIRS_SHOWN {
+        p.notes.push(format!(
+            "The first {MAX_PAIRS_SHOWN} of {} pairs in board order; `coglab rank ... --json` lists them all.",
+            board.pairs.len()
+        ));
+    }
+    for q in board.pairs.iter().take(MAX_PAIRS_SHOWN) {
+        let ci = match (q.diff_low, q.diff_high) {
+            (Some(l), Some(h)) => format!(" [{}, {}]", pct(l), pct(h)),
+            _ => String::new(),
+        };
+        let opt = |x: Option<f64>| x.map(|v| v.to_string());
+        p.rows.push(PanelRow {
+            key: format!("{}|{}", q.a, q.b),
+            title: String::new(),
+            strong: q.significant,
+            cells: vec![
+                cell(q.a.clone()),
+                cell(q.b.clone()),
+                num(q.n_shared.to_string(), q.n_shared as f64),
+                cell(q.test.clone()),
+                num(format!("{}{ci}", pct(q.diff)), q.diff),
+                PanelCell {
+                    text: p_text(q.p),
+                    value: opt(q.p),
+                },
+                PanelCell {
+                    text: format!(
+                        "{}{}",
+                        p_text(q.p_adjusted),
+                        if q.significant { " *" } else { "" }
+                    ),
+                    value: opt(q.p_adjusted),
+                },
+            ],
+        });
+    }
+    p
+}
+
+fn ranks_cell(r: &[usize]) -> PanelCell {
+    cell(
+        r.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" / "),
+    )
+}
+
+fn flips_head(name: &str, count: usize, listed: usize, what: &str) -> String {
+    format!(
+        "{name}: {count} {what}{}",
+        if listed < count {
+            format!(", first {listed} listed")
+        } else {
+            String::new()
+        }
+    )
+}
+
+fn mmiq_extraction_panel(x: &ExtractionRobustness) -> Panel {
+    let mut p = Panel::new(
+        "extraction",
+        "Extraction robustness (MM-IQ answer extractors)".into(),
+        "extraction",
+    );
+    let mut cols: Vec<(&str, &str)> = vec![("Model", "")];
+    cols.extend(
+        x.extractors
+            .iter()
+            .map(|e| (e.as_str(), definition("extraction"))),
+    );
+    cols.extend([
+        (
+            "Range",
+            "Highest minus lowest score across the extractors (points)",
+        ),
+        (
+            "Ranks",
+            "Rank under each extractor (1 + rows strictly above)",
+        ),
+        ("Flips", "Items whose verdict differs between extractors"),
+    ]);
+    p = p.columns(&cols);
+    for r in &x.rows {
+        let mut cells = vec![cell(r.name.clone())];
+        cells.extend(r.scores.iter().map(|&s| num(pct(s), s)));
+        cells.push(num(pct(r.score_range), r.score_range));
+        cells.push(ranks_cell(&r.ranks));
+        cells.push(num(r.flip_count.to_string(), r.flip_count as f64));
+        p.rows.push(PanelRow {
+            key: r.name.clone(),
+            title: format!("{} items with a free-form response", r.responses),
+            strong: false,
+            cells,
+        });
+        if !r.flips.is_empty() {
+            let letter = |c: char| {
+                if c == 'Z' {
+                    "none".to_string()
+                } else {
+                    c.to_string()
+                }
+            };
+            p.lists.push(PanelList {
+                head: flips_head(&r.name, r.flip_count, r.flips.len(), "flipped item(s)"),
+                items: r
+                    .flips
+                    .iter()
+                    .map(|f| {
+                        (
+                            format!(
+                                "item {}: key {}, read {} → {}",
+                                f.data_id,
+                                f.key,
+                                f.letters.map(letter).join(" / "),
+                                f.correct
+                                    .map(|c| if c { "right" } else { "wrong" })
+                                    .join(" / ")
+                            ),
+                            f.response.clone(),
+                        )
+                    })
+                    .collect(),
+            });
+        }
+    }
+    p.notes.extend(x.notes.iter().cloned());
+    p
+}
+
+fn kiva_extraction_panel(x: &KivaExtraction) -> Panel {
+    let mut p = Panel::new(
+        "extraction",
+        format!("Extraction robustness (KiVA stage {} answers)", x.stage),
+        "extraction",
+    );
+    let mut cols: Vec<(&str, &str)> = vec![("Model", "")];
+    cols.extend(
+        x.rules
+            .iter()
+            .map(|e| (e.as_str(), definition("extraction"))),
+    );
+    cols.extend([
+        ("Undetermined", "Lenient readings whose verdict the run files cannot tell (the option order is not recorded): counted wrong; in brackets the lenient score with them right"),
+        ("Range", "Highest minus lowest score across the rules (points)"),
+        ("Ranks", "Rank under each rule"),
+        ("Flips", "Regenerations whose verdict differs between the rules"),
+    ]);
+    p = p.columns(&cols);
+    for r in &x.rows {
+        let mut cells = vec![cell(r.name.clone())];
+        cells.extend(r.scores.iter().map(|&s| num(pct(s), s)));
+        cells.push(num(
+            format!("{} ({})", r.lenient_undetermined, pct(r.lenient_high)),
+            r.lenient_undetermined as f64,
+        ));
+        cells.push(num(pct(r.score_range), r.score_range));
+        cells.push(ranks_cell(&r.ranks));
+        cells.push(num(r.flip_count.to_string(), r.flip_count as f64));
+        p.rows.push(PanelRow {
+            key: r.name.clone(),
+            title: format!(
+                "{} trials; {} regenerations with an answer text",
+                r.trials, r.with_text
+            ),
+            strong: false,
+            cells,
+        });
+        if !r.flips.is_empty() {
+            p.lists.push(PanelList {
+                head: flips_head(&r.name, r.flip_count, r.flips.len(), "regeneration(s) flip"),
+                items: r
+                    .flips
+                    .iter()
+                    .map(|f| {
+                        (
+                            format!(
+                                "{} regeneration {} (line {}): official {} / strict {} / lenient {}; lenient read {}",
+                                f.trial,
+                                f.regeneration,
+                                f.line,
+                                f.verdicts[0],
+                                f.verdicts[1],
+                                if f.lenient_undetermined {
+                                    "?".to_string()
+                                } else {
+                                    f.verdicts[2].to_string()
+                                },
+                                f.lenient
+                            ),
+                            f.answer.clone(),
+                        )
+                    })
+                    .collect(),
+            });
+        }
+    }
+    p.notes.push(format!(
+        "Stage {} answers, mean over trials (regenerations averaged in the trial).",
+        x.stage
+    ));
+    p.notes.extend(x.notes.iter().cloned());
+    p
+}
+
+fn judges_panel(j: &JudgeRobustness) -> Panel {
+    let mut p = Panel::new("judges", "Judge robustness".into(), "judges");
+    let mut cols: Vec<(&str, &str)> = vec![("Model", "")];
+    cols.extend(
+        j.judges
+            .iter()
+            .map(|x| (x.as_str(), "Score rate under this judge (%)")),
+    );
+    cols.push(("Range", "Highest minus lowest judge score rate (points)"));
+    p = p.columns(&cols);
+    for ((m, row), range) in j.models.iter().zip(&j.sr).zip(&j.sr_range) {
+        let mut cells = vec![cell(m.clone())];
+        cells.extend(row.iter().map(|v| match v {
+            Some(x) => num(pct(*x), *x),
+            None => cell("–"),
+        }));
+        cells.push(match range {
+            Some(x) => num(pct(*x), *x),
+            None => cell("–"),
+        });
+        p.rows.push(PanelRow {
+            key: m.clone(),
+            title: String::new(),
+            strong: false,
+            cells,
+        });
+    }
+    let mut agreement = vec![(
+        match j.alpha {
+            Some(a) => format!(
+                "Krippendorff's α (ordinal): {a:.3} over {} shared verdicts",
+                j.alpha_units
+            ),
+            None => "Krippendorff's α: not defined (fewer than two judges on shared verdicts)"
+                .into(),
+        },
+        "Krippendorff's α with the ordinal metric across judges, on the (model, item, rotation) verdicts at least two judges scored validly".to_string(),
+    )];
+    agreement.extend(j.tau.iter().map(|t| {
+        (
+            format!(
+                "Kendall's τ-b {} vs {}: {} ({} models)",
+                t.a,
+                t.b,
+                t.tau_b
+                    .map_or_else(|| "not defined".into(), |x| format!("{x:.3}")),
+                t.models
+            ),
+            "Kendall's τ-b between two judges' rankings of the models (score rates)".to_string(),
+        )
+    }));
+    p.lists.push(PanelList {
+        head: "Agreement".into(),
+        items: agreement,
+    });
+    if !j.disagreements.is_empty() {
+        p.lists.push(PanelList {
+            head: "Largest disagreements (each judge's mean score 0-4 on the item)".into(),
+            items: j
+                .disagreements
+                .iter()
+                .map(|d| {
+                    (
+                        format!(
+                            "{} / {}: {} (spread {:.2})",
+                            d.model,
+                            d.item,
+                            d.means
+                                .iter()
+                                .map(|m| m.map_or_else(|| "–".into(), |x| format!("{x:.2}")))
+                                .collect::<Vec<_>>()
+                                .join(" / "),
+                            d.spread
+                        ),
+                        String::new(),
+                    )
+                })
+                .collect(),
+        });
+    }
+    p.notes.extend(j.notes.iter().cloned());
+    p
 }
 
 /// Builds the rank board of `entries` (see the [module docs](self)).
@@ -306,16 +779,12 @@ fn ranked(row: &ModelRow, id: u64, name: &str, clusters: &str) -> RankedModel {
 /// ], &RankRequest::new(Bench::Mmiq));
 /// // a: 18 right, b: 2, b only right where a is: McNemar b = 16, c = 0, p = 2 · 0.5^16.
 /// assert_eq!((board.models[0].id, board.models[0].rank_text.as_str()), (3, "1"));
-/// assert_eq!(board.models[1].row.group, "b");
+/// assert_eq!(board.models[1].group, "b");
 /// assert!(board.notes.iter().any(|n| n.contains("no longer")));
 /// ```
 pub fn rank_board(entries: &[RankEntry<'_>], req: &RankRequest) -> RankBoard {
     let mut notes = Vec::new();
     let mut out = RankBoard {
-        bench: req.bench,
-        board: None,
-        models: Vec::new(),
-        header: String::new(),
         missing_text: format!(
             "scores and ranks with {}{}",
             req.options.missing.label(),
@@ -325,16 +794,10 @@ pub fn rank_board(entries: &[RankEntry<'_>], req: &RankRequest) -> RankBoard {
                 ""
             }
         ),
-        mdd_text: None,
-        extraction: None,
-        kiva_extraction: None,
-        extraction_message: None,
-        judges: None,
-        judges_message: None,
-        notes: Vec::new(),
-        error: None,
-        worker_ms: 0.0,
+        ..RankBoard::default()
     };
+    let mut extraction_message: Option<String> = None;
+    let mut judges_message: Option<String> = None;
     // Names told apart, in input order.
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
     let mut names: Vec<String> = Vec::with_capacity(entries.len());
@@ -397,7 +860,7 @@ pub fn rank_board(entries: &[RankEntry<'_>], req: &RankRequest) -> RankBoard {
                 x.cap_flips(req.flips_cap);
                 out.extraction = Some(x);
             } else {
-                out.extraction_message = Some("no MM-IQ row with items to read again".into());
+                extraction_message = Some("no MM-IQ row with items to read again".into());
             }
             benchmark_items = Some(items);
         }
@@ -436,7 +899,7 @@ pub fn rank_board(entries: &[RankEntry<'_>], req: &RankRequest) -> RankBoard {
                 }
                 out.kiva_extraction = Some(x);
             } else {
-                out.extraction_message =
+                extraction_message =
                     Some("no KiVA model run with its run files to read again".into());
             }
         }
@@ -462,14 +925,14 @@ pub fn rank_board(entries: &[RankEntry<'_>], req: &RankRequest) -> RankBoard {
                     _ => notes.push(wrong_bench(e)),
                 }
             }
-            out.extraction_message = Some(
+            extraction_message = Some(
                 "MM-OPERA is scored by LLM judges, not by reading an answer letter: see judge robustness"
                     .into(),
             );
             match judge_robustness_rows(&task_rows) {
                 Some(j) => out.judges = Some(j),
                 None => {
-                    out.judges_message = Some(format!(
+                    judges_message = Some(format!(
                         "judge robustness needs several judges' {} files for one model (e.g. m_{}_regular_scoring_judgeA.json and m_{}_regular_scoring_judgeB.json)",
                         task.name(),
                         task.name(),
@@ -480,7 +943,7 @@ pub fn rank_board(entries: &[RankEntry<'_>], req: &RankRequest) -> RankBoard {
         }
     }
     if !matches!(req.bench, Bench::Mmopera) {
-        out.judges_message = Some("judge robustness applies to MM-OPERA (LLM-judged)".into());
+        judges_message = Some("judge robustness applies to MM-OPERA (LLM-judged)".into());
     }
     let input = BoardInput {
         bench: req.bench,
@@ -516,14 +979,36 @@ pub fn rank_board(entries: &[RankEntry<'_>], req: &RankRequest) -> RankBoard {
                 })
                 .collect();
             notes.extend(board.notes.iter().cloned());
+            out.panels.push(rows_panel(&out.models, &board));
+            out.panels.push(pairs_panel(&board));
             out.board = Some(board);
         }
         Err(e) => {
             out.error = Some(e.to_string());
         }
     }
+    let mut extraction = match (&out.extraction, &out.kiva_extraction) {
+        (Some(x), _) => mmiq_extraction_panel(x),
+        (None, Some(x)) => kiva_extraction_panel(x),
+        (None, None) => Panel::new("extraction", "Extraction robustness".into(), "extraction"),
+    };
+    extraction.message = extraction_message;
+    out.panels.push(extraction);
+    let mut judges = match &out.judges {
+        Some(j) => judges_panel(j),
+        None => Panel::new("judges", "Judge robustness".into(), "judges"),
+    };
+    judges.message = judges_message;
+    out.panels.push(judges);
     out.notes = notes;
     out
+}
+
+impl RankBoard {
+    /// The panel of a key (`rank-rows`, `pairs`, `extraction`, `judges`).
+    pub fn panel(&self, key: &str) -> Option<&Panel> {
+        self.panels.iter().find(|p| p.key == key)
+    }
 }
 
 fn gone(e: &RankEntry<'_>) -> String {
@@ -639,10 +1124,16 @@ mod tests {
         assert!(b
             .models
             .iter()
-            .all(|m| m.rank_text == "1–2" && m.row.group == "a"));
+            .all(|m| m.rank_text == "1–2" && m.group == "a"));
         // One judge file per model: the judge table is not shown, with the reason.
         assert!(b.judges.is_none());
-        assert!(b.judges_message.unwrap().contains("several judges"));
+        assert!(b
+            .panel("judges")
+            .unwrap()
+            .message
+            .as_deref()
+            .unwrap()
+            .contains("several judges"));
     }
 
     #[test]
@@ -656,9 +1147,9 @@ mod tests {
             &RankRequest::new(Bench::Kiva),
         );
         assert!(b.board.is_none());
-        assert!(b.error.unwrap().contains("no model"));
+        assert!(b.error.as_deref().unwrap().contains("no model"));
         assert!(b.notes[0].contains("no longer"));
-        assert!(b.extraction_message.is_some());
+        assert!(b.panel("extraction").unwrap().message.is_some());
     }
 
     #[test]
