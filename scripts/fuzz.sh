@@ -58,6 +58,15 @@ seed_joined() { # seed_joined TARGET NAME FILE... (files joined with the separat
   local first=1
   { for f in "$@"; do [ $first = 1 ] || printf '%s' "$SEP"; first=0; cat "$f"; done; } > "$dir/$name"
 }
+seed_named() { # seed_named TARGET NAME INDEX FILE [INDEX FILE...] (each file after a byte INDEX)
+  local dir=fuzz/corpus/$1 name=$2; shift 2
+  mkdir -p "$dir"
+  local first=1
+  { while [ $# -ge 2 ]; do
+      [ $first = 1 ] || printf '%s' "$SEP"; first=0
+      printf "\\$(printf '%03o' "$1")"; cat "$2"; shift 2
+    done; } > "$dir/$name"
+}
 make_seeds() {
   seed mmiq_key $F/mmiq/key_small.jsonl $BAD/mmiq_key/*
   seed mmiq_preds $F/mmiq/preds_small.* $BAD/mmiq_preds/* $BAD/vlmeval_csv/* $BAD/vlmeval_tsv/* $BAD/vlmeval_json/*
@@ -81,6 +90,29 @@ make_seeds() {
   seed sem_matrix $F/sem/*.csv $BAD/sem_matrix_csv/* $BAD/sem_matrix_json/*
   seed sem_spec $BAD/sem_spec/*
   seed xlsx $F/mmiq/preds_small.xlsx $F/xlsx/*.xlsx
+  # Targets whose files are named by a first byte (DROP_NAMES in fuzz/src/lib.rs: 0 key,
+  # 1 predictions JSONL, 6/7 KiVA runs, 8 KiVA human, 9 MM-OPERA metadata, 11 answers,
+  # 12 regular, 13 reasoning, 14 score matrix CSV).
+  seed mmiq_sliced $F/mmiq/key_small.jsonl $F/mmiq/preds_small.jsonl $BAD/mmiq_key/* $BAD/mmiq_preds/*
+  local o=$F/mmopera/ria k=$F/kiva/run_small/output_Colour/ColourRed.csv
+  local r=$F/kiva/run_small/output_Reflect/ReflectX.csv h=$BAD/kiva_human/bom.csv
+  for t in leaderboard_drop review_build; do
+    seed_named $t mmiq 0 $F/mmiq/key_small.jsonl 1 $F/mmiq/preds_small.jsonl
+    seed_named $t kiva 6 "$k" 7 "$r" 8 "$h"
+    seed_named $t opera 9 $o/metadata.json 12 $o/modelx_RIA_regular_scoring.json \
+      13 $o/modelx_RIA_reasoning_scoring.json 11 $o/modelx_RIA_results.json
+    seed_named $t gold 14 $F/sem/prune.csv
+  done
+  seed_named gold_matrix prune 0 $F/sem/prune.csv
+  mkdir -p fuzz/corpus/review_import fuzz/corpus/selftest_folder
+  printf '\001set,key,id,hop,hop_name,judge,judge_r,judge_d,judge_k,score,r,d,k,note\ns,q1,q1,,,3,,,,2,,,,\n' \
+    > fuzz/corpus/review_import/csv
+  printf '\000{"format": "coglab-review", "version": 1, "set": "s", "kind": "holistic", "keys": ["q1"], "records": [{"key": "q1", "score": 3}]}' \
+    > fuzz/corpus/review_import/json
+  { for f in train_0_input train_0_output test_0_input test_1_input test_2_input; do
+      printf 'KiVA/Colour/ColourRed_3_%s.png\n' "$f"; done
+    printf 'KiVA/output_ColourRed.txt%s\000' "$SEP"
+    printf 'train_0_input: 0\ntrain_0_output: Red\ntest_input: 0\nmc: Green\n'; } > fuzz/corpus/selftest_folder/small
   mkdir -p fuzz/corpus/sem_analyze
   printf '%s%s%s' '{"constructs": {"A": ["a1", "a2"], "B": ["b1", "b2"]}, "paths": [["A", "B"]]}' "$SEP" \
     "$(printf 'model,a1,a2,b1,b2\nm1,1,2,1,1\nm2,2,2,3,2\nm3,3,4,2,4\nm4,4,3,5,3\nm5,5,6,4,6\nm6,6,5,6,5\n')" \

@@ -7,7 +7,7 @@
 //! Entry points that take several files split the input at [`SEP`] (a line `#####`), so the
 //! seed corpus (`scripts/fuzz.sh` builds it from the test fixtures) holds them as one blob.
 
-use coglab_core::{kiva, mmiq, mmopera, sem};
+use coglab_core::{kiva, leaderboard, mmiq, mmopera, review, selftest, sem};
 
 /// The separator between the files of a multi-file input.
 pub const SEP: &[u8] = b"\n#####\n";
@@ -33,6 +33,35 @@ pub const TARGETS: &[&str] = &[
     "sem_analyze",
     "xlsx",
     "mmiq_jsonl_vs_serde",
+    "mmiq_sliced",
+    "leaderboard_drop",
+    "gold_matrix",
+    "review_build",
+    "review_import",
+    "selftest_folder",
+];
+
+/// File names a dropped file may have: one per format the leaderboard and the Review page
+/// detect (the name steers detection as a user's file name does).
+const DROP_NAMES: &[&str] = &[
+    "MMIQ_benchmark_answer_dict.jsonl",
+    "model_output.jsonl",
+    "m_MMIQ_acc.csv",
+    "m_MMIQ.xlsx",
+    "m_MMIQ.tsv",
+    "m_MMIQ.csv",
+    "gpt4/output_Colour/ColourRed.csv",
+    "gpt4/output_Reflect/ReflectX.csv",
+    "human_adults_KiVA.csv",
+    "metadata.json",
+    "metadata.csv",
+    "m_RIA_results.json",
+    "m_RIA_regular_scoring.json",
+    "m_ICA_reasoning_scoring.json",
+    "scores.csv",
+    "scores.tsv",
+    "openvlm.json",
+    "notes.txt",
 ];
 
 /// Splits `data` at [`SEP`] into at most `n` parts (missing parts are empty).
@@ -188,8 +217,109 @@ pub fn run(name: &str, data: &[u8]) {
                 text.split('\n').for_each(jsonl_vs_serde);
             }
         }
+        "mmiq_sliced" => mmiq_sliced(data),
+        "leaderboard_drop" => {
+            // Up to four dropped files, each named by its first byte: detection, every
+            // parser and scorer the leaderboard reaches, as the page's drop runs them.
+            let parts = split(data, 4);
+            let files: Vec<(&str, &[u8])> = parts.iter().map(|p| named(p, DROP_NAMES)).collect();
+            let inputs: Vec<leaderboard::InputRef<'_>> = files
+                .iter()
+                .map(|(path, bytes)| leaderboard::InputRef {
+                    path,
+                    bytes,
+                    model: None,
+                })
+                .collect();
+            let _ = leaderboard::score_files(&inputs, |_, _, _| {});
+        }
+        "gold_matrix" => {
+            // A dropped score matrix (models x tasks) fitted with Gold's Table 2 layers.
+            let (path, bytes) = named(data, &["scores.csv", "scores.tsv", "scores.json"]);
+            let _ = leaderboard::gold::is_score_matrix(path, bytes);
+            let _ = leaderboard::gold::score_matrix(path, bytes);
+        }
+        "review_build" => {
+            // The Review page's files, up to three, each named by its first byte.
+            let files: Vec<(String, Vec<u8>)> = split(data, 3)
+                .into_iter()
+                .map(|p| {
+                    let (name, bytes) = named(p, DROP_NAMES);
+                    (name.to_string(), bytes.to_vec())
+                })
+                .collect();
+            let _ = review::build_sets(&files);
+        }
+        "review_import" => {
+            let (file, bytes) = named(data, &["review.json", "review.csv"]);
+            let _ = review::records::import(file, bytes);
+        }
+        "selftest_folder" => {
+            // A picked folder: the first part lists the paths (one a line), the others are the
+            // trackers' texts, named output_<Subdomain>.txt from their first byte.
+            let parts = split(data, 3);
+            let paths: Vec<String> = String::from_utf8_lossy(parts[0])
+                .lines()
+                .map(str::to_string)
+                .collect();
+            let texts: Vec<(String, String)> = parts[1..]
+                .iter()
+                .map(|p| {
+                    let (name, bytes) = named(
+                        p,
+                        &[
+                            "KiVA/output_ColourRed.txt",
+                            "KiVA/output_Counting+1.txt",
+                            "output_ReflectX.txt",
+                            "output_Resize2XY.txt",
+                        ],
+                    );
+                    (
+                        name.to_string(),
+                        String::from_utf8_lossy(bytes).into_owned(),
+                    )
+                })
+                .collect();
+            let _ = selftest::stimuli::session_from_folder(&paths, &texts, data.len() as u64);
+        }
         other => panic!("unknown fuzz target {other}"),
     }
+}
+
+/// The MM-IQ JSONL readers fed in slices, as the web worker and the CLI feed a large file:
+/// the first byte sets the slice length (1-256 bytes). Differential: the key and predictions
+/// read in slices must equal (or fail as) the same bytes read whole.
+fn mmiq_sliced(data: &[u8]) {
+    let Some((n, bytes)) = data.split_first() else {
+        return;
+    };
+    let n = usize::from(*n) + 1;
+    let whole_key = format!("{:?}", mmiq::AnswerKey::parse_bytes("key.jsonl", bytes));
+    let mut k = mmiq::KeyReader::new("key.jsonl");
+    let sliced_key = format!(
+        "{:?}",
+        bytes
+            .chunks(n)
+            .try_for_each(|s| k.push(s))
+            .and_then(|()| k.finish())
+    );
+    assert_eq!(sliced_key, whole_key, "key in slices of {n}");
+    let mut whole = mmiq::PredictionsReader::new("p.jsonl", bytes.len());
+    let whole = format!("{:?}", whole.push(bytes).and_then(|()| whole.finish()));
+    let mut p = mmiq::PredictionsReader::new("p.jsonl", bytes.len());
+    let sliced = format!(
+        "{:?}",
+        bytes
+            .chunks(n)
+            .try_for_each(|s| p.push(s))
+            .and_then(|()| p.finish())
+    );
+    assert_eq!(sliced, whole, "predictions in slices of {n}");
+    let mut lean = mmiq::PredictionsReader::new("p.jsonl", bytes.len()).letters_only();
+    let _ = bytes
+        .chunks(n)
+        .try_for_each(|s| lean.push(s))
+        .and_then(|()| lean.finish());
 }
 
 fn mmopera_score(data: &[u8]) {
@@ -230,7 +360,9 @@ fn jsonl_vs_serde(line: &str) {
     let (scanned, serde) = mmiq::scanner_and_serde(line);
     match (&scanned, &serde) {
         (Some(ours), Ok(theirs)) => assert_eq!(ours, theirs, "different values for {line:?}"),
-        (Some(ours), Err(e)) => panic!("the scanner read {line:?} as {ours:?}, serde_json refused it: {e}"),
+        (Some(ours), Err(e)) => {
+            panic!("the scanner read {line:?} as {ours:?}, serde_json refused it: {e}")
+        }
         (None, Ok(theirs)) => assert!(
             !simple_object(line),
             "the scanner declined {line:?}, which serde_json reads as {theirs:?}"
@@ -240,7 +372,14 @@ fn jsonl_vs_serde(line: &str) {
 }
 
 /// The wanted keys of a line (as in `mmiq::jsonl`).
-const WANTED: [&str; 6] = ["data_id", "category", "answer", "MD5", "response", "parsed_pred"];
+const WANTED: [&str; 6] = [
+    "data_id",
+    "category",
+    "answer",
+    "MD5",
+    "response",
+    "parsed_pred",
+];
 
 /// Whether `line` is a JSON object that the scanner promises to read: no backslash at all (so no
 /// escaped key or string), every value a string, an integer that fits 64 bits (not `-0`), a

@@ -45,7 +45,7 @@ test('Structure page: a bootstrap count above the limit is refused with the limi
   await page.getByTestId('boot-n').fill('1');
   await page.getByTestId('boot-n').blur();
   // Typing a new count clears the old message.
-  assert.equal(await page.getByTestId('boot-n-error').count(), 0);
+  await page.getByTestId('boot-n-error').waitFor({ state: 'detached', timeout: 10000 });
   await page.getByTestId('run-bootstrap').click();
   await page.getByTestId('boot-n-error').waitFor({ timeout: 10000 });
   assert.equal((await page.getByTestId('boot-n-error').textContent()).trim(), 'bootstrap: at least 2 needed, found 1');
@@ -53,6 +53,7 @@ test('Structure page: a bootstrap count above the limit is refused with the limi
   // A count beyond 32 bits (usize in wasm32) is refused the same way, not dropped.
   await page.getByTestId('boot-n').fill('1000000000000');
   await page.getByTestId('boot-n').blur();
+  await page.getByTestId('boot-n-error').waitFor({ state: 'detached', timeout: 10000 });
   await page.getByTestId('run-bootstrap').click();
   await page.getByTestId('boot-n-error').waitFor({ timeout: 10000 });
   assert.equal((await page.getByTestId('boot-n-error').textContent()).trim(),

@@ -363,3 +363,54 @@ fn listwise_deletion_of_most_models_is_a_warning_in_the_report() {
     .unwrap();
     assert_eq!(r.listwise_warning, None);
 }
+
+/// Issue 27 (no input of 10 MB may run more than 20 s): `coglab agree` on two judges' files of
+/// 90,000 items (10 MB) drew 10,000 x 90,000 = 900 million signs (38 s in a debug build, 10.6 s
+/// in release at load 12; at --resamples 1000000, a hundred times that). The permutation test
+/// refuses more than `limits::MAX_RESAMPLED_DRAWS` draws: 200,000,000 / 90,000 = 2,222 fit.
+/// An exact test (2^n patterns for few pairs) is not limited by it.
+#[test]
+fn a_permutation_test_of_too_many_draws_is_refused() {
+    let a: Vec<f64> = (0..90_000).map(|i| f64::from(i % 5)).collect();
+    let b: Vec<f64> = (0..90_000).map(|i| f64::from((i + 1) % 5)).collect();
+    let e = paired_permutation_test(&a, &b, 10_000, 1).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "resamples: 10000 resamples of 90000 items make 900000000 draws, more than the \
+         200000000 allowed; use at most 2222 resamples"
+    );
+    // 2,222 x 90,000 = 199,980,000 draws: allowed (not run here: a debug build takes seconds).
+    assert!(coglab_core::limits::check_draws("resamples", 2222, 90_000, "items").is_ok());
+    // Ten pairs, exact: 2^10 = 1,024 sign patterns.
+    let t = paired_permutation_test(&a[..10], &b[..10], 1_000_000, 1).unwrap();
+    assert!(t.exact && t.p > 0.0);
+}
+
+/// Issue 27 (no input of 10 MB may run more than 20 s): `coglab sem --bootstrap 100000` on a
+/// 20,000-model matrix refits the model 100,000 times on 20,000 x 4 cells (500 resamples took
+/// 0.59 s in a release build at load 12, so 100,000 would take about 2 minutes). The bootstrap
+/// refuses more than `limits::MAX_RESAMPLED_DRAWS` resampled cells: the default 5,000
+/// resamples x 80,000 cells = 400,000,000; 200,000,000 / 80,000 = 2,500 fit.
+#[test]
+fn a_sem_bootstrap_of_too_many_cells_is_refused() {
+    let mut csv = String::from("model,a1,a2,b1,b2\n");
+    for i in 0..20_000u64 {
+        let x = (i * 7919 % 1000) as f64;
+        let y = (i * 104_729 % 997) as f64;
+        csv.push_str(&format!("m{i},{x},{},{y},{}\n", x + y / 3.0, y - x / 5.0));
+    }
+    let spec = r#"{"constructs": {"A": ["a1", "a2"], "B": ["b1", "b2"]}, "paths": [["A", "B"]]}"#;
+    let opts = |resamples| SemOptions {
+        bootstrap: Some(BootstrapOptions { resamples, seed: 1 }),
+        ..SemOptions::default()
+    };
+    let e = analyze(spec, "s.json", csv.as_bytes(), "tall.csv", &opts(5000)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "bootstrap: 5000 resamples of 80000 cells (models x columns) make 400000000 draws, more \
+         than the 200000000 allowed; use at most 2500 resamples"
+    );
+    // Within the bound the bootstrap runs (20 resamples).
+    let r = analyze(spec, "s.json", csv.as_bytes(), "tall.csv", &opts(20)).unwrap();
+    assert_eq!(r.bootstrap.unwrap().resamples, 20);
+}

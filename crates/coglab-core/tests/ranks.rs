@@ -1150,3 +1150,37 @@ fn rank_board_judges_from_leaderboard_rows() {
     assert_eq!(b.models.len(), 4);
     assert!(b.panel("extraction").unwrap().message.is_some());
 }
+
+/// Issue 27 (no input of 10 MB may run more than 20 s): `coglab rank mmiq` of two models on
+/// MM-IQ's 2,710 items with `--resamples 1000000` drew 2.71 billion items (88 s in a release
+/// build at load 12). The board refuses more than `limits::MAX_RESAMPLED_DRAWS` draws:
+/// 200,000,000 / 2,710 = 73,800 resamples fit.
+#[test]
+fn a_bootstrap_of_too_many_draws_is_refused_with_the_resamples_that_fit() {
+    let models: Vec<ModelScores> = (0..2)
+        .map(|m| ModelScores {
+            name: format!("m{m}"),
+            source: format!("m{m}.jsonl"),
+            items: (0..2710)
+                .map(|i| (format!("{i}"), vec![f64::from(u8::from((i + m) % 3 == 0))]))
+                .collect(),
+        })
+        .collect();
+    let input = BoardInput {
+        bench: Bench::Mmiq,
+        benchmark_items: None,
+        models,
+        reported: vec![],
+    };
+    let opts = BoardOptions {
+        resamples: 1_000_000,
+        seed: 1,
+        ..BoardOptions::default()
+    };
+    let e = build_board(&input, &opts).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "resamples: 1000000 resamples of 2710 items make 2710000000 draws, more than the \
+         200000000 allowed; use at most 73800 resamples"
+    );
+}

@@ -169,19 +169,12 @@ impl Lines {
         each: &mut impl FnMut(&str, usize, &str) -> Result<(), MmiqError>,
     ) -> Result<(), MmiqError> {
         if !self.started {
+            // A file shorter than SNIFF_BYTES: all of it is held. Checked, then split as a
+            // slice is, so that only an unterminated last line stays.
             self.started = true;
             let head = std::mem::take(&mut self.carry);
             crate::encoding::check_text(&self.file, &head)?;
-            let head = head.strip_prefix(BOM).unwrap_or(&head);
-            // A file shorter than the sniffed head is all here: its complete lines first, so
-            // that a final newline does not become a blank line of its own below.
-            match memchr::memrchr(b'\n', head) {
-                Some(last) => {
-                    self.lines(&head[..=last], each)?;
-                    self.carry = head[last + 1..].to_vec();
-                }
-                None => self.carry = head.to_vec(),
-            }
+            self.push(head.strip_prefix(BOM).unwrap_or(&head), each)?;
         }
         if self.carry.is_empty() {
             return Ok(());

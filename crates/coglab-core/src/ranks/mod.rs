@@ -80,6 +80,9 @@ pub enum RanksError {
     /// A count outside [`crate::limits`] (the resamples).
     #[error(transparent)]
     Limit(#[from] crate::limits::LimitError),
+    /// The bootstrap would make more than [`crate::limits::MAX_RESAMPLED_DRAWS`] draws.
+    #[error(transparent)]
+    Draws(#[from] crate::limits::DrawsError),
     /// The bootstrap would keep more than [`crate::limits::MAX_BOOTSTRAP_VALUES`] values.
     #[error(
         "resamples: {resamples} resamples of {models} models keep {values} bootstrap values (one \

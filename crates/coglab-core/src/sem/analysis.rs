@@ -944,6 +944,16 @@ pub fn analyze_parsed_with_progress(
         )?;
     }
     let table = prepare(spec, matrix, opts.missing)?;
+    if let Some(b) = &opts.bootstrap {
+        // Each resample refits the model on a resampled table (100,000 resamples of 20,000
+        // models would take minutes).
+        crate::limits::check_draws(
+            "bootstrap",
+            b.resamples,
+            table.models.len() * table.names.len(),
+            "cells (models x columns)",
+        )?;
+    }
     let full_plan = Plan::build(spec, &table.names, &BTreeSet::new(), max_iterations);
     let (needed, reason) = needed_models(&full_plan);
     if table.models.len() < needed {

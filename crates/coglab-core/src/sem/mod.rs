@@ -164,6 +164,9 @@ pub enum SemError {
     /// A count (bootstrap resamples, iterations) beyond [`crate::limits`].
     #[error(transparent)]
     Limit(#[from] crate::limits::LimitError),
+    /// A bootstrap would refit more than [`crate::limits::MAX_RESAMPLED_DRAWS`] cells.
+    #[error(transparent)]
+    Draws(#[from] crate::limits::DrawsError),
     /// A statistic could not be computed.
     #[error("{what}: {source}")]
     Stats {

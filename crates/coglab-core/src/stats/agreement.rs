@@ -256,6 +256,11 @@ pub fn paired_permutation_test(
     )?;
     let d: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
     let n = d.len();
+    // Exact tests of a few pairs enumerate 2^n sign patterns (at most `resamples`); random
+    // ones draw n signs per resample.
+    if !(n < 63 && (1u64 << n) <= resamples as u64) {
+        crate::limits::check_draws("resamples", resamples, n, "items")?;
+    }
     let observed = d.iter().sum::<f64>().abs();
     let scale: f64 = d.iter().map(|x| x.abs()).sum::<f64>().max(1.0);
     let threshold = observed - 1e-9 * scale;

@@ -105,6 +105,9 @@ pub enum StatsError {
     /// A count (resamples) beyond [`crate::limits`].
     #[error(transparent)]
     Limit(#[from] crate::limits::LimitError),
+    /// A resampling test would make more than [`crate::limits::MAX_RESAMPLED_DRAWS`] draws.
+    #[error(transparent)]
+    Draws(#[from] crate::limits::DrawsError),
     /// A parameter is outside its domain (e.g. a probability outside [0, 1]).
     #[error("parameter {name} = {value} is outside its domain ({expected})")]
     BadParameter {
