@@ -14,9 +14,11 @@ import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { start, newPage, DIST } from './support.mjs';
 
-// The ceiling enforced today; the target of issue #18 is 600 KB (614,400 bytes), not reached yet
-// (the page module is about 716 KB gzipped today; see BENCHMARKS.md, "Download size").
-const BUDGET = Number(process.env.COGLAB_FIRST_LOAD_BUDGET ?? 740 * 1024);
+// The ceiling enforced today, a guard against unnoticed growth; the target of issue #18 is
+// 600 KB (614,400 bytes), not reached: the page module was 718 KB before the paired-ranks panel
+// and the item-analysis page (issues 20, 22) were added to it (826 KB; see BENCHMARKS.md,
+// "Download size"). Loading those on demand needs wasm splitting, which Trunk 0.21 lacks.
+const BUDGET = Number(process.env.COGLAB_FIRST_LOAD_BUDGET ?? 830 * 1024);
 const TARGET = 600 * 1024;
 
 let env;

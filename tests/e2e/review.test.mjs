@@ -274,8 +274,8 @@ test('review: MM-IQ predictions with the key and a KiVA run are reviewable sets'
     // Agree on the first seven, disagree on the last three.
     const mine = i < 7 ? right : !right;
     if (mine === right) agree++;
+    // A key score moves on to the next item ("advance after a key score", on by default).
     await page.keyboard.press(mine ? '1' : '0');
-    await page.keyboard.press('ArrowRight');
   }
   assert.deepEqual((await app.agreementRow('right')).slice(0, 3), ['10', `${(agree * 10).toFixed(1)}%`,
     ((10 - agree) / 10).toFixed(3)]);

@@ -217,8 +217,9 @@ test('a bad session link shows a located error', async () => {
 });
 
 /** Every image of the question on screen: [src, naturalWidth]. */
+// The images on screen (a copy laid out for phones only is hidden at desktop width).
 const images = (page) => page.locator('[data-testid=trial] img').evaluateAll(
-  (imgs) => imgs.map((i) => [i.getAttribute('src'), i.naturalWidth]));
+  (imgs) => imgs.filter((i) => i.offsetParent !== null).map((i) => [i.getAttribute('src'), i.naturalWidth]));
 
 test("KiVA's own images: the real folder and trial files, two trials by keyboard, resumed after a reload",
   { skip: !HAVE_KIVA && `${KIVA} absent` }, async () => {

@@ -290,6 +290,9 @@ test('OpenVLM matrix: figures equal coglab sem, pruning, spec and report round t
 
 /** Checks the page's outer model (and, when `paths`, the structural paths and R² in the
  * diagram) against `coglab sem --json` on the page's spec and matrix. Returns [spec, cli]. */
+/** A p-value as the app prints it (coglab_core::stats::p_phrase): four decimals, or below 0.0001. */
+const pPhrase = (p) => (p < 1e-4 ? 'p < 0.0001' : `p = ${p.toFixed(4)}`);
+
 async function checkWithCli(s, dataPath, dir, label, { paths = false } = {}) {
   await s.settled();
   const spec = await s.specJson();
@@ -363,8 +366,8 @@ test('model builder: chain preset, Mode B, inner scheme, path editing and human 
   assert.ok(ref.human, 'the CLI reports the human alignment');
   const h = ref.human;
   assert.equal(await s.tid('human-alignment').textContent(),
-    `Weighted overall score against the human column BMK: Pearson r = ${f3(h.pearson.r)} (p = ${f3(h.pearson.p)}), `
-    + `Spearman ρ = ${f3(h.spearman.r)} (p = ${f3(h.spearman.p)}), ${h.pearson.n} models.`);
+    `Weighted overall score against the human column BMK: Pearson r = ${f3(h.pearson.r)} (${pPhrase(h.pearson.p)}), `
+    + `Spearman ρ = ${f3(h.spearman.r)} (${pPhrase(h.spearman.p)}), ${h.pearson.n} models.`);
   await app.screenshot('structure-builder-human-light');
   assert.deepEqual(errors, []);
   await context.close();
