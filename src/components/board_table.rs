@@ -765,7 +765,8 @@ mod tests {
             vec![
                 vec!["1", "gpt", "computed", "50.0 ± 5.0"],
                 vec!["2", "b", "computed", "31.0 ± 2.0"],
-                vec!["3", "chance", "baseline", "25.0"],
+                // Baselines are reference rows, not ranked (issue 26, defect 12).
+                vec!["–", "chance", "baseline", "25.0"],
             ]
         );
     }
