@@ -111,6 +111,9 @@ pub fn RankPanel(
     let state = RwSignal::new(None::<Result<RankBoard, String>>);
     // Requests are numbered so that a late reply to an older request is dropped.
     let generation = StoredValue::new(0u64);
+    // The panels the user opened stay open when a new reply redraws them (another
+    // adjustment, a new row).
+    let opened = RwSignal::new(vec!["rank-rows".to_string()]);
     Effect::new(move || {
         let rows = rows.get();
         let mut request = RankRequest::new(bench);
@@ -128,7 +131,8 @@ pub fn RankPanel(
         let c = client.get_value();
         leptos::task::spawn_local(async move {
             let reply = c.call(api::Rank { rows, request }).await;
-            if generation.get_value() == mine {
+            // The page may have been left meanwhile: its values are then disposed.
+            if generation.try_get_value() == Some(mine) {
                 marks.set(match &reply {
                     Ok(b) => RankMarks::of(b),
                     Err(_) => RankMarks::default(),
@@ -162,7 +166,7 @@ pub fn RankPanel(
             {move || match state.get() {
                 None => (!rows.read().is_empty()).then(|| view! { <p class="loading" aria-busy="true">"Ranking the computed rows…"</p> }.into_any()),
                 Some(Err(e)) => Some(view! { <ErrorPanel title="Could not rank the computed rows" message=e /> }.into_any()),
-                Some(Ok(b)) => Some(view! { <RankView board=b stem=stem /> }.into_any()),
+                Some(Ok(b)) => Some(view! { <RankView board=b stem=stem opened=opened /> }.into_any()),
             }}
         </section>
     }
@@ -175,6 +179,8 @@ fn RankView(
     board: RankBoard,
     /// Test id prefix.
     stem: &'static str,
+    /// The keys of the panels open.
+    opened: RwSignal<Vec<String>>,
 ) -> impl IntoView {
     let b = board;
     view! {
@@ -189,7 +195,7 @@ fn RankView(
                 {b.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}
             </ul>
         })}
-        {b.panels.into_iter().map(|p| view! { <PanelView panel=p stem=stem /> }).collect_view()}
+        {b.panels.into_iter().map(|p| view! { <PanelView panel=p stem=stem opened=opened /> }).collect_view()}
         <details class="rank-details" data-testid=format!("{stem}-rank-glossary")>
             <summary>"Glossary: ranks"</summary>
             <dl class="rank-glossary">
@@ -209,20 +215,35 @@ fn PanelView(
     panel: Panel,
     /// Test id prefix.
     stem: &'static str,
+    /// The keys of the panels open (kept by the rank panel across replies).
+    opened: RwSignal<Vec<String>>,
 ) -> impl IntoView {
     let key = panel.key.clone();
-    let open = RwSignal::new(key == "rank-rows");
-    let eager = key == "rank-rows";
+    let is_open = {
+        let key = key.clone();
+        Memo::new(move |_| opened.read().contains(&key))
+    };
     let summary = panel.summary.clone();
     let definition = panel.definition.clone();
     let message = panel.message.clone();
     let panel = StoredValue::new(panel);
+    let testid = format!("{stem}-{key}");
     view! {
-        <details class="rank-details" data-testid=format!("{stem}-{key}")
-            on:toggle=move |_| if !eager { open.update(|o| *o = !*o) }>
+        <details class="rank-details" data-testid=testid prop:open=move || is_open.get()
+            on:toggle=move |ev| {
+                // The element's own state after the toggle, so a redraw cannot invert it.
+                let now = event_target::<web_sys::HtmlDetailsElement>(&ev).open();
+                let key = key.clone();
+                opened.update(|o| {
+                    o.retain(|k| *k != key);
+                    if now {
+                        o.push(key);
+                    }
+                });
+            }>
             <summary title=definition>{summary}</summary>
-            {message.map(|m| view! { <p class="notice" data-testid=format!("{stem}-{key}-message")>{m}</p> })}
-            {move || open.get().then(|| panel.with_value(|p| panel_body(p, stem)))}
+            {message.map(|m| view! { <p class="notice" data-testid=format!("{stem}-{}-message", panel.with_value(|p| p.key.clone()))>{m}</p> })}
+            {move || is_open.get().then(|| panel.with_value(|p| panel_body(p, stem)))}
         </details>
     }
 }

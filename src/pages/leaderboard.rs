@@ -392,6 +392,9 @@ async fn score_staged(ws: Workspace, client: WorkerClient) {
             Ok(stored) => {
                 let new: Vec<String> = inputs.iter().map(|(p, _)| p.clone()).collect();
                 let mut again = Vec::new();
+                // The kept files come first, so the rows keep their order with the new ones
+                // after them.
+                let (mut kept_inputs, mut kept_scoring) = (Vec::new(), Vec::new());
                 for b in stored.into_iter().filter(|b| !new.contains(&b.name)) {
                     if let Some(m) = b.model {
                         models.insert(b.name.clone(), m);
@@ -401,7 +404,7 @@ async fn score_staged(ws: Workspace, client: WorkerClient) {
                         kinds.insert(b.name.clone(), k);
                     }
                     again.push(b.name.clone());
-                    scoring.push(Staged {
+                    kept_scoring.push(Staged {
                         path: b.name.clone(),
                         size: b.blob.size(),
                         kind: kind.unwrap_or(FileKind::Unknown),
@@ -410,8 +413,12 @@ async fn score_staged(ws: Workspace, client: WorkerClient) {
                         include: true,
                         note: None,
                     });
-                    inputs.push((b.name, b.blob));
+                    kept_inputs.push((b.name, b.blob));
                 }
+                kept_inputs.append(&mut inputs);
+                inputs = kept_inputs;
+                kept_scoring.append(&mut scoring);
+                scoring = kept_scoring;
                 clear_rows(ws, &client);
                 ws.restored.set(again);
             }

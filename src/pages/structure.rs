@@ -403,12 +403,12 @@ pub fn Structure() -> impl IntoView {
                 return;
             };
             gold.set(Some(bundle));
-            if !asked && user_acted.get_value() {
+            if !asked && user_acted.try_get_value().unwrap_or(true) {
                 return;
             }
             let csv = matrix_csv_from_reported(&t2, &["Overall"]);
             let loaded = load_columns(worker, "gold-table2.csv".into(), csv).await;
-            if !asked && user_acted.get_value() {
+            if !asked && user_acted.try_get_value().unwrap_or(true) {
                 return;
             }
             match loaded {
@@ -491,7 +491,7 @@ pub fn Structure() -> impl IntoView {
     let apply_saved = move |r: SavedInputs, d: SpecDraft, restoring: bool| {
         spawn_local(async move {
             let loaded = load_columns(worker, r.data.name.clone(), r.data.text.clone()).await;
-            if restoring && user_acted.get_value() {
+            if restoring && user_acted.try_get_value().unwrap_or(true) {
                 return;
             }
             match loaded {
@@ -622,7 +622,7 @@ pub fn Structure() -> impl IntoView {
             a.as_ref()
                 .and_then(|a| a.report.bootstrap.as_ref().map(|b| (b.resamples, b.seed)))
         });
-        if !restored.get_value() {
+        if !restored.try_get_value().unwrap_or(false) {
             return;
         }
         let Some(d) = d else { return };
@@ -642,24 +642,28 @@ pub fn Structure() -> impl IntoView {
     });
 
     // The workspace of the last visit (data, model, pruning, bootstrap settings), kept in this
-    // browser like the other pages' work; else Gold's Table 2.
+    // browser like the other pages' work; else Gold's Table 2. (The page may have been left
+    // while this was read: its values are then disposed, so they are read with `try_`.)
     spawn_local(async move {
         let saved = crate::store::get_kv(WORKSPACE_KEY).await.ok().flatten();
+        if user_acted.try_get_value().is_none() {
+            return;
+        }
         let parsed = saved.map(|text| parse_saved(WORKSPACE_KEY, &text));
         match parsed {
-            Some(Ok((r, d))) if !user_acted.get_value() => {
-                restored.set_value(true);
+            Some(Ok((r, d))) if user_acted.try_get_value() == Some(false) => {
+                restored.try_set_value(true);
                 apply_saved(r, d, true);
             }
             Some(Err(e)) => {
-                restored.set_value(true);
+                restored.try_set_value(true);
                 web_sys::console::warn_1(
                     &format!("the saved Structure workspace was not read: {e}").into(),
                 );
                 load_default(false);
             }
             _ => {
-                restored.set_value(true);
+                restored.try_set_value(true);
                 load_default(false);
             }
         }
