@@ -941,7 +941,7 @@ fn DropZone(
             {move || ws.files.get().into_iter().filter(|f| f.status == WAITING).map(|f| view! {
                 <p class="notice lb-waiting" role="status" data-testid="lb-waiting" data-path=f.file.clone()>
                     <code>{f.file.clone()}</code>" "{f.message.unwrap_or_default()}
-                    " It is kept in this browser meanwhile."
+                    ". It is kept in this browser meanwhile."
                 </p>
             }).collect_view()}
             {move || ws.files.get().into_iter().filter(|f| f.status == "error").map(|f| view! {
