@@ -16,50 +16,16 @@ use coglab_core::items::{IrtModel, ItemAnalysis, KivaStages, SubsetCriterion};
 use coglab_run::items::ItemsRequest;
 use coglab_run::Source;
 
-/// The options of `coglab items`.
-#[derive(Debug, Clone, PartialEq)]
+/// The options of `coglab items`: what `coglab_run::items` reads (shared with the Python
+/// package), and how the CLI prints it.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ItemsOptions {
-    /// IRT model (default 2PL).
-    pub model: IrtModel,
+    /// The inputs and the analysis options.
+    pub request: ItemsRequest,
     /// Print JSON instead of a table.
     pub json: bool,
-    /// MM-IQ answer key: the inputs are MM-IQ predictions files.
-    pub answers: Option<String>,
-    /// Input files or folders.
-    pub inputs: Vec<String>,
-    /// KiVA stages used as items (default all three).
-    pub stage: KivaStages,
-    /// KiVA model runs: a trial stage is right when its mean over regenerations is at least
-    /// this (default 0.5).
-    pub threshold: f64,
-    /// Reduced-subset criterion (`None`: no subset).
-    pub subset: Option<SubsetCriterion>,
-    /// Kendall tau the subset must keep (default 0.95).
-    pub target_tau: f64,
-    /// Include each item's ICC and information curve in the JSON.
-    pub curves: bool,
-    /// KiVA: one item per subdomain and stage instead of per trial.
-    pub per_subdomain: bool,
     /// With `json`: print the page-sized [`coglab_core::items::ItemsReport`].
     pub report: bool,
-}
-
-impl Default for ItemsOptions {
-    fn default() -> Self {
-        Self {
-            model: IrtModel::TwoPl,
-            json: false,
-            answers: None,
-            inputs: Vec::new(),
-            stage: KivaStages::All,
-            threshold: 0.5,
-            subset: Some(SubsetCriterion::Information),
-            target_tau: 0.95,
-            curves: false,
-            per_subdomain: false,
-            report: false,
-        }
-    }
 }
 
 impl ItemsOptions {
@@ -68,20 +34,18 @@ impl ItemsOptions {
     /// # Errors
     /// [`CliError::Usage`] for bad values or no input.
     pub fn from_cli(a: &ItemsArgs) -> Result<Self, CliError> {
-        let mut o = Self {
-            json: a.json,
+        let mut r = ItemsRequest {
             curves: a.curves,
-            report: a.report,
             per_subdomain: a.per_subdomain,
-            answers: a.answers.clone(),
-            inputs: a.inputs.clone(),
-            ..Self::default()
+            answers: a.answers.as_ref().map(Source::path),
+            inputs: a.inputs.iter().map(Source::path).collect(),
+            ..ItemsRequest::default()
         };
         if let Some(m) = a.model.as_deref() {
-            o.model = IrtModel::parse(m).map_err(|e| CliError::Usage(e.to_string()))?;
+            r.model = IrtModel::parse(m).map_err(|e| CliError::Usage(e.to_string()))?;
         }
         if let Some(s) = a.stage.as_deref() {
-            o.stage = match s {
+            r.stage = match s {
                 "all" => KivaStages::All,
                 "cross" => KivaStages::Cross,
                 "within" => KivaStages::Within,
@@ -94,13 +58,13 @@ impl ItemsOptions {
             };
         }
         if let Some(t) = a.threshold {
-            o.threshold = t;
+            r.threshold = t;
         }
         if let Some(t) = a.tau {
-            o.target_tau = t;
+            r.target_tau = t;
         }
         if let Some(s) = a.subset.as_deref() {
-            o.subset = match s {
+            r.subset = match s {
                 "information" => Some(SubsetCriterion::Information),
                 "discrimination" => Some(SubsetCriterion::Discrimination),
                 "none" => None,
@@ -111,31 +75,18 @@ impl ItemsOptions {
                 }
             };
         }
-        if o.inputs.is_empty() {
+        if r.inputs.is_empty() {
             return Err(CliError::Usage(
                 "items: give a response-matrix CSV, KiVA run folders and/or the adults' CSV, \
                  or MM-IQ predictions files with --answers KEY"
                     .into(),
             ));
         }
-        Ok(o)
-    }
-}
-
-impl ItemsOptions {
-    /// The request `coglab_run::items` reads (the inputs as paths).
-    pub fn request(&self) -> ItemsRequest {
-        ItemsRequest {
-            model: self.model,
-            answers: self.answers.as_ref().map(Source::path),
-            inputs: self.inputs.iter().map(Source::path).collect(),
-            stage: self.stage,
-            threshold: self.threshold,
-            subset: self.subset,
-            target_tau: self.target_tau,
-            curves: self.curves,
-            per_subdomain: self.per_subdomain,
-        }
+        Ok(Self {
+            request: r,
+            json: a.json,
+            report: a.report,
+        })
     }
 }
 
@@ -146,11 +97,11 @@ impl ItemsOptions {
 /// [`CliError::Input`] for unreadable or invalid files or a matrix that cannot be analysed
 /// (the message says why), [`CliError::Usage`] for a combination that makes no matrix.
 pub fn run(opts: &ItemsOptions) -> Result<(), CliError> {
-    let request = opts.request();
+    let request = &opts.request;
     if opts.json && opts.report {
-        return emit_json(&coglab_run::items::report(&request)?);
+        return emit_json(&coglab_run::items::report(request)?);
     }
-    let a = coglab_run::items::items(&request)?;
+    let a = coglab_run::items::items(request)?;
     if opts.json {
         emit_json(&a)
     } else {
@@ -355,10 +306,10 @@ mod tests {
     #[test]
     fn parses_options() {
         let o = parse(&["--model", "rasch", "m.csv", "--json", "--subset", "none"]).unwrap();
-        assert_eq!(o.model, IrtModel::Rasch);
+        assert_eq!(o.request.model, IrtModel::Rasch);
         assert!(o.json);
-        assert_eq!(o.subset, None);
-        assert_eq!(o.inputs, vec!["m.csv"]);
+        assert_eq!(o.request.subset, None);
+        assert_eq!(o.request.inputs, vec![Source::path("m.csv")]);
         assert!(matches!(
             parse(&["--model", "3pl", "m.csv"]),
             Err(CliError::Usage(_))
