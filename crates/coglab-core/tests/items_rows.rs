@@ -70,7 +70,7 @@ fn mmiq_rows_give_the_items_with_answers() {
     assert!((r.items[0].p.unwrap() - 2.0 / 3.0).abs() < 1e-15);
     assert_eq!(r.items[2].most_frequent_wrong, Some(("A".to_string(), 1)));
     assert_eq!(r.respondents[0].id, "a");
-    assert_eq!(r.respondents[0].kind.as_deref(), Some("model"));
+    assert_eq!(r.respondents[0].group.as_deref(), Some("model"));
 }
 
 #[test]

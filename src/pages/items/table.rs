@@ -2,7 +2,8 @@
 //! check box to draw an item's curve) and the respondents' abilities with their 95%
 //! intervals. Values are the worker's; the page only orders and formats them.
 
-use coglab_core::items::report::{ReportItem, ReportRespondent};
+use coglab_core::items::report::ReportItem;
+use coglab_core::items::RespondentRow;
 use coglab_core::items::{Flag, ItemsReport};
 use leptos::prelude::*;
 use std::cmp::Ordering;
@@ -250,14 +251,14 @@ pub fn RespondentTable(
     }
 }
 
-fn respondent_row(r: &ReportRespondent) -> impl IntoView {
+fn respondent_row(r: &RespondentRow) -> impl IntoView {
     let interval = r
         .interval()
         .map_or("–".into(), |(lo, hi)| format!("{lo:.2} to {hi:.2}"));
     view! {
         <tr data-testid="items-respondent" data-respondent=r.id.clone()>
             <td>{r.id.clone()}</td>
-            <td>{r.kind.clone().unwrap_or_default()}</td>
+            <td>{r.group.clone().unwrap_or_default()}</td>
             <td>{r.n}</td>
             <td>{fmt(r.score, 3)}</td>
             <td data-testid="items-theta" data-value=r.theta.map(|v| v.to_string())>{fmt(r.theta, 2)}</td>

@@ -188,6 +188,14 @@ pub struct RespondentRow {
     pub se: Option<f64>,
 }
 
+impl RespondentRow {
+    /// The 95% normal interval of the ability, `theta -+ 1.96 se`.
+    pub fn interval(&self) -> Option<(f64, f64)> {
+        let (t, s) = (self.theta?, self.se?);
+        Some((t - 1.96 * s, t + 1.96 * s))
+    }
+}
+
 /// The whole item analysis of one response matrix.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ItemAnalysis {

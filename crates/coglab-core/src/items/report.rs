@@ -12,7 +12,7 @@ use super::flags::{Flag, GroupGap};
 use super::irt::{IrtItem, IrtModel};
 use super::subset::{SubsetCriterion, TauPoint};
 use super::sx2::ItemSx2;
-use super::{analyse, AnalysisOptions, ItemAnalysis, ItemsError, ResponseMatrix};
+use super::{analyse, AnalysisOptions, ItemAnalysis, ItemsError, RespondentRow, ResponseMatrix};
 use serde::{Deserialize, Serialize};
 
 /// What goes into an [`ItemsReport`].
@@ -76,23 +76,6 @@ pub struct ReportItem {
     pub most_frequent_wrong: Option<(String, usize)>,
 }
 
-/// One row of the respondent table.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ReportRespondent {
-    /// Respondent id.
-    pub id: String,
-    /// `model`, `human`, ... when known.
-    pub kind: Option<String>,
-    /// Items answered.
-    pub n: usize,
-    /// Proportion right.
-    pub score: Option<f64>,
-    /// EAP ability.
-    pub theta: Option<f64>,
-    /// Its posterior standard deviation.
-    pub se: Option<f64>,
-}
-
 /// One item's characteristic and information curves on the report's grid.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReportCurve {
@@ -147,7 +130,7 @@ pub struct ItemsReport {
     /// The item table, in matrix order.
     pub items: Vec<ReportItem>,
     /// The respondents, in matrix order.
-    pub respondents: Vec<ReportRespondent>,
+    pub respondents: Vec<RespondentRow>,
     /// Cronbach's alpha and the complete respondents it used.
     pub alpha: Option<f64>,
     /// Complete respondents behind `alpha`.
@@ -288,18 +271,7 @@ pub fn report(a: &ItemAnalysis, opts: &ReportOptions) -> ItemsReport {
             most_frequent_wrong: r.most_frequent_wrong.clone(),
         })
         .collect();
-    let respondents = a
-        .respondents
-        .iter()
-        .map(|r| ReportRespondent {
-            id: r.id.clone(),
-            kind: r.group.clone(),
-            n: r.n,
-            score: r.score,
-            theta: r.theta,
-            se: r.se,
-        })
-        .collect();
+    let respondents = a.respondents.clone();
     let subset = a.subset.as_ref().map(|s| {
         let keep = s.size.map(|k| k.saturating_sub(1));
         let idx = thin(s.curve.len(), opts.max_tau_points, keep);
@@ -441,7 +413,7 @@ impl ItemsReport {
                 .map_or((None, None), |(l, h)| (Some(l), Some(h)));
             let _ = w.write_record([
                 r.id.clone(),
-                r.kind.clone().unwrap_or_default(),
+                r.group.clone().unwrap_or_default(),
                 r.n.to_string(),
                 cell(r.score),
                 cell(r.theta),
@@ -451,14 +423,6 @@ impl ItemsReport {
             ]);
         }
         String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
-    }
-}
-
-impl ReportRespondent {
-    /// The 95% normal interval of the ability, `theta -+ 1.96 se`.
-    pub fn interval(&self) -> Option<(f64, f64)> {
-        let (t, s) = (self.theta?, self.se?);
-        Some((t - 1.96 * s, t + 1.96 * s))
     }
 }
 
