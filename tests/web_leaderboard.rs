@@ -33,6 +33,7 @@ fn cell(v: f64, lo: f64, hi: f64) -> Option<BoardCell> {
     Some(BoardCell {
         value: v,
         interval: Some((lo, hi)),
+        n: None,
         detail: format!("{lo}–{hi}"),
     })
 }
@@ -77,6 +78,7 @@ fn fixture() -> Board {
                     Some(BoardCell {
                         value: 0.25,
                         interval: None,
+                        n: None,
                         detail: String::new(),
                     }),
                     None,

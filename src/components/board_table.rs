@@ -42,12 +42,15 @@ impl RowKind {
 }
 
 /// One metric value with its 95% interval (fractions, shown times [`Board::scale`]).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct BoardCell {
     /// The value.
     pub value: f64,
     /// The 95% interval, when known.
     pub interval: Option<(f64, f64)>,
+    /// The number of observations behind the value (items, trials or verdicts), when known
+    /// (the exports' `n` column).
+    pub n: Option<u64>,
     /// Hover text (counts, SE, how the interval was made).
     pub detail: String,
 }
@@ -270,8 +273,8 @@ pub fn cell_text(board: &Board, column: usize, cell: Option<&BoardCell>, compact
     }
 }
 
-/// The table as shown, for the exports: Rank, Model, Kind, then the visible columns, rows in
-/// display order, cells as shown.
+/// The table as shown, for the LaTeX export: Rank, Model, Kind, then the visible columns, rows
+/// in display order, cells as shown ("–" when missing, "± x" in compact mode).
 pub fn export_table(board: &Board, state: &ViewState) -> Table {
     let a = arrange(board, state);
     let mut columns: Vec<String> = ["Rank", "Model", "Kind"].map(String::from).to_vec();
@@ -297,7 +300,71 @@ pub fn export_table(board: &Board, state: &ViewState) -> Table {
             row
         })
         .collect();
-    Table { columns, rows }
+    Table {
+        columns,
+        rows,
+        numeric: Vec::new(),
+    }
+}
+
+/// The table as shown, for analysis (the CSV and JSON exports; issue 26, defect 15): the rows
+/// and visible columns of [`export_table`], but each metric as four columns (the value, its `n`,
+/// `ci_low` and `ci_high`, in the shown unit and decimals) and a missing value as an empty
+/// cell; the row's source is a column too.
+pub fn analysis_table(board: &Board, state: &ViewState) -> Table {
+    let a = arrange(board, state);
+    let mut columns: Vec<String> = ["Rank", "Model", "Kind", "Source"]
+        .map(String::from)
+        .to_vec();
+    let mut numeric = vec![false; columns.len()];
+    for &c in &a.columns {
+        let t = &board.columns[c].title;
+        columns.extend([
+            t.clone(),
+            format!("{t} n"),
+            format!("{t} ci_low"),
+            format!("{t} ci_high"),
+        ]);
+        numeric.extend([true; 4]);
+    }
+    let rows = a
+        .rows
+        .iter()
+        .map(|&(i, rank)| {
+            let r = &board.rows[i];
+            let mut row = vec![
+                rank.map_or(String::new(), |k| k.to_string()),
+                r.model.clone(),
+                r.kind.label().to_string(),
+                r.source.clone(),
+            ];
+            for &c in &a.columns {
+                let (scale, d) = board
+                    .columns
+                    .get(c)
+                    .and_then(|c| c.unit)
+                    .unwrap_or((board.scale, board.decimals));
+                let x = |v: f64| format!("{:.d$}", v * scale);
+                match r.cells.get(c).and_then(Option::as_ref) {
+                    Some(cell) => row.extend([
+                        x(cell.value),
+                        cell.n.map_or(String::new(), |n| n.to_string()),
+                        cell.interval.map_or(String::new(), |(lo, _)| x(lo)),
+                        cell.interval.map_or(String::new(), |(_, hi)| x(hi)),
+                    ]),
+                    None => {
+                        row.extend([String::new(), String::new(), String::new(), String::new()])
+                    }
+                }
+            }
+            row
+        })
+        .collect();
+    Table {
+        columns,
+        rows,
+        numeric,
+    }
 }
 
 /// Offers `text` as a downloaded file.
@@ -347,11 +414,12 @@ pub fn BoardTable(
     ranks: Option<Signal<crate::components::rank_panel::RankMarks>>,
 ) -> impl IntoView {
     let arranged = Memo::new(move |_| arrange(&board.read(), &state.read()));
-    let export = move || {
+    let export = move |analysis: bool| {
         crate::components::rank_panel::export_ranked(
             &board.read(),
             &state.read(),
             ranks.map(|m| m.get()).as_ref(),
+            analysis,
         )
     };
     let sort_by = move |key: String| {
@@ -543,11 +611,11 @@ pub fn BoardTable(
             <div class="lb-controls lb-export" role="group" aria-label="Export this table as shown">
                 <span>"Export as shown: "</span>
                 <button type="button" data-testid=format!("{stem}-csv")
-                    on:click=move |_| download_text(&format!("{stem}.csv"), "text/csv", &to_csv(&export()))>"CSV"</button>
+                    on:click=move |_| download_text(&format!("{stem}.csv"), "text/csv", &to_csv(&export(true)))>"CSV"</button>
                 <button type="button" data-testid=format!("{stem}-json")
-                    on:click=move |_| download_text(&format!("{stem}.json"), "application/json", &to_json(&export()))>"JSON"</button>
+                    on:click=move |_| download_text(&format!("{stem}.json"), "application/json", &to_json(&export(true)))>"JSON"</button>
                 <button type="button" data-testid=format!("{stem}-latex")
-                    on:click=move |_| download_text(&format!("{stem}.tex"), "application/x-tex", &to_latex(&export()))>"LaTeX"</button>
+                    on:click=move |_| download_text(&format!("{stem}.tex"), "application/x-tex", &to_latex(&export(false)))>"LaTeX"</button>
             </div>
         </div>
     }
@@ -566,6 +634,7 @@ mod tests {
         Some(BoardCell {
             value: v,
             interval: Some((lo, hi)),
+            n: None,
             detail: String::new(),
         })
     }
@@ -615,6 +684,7 @@ mod tests {
                         Some(BoardCell {
                             value: 0.25,
                             interval: None,
+                            n: None,
                             detail: String::new(),
                         }),
                         None,
@@ -769,6 +839,66 @@ mod tests {
                 vec!["–", "chance", "baseline", "25.0"],
             ]
         );
+    }
+
+    #[test]
+    fn defect_15_analysis_export_has_empty_missing_cells_and_n_and_interval_columns() {
+        let mut b = board();
+        if let Some(Some(c)) = b.rows[1].cells.get_mut(0) {
+            c.n = Some(200);
+        }
+        b.rows[1].source = "computed from gpt.jsonl".into();
+        let s = ViewState {
+            sort: Some("mean".into()),
+            compact: true,
+            kinds: vec![RowKind::Computed, RowKind::Baseline],
+            ..Default::default()
+        };
+        let t = analysis_table(&b, &s);
+        assert_eq!(
+            t.columns,
+            [
+                "Rank",
+                "Model",
+                "Kind",
+                "Source",
+                "MEAN",
+                "MEAN n",
+                "MEAN ci_low",
+                "MEAN ci_high",
+                "X",
+                "X n",
+                "X ci_low",
+                "X ci_high"
+            ]
+        );
+        assert_eq!(t.numeric.iter().filter(|n| **n).count(), 8);
+        // Values in the shown unit (percent, one decimal), compact mode notwithstanding.
+        assert_eq!(
+            t.rows[0],
+            [
+                "1",
+                "gpt",
+                "computed",
+                "computed from gpt.jsonl",
+                "50.0",
+                "200",
+                "45.0",
+                "55.0",
+                "10.0",
+                "",
+                "0.0",
+                "20.0"
+            ]
+        );
+        // The baseline is unranked, and its missing values are empty cells, not dashes.
+        assert_eq!(
+            t.rows[2],
+            ["", "chance", "baseline", "", "25.0", "", "", "", "", "", "", ""]
+        );
+        let csv = coglab_core::leaderboard::to_csv(&t);
+        assert!(csv.ends_with("\n,chance,baseline,,25.0,,,,,,,\n"), "{csv}");
+        assert!(!csv.contains('–'));
     }
 
     #[test]

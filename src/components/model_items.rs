@@ -45,6 +45,74 @@ fn model_options(rows: Signal<Vec<(u64, String)>>, pick: Memo<Option<u64>>) -> i
     }
 }
 
+/// A button that downloads all of the picked row's items (MM-IQ) or trials (KiVA) as CSV,
+/// written by the worker ([`api::ItemsCsv`]); a failure is shown beside it.
+fn download_items(
+    client: StoredValue<crate::worker::client::WorkerClient, LocalStorage>,
+    rows: Signal<Vec<(u64, String)>>,
+    pick: Memo<Option<u64>>,
+    what: &'static str,
+    testid: &'static str,
+) -> impl IntoView {
+    let (error, set_error) = signal(None::<String>);
+    let click = move |_| {
+        let Some(row) = pick.get_untracked() else {
+            return;
+        };
+        let model = rows
+            .read_untracked()
+            .iter()
+            .find(|(r, _)| *r == row)
+            .map(|(_, m)| m.clone())
+            .unwrap_or_default();
+        let client = client.get_value();
+        leptos::task::spawn_local(async move {
+            match client
+                .call(api::ItemsCsv {
+                    row,
+                    model: model.clone(),
+                })
+                .await
+            {
+                Ok(csv) => {
+                    set_error.try_set(None);
+                    crate::components::board_table::download_text(
+                        &format!("{}-{what}.csv", file_stem(&model)),
+                        "text/csv",
+                        &csv,
+                    );
+                }
+                Err(e) => {
+                    set_error.try_set(Some(e));
+                }
+            }
+        });
+    };
+    view! {
+        <button type="button" data-testid=testid on:click=click>{format!("Download all {what} (CSV)")}</button>
+        {move || error.get().map(|e| view! { <span class="error" role="alert">{e}</span> })}
+    }
+}
+
+/// A file-name-safe form of a model name (letters, digits, `-`, `_`, `.`; others as `_`).
+fn file_stem(model: &str) -> String {
+    let s: String = model
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() {
+        "model".into()
+    } else {
+        s
+    }
+}
+
 fn pct(x: f64) -> String {
     format!("{:.1}", x * 100.0)
 }
@@ -99,6 +167,7 @@ pub fn ModelItems(
                 <label><input type="checkbox" data-testid="wrong-only"
                     on:change=move |ev| { set_offset.set(0); set_wrong_only.set(event_target_checked(&ev)); } />
                     " Wrong answers only"</label>
+                {download_items(client, rows, pick, "items", "items-csv")}
             </div>
             {move || match page.get() {
                 None => view! { <p class="loading" aria-busy="true">"Loading items…"</p> }.into_any(),
@@ -273,6 +342,7 @@ pub fn CompareModels(
                     Some(None) => view! { <p class="notice">"Load two runs to compare them."</p> }.into_any(),
                     Some(Some(Err(e))) => view! { <ErrorPanel title="Could not compare" message=e /> }.into_any(),
                     Some(Some(Ok(Compared::Mmiq(c)))) => {
+                        let downloads = compare_downloads(&x, &y, vec![(String::new(), c.cells.clone())], &c, testid);
                         let s = format!("McNemar exact {}; difference {x} − {y} = {} points, paired bootstrap {:.0}% interval [{}, {}] ({} resamples, seed {})",
                             p_phrase(c.comparison.mcnemar_p), pct(c.comparison.difference.estimate), c.comparison.difference.confidence * 100.0,
                             pct(c.comparison.difference.low), pct(c.comparison.difference.high), c.comparison.difference.resamples, c.comparison.difference.seed);
@@ -282,6 +352,7 @@ pub fn CompareModels(
                                 format!("{testid}-table"))}
                             <p data-testid=format!("{testid}-stats")>{s}</p>
                             {cells_view(&x, &y, c.cells, "Items")}
+                            {downloads}
                         }.into_any()
                     }
                     Some(Some(Ok(Compared::Kiva(c)))) => {
@@ -290,6 +361,13 @@ pub fn CompareModels(
                             Some(false) => "within_joint",
                             None => "",
                         };
+                        let shown: Vec<(String, coglab_core::leaderboard::detail::CellItems)> = c
+                            .stages
+                            .iter()
+                            .filter(|st| st.stage != hide)
+                            .map(|st| (st.stage.clone(), st.cells.clone()))
+                            .collect();
+                        let downloads = compare_downloads(&x, &y, shown, &c, testid);
                         let stages = c.stages.into_iter().filter(|st| st.stage != hide).map(|st| {
                             let title = match st.stage.as_str() {
                                 "cross" => "Stage 1, what changed",
@@ -311,11 +389,43 @@ pub fn CompareModels(
                                 </div>
                             }
                         }).collect_view();
-                        view! { <p class="notice">{format!("Per stage: {}.", c.rule)}</p>{stages} }.into_any()
+                        view! { <p class="notice">{format!("Per stage: {}.", c.rule)}</p>{stages}{downloads} }.into_any()
                     }
                 }
             }}
         </section>
+    }
+}
+
+/// The comparison's downloads: its item lists per cell (and stage) as CSV
+/// ([`coglab_core::leaderboard::detail::comparison_csv`]) and the whole comparison (2x2 tables,
+/// statistics, item lists) as JSON.
+fn compare_downloads(
+    x: &str,
+    y: &str,
+    cells: Vec<(String, coglab_core::leaderboard::detail::CellItems)>,
+    comparison: &impl serde::Serialize,
+    testid: &'static str,
+) -> impl IntoView {
+    let stem = format!("{}-vs-{}", file_stem(x), file_stem(y));
+    let json = serde_json::json!({ "first": x, "second": y, "comparison": comparison }).to_string();
+    let (first, second) = (x.to_string(), y.to_string());
+    let csv_name = format!("{stem}.csv");
+    let json_name = format!("{stem}.json");
+    let csv = move |_| {
+        let stages: Vec<(&str, &coglab_core::leaderboard::detail::CellItems)> =
+            cells.iter().map(|(s, c)| (s.as_str(), c)).collect();
+        let text = coglab_core::leaderboard::detail::comparison_csv(&first, &second, &stages);
+        crate::components::board_table::download_text(&csv_name, "text/csv", &text);
+    };
+    view! {
+        <div class="lb-controls lb-export" role="group" aria-label="Export this comparison">
+            <span>"Export: "</span>
+            <button type="button" data-testid=format!("{testid}-csv") on:click=csv>"Item lists (CSV)"</button>
+            <button type="button" data-testid=format!("{testid}-json")
+                on:click=move |_| crate::components::board_table::download_text(&json_name, "application/json", &json)>
+                "Comparison (JSON)"</button>
+        </div>
     }
 }
 
@@ -430,6 +540,7 @@ pub fn KivaTrials(
                 <label><input type="checkbox" data-testid="trial-wrong-only"
                     on:change=move |ev| { set_offset.set(0); set_wrong_only.set(event_target_checked(&ev)); } />
                     " Trials with a stage wrong only"</label>
+                {download_items(client, rows, pick, "trials", "trials-csv")}
             </div>
             {move || match page.get() {
                 None => view! { <p class="loading" aria-busy="true">"Loading trials…"</p> }.into_any(),

@@ -332,13 +332,26 @@ pub fn export_ranked(
     board: &Board,
     state: &crate::components::board_table::ViewState,
     marks: Option<&RankMarks>,
+    analysis: bool,
 ) -> coglab_core::leaderboard::Table {
-    let mut t = crate::components::board_table::export_table(board, state);
+    use crate::components::board_table::{analysis_table, export_table};
+    let mut t = if analysis {
+        analysis_table(board, state)
+    } else {
+        export_table(board, state)
+    };
     if let Some(m) = marks {
         let a = crate::components::board_table::arrange(board, state);
         for (&(i, rank), row) in a.rows.iter().zip(&mut t.rows) {
             if let (Some(r), Some(cell)) = (board.rows.get(i), row.first_mut()) {
-                *cell = rank_text(true, r.kind, rank, m.for_row(board, i)).0;
+                let text = rank_text(true, r.kind, rank, m.for_row(board, i)).0;
+                // For analysis an unranked row (a baseline, "ref" on screen) has an empty rank,
+                // not a dash; its kind says what it is.
+                *cell = if analysis && (text == "–" || r.kind == RowKind::Baseline) {
+                    String::new()
+                } else {
+                    text
+                };
             }
         }
     }

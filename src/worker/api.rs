@@ -113,6 +113,8 @@ operations! {
     Items => ItemsPage;
     /// One page of a KiVA row's trials.
     Trials => TrialsPage;
+    /// All of an MM-IQ row's items or a KiVA row's trials as CSV, for a download.
+    ItemsCsv => String;
     /// Two MM-IQ rows or two KiVA rows compared on their shared items.
     Compare => Compared;
     /// The model's answers to one KiVA trial, read from the kept run file.
@@ -184,6 +186,15 @@ pub struct Items {
     pub row: RowId,
     /// Filters and the page wanted.
     pub query: ItemsQuery,
+}
+
+/// [`ItemsCsv`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ItemsCsv {
+    /// The MM-IQ or KiVA row.
+    pub row: RowId,
+    /// The model name written on each line.
+    pub model: String,
 }
 
 /// [`Trials`]'s arguments.

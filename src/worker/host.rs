@@ -145,6 +145,7 @@ async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> 
         Request::Score(r) => Reply::Score(ops_leaderboard::score(r, progress).await?),
         Request::Items(r) => Reply::Items(ops_leaderboard::items(&r)?),
         Request::Trials(r) => Reply::Trials(ops_leaderboard::trials(&r)?),
+        Request::ItemsCsv(r) => Reply::ItemsCsv(ops_leaderboard::items_csv(&r)?),
         Request::Compare(r) => Reply::Compare(ops_leaderboard::compare(&r)?),
         Request::Answers(r) => Reply::Answers(ops_leaderboard::answers(&r)?),
         Request::Forget(r) => {

@@ -1,5 +1,5 @@
 //! Worker operations of the leaderboard page ([`super::api`]'s `Detect`, `Score`, `Items`,
-//! `Trials`, `Compare`, `Answers`, `Forget`, `MmoperaCompare`, `GoldAnalyze`, `Rank`).
+//! `Trials`, `ItemsCsv`, `Compare`, `Answers`, `Forget`, `MmoperaCompare`, `GoldAnalyze`, `Rank`).
 //!
 //! The worker keeps the full reports (MM-IQ items with their responses, KiVA trials and run
 //! files) in its own memory, keyed by [`RowId`], and sends the page only summaries, so nothing
@@ -282,6 +282,23 @@ pub fn items(a: &api::Items) -> Result<ItemsPage, String> {
     STORE.with_borrow(|s| match s.get(&a.row) {
         Some(Detail::Mmiq(r)) => Ok(mmiq_items(r, &a.query)),
         Some(_) => Err("item pages are available for MM-IQ rows".into()),
+        None => Err(GONE.into()),
+    })
+}
+
+/// [`api::ItemsCsv`]: all of an MM-IQ row's items or a KiVA row's trials as CSV.
+///
+/// # Errors
+/// A message when the row is of another benchmark or is no longer kept.
+pub fn items_csv(a: &api::ItemsCsv) -> Result<String, String> {
+    STORE.with_borrow(|s| match s.get(&a.row) {
+        Some(Detail::Mmiq(r)) => Ok(coglab_core::leaderboard::detail::mmiq_items_csv(
+            &a.model, r,
+        )),
+        Some(Detail::Kiva(r)) => Ok(coglab_core::leaderboard::detail::kiva_trials_csv(
+            &a.model, r,
+        )),
+        Some(_) => Err("item downloads are available for MM-IQ and KiVA rows".into()),
         None => Err(GONE.into()),
     })
 }

@@ -2,7 +2,7 @@
 // failed on the main branch before its fix.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,40 @@ const DATA = process.env.COGLAB_DATA ?? join(ROOT, '../shared/data');
 const HAVE_DATA = existsSync(DATA);
 const KEY = join(DATA, 'mmiq/MMIQ_benchmark_answer_dict.jsonl');
 const PREDS = join(DATA, 'mmiq/example_output_parsed.jsonl');
+
+/** The coglab CLI's JSON for the given arguments (COGLAB_BIN, else cargo run). */
+function cli(args) {
+  const out = process.env.COGLAB_BIN
+    ? execFileSync(process.env.COGLAB_BIN, args, { encoding: 'utf8', maxBuffer: 1 << 28 })
+    : execFileSync('cargo', ['run', '-q', '-p', 'coglab-cli', '--', ...args],
+      { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28 });
+  return JSON.parse(out);
+}
+
+/** Parses RFC 4180 CSV (quoted fields may hold commas, quotes and line breaks). */
+function parseCsv(text) {
+  const rows = [];
+  let row = [], field = '', quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(field); field = ''; }
+    else if (c === '\n') { row.push(field); rows.push(row); row = []; field = ''; }
+    else field += c;
+  }
+  if (field !== '' || row.length) { row.push(field); rows.push(row); }
+  return rows;
+}
+
+/** Clicks a download button and returns the file's name and text. */
+async function download(page, testid) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testid).click()]);
+  return { name: dl.suggestedFilename(), text: readFileSync(await dl.path(), 'utf8') };
+}
 
 let env;
 before(async () => { env = await start(); });
@@ -400,6 +434,67 @@ test('defect 12: one rank rule, said beside every board; baselines not ranked; "
   await page.getByTestId('mmiq-table').locator('thead th').first().filter({ hasText: 'Rank among shown' }).waitFor();
   assert.match(await page.getByTestId('mmiq-rank-rule').innerText(), /Filters are on: ranks among the \d+ rows shown/);
   await app.screenshot('defect12-ranks-filtered-1280-light');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('defect 15: exports for analysis: empty missing cells, n and interval columns, a model\'s items, a comparison', { skip: !HAVE_DATA && `${DATA} absent` }, async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard');
+  // A second model that always answers A, to compare with the example predictions.
+  const dir = mkdtempSync(join(tmpdir(), 'coglab-exports-'));
+  const allA = join(dir, 'allA_output.jsonl');
+  writeFileSync(allA, readFileSync(KEY, 'utf8').trim().split('\n')
+    .map((l) => JSON.stringify({ data_id: JSON.parse(l).data_id, response: 'The answer is A.' }))
+    .join('\n') + '\n');
+  await page.getByTestId('file-input').setInputFiles([KEY, PREDS, allA]);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=staged-row]').length >= 3);
+  await page.getByTestId('lb-score').click();
+  await page.locator('[data-testid=mmiq-computed-row][data-model=allA]').waitFor();
+  const example = cli(['score', 'mmiq', '--answers', KEY, PREDS, '--json']);
+
+  // The board: four columns per metric; the chance row's missing n and interval are empty
+  // cells, and so are its missing per-paradigm values (on screen "–").
+  const board = parseCsv((await download(page, 'mmiq-csv')).text);
+  const col = (name) => board[0].indexOf(name);
+  assert.deepEqual(board[0].slice(0, 8), ['Rank', 'Model', 'Kind', 'Source', 'Mean', 'Mean n', 'Mean ci_low', 'Mean ci_high']);
+  const chance = board.find((r) => r[1] === 'Chance');
+  assert.deepEqual(chance.slice(col('Mean'), col('Mean') + 4), ['25.00', '', '', '']);
+  assert.ok(chance.slice(col('Mean') + 4).every((c) => c === ''), chance.join());
+  assert.equal(chance[0], '');
+  assert.ok(board.every((r) => !r.includes('–')));
+  const ex = board.find((r) => r[1] === 'example' && r[2] === 'computed');
+  assert.equal(Number(ex[col('Mean n')]), example.overall.n);
+  assert.deepEqual([ex[col('Mean ci_low')], ex[col('Mean ci_high')]],
+    [(example.overall.ci_low * 100).toFixed(2), (example.overall.ci_high * 100).toFixed(2)]);
+
+  // A model's items: every scored item, with the CLI's verdicts.
+  await page.getByTestId('model-pick').selectOption({ label: 'example' });
+  const items = await download(page, 'items-csv');
+  assert.equal(items.name, 'example-items.csv');
+  const rows = parseCsv(items.text);
+  assert.deepEqual(rows[0], ['model', 'data_id', 'category', 'extracted', 'key', 'correct', 'line', 'response']);
+  assert.equal(rows.length - 1, example.overall.n);
+  assert.equal(rows.slice(1).filter((r) => r[5] === '1').length, example.overall.correct);
+  assert.ok(rows.slice(1).every((r) => r[0] === 'example' && (r[5] === '1') === (r[3] === r[4])));
+
+  // A comparison: the item lists per cell add up to the CLI's 2x2 table; the JSON has it all.
+  const cmp = cli(['compare', 'mmiq', '--answers', KEY, PREDS, allA, '--json', '--resamples', '2000', '--seed', '1']);
+  await page.getByTestId('compare-a').selectOption({ label: 'example' });
+  await page.getByTestId('compare-b').selectOption({ label: 'allA' });
+  await page.waitForFunction(() => /McNemar/.test(document.querySelector('[data-testid=compare-stats]')?.textContent ?? ''));
+  const pairs = await download(page, 'compare-csv');
+  assert.equal(pairs.name, 'example-vs-allA.csv');
+  const lines = parseCsv(pairs.text);
+  assert.deepEqual(lines[0], ['stage', 'item', 'first_model', 'first_right', 'second_model', 'second_right', 'cell']);
+  const count = (cell) => lines.filter((r) => r[6] === cell).length;
+  assert.deepEqual([count('both_correct'), count('first_only'), count('second_only'), count('both_wrong')],
+    [cmp.table.both_correct, cmp.table.first_only, cmp.table.second_only, cmp.table.both_wrong]);
+  const whole = JSON.parse((await download(page, 'compare-json')).text);
+  assert.deepEqual([whole.first, whole.second], ['example', 'allA']);
+  assert.equal(whole.comparison.comparison.mcnemar_p.toFixed(6), cmp.mcnemar_p.toFixed(6));
+  await page.getByTestId('compare').screenshot({ path: join(SHOTS, 'defect15-compare-exports-1280-light.png') });
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -119,12 +119,53 @@ class BoardPage {
       ...[...tr.cells].slice(2).map((td) => td.textContent.trim())]));
     return { header, rows };
   }
-  /** Downloads the CSV export, parsed (no field here holds a comma or a quote). */
+  /** Downloads the CSV export, parsed (RFC 4180). */
   async csv() {
     const [dl] = await Promise.all([this.page.waitForEvent('download'), this.page.getByTestId(`${this.stem}-csv`).click()]);
     assert.equal(dl.suggestedFilename(), `${this.stem}.csv`);
-    return readFileSync(await dl.path(), 'utf8').trim().split('\n').map((l) => l.split(','));
+    return parseCsv(readFileSync(await dl.path(), 'utf8'));
   }
+  /** Downloads the JSON export, parsed. */
+  async json() {
+    const [dl] = await Promise.all([this.page.waitForEvent('download'), this.page.getByTestId(`${this.stem}-json`).click()]);
+    return JSON.parse(readFileSync(await dl.path(), 'utf8'));
+  }
+}
+
+/** Parses RFC 4180 CSV (quoted fields may hold commas, quotes and line breaks). */
+function parseCsv(text) {
+  const rows = [];
+  let row = [], field = '', quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(field); field = ''; }
+    else if (c === '\n') { row.push(field); rows.push(row); row = []; field = ''; }
+    else field += c;
+  }
+  if (field !== '' || row.length) { row.push(field); rows.push(row); }
+  return rows;
+}
+
+/**
+ * The analysis export (issue 26, defect 15: Rank, Model, Kind, Source, then per metric its
+ * value, n, ci_low, ci_high; missing values empty) in the table's shown layout, to compare
+ * with `BoardPage.shown()`: an empty rank or value is "–" on screen ("ref" for a baseline's
+ * rank), and a compact cell "v ± h" is compared on its value.
+ */
+function asShown(csv, shown) {
+  const metrics = (csv[0].length - 4) / 4;
+  assert.equal(metrics, shown.header.length - 2, 'four export columns per metric shown');
+  const rows = csv.slice(1).map((r) => [
+    r[0] === '' ? (r[2] === 'baseline' ? 'ref' : '–') : r[0], r[1], r[2],
+    ...Array.from({ length: metrics }, (_, k) => r[4 + 4 * k] === '' ? '–' : r[4 + 4 * k])]);
+  const screen = shown.rows.map((r) => [r[0] === '–' && r[2] === 'baseline' ? 'ref' : r[0], r[1], r[2],
+    ...r.slice(3).map((v) => v.split(' ± ')[0])]);
+  return { rows, screen };
 }
 
 let env;
@@ -226,19 +267,34 @@ test('MM-OPERA board: computed rows equal coglab score mmopera; sort, filters, U
     await page.waitForFunction(() => document.querySelector('[data-testid=mmopera-rank-header]')?.innerText.includes('ICA:'));
     const shown = await b.shown();
     const csv = await b.csv();
-    assert.deepEqual(csv[0], ['Rank', 'Model', 'Kind', 'SR', 'HR-3', 'ΔHR', 'Reasoning']);
-    assert.deepEqual(shown.header.slice(2), csv[0].slice(3));
+    // The analysis export (issue 26, defect 15): per metric its value, n and 95% interval.
+    const metric = (t) => [t, `${t} n`, `${t} ci_low`, `${t} ci_high`];
+    assert.deepEqual(csv[0], ['Rank', 'Model', 'Kind', 'Source', ...['SR', 'HR-3', 'ΔHR', 'Reasoning'].flatMap(metric)]);
+    assert.deepEqual(shown.header.slice(2), ['SR', 'HR-3', 'ΔHR', 'Reasoning']);
     assert.equal(csv.length - 1, shown.rows.length);
-    csv.slice(1).forEach((r, i) => assert.deepEqual(r, shown.rows[i], `row ${i}`));
+    const { rows: exported, screen } = asShown(csv, shown);
+    exported.forEach((r, i) => assert.deepEqual(r, screen[i], `row ${i}`));
+    // No dash for a missing value: the reported rows have no interval or n, so empty cells.
+    assert.ok(csv.slice(1).every((r) => !r.includes('–')));
     // And the computed cells in the export equal the CLI's, as shown (two decimals).
     const q = csv.find((r) => r[1] === 'qwen2-vl');
-    // Compact mode: "value ± half-width" of the core's 95% interval over items.
-    const [qv, qhalf] = q[3].split(' ± ');
-    assert.equal(qv, (want['qwen2-vl/ica'].holistic.score_rate * 100).toFixed(2));
+    // Compact mode on screen: "value ± half-width" of the core's 95% interval over items;
+    // the export has the value, the number of verdicts and the interval's ends.
+    assert.equal(q[4], (want['qwen2-vl/ica'].holistic.score_rate * 100).toFixed(2));
+    assert.equal(Number(q[5]), want['qwen2-vl/ica'].holistic.n);
     const qrow = b.row('qwen2-vl', 'computed').locator('td[data-col=sr]');
     const [lo, hi] = [Number(await qrow.getAttribute('data-ci-low')), Number(await qrow.getAttribute('data-ci-high'))];
     assert.ok(lo < want['qwen2-vl/ica'].holistic.score_rate && want['qwen2-vl/ica'].holistic.score_rate < hi);
+    assert.deepEqual([q[6], q[7]], [(lo * 100).toFixed(2), (hi * 100).toFixed(2)]);
+    const [, qhalf] = shown.rows.find((r) => r[1] === 'qwen2-vl')[3].split(' ± ');
     assert.equal(qhalf, ((hi - lo) / 2 * 100).toFixed(2));
+    // The JSON export has the same cells, numbers as numbers and missing values as null.
+    const json = await b.json();
+    const qj = json.rows.find((r) => r.Model === 'qwen2-vl');
+    assert.equal(qj.SR, Number(q[4]));
+    assert.equal(qj['SR n'], want['qwen2-vl/ica'].holistic.n);
+    const rep = json.rows.find((r) => r.Kind === 'reported');
+    assert.equal(rep['SR n'], null);
 
     // URL round trip: reload restores the task, sort, hidden column and compact mode (the
     // computed rows are not kept across a reload; the reported rows show the same view).
@@ -345,11 +401,13 @@ test('Gold board: Table 2 and the real OpenVLM matrix give the weighted scores o
     // The CSV export equals the table shown, cell by cell.
     const shown = await b.shown();
     const csv = await b.csv();
-    assert.deepEqual(csv[0], ['Rank', 'Model', 'Kind', 'Overall', 'Perception', 'Memory', 'Reasoning', 'Plain mean', 'Overall (paper)']);
+    const cols = ['Overall', 'Perception', 'Memory', 'Reasoning', 'Plain mean', 'Overall (paper)'];
+    assert.deepEqual(csv[0], ['Rank', 'Model', 'Kind', 'Source', ...cols.flatMap((t) => [t, `${t} n`, `${t} ci_low`, `${t} ci_high`])]);
     assert.equal(csv.length - 1, shown.rows.length);
-    csv.slice(1).forEach((r, i) => assert.deepEqual(r, shown.rows[i], `row ${i}`));
+    const { rows: exported, screen } = asShown(csv, shown);
+    exported.forEach((r, i) => assert.deepEqual(r, screen[i], `row ${i}`));
     const i78 = csv.find((r) => r[1] === 'InternVL3 78B' && r[2] === 'computed');
-    assert.equal(i78[4], want2.overall_scores['InternVL3 78B'].by_construct.Perception.toFixed(2));
+    assert.equal(i78[4 + 4], want2.overall_scores['InternVL3 78B'].by_construct.Perception.toFixed(2));
     await app.screenshot('leaderboard-board-gold-light');
 
     // URL round trip on the reported rows.

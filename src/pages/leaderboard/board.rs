@@ -29,6 +29,7 @@ fn acc_cell(a: &Accuracy, how: &str) -> BoardCell {
     BoardCell {
         value: a.accuracy,
         interval: Some((a.ci_low, a.ci_high)),
+        n: Some(a.n),
         detail: format!(
             "{} of {} right; Wilson 95% interval {}–{}{how}",
             a.correct,
@@ -131,6 +132,8 @@ pub fn mmiq_board(
                             return Some(BoardCell {
                                 value: v / 100.0,
                                 interval: Some((a.ci_low, a.ci_high)),
+                                // The paper gives no count: the interval assumes all items.
+                                n: None,
                                 detail: format!(
                                     "reported {v}%; Wilson 95% interval {}–{} assuming all {} items scored",
                                     pct(a.ci_low),
@@ -143,6 +146,7 @@ pub fn mmiq_board(
                     Some(BoardCell {
                         value: v / 100.0,
                         interval: None,
+                        n: None,
                         detail: format!("reported {v}% (no interval: the paper gives no count)"),
                     })
                 })
@@ -180,6 +184,7 @@ pub fn mmiq_board(
                 Some(BoardCell {
                     value: v,
                     interval: None,
+                    n: None,
                     detail: format!("{}% {how}", pct(v)),
                 })
             };
@@ -205,6 +210,7 @@ pub fn mmiq_board(
     let mut chance = vec![Some(BoardCell {
         value: CHANCE,
         interval: None,
+        n: None,
         detail: "one of four options at random".into(),
     })];
     chance.extend(CATEGORIES.iter().map(|_| None));
@@ -245,6 +251,7 @@ fn ms_cell(m: MeanSe) -> BoardCell {
     BoardCell {
         value: m.mean,
         interval: Some(normal_interval(m)),
+        n: Some(m.n as u64),
         detail: format!(
             "{} ± {} (mean ± SE over {} trials); 95% interval mean ± 1.96 SE",
             pct(m.mean),
@@ -412,6 +419,7 @@ pub fn mmopera_board(
                     Some(BoardCell {
                         value: v / 100.0,
                         interval: None,
+                        n: None,
                         detail: format!("reported {v}% (no interval: the paper gives no count)"),
                     })
                 })
@@ -423,6 +431,7 @@ pub fn mmopera_board(
                 Some(BoardCell {
                     value: v,
                     interval: None,
+                    n: None,
                     detail: format!("reported {v} in {} — {}", t3.source, t3.title),
                 })
             });
@@ -440,6 +449,7 @@ pub fn mmopera_board(
             Some(BoardCell {
                 value: v?,
                 interval: ci,
+                n: Some(h.n as u64),
                 detail: format!(
                     "N = {} verdicts over {} items{}; {}",
                     h.n,
@@ -463,6 +473,7 @@ pub fn mmopera_board(
         cells.push(tr.reasoning.as_ref().map(|p| BoardCell {
             value: p.mean_score,
             interval: riv,
+            n: Some(p.n as u64),
             detail: format!(
                 "over {} items{}; {}",
                 p.n,
@@ -559,6 +570,7 @@ pub fn gold_board(
             Some(BoardCell {
                 value: v,
                 interval: None,
+                n: None,
                 detail: format!("{what}{how}"),
             })
         };
@@ -593,6 +605,7 @@ pub fn gold_board(
                     .map(|p| BoardCell {
                         value: p,
                         interval: None,
+                        n: None,
                         detail: format!("reported {p} (the paper's Overall)"),
                     }),
             );

@@ -426,6 +426,162 @@ pub fn kiva_trials(report: &KivaReport, query: &TrialsQuery) -> TrialsPage {
     }
 }
 
+/// Writes `rows` under `header` as CSV (the `csv` crate; writing to memory cannot fail).
+fn csv_text<const N: usize>(header: [&str; N], rows: impl Iterator<Item = [String; N]>) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let _ = w.write_record(header);
+    for r in rows {
+        let _ = w.write_record(&r);
+    }
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+fn opt(x: Option<f64>) -> String {
+    x.map_or(String::new(), |v| v.to_string())
+}
+
+/// All of an MM-IQ row's items as CSV, for analysis (issue 26, defect 15): `model, data_id,
+/// category, extracted, key, correct` (1/0), `line` (in the predictions file) and `response`
+/// (empty when the file gave only the extracted letter), in file order.
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::detail::mmiq_items_csv;
+/// use coglab_core::mmiq::{score, AnswerKey, Predictions};
+/// let key = AnswerKey::parse("k.jsonl", r#"{"category": "Mathematical", "data_id": 7, "answer": "B"}"#).unwrap();
+/// let r = score(&key, &Predictions::parse("a.jsonl",
+///     br#"{"data_id": 7, "response": "It is C, not B."}"#).unwrap()).unwrap();
+/// assert_eq!(mmiq_items_csv("m", &r),
+///     "model,data_id,category,extracted,key,correct,line,response\nm,7,Mathematical,C,B,0,1,\"It is C, not B.\"\n");
+/// ```
+pub fn mmiq_items_csv(model: &str, report: &MmiqReport) -> String {
+    csv_text(
+        [
+            "model",
+            "data_id",
+            "category",
+            "extracted",
+            "key",
+            "correct",
+            "line",
+            "response",
+        ],
+        report.items.iter().map(|i| {
+            [
+                model.to_string(),
+                i.data_id.to_string(),
+                i.category.clone(),
+                i.parsed.to_string(),
+                i.key.to_string(),
+                u8::from(i.correct).to_string(),
+                i.line.to_string(),
+                i.response.clone().unwrap_or_default(),
+            ]
+        }),
+    )
+}
+
+/// All of a KiVA row's trials as CSV, for analysis (issue 26, defect 15): `model, domain,
+/// subdomain, variation, participant, line, rows` and the stage scores `cross,
+/// within_conditional, within_joint, extrapolation` (the share of regenerations right; empty
+/// when the stage was not reached), in report order.
+///
+/// # Examples
+/// ```
+/// use coglab_core::kiva::score_model;
+/// use coglab_core::leaderboard::detail::kiva_trials_csv;
+/// let a = "Variation,Regeneration,MCResponse#1,MCResponse#2,MCResponse#3\n0,0,1,1,1\n0,1,1,0,0\n1,0,0,,0\n";
+/// let r = score_model([("a/output_Colour/ColourRed.csv", a.as_bytes())]).unwrap();
+/// let csv = kiva_trials_csv("m", &r);
+/// let lines: Vec<&str> = csv.lines().collect();
+/// assert_eq!(lines[0], "model,domain,subdomain,variation,participant,line,rows,cross,within_conditional,within_joint,extrapolation");
+/// // Variation 0: stage 1 right in both regenerations, stage 2 in one of two, stage 3 in one.
+/// assert_eq!(lines[1], "m,Colour,ColourRed,0,,2,2,1,0.5,0.5,0.5");
+/// // Variation 1: stage 1 wrong, so stage 2 was not reached (conditional empty, joint 0).
+/// assert_eq!(lines[2], "m,Colour,ColourRed,1,,4,1,0,,0,0");
+/// ```
+pub fn kiva_trials_csv(model: &str, report: &KivaReport) -> String {
+    csv_text(
+        [
+            "model",
+            "domain",
+            "subdomain",
+            "variation",
+            "participant",
+            "line",
+            "rows",
+            "cross",
+            "within_conditional",
+            "within_joint",
+            "extrapolation",
+        ],
+        report.trials.iter().map(|t| {
+            [
+                model.to_string(),
+                t.domain.clone(),
+                t.subdomain.clone(),
+                t.variation.to_string(),
+                t.participant.clone().unwrap_or_default(),
+                t.line.to_string(),
+                t.rows.to_string(),
+                opt(t.cross),
+                opt(t.within_conditional),
+                opt(t.within_joint),
+                opt(t.extrapolation),
+            ]
+        }),
+    )
+}
+
+/// A comparison's item lists as CSV, for analysis (issue 26, defect 15): one line per paired
+/// item (or trial) and stage: `stage` (empty for MM-IQ), `item`, `first_model`, `first_right`,
+/// `second_model`, `second_right` (1/0) and `cell` (`both_correct`, `first_only`,
+/// `second_only`, `both_wrong`). Counting the lines per cell gives the 2x2 table.
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::detail::{comparison_csv, CellItems};
+/// let cells = CellItems { both_correct: vec!["3".into()], second_only: vec!["9".into()], ..Default::default() };
+/// assert_eq!(comparison_csv("a", "b", &[("", &cells)]),
+///     "stage,item,first_model,first_right,second_model,second_right,cell\n,3,a,1,b,1,both_correct\n,9,a,0,b,1,second_only\n");
+/// ```
+pub fn comparison_csv(first: &str, second: &str, stages: &[(&str, &CellItems)]) -> String {
+    let rows = stages.iter().flat_map(|&(stage, c)| {
+        [
+            (&c.both_correct, (1, 1), "both_correct"),
+            (&c.first_only, (1, 0), "first_only"),
+            (&c.second_only, (0, 1), "second_only"),
+            (&c.both_wrong, (0, 0), "both_wrong"),
+        ]
+        .into_iter()
+        .flat_map(move |(ids, (a, b), cell)| {
+            ids.iter().map(move |id| {
+                [
+                    stage.to_string(),
+                    id.clone(),
+                    first.to_string(),
+                    a.to_string(),
+                    second.to_string(),
+                    b.to_string(),
+                    cell.to_string(),
+                ]
+            })
+        })
+    });
+    csv_text(
+        [
+            "stage",
+            "item",
+            "first_model",
+            "first_right",
+            "second_model",
+            "second_right",
+            "cell",
+        ],
+        rows,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
