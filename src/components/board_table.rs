@@ -414,6 +414,8 @@ pub fn BoardTable(
     ranks: Option<Signal<crate::components::rank_panel::RankMarks>>,
 ) -> impl IntoView {
     let arranged = Memo::new(move |_| arrange(&board.read(), &state.read()));
+    // Whether the Paired rank column is shown: the rank board ranked some computed rows.
+    let paired = Memo::new(move |_| ranks.is_some_and(|m| !m.read().0.is_empty()));
     let export = move |analysis: bool| {
         crate::components::rank_panel::export_ranked(
             &board.read(),
@@ -537,8 +539,13 @@ pub fn BoardTable(
             <table class="lb-table" data-testid=format!("{stem}-table")>
                 <caption>{move || board.read().caption.clone()}</caption>
                 <thead><tr>
-                    <th scope="col" title=if ranks.is_some() { "Computed rows: the rank range consistent with the adjusted paired tests, and the group letter (see Paired ranks below the table); reported rows: rank by 95% interval overlap, not tested; baselines: reference rows, not ranked" } else { RANK_RULE }>
+                    <th scope="col" title=RANK_RULE>
                         {move || if arranged.read().filtered { "Rank among shown" } else { "Rank" }}</th>
+                    {move || paired.get().then(|| view! {
+                        <th scope="col" data-testid=format!("{stem}-paired-header")
+                            title="Computed rows with item data: the rank range consistent with the adjusted paired tests, and the group letter (see Paired ranks below the table). Rows without item data (reported, summaries) are not tested.">
+                            "Paired rank"</th>
+                    })}
                     {header("model".into(), "Model".into(), "Model or baseline; the badge says whether the row is reported in a paper, computed from your files, or a baseline".into())}
                     {move || {
                         let b = board.read();
@@ -554,8 +561,9 @@ pub fn BoardTable(
                         let a = arranged.get();
                         let compact = state.read().compact;
                         let marks = ranks.map(|m| m.get());
+                        let with_paired = paired.get();
                         if a.rows.is_empty() {
-                            return view! { <tr><td colspan=a.columns.len() + 2 class="lb-empty">"No row matches the filters."</td></tr> }.into_any();
+                            return view! { <tr><td colspan=a.columns.len() + 2 + usize::from(with_paired) class="lb-empty">"No row matches the filters."</td></tr> }.into_any();
                         }
                         a.rows.iter().map(|&(i, rank)| {
                             let r = &b.rows[i];
@@ -573,10 +581,12 @@ pub fn BoardTable(
                             }).collect_view();
                             let kind = r.kind.label();
                             let mark = marks.as_ref().and_then(|m| m.for_row(&b, i)).cloned();
-                            let rank_cell = crate::components::rank_panel::rank_cell(marks.is_some(), r.kind, rank, mark.as_ref());
+                            let rank_cell = crate::components::rank_panel::rank_cell(marks.is_some(), r.kind, rank);
+                            let paired_cell = with_paired.then(|| crate::components::rank_panel::paired_cell(r.kind, mark.as_ref()));
                             view! {
                                 <tr data-testid=format!("{stem}-{kind}-row") data-model=r.model.clone() data-kind=kind class=format!("kind-{kind}")>
                                     {rank_cell}
+                                    {paired_cell}
                                     <th scope="row">{r.model.clone()}" "
                                         <span class=format!("badge {kind}") title=r.source.clone()>{kind}</span>
                                         {r.cite.clone().map(|(text, url)| view! {
@@ -599,8 +609,8 @@ pub fn BoardTable(
                     let shown = a.rows.len();
                     let mut t = format!("Ranks by {}: rows whose 95% intervals overlap share a rank, and a row never ranks above a row with a higher value; baselines are reference rows, not ranked.",
                         col.unwrap_or_else(|| "the first column".into()));
-                    if ranks.is_some() {
-                        t.push_str(" Computed rows: see Paired ranks for their tested ranks.");
+                    if paired.get() {
+                        t.push_str(" Paired rank: the computed rows' ranks from paired tests on their items (see Paired ranks).");
                     }
                     if a.filtered {
                         t.push_str(&format!(" Filters are on: ranks among the {shown} rows shown."));

@@ -7,7 +7,7 @@
 //!
 //! Everything shown comes from the worker's [`api::Rank`] reply (the core's
 //! [`coglab_core::ranks::view::RankBoard`]); this module only lays it out. The table's rank
-//! column reads the [`RankMarks`] the panel writes ([`RankMarks::for_row`], [`rank_text`]).
+//! column reads the [`RankMarks`] the panel writes ([`RankMarks::for_row`], [`paired_text`]).
 
 use std::collections::HashMap;
 
@@ -279,81 +279,96 @@ fn panel_body(p: &Panel, stem: &'static str) -> AnyView {
     .into_any()
 }
 
-/// The rank cell's text, class and hover text. With paired ranks (`paired`): a ranked computed
-/// row shows its range and group letter (`1–3 a`); a baseline is a reference row (`ref`), not
-/// ranked; other rows (reported, or computed without item data) keep the interval-overlap
-/// rank, labelled. Without: the interval-overlap rank.
-pub fn rank_text(
-    paired: bool,
-    kind: RowKind,
-    rank: Option<usize>,
-    mark: Option<&RankMark>,
-) -> (String, &'static str, Option<String>) {
-    let interval = rank.map_or("–".to_string(), |k| k.to_string());
-    match (paired, kind, mark) {
-        (true, _, Some(m)) => (
-            format!("{} {}", m.range, m.group).trim().to_string(),
-            "num lb-rank paired",
-            Some(m.title.clone()),
-        ),
-        (true, RowKind::Baseline, None) => (
-            "ref".to_string(),
-            "num lb-rank reference",
-            Some(definition("reference").to_string()),
-        ),
-        (true, _, None) => (
-            interval,
-            "num lb-rank",
-            Some("No item data: ranked by 95% interval overlap only, not tested".to_string()),
-        ),
-        (false, _, _) => (interval, "num", None),
+/// The Rank column's text: the interval-overlap rank of a model row (the board's one rule,
+/// [`crate::components::board_table::RANK_RULE`], for every kind of row), `ref` for a baseline
+/// when the board has paired ranks, else `–` for an unranked row.
+pub fn rank_text(paired: bool, kind: RowKind, rank: Option<usize>) -> String {
+    match (paired, kind, rank) {
+        (true, RowKind::Baseline, _) => "ref".into(),
+        (_, _, Some(k)) => k.to_string(),
+        (_, _, None) => "–".into(),
     }
 }
 
-/// The table's rank cell ([`rank_text`]), with the range, group and leader flag as data
-/// attributes.
-pub fn rank_cell(
-    paired: bool,
-    kind: RowKind,
-    rank: Option<usize>,
-    mark: Option<&RankMark>,
-) -> impl IntoView {
-    let (text, class, title) = rank_text(paired, kind, rank, mark);
+/// The Paired rank column's text and hover text: the rank range and group letter of a
+/// computed row the rank board ranked (`1–3 a`); empty for other rows, which have no item data
+/// to test (issue 20: one rule per column, so reported and computed ranks are not mixed).
+pub fn paired_text(kind: RowKind, mark: Option<&RankMark>) -> (String, String) {
+    match (kind, mark) {
+        (_, Some(m)) => (
+            format!("{} {}", m.range, m.group).trim().to_string(),
+            m.title.clone(),
+        ),
+        (RowKind::Baseline, None) => (String::new(), definition("reference").to_string()),
+        (_, None) => (
+            String::new(),
+            "No item data: not tested (see Rank for its 95% interval overlap rank)".to_string(),
+        ),
+    }
+}
+
+/// The table's Rank cell ([`rank_text`]).
+pub fn rank_cell(paired: bool, kind: RowKind, rank: Option<usize>) -> impl IntoView {
+    let class = if paired && kind == RowKind::Baseline {
+        "num reference"
+    } else {
+        "num"
+    };
+    let title = (paired && kind == RowKind::Baseline).then(|| definition("reference"));
     view! {
-        <td class=class data-rank=rank.map(|k| k.to_string())
-            data-rank-range=mark.map(|m| m.range.clone()) data-group=mark.map(|m| m.group.clone())
+        <td class=class data-rank=rank.map(|k| k.to_string()) title=title>{rank_text(paired, kind, rank)}</td>
+    }
+}
+
+/// The table's Paired rank cell ([`paired_text`]), with the range, group and leader flag as
+/// data attributes.
+pub fn paired_cell(kind: RowKind, mark: Option<&RankMark>) -> impl IntoView {
+    let (text, title) = paired_text(kind, mark);
+    let class = if mark.is_some() {
+        "num lb-rank paired"
+    } else {
+        "num lb-rank"
+    };
+    view! {
+        <td class=class data-rank-range=mark.map(|m| m.range.clone()) data-group=mark.map(|m| m.group.clone())
             data-leader=mark.map(|m| m.leader.to_string()) title=title>{text}</td>
     }
 }
 
-/// The table's export ([`crate::components::board_table::export_table`]) with the Rank column
-/// as the table shows it when paired ranks are given ([`rank_text`]).
+/// The table's export ([`crate::components::board_table::analysis_table`] for CSV and JSON,
+/// [`crate::components::board_table::export_table`] for LaTeX) with a Paired rank column after
+/// Rank when the board has paired ranks ([`paired_text`]), as the table shows them.
 pub fn export_ranked(
     board: &Board,
     state: &crate::components::board_table::ViewState,
     marks: Option<&RankMarks>,
     analysis: bool,
 ) -> coglab_core::leaderboard::Table {
-    use crate::components::board_table::{analysis_table, export_table};
+    use crate::components::board_table::{analysis_table, arrange, export_table};
     let mut t = if analysis {
         analysis_table(board, state)
     } else {
         export_table(board, state)
     };
-    if let Some(m) = marks {
-        let a = crate::components::board_table::arrange(board, state);
-        for (&(i, rank), row) in a.rows.iter().zip(&mut t.rows) {
-            if let (Some(r), Some(cell)) = (board.rows.get(i), row.first_mut()) {
-                let text = rank_text(true, r.kind, rank, m.for_row(board, i)).0;
-                // For analysis an unranked row (a baseline, "ref" on screen) has an empty rank,
-                // not a dash; its kind says what it is.
-                *cell = if analysis && (text == "–" || r.kind == RowKind::Baseline) {
-                    String::new()
-                } else {
-                    text
-                };
-            }
-        }
+    let Some(m) = marks.filter(|m| !m.0.is_empty()) else {
+        return t;
+    };
+    let a = arrange(board, state);
+    t.columns.insert(1, "Paired rank".into());
+    if !t.numeric.is_empty() {
+        t.numeric.insert(1, false);
+    }
+    for (&(i, _), row) in a.rows.iter().zip(&mut t.rows) {
+        let Some(r) = board.rows.get(i) else { continue };
+        let (text, _) = paired_text(r.kind, m.for_row(board, i));
+        row.insert(
+            1,
+            if text.is_empty() && !analysis {
+                "–".into()
+            } else {
+                text
+            },
+        );
     }
     t
 }

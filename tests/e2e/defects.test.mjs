@@ -456,15 +456,21 @@ test('defect 15: exports for analysis: empty missing cells, n and interval colum
 
   // The board: four columns per metric; the chance row's missing n and interval are empty
   // cells, and so are its missing per-paradigm values (on screen "–").
+  // (After the paired ranks arrive: the export then has their column too.)
+  await page.getByTestId('mmiq-paired-header').waitFor();
   const board = parseCsv((await download(page, 'mmiq-csv')).text);
   const col = (name) => board[0].indexOf(name);
-  assert.deepEqual(board[0].slice(0, 8), ['Rank', 'Model', 'Kind', 'Source', 'Mean', 'Mean n', 'Mean ci_low', 'Mean ci_high']);
-  const chance = board.find((r) => r[1] === 'Chance');
+  assert.deepEqual(board[0].slice(0, 9), ['Rank', 'Paired rank', 'Model', 'Kind', 'Source', 'Mean', 'Mean n', 'Mean ci_low', 'Mean ci_high']);
+  const chance = board.find((r) => r[col('Model')] === 'Chance');
   assert.deepEqual(chance.slice(col('Mean'), col('Mean') + 4), ['25.00', '', '', '']);
   assert.ok(chance.slice(col('Mean') + 4).every((c) => c === ''), chance.join());
-  assert.equal(chance[0], '');
+  assert.deepEqual(chance.slice(0, 2), ['', '']);
   assert.ok(board.every((r) => !r.includes('–')));
-  const ex = board.find((r) => r[1] === 'example' && r[2] === 'computed');
+  const ex = board.find((r) => r[col('Model')] === 'example' && r[col('Kind')] === 'computed');
+  // The reported rows have an interval-overlap rank but no paired rank (no item data).
+  const reported = board.filter((r) => r[col('Kind')] === 'reported');
+  assert.ok(reported.length > 5 && reported.every((r) => r[0] !== '' && r[1] === ''));
+  assert.match(ex[1], /^\d+(–\d+)? [a-z]+$/);
   assert.equal(Number(ex[col('Mean n')]), example.overall.n);
   assert.deepEqual([ex[col('Mean ci_low')], ex[col('Mean ci_high')]],
     [(example.overall.ci_low * 100).toFixed(2), (example.overall.ci_high * 100).toFixed(2)]);

@@ -111,12 +111,13 @@ class BoardPage {
   }
   /** Clicks a column's sort button. */
   async sort(col) { await this.table().locator(`th[data-col="${col}"] button`).click(); }
-  /** The table as shown: header texts and each row's cells (rank, model, kind, values). */
+  /** The table as shown: header texts (Rank, Model, metrics) and each row's cells (rank,
+   * model, kind, values), without the Paired rank column when there is one. */
   async shown() {
-    const header = await this.table().locator('thead th').evaluateAll((ths) => ths.map((th) => th.textContent.replace(/[▲▼]/g, '').trim()));
+    const header = ['Rank', ...await this.table().locator('thead th[data-col]').evaluateAll((ths) => ths.map((th) => th.textContent.replace(/[▲▼]/g, '').trim()))];
     const rows = await this.table().locator('tbody tr[data-model]').evaluateAll((trs) => trs.map((tr) => [
       tr.cells[0].textContent.trim(), tr.dataset.model, tr.dataset.kind,
-      ...[...tr.cells].slice(2).map((td) => td.textContent.trim())]));
+      ...[...tr.querySelectorAll('td[data-col]')].map((td) => td.textContent.trim())]));
     return { header, rows };
   }
   /** Downloads the CSV export, parsed (RFC 4180). */
@@ -158,11 +159,13 @@ function parseCsv(text) {
  * rank), and a compact cell "v ± h" is compared on its value.
  */
 function asShown(csv, shown) {
-  const metrics = (csv[0].length - 4) / 4;
+  // With paired ranks the export has a Paired rank column after Rank (not in `shown`).
+  const o = csv[0][1] === 'Paired rank' ? 1 : 0;
+  const metrics = (csv[0].length - 4 - o) / 4;
   assert.equal(metrics, shown.header.length - 2, 'four export columns per metric shown');
   const rows = csv.slice(1).map((r) => [
-    r[0] === '' ? (r[2] === 'baseline' ? 'ref' : '–') : r[0], r[1], r[2],
-    ...Array.from({ length: metrics }, (_, k) => r[4 + 4 * k] === '' ? '–' : r[4 + 4 * k])]);
+    r[0] === '' ? (r[2 + o] === 'baseline' ? 'ref' : '–') : r[0], r[1 + o], r[2 + o],
+    ...Array.from({ length: metrics }, (_, k) => r[4 + o + 4 * k] === '' ? '–' : r[4 + o + 4 * k])]);
   const screen = shown.rows.map((r) => [r[0] === '–' && r[2] === 'baseline' ? 'ref' : r[0], r[1], r[2],
     ...r.slice(3).map((v) => v.split(' ± ')[0])]);
   return { rows, screen };
@@ -269,7 +272,8 @@ test('MM-OPERA board: computed rows equal coglab score mmopera; sort, filters, U
     const csv = await b.csv();
     // The analysis export (issue 26, defect 15): per metric its value, n and 95% interval.
     const metric = (t) => [t, `${t} n`, `${t} ci_low`, `${t} ci_high`];
-    assert.deepEqual(csv[0], ['Rank', 'Model', 'Kind', 'Source', ...['SR', 'HR-3', 'ΔHR', 'Reasoning'].flatMap(metric)]);
+    // The ICA rows have paired ranks: a Paired rank column after Rank (issue 20).
+    assert.deepEqual(csv[0], ['Rank', 'Paired rank', 'Model', 'Kind', 'Source', ...['SR', 'HR-3', 'ΔHR', 'Reasoning'].flatMap(metric)]);
     assert.deepEqual(shown.header.slice(2), ['SR', 'HR-3', 'ΔHR', 'Reasoning']);
     assert.equal(csv.length - 1, shown.rows.length);
     const { rows: exported, screen } = asShown(csv, shown);
@@ -277,21 +281,25 @@ test('MM-OPERA board: computed rows equal coglab score mmopera; sort, filters, U
     // No dash for a missing value: the reported rows have no interval or n, so empty cells.
     assert.ok(csv.slice(1).every((r) => !r.includes('–')));
     // And the computed cells in the export equal the CLI's, as shown (two decimals).
-    const q = csv.find((r) => r[1] === 'qwen2-vl');
+    const at = (name) => csv[0].indexOf(name);
+    const q = csv.find((r) => r[at('Model')] === 'qwen2-vl');
+    // Its paired rank is the one shown in the table's Paired rank column.
+    const qtd = b.row('qwen2-vl', 'computed').locator('td.lb-rank');
+    assert.equal(q[at('Paired rank')], (await qtd.innerText()).trim());
     // Compact mode on screen: "value ± half-width" of the core's 95% interval over items;
     // the export has the value, the number of verdicts and the interval's ends.
-    assert.equal(q[4], (want['qwen2-vl/ica'].holistic.score_rate * 100).toFixed(2));
-    assert.equal(Number(q[5]), want['qwen2-vl/ica'].holistic.n);
+    assert.equal(q[at('SR')], (want['qwen2-vl/ica'].holistic.score_rate * 100).toFixed(2));
+    assert.equal(Number(q[at('SR n')]), want['qwen2-vl/ica'].holistic.n);
     const qrow = b.row('qwen2-vl', 'computed').locator('td[data-col=sr]');
     const [lo, hi] = [Number(await qrow.getAttribute('data-ci-low')), Number(await qrow.getAttribute('data-ci-high'))];
     assert.ok(lo < want['qwen2-vl/ica'].holistic.score_rate && want['qwen2-vl/ica'].holistic.score_rate < hi);
-    assert.deepEqual([q[6], q[7]], [(lo * 100).toFixed(2), (hi * 100).toFixed(2)]);
+    assert.deepEqual([q[at('SR ci_low')], q[at('SR ci_high')]], [(lo * 100).toFixed(2), (hi * 100).toFixed(2)]);
     const [, qhalf] = shown.rows.find((r) => r[1] === 'qwen2-vl')[3].split(' ± ');
     assert.equal(qhalf, ((hi - lo) / 2 * 100).toFixed(2));
     // The JSON export has the same cells, numbers as numbers and missing values as null.
     const json = await b.json();
     const qj = json.rows.find((r) => r.Model === 'qwen2-vl');
-    assert.equal(qj.SR, Number(q[4]));
+    assert.equal(qj.SR, Number(q[at('SR')]));
     assert.equal(qj['SR n'], want['qwen2-vl/ica'].holistic.n);
     const rep = json.rows.find((r) => r.Kind === 'reported');
     assert.equal(rep['SR n'], null);
@@ -402,6 +410,7 @@ test('Gold board: Table 2 and the real OpenVLM matrix give the weighted scores o
     const shown = await b.shown();
     const csv = await b.csv();
     const cols = ['Overall', 'Perception', 'Memory', 'Reasoning', 'Plain mean', 'Overall (paper)'];
+    // Gold rows have no item data: no Paired rank column.
     assert.deepEqual(csv[0], ['Rank', 'Model', 'Kind', 'Source', ...cols.flatMap((t) => [t, `${t} n`, `${t} ci_low`, `${t} ci_high`])]);
     assert.equal(csv.length - 1, shown.rows.length);
     const { rows: exported, screen } = asShown(csv, shown);
