@@ -13,6 +13,11 @@
 #    and prints the medians of wall time, CPU time (user + system) and peak RSS of each, their
 #    ratios, and the median time of the `coglab.score_mmiq` call alone (timed inside Python).
 #    Both results must be the same dict.
+# 4. Also runs, RUNS times, the interpreter alone with the package imported
+#      baseline: python -c 'import coglab, json, sys'
+#    and prints the Python process's peak RSS above that baseline: the memory the package's
+#    call takes, to compare with the CLI's whole peak (the interpreter's own ~11 MB is not the
+#    package's).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -58,12 +63,13 @@ run() { # run NAME CMD... : appends "wall-seconds kbytes cpu-seconds" to $OUT/NA
               /Maximum resident set size/ { rss = $2 }
               END { print wall, rss, cpu }' "$OUT/$name.time" >> "$OUT/$name.times"
 }
-: > "$OUT/pkg-cli.times"; : > "$OUT/pkg-python.times"; : > "$OUT/pkg-call.times"
+: > "$OUT/pkg-cli.times"; : > "$OUT/pkg-python.times"; : > "$OUT/pkg-call.times"; : > "$OUT/pkg-base.times"
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); commit $(git rev-parse --short HEAD)"
 for i in $(seq "$RUNS"); do
   run pkg-cli sh -c "\"$BIN\" score mmiq --answers \"$OUT/key.jsonl\" \"$OUT/preds.jsonl\" --json > \"$OUT/pkg-cli.json\""
   run pkg-python "$VENV/bin/python" "$OUT/py_score.py" "$OUT/key.jsonl" "$OUT/preds.jsonl" \
     "$OUT/pkg-python.json" "$OUT/pkg-call.times"
+  run pkg-base "$VENV/bin/python" -c 'import coglab, json, sys'
   echo "run $i: cli $(tail -1 "$OUT/pkg-cli.times"), python $(tail -1 "$OUT/pkg-python.times") (wall s, peak KB, CPU s); call $(tail -1 "$OUT/pkg-call.times") s"
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -74,14 +80,17 @@ out = sys.argv[1]
 def load(name):
     rows = [line.split() for line in open(f"{out}/{name}.times") if line.strip()]
     return tuple(statistics.median(float(r[i]) for r in rows) for i in range(3))
-(ct, cm, cc), (pt, pm, pc) = load("pkg-cli"), load("pkg-python")
+(ct, cm, cc), (pt, pm, pc), (_, bm, _) = load("pkg-cli"), load("pkg-python"), load("pkg-base")
 call = statistics.median(float(l) for l in open(f"{out}/pkg-call.times") if l.strip())
 a, b = json.load(open(f"{out}/pkg-cli.json")), json.load(open(f"{out}/pkg-python.json"))
 print(f"accuracy: CLI {a['overall']['accuracy']:.6f}, Python {b['overall']['accuracy']:.6f} over {b['overall']['n']} items")
 print(f"coglab score mmiq (CLI): median {ct:.3f} s wall, {cc:.3f} s CPU, peak RSS {cm / 1024:.1f} MB")
 print(f"coglab.score_mmiq (process): median {pt:.3f} s wall, {pc:.3f} s CPU, peak RSS {pm / 1024:.1f} MB")
 print(f"coglab.score_mmiq (the call alone): median {call:.3f} s")
+print(f"python -c 'import coglab, json, sys' alone: peak RSS {bm / 1024:.1f} MB")
 print(f"Python / CLI: wall {pt / ct:.2f}x (call alone {call / ct:.2f}x), CPU {pc / cc:.2f}x, memory {pm / cm:.2f}x")
+print(f"memory of the package's call (Python peak above the interpreter's baseline): {(pm - bm) / 1024:.1f} MB, "
+      f"{(pm - bm) / cm:.2f}x the CLI's whole peak")
 if a != b:
     sys.exit("the CLI and the Python package disagree")
 PY

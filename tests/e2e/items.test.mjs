@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { start, newPage, App, ROOT } from './support.mjs';
+import { start, newPage, App, ROOT, SHOTS } from './support.mjs';
 
 const DATA = process.env.COGLAB_DATA ?? join(ROOT, '../shared/data');
 const HAVE_DATA = existsSync(DATA);
@@ -109,5 +109,20 @@ test('KiVA item analysis in the worker equals coglab items --report',
     assert.ok(close(Number(first[4]), want.items[0].p));
 
     await app.screenshot('items-kiva-light');
+    // Viewport-sized views of the section (the full page is over 20,000 px tall): the summary
+    // with the flags, the item table, the curves; at 1280 light and 390 dark.
+    const views = async (name) => {
+      for (const [part, id] of [['summary', 'items-summary'], ['table', 'items-table'], ['curves', 'items-information']]) {
+        await section.getByTestId(id).scrollIntoViewIfNeeded();
+        await page.screenshot({ path: join(SHOTS, `items-kiva-${part}-${name}.png`) });
+      }
+    };
+    await views('1280-light');
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await views('390-dark');
+    // At phone width the page does not scroll sideways (wide tables scroll in their box).
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the page is ${overflow} px wider than the phone`);
     assert.deepEqual(errors, []);
   });
