@@ -109,25 +109,37 @@ test('MM-IQ and KiVA files scored in the browser equal the CLI, a bad file fails
     const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('mmiq-csv').click()]);
     assert.equal(dl.suggestedFilename(), 'mmiq.csv');
     const csv = readFileSync(await dl.path(), 'utf8').trim().split('\n').map((l) => l.split(','));
-    assert.deepEqual(csv[0], ['Rank', 'Model', 'Kind', 'Mean', 'LO', 'Math', '2D-G', 'VI', 'TM', 'SR', 'CO']);
+    // The analysis export (issue 26, defect 15): Rank (interval overlap), Paired rank (issue
+    // 20), then per metric shown its value, n and 95% interval, in the shown unit.
+    const short = ['Mean', 'LO', 'Math', '2D-G', 'VI', 'TM', 'SR', 'CO'];
+    assert.deepEqual(csv[0], ['Rank', 'Paired rank', 'Model', 'Kind', 'Source',
+      ...short.flatMap((t) => [t, `${t} n`, `${t} ci_low`, `${t} ci_high`])]);
     assert.equal(csv.length, 2);
-    const [rank, model, kind, mean, ...paradigms] = csv[1];
-    // The paired rank (issue 20): one computed row, rank 1, group a, as the table shows it.
-    assert.equal(rank, '1 a');
-    assert.equal(model, 'example');
-    assert.equal(kind, 'computed');
-    const [m, pm] = mean.split(' ± ').map(Number);
-    assert.ok(Math.abs(m - 100 * want.overall.accuracy) <= 0.05, mean);
-    assert.ok(Math.abs(pm - 100 * (want.overall.ci_high - want.overall.ci_low) / 2) <= 0.05, mean);
+    const exp = Object.fromEntries(csv[0].map((h, i) => [h, csv[1][i]]));
+    // One computed row: rank 1, paired rank 1 group a, as the table shows it.
+    assert.equal(exp.Rank, '1');
+    assert.equal(exp['Paired rank'], '1 a');
+    assert.equal(exp.Model, 'example');
+    assert.equal(exp.Kind, 'computed');
+    const near = (got, want, what) => assert.ok(Math.abs(Number(got) - 100 * want) <= 0.005, `${what}: ${got}`);
+    near(exp.Mean, want.overall.accuracy, 'Mean');
+    assert.equal(Number(exp['Mean n']), want.overall.n);
+    near(exp['Mean ci_low'], want.overall.ci_low, 'Mean ci_low');
+    near(exp['Mean ci_high'], want.overall.ci_high, 'Mean ci_high');
     const all = ['Logical Operation', 'Mathematical', '2D-Geometry', 'Visual Instruction',
       'Temporal Movement', 'Spatial Relationship', 'Concrete Object'];
     all.forEach((c, i) => {
-      if (want.by_category[c]) {
-        const [v, h] = paradigms[i].split(' ± ').map(Number);
-        const a = want.by_category[c];
-        assert.ok(Math.abs(v - 100 * a.accuracy) <= 0.05, c);
-        assert.ok(Math.abs(h - 100 * (a.ci_high - a.ci_low) / 2) <= 0.05, c);
-      } else assert.equal(paradigms[i], '–', c);
+      const t = short[i + 1];
+      const a = want.by_category[c];
+      if (a) {
+        near(exp[t], a.accuracy, t);
+        assert.equal(Number(exp[`${t} n`]), a.n, t);
+        near(exp[`${t} ci_low`], a.ci_low, t);
+        near(exp[`${t} ci_high`], a.ci_high, t);
+      } else {
+        // A missing value is an empty cell, not a dash.
+        assert.deepEqual([exp[t], exp[`${t} n`], exp[`${t} ci_low`], exp[`${t} ci_high`]], ['', '', '', ''], c);
+      }
     });
     await page.getByTestId('mmiq-compact').uncheck();
     await page.getByTestId('mmiq-columns').locator('input[data-col="3D-Geometry"]').check();
