@@ -160,12 +160,17 @@ fn CurveCanvas(
 ) -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let (err, set_err) = signal(None::<String>);
+    // Drawn at the width it is shown at, so its text keeps its size on phones, and again when
+    // the window is resized (as the leaderboard's charts: issue 26, defect 7).
+    let resized = crate::charts::resize_counter();
     Effect::new(move |_| {
+        resized.track();
         let d = data.get();
         request_animation_frame(move || {
             let Some(c) = canvas.get_untracked() else {
                 return;
             };
+            crate::charts::fit_to_shown_width(&c, 400);
             set_err.set(crate::charts::draw_on_canvas(c, |area| {
                 draw_curves(area, &d)
             }));
