@@ -26,7 +26,8 @@ const RUNS = Number(process.argv[2] ?? 3);
 function u(i, j) {
   let h = (i * 2654435761 + j * 40503 + 12345) >>> 0;
   h ^= h >>> 15; h = Math.imul(h, 2246822519) >>> 0; h ^= h >>> 13;
-  return h / 4294967296;
+  // `^` gives a signed 32-bit integer: back to unsigned before scaling to [0, 1).
+  return (h >>> 0) / 4294967296;
 }
 
 /** The standard normal quantile (Acklam's rational approximation, |error| < 1.2e-9). */
@@ -86,10 +87,15 @@ try {
   for (let r = 0; r < RUNS; r++) {
     let ms;
     const tasks = await traceMainThread(env.browser, page, async () => {
-      await page.evaluate(() => { document.querySelector('[data-testid=items-summary]')?.remove(); });
       const t0 = Date.now();
       await section.getByTestId(r === 0 ? 'items-open' : 'items-run').click();
-      await section.getByTestId('items-summary').waitFor({ timeout: 120_000 });
+      // The run is over when the "Fitting…" line has gone and the summary is shown (a run
+      // again gives an equal report, so the summary itself need not change).
+      await section.locator('.loading').waitFor({ timeout: 5_000 }).catch(() => {});
+      await page.waitForFunction(() => {
+        const s = document.querySelector('[data-testid=item-analysis]');
+        return s && !s.querySelector('.loading') && s.querySelector('[data-testid=items-summary]');
+      }, null, { timeout: 120_000, polling: 'raf' });
       ms = Date.now() - t0;
       await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 300))));
     });

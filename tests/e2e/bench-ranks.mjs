@@ -29,7 +29,8 @@ const RUNS = Number(process.argv[2] ?? 5);
 function u(i, j) {
   let h = (i * 2654435761 + j * 40503 + 12345) >>> 0;
   h ^= h >>> 15; h = Math.imul(h, 2246822519) >>> 0; h ^= h >>> 13;
-  return h / 4294967296;
+  // `^` gives a signed 32-bit integer: back to unsigned before scaling to [0, 1).
+  return (h >>> 0) / 4294967296;
 }
 
 function writeModels(dir) {

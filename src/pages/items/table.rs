@@ -10,8 +10,11 @@ use std::cmp::Ordering;
 
 use super::charts::PickedItems;
 
-/// Item rows shown per page.
-pub const PAGE: usize = 200;
+/// Item rows shown per page (50: rendering 200 rows of 12 cells with the rest of a 2,710-item
+/// report took one main-thread task of 70-100 ms on a loaded machine; issue 22).
+pub const PAGE: usize = 50;
+/// Respondent rows shown before "Show all".
+const RESPONDENTS_SHOWN: usize = 50;
 /// Items whose curves can be picked at once (the worker returns at most 24).
 const MAX_PICKED: usize = 24;
 
@@ -227,18 +230,39 @@ pub fn RespondentTable(
     /// The worker's report.
     report: StoredValue<ItemsReport>,
 ) -> impl IntoView {
-    let rows = report.with_value(|r| {
+    let order = report.with_value(|r| {
         let mut idx: Vec<usize> = (0..r.respondents.len()).collect();
         idx.sort_by(|&x, &y| {
             let t = |k: usize| r.respondents[k].theta.unwrap_or(f64::NEG_INFINITY);
             t(y).total_cmp(&t(x)).then(x.cmp(&y))
         });
-        idx.into_iter()
-            .map(|k| respondent_row(&r.respondents[k]))
-            .collect_view()
+        idx
     });
+    let total = order.len();
+    let all = RwSignal::new(false);
+    let rows = move || {
+        let n = if all.get() { total } else { RESPONDENTS_SHOWN };
+        report.with_value(|r| {
+            order
+                .iter()
+                .take(n)
+                .map(|&k| respondent_row(&r.respondents[k]))
+                .collect_view()
+        })
+    };
     view! {
         <h3>"Respondents"</h3>
+        {(total > RESPONDENTS_SHOWN).then(|| view! {
+            <p class="lb-controls">
+                <span>{move || if all.get() {
+                    format!("All {total}, highest ability first.")
+                } else {
+                    format!("The {RESPONDENTS_SHOWN} of highest ability of {total}.")
+                }}</span>
+                <button type="button" data-testid="items-respondents-all" on:click=move |_| all.update(|a| *a = !*a)>
+                    {move || if all.get() { "Show fewer".to_string() } else { format!("Show all {total}") }}</button>
+            </p>
+        })}
         <div class="table-scroll">
             <table class="lb-table" data-testid="items-respondents">
                 <thead><tr>
