@@ -612,9 +612,14 @@ pub fn report_csv(report: &SemReport, table: ReportTable) -> String {
             }
         }
         ReportTable::Htmt => {
-            rows.push(["pair", "htmt"].map(s).to_vec());
+            // The variant on every row: the export says which formula made the figure.
+            rows.push(["pair", "htmt", "htmt_variant"].map(s).to_vec());
             for (k, v) in &report.htmt {
-                rows.push(vec![k.clone(), num(*v)]);
+                rows.push(vec![
+                    k.clone(),
+                    num(*v),
+                    report.htmt_variant.as_str().to_string(),
+                ]);
             }
         }
         ReportTable::Paths => {
@@ -626,7 +631,7 @@ pub fn report_csv(report: &SemReport, table: ReportTable) -> String {
         ReportTable::Diagnostics => {
             let d = &report.diagnostics;
             rows.push(
-                ["d_div", "tc", "d_valid", "mean", "max_htmt"]
+                ["d_div", "tc", "d_valid", "mean", "max_htmt", "htmt_variant"]
                     .map(s)
                     .to_vec(),
             );
@@ -636,6 +641,7 @@ pub fn report_csv(report: &SemReport, table: ReportTable) -> String {
                 num(d.d_valid),
                 num(d.mean),
                 opt(d.max_htmt),
+                report.htmt_variant.as_str().to_string(),
             ]);
         }
         ReportTable::Pruning => {
@@ -650,10 +656,12 @@ pub fn report_csv(report: &SemReport, table: ReportTable) -> String {
                     "tc",
                     "d_valid",
                     "mean",
+                    "prune_variant",
                 ]
                 .map(s)
                 .to_vec(),
             );
+            let variant = report.prune_variant.map_or("", |v| v.as_str());
             for (k, p) in report.pruning.iter().enumerate() {
                 rows.push(vec![
                     (k + 1).to_string(),
@@ -665,6 +673,7 @@ pub fn report_csv(report: &SemReport, table: ReportTable) -> String {
                     num(p.diagnostics.tc),
                     num(p.diagnostics.d_valid),
                     num(p.diagnostics.mean),
+                    variant.to_string(),
                 ]);
             }
         }
