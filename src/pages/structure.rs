@@ -29,6 +29,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::components::board_table::download_text;
 use crate::components::error_panel::ErrorPanel;
+use crate::components::reported_table::ReportedTableView;
 use crate::worker::api::{self, MatrixId, SemSwitches};
 use crate::worker::client::{use_worker, WorkerClient};
 use diagram::PathDiagram;
@@ -1266,6 +1267,25 @@ fn Results(
                             <div class="table-scroll"><table data-testid="table-bootstrap"><thead><tr><th scope="col">"Estimate"</th><th scope="col">"Kind"</th><th scope="col">"Original"</th><th scope="col">"Mean"</th><th scope="col">"SE"</th><th scope="col">"t"</th><th scope="col">"95% interval"</th></tr></thead><tbody>{rows}</tbody></table></div>
                         }
                     });
+                    // The paper's own tables beside the figures they correspond to (issue 23).
+                    let paper = |ids: &[&'static str], what: &'static str| {
+                        let g = gold.read();
+                        let tables: Vec<ReportedTable> = ids.iter().filter_map(|id| g.as_ref()?.table(id).cloned()).collect();
+                        (!tables.is_empty()).then(|| {
+                            let testid = format!("paper-{}", ids.join("-"));
+                            let names = tables.iter().map(|t| t.source.clone()).collect::<Vec<_>>().join(", ");
+                            view! {
+                                <details class="paper-tables" data-testid=testid>
+                                    <summary>{format!("The paper's {names}: {what}")}</summary>
+                                    {tables.into_iter().map(|t| view! { <ReportedTableView table=t /> }).collect_view()}
+                                </details>
+                            }
+                        })
+                    };
+                    let paper_rel = paper(&["gold-table1"], "Gold's reliability on its 190-model data (its “Reliability” column is presumably ρ_A)");
+                    let paper_outer = paper(&["gold-table6", "gold-table7"], "outer loadings and VIFs of MMEBench's tasks");
+                    let paper_htmt = paper(&["gold-table8"], "MMEBench's HTMT matrix (formula not stated); its 0.910 gives Table 3's D_div 0.549");
+                    let paper_desc = paper(&["gold-table4", "gold-table5"], "descriptives of the GoldBench (190 models) and MMEBench (191 models) construct scores");
                     let r2 = r.clone();
                     view! {
                         <p data-testid="fit-summary" class="muted">
@@ -1319,13 +1339,16 @@ fn Results(
                             <thead><tr><th scope="col">"Task"</th><th scope="col">"Construct"</th><th scope="col">"Weight"</th><th scope="col">"Loading"</th><th scope="col">"VIF"</th><th scope="col">"Flag"</th></tr></thead>
                             <tbody>{outer_rows}</tbody>
                         </table></div>
+                        {paper_outer}
                         <h3>"Reliability " {export_buttons("reliability", "reliability", rep(|r| report_csv(r, ReportTable::Reliability)), rep(|r| serde_json::to_string_pretty(&r.reliability).unwrap_or_default()))}</h3>
                         <div class="table-scroll"><table data-testid="table-reliability">
                             <thead><tr><th scope="col">"Construct"</th><th scope="col">"α"</th><th scope="col">"ρ_A"</th><th scope="col">"ρ_C"</th><th scope="col">"AVE"</th></tr></thead>
                             <tbody>{rel_rows}</tbody>
                         </table></div>
+                        {paper_rel}
                         <h3>"HTMT " <span class="muted" data-testid="htmt-label">{format!("({})", r.htmt_variant.label())}</span> " " {png_button("HTMT heatmap", "htmt-heatmap", "htmt-heatmap.png")} {export_buttons("HTMT", "htmt", rep(|r| report_csv(r, ReportTable::Htmt)), rep(|r| serde_json::to_string_pretty(&serde_json::json!({"htmt_variant": r.htmt_variant, "htmt": r.htmt})).unwrap_or_default()))}</h3>
                         <HtmtHeatmap constructs=task_constructs htmt=r.htmt.clone() />
+                        {paper_htmt}
                         <h3>"Suite diagnostics " {export_buttons("diagnostics", "diagnostics", rep(|r| report_csv(r, ReportTable::Diagnostics)), rep(|r| serde_json::to_string_pretty(&r.diagnostics).unwrap_or_default()))}</h3>
                         <div class="table-scroll"><table data-testid="table-diagnostics">
                             <thead><tr><th scope="col">"Suite"</th><th scope="col" data-testid="ddiv-head" title=format!("D_div = min(1, 1/(2·max HTMT)) with HTMT: {}", r.htmt_variant.label())>{format!("D_div (HTMT {})", r.htmt_variant.as_str())}</th><th scope="col">"TC"</th><th scope="col">"D_valid"</th><th scope="col">"Mean"</th></tr></thead>
@@ -1347,6 +1370,7 @@ fn Results(
                             <thead><tr><th scope="col">"Name"</th><th scope="col">"Kind"</th><th scope="col">"n"</th><th scope="col">"Mean"</th><th scope="col">"SD"</th><th scope="col">"Skewness"</th><th scope="col">"Excess kurtosis"</th><th scope="col">"CvM W*"</th><th scope="col">"CvM p"</th></tr></thead>
                             <tbody>{desc_rows}</tbody>
                         </table></div>
+                        {paper_desc}
                         <h3>"Bootstrap " {export_buttons("bootstrap", "bootstrap", rep(|r| report_csv(r, ReportTable::Bootstrap)), rep(|r| serde_json::to_string_pretty(&r.bootstrap).unwrap_or_default()))}</h3>
                         {boot_rows}
                     }.into_any()

@@ -100,6 +100,14 @@ test('Structure page: every Gold switch flips its figure and its label', async (
   const base = cli(['--spec', spec, data]).json;
   assert.equal(await s.ddiv(), f3(base.diagnostics.d_div));
   assert.match(await s.text('fit-summary'), /^10 models \(0 dropped\)/);
+  // The paper's Tables 1 and 4-8 sit beside the figures they correspond to.
+  for (const [id, tables] of [['paper-gold-table1', ['Table 1']], ['paper-gold-table6-gold-table7', ['Table 6', 'Table 7']],
+    ['paper-gold-table8', ['Table 8']], ['paper-gold-table4-gold-table5', ['Table 4', 'Table 5']]]) {
+    const box = s.tid(id);
+    for (const t of tables) assert.match(await box.locator('summary').textContent(), new RegExp(t));
+  }
+  await s.tid('paper-gold-table8').locator('summary').click();
+  assert.match(await s.tid('paper-gold-table8').textContent(), /0\.910/);
   await app.screenshot('fidelity-gold-default-light');
 
   // HTMT: paper Eq. 1 -> label and D_div change to the CLI's --htmt eq1 figure.
