@@ -311,6 +311,10 @@ fn fidelity_switches_in_the_json() {
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.contains("HTMT (paper Eq. 1"), "{text}");
     assert!(text.contains("Pruning: Algorithm 1 as printed"), "{text}");
+    assert!(
+        text.contains("Human column arena: separate construct (ours)"),
+        "{text}"
+    );
     let bad = coglab(&["sem", "--spec", &spec, &data, "--scale", "100:0"]);
     assert_eq!(bad.status.code(), Some(2));
 }

@@ -141,7 +141,14 @@ fn print_report(out: &mut String, r: &SemReport) {
         r.scheme,
         r.iterations
     );
-    outln!(out, "Human column: {}", r.arena_placement.label());
+    if let Some(h) = &r.human {
+        outln!(
+            out,
+            "Human column {}: {}",
+            h.column,
+            r.arena_placement.label()
+        );
+    }
     outln!(out, "\nOuter model");
     outln!(
         out,
