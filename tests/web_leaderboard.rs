@@ -49,6 +49,7 @@ fn fixture() -> Board {
         size: "unknown".into(),
         cells,
         cite: None,
+        flag: None,
     };
     let col = |k: &str| BoardColumn {
         key: k.into(),

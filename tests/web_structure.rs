@@ -4,8 +4,10 @@
 #![cfg(target_arch = "wasm32")]
 
 use coglab::pages::structure::{DataSet, Editor};
+use coglab::worker::api::SemSwitches;
 use coglab_core::sem::engine::Mode;
 use coglab_core::sem::suite::gold_table2_draft;
+use coglab_core::sem::{HtmtVariant, PruneVariant};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -46,8 +48,9 @@ async fn chain_preset_and_mode_b_through_the_model_builder() {
     }));
     let draft = RwSignal::new(gold_table2_draft());
     let prune = RwSignal::new(false);
+    let switches = RwSignal::new(SemSwitches::default());
     let _handle = leptos::mount::mount_to(root.clone(), move || {
-        view! { <Editor data draft prune on_spec_file=|_| {} export_report=|| {} /> }
+        view! { <Editor data draft prune switches on_spec_file=|_| {} export_report=|| {} /> }
     });
     settle().await;
     // The default: the three layers feed the second-order Overall; no first-order paths.
@@ -104,4 +107,46 @@ async fn chain_preset_and_mode_b_through_the_model_builder() {
     // The rebuilt row still offers Mode B as selected.
     let select: web_sys::HtmlSelectElement = query(&root, "[data-testid=mode-0]").unchecked_into();
     assert_eq!(select.value(), "B");
+
+    // Issue 23: the paper's formative preset sets every construct (and Overall) to Mode B in
+    // one click, and says so; Mode A everywhere puts them back.
+    query(&root, "[data-testid=preset-formative]").click();
+    settle().await;
+    let d = draft.get_untracked();
+    assert!(d.constructs.iter().all(|c| c.mode == Mode::B));
+    assert_eq!(
+        query(&root, "[data-testid=measurement-current]")
+            .text_content()
+            .unwrap(),
+        "now: paper: formative = Mode B everywhere"
+    );
+    query(&root, "[data-testid=preset-mode-a]").click();
+    settle().await;
+    assert!(draft
+        .get_untracked()
+        .constructs
+        .iter()
+        .all(|c| c.mode == Mode::A));
+    assert_eq!(
+        query(&root, "[data-testid=measurement-current]")
+            .text_content()
+            .unwrap(),
+        "now: Mode A everywhere (ours)"
+    );
+    // The HTMT and pruning selects set the switches the page sends to the worker.
+    assert_eq!(switches.get_untracked(), SemSwitches::default());
+    for (id, value) in [("htmt-variant", "eq1"), ("prune-variant", "algorithm1")] {
+        let select: web_sys::HtmlSelectElement =
+            query(&root, &format!("[data-testid={id}]")).unchecked_into();
+        select.set_value(value);
+        select
+            .dispatch_event(&web_sys::Event::new("change").unwrap())
+            .unwrap();
+    }
+    settle().await;
+    let sw = switches.get_untracked();
+    assert_eq!(
+        (sw.htmt, sw.prune_variant),
+        (HtmtVariant::Eq1, PruneVariant::Algorithm1)
+    );
 }

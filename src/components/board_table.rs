@@ -74,6 +74,8 @@ pub struct BoardRow {
     /// year) and the link to the paper's project page (issue 26, defect 11: on the row, not
     /// only on hover, which phones lack).
     pub cite: Option<(String, String)>,
+    /// A data-quality flag shown on the row (e.g. a score outside the column's stated scale).
+    pub flag: Option<String>,
 }
 
 /// One metric column.
@@ -593,6 +595,9 @@ pub fn BoardTable(
                                             <a class="row-source" href=url target="_blank" rel="noopener"
                                                 title=r.source.clone() data-testid="row-source">{text}</a>
                                         })}
+                                        {r.flag.clone().map(|f| view! {
+                                            " " <span class="badge flag" role="img" aria-label=f.clone() title=f.clone() data-testid="row-flag">{format!("⚠ {f}")}</span>
+                                        })}
                                         {crate::components::rank_panel::coverage_mark(mark.as_ref())}</th>
                                     {cells}
                                 </tr>
@@ -662,6 +667,7 @@ mod tests {
             size: "unknown".into(),
             cells,
             cite: None,
+            flag: None,
         }
     }
 

@@ -400,6 +400,7 @@ mod tests {
             size: "unknown".into(),
             cells: vec![],
             cite: None,
+            flag: None,
         }
     }
 

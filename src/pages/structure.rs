@@ -10,15 +10,16 @@ mod heatmap;
 
 use std::rc::Rc;
 
+use coglab_core::leaderboard::gold::TABLE2_SCALE;
 use coglab_core::limits::{MAX_BOOTSTRAP, MIN_BOOTSTRAP};
 use coglab_core::reported::{ReportedBundle, ReportedTable};
 use coglab_core::sem::bootstrap::BootstrapOptions;
 use coglab_core::sem::engine::{Mode, Scheme};
 use coglab_core::sem::suite::{
-    gold_table2_draft, matrix_csv_from_reported, ranks_csv, report_csv, DraftConstruct, Preset,
-    RankRow, ReportTable, SpecDraft,
+    gold_table2_draft, matrix_csv_from_reported, ranks_csv, report_csv, DraftConstruct,
+    MeasurementPreset, Preset, RankRow, ReportTable, SpecDraft, FIDELITY_GLOSSARY,
 };
-use coglab_core::sem::SemReport;
+use coglab_core::sem::{ArenaPlacement, HtmtVariant, PruneVariant, Scale, SemReport};
 use coglab_core::stats::{format_p, p_phrase};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -28,7 +29,8 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::components::board_table::download_text;
 use crate::components::error_panel::ErrorPanel;
-use crate::worker::api::{self, MatrixId};
+use crate::components::reported_table::ReportedTableView;
+use crate::worker::api::{self, MatrixId, SemSwitches};
 use crate::worker::client::{use_worker, WorkerClient};
 use diagram::PathDiagram;
 use heatmap::HtmtHeatmap;
@@ -70,6 +72,9 @@ pub struct ExportedReport {
     pub spec: serde_json::Value,
     /// Whether pruning was on.
     pub prune: bool,
+    /// The paper-fidelity switches (HTMT formula, pruning procedure, Arena placement, stated
+    /// scale and whether out-of-range cells were excluded).
+    pub switches: SemSwitches,
     /// The data set.
     pub data: DataSet,
     /// The analysis.
@@ -85,6 +90,8 @@ struct SavedInputs {
     kind: String,
     spec: serde_json::Value,
     prune: bool,
+    #[serde(default)]
+    switches: SemSwitches,
     data: DataSet,
     #[serde(default)]
     analysis: Option<SavedAnalysis>,
@@ -366,6 +373,7 @@ pub fn Structure() -> impl IntoView {
     let data = RwSignal::new(None::<DataSet>);
     let draft = RwSignal::new(SpecDraft::default());
     let prune = RwSignal::new(false);
+    let switches = RwSignal::new(SemSwitches::default());
     let analysis = RwSignal::new(None::<Analysis>);
     let error = RwSignal::new(None::<(String, String)>);
     let busy = RwSignal::new(false);
@@ -414,6 +422,8 @@ pub fn Structure() -> impl IntoView {
             match loaded {
                 Ok(d) => {
                     draft.set(gold_table2_draft());
+                    // Table 2's stated unit: % accuracy.
+                    switches.update(|s| s.scale = Some(TABLE2_SCALE));
                     data.set(Some(d));
                     error.set(None);
                 }
@@ -436,6 +446,7 @@ pub fn Structure() -> impl IntoView {
             prune: prune.get_untracked(),
             bootstrap: boot,
             mean_impute: false,
+            switches: switches.get_untracked(),
         };
         let gen = generation.get_value() + 1;
         generation.set_value(gen);
@@ -477,6 +488,7 @@ pub fn Structure() -> impl IntoView {
         data.track();
         draft.track();
         prune.track();
+        switches.track();
         if hold.get_value() {
             hold.set_value(false);
             return;
@@ -498,6 +510,7 @@ pub fn Structure() -> impl IntoView {
                 Ok(fresh) => {
                     hold.set_value(true);
                     prune.set(r.prune);
+                    switches.set(r.switches);
                     data.set(Some(fresh));
                     draft.set(d);
                     error.set(None);
@@ -552,6 +565,11 @@ pub fn Structure() -> impl IntoView {
                     if !fits {
                         draft.set(SpecDraft::default());
                     }
+                    // A new file has no stated scale until the user gives one.
+                    switches.update(|s| {
+                        s.scale = None;
+                        s.exclude_out_of_range = false;
+                    });
                     analysis.set(None);
                     data.set(Some(d));
                     error.set(None);
@@ -604,6 +622,7 @@ pub fn Structure() -> impl IntoView {
             kind: "coglab-structure-report".into(),
             spec,
             prune: prune.get_untracked(),
+            switches: switches.get_untracked(),
             data: d,
             analysis: a,
         };
@@ -618,6 +637,7 @@ pub fn Structure() -> impl IntoView {
         let d = data.get();
         let spec = draft.get();
         let p = prune.get();
+        let sw = switches.get();
         let boot = analysis.with(|a| {
             a.as_ref()
                 .and_then(|a| a.report.bootstrap.as_ref().map(|b| (b.resamples, b.seed)))
@@ -628,7 +648,7 @@ pub fn Structure() -> impl IntoView {
         let Some(d) = d else { return };
         let spec: serde_json::Value = serde_json::from_str(&spec.to_json()).unwrap_or_default();
         let mut v = serde_json::json!({
-            "kind": "coglab-structure-report", "spec": spec, "prune": p, "data": d,
+            "kind": "coglab-structure-report", "spec": spec, "prune": p, "switches": sw, "data": d,
         });
         if let Some((resamples, seed)) = boot {
             v["analysis"] = serde_json::json!({
@@ -700,7 +720,7 @@ pub fn Structure() -> impl IntoView {
                 </p>
             </div>
             {move || error.get().map(|(t, m)| view! { <ErrorPanel title=t message=m /> })}
-            <Editor data draft prune on_spec_file export_report />
+            <Editor data draft prune switches on_spec_file export_report />
             <Results analysis draft data gold busy progress boot_n boot_seed run worker />
         </section>
     }
@@ -714,8 +734,10 @@ pub fn Editor(
     data: RwSignal<Option<DataSet>>,
     /// The spec being edited.
     draft: RwSignal<SpecDraft>,
-    /// Whether Algorithm 1 pruning runs.
+    /// Whether pruning runs.
     prune: RwSignal<bool>,
+    /// The paper-fidelity switches.
+    switches: RwSignal<SemSwitches>,
     /// Spec file chosen for import.
     on_spec_file: impl Fn(leptos::ev::Event) + 'static,
     /// Exports the whole analysis.
@@ -992,9 +1014,10 @@ pub fn Editor(
                         {num_input(|d| d.thresholds.min_indicators as f64, |d, v| d.thresholds.min_indicators = v.round().max(1.0) as usize, "min tasks per construct ", "min-ind", "1")}
                         <label class="check">
                             <input type="checkbox" data-testid="prune" prop:checked=move || prune.get() on:change=move |ev| prune.set(event_target_checked(&ev)) />
-                            " Prune (Algorithm 1)"
+                            " Prune"
                         </label>
                     </div>
+                    <Fidelity draft switches />
                     <h3>"Spec"</h3>
                     <div class="st-row">
                         <button type="button" data-testid="export-spec" on:click=move |_| download_text("spec.json", "application/json", &draft.get_untracked().to_json())>
@@ -1015,6 +1038,112 @@ pub fn Editor(
                 </div>
             </div>
         </div>
+    }
+}
+
+/// `LOW:HIGH` as a scale; `None` for an empty or unreadable text.
+fn parse_scale(text: &str) -> Option<Scale> {
+    let (a, b) = text.split_once(':')?;
+    let (low, high) = (a.trim().parse::<f64>().ok()?, b.trim().parse::<f64>().ok()?);
+    (low.is_finite() && high.is_finite() && low < high).then_some(Scale { low, high })
+}
+
+fn scale_text(s: Option<Scale>) -> String {
+    s.map(|s| format!("{}:{}", s.low, s.high))
+        .unwrap_or_default()
+}
+
+/// The paper-fidelity switches (issue 23): where Gold's paper and our choice differ, each
+/// position labelled with its source, the default named, and the glossary sentences.
+#[component]
+fn Fidelity(
+    /// The spec being edited (the measurement preset sets its modes).
+    draft: RwSignal<SpecDraft>,
+    /// The switches.
+    switches: RwSignal<SemSwitches>,
+) -> impl IntoView {
+    let sel = move |f: fn(&SemSwitches) -> bool| move || f(&switches.read());
+    let scale_error = RwSignal::new(None::<String>);
+    view! {
+        <h3>"Paper fidelity"</h3>
+        <div class="st-options" data-testid="fidelity">
+            <label>
+                "HTMT "
+                <select data-testid="htmt-variant" on:change=move |ev| {
+                    let v = if event_target_value(&ev) == "eq1" { HtmtVariant::Eq1 } else { HtmtVariant::Standard };
+                    switches.update(|s| s.htmt = v);
+                }>
+                    <option value="standard" selected=sel(|s| s.htmt == HtmtVariant::Standard)>{format!("{} (default)", HtmtVariant::Standard.label())}</option>
+                    <option value="eq1" selected=sel(|s| s.htmt == HtmtVariant::Eq1)>{HtmtVariant::Eq1.label()}</option>
+                </select>
+            </label>
+            <label>
+                "Pruning "
+                <select data-testid="prune-variant" on:change=move |ev| {
+                    let v = if event_target_value(&ev) == "algorithm1" { PruneVariant::Algorithm1 } else { PruneVariant::Stepwise };
+                    switches.update(|s| s.prune_variant = v);
+                }>
+                    <option value="stepwise" selected=sel(|s| s.prune_variant == PruneVariant::Stepwise)>{format!("{} (default)", PruneVariant::Stepwise.label())}</option>
+                    <option value="algorithm1" selected=sel(|s| s.prune_variant == PruneVariant::Algorithm1)>{PruneVariant::Algorithm1.label()}</option>
+                </select>
+            </label>
+            <label>
+                "Human column enters as "
+                <select data-testid="arena-placement" on:change=move |ev| {
+                    let v = if event_target_value(&ev) == "top_indicator" { ArenaPlacement::TopIndicator } else { ArenaPlacement::Construct };
+                    switches.update(|s| s.arena = v);
+                }>
+                    <option value="construct" selected=sel(|s| s.arena == ArenaPlacement::Construct)>{format!("{} (default)", ArenaPlacement::Construct.label())}</option>
+                    <option value="top_indicator" selected=sel(|s| s.arena == ArenaPlacement::TopIndicator)>{ArenaPlacement::TopIndicator.label()}</option>
+                </select>
+            </label>
+            <div class="st-row">
+                "Measurement: "
+                <button type="button" data-testid="preset-mode-a" on:click=move |_| draft.update(|d| d.apply_measurement(MeasurementPreset::ModeA))>
+                    {format!("{} (default)", MeasurementPreset::ModeA.label())}
+                </button>
+                <button type="button" data-testid="preset-formative" on:click=move |_| draft.update(|d| d.apply_measurement(MeasurementPreset::PaperFormative))>
+                    {MeasurementPreset::PaperFormative.label()}
+                </button>
+                <span class="muted" data-testid="measurement-current">
+                    {move || match draft.read().measurement() {
+                        Some(p) => format!("now: {}", p.label()),
+                        None => "now: mixed modes".into(),
+                    }}
+                </span>
+            </div>
+            <p class="muted" data-testid="measurement-note">{MeasurementPreset::PAPER_NOTE}</p>
+            <label>
+                "Stated scale of the tasks (LOW:HIGH, empty = no check) "
+                <input type="text" data-testid="scale" placeholder="e.g. 0:100" size="8"
+                    prop:value=move || scale_text(switches.read().scale)
+                    on:change=move |ev| {
+                        let t = event_target_value(&ev);
+                        if t.trim().is_empty() {
+                            scale_error.set(None);
+                            switches.update(|s| s.scale = None);
+                        } else if let Some(sc) = parse_scale(&t) {
+                            scale_error.set(None);
+                            switches.update(|s| s.scale = Some(sc));
+                        } else {
+                            scale_error.set(Some(format!("scale: expected LOW:HIGH with LOW < HIGH (e.g. 0:100), found {t:?}")));
+                        }
+                    } />
+            </label>
+            <label class="check">
+                <input type="checkbox" data-testid="exclude-out-of-range"
+                    prop:checked=move || switches.read().exclude_out_of_range
+                    on:change=move |ev| { let v = event_target_checked(&ev); switches.update(|s| s.exclude_out_of_range = v) } />
+                " Exclude out-of-range cells (treat as missing; default: fit as given)"
+            </label>
+            {move || scale_error.get().map(|e| view! { <p class="error-panel" role="alert" data-testid="scale-error">{e}</p> })}
+        </div>
+        <details data-testid="fidelity-glossary">
+            <summary>"Which source each switch follows"</summary>
+            <dl>
+                {FIDELITY_GLOSSARY.iter().map(|(k, v)| view! { <dt>{*k}</dt><dd>{*v}</dd> }).collect::<Vec<_>>()}
+            </dl>
+        </details>
     }
 }
 
@@ -1138,12 +1267,56 @@ fn Results(
                             <div class="table-scroll"><table data-testid="table-bootstrap"><thead><tr><th scope="col">"Estimate"</th><th scope="col">"Kind"</th><th scope="col">"Original"</th><th scope="col">"Mean"</th><th scope="col">"SE"</th><th scope="col">"t"</th><th scope="col">"95% interval"</th></tr></thead><tbody>{rows}</tbody></table></div>
                         }
                     });
+                    // The paper's own tables beside the figures they correspond to (issue 23).
+                    let paper = |ids: &[&'static str], what: &'static str| {
+                        let g = gold.read();
+                        let tables: Vec<ReportedTable> = ids.iter().filter_map(|id| g.as_ref()?.table(id).cloned()).collect();
+                        (!tables.is_empty()).then(|| {
+                            let testid = format!("paper-{}", ids.join("-"));
+                            let names = tables.iter().map(|t| t.source.clone()).collect::<Vec<_>>().join(", ");
+                            view! {
+                                <details class="paper-tables" data-testid=testid>
+                                    <summary>{format!("The paper's {names}: {what}")}</summary>
+                                    {tables.into_iter().map(|t| view! { <ReportedTableView table=t /> }).collect_view()}
+                                </details>
+                            }
+                        })
+                    };
+                    let paper_rel = paper(&["gold-table1"], "Gold's reliability on its 190-model data (its “Reliability” column is presumably ρ_A)");
+                    let paper_outer = paper(&["gold-table6", "gold-table7"], "outer loadings and VIFs of MMEBench's tasks");
+                    let paper_htmt = paper(&["gold-table8"], "MMEBench's HTMT matrix (formula not stated); its 0.910 gives Table 3's D_div 0.549");
+                    let paper_desc = paper(&["gold-table4", "gold-table5"], "descriptives of the GoldBench (190 models) and MMEBench (191 models) construct scores");
                     let r2 = r.clone();
                     view! {
                         <p data-testid="fit-summary" class="muted">
                             {format!("{} models ({} dropped), {} iterations, scheme {:?}; ", r.n_models, r.dropped_models.len(), r.iterations, r.scheme)}
                             <span data-testid="fit-ms">{format!("{:.1}", a.ms)}</span>" ms in the worker."
                         </p>
+                        <p data-testid="fit-switches" class="muted">
+                            {format!(
+                                "HTMT: {}; pruning: {}; human column: {}; measurement: {}.",
+                                r.htmt_variant.label(),
+                                r.prune_variant.map_or("off", |v| v.label()),
+                                if r.human.is_some() { r.arena_placement.label() } else { "none" },
+                                if r.constructs.iter().all(|c| c.mode == Mode::A) { "Mode A everywhere" }
+                                else if r.constructs.iter().all(|c| c.mode == Mode::B) { "Mode B everywhere (the paper's formative)" }
+                                else { "mixed modes" },
+                            )}
+                        </p>
+                        {(!r.out_of_range.is_empty()).then(|| {
+                            let cells: Vec<String> = r.out_of_range.iter().map(|c| c.to_string()).collect();
+                            let what = if r.out_of_range_excluded {
+                                format!("Excluded: treated as missing, so listwise deletion dropped {} model(s).", r.dropped_models.len())
+                            } else {
+                                "Fitted as given (the default); tick “Exclude out-of-range cells” above to treat them as missing.".to_string()
+                            };
+                            view! {
+                                <p class="error-panel" role="alert" data-testid="out-of-range">
+                                    <strong>"Out of range: "</strong>
+                                    {format!("{} task cell(s) outside the stated scale: {}. {what}", cells.len(), cells.join("; "))}
+                                </p>
+                            }
+                        })}
                         {r.listwise_warning.as_ref().map(|w| view! {
                             <p class="error-panel" role="alert" data-testid="listwise-warning">
                                 <strong>"Warning: "</strong>
@@ -1166,16 +1339,19 @@ fn Results(
                             <thead><tr><th scope="col">"Task"</th><th scope="col">"Construct"</th><th scope="col">"Weight"</th><th scope="col">"Loading"</th><th scope="col">"VIF"</th><th scope="col">"Flag"</th></tr></thead>
                             <tbody>{outer_rows}</tbody>
                         </table></div>
+                        {paper_outer}
                         <h3>"Reliability " {export_buttons("reliability", "reliability", rep(|r| report_csv(r, ReportTable::Reliability)), rep(|r| serde_json::to_string_pretty(&r.reliability).unwrap_or_default()))}</h3>
                         <div class="table-scroll"><table data-testid="table-reliability">
                             <thead><tr><th scope="col">"Construct"</th><th scope="col">"α"</th><th scope="col">"ρ_A"</th><th scope="col">"ρ_C"</th><th scope="col">"AVE"</th></tr></thead>
                             <tbody>{rel_rows}</tbody>
                         </table></div>
-                        <h3>"HTMT " {png_button("HTMT heatmap", "htmt-heatmap", "htmt-heatmap.png")} {export_buttons("HTMT", "htmt", rep(|r| report_csv(r, ReportTable::Htmt)), rep(|r| serde_json::to_string_pretty(&r.htmt).unwrap_or_default()))}</h3>
+                        {paper_rel}
+                        <h3>"HTMT " <span class="muted" data-testid="htmt-label">{format!("({})", r.htmt_variant.label())}</span> " " {png_button("HTMT heatmap", "htmt-heatmap", "htmt-heatmap.png")} {export_buttons("HTMT", "htmt", rep(|r| report_csv(r, ReportTable::Htmt)), rep(|r| serde_json::to_string_pretty(&serde_json::json!({"htmt_variant": r.htmt_variant, "htmt": r.htmt})).unwrap_or_default()))}</h3>
                         <HtmtHeatmap constructs=task_constructs htmt=r.htmt.clone() />
+                        {paper_htmt}
                         <h3>"Suite diagnostics " {export_buttons("diagnostics", "diagnostics", rep(|r| report_csv(r, ReportTable::Diagnostics)), rep(|r| serde_json::to_string_pretty(&r.diagnostics).unwrap_or_default()))}</h3>
                         <div class="table-scroll"><table data-testid="table-diagnostics">
-                            <thead><tr><th scope="col">"Suite"</th><th scope="col">"D_div"</th><th scope="col">"TC"</th><th scope="col">"D_valid"</th><th scope="col">"Mean"</th></tr></thead>
+                            <thead><tr><th scope="col">"Suite"</th><th scope="col" data-testid="ddiv-head" title=format!("D_div = min(1, 1/(2·max HTMT)) with HTMT: {}", r.htmt_variant.label())>{format!("D_div (HTMT {})", r.htmt_variant.as_str())}</th><th scope="col">"TC"</th><th scope="col">"D_valid"</th><th scope="col">"Mean"</th></tr></thead>
                             <tbody>
                                 <tr class="ours" data-testid="diag-ours"><th scope="row">"This model"</th><td class="num">{opt3(d.d_div)}</td><td class="num">{f3(d.tc)}</td><td class="num">{f3(d.d_valid)}</td><td class="num">{f3(d.mean)}</td></tr>
                                 {t3_rows}
@@ -1183,7 +1359,7 @@ fn Results(
                         </table></div>
                         <h3>"Weighted scores " {export_buttons("scores", "scores", move || analysis.read().as_ref().map(|a| ranks_csv(&a.ranks)), move || analysis.read().as_ref().map(|a| serde_json::to_string_pretty(&a.ranks).unwrap_or_default()))}</h3>
                         <ScoresTable ranks=a.ranks.clone() constructs=task_constructs_clone(&r) sort />
-                        <h3>"Pruning steps " {export_buttons("pruning steps", "pruning", rep(|r| report_csv(r, ReportTable::Pruning)), rep(|r| serde_json::to_string_pretty(&r.pruning).unwrap_or_default()))}</h3>
+                        <h3>"Pruning steps " <span class="muted" data-testid="prune-label">{match r.prune_variant { Some(v) => format!("({})", v.label()), None => "(pruning off)".to_string() }}</span> " " {export_buttons("pruning steps", "pruning", rep(|r| report_csv(r, ReportTable::Pruning)), rep(|r| serde_json::to_string_pretty(&serde_json::json!({"prune_variant": r.prune_variant, "pruning": r.pruning})).unwrap_or_default()))}</h3>
                         {if n_steps == 0 {
                             view! { <p class="muted" data-testid="prune-none">"No task removed (turn on “Prune” above, or every task passes the thresholds)."</p> }.into_any()
                         } else {
@@ -1194,6 +1370,7 @@ fn Results(
                             <thead><tr><th scope="col">"Name"</th><th scope="col">"Kind"</th><th scope="col">"n"</th><th scope="col">"Mean"</th><th scope="col">"SD"</th><th scope="col">"Skewness"</th><th scope="col">"Excess kurtosis"</th><th scope="col">"CvM W*"</th><th scope="col">"CvM p"</th></tr></thead>
                             <tbody>{desc_rows}</tbody>
                         </table></div>
+                        {paper_desc}
                         <h3>"Bootstrap " {export_buttons("bootstrap", "bootstrap", rep(|r| report_csv(r, ReportTable::Bootstrap)), rep(|r| serde_json::to_string_pretty(&r.bootstrap).unwrap_or_default()))}</h3>
                         {boot_rows}
                     }.into_any()

@@ -32,7 +32,7 @@ use coglab_core::leaderboard::mmopera::MmoperaComparison;
 use coglab_core::leaderboard::{FileKind, Scored};
 use coglab_core::sem::bootstrap::BootstrapOptions;
 use coglab_core::sem::suite::RankRow;
-use coglab_core::sem::SemReport;
+use coglab_core::sem::{ArenaPlacement, HtmtVariant, PruneVariant, Scale, SemReport};
 use serde::{Deserialize, Serialize};
 
 /// A scored row whose item-level data the worker keeps (MM-IQ items, KiVA trials and run
@@ -313,6 +313,25 @@ pub struct SemAnalyze {
     pub bootstrap: Option<BootstrapOptions>,
     /// Missing values: mean-imputed (true) or listwise deletion (false).
     pub mean_impute: bool,
+    /// The paper-fidelity switches (issue 23).
+    #[serde(default)]
+    pub switches: SemSwitches,
+}
+
+/// The paper-fidelity switches of one fit (issue 23; `coglab sem --htmt`, `--prune VARIANT`,
+/// `--arena`, `--scale`, `--exclude-out-of-range`). Defaults are ours, as the CLI's.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct SemSwitches {
+    /// HTMT formula.
+    pub htmt: HtmtVariant,
+    /// Pruning procedure (when pruning is on).
+    pub prune_variant: PruneVariant,
+    /// Where the human column enters.
+    pub arena: ArenaPlacement,
+    /// The stated scale of the task columns, if any.
+    pub scale: Option<Scale>,
+    /// Treat cells outside `scale` as missing.
+    pub exclude_out_of_range: bool,
 }
 
 /// [`SemAnalyze`]'s result.
@@ -495,6 +514,7 @@ mod tests {
             prune: false,
             bootstrap: Some(BootstrapOptions { resamples, seed: 1 }),
             mean_impute: false,
+            switches: SemSwitches::default(),
         })
     }
 

@@ -108,6 +108,11 @@ pub fn analyze(a: &api::SemAnalyze, progress: &Progress) -> Result<SemAnalyzed, 
             bootstrap: a.bootstrap,
             prune: a.prune,
             max_iterations: None,
+            htmt: a.switches.htmt,
+            prune_variant: a.switches.prune_variant,
+            arena: a.switches.arena,
+            scale: a.switches.scale,
+            exclude_out_of_range: a.switches.exclude_out_of_range,
         };
         let t0 = now_ms();
         let mut report_progress =

@@ -320,6 +320,52 @@ pub enum MissingArg {
     Mean,
 }
 
+/// `coglab sem --prune` variants.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum PruneArg {
+    /// Ours: one task per refit, floor min_indicators.
+    Stepwise,
+    /// Gold's Algorithm 1 as printed: every offending task per pass, no floor.
+    Algorithm1,
+}
+
+/// `coglab sem --htmt` variants.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum HtmtArg {
+    /// Henseler, Ringle & Sarstedt (2015).
+    Standard,
+    /// Gold's Eq. 1 as printed.
+    Eq1,
+}
+
+/// `coglab sem --arena` placements.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ArenaArg {
+    /// A separate construct (ours).
+    Construct,
+    /// An indicator of the top-level construct (Gold §2.2).
+    TopIndicator,
+}
+
+/// `--scale LOW:HIGH`: two finite numbers, LOW < HIGH.
+fn scale(s: &str) -> Result<(f64, f64), String> {
+    let (a, b) = s
+        .split_once(':')
+        .ok_or_else(|| format!("expected LOW:HIGH (e.g. 0:100), found {s:?}"))?;
+    let num = |t: &str| {
+        t.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| format!("expected a finite number, found {t:?} in {s:?}"))
+    };
+    let (lo, hi) = (num(a)?, num(b)?);
+    if lo >= hi {
+        return Err(format!("expected LOW < HIGH, found {s:?}"));
+    }
+    Ok((lo, hi))
+}
+
 /// Arguments of `coglab sem`.
 #[derive(Debug, Args)]
 pub struct SemArgs {
@@ -335,9 +381,33 @@ pub struct SemArgs {
     /// Seed of the bootstrap (default 1).
     #[arg(long, value_name = "S", requires = "bootstrap")]
     pub seed: Option<u64>,
-    /// Remove indicators as in Gold's Algorithm 1.
-    #[arg(long)]
-    pub prune: bool,
+    /// Prune weak or redundant tasks: `stepwise` (ours, the default when `--prune` has no
+    /// value: one task per refit, never below the spec's min_indicators) or `algorithm1`
+    /// (Gold's Algorithm 1 as printed: every offending task per pass, no floor). Put DATA
+    /// before a bare `--prune`, or give the value.
+    #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "stepwise", value_name = "VARIANT")]
+    pub prune: Option<PruneArg>,
+    /// HTMT formula: `standard` (Henseler 2015, the default) or `eq1` (Gold's Eq. 1 as
+    /// printed: signed correlations, block i's within-block mean only).
+    #[arg(long, value_enum, default_value = "standard", value_name = "VARIANT")]
+    pub htmt: HtmtArg,
+    /// Where the human column goes: `construct` (ours, the default: a separate construct the
+    /// top-level constructs point to) or `top-indicator` (Gold §2.2: an indicator of the one
+    /// second-order construct).
+    #[arg(
+        long,
+        value_enum,
+        default_value = "construct",
+        value_name = "PLACEMENT"
+    )]
+    pub arena: ArenaArg,
+    /// The stated scale of the task columns, `LOW:HIGH` (e.g. 0:100); cells outside it are
+    /// listed in the report (`out_of_range`) and on stderr.
+    #[arg(long, value_name = "LOW:HIGH", value_parser = scale)]
+    pub scale: Option<(f64, f64)>,
+    /// Treat the cells outside `--scale` as missing (then `--missing` decides).
+    #[arg(long, requires = "scale")]
+    pub exclude_out_of_range: bool,
     /// Missing cells: listwise deletion or the column mean.
     #[arg(long, value_enum, default_value = "listwise")]
     pub missing: MissingArg,

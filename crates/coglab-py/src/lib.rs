@@ -363,6 +363,7 @@ fn sem<'py>(
         }),
         prune,
         max_iterations: max_iter,
+        ..SemOptions::default()
     };
     let (spec, data) = (source(spec)?, source(data)?);
     run(py, move || coglab_run::sem::sem(&spec, &data, &opts))

@@ -55,6 +55,7 @@ fn row(model: &str, kind: RowKind, source: String, cells: Vec<Option<BoardCell>>
         size,
         cells,
         cite: None,
+        flag: None,
     }
 }
 
@@ -595,8 +596,29 @@ pub fn gold_board(
         let scored = table_scores;
         let paper = t.columns.iter().position(|c| c == "Overall");
         for r in &t.rows {
+            // Issue 23: task cells outside Table 2's stated 0-100 % scale (the core's check),
+            // flagged on the row and on every score they enter.
+            let bad: Vec<String> = scored
+                .map(|s| {
+                    s.out_of_range
+                        .iter()
+                        .filter(|c| c.model == r.label)
+                        .map(|c| c.to_string())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let flag = (!bad.is_empty()).then(|| {
+                format!(
+                    "out of range: {}; the weighted scores include it as printed",
+                    bad.join("; ")
+                )
+            });
+            let how = match &flag {
+                Some(f) => format!("; computed by coglab from the paper's task accuracies; {f}"),
+                None => "; computed by coglab from the paper's task accuracies".to_string(),
+            };
             let mut v = match scored.and_then(|s| s.rows.iter().find(|x| x.model == r.label)) {
-                Some(x) => cells(x, "; computed by coglab from the paper's task accuracies"),
+                Some(x) => cells(x, &how),
                 None => vec![None; layers.len() + 2],
             };
             v.push(
@@ -609,7 +631,9 @@ pub fn gold_board(
                         detail: format!("reported {p} (the paper's Overall)"),
                     }),
             );
-            rows.push(row(&r.label, RowKind::Reported, source.clone(), v));
+            let mut reported = row(&r.label, RowKind::Reported, source.clone(), v);
+            reported.flag = flag;
+            rows.push(reported);
         }
     }
     for (res, file) in results.iter().filter(|(_, f)| !f.is_empty()) {
@@ -938,6 +962,33 @@ mod tests {
         );
         assert!(gpt(RowKind::Computed).cells[5].is_none());
         assert_eq!(b.rows.len(), 20);
+        // Issue 23: Table 2's Qwen2.5-VL 7B has Artwork = 147.5 on a 0-100 % scale; its row
+        // is flagged (and its Memory score, 109.408 by hand in coglab-core's leaderboard::gold
+        // test, says so), no other reported row is.
+        let flagged: Vec<(&str, &str)> = b
+            .rows
+            .iter()
+            .filter_map(|r| Some((r.model.as_str(), r.flag.as_deref()?)))
+            .collect();
+        assert_eq!(
+            flagged,
+            [(
+                "Qwen2.5-VL 7B",
+                "out of range: Qwen2.5-VL 7B Artwork = 147.5 (outside 0-100); the weighted scores include it as printed"
+            )]
+        );
+        let qwen = b
+            .rows
+            .iter()
+            .find(|r| r.model == "Qwen2.5-VL 7B" && r.kind == RowKind::Reported)
+            .unwrap();
+        let memory = qwen.cells[2].as_ref().unwrap();
+        assert!((memory.value - 109.408).abs() < 1e-3, "{}", memory.value);
+        assert!(
+            memory.detail.contains("Artwork = 147.5"),
+            "{}",
+            memory.detail
+        );
     }
 
     #[test]

@@ -47,8 +47,30 @@ pub fn GoldTab(
         let scores = table_scores.get().flatten();
         gold_board(reported, scores.as_ref(), &rows.read())
     });
+    // Issue 23: Table 2 cells outside its stated 0-100 % scale, from the core's check.
+    let out_of_range = move || {
+        let cells: Vec<String> = table_scores
+            .get()
+            .flatten()
+            .map(|s| s.out_of_range.iter().map(|c| c.to_string()).collect())
+            .unwrap_or_default();
+        (!cells.is_empty()).then(|| {
+            view! {
+                <p class="notice" role="alert" data-testid="gold-out-of-range">
+                    <strong>"⚠ Out of range in Table 2: "</strong>
+                    {format!(
+                        "{} (task scores are % accuracy, 0-100). The weighted scores above use the \
+                         value as the paper prints it, so that model's layer and overall scores \
+                         are inflated; the Structure page can exclude it.",
+                        cells.join("; ")
+                    )}
+                </p>
+            }
+        })
+    };
     view! {
         <BoardTable board=board state=state stem="gold" />
+        {out_of_range}
         <p class="notice">"Gold's weighted scores: each task's score weighted by its PLS-SEM \
             loading on its layer (Σ|λ|·s / Σ|λ|), layers feeding one Overall construct, as "
             <code>"coglab sem"</code>" computes them. For loadings, reliability, HTMT, \

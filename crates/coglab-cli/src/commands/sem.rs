@@ -3,10 +3,10 @@
 //! Python package).
 
 use super::{emit, print_json, CliError};
-use crate::cli::{DescribeArgs, MissingArg, SemArgs};
+use crate::cli::{ArenaArg, DescribeArgs, HtmtArg, MissingArg, PruneArg, SemArgs};
 use coglab_core::sem::bootstrap::BootstrapOptions;
 use coglab_core::sem::data::Missing;
-use coglab_core::sem::{SemOptions, SemReport};
+use coglab_core::sem::{ArenaPlacement, HtmtVariant, PruneVariant, Scale, SemOptions, SemReport};
 use coglab_core::stats::p_phrase;
 use coglab_run::Source;
 
@@ -71,11 +71,26 @@ pub fn sem(a: &SemArgs) -> Result<(), CliError> {
             resamples,
             seed: a.seed.unwrap_or(1),
         }),
-        prune: a.prune,
+        prune: a.prune.is_some(),
         max_iterations: a.max_iter,
+        prune_variant: match a.prune {
+            Some(PruneArg::Algorithm1) => PruneVariant::Algorithm1,
+            _ => PruneVariant::Stepwise,
+        },
+        htmt: match a.htmt {
+            HtmtArg::Standard => HtmtVariant::Standard,
+            HtmtArg::Eq1 => HtmtVariant::Eq1,
+        },
+        arena: match a.arena {
+            ArenaArg::Construct => ArenaPlacement::Construct,
+            ArenaArg::TopIndicator => ArenaPlacement::TopIndicator,
+        },
+        scale: a.scale.map(|(low, high)| Scale { low, high }),
+        exclude_out_of_range: a.exclude_out_of_range,
     };
     let report = coglab_run::sem::sem(&Source::path(&a.spec), &Source::path(&a.data), &opts)?;
     warn_listwise(&report);
+    warn_out_of_range(&report);
     if a.json {
         return print_json(&report);
     }
@@ -97,6 +112,25 @@ fn warn_listwise(report: &SemReport) {
     }
 }
 
+/// Lists the task cells outside `--scale` on stderr, saying whether they were fitted or
+/// treated as missing.
+fn warn_out_of_range(report: &SemReport) {
+    if report.out_of_range.is_empty() {
+        return;
+    }
+    let cells: Vec<String> = report.out_of_range.iter().map(|c| c.to_string()).collect();
+    eprintln!(
+        "coglab: WARNING: {} task cell(s) outside the stated scale: {}; {}.",
+        cells.len(),
+        crate::commands::escape_controls(&cells.join("; ")),
+        if report.out_of_range_excluded {
+            "treated as missing (--exclude-out-of-range)"
+        } else {
+            "fitted as given (add --exclude-out-of-range to treat them as missing)"
+        }
+    );
+}
+
 fn print_report(out: &mut String, r: &SemReport) {
     outln!(
         out,
@@ -107,6 +141,14 @@ fn print_report(out: &mut String, r: &SemReport) {
         r.scheme,
         r.iterations
     );
+    if let Some(h) = &r.human {
+        outln!(
+            out,
+            "Human column {}: {}",
+            h.column,
+            r.arena_placement.label()
+        );
+    }
     outln!(out, "\nOuter model");
     outln!(
         out,
@@ -170,7 +212,7 @@ fn print_report(out: &mut String, r: &SemReport) {
             v.ave
         );
     }
-    outln!(out, "\nHTMT");
+    outln!(out, "\nHTMT ({})", r.htmt_variant.label());
     for (k, v) in &r.htmt {
         outln!(out, "  {k:<40} {v:>8.3}");
     }
@@ -184,7 +226,11 @@ fn print_report(out: &mut String, r: &SemReport) {
         d.mean
     );
     if !r.pruning.is_empty() {
-        outln!(out, "\nPruning (Algorithm 1)");
+        outln!(
+            out,
+            "\nPruning: {}",
+            r.prune_variant.unwrap_or_default().label()
+        );
         for (i, s) in r.pruning.iter().enumerate() {
             outln!(
                 out,

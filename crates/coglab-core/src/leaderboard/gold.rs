@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::sem::analysis::SemOptions;
+use crate::sem::analysis::{OutOfRange, Scale, SemOptions};
 use crate::sem::data::ScoreMatrix;
 use crate::sem::engine::Mode;
 use crate::sem::spec::ModelSpec;
@@ -181,7 +181,17 @@ pub struct GoldResult {
     pub n_models: usize,
     /// Models dropped for missing values (listwise).
     pub dropped_models: Vec<String>,
+    /// Task cells outside the table's stated scale (fitted as given, flagged on the board):
+    /// Gold's Table 2 gives Qwen2.5-VL 7B's Artwork as 147.5 on a 0-100 % accuracy scale.
+    #[serde(default)]
+    pub out_of_range: Vec<OutOfRange>,
 }
+
+/// The stated scale of Gold's Table 2 task columns (`unit`: % accuracy).
+pub const TABLE2_SCALE: Scale = Scale {
+    low: 0.0,
+    high: 100.0,
+};
 
 /// Fits Gold's layers → overall model with this assignment (default [`SemOptions`], as
 /// `coglab sem --spec SPEC DATA`).
@@ -192,6 +202,19 @@ pub fn analyze(
     matrix: &ScoreMatrix,
     assignment: &BTreeMap<String, String>,
 ) -> Result<GoldResult, String> {
+    analyze_with_scale(matrix, assignment, None)
+}
+
+/// As [`analyze`], checking the task cells against a stated `scale` (reported in
+/// [`GoldResult::out_of_range`]; the fit uses them as given, as the paper's table prints them).
+///
+/// # Errors
+/// As [`analyze`].
+pub fn analyze_with_scale(
+    matrix: &ScoreMatrix,
+    assignment: &BTreeMap<String, String>,
+    scale: Option<Scale>,
+) -> Result<GoldResult, String> {
     let tasks: Vec<String> = matrix
         .columns
         .iter()
@@ -200,8 +223,11 @@ pub fn analyze(
         .collect();
     let spec_text = spec_of(assignment, &tasks)?;
     let spec = ModelSpec::parse(&spec_text, "spec.json").map_err(|e| e.to_string())?;
-    let report = crate::sem::analyze_parsed(&spec, matrix, &SemOptions::default())
-        .map_err(|e| e.to_string())?;
+    let opts = SemOptions {
+        scale,
+        ..SemOptions::default()
+    };
+    let report = crate::sem::analyze_parsed(&spec, matrix, &opts).map_err(|e| e.to_string())?;
     let rows = rank_changes(matrix, &report).map_err(|e| e.to_string())?;
     Ok(GoldResult {
         assignment: assignment
@@ -219,6 +245,7 @@ pub fn analyze(
         rows,
         n_models: report.n_models,
         dropped_models: report.dropped_models,
+        out_of_range: report.out_of_range,
     })
 }
 
@@ -256,7 +283,7 @@ pub fn score_table(
     });
     let bytes = text.into_bytes();
     let m = ScoreMatrix::parse(&bytes, "table.csv").map_err(|e| e.to_string())?;
-    analyze(&m, &assignment)
+    analyze_with_scale(&m, &assignment, Some(TABLE2_SCALE))
 }
 
 /// A dropped score matrix and its Gold scores.
@@ -334,6 +361,14 @@ mod tests {
             gpt.overall
         );
         assert!((gpt.by_construct["Memory"] - 78.19034200958315).abs() < 1e-9);
+        // Issue 23: Table 2's one cell outside its 0-100 % accuracy scale is flagged, and it
+        // is why Qwen2.5-VL 7B's Memory score exceeds 100: with the Memory loadings of
+        // scripts/gold_fidelity_reference.py ("mode" A: Artwork 0.930988, Landmark -0.661553,
+        // BMK 0.668610), (0.930988·147.5 + 0.661553·73.8 + 0.668610·91.6) / 2.261151 = 109.408.
+        let flagged: Vec<String> = r.out_of_range.iter().map(|c| c.to_string()).collect();
+        assert_eq!(flagged, ["Qwen2.5-VL 7B Artwork = 147.5 (outside 0-100)"]);
+        let qwen = r.rows.iter().find(|x| x.model == "Qwen2.5-VL 7B").unwrap();
+        assert!((qwen.by_construct["Memory"] - 109.408).abs() < 1e-3);
         // Without a Table 2 task: a message.
         assert!(score_table(&labels, &t.columns[..5], &values).is_err());
     }

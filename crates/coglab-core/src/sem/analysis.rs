@@ -22,7 +22,7 @@ use super::bootstrap::{run_bootstrap, BootstrapOptions, BootstrapReport};
 use super::data::{Missing, ScoreMatrix, Table};
 use super::describe::{describe_values, Descriptive};
 use super::engine::{fit, regress, Block, EngineError, Fit, Mode, Scheme, Structure};
-use super::quality::{self, Diagnostics, Reliability};
+use super::quality::{self, Diagnostics, HtmtVariant, Reliability};
 use super::spec::ModelSpec;
 use super::SemError;
 use crate::limits::{check, MAX_BOOTSTRAP, MAX_ITERATIONS, MIN_BOOTSTRAP};
@@ -32,16 +32,187 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Options of one analysis (the spec carries the model; these carry how to run it).
+///
+/// The switches where seed 003 (Gold), its released code and our choice differ (issue 23)
+/// each name their default: [`HtmtVariant::Standard`], [`PruneVariant::Stepwise`],
+/// [`ArenaPlacement::Construct`], out-of-range cells kept (and reported).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct SemOptions {
     /// Missing-value handling (listwise deletion by default).
     pub missing: Missing,
     /// Bootstrap resampling, if wanted.
     pub bootstrap: Option<BootstrapOptions>,
-    /// Run Algorithm 1 pruning before the final fit.
+    /// Prune tasks before the final fit, by [`SemOptions::prune_variant`].
     pub prune: bool,
     /// Overrides the spec's `max_iterations`.
     pub max_iterations: Option<usize>,
+    /// Which HTMT formula feeds the HTMT table and D_div.
+    #[serde(default)]
+    pub htmt: HtmtVariant,
+    /// Which pruning procedure runs when [`SemOptions::prune`] is set.
+    #[serde(default)]
+    pub prune_variant: PruneVariant,
+    /// Where the human column (e.g. Chatbot Arena) enters the model.
+    #[serde(default)]
+    pub arena: ArenaPlacement,
+    /// The stated scale of the task (indicator) columns; cells outside it are reported in
+    /// [`SemReport::out_of_range`]. `None`: no check.
+    #[serde(default)]
+    pub scale: Option<Scale>,
+    /// Treat the out-of-range cells as missing (then `missing` decides: listwise deletion
+    /// drops their models, mean imputation fills them). Default false: fitted as given.
+    #[serde(default)]
+    pub exclude_out_of_range: bool,
+}
+
+/// Which pruning procedure runs (issue 23: Gold's Algorithm 1 as printed differs from ours).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PruneVariant {
+    /// Ours: refit after each removal, remove the single worst task (largest VIF above
+    /// `vif_max`, else smallest |loading| below `loading_min`), never below `min_indicators`
+    /// per construct. The default.
+    #[default]
+    Stepwise,
+    /// Seed 003's Algorithm 1 as printed: each pass fits once and removes *every* task with
+    /// VIF above `vif_max` and every task with |loading| below `loading_min`, with no floor;
+    /// repeat until none offends. Fails when a pass empties a construct.
+    Algorithm1,
+}
+
+impl PruneVariant {
+    /// The label shown beside the pruning steps.
+    pub fn label(self) -> &'static str {
+        match self {
+            PruneVariant::Stepwise => "stepwise (ours: one task per refit, floor min_indicators)",
+            PruneVariant::Algorithm1 => {
+                "Algorithm 1 as printed (every offending task per pass, no floor)"
+            }
+        }
+    }
+
+    /// The CLI spelling (`stepwise` / `algorithm1`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PruneVariant::Stepwise => "stepwise",
+            PruneVariant::Algorithm1 => "algorithm1",
+        }
+    }
+}
+
+/// Where the human column enters the model (issue 23).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArenaPlacement {
+    /// Ours: a separate single-indicator construct that the top-level construct(s) point to.
+    /// The default.
+    #[default]
+    Construct,
+    /// Seed 003 §2.2: "an external observed indicator of the top-level latent variable": one
+    /// more indicator of the (single) second-order construct, beside the lower-order
+    /// construct scores. Needs exactly one second-order construct and a spec whose paths do
+    /// not name the human column.
+    TopIndicator,
+}
+
+impl ArenaPlacement {
+    /// The label shown beside the figures.
+    pub fn label(self) -> &'static str {
+        match self {
+            ArenaPlacement::Construct => "separate construct (ours)",
+            ArenaPlacement::TopIndicator => "indicator of the top-level construct (paper §2.2)",
+        }
+    }
+}
+
+/// The stated scale of the task columns (e.g. 0-100 for % accuracy).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Scale {
+    /// Smallest valid score.
+    pub low: f64,
+    /// Largest valid score.
+    pub high: f64,
+}
+
+/// One task cell outside the stated [`Scale`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutOfRange {
+    /// The model (row).
+    pub model: String,
+    /// The task column.
+    pub column: String,
+    /// The value found.
+    pub value: f64,
+    /// The scale's lower end.
+    pub low: f64,
+    /// The scale's upper end.
+    pub high: f64,
+}
+
+impl std::fmt::Display for OutOfRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {} = {} (outside {}-{})",
+            self.model, self.column, self.value, self.low, self.high
+        )
+    }
+}
+
+/// The task cells (indicator columns of `spec`, not the human column) of `matrix` outside
+/// `scale`, in column then row order.
+///
+/// # Examples
+/// ```
+/// use coglab_core::sem::analysis::{out_of_range, Scale};
+/// use coglab_core::sem::data::ScoreMatrix;
+/// use coglab_core::sem::spec::ModelSpec;
+/// let m = ScoreMatrix::parse(b"model,a,b\nx,50,147.5\ny,-1,20\n", "m.csv").unwrap();
+/// let spec = ModelSpec::parse(r#"{"constructs": {"A": ["a", "b"]}}"#, "s.json").unwrap();
+/// let bad = out_of_range(&spec, &m, Scale { low: 0.0, high: 100.0 });
+/// let found: Vec<(&str, &str, f64)> =
+///     bad.iter().map(|c| (c.model.as_str(), c.column.as_str(), c.value)).collect();
+/// assert_eq!(found, vec![("y", "a", -1.0), ("x", "b", 147.5)]);
+/// ```
+pub fn out_of_range(spec: &ModelSpec, matrix: &ScoreMatrix, scale: Scale) -> Vec<OutOfRange> {
+    let mut out = Vec::new();
+    for c in &spec.constructs {
+        for ind in &c.indicators {
+            let Some(col) = matrix.column(ind) else {
+                continue;
+            };
+            for (model, v) in matrix.models.iter().zip(&col.values) {
+                if let Some(v) = *v {
+                    if v < scale.low || v > scale.high {
+                        out.push(OutOfRange {
+                            model: model.clone(),
+                            column: ind.clone(),
+                            value: v,
+                            low: scale.low,
+                            high: scale.high,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `matrix` with the given cells set missing.
+fn without_cells(matrix: &ScoreMatrix, cells: &[OutOfRange]) -> ScoreMatrix {
+    let mut m = matrix.clone();
+    for cell in cells {
+        let Some(i) = m.models.iter().position(|x| *x == cell.model) else {
+            continue;
+        };
+        if let Some(col) = m.columns.iter_mut().find(|c| c.name == cell.column) {
+            if let Some(v) = col.values.get_mut(i) {
+                *v = None;
+            }
+        }
+    }
+    m
 }
 
 /// Outer weight and loading of one indicator.
@@ -175,8 +346,26 @@ pub struct SemReport {
     pub inner_vif: BTreeMap<String, f64>,
     /// Gold's D_div, TC, D_valid and their mean.
     pub diagnostics: Diagnostics,
-    /// Algorithm 1 steps (empty without `--prune`).
+    /// Pruning steps (empty without `--prune`).
     pub pruning: Vec<PruneStep>,
+    /// The HTMT formula of `htmt` and D_div.
+    #[serde(default)]
+    pub htmt_variant: HtmtVariant,
+    /// The pruning procedure that ran (`null` without `--prune`).
+    #[serde(default)]
+    pub prune_variant: Option<PruneVariant>,
+    /// Where the human column entered the model.
+    #[serde(default)]
+    pub arena_placement: ArenaPlacement,
+    /// The stated scale the task cells were checked against (`null`: not checked).
+    #[serde(default)]
+    pub scale: Option<Scale>,
+    /// Task cells outside `scale`.
+    #[serde(default)]
+    pub out_of_range: Vec<OutOfRange>,
+    /// Whether the out-of-range cells were treated as missing (else fitted as given).
+    #[serde(default)]
+    pub out_of_range_excluded: bool,
     /// Weighted overall and per-construct scores per model.
     pub overall_scores: BTreeMap<String, OverallScore>,
     /// Standardized construct scores per model.
@@ -308,6 +497,10 @@ pub(crate) struct Plan {
     pub stage2: Option<Stage2>,
     pub max_iterations: usize,
     pub tolerance: f64,
+    /// The HTMT formula.
+    pub htmt: HtmtVariant,
+    /// The human column is an indicator of the second-order construct (paper §2.2).
+    pub arena_top: bool,
 }
 
 /// Fitted stages.
@@ -339,7 +532,12 @@ impl Plan {
         table_names: &[String],
         excluded: &BTreeSet<String>,
         max_iterations: usize,
+        opts: &SemOptions,
     ) -> Plan {
+        let anchor = spec.human_anchor().map(str::to_string);
+        let arena_top = opts.arena == ArenaPlacement::TopIndicator
+            && anchor.is_some()
+            && spec.second_order.len() == 1;
         let pos = |n: &str| table_names.iter().position(|t| t == n).unwrap_or(0);
         let mut items = Vec::new();
         let mut item_names = Vec::new();
@@ -361,7 +559,6 @@ impl Plan {
             human1.push(false);
             loc1.push(spec.is_lower_order(&c.name));
         }
-        let anchor = spec.human_anchor().map(str::to_string);
         if let Some(h) = &anchor {
             blocks.push(Block {
                 name: h.clone(),
@@ -375,7 +572,7 @@ impl Plan {
         }
         // Structural paths by name (spec order), plus automatic anchor paths.
         let mut named: Vec<(String, String)> = spec.paths.clone();
-        if let Some(h) = &anchor {
+        if let Some(h) = anchor.as_ref().filter(|_| !arena_top) {
             if !spec.paths.iter().any(|(f, t)| f == h || t == h) {
                 let tops: Vec<String> = if !spec.second_order.is_empty() {
                     spec.second_order.iter().map(|s| s.name.clone()).collect()
@@ -413,7 +610,7 @@ impl Plan {
             let mut blocks2 = Vec::new();
             let mut order = Vec::new();
             for (i, b) in blocks.iter().enumerate() {
-                if loc1[i] {
+                if loc1[i] || (arena_top && human1[i]) {
                     continue;
                 }
                 let mut idx = Vec::new();
@@ -436,6 +633,15 @@ impl Plan {
                         idx.push(inds.len());
                         inds.push(Ind2::Score(i));
                         names.push(c.clone());
+                    }
+                }
+                // Paper §2.2: the human column as one more indicator of the top construct.
+                if arena_top {
+                    if let Some(hb) = human1.iter().position(|&x| x) {
+                        let k = blocks[hb].items[0];
+                        idx.push(inds.len());
+                        inds.push(Ind2::Item(k));
+                        names.push(item_names[k].clone());
                     }
                 }
                 blocks2.push(Block {
@@ -468,6 +674,8 @@ impl Plan {
             stage2,
             max_iterations,
             tolerance: spec.tolerance,
+            htmt: opts.htmt,
+            arena_top,
         }
     }
 
@@ -687,7 +895,7 @@ impl Plan {
                 if self.human1[a] || self.human1[b] {
                     continue;
                 }
-                if let Some(h) = quality::htmt(r1, &blocks[a].items, &blocks[b].items) {
+                if let Some(h) = quality::htmt(r1, &blocks[a].items, &blocks[b].items, self.htmt) {
                     out.push((format!("{}|{}", blocks[a].name, blocks[b].name), h));
                 }
             }
@@ -849,20 +1057,27 @@ fn needed_models(plan: &Plan) -> (usize, String) {
     needed
 }
 
-/// Algorithm 1 (seed 003): refit, remove the single worst task, repeat. VIF first (largest
-/// above `vif_max`), then loadings (smallest |λ| below `loading_min`); a construct never drops
-/// below `min_indicators`; the human anchor is never removed.
+/// Pruning by [`PruneVariant`]. *Stepwise* (ours): refit, remove the single worst task,
+/// repeat; VIF first (largest above `vif_max`), then loadings (smallest |λ| below
+/// `loading_min`); a construct never drops below `min_indicators`. *Algorithm 1* (seed 003 as
+/// printed): each pass fits once and removes every task above `vif_max` and every task below
+/// `loading_min` (one [`PruneStep`] each, all with the pass's figures), no floor. The human
+/// anchor is never removed.
 pub(crate) fn prune(
     spec: &ModelSpec,
     table: &Table,
     r_full: &Matrix,
     max_iterations: usize,
+    opts: &SemOptions,
 ) -> Result<(BTreeSet<String>, Vec<PruneStep>), SemError> {
+    if opts.prune_variant == PruneVariant::Algorithm1 {
+        return prune_algorithm1(spec, table, r_full, max_iterations, opts);
+    }
     let th = spec.thresholds;
     let mut excluded = BTreeSet::new();
     let mut steps = Vec::new();
     loop {
-        let plan = Plan::build(spec, &table.names, &excluded, max_iterations);
+        let plan = Plan::build(spec, &table.names, &excluded, max_iterations, opts);
         let r1 = r_full.select(&plan.items, &plan.items);
         let est = plan.estimate(&r1)?;
         let (diag, vifs, measured) = plan.diagnostics(&r1, &est)?;
@@ -909,6 +1124,111 @@ pub(crate) fn prune(
     }
 }
 
+/// Seed 003's Algorithm 1 as printed (see [`prune`]).
+fn prune_algorithm1(
+    spec: &ModelSpec,
+    table: &Table,
+    r_full: &Matrix,
+    max_iterations: usize,
+    opts: &SemOptions,
+) -> Result<(BTreeSet<String>, Vec<PruneStep>), SemError> {
+    let th = spec.thresholds;
+    let mut excluded = BTreeSet::new();
+    let mut steps = Vec::new();
+    for pass in 1.. {
+        let plan = Plan::build(spec, &table.names, &excluded, max_iterations, opts);
+        let r1 = r_full.select(&plan.items, &plan.items);
+        let est = plan.estimate(&r1)?;
+        let (diag, vifs, measured) = plan.diagnostics(&r1, &est)?;
+        let tasks: Vec<&Measured> = measured
+            .iter()
+            .filter(|m| m.task && m.block1.is_some())
+            .collect();
+        let loadings: BTreeMap<String, f64> =
+            tasks.iter().map(|x| (x.name.clone(), x.loading)).collect();
+        let mut removed: Vec<(&Measured, &str, f64)> = Vec::new();
+        for m in &tasks {
+            if let Some(&v) = vifs.get(&m.name).filter(|v| **v > th.vif_max) {
+                removed.push((m, "vif", v));
+            }
+        }
+        for m in &tasks {
+            if m.loading.abs() < th.loading_min && !removed.iter().any(|(x, _, _)| x.name == m.name)
+            {
+                removed.push((m, "loading", m.loading));
+            }
+        }
+        if removed.is_empty() {
+            break;
+        }
+        for (m, reason, value) in &removed {
+            steps.push(PruneStep {
+                removed: m.name.clone(),
+                construct: m.construct.clone(),
+                reason: (*reason).into(),
+                value: *value,
+                diagnostics: diag,
+                vif: vifs.clone(),
+                loadings: loadings.clone(),
+            });
+            excluded.insert(m.name.clone());
+        }
+        // No floor: a pass may empty a construct, which cannot then be estimated.
+        for c in &spec.constructs {
+            if c.indicators.iter().all(|i| excluded.contains(i)) {
+                return Err(SemError::Spec {
+                    at: spec.at(&c.name, 0, &format!("constructs.{}", c.name)),
+                    message: format!(
+                        "Algorithm 1 as printed (no floor) removed every indicator of construct \"{}\" in pass {pass} ({}); use the stepwise pruning or lower the thresholds",
+                        c.name,
+                        c.indicators.join(", ")
+                    ),
+                });
+            }
+        }
+    }
+    Ok((excluded, steps))
+}
+
+/// The paper's Arena placement needs a human column that is not an indicator, exactly one
+/// second-order construct, and paths that leave the human column alone.
+fn check_arena(spec: &ModelSpec, opts: &SemOptions) -> Result<(), SemError> {
+    if opts.arena != ArenaPlacement::TopIndicator {
+        return Ok(());
+    }
+    let problem = match spec.human_anchor() {
+        None => Some((
+            "human_column",
+            "a human column that is not a task indicator".to_string(),
+        )),
+        Some(h) if spec.paths.iter().any(|(f, t)| f == h || t == h) => Some((
+            "paths",
+            format!("paths that do not name the human column \"{h}\""),
+        )),
+        Some(_) if spec.second_order.len() != 1 => Some((
+            "second_order",
+            format!(
+                "exactly one second-order construct (found {})",
+                spec.second_order.len()
+            ),
+        )),
+        Some(_) => None,
+    };
+    match problem {
+        None => Ok(()),
+        Some((field, needs)) => Err(SemError::Spec {
+            at: spec.at(
+                spec.human_column.as_deref().unwrap_or(field),
+                0,
+                field,
+            ),
+            message: format!(
+                "the paper's Arena placement (an indicator of the top-level construct) needs {needs}"
+            ),
+        }),
+    }
+}
+
 /// Runs the analysis on an already parsed spec and matrix.
 ///
 /// # Errors
@@ -943,6 +1263,18 @@ pub fn analyze_parsed_with_progress(
             MAX_BOOTSTRAP,
         )?;
     }
+    check_arena(spec, opts)?;
+    let out_of_range = opts
+        .scale
+        .map(|s| out_of_range(spec, matrix, s))
+        .unwrap_or_default();
+    let cleaned;
+    let matrix = if opts.exclude_out_of_range && !out_of_range.is_empty() {
+        cleaned = without_cells(matrix, &out_of_range);
+        &cleaned
+    } else {
+        matrix
+    };
     let table = prepare(spec, matrix, opts.missing)?;
     if let Some(b) = &opts.bootstrap {
         // Each resample refits the model on a resampled table (100,000 resamples of 20,000
@@ -954,7 +1286,7 @@ pub fn analyze_parsed_with_progress(
             "cells (models x columns)",
         )?;
     }
-    let full_plan = Plan::build(spec, &table.names, &BTreeSet::new(), max_iterations);
+    let full_plan = Plan::build(spec, &table.names, &BTreeSet::new(), max_iterations, opts);
     let (needed, reason) = needed_models(&full_plan);
     if table.models.len() < needed {
         return Err(SemError::TooFewModels {
@@ -966,11 +1298,11 @@ pub fn analyze_parsed_with_progress(
     }
     let (z, r_full) = standardize(&table, &matrix.file)?;
     let (excluded, pruning) = if opts.prune {
-        prune(spec, &table, &r_full, max_iterations)?
+        prune(spec, &table, &r_full, max_iterations, opts)?
     } else {
         (BTreeSet::new(), Vec::new())
     };
-    let plan = Plan::build(spec, &table.names, &excluded, max_iterations);
+    let plan = Plan::build(spec, &table.names, &excluded, max_iterations, opts);
     let r1 = r_full.select(&plan.items, &plan.items);
     let est = plan.estimate(&r1)?;
     let (diagnostics, mut vif, measured) = plan.diagnostics(&r1, &est)?;
@@ -979,6 +1311,10 @@ pub fn analyze_parsed_with_progress(
     // Constructs.
     let mut constructs = Vec::new();
     for (i, b) in plan.st1.blocks.iter().enumerate() {
+        if plan.arena_top && plan.human1[i] {
+            // An indicator of the second-order construct here, not a construct.
+            continue;
+        }
         constructs.push(ConstructInfo {
             name: b.name.clone(),
             mode: b.mode,
@@ -1126,7 +1462,7 @@ pub fn analyze_parsed_with_progress(
     for (a, ba) in plan.st1.blocks.iter().enumerate() {
         for (b, bb) in plan.st1.blocks.iter().enumerate().skip(a + 1) {
             if plan.human1[a] || plan.human1[b] {
-                if let Some(h) = quality::htmt(&r1, &ba.items, &bb.items) {
+                if let Some(h) = quality::htmt(&r1, &ba.items, &bb.items, plan.htmt) {
                     htmt.insert(format!("{}|{}", ba.name, bb.name), h);
                 }
             }
@@ -1137,7 +1473,7 @@ pub fn analyze_parsed_with_progress(
         for a in 0..bl.len() {
             for b in a + 1..bl.len() {
                 if s2.order[a] == 2 || s2.order[b] == 2 {
-                    if let Some(h) = quality::htmt(r2m, &bl[a].items, &bl[b].items) {
+                    if let Some(h) = quality::htmt(r2m, &bl[a].items, &bl[b].items, plan.htmt) {
                         htmt.insert(format!("{}|{}", bl[a].name, bl[b].name), h);
                     }
                 }
@@ -1338,6 +1674,16 @@ pub fn analyze_parsed_with_progress(
         inner_vif,
         diagnostics,
         pruning,
+        htmt_variant: opts.htmt,
+        prune_variant: opts.prune.then_some(opts.prune_variant),
+        arena_placement: if plan.arena_top {
+            ArenaPlacement::TopIndicator
+        } else {
+            ArenaPlacement::Construct
+        },
+        scale: opts.scale,
+        out_of_range,
+        out_of_range_excluded: opts.exclude_out_of_range,
         overall_scores,
         construct_scores,
         first_stage,

@@ -37,7 +37,11 @@ pub mod quality;
 pub mod spec;
 pub mod suite;
 
-pub use analysis::{analyze, analyze_parsed, analyze_parsed_with_progress, SemOptions, SemReport};
+pub use analysis::{
+    analyze, analyze_parsed, analyze_parsed_with_progress, ArenaPlacement, PruneVariant, Scale,
+    SemOptions, SemReport,
+};
+pub use quality::HtmtVariant;
 
 use crate::location::Location;
 use crate::stats::StatsError;

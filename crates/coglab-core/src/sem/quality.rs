@@ -6,8 +6,12 @@
 //! - `ρ_C = (Σλ)² / ((Σλ)² + Σ(1 − λ²))`, `AVE = mean λ²` (λ = PLS loadings).
 //! - `ρ_A` (Dijkstra-Henseler): `(wᵀw)² · wᵀ(R − diag R)w / wᵀ(wwᵀ − diag(wwᵀ))w`; 1 for a
 //!   single indicator or a Mode B construct.
-//! - HTMT: mean |r| between the two blocks' indicators over the geometric mean of the mean |r|
-//!   within each block (pairs i < j); a single-indicator block counts 1.
+//! - HTMT, two variants ([`HtmtVariant`]): *standard* (Henseler, Ringle & Sarstedt 2015, as
+//!   seminr): mean |r| between the two blocks' indicators over the geometric mean of the mean
+//!   |r| within each block (pairs i < j); a single-indicator block counts 1. *Eq. 1* (seed 003,
+//!   the paper's formula as printed): mean *signed* r between the blocks over the mean signed r
+//!   within block i only (the first construct of the pair in spec order; a single-indicator
+//!   block counts 1).
 //! - Item VIF: `1 / (1 − R²)` of an indicator on the other indicators of its block, i.e. the
 //!   diagonal of the block's inverse correlation matrix; 1 for a single indicator.
 //! - Gold (seed 003, eq. 2, 3, 5): `D_div = min(1, 1 / (2 · max HTMT))`, `TC = mean |λ|`,
@@ -97,7 +101,38 @@ pub(crate) fn item_vifs(r: &Matrix, items: &[usize]) -> Result<Vec<f64>, usize> 
     }
 }
 
-fn mean_within(r: &Matrix, items: &[usize]) -> f64 {
+/// Which HTMT formula is computed (issue 23: the paper's Eq. 1 differs from the standard one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HtmtVariant {
+    /// Henseler, Ringle & Sarstedt (2015), as seminr and SmartPLS compute it: mean |r| between
+    /// the blocks over the geometric mean of both blocks' mean within-block |r|. Our default.
+    #[default]
+    Standard,
+    /// Seed 003's Eq. 1 as printed: mean signed r between the blocks over the mean signed r
+    /// within block i only (i = the first construct of the pair in spec order). Not symmetric.
+    Eq1,
+}
+
+impl HtmtVariant {
+    /// The label shown beside the figure ("standard (Henseler 2015)" / "paper Eq. 1").
+    pub fn label(self) -> &'static str {
+        match self {
+            HtmtVariant::Standard => "standard (Henseler 2015)",
+            HtmtVariant::Eq1 => "paper Eq. 1 (signed r, block i only)",
+        }
+    }
+
+    /// The CLI spelling (`standard` / `eq1`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HtmtVariant::Standard => "standard",
+            HtmtVariant::Eq1 => "eq1",
+        }
+    }
+}
+
+fn mean_within(r: &Matrix, items: &[usize], signed: bool) -> f64 {
     if items.len() < 2 {
         return 1.0;
     }
@@ -105,25 +140,29 @@ fn mean_within(r: &Matrix, items: &[usize]) -> f64 {
     let mut n = 0usize;
     for (a, &i) in items.iter().enumerate() {
         for &j in &items[a + 1..] {
-            s += r[(i, j)].abs();
+            s += if signed { r[(i, j)] } else { r[(i, j)].abs() };
             n += 1;
         }
     }
     s / n as f64
 }
 
-/// Heterotrait-monotrait ratio of two blocks; `None` when a block's indicators are all
-/// uncorrelated (the ratio is undefined).
-pub(crate) fn htmt(r: &Matrix, a: &[usize], b: &[usize]) -> Option<f64> {
+/// Heterotrait-monotrait ratio of blocks `a` (the paper's block i) and `b`; `None` when the
+/// denominator is zero (a block's indicators uncorrelated: the ratio is undefined).
+pub(crate) fn htmt(r: &Matrix, a: &[usize], b: &[usize], variant: HtmtVariant) -> Option<f64> {
+    let signed = variant == HtmtVariant::Eq1;
     let mut s = 0.0;
     for &i in a {
         for &j in b {
-            s += r[(i, j)].abs();
+            s += if signed { r[(i, j)] } else { r[(i, j)].abs() };
         }
     }
     let hetero = s / (a.len() * b.len()) as f64;
-    let denom = (mean_within(r, a) * mean_within(r, b)).sqrt();
-    (denom > 0.0).then(|| hetero / denom)
+    let denom = match variant {
+        HtmtVariant::Standard => (mean_within(r, a, false) * mean_within(r, b, false)).sqrt(),
+        HtmtVariant::Eq1 => mean_within(r, a, true),
+    };
+    (denom != 0.0 && denom.is_finite()).then(|| hetero / denom)
 }
 
 /// Total effects `B + B² + ...` of an acyclic path-coefficient matrix (`b[(i, j)]` = path
@@ -255,8 +294,59 @@ mod tests {
         ])
         .unwrap();
         assert_abs_diff_eq!(
-            htmt(&r, &[0, 1], &[2]).unwrap(),
+            htmt(&r, &[0, 1], &[2], HtmtVariant::Standard).unwrap(),
             0.4 / 0.6f64.sqrt(),
+            epsilon = 1e-15
+        );
+        // Eq. 1 (signed, block i's within mean only) on the same matrix:
+        // i = {0,1}: mean(-0.3, 0.5) / 0.6 = 0.1 / 0.6 = 0.166667;
+        // i = {2} (single indicator, within mean 1): 0.1 / 1 = 0.1 — not symmetric.
+        assert_abs_diff_eq!(
+            htmt(&r, &[0, 1], &[2], HtmtVariant::Eq1).unwrap(),
+            0.1 / 0.6,
+            epsilon = 1e-15
+        );
+        assert_abs_diff_eq!(
+            htmt(&r, &[2], &[0, 1], HtmtVariant::Eq1).unwrap(),
+            0.1,
+            epsilon = 1e-15
+        );
+    }
+
+    #[test]
+    fn htmt_two_by_two_blocks_both_variants() {
+        // Blocks {0,1}, {2,3}; within r01 = 0.8, r23 = 0.5; between r02 = 0.4, r03 = -0.2,
+        // r12 = 0.6, r13 = 0.2.
+        // Standard: mean|between| = (0.4+0.2+0.6+0.2)/4 = 0.35; sqrt(0.8·0.5) = 0.632456;
+        //           HTMT = 0.35 / 0.632456 = 0.553399.
+        // Eq. 1:    mean between = (0.4−0.2+0.6+0.2)/4 = 0.25; over block i's 0.8 -> 0.3125;
+        //           with i = {2,3}: 0.25 / 0.5 = 0.5.
+        let r = Matrix::from_rows(&[
+            vec![1.0, 0.8, 0.4, -0.2],
+            vec![0.8, 1.0, 0.6, 0.2],
+            vec![0.4, 0.6, 1.0, 0.5],
+            vec![-0.2, 0.2, 0.5, 1.0],
+        ])
+        .unwrap();
+        let (a, b) = (&[0, 1][..], &[2, 3][..]);
+        assert_abs_diff_eq!(
+            htmt(&r, a, b, HtmtVariant::Standard).unwrap(),
+            0.553_398_590_5,
+            epsilon = 1e-9
+        );
+        assert_abs_diff_eq!(
+            htmt(&r, b, a, HtmtVariant::Standard).unwrap(),
+            0.553_398_590_5,
+            epsilon = 1e-9
+        );
+        assert_abs_diff_eq!(
+            htmt(&r, a, b, HtmtVariant::Eq1).unwrap(),
+            0.3125,
+            epsilon = 1e-15
+        );
+        assert_abs_diff_eq!(
+            htmt(&r, b, a, HtmtVariant::Eq1).unwrap(),
+            0.5,
             epsilon = 1e-15
         );
     }

@@ -77,6 +77,60 @@ pub enum Preset {
     Chain,
 }
 
+/// A measurement-mode preset (issue 23): the paper calls every construct formative.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum MeasurementPreset {
+    /// Every construct Mode A (correlation weights). Our default: the figures the paper
+    /// reports (outer loadings, Cronbach's α, ρ_C, AVE, item VIF) are the reflective-model
+    /// checks, and a Mode A fit is what they describe.
+    #[default]
+    ModeA,
+    /// The paper's setting: Mode B (regression weights) wherever it says formative — seed
+    /// 003 §2.1 and appendix A.2 call the measurement model formative for every ability
+    /// dimension and the overall second-order construct, so every first- and second-order
+    /// construct.
+    PaperFormative,
+}
+
+impl MeasurementPreset {
+    /// The label shown beside the preset.
+    pub fn label(self) -> &'static str {
+        match self {
+            MeasurementPreset::ModeA => "Mode A everywhere (ours)",
+            MeasurementPreset::PaperFormative => "paper: formative = Mode B everywhere",
+        }
+    }
+
+    /// What the paper says about the mode behind its reported figures (shown with the preset).
+    pub const PAPER_NOTE: &'static str = "The paper calls its measurement model formative         (section 2.1, appendix A.2) but does not say which estimation mode produced Table 1 or         Table 3; the figures it reports (outer loadings, Cronbach's α, composite reliability,         AVE, item VIF below 5) are reflective-model checks, so as far as the paper tells Table 3         may have been computed either way.";
+}
+
+/// The glossary sentences of the paper-fidelity switches (issue 23): for each switch, which
+/// source each position follows and which is the default. The Structure page shows them;
+/// `docs/glossary-gold.md` has the same text.
+pub const FIDELITY_GLOSSARY: [(&str, &str); 5] = [
+    (
+        "HTMT",
+        "Standard (the default) follows Henseler, Ringle & Sarstedt (2015) as seminr and          SmartPLS compute it: mean |r| between the blocks over the geometric mean of both          blocks' mean |r| within. Paper Eq. 1 follows Gold's formula as printed: signed r,          divided by block i's within-block mean only (i = the first construct of the pair in          spec order), so it is not symmetric and can be negative or huge when block i's          indicators disagree. D_div uses whichever is chosen.",
+    ),
+    (
+        "Pruning",
+        "Stepwise (the default, ours) refits after each removal, removes the single worst task          and never takes a construct below min_indicators. Algorithm 1 follows Gold's          Algorithm 1 as printed: each pass removes every task with VIF above δ_VIF and every          task with loading below λ_min at once, with no floor.",
+    ),
+    (
+        "Measurement mode",
+        "Mode A everywhere (the default, ours) matches the reflective checks the paper reports          (loadings, α, ρ_C, AVE). The formative preset follows the paper's own description          (section 2.1, appendix A.2: every construct formative) as Mode B for every first- and          second-order construct. The paper does not say which mode produced Table 1 or Table 3.",
+    ),
+    (
+        "Human column (Chatbot Arena)",
+        "Separate construct (the default, ours): a single-indicator construct the top-level          construct points to. Indicator of the top construct follows Gold section 2.2 (\"an          external observed indicator of the top-level latent variable\"): one more indicator          of the single second-order construct in stage 2.",
+    ),
+    (
+        "Out-of-range scores",
+        "Cells outside the column's stated scale (Gold Table 2: % accuracy, 0-100) are flagged          before the results; by default (ours) they are fitted as printed and the fit says so;          excluding them treats them as missing (listwise deletion drops the model). Gold's          Table 2 prints Qwen2.5-VL 7B's Artwork as 147.5.",
+    ),
+];
+
 fn mode_str(m: Mode) -> &'static str {
     match m {
         Mode::A => "A",
@@ -217,6 +271,48 @@ impl SpecDraft {
                     .map(|w| (w[0].clone(), w[1].clone()))
                     .collect();
             }
+        }
+    }
+
+    /// Sets the mode of every first- and second-order construct by a [`MeasurementPreset`].
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::sem::suite::{gold_table2_draft, MeasurementPreset};
+    /// use coglab_core::sem::engine::Mode;
+    /// let mut d = gold_table2_draft();
+    /// d.apply_measurement(MeasurementPreset::PaperFormative);
+    /// assert!(d.constructs.iter().all(|c| c.mode == Mode::B));
+    /// assert_eq!(d.second_order[0].mode, Mode::B);
+    /// assert_eq!(d.measurement(), Some(MeasurementPreset::PaperFormative));
+    /// ```
+    pub fn apply_measurement(&mut self, preset: MeasurementPreset) {
+        let mode = match preset {
+            MeasurementPreset::ModeA => Mode::A,
+            MeasurementPreset::PaperFormative => Mode::B,
+        };
+        for c in &mut self.constructs {
+            c.mode = mode;
+        }
+        for h in &mut self.second_order {
+            h.mode = mode;
+        }
+    }
+
+    /// The preset the draft's modes match, if any (`None` for a mix).
+    pub fn measurement(&self) -> Option<MeasurementPreset> {
+        let modes: Vec<Mode> = self
+            .constructs
+            .iter()
+            .map(|c| c.mode)
+            .chain(self.second_order.iter().map(|h| h.mode))
+            .collect();
+        if modes.iter().all(|m| *m == Mode::A) {
+            Some(MeasurementPreset::ModeA)
+        } else if modes.iter().all(|m| *m == Mode::B) {
+            Some(MeasurementPreset::PaperFormative)
+        } else {
+            None
         }
     }
 
@@ -516,9 +612,14 @@ pub fn report_csv(report: &SemReport, table: ReportTable) -> String {
             }
         }
         ReportTable::Htmt => {
-            rows.push(["pair", "htmt"].map(s).to_vec());
+            // The variant on every row: the export says which formula made the figure.
+            rows.push(["pair", "htmt", "htmt_variant"].map(s).to_vec());
             for (k, v) in &report.htmt {
-                rows.push(vec![k.clone(), num(*v)]);
+                rows.push(vec![
+                    k.clone(),
+                    num(*v),
+                    report.htmt_variant.as_str().to_string(),
+                ]);
             }
         }
         ReportTable::Paths => {
@@ -530,7 +631,7 @@ pub fn report_csv(report: &SemReport, table: ReportTable) -> String {
         ReportTable::Diagnostics => {
             let d = &report.diagnostics;
             rows.push(
-                ["d_div", "tc", "d_valid", "mean", "max_htmt"]
+                ["d_div", "tc", "d_valid", "mean", "max_htmt", "htmt_variant"]
                     .map(s)
                     .to_vec(),
             );
@@ -540,6 +641,7 @@ pub fn report_csv(report: &SemReport, table: ReportTable) -> String {
                 num(d.d_valid),
                 num(d.mean),
                 opt(d.max_htmt),
+                report.htmt_variant.as_str().to_string(),
             ]);
         }
         ReportTable::Pruning => {
@@ -554,10 +656,12 @@ pub fn report_csv(report: &SemReport, table: ReportTable) -> String {
                     "tc",
                     "d_valid",
                     "mean",
+                    "prune_variant",
                 ]
                 .map(s)
                 .to_vec(),
             );
+            let variant = report.prune_variant.map_or("", |v| v.as_str());
             for (k, p) in report.pruning.iter().enumerate() {
                 rows.push(vec![
                     (k + 1).to_string(),
@@ -569,6 +673,7 @@ pub fn report_csv(report: &SemReport, table: ReportTable) -> String {
                     num(p.diagnostics.tc),
                     num(p.diagnostics.d_valid),
                     num(p.diagnostics.mean),
+                    variant.to_string(),
                 ]);
             }
         }
