@@ -84,22 +84,38 @@ pub fn draw_curves<DB: DrawingBackend>(
     let theme = &data.theme;
     let text = |size: f64| frame::text(theme, size);
     let (w, h, top) = frame::begin(area, theme, &data.title)?;
-    let mut names: Vec<String> = data
-        .curves
-        .iter()
-        .take(MAX_LEGEND)
-        .map(|c| c.name.clone())
-        .collect();
-    if data.curves.len() > MAX_LEGEND {
-        names.push(format!("+ {} more", data.curves.len() - MAX_LEGEND));
-    }
-    let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let layout = LegendLayout {
         x0: LEFT_AXIS,
         right: w - MARGIN,
         width: 44,
         gap: 8,
     };
+    // As many entries as fit in a third of the height below the title (on a phone, where each
+    // entry takes a row, a dozen would leave no room for the plot), the rest as "+ n more".
+    let legend_names = |shown: usize| {
+        let mut names: Vec<String> = data
+            .curves
+            .iter()
+            .take(shown)
+            .map(|c| c.name.clone())
+            .collect();
+        if data.curves.len() > shown {
+            names.push(format!("+ {} more", data.curves.len() - shown));
+        }
+        names
+    };
+    let room = (h - top) / 3;
+    let mut shown = data.curves.len().min(MAX_LEGEND);
+    let mut names = legend_names(shown);
+    while shown > 1 {
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        if frame::legend_height(&refs, layout) <= room {
+            break;
+        }
+        shown -= 1;
+        names = legend_names(shown);
+    }
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let top = if data.curves.len() > 1 {
         frame::legend(area, theme, &names, top, Key::Line, layout)?
     } else {
@@ -290,5 +306,41 @@ mod tests {
             (tick(2.0), tick(0.25), tick(-1.6)),
             ("2".into(), "0.25".into(), "-1.6".into())
         );
+    }
+
+    #[test]
+    fn a_phone_width_chart_of_many_curves_keeps_room_for_the_plot() {
+        // 20 curves with item-id names as long as KiVA's, at 358 x 322 px (a 390 px phone):
+        // one legend entry per row, so a dozen entries (and the plot below them) cannot fit.
+        // Before: "the drawing area (358x322) is too small".
+        let mut d = sample();
+        d.curves = (0..20)
+            .map(|k| Curve {
+                name: format!("2DRotation+90/{k}/extrapolation"),
+                points: vec![(-4.0, Some(0.1)), (4.0, Some(0.9))],
+            })
+            .collect();
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (358, 322)).into_drawing_area();
+            draw_curves(&area, &d).unwrap();
+        }
+        // Entries while they fit in a third of the height under the title, then "+ n more".
+        let shown = (0..20)
+            .filter(|k| svg.contains(&format!("2DRotation+90/{k}/extrapolation\n")))
+            .count();
+        assert!((1..=4).contains(&shown), "{shown} entries");
+        assert!(svg.contains(&format!("+ {} more", 20 - shown)));
+        // All 20 curves are drawn (two points each), beside the legend's strokes (one per
+        // entry shown and one for "+ n more").
+        let curves = thick(&svg).iter().filter(|l| l.len() == 2).count();
+        assert_eq!(curves, 20 + shown + 1);
+        // At 900 px wide the legend is not cut short below the dozen.
+        let mut wide = String::new();
+        {
+            let area = SVGBackend::with_string(&mut wide, (900, 400)).into_drawing_area();
+            draw_curves(&area, &d).unwrap();
+        }
+        assert!(wide.contains("+ 8 more"), "twelve entries at 900 px");
     }
 }

@@ -132,6 +132,24 @@ pub fn legend<DB: DrawingBackend>(
     Ok(ly + LEGEND_ROW + at.gap)
 }
 
+/// The height [`legend`] takes for `names` (rows of [`LEGEND_ROW`] plus the gap below), by the
+/// same wrapping rule, without drawing.
+pub fn legend_height(names: &[&str], at: LegendLayout) -> i32 {
+    if names.is_empty() {
+        return 0;
+    }
+    let (mut lx, mut rows) = (at.x0, 1);
+    for name in names {
+        let item_w = at.width + (name.chars().count() as i32) * 7;
+        if lx + item_w > at.right && lx > at.x0 {
+            lx = at.x0;
+            rows += 1;
+        }
+        lx += item_w;
+    }
+    rows * LEGEND_ROW + at.gap
+}
+
 /// `Ok` when every value is a finite number, else a message naming the series.
 ///
 /// # Errors
