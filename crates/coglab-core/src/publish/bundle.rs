@@ -768,10 +768,15 @@ fn score_run(
                 manifest: manifest.file.clone(),
                 entry,
                 file: st.file.clone(),
-                message: st
-                    .message
-                    .clone()
-                    .unwrap_or_else(|| format!("{} ({})", st.status, st.kind.label())),
+                message: st.message.as_deref().map_or_else(
+                    || format!("{} ({})", st.status, st.kind.label()),
+                    // The parsers' messages start with the file: it is named once.
+                    |m| {
+                        m.strip_prefix(&format!("{}: ", st.file))
+                            .unwrap_or(m)
+                            .to_string()
+                    },
+                ),
             });
         }
     }
