@@ -69,7 +69,7 @@ fn index_and_chunks_of_300_models_by_2710_items_stay_small() {
         let mut preds = String::new();
         for (id, cat, a) in &answers {
             let r = rng.next() % 100;
-            let parsed = if r % 50 == 0 {
+            let parsed = if r.is_multiple_of(50) {
                 String::new()
             } else if r < p_right {
                 a.to_string()
