@@ -460,3 +460,64 @@ fn sample_board_of_the_real_files_has_the_clis_numbers() {
     let v = coglab(&["verify", &s(&out)]);
     assert!(v.status.success(), "{}", stderr(&v));
 }
+
+#[test]
+fn published_rows_drill_down_and_compare_from_the_chunks() {
+    use coglab_core::leaderboard::detail::{compare_mmiq, mmiq_items, ItemsQuery};
+    use coglab_core::leaderboard::Detail;
+    use coglab_core::publish::site::{board_rows, details};
+    let out = temp("site").join("published");
+    let o = coglab(&[
+        "publish",
+        &s(&fixtures().join("publish/tiny")),
+        "--out",
+        &s(&out),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let index = read_index(&out);
+    let (rows, sources) = board_rows(&index);
+    // The two MM-IQ rows (MM-OPERA and Gold rows are on the static boards only).
+    assert_eq!(rows.mmiq.len(), 2);
+    assert_eq!(sources.len(), 2);
+    assert_eq!(rows.mmiq[0].model, "alpha");
+    assert_eq!(
+        (
+            rows.mmiq[0].report.overall.correct,
+            rows.mmiq[0].report.overall.n
+        ),
+        (5, 7)
+    );
+    let key: MmiqKeyChunk =
+        serde_json::from_slice(&std::fs::read(out.join("items/mmiq-key.json")).unwrap()).unwrap();
+    let full = |i: usize| {
+        let m = &index.models[sources[i].model];
+        let chunk: ModelChunk =
+            serde_json::from_slice(&std::fs::read(out.join(&m.chunk)).unwrap()).unwrap();
+        let summary = Detail::Mmiq(rows.mmiq[i].report.clone());
+        match details(&summary, sources[i].benchmark, &chunk, Some(&key)).unwrap() {
+            Detail::Mmiq(r) => r,
+            d => panic!("{d:?}"),
+        }
+    };
+    let (alpha, beta) = (full(0), full(1));
+    // Drill-down: alpha's wrong items are 2 (answered A, key C) and 5 (C, key B).
+    let wrong = mmiq_items(
+        &alpha,
+        &ItemsQuery {
+            wrong_only: true,
+            ..Default::default()
+        },
+    );
+    let ids: Vec<u64> = wrong.items.iter().map(|i| i.data_id).collect();
+    assert_eq!(ids, [2, 5]);
+    assert_eq!(wrong.overall.correct, 5);
+    // Comparison on the 7 items both scored (0-6), by hand: alpha right 0 1 3 4 6, beta right
+    // 1 2 4 5: both right {1, 4}, alpha only {0, 3, 6}, beta only {2, 5}, both wrong none.
+    let c = compare_mmiq(&alpha, &beta, 200, 1).unwrap();
+    let t = &c.comparison.table;
+    assert_eq!(
+        (t.both_correct, t.first_only, t.second_only, t.both_wrong),
+        (2, 3, 2, 0)
+    );
+    assert_eq!(c.cells.first_only, ["0", "3", "6"]);
+}

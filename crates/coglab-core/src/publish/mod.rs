@@ -12,6 +12,7 @@ pub mod audit;
 pub mod bundle;
 pub mod html;
 pub mod manifest;
+pub mod site;
 
 pub use bundle::{build, Bundle, Index, InputFile};
 pub use manifest::{Benchmark, Entry, Manifest, ManifestError};
