@@ -24,6 +24,23 @@ pub fn base_path() -> String {
     base.trim_end_matches('/').to_string()
 }
 
+/// Where the site's published bundle (`coglab publish --out`) is, relative to the base path:
+/// the `content` of `<meta name="coglab-published">` in `index.html` when present, else
+/// `published/`. Ends in `/`.
+pub fn published_rel() -> String {
+    let configured = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| {
+            d.query_selector("meta[name=coglab-published]")
+                .ok()
+                .flatten()
+        })
+        .and_then(|m| m.get_attribute("content"))
+        .map(|c| c.trim().trim_matches('/').to_string())
+        .filter(|c| !c.is_empty());
+    format!("{}/", configured.as_deref().unwrap_or("published"))
+}
+
 /// Fetches a file served with the app (relative to the base path) as text.
 ///
 /// # Errors

@@ -48,6 +48,7 @@ fn fixture() -> Board {
         size: "unknown".into(),
         cells,
         cite: None,
+        published: false,
     };
     let col = |k: &str| BoardColumn {
         key: k.into(),

@@ -71,6 +71,8 @@ pub struct BoardRow {
     /// year) and the link to the paper's project page (issue 26, defect 11: on the row, not
     /// only on hover, which phones lack).
     pub cite: Option<(String, String)>,
+    /// A row of the site's published bundle (`coglab publish`): computed, badged "published".
+    pub published: bool,
 }
 
 /// One metric column.
@@ -504,13 +506,14 @@ pub fn BoardTable(
                                 }
                             }).collect_view();
                             let kind = r.kind.label();
+                            let badge = if r.published { "published" } else { kind };
                             let mark = marks.as_ref().and_then(|m| m.for_row(&b, i)).cloned();
                             let rank_cell = crate::components::rank_panel::rank_cell(marks.is_some(), r.kind, rank, mark.as_ref());
                             view! {
-                                <tr data-testid=format!("{stem}-{kind}-row") data-model=r.model.clone() data-kind=kind class=format!("kind-{kind}")>
+                                <tr data-testid=format!("{stem}-{badge}-row") data-model=r.model.clone() data-kind=kind class=format!("kind-{kind}")>
                                     {rank_cell}
                                     <th scope="row">{r.model.clone()}" "
-                                        <span class=format!("badge {kind}") title=r.source.clone()>{kind}</span>
+                                        <span class=format!("badge {badge}") title=r.source.clone()>{badge}</span>
                                         {r.cite.clone().map(|(text, url)| view! {
                                             <a class="row-source" href=url target="_blank" rel="noopener"
                                                 title=r.source.clone() data-testid="row-source">{text}</a>
@@ -583,6 +586,7 @@ mod tests {
             size: "unknown".into(),
             cells,
             cite: None,
+            published: false,
         }
     }
 

@@ -372,6 +372,7 @@ mod tests {
             size: "unknown".into(),
             cells: vec![],
             cite: None,
+            published: false,
         }
     }
 

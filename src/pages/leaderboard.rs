@@ -84,6 +84,17 @@ struct Workspace {
     store_error: RwSignal<Option<String>>,
     /// The app's scoring worker.
     client: StoredValue<WorkerClient, LocalStorage>,
+    /// The site's published bundle ([`load_published`]), when it has one.
+    published: RwSignal<Option<coglab_core::publish::Index>>,
+}
+
+/// The names of the published models, for the boards' "published" badge.
+#[derive(Clone, Copy)]
+struct PublishedModels(Memo<Vec<String>>);
+
+/// The published model names in context (empty without a bundle).
+fn published_models() -> Vec<String> {
+    use_context::<PublishedModels>().map_or_else(Vec::new, |p| p.0.get())
 }
 
 /// The leaderboard page; the selected benchmark is the `b` query parameter (default MM-IQ);
@@ -121,8 +132,17 @@ pub fn Leaderboard() -> impl IntoView {
         restored: RwSignal::new(Vec::new()),
         store_error: RwSignal::new(None),
         client: StoredValue::new_local(use_worker()),
+        published: RwSignal::new(None),
     };
     let client = ws.client;
+    provide_context(PublishedModels(Memo::new(move |_| {
+        ws.published.with(|p| {
+            p.as_ref()
+                .map(|i| i.models.iter().map(|m| m.name.clone()).collect())
+                .unwrap_or_default()
+        })
+    })));
+    leptos::task::spawn_local(load_published(ws, client.get_value()));
     // Once files are staged, the scoring worker has started (it detected their formats); let
     // it warm up its MM-IQ reader ([`api::Warm`]), so that it is fast when "Score" is pressed.
     // Once per page.
@@ -523,6 +543,32 @@ async fn score_inputs(
 
 /// Scores again, in the worker, the files kept in this browser's store (on page load, or after
 /// one of them is removed).
+/// Shows the site's published bundle (`coglab publish`), when it has one: the page checks for
+/// its index first (a small fetch, so that a site without a bundle never starts the worker
+/// for it), then the worker reads it and keeps its MM-IQ and KiVA rows, which join the boards
+/// badged "published"; their items are fetched when a row is opened, compared or ranked.
+async fn load_published(ws: Workspace, client: WorkerClient) {
+    let rel = crate::data::published_rel();
+    let Ok(text) = fetch_text(&format!("{rel}index.json")).await else {
+        return;
+    };
+    if !text.trim_start().starts_with('{') {
+        return;
+    }
+    let base = format!("{}/{rel}", base_path());
+    match client.call(api::Published { base }).await {
+        Ok(Some(b)) => {
+            ws.mmiq.update(|v| v.extend(b.rows.mmiq));
+            ws.kiva.update(|v| v.extend(b.rows.kiva));
+            ws.published.set(Some(b.index));
+        }
+        Ok(None) => {}
+        Err(e) => ws
+            .error
+            .set(Some(format!("the published leaderboard: {e}"))),
+    }
+}
+
 async fn restore(ws: Workspace, client: WorkerClient) {
     let stored = match store::get_blobs(AREA).await {
         Ok(s) => s,
@@ -982,7 +1028,9 @@ fn MmiqTab(
     let board = Memo::new(move |_| {
         let b = bundle.get();
         let reported = b.as_ref().and_then(|r| r.as_ref().ok());
-        mmiq_board(reported, &rows.read(), &acc.read())
+        let mut b = mmiq_board(reported, &rows.read(), &acc.read());
+        board::mark_published(&mut b, &published_models());
+        b
     });
     let radar = Memo::new(move |_| {
         let b = board.get();
@@ -1062,7 +1110,9 @@ fn KivaTab(
     let board = Memo::new(move |_| {
         let b = baselines.get();
         let bl = b.as_ref().and_then(|r| r.as_ref().ok());
-        kiva_board(bl, &rows.read(), variant.get(), joint.get())
+        let mut b = kiva_board(bl, &rows.read(), variant.get(), joint.get());
+        board::mark_published(&mut b, &published_models());
+        b
     });
     let (stage, set_stage) = signal(0usize);
     let chart = Memo::new(move |_| {

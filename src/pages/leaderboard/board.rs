@@ -54,6 +54,17 @@ fn row(model: &str, kind: RowKind, source: String, cells: Vec<Option<BoardCell>>
         size,
         cells,
         cite: None,
+        published: false,
+    }
+}
+
+/// Badges the computed rows of the published models as "published" (their source says so).
+pub fn mark_published(board: &mut Board, published: &[String]) {
+    for r in &mut board.rows {
+        if r.kind == RowKind::Computed && published.contains(&r.model) {
+            r.published = true;
+            r.source = format!("published bundle (coglab publish); {}", r.source);
+        }
     }
 }
 
