@@ -543,18 +543,15 @@ async fn score_inputs(
 
 /// Scores again, in the worker, the files kept in this browser's store (on page load, or after
 /// one of them is removed).
-/// Shows the site's published bundle (`coglab publish`), when it has one: the page checks for
-/// its index first (a small fetch, so that a site without a bundle never starts the worker
-/// for it), then the worker reads it and keeps its MM-IQ and KiVA rows, which join the boards
-/// badged "published"; their items are fetched when a row is opened, compared or ranked.
+/// Shows the site's published bundle (`coglab publish`), when the build has one (its
+/// `<meta name="coglab-published">`; without it nothing is fetched and the worker is not
+/// started): the worker reads its index and keeps its MM-IQ and KiVA rows, which join the
+/// boards badged "published"; their items are fetched when a row is opened, compared or
+/// ranked.
 async fn load_published(ws: Workspace, client: WorkerClient) {
-    let rel = crate::data::published_rel();
-    let Ok(text) = fetch_text(&format!("{rel}index.json")).await else {
+    let Some(rel) = crate::data::published_rel() else {
         return;
     };
-    if !text.trim_start().starts_with('{') {
-        return;
-    }
     let base = format!("{}/{rel}", base_path());
     match client.call(api::Published { base }).await {
         Ok(Some(b)) => {
