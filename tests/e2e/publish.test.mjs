@@ -1,0 +1,168 @@
+// End-to-end: a published leaderboard (issue 21). The sample leaderboard folder
+// (crates/coglab-core/tests/fixtures/publish/sample: the real KiVA GPT-4V multi- and
+// single-image and MANTIS runs and the MM-IQ example predictions with its key from
+// ../shared/data, the hand-made MM-OPERA judge files, Gold's Table 2 matrix) is published with
+// the CLI into a copy of dist/ (scripts/published.py, static-routes.py, sw-precache.py, as the
+// build does), served, and opened in fresh browser contexts: the published rows show the CLI's
+// numbers with no file dropped, a drill-down and a comparison run on the published items, the
+// static boards are there without JavaScript, and a board's rows are visible within 1.5 s on a
+// Fast 3G profile from an empty cache.
+//
+// The index stores figures rounded to 6 decimals (coglab_core::publish::bundle::round6), so
+// values are compared with the CLI to 1e-6.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, mkdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(here, '../..');
+const DATA = process.env.COGLAB_DATA ?? join(ROOT, '../shared/data');
+const HAVE_DATA = existsSync(DATA);
+if (!HAVE_DATA && process.env.CI === 'true') {
+  throw new Error(`${DATA} is absent: the publish end-to-end test needs the real data in CI`);
+}
+const SRC_DIST = process.env.COGLAB_DIST ?? join(ROOT, 'dist');
+const FIX = join(ROOT, 'crates/coglab-core/tests/fixtures');
+const KEY = join(DATA, 'mmiq/MMIQ_benchmark_answer_dict.jsonl');
+const PREDS = join(DATA, 'mmiq/example_output_parsed.jsonl');
+const KIVA = join(DATA, 'kiva/model_data/KiVA');
+
+/** The coglab CLI's stdout for the given arguments (COGLAB_BIN, else cargo run). */
+function cliText(args) {
+  return process.env.COGLAB_BIN
+    ? execFileSync(process.env.COGLAB_BIN, args, { encoding: 'utf8', maxBuffer: 1 << 28 })
+    : execFileSync('cargo', ['run', '-q', '-p', 'coglab-cli', '--', ...args],
+      { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28 });
+}
+const cli = (args) => JSON.parse(cliText(args));
+
+// The sample leaderboard, published into a copy of dist/ before the server starts.
+const work = mkdtempSync(join(tmpdir(), 'coglab-publish-e2e-'));
+const board = join(work, 'board');
+const bundle = join(work, 'published');
+const site = join(work, 'dist');
+let index = null;
+if (HAVE_DATA) {
+  mkdirSync(board, { recursive: true });
+  cpSync(join(FIX, 'publish/sample/leaderboard.toml'), join(board, 'leaderboard.toml'));
+  symlinkSync(realpathSync(DATA), join(board, 'data'));
+  symlinkSync(realpathSync(join(FIX, 'mmopera')), join(board, 'mmopera'));
+  symlinkSync(realpathSync(join(FIX, 'publish/tiny')), join(board, 'gold'));
+  index = cli(['publish', board, '--out', bundle, '--json']);
+  cpSync(SRC_DIST, site, { recursive: true });
+  const env = { ...process.env, COGLAB_PUBLISHED_SRC: bundle };
+  for (const step of [['published.py', 'copy'], ['static-routes.py'], ['published.py', 'inline'], ['sw-precache.py']]) {
+    execFileSync('python3', [join(ROOT, 'scripts', step[0]), ...step.slice(1), site], { env });
+  }
+  process.env.COGLAB_DIST = site;
+}
+const { start, newPage, App } = await import('./support.mjs');
+
+let env;
+before(async () => { if (HAVE_DATA) env = await start(); });
+after(async () => { await env?.close(); });
+
+const near = (a, b) => Math.abs(a - b) <= 1e-6;
+const skip = !HAVE_DATA && `${DATA} absent`;
+
+test('published rows, a drill-down and a comparison show the CLI numbers, no file dropped',
+  { skip }, async () => {
+    const { page, context, errors } = await newPage(env.browser);
+    const app = new App(page, env.base);
+    const chunks = [];
+    page.on('request', (r) => { if (r.url().includes('/published/items/')) chunks.push(r.url()); });
+    await app.goto('/leaderboard');
+    // MM-IQ: the example predictions' row, badged "published", with the CLI's figures.
+    const row = page.locator('[data-testid=mmiq-published-row][data-model="MM-IQ example"]');
+    await row.waitFor();
+    assert.equal(await row.locator('.badge').innerText(), 'published');
+    const want = cli(['score', 'mmiq', '--answers', KEY, PREDS, '--json']);
+    const mean = row.locator('td[data-col=mean]');
+    assert.ok(near(Number(await mean.getAttribute('data-value')), want.overall.accuracy));
+    assert.ok(near(Number(await mean.getAttribute('data-ci-low')), want.overall.ci_low));
+    assert.ok(near(Number(await mean.getAttribute('data-ci-high')), want.overall.ci_high));
+    // And the index the CLI wrote says the same.
+    const pub = index.models.find((m) => m.name === 'MM-IQ example').runs[0].figures.mmiq;
+    assert.equal(pub.overall.k, want.overall.correct);
+    // No file was dropped: the file list is empty.
+    assert.equal(await page.locator('[data-testid=lb-files] li').count(), 0);
+    // Drill-down: the model page's wrong items come from the published chunk (fetched now).
+    await page.getByTestId('model-pick').selectOption({ label: 'MM-IQ example' });
+    await page.getByTestId('wrong-only').check();
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll('[data-testid=item-row]')];
+      return rows.length > 0 && rows.every((r) => r.dataset.correct === 'false');
+    });
+    const wrong = await page.getByTestId('item-row').count();
+    assert.equal(wrong, want.overall.n - want.overall.correct);
+    assert.ok(chunks.some((u) => u.endsWith('/published/items/mm-iq-example.json')), chunks.join(' '));
+    assert.ok(chunks.some((u) => u.endsWith('/published/items/mmiq-key.json')), chunks.join(' '));
+    await app.screenshot('publish-mmiq');
+
+    // KiVA: the three published runs with the CLI's stage means, and their comparison.
+    await page.getByTestId('tab-kiva').click();
+    await page.waitForURL(/b=kiva/);
+    const runs = [['GPT-4V (multi-image)', 'gpt4_multi_image'], ['GPT-4V (single-image)', 'gpt4_single_image'],
+      ['MANTIS (multi-image)', 'mantis_multi_image']];
+    for (const [model, folder] of runs) {
+      const r = page.locator(`[data-testid=kiva-published-row][data-model="${model}"]`);
+      await r.waitFor();
+      const kv = cli(['score', 'kiva', join(KIVA, folder), '--json']);
+      const cells = Object.fromEntries(await r.locator('td[data-value]').evaluateAll(
+        (tds) => tds.map((td) => [td.dataset.col, Number(td.dataset.value)])));
+      assert.equal(Object.keys(cells).length, 18, model);
+      for (const [col, v] of Object.entries(cells)) {
+        const [d, st] = col.split('/');
+        const w = d === 'All' ? kv.overall[st] : kv.by_domain[d][st];
+        assert.ok(near(v, w.mean), `${model} ${col}: ${v} vs ${w.mean}`);
+      }
+    }
+    // The comparison by stage runs on the published trials: 700 paired stage-1 trials, and the
+    // paired means are the two runs' overall stage-1 means from the CLI.
+    const cross = page.locator('[data-testid=kiva-compare] [data-stage=cross]');
+    await cross.waitFor();
+    const ct = (await cross.locator('td').allInnerTexts()).map(Number);
+    assert.equal(ct.reduce((a, b) => a + b, 0), 700);
+    const stats = await cross.locator('[data-testid=kiva-compare-stats]').innerText();
+    const g = cli(['score', 'kiva', join(KIVA, 'gpt4_multi_image'), '--json']);
+    assert.ok(stats.includes(`${(100 * g.overall.cross.mean).toFixed(1)}%`), stats);
+    await app.screenshot('publish-kiva');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+test('the static boards are there without JavaScript', { skip }, async () => {
+  const { page, context } = await newPage(env.browser, { javaScriptEnabled: false });
+  await page.goto(`${env.base}/leaderboard/`);
+  const kiva = page.getByTestId('static-board-kiva');
+  assert.equal(await kiva.locator('tr[data-source=published]').count(), 3);
+  assert.ok((await kiva.innerText()).includes('88.57'));
+  const mmiq = page.getByTestId('static-board-mmiq');
+  const ex = mmiq.locator('tr[data-source=published][data-model="MM-IQ example"]');
+  assert.match(await ex.innerText(), /33\.00/);
+  // The paper's rows, with their source.
+  assert.ok(await mmiq.locator('tr[data-source=reported]').count() >= 12);
+  await context.close();
+});
+
+test('a board is visible within 1.5 s on Fast 3G from an empty cache', { skip }, async () => {
+  const { page, context } = await newPage(env.browser);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  // Chromium DevTools' "Fast 3G" profile.
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false, latency: 562.5, downloadThroughput: (1.44 * 1024 * 1024 / 8) * 0.9,
+    uploadThroughput: (675 * 1024 / 8) * 0.9,
+  });
+  const t0 = Date.now();
+  await page.goto(`${env.base}/leaderboard/`, { waitUntil: 'commit' });
+  await page.locator('[data-source=published]').first().waitFor({ state: 'visible', timeout: 10000 });
+  const ms = Date.now() - t0;
+  assert.ok(ms <= 1500, `first published row visible after ${ms} ms`);
+  await context.close();
+});
