@@ -193,6 +193,9 @@ pub fn Leaderboard() -> impl IntoView {
                 benchmark. Click a column header to sort; hover a number for its interval."</p>
             <DropZone on_score=on_score cancel=move || client.get_value().cancel() ws=ws
                 forget=move |one| leptos::task::spawn_local(forget_kept(ws, client.get_value(), one)) />
+            <crate::components::audit_panel::AuditPanel rows=Signal::derive(move || {
+                ws.published.with(|p| p.as_ref().map(|i| i.audit.clone()).unwrap_or_default())
+            }) />
             <div class="tabs" role="tablist" aria-label="Benchmark">{tabs}</div>
             <div class="tab-panel" role="tabpanel">
                 {move || match selected.get() {

@@ -90,6 +90,14 @@ test('published rows, a drill-down and a comparison show the CLI numbers, no fil
     assert.equal(pub.overall.k, want.overall.correct);
     // No file was dropped: the file list is empty.
     assert.equal(await page.locator('[data-testid=lb-files] li').count(), 0);
+    // The reproducibility audit (the sample matches the example to the paper's GPT-4o row):
+    // 8 figures, Logical Operation flagged (8/16, Wilson [28.00, 72.00] vs the paper's 25.52).
+    const audit = page.getByTestId('audit-panel');
+    await audit.waitFor();
+    assert.equal(await audit.getByTestId('audit-row').count(), 8);
+    const flagged = audit.locator('[data-testid=audit-row][data-flagged=true]');
+    assert.equal(await flagged.count(), 1);
+    assert.match(await flagged.innerText(), /Logical Operation/);
     // Drill-down: the model page's wrong items come from the published chunk (fetched now).
     await page.getByTestId('model-pick').selectOption({ label: 'MM-IQ example' });
     await page.getByTestId('wrong-only').check();

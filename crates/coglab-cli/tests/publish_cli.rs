@@ -441,6 +441,39 @@ fn sample_board_of_the_real_files_has_the_clis_numbers() {
         })
         .sum();
     assert_eq!(ones, 33);
+    // The audit against MM-IQ Table 2's GPT-4o row (the manifest's reported_as): the Mean and
+    // the 7 paradigms the example has; Wilson 95% by the formula of the tiny test (python):
+    // Mean 33/100 [24.563, 42.695] holds 26.87; Logical Operation 8/16 [28.000, 72.000] does not
+    // hold 25.52 ± 0.005: the one flag; Concrete Object 0/1 [0, 79.345] holds 50.00.
+    let audit: Vec<_> = index
+        .audit
+        .iter()
+        .filter(|a| a.model == "MM-IQ example")
+        .collect();
+    assert_eq!(audit.len(), 8);
+    let flagged: Vec<&str> = audit
+        .iter()
+        .filter(|a| a.flagged)
+        .map(|a| a.column.as_str())
+        .collect();
+    assert_eq!(flagged, ["Logical Operation"]);
+    let lo = audit
+        .iter()
+        .find(|a| a.column == "Logical Operation")
+        .unwrap();
+    assert!((lo.interval.0 - 28.000).abs() < 1e-3 && (lo.interval.1 - 72.000).abs() < 1e-3);
+    assert!((lo.gap - (50.0 - 25.52)).abs() < 1e-9);
+    assert!(
+        lo.explain
+            .iter()
+            .any(|e| e == "coverage: 100 of 2710 items"),
+        "{:?}",
+        lo.explain
+    );
+    assert!(lo
+        .explain
+        .iter()
+        .any(|e| e == "extractor: parsed_pred as given"));
     // MM-OPERA ICA (coglab-core/tests/mmopera.rs, ica_holistic): SR 34/60.
     let ica = &index
         .models
