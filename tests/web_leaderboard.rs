@@ -49,6 +49,7 @@ fn fixture() -> Board {
         cells,
         cite: None,
         published: false,
+        row_id: None,
     };
     let col = |k: &str| BoardColumn {
         key: k.into(),

@@ -73,6 +73,9 @@ pub struct BoardRow {
     pub cite: Option<(String, String)>,
     /// A row of the site's published bundle (`coglab publish`): computed, badged "published".
     pub published: bool,
+    /// The scoring worker's id of a computed row (to tell published rows from dropped ones of
+    /// the same model).
+    pub row_id: Option<u64>,
 }
 
 /// One metric column.
@@ -587,6 +590,7 @@ mod tests {
             cells,
             cite: None,
             published: false,
+            row_id: None,
         }
     }
 

@@ -373,6 +373,7 @@ mod tests {
             cells: vec![],
             cite: None,
             published: false,
+            row_id: None,
         }
     }
 

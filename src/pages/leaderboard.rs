@@ -86,15 +86,17 @@ struct Workspace {
     client: StoredValue<WorkerClient, LocalStorage>,
     /// The site's published bundle ([`load_published`]), when it has one.
     published: RwSignal<Option<coglab_core::publish::Index>>,
+    /// The worker's ids of the published rows.
+    published_rows: RwSignal<Vec<u64>>,
 }
 
-/// The names of the published models, for the boards' "published" badge.
+/// The worker's ids of the published rows, for the boards' "published" badge.
 #[derive(Clone, Copy)]
-struct PublishedModels(Memo<Vec<String>>);
+struct PublishedRows(RwSignal<Vec<u64>>);
 
-/// The published model names in context (empty without a bundle).
-fn published_models() -> Vec<String> {
-    use_context::<PublishedModels>().map_or_else(Vec::new, |p| p.0.get())
+/// The published rows' ids in context (empty without a bundle).
+fn published_row_ids() -> Vec<u64> {
+    use_context::<PublishedRows>().map_or_else(Vec::new, |p| p.0.get())
 }
 
 /// The leaderboard page; the selected benchmark is the `b` query parameter (default MM-IQ);
@@ -133,15 +135,10 @@ pub fn Leaderboard() -> impl IntoView {
         store_error: RwSignal::new(None),
         client: StoredValue::new_local(use_worker()),
         published: RwSignal::new(None),
+        published_rows: RwSignal::new(Vec::new()),
     };
     let client = ws.client;
-    provide_context(PublishedModels(Memo::new(move |_| {
-        ws.published.with(|p| {
-            p.as_ref()
-                .map(|i| i.models.iter().map(|m| m.name.clone()).collect())
-                .unwrap_or_default()
-        })
-    })));
+    provide_context(PublishedRows(ws.published_rows));
     leptos::task::spawn_local(load_published(ws, client.get_value()));
     // Once files are staged, the scoring worker has started (it detected their formats); let
     // it warm up its MM-IQ reader ([`api::Warm`]), so that it is fast when "Score" is pressed.
@@ -558,6 +555,9 @@ async fn load_published(ws: Workspace, client: WorkerClient) {
     let base = format!("{}/{rel}", base_path());
     match client.call(api::Published { base }).await {
         Ok(Some(b)) => {
+            let ids = b.rows.mmiq.iter().map(|r| r.id);
+            let ids: Vec<u64> = ids.chain(b.rows.kiva.iter().map(|r| r.id)).collect();
+            ws.published_rows.set(ids);
             ws.mmiq.update(|v| v.extend(b.rows.mmiq));
             ws.kiva.update(|v| v.extend(b.rows.kiva));
             ws.published.set(Some(b.index));
@@ -1029,7 +1029,7 @@ fn MmiqTab(
         let b = bundle.get();
         let reported = b.as_ref().and_then(|r| r.as_ref().ok());
         let mut b = mmiq_board(reported, &rows.read(), &acc.read());
-        board::mark_published(&mut b, &published_models());
+        board::mark_published(&mut b, &published_row_ids());
         b
     });
     let radar = Memo::new(move |_| {
@@ -1111,7 +1111,7 @@ fn KivaTab(
         let b = baselines.get();
         let bl = b.as_ref().and_then(|r| r.as_ref().ok());
         let mut b = kiva_board(bl, &rows.read(), variant.get(), joint.get());
-        board::mark_published(&mut b, &published_models());
+        board::mark_published(&mut b, &published_row_ids());
         b
     });
     let (stage, set_stage) = signal(0usize);

@@ -55,13 +55,15 @@ fn row(model: &str, kind: RowKind, source: String, cells: Vec<Option<BoardCell>>
         cells,
         cite: None,
         published: false,
+        row_id: None,
     }
 }
 
-/// Badges the computed rows of the published models as "published" (their source says so).
-pub fn mark_published(board: &mut Board, published: &[String]) {
+/// Badges the rows of the published bundle (by worker row id) as "published" (their source
+/// says so).
+pub fn mark_published(board: &mut Board, published: &[u64]) {
     for r in &mut board.rows {
-        if r.kind == RowKind::Computed && published.contains(&r.model) {
+        if r.kind == RowKind::Computed && r.row_id.is_some_and(|id| published.contains(&id)) {
             r.published = true;
             r.source = format!("published bundle (coglab publish); {}", r.source);
         }
@@ -173,12 +175,14 @@ pub fn mmiq_board(
                 .iter()
                 .map(|c| r.report.by_category.get(*c).map(|a| acc_cell(a, ""))),
         );
-        rows.push(row(
+        let mut computed_row = row(
             &r.model,
             RowKind::Computed,
             format!("computed from {}", r.report.file),
             cells,
-        ));
+        );
+        computed_row.row_id = Some(r.id);
+        rows.push(computed_row);
     }
     for a in acc {
         let many = a.summary.rows.len() > 1;
@@ -337,6 +341,7 @@ pub fn kiva_board(
         if kind == RowKind::Baseline {
             row.kind = RowKind::Baseline;
         }
+        row.row_id = Some(r.id);
         rows.push(row);
     }
     if let Some(v) = bundled {
