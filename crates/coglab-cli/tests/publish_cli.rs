@@ -554,3 +554,77 @@ fn published_rows_drill_down_and_compare_from_the_chunks() {
     );
     assert_eq!(c.cells.first_only, ["0", "3", "6"]);
 }
+
+#[test]
+fn a_submission_is_checked_against_the_published_row() {
+    use coglab_core::leaderboard::{score_files, Detail, InputRef};
+    use coglab_core::publish::site::{board_rows, details, reproduce};
+    let out = temp("submit").join("published");
+    let tiny = fixtures().join("publish/tiny");
+    let o = coglab(&["publish", &s(&tiny), "--out", &s(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let index = read_index(&out);
+    let (rows, sources) = board_rows(&index);
+    let key: MmiqKeyChunk =
+        serde_json::from_slice(&std::fs::read(out.join("items/mmiq-key.json")).unwrap()).unwrap();
+    let chunk: ModelChunk =
+        serde_json::from_slice(&std::fs::read(out.join("items/alpha.json")).unwrap()).unwrap();
+    let published = details(
+        &Detail::Mmiq(rows.mmiq[0].report.clone()),
+        sources[0].benchmark,
+        &chunk,
+        Some(&key),
+    )
+    .unwrap();
+    let board = [
+        rows.mmiq[0].report.overall.accuracy,
+        rows.mmiq[1].report.overall.accuracy,
+    ];
+    let submit = |preds: &[u8]| {
+        let k = std::fs::read(tiny.join("keys/key.jsonl")).unwrap();
+        let s = score_files(
+            &[
+                InputRef {
+                    path: "key.jsonl",
+                    bytes: &k,
+                    model: None,
+                },
+                InputRef {
+                    path: "alpha.jsonl",
+                    bytes: preds,
+                    model: Some("alpha"),
+                },
+            ],
+            |_, _, _| {},
+        );
+        Detail::Mmiq(s.mmiq[0].report.clone())
+    };
+    // alpha's own file reproduces its row: 7 items, same verdicts; 5/7 ranks first of
+    // {5/7, 5/8}.
+    let same = reproduce(
+        &published,
+        &submit(&std::fs::read(tiny.join("runs/alpha.jsonl")).unwrap()),
+        &board,
+    )
+    .unwrap();
+    assert!(same.reproduces);
+    assert_eq!(
+        (same.compared, same.n_differing, same.rank, same.of),
+        (7, 0, 1, 2)
+    );
+    // Item 2 answered C (right) instead of A, and item 7 added (D, right): 7/8 = 0.875, rank 1;
+    // item 2's verdict differs, item 7 is only in the submission.
+    let text = std::fs::read_to_string(tiny.join("runs/alpha.jsonl"))
+        .unwrap()
+        .replace(
+            "\"data_id\": 2, \"category\": \"Mathematical\", \"parsed_pred\": \"A\"",
+            "\"data_id\": 2, \"category\": \"Mathematical\", \"parsed_pred\": \"C\"",
+        )
+        + "{\"data_id\": 7, \"category\": \"2D-Geometry\", \"parsed_pred\": \"D\"}\n";
+    let diff = reproduce(&published, &submit(text.as_bytes()), &board).unwrap();
+    assert!(!diff.reproduces);
+    assert_eq!(diff.differing, ["2"]);
+    assert_eq!((diff.only_published, diff.only_submitted), (0, 1));
+    assert!((diff.figure - 0.875).abs() < 1e-12);
+    assert_eq!(diff.rank, 1);
+}

@@ -216,3 +216,150 @@ pub fn details(
         )),
     }
 }
+
+/// Whether a visitor's result files reproduce a published row, and where they would rank.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Reproduction {
+    /// Items (MM-IQ) or trials × stages (KiVA) compared.
+    pub compared: usize,
+    /// Whether every compared verdict is the same and neither side has items the other lacks.
+    pub reproduces: bool,
+    /// The items whose verdicts differ (MM-IQ: data ids; KiVA: `<subdomain> v<variation>
+    /// <stage>`), at most [`MAX_LISTED`].
+    pub differing: Vec<String>,
+    /// How many differ (all of them).
+    pub n_differing: usize,
+    /// Items scored in the published row only.
+    pub only_published: usize,
+    /// Items scored in the submitted files only.
+    pub only_submitted: usize,
+    /// The headline figure of the submitted files (MM-IQ accuracy, KiVA stage-1 mean).
+    pub figure: f64,
+    /// The published row's headline figure.
+    pub published_figure: f64,
+    /// The rank the submitted figure would take among the published rows of the benchmark
+    /// (1 + the number of published figures above it by more than 1e-6, the index's rounding;
+    /// the published row itself included).
+    pub rank: usize,
+    /// Published rows of the benchmark.
+    pub of: usize,
+}
+
+/// The most differing items [`reproduce`] lists.
+pub const MAX_LISTED: usize = 50;
+
+/// The headline figure of a report: MM-IQ accuracy, KiVA stage-1 (cross-domain) mean.
+pub fn headline(d: &Detail) -> Option<f64> {
+    match d {
+        Detail::Mmiq(r) => Some(r.overall.accuracy),
+        Detail::Kiva(r) => r.overall.cross.map(|m| m.mean),
+        _ => None,
+    }
+}
+
+/// Compares a visitor's scored files (`submitted`) with a published row's items
+/// (`published`, its chunk fetched), verdict by verdict, and ranks the submitted figure among
+/// `board`, the headline figures of the benchmark's published rows.
+///
+/// # Errors
+/// A message when the two are not reports of one benchmark with items (MM-IQ or KiVA).
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::Detail;
+/// use coglab_core::mmiq::{score, AnswerKey, Predictions};
+/// use coglab_core::publish::site::reproduce;
+/// let key = AnswerKey::parse("k.jsonl", concat!(
+///     r#"{"category": "Mathematical", "data_id": 0, "answer": "A"}"#, "\n",
+///     r#"{"category": "Mathematical", "data_id": 1, "answer": "B"}"#)).unwrap();
+/// let run = |p: &str| Detail::Mmiq(score(&key, &Predictions::parse("p.jsonl", p.as_bytes()).unwrap()).unwrap());
+/// let published = run("{\"data_id\": 0, \"parsed_pred\": \"A\"}\n{\"data_id\": 1, \"parsed_pred\": \"C\"}");
+/// let same = reproduce(&published, &published, &[0.5, 0.9]).unwrap();
+/// assert!(same.reproduces);
+/// assert_eq!((same.rank, same.of), (2, 2));
+/// let other = run("{\"data_id\": 0, \"parsed_pred\": \"A\"}\n{\"data_id\": 1, \"parsed_pred\": \"B\"}");
+/// let r = reproduce(&published, &other, &[0.5, 0.9]).unwrap();
+/// assert!(!r.reproduces);
+/// assert_eq!(r.differing, ["1"]);
+/// assert_eq!(r.rank, 1);
+/// ```
+pub fn reproduce(
+    published: &Detail,
+    submitted: &Detail,
+    board: &[f64],
+) -> Result<Reproduction, String> {
+    let mut differing = Vec::new();
+    let (compared, only_published, only_submitted) = match (published, submitted) {
+        (Detail::Mmiq(p), Detail::Mmiq(s)) => {
+            let pv: BTreeMap<u64, bool> = p.items.iter().map(|i| (i.data_id, i.correct)).collect();
+            let sv: BTreeMap<u64, bool> = s.items.iter().map(|i| (i.data_id, i.correct)).collect();
+            let mut compared = 0;
+            for (id, c) in &pv {
+                if let Some(d) = sv.get(id) {
+                    compared += 1;
+                    if d != c {
+                        differing.push(id.to_string());
+                    }
+                }
+            }
+            let only_p = pv.keys().filter(|k| !sv.contains_key(k)).count();
+            let only_s = sv.keys().filter(|k| !pv.contains_key(k)).count();
+            (compared, only_p, only_s)
+        }
+        (Detail::Kiva(p), Detail::Kiva(s)) => {
+            type Key = (String, u64);
+            let stages = |t: &TrialResult| {
+                [
+                    ("cross", t.cross),
+                    ("within_conditional", t.within_conditional),
+                    ("within_joint", t.within_joint),
+                    ("extrapolation", t.extrapolation),
+                ]
+            };
+            let pv: BTreeMap<Key, &TrialResult> = p
+                .trials
+                .iter()
+                .map(|t| ((t.subdomain.clone(), t.variation), t))
+                .collect();
+            let sv: BTreeMap<Key, &TrialResult> = s
+                .trials
+                .iter()
+                .map(|t| ((t.subdomain.clone(), t.variation), t))
+                .collect();
+            let mut compared = 0;
+            for (k, t) in &pv {
+                let Some(u) = sv.get(k) else { continue };
+                for ((stage, a), (_, b)) in stages(t).into_iter().zip(stages(u)) {
+                    compared += 1;
+                    let same = match (a, b) {
+                        (Some(x), Some(y)) => (x - y).abs() <= 1e-12,
+                        (None, None) => true,
+                        _ => false,
+                    };
+                    if !same {
+                        differing.push(format!("{} v{} {stage}", k.0, k.1));
+                    }
+                }
+            }
+            let only_p = pv.keys().filter(|k| !sv.contains_key(*k)).count();
+            let only_s = sv.keys().filter(|k| !pv.contains_key(*k)).count();
+            (compared, only_p, only_s)
+        }
+        _ => return Err("the submitted files and the published row are not of one benchmark with items (MM-IQ or KiVA)".into()),
+    };
+    let figure = headline(submitted).unwrap_or(f64::NAN);
+    let n_differing = differing.len();
+    differing.truncate(MAX_LISTED);
+    Ok(Reproduction {
+        compared,
+        reproduces: n_differing == 0 && only_published == 0 && only_submitted == 0,
+        differing,
+        n_differing,
+        only_published,
+        only_submitted,
+        figure,
+        published_figure: headline(published).unwrap_or(f64::NAN),
+        rank: 1 + board.iter().filter(|v| **v > figure + 1e-6).count(),
+        of: board.len(),
+    })
+}
