@@ -193,6 +193,7 @@ pub fn Leaderboard() -> impl IntoView {
             <crate::components::audit_panel::AuditPanel rows=Signal::derive(move || {
                 ws.published.with(|p| p.as_ref().map(|i| i.audit.clone()).unwrap_or_default())
             }) />
+            <SubmissionCheck ws=ws />
             <div class="tabs" role="tablist" aria-label="Benchmark">{tabs}</div>
             <div class="tab-panel" role="tabpanel">
                 {move || match selected.get() {
@@ -543,6 +544,144 @@ async fn score_inputs(
 
 /// Scores again, in the worker, the files kept in this browser's store (on page load, or after
 /// one of them is removed).
+/// One submission to check: (benchmark label, model, published row, submitted row, the
+/// benchmark's published rows).
+type Submission = (&'static str, String, u64, u64, Vec<u64>);
+
+/// The submissions among the rows: every dropped (not published) MM-IQ or KiVA row whose model
+/// has a published row of the same benchmark.
+fn submissions(ws: Workspace) -> Vec<Submission> {
+    let published = ws.published_rows.get();
+    if published.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    ws.mmiq.with(|rows| {
+        let board: Vec<u64> = rows
+            .iter()
+            .filter(|r| published.contains(&r.id))
+            .map(|r| r.id)
+            .collect();
+        for r in rows.iter().filter(|r| !published.contains(&r.id)) {
+            if let Some(p) = rows
+                .iter()
+                .find(|p| published.contains(&p.id) && p.model == r.model)
+            {
+                out.push(("MM-IQ", r.model.clone(), p.id, r.id, board.clone()));
+            }
+        }
+    });
+    ws.kiva.with(|rows| {
+        for r in rows.iter().filter(|r| !published.contains(&r.id)) {
+            let variant = r.report.variant;
+            let board: Vec<u64> = rows
+                .iter()
+                .filter(|p| published.contains(&p.id) && p.report.variant == variant)
+                .map(|p| p.id)
+                .collect();
+            if let Some(p) = rows.iter().find(|p| {
+                published.contains(&p.id) && p.model == r.model && p.report.variant == variant
+            }) {
+                out.push((variant.name(), r.model.clone(), p.id, r.id, board));
+            }
+        }
+    });
+    out
+}
+
+/// The submission check: for files a visitor dropped under the name of a published model,
+/// whether they reproduce the published row (the same item verdicts, or which items differ)
+/// and where they would rank among the published rows; computed by the core in the worker.
+#[component]
+fn SubmissionCheck(ws: Workspace) -> impl IntoView {
+    let pairs = Memo::new(move |_| submissions(ws));
+    let checks = LocalResource::new(move || {
+        let pairs = pairs.get();
+        let client = ws.client.get_value();
+        async move {
+            let mut out = Vec::new();
+            for (bench, model, published, submitted, board) in pairs {
+                let r = client
+                    .call(api::Reproduce {
+                        published,
+                        submitted,
+                        board,
+                    })
+                    .await;
+                out.push((bench, model, r));
+            }
+            out
+        }
+    });
+    move || {
+        let list = checks.get().unwrap_or_default();
+        if list.is_empty() {
+            return ().into_any();
+        }
+        let items = list
+            .into_iter()
+            .map(|(bench, model, r)| match r {
+                Ok(r) => {
+                    let verdict = if r.reproduces {
+                        format!(
+                            "reproduce the published row: all {} verdicts are the same.",
+                            r.compared
+                        )
+                    } else {
+                        let mut s = format!(
+                            "do not reproduce the published row: {} of {} verdicts differ",
+                            r.n_differing, r.compared
+                        );
+                        if !r.differing.is_empty() {
+                            s.push_str(&format!(
+                                " ({}{})",
+                                r.differing.join(", "),
+                                if r.n_differing > r.differing.len() {
+                                    ", …"
+                                } else {
+                                    ""
+                                }
+                            ));
+                        }
+                        if r.only_published + r.only_submitted > 0 {
+                            s.push_str(&format!(
+                                "; {} only in the published row, {} only in your files",
+                                r.only_published, r.only_submitted
+                            ));
+                        }
+                        s.push('.');
+                        s
+                    };
+                    view! {
+                        <li data-testid="submission-check" data-model=model.clone()
+                            data-reproduces=r.reproduces.to_string()>
+                            {format!(
+                                "{bench}, {model}: your files {verdict} Your figure {:.2}% \
+                                 (published {:.2}%) would rank {} of {} published rows.",
+                                100.0 * r.figure, 100.0 * r.published_figure, r.rank, r.of
+                            )}
+                        </li>
+                    }
+                    .into_any()
+                }
+                Err(e) => view! {
+                    <li data-testid="submission-check" data-model=model.clone()>
+                        <ErrorPanel title=format!("Checking {model} ({bench})") message=e />
+                    </li>
+                }
+                .into_any(),
+            })
+            .collect_view();
+        view! {
+            <section class="submission-checks" data-testid="submission-checks">
+                <h2 class="lb-subhead">"Submission check against the published leaderboard"</h2>
+                <ul>{items}</ul>
+            </section>
+        }
+        .into_any()
+    }
+}
+
 /// Shows the site's published bundle (`coglab publish`), when the build has one (its
 /// `<meta name="coglab-published">`; without it nothing is fetched and the worker is not
 /// started): the worker reads its index and keeps its MM-IQ and KiVA rows, which join the

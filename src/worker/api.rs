@@ -147,6 +147,20 @@ operations! {
     /// its MM-IQ and KiVA rows; their items come from the model's chunk, fetched when a row is
     /// first opened, compared or ranked.
     Published => Option<PublishedBoard>;
+    /// Checks a visitor's scored files against a published row of the same model: the same
+    /// item verdicts or which differ, and the rank among the published rows.
+    Reproduce => coglab_core::publish::site::Reproduction;
+}
+
+/// [`Reproduce`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Reproduce {
+    /// The published row.
+    pub published: RowId,
+    /// The row scored from the visitor's files.
+    pub submitted: RowId,
+    /// The published rows of the benchmark, for the rank.
+    pub board: Vec<RowId>,
 }
 
 /// [`Published`]'s arguments.

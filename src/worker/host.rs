@@ -185,6 +185,10 @@ async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> 
             Reply::Rank(ops_leaderboard::rank(&r))
         }
         Request::Published(r) => Reply::Published(ops_published::load(&r.base).await?),
+        Request::Reproduce(r) => {
+            ops_published::ensure(&[r.published]).await?;
+            Reply::Reproduce(ops_published::reproduce(&r)?)
+        }
     })
 }
 

@@ -144,3 +144,18 @@ pub async fn ensure(rows: &[RowId]) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// [`api::Reproduce`]: the core's [`coglab_core::publish::site::reproduce`] on kept rows (the
+/// published row's chunk fetched first by the caller, [`ensure`]).
+///
+/// # Errors
+/// A message when a row is no longer kept, or the core's.
+pub fn reproduce(a: &api::Reproduce) -> Result<coglab_core::publish::site::Reproduction, String> {
+    use coglab_core::publish::site::{headline, reproduce};
+    let mut ids = vec![a.published, a.submitted];
+    ids.extend(&a.board);
+    ops_leaderboard::with_details(&ids, |d| {
+        let board: Vec<f64> = d[2..].iter().filter_map(|x| headline(x)).collect();
+        reproduce(d[0], d[1], &board)
+    })
+}

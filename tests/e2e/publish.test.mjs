@@ -143,6 +143,30 @@ test('published rows, a drill-down and a comparison show the CLI numbers, no fil
     await context.close();
   });
 
+test('a submission for a published model is checked against its row', { skip }, async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard');
+  await page.locator('[data-testid=mmiq-published-row][data-model="MM-IQ example"]').waitFor();
+  // The same predictions dropped under the published model's name: they reproduce its row.
+  await page.getByTestId('file-input').setInputFiles([KEY, PREDS]);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=staged-row]').length >= 2);
+  const preds = page.locator('[data-testid=staged-row][data-path="example_output_parsed.jsonl"] [data-testid=staged-model]');
+  await preds.fill('MM-IQ example');
+  await preds.press('Tab');
+  await page.getByTestId('lb-score').click();
+  // The dropped row stays "computed"; the check says it reproduces the published row.
+  await page.locator('[data-testid=mmiq-computed-row][data-model="MM-IQ example"]').waitFor();
+  const check = page.locator('[data-testid=submission-check][data-model="MM-IQ example"]');
+  await check.waitFor();
+  assert.equal(await check.getAttribute('data-reproduces'), 'true');
+  assert.match(await check.innerText(), /all 100 verdicts are the same/);
+  assert.match(await check.innerText(), /rank 1 of 1 published rows/);
+  await app.screenshot('publish-submission');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the static boards are there without JavaScript', { skip }, async () => {
   const { page, context } = await newPage(env.browser, { javaScriptEnabled: false });
   await page.goto(`${env.base}/leaderboard/`);
