@@ -198,3 +198,68 @@ test('a board is visible within 1.5 s on Fast 3G from an empty cache', { skip },
   assert.ok(ms <= 1500, `first published row visible after ${ms} ms`);
   await context.close();
 });
+
+// Scale (issue 21 acceptance): 300 models x 2,710 MM-IQ items (generated: a key with the real
+// key's category counts, predictions from a fixed-seed generator), published by the CLI into
+// another copy of dist/: the leaderboard shows all 300 published rows within 1 s of the load
+// event on localhost, and opening one model's items fetches at most 50 KB (its chunk and the
+// key chunk, as the server sends them, gzipped).
+test('300 published models: rows within 1 s of load, one model\'s items ≤ 50 KB', { skip }, async () => {
+  const { writeFileSync } = await import('node:fs');
+  const { serve } = await import('./server.mjs');
+  const dir = join(work, 'scale');
+  const runs = join(dir, 'runs');
+  mkdirSync(runs, { recursive: true });
+  let seed = 0x9e3779b9;
+  const rnd = () => { seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0; return seed / 2 ** 32; };
+  const cats = [['Logical Operation', 393], ['Mathematical', 936], ['2D-Geometry', 365], ['3D-Geometry', 398],
+    ['Visual Instruction', 47], ['Temporal Movement', 415], ['Spatial Relationship', 118], ['Concrete Object', 38]];
+  const L = ['A', 'B', 'C', 'D'];
+  const key = [];
+  for (const [c, n] of cats) for (let i = 0; i < n; i++) key.push({ category: c, data_id: key.length, answer: L[Math.floor(rnd() * 4)] });
+  writeFileSync(join(dir, 'key.jsonl'), key.map((k) => JSON.stringify(k)).join('\n') + '\n');
+  let manifest = '[keys]\nmmiq = "key.jsonl"\n';
+  for (let m = 0; m < 300; m++) {
+    const p = 0.25 + (m % 36) / 100;
+    const lines = key.map((k) => JSON.stringify({ data_id: k.data_id, parsed_pred: rnd() < p ? k.answer : L[Math.floor(rnd() * 4)] }));
+    writeFileSync(join(runs, `m${m}.jsonl`), lines.join('\n') + '\n');
+    manifest += `\n[[model]]\nname = "Model-${String(m).padStart(3, '0')}"\n[[model.run]]\nbenchmark = "mmiq"\nfiles = ["runs/m${m}.jsonl"]\n`;
+  }
+  writeFileSync(join(dir, 'leaderboard.toml'), manifest);
+  const out = join(dir, 'published');
+  cliText(['publish', dir, '--out', out]);
+  const dist = join(dir, 'dist');
+  cpSync(SRC_DIST, dist, { recursive: true });
+  const env2 = { ...process.env, COGLAB_PUBLISHED_SRC: out };
+  for (const step of [['published.py', 'copy'], ['static-routes.py'], ['published.py', 'inline'], ['sw-precache.py']]) {
+    execFileSync('python3', [join(ROOT, 'scripts', step[0]), ...step.slice(1), dist], { env: env2 });
+  }
+  const server = await serve(dist);
+  try {
+    const { page, context, errors } = await newPage(env.browser);
+    const sizes = new Map();
+    page.on('response', async (r) => {
+      if (r.url().includes('/published/items/')) {
+        const h = await r.allHeaders();
+        sizes.set(r.url(), Number(h['content-length'] ?? (await r.body()).length));
+      }
+    });
+    await page.goto(`${server.url}/leaderboard`, { waitUntil: 'load' });
+    const loaded = Date.now();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=mmiq-published-row]').length === 300,
+      null, { timeout: 20000 });
+    const ms = Date.now() - loaded;
+    assert.ok(ms <= 1000, `300 published rows after ${ms} ms`);
+    // One model's items: its chunk and the key chunk.
+    await page.getByTestId('model-pick').selectOption({ label: 'Model-123' });
+    await page.getByTestId('item-row').first().waitFor();
+    const mine = [...sizes].filter(([u]) => u.endsWith('/model-123.json') || u.endsWith('/mmiq-key.json'));
+    assert.equal(mine.length, 2, [...sizes.keys()].join(' '));
+    const bytes = mine.reduce((a, [, b]) => a + b, 0);
+    assert.ok(bytes <= 50_000, `${bytes} bytes`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    await server.close();
+  }
+});
