@@ -786,6 +786,32 @@ mod tests {
         coglab_core::leaderboard::score_files(&inputs, |_, _, _| {})
     }
 
+    #[test]
+    fn published_rows_are_badged_by_row_id() {
+        // Two MM-IQ rows of one model: row 7 published, row 8 dropped by the visitor.
+        let key = concat!(
+            r#"{"category": "Mathematical", "data_id": 0, "answer": "A"}"#,
+            "\n",
+            r#"{"category": "Mathematical", "data_id": 1, "answer": "B"}"#
+        );
+        let preds =
+            "{\"data_id\": 0, \"parsed_pred\": \"A\"}\n{\"data_id\": 1, \"parsed_pred\": \"C\"}";
+        let s = scored(&[("k.jsonl", key), ("m.jsonl", preds)]);
+        let mut a = s.mmiq[0].clone();
+        let mut b = a.clone();
+        a.id = 7;
+        b.id = 8;
+        let mut board = mmiq_board(None, &[a, b], &[]);
+        mark_published(&mut board, &[7]);
+        let computed: Vec<(bool, bool)> = board
+            .rows
+            .iter()
+            .filter(|r| r.kind == RowKind::Computed)
+            .map(|r| (r.published, r.source.starts_with("published bundle")))
+            .collect();
+        assert_eq!(computed, [(true, true), (false, false)]);
+    }
+
     const RIA_META: &str = r#"[
         {"id": "r1", "foldername": "ria_0001", "domain": "Nature", "type": "Relation", "culture": "Global", "language": "English", "hop_count": 1, "perception": ["Visual Similarity"], "conception": ["Thematic Links"], "relation": "x"},
         {"id": "r2", "foldername": "ria_0002", "domain": "Art", "type": "Metaphor", "culture": "Global", "language": "English", "hop_count": 2, "perception": ["Semantic Object"], "conception": ["Causal Connections"], "relation": "x"},
