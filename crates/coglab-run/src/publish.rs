@@ -180,7 +180,10 @@ pub fn publish(dir: &Path, out: &Path) -> Result<Index, RunError> {
     let tmp = parent.join(format!(".{base}.tmp-{}", std::process::id()));
     let old = parent.join(format!(".{base}.old-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
-    let source = relative(out, manifest.parent().unwrap_or(Path::new(".")));
+    // OUT does not exist yet: its path from its (now existing) parent's real path.
+    let out_abs =
+        std::fs::canonicalize(&parent).map_or_else(|_| out.to_path_buf(), |p| p.join(&base));
+    let source = relative(&out_abs, manifest.parent().unwrap_or(Path::new(".")));
     let written = write_all(&tmp, &bundle, &source).and_then(|()| {
         if out.exists() {
             std::fs::rename(out, &old)?;
