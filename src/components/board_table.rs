@@ -289,7 +289,12 @@ pub fn export_table(board: &Board, state: &ViewState) -> Table {
             let mut row = vec![
                 rank.map_or("–".into(), |k| k.to_string()),
                 r.model.clone(),
-                r.kind.label().to_string(),
+                if r.published {
+                    "published"
+                } else {
+                    r.kind.label()
+                }
+                .to_string(),
             ];
             row.extend(a.columns.iter().map(|&c| {
                 cell_text(
