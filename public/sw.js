@@ -22,6 +22,9 @@
 const VERSION = 'dev'; // coglab:version
 const PRECACHE = []; // coglab:precache
 const LATER = []; // coglab:later
+// The published leaderboard's item chunks (scripts/published.py): not precached, cached when
+// a visitor first opens a model, a comparison or the rank groups.
+const PUBLISHED_ITEMS = 'published/items/'; // coglab:published
 const PREFIX = 'coglab-';
 const CACHE = PREFIX + VERSION;
 // A name Trunk made from the file's content hash.
@@ -72,6 +75,12 @@ function isLater(url) {
   return url.startsWith(scope) && LATER.includes(url.slice(scope.length));
 }
 
+/** Whether `url` (absolute) is an item chunk of the published bundle. */
+function isPublishedItem(url) {
+  const scope = self.registration.scope;
+  return url.startsWith(scope + PUBLISHED_ITEMS) && url.endsWith('.json');
+}
+
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET') return;
@@ -88,7 +97,7 @@ self.addEventListener('fetch', (event) => {
     }
     const response = await fetch(request);
     // The worker module, fetched when the page first needs it: kept for offline use.
-    if (response.ok && isLater(url.origin + url.pathname)) {
+    if (response.ok && (isLater(url.origin + url.pathname) || isPublishedItem(url.href))) {
       await cache.put(request, response.clone());
     }
     return response;

@@ -66,6 +66,12 @@ def version_of(root, files):
     return digest.hexdigest()[:16]
 
 
+def published_items():
+    """The URL prefix of the published bundle's item chunks (scripts/published.py)."""
+    path = os.environ.get("COGLAB_PUBLISHED", "published").strip().strip("/") or "published"
+    return f"{path}/items/"
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("TRUNK_STAGING_DIR")
     if not root:
@@ -79,7 +85,10 @@ def main():
     files = [f for f in files if f == "index.html" or not is_copy(root, f, shell)]
     version = version_of(root, files)
     later = [f for f in files if f.startswith("coglab-worker")]
-    precache = ["./"] + [f for f in files if f not in later]
+    # The published bundle's item chunks (scripts/published.py): cached when first opened,
+    # not at install (public/sw.js, PUBLISHED_ITEMS).
+    items = published_items()
+    precache = ["./"] + [f for f in files if f not in later and not f.startswith(items)]
     with open(sw, encoding="utf-8") as f:
         text = f.read()
     text, n1 = re.subn(
@@ -100,7 +109,13 @@ def main():
         text,
         flags=re.M,
     )
-    if n1 != 1 or n2 != 1 or n3 != 1:
+    text, n4 = re.subn(
+        r"^const PUBLISHED_ITEMS = .*// coglab:published$",
+        lambda _m: f"const PUBLISHED_ITEMS = {json.dumps(items)}; // coglab:published",
+        text,
+        flags=re.M,
+    )
+    if n1 != 1 or n2 != 1 or n3 != 1 or n4 != 1:
         sys.exit("sw-precache: the marked VERSION / PRECACHE / LATER lines are missing from sw.js")
     with open(sw, "w", encoding="utf-8") as f:
         f.write(text)

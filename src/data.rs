@@ -24,6 +24,24 @@ pub fn base_path() -> String {
     base.trim_end_matches('/').to_string()
 }
 
+/// Where the site's published bundle (`coglab publish --out`) is, relative to the base path,
+/// ending in `/`: the `content` of `<meta name="coglab-published">`, which the build writes
+/// into `index.html` when it copies a bundle (scripts/published.py; `published/` by default);
+/// `None` without one, so that a site without a bundle never asks for it.
+pub fn published_rel() -> Option<String> {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| {
+            d.query_selector("meta[name=coglab-published]")
+                .ok()
+                .flatten()
+        })
+        .and_then(|m| m.get_attribute("content"))
+        .map(|c| c.trim().trim_matches('/').to_string())
+        .filter(|c| !c.is_empty())
+        .map(|c| format!("{c}/"))
+}
+
 /// Fetches a file served with the app (relative to the base path) as text.
 ///
 /// # Errors

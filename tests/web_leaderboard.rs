@@ -50,6 +50,8 @@ fn fixture() -> Board {
         cells,
         cite: None,
         flag: None,
+        published: false,
+        row_id: None,
     };
     let col = |k: &str| BoardColumn {
         key: k.into(),

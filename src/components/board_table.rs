@@ -76,6 +76,23 @@ pub struct BoardRow {
     pub cite: Option<(String, String)>,
     /// A data-quality flag shown on the row (e.g. a score outside the column's stated scale).
     pub flag: Option<String>,
+    /// A row of the site's published bundle (`coglab publish`): computed, badged "published".
+    pub published: bool,
+    /// The scoring worker's id of a computed row (to tell published rows from dropped ones of
+    /// the same model).
+    pub row_id: Option<u64>,
+}
+
+impl BoardRow {
+    /// The row's badge and export kind: its [`RowKind::label`], or `published` for a row of
+    /// the site's published bundle.
+    pub fn badge(&self) -> &'static str {
+        if self.published {
+            "published"
+        } else {
+            self.kind.label()
+        }
+    }
 }
 
 /// One metric column.
@@ -289,7 +306,7 @@ pub fn export_table(board: &Board, state: &ViewState) -> Table {
             let mut row = vec![
                 rank.map_or("–".into(), |k| k.to_string()),
                 r.model.clone(),
-                r.kind.label().to_string(),
+                r.badge().to_string(),
             ];
             row.extend(a.columns.iter().map(|&c| {
                 cell_text(
@@ -337,7 +354,7 @@ pub fn analysis_table(board: &Board, state: &ViewState) -> Table {
             let mut row = vec![
                 rank.map_or(String::new(), |k| k.to_string()),
                 r.model.clone(),
-                r.kind.label().to_string(),
+                r.badge().to_string(),
                 r.source.clone(),
             ];
             for &c in &a.columns {
@@ -582,15 +599,16 @@ pub fn BoardTable(
                                 }
                             }).collect_view();
                             let kind = r.kind.label();
+                            let badge = r.badge();
                             let mark = marks.as_ref().and_then(|m| m.for_row(&b, i)).cloned();
                             let rank_cell = crate::components::rank_panel::rank_cell(marks.is_some(), r.kind, rank);
                             let paired_cell = with_paired.then(|| crate::components::rank_panel::paired_cell(r.kind, mark.as_ref()));
                             view! {
-                                <tr data-testid=format!("{stem}-{kind}-row") data-model=r.model.clone() data-kind=kind class=format!("kind-{kind}")>
+                                <tr data-testid=format!("{stem}-{badge}-row") data-model=r.model.clone() data-kind=kind class=format!("kind-{kind}")>
                                     {rank_cell}
                                     {paired_cell}
                                     <th scope="row">{r.model.clone()}" "
-                                        <span class=format!("badge {kind}") title=r.source.clone()>{kind}</span>
+                                        <span class=format!("badge {badge}") title=r.source.clone()>{badge}</span>
                                         {r.cite.clone().map(|(text, url)| view! {
                                             <a class="row-source" href=url target="_blank" rel="noopener"
                                                 title=r.source.clone() data-testid="row-source">{text}</a>
@@ -668,6 +686,8 @@ mod tests {
             cells,
             cite: None,
             flag: None,
+            published: false,
+            row_id: None,
         }
     }
 

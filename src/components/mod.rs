@@ -1,5 +1,6 @@
 //! Reusable components, one family per file.
 
+pub mod audit_panel;
 pub mod board_table;
 pub mod error_panel;
 pub mod model_items;

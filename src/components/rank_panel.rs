@@ -401,6 +401,8 @@ mod tests {
             cells: vec![],
             cite: None,
             flag: None,
+            published: false,
+            row_id: None,
         }
     }
 

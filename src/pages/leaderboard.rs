@@ -84,6 +84,19 @@ struct Workspace {
     store_error: RwSignal<Option<String>>,
     /// The app's scoring worker.
     client: StoredValue<WorkerClient, LocalStorage>,
+    /// The site's published bundle ([`load_published`]), when it has one.
+    published: RwSignal<Option<coglab_core::publish::Index>>,
+    /// The worker's ids of the published rows.
+    published_rows: RwSignal<Vec<u64>>,
+}
+
+/// The worker's ids of the published rows, for the boards' "published" badge.
+#[derive(Clone, Copy)]
+struct PublishedRows(RwSignal<Vec<u64>>);
+
+/// The published rows' ids in context (empty without a bundle).
+fn published_row_ids() -> Vec<u64> {
+    use_context::<PublishedRows>().map_or_else(Vec::new, |p| p.0.get())
 }
 
 /// The leaderboard page; the selected benchmark is the `b` query parameter (default MM-IQ);
@@ -121,8 +134,12 @@ pub fn Leaderboard() -> impl IntoView {
         restored: RwSignal::new(Vec::new()),
         store_error: RwSignal::new(None),
         client: StoredValue::new_local(use_worker()),
+        published: RwSignal::new(None),
+        published_rows: RwSignal::new(Vec::new()),
     };
     let client = ws.client;
+    provide_context(PublishedRows(ws.published_rows));
+    leptos::task::spawn_local(load_published(ws, client.get_value()));
     // Once files are staged, the scoring worker has started (it detected their formats); let
     // it warm up its MM-IQ reader ([`api::Warm`]), so that it is fast when "Score" is pressed.
     // Once per page.
@@ -173,6 +190,10 @@ pub fn Leaderboard() -> impl IntoView {
                 benchmark. Click a column header to sort; hover a number for its interval."</p>
             <DropZone on_score=on_score cancel=move || client.get_value().cancel() ws=ws
                 forget=move |one| leptos::task::spawn_local(forget_kept(ws, client.get_value(), one)) />
+            <crate::components::audit_panel::AuditPanel rows=Signal::derive(move || {
+                ws.published.with(|p| p.as_ref().map(|i| i.audit.clone()).unwrap_or_default())
+            }) />
+            <SubmissionCheck ws=ws />
             <div class="tabs" role="tablist" aria-label="Benchmark">{tabs}</div>
             <div class="tab-panel" role="tabpanel">
                 {move || match selected.get() {
@@ -523,6 +544,170 @@ async fn score_inputs(
 
 /// Scores again, in the worker, the files kept in this browser's store (on page load, or after
 /// one of them is removed).
+/// One submission to check: (benchmark label, model, published row, submitted row, the
+/// benchmark's published rows).
+type Submission = (&'static str, String, u64, u64, Vec<u64>);
+
+/// The submissions among the rows: every dropped (not published) MM-IQ or KiVA row whose model
+/// has a published row of the same benchmark.
+fn submissions(ws: Workspace) -> Vec<Submission> {
+    let published = ws.published_rows.get();
+    if published.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    ws.mmiq.with(|rows| {
+        let board: Vec<u64> = rows
+            .iter()
+            .filter(|r| published.contains(&r.id))
+            .map(|r| r.id)
+            .collect();
+        for r in rows.iter().filter(|r| !published.contains(&r.id)) {
+            if let Some(p) = rows
+                .iter()
+                .find(|p| published.contains(&p.id) && p.model == r.model)
+            {
+                out.push(("MM-IQ", r.model.clone(), p.id, r.id, board.clone()));
+            }
+        }
+    });
+    ws.kiva.with(|rows| {
+        for r in rows.iter().filter(|r| !published.contains(&r.id)) {
+            let variant = r.report.variant;
+            let board: Vec<u64> = rows
+                .iter()
+                .filter(|p| published.contains(&p.id) && p.report.variant == variant)
+                .map(|p| p.id)
+                .collect();
+            if let Some(p) = rows.iter().find(|p| {
+                published.contains(&p.id) && p.model == r.model && p.report.variant == variant
+            }) {
+                out.push((variant.name(), r.model.clone(), p.id, r.id, board));
+            }
+        }
+    });
+    out
+}
+
+/// The submission check: for files a visitor dropped under the name of a published model,
+/// whether they reproduce the published row (the same item verdicts, or which items differ)
+/// and where they would rank among the published rows; computed by the core in the worker.
+#[component]
+fn SubmissionCheck(ws: Workspace) -> impl IntoView {
+    let pairs = Memo::new(move |_| submissions(ws));
+    let checks = LocalResource::new(move || {
+        let pairs = pairs.get();
+        let client = ws.client.get_value();
+        async move {
+            let mut out = Vec::new();
+            for (bench, model, published, submitted, board) in pairs {
+                let r = client
+                    .call(api::Reproduce {
+                        published,
+                        submitted,
+                        board,
+                    })
+                    .await;
+                out.push((bench, model, r));
+            }
+            out
+        }
+    });
+    move || {
+        let list = checks.get().unwrap_or_default();
+        if list.is_empty() {
+            return ().into_any();
+        }
+        let items = list
+            .into_iter()
+            .map(|(bench, model, r)| match r {
+                Ok(r) => {
+                    let verdict = if r.reproduces {
+                        format!(
+                            "reproduce the published row: all {} verdicts are the same.",
+                            r.compared
+                        )
+                    } else {
+                        let mut s = format!(
+                            "do not reproduce the published row: {} of {} verdicts differ",
+                            r.n_differing, r.compared
+                        );
+                        if !r.differing.is_empty() {
+                            s.push_str(&format!(
+                                " ({}{})",
+                                r.differing.join(", "),
+                                if r.n_differing > r.differing.len() {
+                                    ", …"
+                                } else {
+                                    ""
+                                }
+                            ));
+                        }
+                        if r.only_published + r.only_submitted > 0 {
+                            s.push_str(&format!(
+                                "; {} only in the published row, {} only in your files",
+                                r.only_published, r.only_submitted
+                            ));
+                        }
+                        s.push('.');
+                        s
+                    };
+                    view! {
+                        <li data-testid="submission-check" data-model=model.clone()
+                            data-reproduces=r.reproduces.to_string()>
+                            {format!(
+                                "{bench}, {model}: your files {verdict} Your figure {:.2}% \
+                                 (published {:.2}%) would rank {} of {} published rows.",
+                                100.0 * r.figure, 100.0 * r.published_figure, r.rank, r.of
+                            )}
+                        </li>
+                    }
+                    .into_any()
+                }
+                Err(e) => view! {
+                    <li data-testid="submission-check" data-model=model.clone()>
+                        <ErrorPanel title=format!("Checking {model} ({bench})") message=e />
+                    </li>
+                }
+                .into_any(),
+            })
+            .collect_view();
+        view! {
+            <section class="submission-checks" data-testid="submission-checks">
+                <h2 class="lb-subhead">"Submission check against the published leaderboard"</h2>
+                <ul>{items}</ul>
+            </section>
+        }
+        .into_any()
+    }
+}
+
+/// Shows the site's published bundle (`coglab publish`), when the build has one (its
+/// `<meta name="coglab-published">`; without it nothing is fetched and the worker is not
+/// started): the worker reads its index and keeps its MM-IQ and KiVA rows, which join the
+/// boards badged "published"; their items are fetched when a row is opened, compared or
+/// ranked.
+async fn load_published(ws: Workspace, client: WorkerClient) {
+    let Some(rel) = crate::data::published_rel() else {
+        return;
+    };
+    let base = format!("{}/{rel}", base_path());
+    match client.call(api::Published { base }).await {
+        Ok(Some(b)) => {
+            let ids = b.rows.mmiq.iter().map(|r| r.id);
+            let ids: Vec<u64> = ids.chain(b.rows.kiva.iter().map(|r| r.id)).collect();
+            ws.published_rows.set(ids);
+            ws.mmiq.update(|v| v.extend(b.rows.mmiq));
+            ws.kiva.update(|v| v.extend(b.rows.kiva));
+            ws.published.set(Some(b.index));
+        }
+        Ok(None) => {}
+        Err(e) => ws
+            .error
+            .set(Some(format!("the published leaderboard: {e}"))),
+    }
+}
+
 async fn restore(ws: Workspace, client: WorkerClient) {
     let stored = match store::get_blobs(AREA).await {
         Ok(s) => s,
@@ -982,7 +1167,9 @@ fn MmiqTab(
     let board = Memo::new(move |_| {
         let b = bundle.get();
         let reported = b.as_ref().and_then(|r| r.as_ref().ok());
-        mmiq_board(reported, &rows.read(), &acc.read())
+        let mut b = mmiq_board(reported, &rows.read(), &acc.read());
+        board::mark_published(&mut b, &published_row_ids());
+        b
     });
     let radar = Memo::new(move |_| {
         let b = board.get();
@@ -1062,7 +1249,9 @@ fn KivaTab(
     let board = Memo::new(move |_| {
         let b = baselines.get();
         let bl = b.as_ref().and_then(|r| r.as_ref().ok());
-        kiva_board(bl, &rows.read(), variant.get(), joint.get())
+        let mut b = kiva_board(bl, &rows.read(), variant.get(), joint.get());
+        board::mark_published(&mut b, &published_row_ids());
+        b
     });
     let (stage, set_stage) = signal(0usize);
     let chart = Memo::new(move |_| {

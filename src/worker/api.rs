@@ -145,6 +145,41 @@ operations! {
     /// Ranks kept rows of one benchmark with paired tests: coverage, rank ranges, groups,
     /// adjusted p-values, MDD, clustered SEs, extraction and judge robustness.
     Rank => coglab_core::ranks::view::RankBoard;
+    /// Reads a published bundle's index (`coglab publish`), when the site has one, and keeps
+    /// its MM-IQ and KiVA rows; their items come from the model's chunk, fetched when a row is
+    /// first opened, compared or ranked.
+    Published => Option<PublishedBoard>;
+    /// Checks a visitor's scored files against a published row of the same model: the same
+    /// item verdicts or which differ, and the rank among the published rows.
+    Reproduce => coglab_core::publish::site::Reproduction;
+}
+
+/// [`Reproduce`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Reproduce {
+    /// The published row.
+    pub published: RowId,
+    /// The row scored from the visitor's files.
+    pub submitted: RowId,
+    /// The published rows of the benchmark, for the rank.
+    pub board: Vec<RowId>,
+}
+
+/// [`Published`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Published {
+    /// The bundle's URL, ending in `/` (e.g. `/published/`).
+    pub base: String,
+}
+
+/// A published bundle: its index (figures, settings, input hashes, audit) and the board rows
+/// the worker keeps, with their ids.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PublishedBoard {
+    /// The index as published.
+    pub index: coglab_core::publish::Index,
+    /// The MM-IQ and KiVA rows, numbered; their items are fetched when first needed.
+    pub rows: Scored,
 }
 
 /// [`Warm`]'s arguments: none.

@@ -7,7 +7,7 @@
 
 use super::api::{self, Envelope, FileRef, Message, Reply, Request};
 use super::protocol::{self, InputFile};
-use super::{ops_items, ops_leaderboard, ops_structure};
+use super::{ops_items, ops_leaderboard, ops_published, ops_structure};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use wasm_bindgen::prelude::*;
@@ -143,10 +143,22 @@ async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> 
         }
         Request::Detect(r) => Reply::Detect(ops_leaderboard::detect(&r.files).await?),
         Request::Score(r) => Reply::Score(ops_leaderboard::score(r, progress).await?),
-        Request::Items(r) => Reply::Items(ops_leaderboard::items(&r)?),
-        Request::Trials(r) => Reply::Trials(ops_leaderboard::trials(&r)?),
-        Request::ItemsCsv(r) => Reply::ItemsCsv(ops_leaderboard::items_csv(&r)?),
-        Request::Compare(r) => Reply::Compare(ops_leaderboard::compare(&r)?),
+        Request::Items(r) => {
+            ops_published::ensure(&[r.row]).await?;
+            Reply::Items(ops_leaderboard::items(&r)?)
+        }
+        Request::Trials(r) => {
+            ops_published::ensure(&[r.row]).await?;
+            Reply::Trials(ops_leaderboard::trials(&r)?)
+        }
+        Request::ItemsCsv(r) => {
+            ops_published::ensure(&[r.row]).await?;
+            Reply::ItemsCsv(ops_leaderboard::items_csv(&r)?)
+        }
+        Request::Compare(r) => {
+            ops_published::ensure(&[r.first, r.second]).await?;
+            Reply::Compare(ops_leaderboard::compare(&r)?)
+        }
         Request::Answers(r) => Reply::Answers(ops_leaderboard::answers(&r)?),
         Request::Forget(r) => {
             ops_leaderboard::forget(&r.rows);
@@ -171,7 +183,16 @@ async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> 
         Request::GoldTable(r) => Reply::GoldTable(coglab_core::leaderboard::gold::score_table(
             &r.labels, &r.columns, &r.values,
         )?),
-        Request::Rank(r) => Reply::Rank(ops_leaderboard::rank(&r)),
+        Request::Rank(r) => {
+            let ids: Vec<u64> = r.rows.iter().map(|(id, _)| *id).collect();
+            ops_published::ensure(&ids).await?;
+            Reply::Rank(ops_leaderboard::rank(&r))
+        }
+        Request::Published(r) => Reply::Published(ops_published::load(&r.base).await?),
+        Request::Reproduce(r) => {
+            ops_published::ensure(&[r.published]).await?;
+            Reply::Reproduce(ops_published::reproduce(&r)?)
+        }
     })
 }
 

@@ -2,7 +2,7 @@
 //! use to call it.
 //!
 //! - [`api`]: every operation, its arguments and its result, declared once for both sides.
-//! - [`host`] (with [`ops_leaderboard`], [`ops_structure`], [`ops_items`]): runs in the worker module
+//! - [`host`] (with [`ops_leaderboard`], [`ops_published`], [`ops_structure`], [`ops_items`]): runs in the worker module
 //!   (`src/bin/worker.rs`, built by Trunk as `coglab-worker`, a second wasm module that only
 //!   the worker loads, so the page's first download holds no parser or scorer).
 //! - [`client`]: the page's side; one worker per tab, started on the first request.
@@ -16,5 +16,6 @@ pub mod client;
 pub mod host;
 pub mod ops_items;
 pub mod ops_leaderboard;
+pub mod ops_published;
 pub mod ops_structure;
 pub mod protocol;

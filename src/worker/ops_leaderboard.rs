@@ -373,6 +373,22 @@ pub fn forget(rows: &[RowId]) {
     });
 }
 
+/// Numbers `scored`'s rows (as [`score`] does) and keeps their reports; returns the ids of
+/// the kept reports with a copy of each (for [`super::ops_published`], whose rows get their
+/// items later).
+pub fn keep(scored: &mut Scored) -> Vec<(RowId, Detail)> {
+    let details = NEXT_ID.with_borrow_mut(|next| scored.split_details(next));
+    STORE.with_borrow_mut(|s| s.extend(details.iter().cloned()));
+    details
+}
+
+/// Replaces the kept report of a row (a published row once its items are fetched).
+pub fn replace(id: RowId, detail: Detail) {
+    STORE.with_borrow_mut(|s| {
+        s.insert(id, detail);
+    });
+}
+
 /// [`api::MmoperaCompare`]: two MM-OPERA rows on one task, on the items both were judged on.
 ///
 /// # Errors

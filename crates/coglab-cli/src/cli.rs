@@ -46,6 +46,36 @@ pub enum Command {
     /// Item analysis across models and humans: classical statistics, Rasch/2PL, flags, a
     /// reduced subset.
     Items(ItemsArgs),
+    /// Score a leaderboard folder (its `leaderboard.toml` and the files it lists) into a
+    /// static bundle for the site: index, item chunks, static boards, audit.
+    Publish(PublishArgs),
+    /// Recompute a published bundle from its inputs; fail on any difference.
+    Verify(VerifyArgs),
+}
+
+/// Arguments of `coglab publish`.
+#[derive(Debug, Args)]
+pub struct PublishArgs {
+    /// The leaderboard folder (holding `leaderboard.toml`), or the manifest file itself.
+    #[arg(value_name = "DIR")]
+    pub dir: String,
+    /// The bundle folder to write (replaced as a whole; e.g. `public/published`).
+    #[arg(long, value_name = "OUT")]
+    pub out: String,
+    /// Print the index as JSON instead of the summary.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `coglab verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The published bundle folder.
+    #[arg(value_name = "OUT")]
+    pub out: String,
+    /// The leaderboard folder (default: the one the bundle's `source.txt` names).
+    #[arg(long, value_name = "DIR")]
+    pub inputs: Option<String>,
 }
 
 /// Arguments of `coglab items`.

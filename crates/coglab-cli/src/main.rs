@@ -32,6 +32,8 @@ fn main() -> ExitCode {
         Command::Items(a) => {
             commands::items::ItemsOptions::from_cli(a).and_then(|opts| commands::items::run(&opts))
         }
+        Command::Publish(a) => commands::publish::publish(a),
+        Command::Verify(a) => commands::publish::verify(a),
         Command::Rank(a) => {
             commands::rank::RankOptions::from_cli(a).and_then(|opts| commands::rank::run(&opts))
         }

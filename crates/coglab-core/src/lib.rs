@@ -16,6 +16,8 @@
 //!   coverage, clustered errors, extraction and judge robustness.
 //! - [`items`]: item analysis across models and humans (classical statistics, Rasch/2PL IRT,
 //!   suspect-item flags, reduced subsets).
+//! - [`publish`]: the published leaderboard: manifest, bundle (index, item chunks, static
+//!   boards), reproducibility audit, verify.
 //! - [`sem`]: the PLS-SEM engine behind Gold's benchmark-structure diagnostics, on [`linalg`].
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -29,6 +31,7 @@ pub mod linalg;
 pub mod location;
 pub mod mmiq;
 pub mod mmopera;
+pub mod publish;
 pub mod ranks;
 pub mod reported;
 pub mod review;

@@ -7,7 +7,8 @@
 //! turns the same value into a dict. So the two give the same JSON by construction.
 //!
 //! Modules: [`mmiq`] (`score mmiq`), [`kiva`] (`score kiva`), [`mmopera`] (`score mmopera`),
-//! [`sem`] (`sem`, `describe`), [`rank`] (`rank`), [`items`] (`items`). Errors are
+//! [`sem`] (`sem`, `describe`), [`rank`] (`rank`), [`items`] (`items`), [`publish`]
+//! (`publish`, `verify`). Errors are
 //! [`RunError`]: a usage error, or bad input with its location split into fields
 //! ([`Located`]: file, line or record, field, expected, found).
 #![deny(missing_docs)]
@@ -18,6 +19,7 @@ pub mod items;
 pub mod kiva;
 pub mod mmiq;
 pub mod mmopera;
+pub mod publish;
 pub mod rank;
 pub mod sem;
 

@@ -56,6 +56,19 @@ fn row(model: &str, kind: RowKind, source: String, cells: Vec<Option<BoardCell>>
         cells,
         cite: None,
         flag: None,
+        published: false,
+        row_id: None,
+    }
+}
+
+/// Badges the rows of the published bundle (by worker row id) as "published" (their source
+/// says so).
+pub fn mark_published(board: &mut Board, published: &[u64]) {
+    for r in &mut board.rows {
+        if r.kind == RowKind::Computed && r.row_id.is_some_and(|id| published.contains(&id)) {
+            r.published = true;
+            r.source = format!("published bundle (coglab publish); {}", r.source);
+        }
     }
 }
 
@@ -167,12 +180,14 @@ pub fn mmiq_board(
                 .iter()
                 .map(|c| r.report.by_category.get(*c).map(|a| acc_cell(a, ""))),
         );
-        rows.push(row(
+        let mut computed_row = row(
             &r.model,
             RowKind::Computed,
             format!("computed from {}", r.report.file),
             cells,
-        ));
+        );
+        computed_row.row_id = Some(r.id);
+        rows.push(computed_row);
     }
     for a in acc {
         let many = a.summary.rows.len() > 1;
@@ -334,6 +349,7 @@ pub fn kiva_board(
         if kind == RowKind::Baseline {
             row.kind = RowKind::Baseline;
         }
+        row.row_id = Some(r.id);
         rows.push(row);
     }
     if let Some(v) = bundled {
@@ -805,6 +821,32 @@ mod tests {
             })
             .collect();
         coglab_core::leaderboard::score_files(&inputs, |_, _, _| {})
+    }
+
+    #[test]
+    fn published_rows_are_badged_by_row_id() {
+        // Two MM-IQ rows of one model: row 7 published, row 8 dropped by the visitor.
+        let key = concat!(
+            r#"{"category": "Mathematical", "data_id": 0, "answer": "A"}"#,
+            "\n",
+            r#"{"category": "Mathematical", "data_id": 1, "answer": "B"}"#
+        );
+        let preds =
+            "{\"data_id\": 0, \"parsed_pred\": \"A\"}\n{\"data_id\": 1, \"parsed_pred\": \"C\"}";
+        let s = scored(&[("k.jsonl", key), ("m.jsonl", preds)]);
+        let mut a = s.mmiq[0].clone();
+        let mut b = a.clone();
+        a.id = 7;
+        b.id = 8;
+        let mut board = mmiq_board(None, &[a, b], &[]);
+        mark_published(&mut board, &[7]);
+        let computed: Vec<(bool, bool)> = board
+            .rows
+            .iter()
+            .filter(|r| r.kind == RowKind::Computed)
+            .map(|r| (r.published, r.source.starts_with("published bundle")))
+            .collect();
+        assert_eq!(computed, [(true, true), (false, false)]);
     }
 
     const RIA_META: &str = r#"[

@@ -1,0 +1,188 @@
+//! Publishing a leaderboard (issue 21): a maintainer keeps a folder with a manifest,
+//! `leaderboard.toml` ([`manifest`]), and the result files it lists; `coglab publish` scores
+//! every run with the leaderboard's scorer and writes a static bundle ([`bundle`]): a compact
+//! index, per-model item chunks, static HTML boards ([`html`]) and the reproducibility audit
+//! ([`audit`]); `coglab verify` recomputes a bundle from its inputs ([`check_inputs`],
+//! [`compare`]) and fails on any difference.
+//!
+//! This module is pure (bytes in, bytes out); reading folders and writing the bundle
+//! atomically is `coglab_run::publish`.
+
+pub mod audit;
+pub mod bundle;
+pub mod html;
+pub mod manifest;
+pub mod site;
+
+pub use bundle::{build, Bundle, Index, InputFile};
+pub use manifest::{Benchmark, Entry, Manifest, ManifestError};
+
+/// Why a publish or a verify failed. Each variant names the manifest entry (line, model, run)
+/// and the file.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PublishError {
+    /// The manifest itself is refused.
+    #[error(transparent)]
+    Manifest(Box<ManifestError>),
+    /// A listed file cannot be read or scored.
+    #[error("{manifest}: {entry}: {file}: {message}")]
+    File {
+        /// Manifest file.
+        manifest: String,
+        /// The entry listing the file.
+        entry: Entry,
+        /// The file (relative to the manifest's folder).
+        file: String,
+        /// What is wrong (the parser's located error, or the read error).
+        message: String,
+    },
+    /// A run's files do not make one row of its benchmark.
+    #[error("{manifest}: {entry}: {message}")]
+    Run {
+        /// Manifest file.
+        manifest: String,
+        /// The run.
+        entry: Entry,
+        /// What is wrong.
+        message: String,
+    },
+    /// An input file's bytes are not those the bundle was made from.
+    #[error("{file}: SHA-256 {found} differs from the published {recorded}: the file changed since it was published")]
+    Tampered {
+        /// The file (relative to the manifest's folder).
+        file: String,
+        /// SHA-256 in the bundle's index.
+        recorded: String,
+        /// SHA-256 now.
+        found: String,
+    },
+    /// A published input file cannot be read.
+    #[error("{file}: cannot read the published input: {message}")]
+    Missing {
+        /// The file.
+        file: String,
+        /// The read error.
+        message: String,
+    },
+    /// A recomputed bundle file differs from the published one.
+    #[error("{file}: {what}")]
+    Differs {
+        /// The bundle file (relative to the bundle root).
+        file: String,
+        /// How it differs.
+        what: String,
+    },
+    /// The bundle's index cannot be read.
+    #[error("{file}: {message}")]
+    Index {
+        /// The index file.
+        file: String,
+        /// The JSON error.
+        message: String,
+    },
+}
+
+impl From<ManifestError> for PublishError {
+    fn from(e: ManifestError) -> Self {
+        PublishError::Manifest(Box::new(e))
+    }
+}
+
+/// Checks that every input file a bundle lists (keys and runs) still has its published
+/// SHA-256; `read` gives a file's bytes by its path relative to the manifest's folder.
+///
+/// # Errors
+/// [`PublishError::Tampered`] naming the first changed file, [`PublishError::Missing`] for one
+/// that cannot be read.
+///
+/// # Examples
+/// ```
+/// use coglab_core::publish::{check_inputs, bundle::{sha256_hex, FileHash, Index}};
+/// let index = Index { format: 1, coglab: "0.1.0".into(), title: None,
+///     manifest_sha256: String::new(),
+///     keys: vec![FileHash { path: "key.jsonl".into(), sha256: sha256_hex(b"abc") }],
+///     mmiq_key_chunk: None, models: vec![], audit: vec![] };
+/// assert!(check_inputs(&index, |_| Ok(b"abc".to_vec())).is_ok());
+/// let e = check_inputs(&index, |_| Ok(b"abd".to_vec())).unwrap_err().to_string();
+/// assert!(e.starts_with("key.jsonl: SHA-256 "), "{e}");
+/// ```
+pub fn check_inputs(
+    index: &Index,
+    mut read: impl FnMut(&str) -> Result<Vec<u8>, String>,
+) -> Result<(), PublishError> {
+    let all = index.keys.iter().chain(
+        index
+            .models
+            .iter()
+            .flat_map(|m| m.runs.iter().flat_map(|r| &r.files)),
+    );
+    let mut seen = std::collections::BTreeSet::new();
+    for f in all {
+        if !seen.insert(&f.path) {
+            continue;
+        }
+        let bytes = read(&f.path).map_err(|message| PublishError::Missing {
+            file: f.path.clone(),
+            message,
+        })?;
+        let found = bundle::sha256_hex(&bytes);
+        if found != f.sha256 {
+            return Err(PublishError::Tampered {
+                file: f.path.clone(),
+                recorded: f.sha256.clone(),
+                found,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Compares a recomputed bundle with the published files (path and bytes each).
+///
+/// # Errors
+/// [`PublishError::Differs`] naming the first file that is missing, extra or different (for
+/// a differing file, the first differing byte offset).
+///
+/// # Examples
+/// ```
+/// use coglab_core::publish::compare;
+/// let a = vec![("index.json".to_string(), b"{\"a\":1}".to_vec())];
+/// assert!(compare(&a, &a).is_ok());
+/// let b = vec![("index.json".to_string(), b"{\"a\":2}".to_vec())];
+/// assert_eq!(compare(&a, &b).unwrap_err().to_string(),
+///     "index.json: differs from the recomputed file at byte 5");
+/// ```
+pub fn compare(
+    recomputed: &[(String, Vec<u8>)],
+    published: &[(String, Vec<u8>)],
+) -> Result<(), PublishError> {
+    for (path, bytes) in recomputed {
+        let Some((_, found)) = published.iter().find(|(p, _)| p == path) else {
+            return Err(PublishError::Differs {
+                file: path.clone(),
+                what: "missing from the published bundle".into(),
+            });
+        };
+        if found != bytes {
+            let at = bytes
+                .iter()
+                .zip(found)
+                .position(|(a, b)| a != b)
+                .unwrap_or(bytes.len().min(found.len()));
+            return Err(PublishError::Differs {
+                file: path.clone(),
+                what: format!("differs from the recomputed file at byte {at}"),
+            });
+        }
+    }
+    for (path, _) in published {
+        if !recomputed.iter().any(|(p, _)| p == path) {
+            return Err(PublishError::Differs {
+                file: path.clone(),
+                what: "in the published bundle but not recomputed from the manifest".into(),
+            });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,365 @@
+//! The site's side of a bundle: the board rows of an [`Index`] (summaries, as the leaderboard's
+//! scorer makes them for dropped files, items left out) and, once a model's chunk is fetched,
+//! the item-level reports behind its rows ([`details`]), so that the drill-down, comparisons
+//! and rank groups run on published rows exactly as on dropped ones.
+//!
+//! MM-IQ and KiVA rows are rebuilt; MM-OPERA and Gold rows are shown from the index and the
+//! static boards only (their summary reports carry breakdowns the index does not keep).
+
+use std::collections::BTreeMap;
+
+use super::bundle::{
+    mmiq_item_results, Acc, Figures, Index, Mean, MmiqKeyChunk, ModelChunk, RunItems, Stages,
+};
+use super::manifest::Benchmark;
+use crate::kiva::{KivaReport, RowCounts as KivaRows, Source, StageStats, TrialResult, Variant};
+use crate::leaderboard::{Detail, KivaRow, MmiqRow, Scored};
+use crate::mmiq::{Accuracy, HumanReference, MmiqReport, RowCounts, Warnings, CHANCE};
+use crate::stats::describe::MeanSe;
+
+/// The label the site shows on a published row.
+pub const PUBLISHED: &str = "published";
+
+fn accuracy(a: &Acc) -> Accuracy {
+    Accuracy {
+        accuracy: a.acc,
+        n: a.n,
+        correct: a.k,
+        ci_low: a.lo,
+        ci_high: a.hi,
+    }
+}
+
+fn mean_se(m: Option<Mean>) -> Option<MeanSe> {
+    m.map(|m| MeanSe {
+        mean: m.mean,
+        se: m.se,
+        n: m.n,
+    })
+}
+
+fn stages(s: &Stages) -> StageStats {
+    StageStats {
+        cross: mean_se(s.cross),
+        within_conditional: mean_se(s.within_conditional),
+        within_joint: mean_se(s.within_joint),
+        extrapolation: mean_se(s.extrapolation),
+    }
+}
+
+/// Where a board row of [`board_rows`] comes from: the model's position in the index and the
+/// benchmark, to fetch its chunk later.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowSource {
+    /// Position of the model in [`Index::models`].
+    pub model: usize,
+    /// The run's benchmark.
+    pub benchmark: Benchmark,
+}
+
+/// The board rows of an index: MM-IQ and KiVA rows with the published figures (items and
+/// trials empty until [`details`] fills them), and where each comes from, in the order of the
+/// rows in the returned [`Scored`] (MM-IQ rows first, then KiVA).
+///
+/// # Examples
+/// ```
+/// use coglab_core::publish::{bundle::Index, site::board_rows};
+/// let index = Index { format: 1, coglab: "0.1.0".into(), title: None,
+///     manifest_sha256: String::new(), keys: vec![], mmiq_key_chunk: None,
+///     models: vec![], audit: vec![] };
+/// let (rows, sources) = board_rows(&index);
+/// assert!(rows.mmiq.is_empty() && sources.is_empty());
+/// ```
+pub fn board_rows(index: &Index) -> (Scored, Vec<RowSource>) {
+    let mut out = Scored::default();
+    let mut mmiq_src = Vec::new();
+    let mut kiva_src = Vec::new();
+    for (mi, m) in index.models.iter().enumerate() {
+        for run in &m.runs {
+            match &run.figures {
+                Figures::Mmiq {
+                    overall,
+                    by_category,
+                } => {
+                    let file = run
+                        .files
+                        .first()
+                        .map(|f| f.path.clone())
+                        .unwrap_or_default();
+                    out.mmiq.push(MmiqRow {
+                        id: 0,
+                        model: m.name.clone(),
+                        report: MmiqReport {
+                            benchmark: "MM-IQ".into(),
+                            file,
+                            key_file: index
+                                .keys
+                                .first()
+                                .map(|k| k.path.clone())
+                                .unwrap_or_default(),
+                            overall: accuracy(overall),
+                            by_category: by_category
+                                .iter()
+                                .map(|(k, v)| (k.clone(), accuracy(v)))
+                                .collect(),
+                            chance: CHANCE,
+                            human: HumanReference::paper(),
+                            rows: RowCounts {
+                                read: run.coverage.scored,
+                                scored: run.coverage.scored,
+                                key_items_without_prediction: run
+                                    .coverage
+                                    .of
+                                    .unwrap_or(0)
+                                    .saturating_sub(run.coverage.scored),
+                                ..RowCounts::default()
+                            },
+                            warnings: Warnings::default(),
+                            items: Vec::new(),
+                        },
+                    });
+                    mmiq_src.push(RowSource {
+                        model: mi,
+                        benchmark: run.benchmark,
+                    });
+                }
+                Figures::Kiva { overall, by_domain } => {
+                    out.kiva.push(KivaRow {
+                        id: 0,
+                        model: m.name.clone(),
+                        report: KivaReport {
+                            benchmark: "kiva".into(),
+                            variant: if run.benchmark == Benchmark::KivaAdults {
+                                Variant::KivaAdults
+                            } else {
+                                Variant::Kiva
+                            },
+                            source: Source::Model,
+                            files: run.files.iter().map(|f| f.path.clone()).collect(),
+                            overall: stages(overall),
+                            by_domain: by_domain
+                                .iter()
+                                .map(|(k, v)| (k.clone(), stages(v)))
+                                .collect(),
+                            by_subdomain: BTreeMap::new(),
+                            rows: KivaRows {
+                                files: run.files.len(),
+                                trials: run.coverage.scored,
+                                ..KivaRows::default()
+                            },
+                            missing_subdomains: Vec::new(),
+                            warnings: Warnings::default(),
+                            reaction_time: None,
+                            rt_correlation: None,
+                            trials: Vec::new(),
+                        },
+                    });
+                    kiva_src.push(RowSource {
+                        model: mi,
+                        benchmark: run.benchmark,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+    mmiq_src.extend(kiva_src);
+    (out, mmiq_src)
+}
+
+/// The item-level report of a board row once its model's chunk (and, for MM-IQ, the key
+/// chunk) is fetched: the row's summary with its items or trials filled in.
+///
+/// # Errors
+/// A message when the chunk has no run of the row's benchmark, or an MM-IQ run comes without
+/// the key chunk.
+pub fn details(
+    summary: &Detail,
+    benchmark: Benchmark,
+    chunk: &ModelChunk,
+    key: Option<&MmiqKeyChunk>,
+) -> Result<Detail, String> {
+    let run = chunk
+        .runs
+        .iter()
+        .find(|r| r.benchmark == benchmark)
+        .ok_or_else(|| format!("the chunk of {} has no {benchmark} run", chunk.model))?;
+    match (summary, &run.items) {
+        (Detail::Mmiq(r), RunItems::Mmiq(items)) => {
+            let key = key.ok_or("the MM-IQ key chunk is missing")?;
+            let mut full = r.clone();
+            full.items = mmiq_item_results(key, items);
+            Ok(Detail::Mmiq(full))
+        }
+        (Detail::Kiva(r), RunItems::Kiva(trials)) => {
+            let mut full = r.clone();
+            full.trials = trials
+                .iter()
+                .map(|(domain, sub, var, c, wc, wj, e)| TrialResult {
+                    domain: domain.clone(),
+                    subdomain: sub.clone(),
+                    variation: *var,
+                    participant: None,
+                    rows: 0,
+                    line: 0,
+                    cross: *c,
+                    within_conditional: *wc,
+                    within_joint: *wj,
+                    extrapolation: *e,
+                })
+                .collect();
+            Ok(Detail::Kiva(full))
+        }
+        _ => Err(format!(
+            "the chunk of {}'s {benchmark} run is not of its row's kind",
+            chunk.model
+        )),
+    }
+}
+
+/// Whether a visitor's result files reproduce a published row, and where they would rank.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Reproduction {
+    /// Items (MM-IQ) or trials × stages (KiVA) compared.
+    pub compared: usize,
+    /// Whether every compared verdict is the same and neither side has items the other lacks.
+    pub reproduces: bool,
+    /// The items whose verdicts differ (MM-IQ: data ids; KiVA: `<subdomain> v<variation>
+    /// <stage>`), at most [`MAX_LISTED`].
+    pub differing: Vec<String>,
+    /// How many differ (all of them).
+    pub n_differing: usize,
+    /// Items scored in the published row only.
+    pub only_published: usize,
+    /// Items scored in the submitted files only.
+    pub only_submitted: usize,
+    /// The headline figure of the submitted files (MM-IQ accuracy, KiVA stage-1 mean).
+    pub figure: f64,
+    /// The published row's headline figure.
+    pub published_figure: f64,
+    /// The rank the submitted figure would take among the published rows of the benchmark
+    /// (1 + the number of published figures above it by more than 1e-6, the index's rounding;
+    /// the published row itself included).
+    pub rank: usize,
+    /// Published rows of the benchmark.
+    pub of: usize,
+}
+
+/// The most differing items [`reproduce`] lists.
+pub const MAX_LISTED: usize = 50;
+
+/// The headline figure of a report: MM-IQ accuracy, KiVA stage-1 (cross-domain) mean.
+pub fn headline(d: &Detail) -> Option<f64> {
+    match d {
+        Detail::Mmiq(r) => Some(r.overall.accuracy),
+        Detail::Kiva(r) => r.overall.cross.map(|m| m.mean),
+        _ => None,
+    }
+}
+
+/// Compares a visitor's scored files (`submitted`) with a published row's items
+/// (`published`, its chunk fetched), verdict by verdict, and ranks the submitted figure among
+/// `board`, the headline figures of the benchmark's published rows.
+///
+/// # Errors
+/// A message when the two are not reports of one benchmark with items (MM-IQ or KiVA).
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::Detail;
+/// use coglab_core::mmiq::{score, AnswerKey, Predictions};
+/// use coglab_core::publish::site::reproduce;
+/// let key = AnswerKey::parse("k.jsonl", concat!(
+///     r#"{"category": "Mathematical", "data_id": 0, "answer": "A"}"#, "\n",
+///     r#"{"category": "Mathematical", "data_id": 1, "answer": "B"}"#)).unwrap();
+/// let run = |p: &str| Detail::Mmiq(score(&key, &Predictions::parse("p.jsonl", p.as_bytes()).unwrap()).unwrap());
+/// let published = run("{\"data_id\": 0, \"parsed_pred\": \"A\"}\n{\"data_id\": 1, \"parsed_pred\": \"C\"}");
+/// let same = reproduce(&published, &published, &[0.5, 0.9]).unwrap();
+/// assert!(same.reproduces);
+/// assert_eq!((same.rank, same.of), (2, 2));
+/// let other = run("{\"data_id\": 0, \"parsed_pred\": \"A\"}\n{\"data_id\": 1, \"parsed_pred\": \"B\"}");
+/// let r = reproduce(&published, &other, &[0.5, 0.9]).unwrap();
+/// assert!(!r.reproduces);
+/// assert_eq!(r.differing, ["1"]);
+/// assert_eq!(r.rank, 1);
+/// ```
+pub fn reproduce(
+    published: &Detail,
+    submitted: &Detail,
+    board: &[f64],
+) -> Result<Reproduction, String> {
+    let mut differing = Vec::new();
+    let (compared, only_published, only_submitted) = match (published, submitted) {
+        (Detail::Mmiq(p), Detail::Mmiq(s)) => {
+            let pv: BTreeMap<u64, bool> = p.items.iter().map(|i| (i.data_id, i.correct)).collect();
+            let sv: BTreeMap<u64, bool> = s.items.iter().map(|i| (i.data_id, i.correct)).collect();
+            let mut compared = 0;
+            for (id, c) in &pv {
+                if let Some(d) = sv.get(id) {
+                    compared += 1;
+                    if d != c {
+                        differing.push(id.to_string());
+                    }
+                }
+            }
+            let only_p = pv.keys().filter(|k| !sv.contains_key(k)).count();
+            let only_s = sv.keys().filter(|k| !pv.contains_key(k)).count();
+            (compared, only_p, only_s)
+        }
+        (Detail::Kiva(p), Detail::Kiva(s)) => {
+            type Key = (String, u64);
+            let stages = |t: &TrialResult| {
+                [
+                    ("cross", t.cross),
+                    ("within_conditional", t.within_conditional),
+                    ("within_joint", t.within_joint),
+                    ("extrapolation", t.extrapolation),
+                ]
+            };
+            let pv: BTreeMap<Key, &TrialResult> = p
+                .trials
+                .iter()
+                .map(|t| ((t.subdomain.clone(), t.variation), t))
+                .collect();
+            let sv: BTreeMap<Key, &TrialResult> = s
+                .trials
+                .iter()
+                .map(|t| ((t.subdomain.clone(), t.variation), t))
+                .collect();
+            let mut compared = 0;
+            for (k, t) in &pv {
+                let Some(u) = sv.get(k) else { continue };
+                for ((stage, a), (_, b)) in stages(t).into_iter().zip(stages(u)) {
+                    compared += 1;
+                    let same = match (a, b) {
+                        (Some(x), Some(y)) => (x - y).abs() <= 1e-12,
+                        (None, None) => true,
+                        _ => false,
+                    };
+                    if !same {
+                        differing.push(format!("{} v{} {stage}", k.0, k.1));
+                    }
+                }
+            }
+            let only_p = pv.keys().filter(|k| !sv.contains_key(*k)).count();
+            let only_s = sv.keys().filter(|k| !pv.contains_key(*k)).count();
+            (compared, only_p, only_s)
+        }
+        _ => return Err("the submitted files and the published row are not of one benchmark with items (MM-IQ or KiVA)".into()),
+    };
+    let figure = headline(submitted).unwrap_or(f64::NAN);
+    let n_differing = differing.len();
+    differing.truncate(MAX_LISTED);
+    Ok(Reproduction {
+        compared,
+        reproduces: n_differing == 0 && only_published == 0 && only_submitted == 0,
+        differing,
+        n_differing,
+        only_published,
+        only_submitted,
+        figure,
+        published_figure: headline(published).unwrap_or(f64::NAN),
+        rank: 1 + board.iter().filter(|v| **v > figure + 1e-6).count(),
+        of: board.len(),
+    })
+}

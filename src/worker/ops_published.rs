@@ -1,0 +1,161 @@
+//! Worker operation [`api::Published`]: the published bundle of `coglab publish`
+//! (`published/index.json` under the site root by default), its MM-IQ and KiVA rows kept like
+//! scored rows, and their item-level data fetched from the model's chunk
+//! (`items/<model>.json`, plus `items/mmiq-key.json` for MM-IQ) only when a row is first
+//! opened, compared or ranked ([`ensure`]). The core rebuilds the reports
+//! ([`coglab_core::publish::site`]); nothing is recomputed here.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use coglab_core::leaderboard::Detail;
+use coglab_core::publish::bundle::{MmiqKeyChunk, ModelChunk};
+use coglab_core::publish::site::{board_rows, details};
+use coglab_core::publish::{Benchmark, Index};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use super::api::{self, RowId};
+use super::ops_leaderboard;
+
+/// A published row whose items are not fetched yet.
+#[derive(Clone)]
+struct Pending {
+    /// The chunk's URL.
+    chunk: String,
+    /// The key chunk's URL, for MM-IQ rows.
+    key: Option<String>,
+    /// The row's benchmark.
+    benchmark: Benchmark,
+    /// The row's summary report.
+    summary: Detail,
+}
+
+thread_local! {
+    /// Published rows waiting for their chunk, by row id.
+    static PENDING: RefCell<HashMap<RowId, Pending>> = RefCell::new(HashMap::new());
+}
+
+/// `GET url` from the worker, as text; `Ok(None)` on HTTP 404 (no bundle published).
+async fn get(url: &str) -> Result<Option<String>, String> {
+    let scope: web_sys::WorkerGlobalScope = js_sys::global()
+        .dyn_into()
+        .map_err(|_| "not running in a worker".to_string())?;
+    let resp = JsFuture::from(scope.fetch_with_str(url))
+        .await
+        .map_err(|e| format!("{url}: request failed: {e:?}"))?;
+    let resp: web_sys::Response = resp
+        .dyn_into()
+        .map_err(|_| format!("{url}: not an HTTP response"))?;
+    if resp.status() == 404 {
+        return Ok(None);
+    }
+    if !resp.ok() {
+        return Err(format!(
+            "{url}: HTTP {} {}",
+            resp.status(),
+            resp.status_text()
+        ));
+    }
+    let text = JsFuture::from(resp.text().map_err(|e| format!("{url}: {e:?}"))?)
+        .await
+        .map_err(|e| format!("{url}: {e:?}"))?;
+    text.as_string()
+        .map(Some)
+        .ok_or_else(|| format!("{url}: body is not text"))
+}
+
+/// [`api::Published`]: reads `{base}index.json`; `None` when there is none (a site without a
+/// published bundle, or a server answering the app's page for unknown paths).
+///
+/// # Errors
+/// A message naming the URL for a failed request or an index that does not parse.
+pub async fn load(base: &str) -> Result<Option<api::PublishedBoard>, String> {
+    let url = format!("{base}index.json");
+    let Some(text) = get(&url).await? else {
+        return Ok(None);
+    };
+    if text.trim_start().starts_with('<') {
+        // The host answered with the app's HTML: no bundle.
+        return Ok(None);
+    }
+    let index: Index = serde_json::from_str(&text).map_err(|e| format!("{url}: {e}"))?;
+    let (mut rows, sources) = board_rows(&index);
+    let kept = ops_leaderboard::keep(&mut rows);
+    let key = index.mmiq_key_chunk.as_ref().map(|k| format!("{base}{k}"));
+    PENDING.with_borrow_mut(|p| {
+        for ((id, summary), src) in kept.into_iter().zip(sources) {
+            let Some(model) = index.models.get(src.model) else {
+                continue;
+            };
+            p.insert(
+                id,
+                Pending {
+                    chunk: format!("{base}{}", model.chunk),
+                    key: (src.benchmark == Benchmark::Mmiq)
+                        .then(|| key.clone())
+                        .flatten(),
+                    benchmark: src.benchmark,
+                    summary,
+                },
+            );
+        }
+    });
+    Ok(Some(api::PublishedBoard { index, rows }))
+}
+
+/// Fetches the chunks of those of `rows` that are published and not yet fetched, and keeps
+/// their full reports. Rows that are not published are left alone.
+///
+/// # Errors
+/// A message naming the chunk's URL when it cannot be fetched or read.
+pub async fn ensure(rows: &[RowId]) -> Result<(), String> {
+    let wanted: Vec<(RowId, Pending)> = PENDING.with_borrow(|p| {
+        rows.iter()
+            .filter_map(|id| p.get(id).map(|x| (*id, x.clone())))
+            .collect()
+    });
+    let mut chunks: HashMap<String, ModelChunk> = HashMap::new();
+    let mut keys: HashMap<String, MmiqKeyChunk> = HashMap::new();
+    for (id, p) in wanted {
+        if !chunks.contains_key(&p.chunk) {
+            let text = get(&p.chunk)
+                .await?
+                .ok_or_else(|| format!("{}: not found", p.chunk))?;
+            let c: ModelChunk =
+                serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.chunk))?;
+            chunks.insert(p.chunk.clone(), c);
+        }
+        if let Some(k) = &p.key {
+            if !keys.contains_key(k) {
+                let text = get(k).await?.ok_or_else(|| format!("{k}: not found"))?;
+                let c: MmiqKeyChunk =
+                    serde_json::from_str(&text).map_err(|e| format!("{k}: {e}"))?;
+                keys.insert(k.clone(), c);
+            }
+        }
+        let chunk = &chunks[&p.chunk];
+        let key = p.key.as_ref().and_then(|k| keys.get(k));
+        let full = details(&p.summary, p.benchmark, chunk, key)?;
+        ops_leaderboard::replace(id, full);
+        PENDING.with_borrow_mut(|m| {
+            m.remove(&id);
+        });
+    }
+    Ok(())
+}
+
+/// [`api::Reproduce`]: the core's [`coglab_core::publish::site::reproduce`] on kept rows (the
+/// published row's chunk fetched first by the caller, [`ensure`]).
+///
+/// # Errors
+/// A message when a row is no longer kept, or the core's.
+pub fn reproduce(a: &api::Reproduce) -> Result<coglab_core::publish::site::Reproduction, String> {
+    use coglab_core::publish::site::{headline, reproduce};
+    let mut ids = vec![a.published, a.submitted];
+    ids.extend(&a.board);
+    ops_leaderboard::with_details(&ids, |d| {
+        let board: Vec<f64> = d[2..].iter().filter_map(|x| headline(x)).collect();
+        reproduce(d[0], d[1], &board)
+    })
+}

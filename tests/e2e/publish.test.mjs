@@ -1,0 +1,265 @@
+// End-to-end: a published leaderboard (issue 21). The sample leaderboard folder
+// (crates/coglab-core/tests/fixtures/publish/sample: the real KiVA GPT-4V multi- and
+// single-image and MANTIS runs and the MM-IQ example predictions with its key from
+// ../shared/data, the hand-made MM-OPERA judge files, Gold's Table 2 matrix) is published with
+// the CLI into a copy of dist/ (scripts/published.py, static-routes.py, sw-precache.py, as the
+// build does), served, and opened in fresh browser contexts: the published rows show the CLI's
+// numbers with no file dropped, a drill-down and a comparison run on the published items, the
+// static boards are there without JavaScript, and a board's rows are visible within 1.5 s on a
+// Fast 3G profile from an empty cache.
+//
+// The index stores figures rounded to 6 decimals (coglab_core::publish::bundle::round6), so
+// values are compared with the CLI to 1e-6.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, mkdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(here, '../..');
+const DATA = process.env.COGLAB_DATA ?? join(ROOT, '../shared/data');
+const HAVE_DATA = existsSync(DATA);
+if (!HAVE_DATA && process.env.CI === 'true') {
+  throw new Error(`${DATA} is absent: the publish end-to-end test needs the real data in CI`);
+}
+const SRC_DIST = process.env.COGLAB_DIST ?? join(ROOT, 'dist');
+const FIX = join(ROOT, 'crates/coglab-core/tests/fixtures');
+const KEY = join(DATA, 'mmiq/MMIQ_benchmark_answer_dict.jsonl');
+const PREDS = join(DATA, 'mmiq/example_output_parsed.jsonl');
+const KIVA = join(DATA, 'kiva/model_data/KiVA');
+
+/** The coglab CLI's stdout for the given arguments (COGLAB_BIN, else cargo run). */
+function cliText(args) {
+  return process.env.COGLAB_BIN
+    ? execFileSync(process.env.COGLAB_BIN, args, { encoding: 'utf8', maxBuffer: 1 << 28 })
+    : execFileSync('cargo', ['run', '-q', '-p', 'coglab-cli', '--', ...args],
+      { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28 });
+}
+const cli = (args) => JSON.parse(cliText(args));
+
+// The sample leaderboard, published into a copy of dist/ before the server starts.
+const work = mkdtempSync(join(tmpdir(), 'coglab-publish-e2e-'));
+const board = join(work, 'board');
+const bundle = join(work, 'published');
+const site = join(work, 'dist');
+let index = null;
+if (HAVE_DATA) {
+  mkdirSync(board, { recursive: true });
+  cpSync(join(FIX, 'publish/sample/leaderboard.toml'), join(board, 'leaderboard.toml'));
+  symlinkSync(realpathSync(DATA), join(board, 'data'));
+  symlinkSync(realpathSync(join(FIX, 'mmopera')), join(board, 'mmopera'));
+  symlinkSync(realpathSync(join(FIX, 'publish/tiny')), join(board, 'gold'));
+  index = cli(['publish', board, '--out', bundle, '--json']);
+  cpSync(SRC_DIST, site, { recursive: true });
+  const env = { ...process.env, COGLAB_PUBLISHED_SRC: bundle };
+  for (const step of [['published.py', 'copy'], ['static-routes.py'], ['published.py', 'inline'], ['sw-precache.py']]) {
+    execFileSync('python3', [join(ROOT, 'scripts', step[0]), ...step.slice(1), site], { env });
+  }
+  process.env.COGLAB_DIST = site;
+}
+const { start, newPage, App } = await import('./support.mjs');
+
+let env;
+before(async () => { if (HAVE_DATA) env = await start(); });
+after(async () => { await env?.close(); });
+
+const near = (a, b) => Math.abs(a - b) <= 1e-6;
+const skip = !HAVE_DATA && `${DATA} absent`;
+
+test('published rows, a drill-down and a comparison show the CLI numbers, no file dropped',
+  { skip }, async () => {
+    const { page, context, errors } = await newPage(env.browser);
+    const app = new App(page, env.base);
+    const chunks = [];
+    page.on('request', (r) => { if (r.url().includes('/published/items/')) chunks.push(r.url()); });
+    await app.goto('/leaderboard');
+    // MM-IQ: the example predictions' row, badged "published", with the CLI's figures.
+    const row = page.locator('[data-testid=mmiq-published-row][data-model="MM-IQ example"]');
+    await row.waitFor();
+    assert.equal(await row.locator('.badge').innerText(), 'published');
+    const want = cli(['score', 'mmiq', '--answers', KEY, PREDS, '--json']);
+    const mean = row.locator('td[data-col=mean]');
+    assert.ok(near(Number(await mean.getAttribute('data-value')), want.overall.accuracy));
+    assert.ok(near(Number(await mean.getAttribute('data-ci-low')), want.overall.ci_low));
+    assert.ok(near(Number(await mean.getAttribute('data-ci-high')), want.overall.ci_high));
+    // And the index the CLI wrote says the same.
+    const pub = index.models.find((m) => m.name === 'MM-IQ example').runs[0].figures.mmiq;
+    assert.equal(pub.overall.k, want.overall.correct);
+    // No file was dropped: the file list is empty.
+    assert.equal(await page.locator('[data-testid=lb-files] li').count(), 0);
+    // The reproducibility audit (the sample matches the example to the paper's GPT-4o row):
+    // 8 figures, Logical Operation flagged (8/16, Wilson [28.00, 72.00] vs the paper's 25.52).
+    const audit = page.getByTestId('audit-panel');
+    await audit.waitFor();
+    assert.equal(await audit.getByTestId('audit-row').count(), 8);
+    const flagged = audit.locator('[data-testid=audit-row][data-flagged=true]');
+    assert.equal(await flagged.count(), 1);
+    assert.match(await flagged.innerText(), /Logical Operation/);
+    // Drill-down: the model page's wrong items come from the published chunk (fetched now).
+    await page.getByTestId('model-pick').selectOption({ label: 'MM-IQ example' });
+    await page.getByTestId('wrong-only').check();
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll('[data-testid=item-row]')];
+      return rows.length > 0 && rows.every((r) => r.dataset.correct === 'false');
+    });
+    const wrong = await page.getByTestId('item-row').count();
+    assert.equal(wrong, want.overall.n - want.overall.correct);
+    assert.ok(chunks.some((u) => u.endsWith('/published/items/mm-iq-example.json')), chunks.join(' '));
+    assert.ok(chunks.some((u) => u.endsWith('/published/items/mmiq-key.json')), chunks.join(' '));
+    await app.screenshot('publish-mmiq');
+
+    // KiVA: the three published runs with the CLI's stage means, and their comparison.
+    await page.getByTestId('tab-kiva').click();
+    await page.waitForURL(/b=kiva/);
+    const runs = [['GPT-4V (multi-image)', 'gpt4_multi_image'], ['GPT-4V (single-image)', 'gpt4_single_image'],
+      ['MANTIS (multi-image)', 'mantis_multi_image']];
+    for (const [model, folder] of runs) {
+      const r = page.locator(`[data-testid=kiva-published-row][data-model="${model}"]`);
+      await r.waitFor();
+      const kv = cli(['score', 'kiva', join(KIVA, folder), '--json']);
+      const cells = Object.fromEntries(await r.locator('td[data-value]').evaluateAll(
+        (tds) => tds.map((td) => [td.dataset.col, Number(td.dataset.value)])));
+      assert.equal(Object.keys(cells).length, 18, model);
+      for (const [col, v] of Object.entries(cells)) {
+        const [d, st] = col.split('/');
+        const w = d === 'All' ? kv.overall[st] : kv.by_domain[d][st];
+        assert.ok(near(v, w.mean), `${model} ${col}: ${v} vs ${w.mean}`);
+      }
+    }
+    // The comparison by stage runs on the published trials: 700 paired stage-1 trials, and the
+    // paired means are the two runs' overall stage-1 means from the CLI.
+    const cross = page.locator('[data-testid=kiva-compare] [data-stage=cross]');
+    await cross.waitFor();
+    const ct = (await cross.locator('td').allInnerTexts()).map(Number);
+    assert.equal(ct.reduce((a, b) => a + b, 0), 700);
+    const stats = await cross.locator('[data-testid=kiva-compare-stats]').innerText();
+    const g = cli(['score', 'kiva', join(KIVA, 'gpt4_multi_image'), '--json']);
+    assert.ok(stats.includes(`${(100 * g.overall.cross.mean).toFixed(1)}%`), stats);
+    await app.screenshot('publish-kiva');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+test('a submission for a published model is checked against its row', { skip }, async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard');
+  await page.locator('[data-testid=mmiq-published-row][data-model="MM-IQ example"]').waitFor();
+  // The same predictions dropped under the published model's name: they reproduce its row.
+  await page.getByTestId('file-input').setInputFiles([KEY, PREDS]);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=staged-row]').length >= 2);
+  const preds = page.locator('[data-testid=staged-row][data-path="example_output_parsed.jsonl"] [data-testid=staged-model]');
+  await preds.fill('MM-IQ example');
+  await preds.press('Tab');
+  await page.getByTestId('lb-score').click();
+  // The dropped row stays "computed"; the check says it reproduces the published row.
+  await page.locator('[data-testid=mmiq-computed-row][data-model="MM-IQ example"]').waitFor();
+  const check = page.locator('[data-testid=submission-check][data-model="MM-IQ example"]');
+  await check.waitFor();
+  assert.equal(await check.getAttribute('data-reproduces'), 'true');
+  assert.match(await check.innerText(), /all 100 verdicts are the same/);
+  assert.match(await check.innerText(), /rank 1 of 1 published rows/);
+  await app.screenshot('publish-submission');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the static boards are there without JavaScript', { skip }, async () => {
+  const { page, context } = await newPage(env.browser, { javaScriptEnabled: false });
+  await page.goto(`${env.base}/leaderboard/`);
+  const kiva = page.getByTestId('static-board-kiva');
+  assert.equal(await kiva.locator('tr[data-source=published]').count(), 3);
+  assert.ok((await kiva.innerText()).includes('88.57'));
+  const mmiq = page.getByTestId('static-board-mmiq');
+  const ex = mmiq.locator('tr[data-source=published][data-model="MM-IQ example"]');
+  assert.match(await ex.innerText(), /33\.00/);
+  // The paper's rows, with their source.
+  assert.ok(await mmiq.locator('tr[data-source=reported]').count() >= 12);
+  await context.close();
+});
+
+test('a board is visible within 1.5 s on Fast 3G from an empty cache', { skip }, async () => {
+  const { page, context } = await newPage(env.browser);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  // Chromium DevTools' "Fast 3G" profile.
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false, latency: 562.5, downloadThroughput: (1.44 * 1024 * 1024 / 8) * 0.9,
+    uploadThroughput: (675 * 1024 / 8) * 0.9,
+  });
+  const t0 = Date.now();
+  await page.goto(`${env.base}/leaderboard/`, { waitUntil: 'commit' });
+  await page.locator('[data-source=published]').first().waitFor({ state: 'visible', timeout: 10000 });
+  const ms = Date.now() - t0;
+  assert.ok(ms <= 1500, `first published row visible after ${ms} ms`);
+  await context.close();
+});
+
+// Scale (issue 21 acceptance): 300 models x 2,710 MM-IQ items (generated: a key with the real
+// key's category counts, predictions from a fixed-seed generator), published by the CLI into
+// another copy of dist/: the leaderboard shows all 300 published rows within 1 s of the load
+// event on localhost, and opening one model's items fetches at most 50 KB (its chunk and the
+// key chunk, as the server sends them, gzipped).
+test('300 published models: rows within 1 s of load, one model\'s items ≤ 50 KB', { skip }, async () => {
+  const { writeFileSync } = await import('node:fs');
+  const { serve } = await import('./server.mjs');
+  const dir = join(work, 'scale');
+  const runs = join(dir, 'runs');
+  mkdirSync(runs, { recursive: true });
+  let seed = 0x9e3779b9;
+  const rnd = () => { seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0; return seed / 2 ** 32; };
+  const cats = [['Logical Operation', 393], ['Mathematical', 936], ['2D-Geometry', 365], ['3D-Geometry', 398],
+    ['Visual Instruction', 47], ['Temporal Movement', 415], ['Spatial Relationship', 118], ['Concrete Object', 38]];
+  const L = ['A', 'B', 'C', 'D'];
+  const key = [];
+  for (const [c, n] of cats) for (let i = 0; i < n; i++) key.push({ category: c, data_id: key.length, answer: L[Math.floor(rnd() * 4)] });
+  writeFileSync(join(dir, 'key.jsonl'), key.map((k) => JSON.stringify(k)).join('\n') + '\n');
+  let manifest = '[keys]\nmmiq = "key.jsonl"\n';
+  for (let m = 0; m < 300; m++) {
+    const p = 0.25 + (m % 36) / 100;
+    const lines = key.map((k) => JSON.stringify({ data_id: k.data_id, parsed_pred: rnd() < p ? k.answer : L[Math.floor(rnd() * 4)] }));
+    writeFileSync(join(runs, `m${m}.jsonl`), lines.join('\n') + '\n');
+    manifest += `\n[[model]]\nname = "Model-${String(m).padStart(3, '0')}"\n[[model.run]]\nbenchmark = "mmiq"\nfiles = ["runs/m${m}.jsonl"]\n`;
+  }
+  writeFileSync(join(dir, 'leaderboard.toml'), manifest);
+  const out = join(dir, 'published');
+  cliText(['publish', dir, '--out', out]);
+  const dist = join(dir, 'dist');
+  cpSync(SRC_DIST, dist, { recursive: true });
+  const env2 = { ...process.env, COGLAB_PUBLISHED_SRC: out };
+  for (const step of [['published.py', 'copy'], ['static-routes.py'], ['published.py', 'inline'], ['sw-precache.py']]) {
+    execFileSync('python3', [join(ROOT, 'scripts', step[0]), ...step.slice(1), dist], { env: env2 });
+  }
+  const server = await serve(dist);
+  try {
+    const { page, context, errors } = await newPage(env.browser);
+    const sizes = new Map();
+    page.on('response', async (r) => {
+      if (r.url().includes('/published/items/')) {
+        const h = await r.allHeaders();
+        sizes.set(r.url(), Number(h['content-length'] ?? (await r.body()).length));
+      }
+    });
+    await page.goto(`${server.url}/leaderboard`, { waitUntil: 'load' });
+    const loaded = Date.now();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=mmiq-published-row]').length === 300,
+      null, { timeout: 20000 });
+    const ms = Date.now() - loaded;
+    assert.ok(ms <= 1000, `300 published rows after ${ms} ms`);
+    // One model's items: its chunk and the key chunk.
+    await page.getByTestId('model-pick').selectOption({ label: 'Model-123' });
+    await page.getByTestId('item-row').first().waitFor();
+    const mine = [...sizes].filter(([u]) => u.endsWith('/model-123.json') || u.endsWith('/mmiq-key.json'));
+    assert.equal(mine.length, 2, [...sizes.keys()].join(' '));
+    const bytes = mine.reduce((a, [, b]) => a + b, 0);
+    assert.ok(bytes <= 50_000, `${bytes} bytes`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    await server.close();
+  }
+});
