@@ -246,7 +246,7 @@ fn score_kiva<'py>(
     let paths = sources(paths)?;
     let human = opt_source(human)?;
     run(py, move || {
-        coglab_run::kiva::score(&paths, human.as_ref(), trials)
+        coglab_run::kiva::score(&paths, human.as_ref(), trials, Default::default())
     })
 }
 
@@ -298,6 +298,7 @@ fn score_mmopera<'py>(
         } else {
             DecayExponent::FromZero
         },
+        ica_average: Default::default(),
         invalid_scores: if exclude_invalid {
             InvalidScores::Exclude
         } else {

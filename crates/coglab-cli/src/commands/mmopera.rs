@@ -41,8 +41,9 @@ pub fn score(a: &ScoreMmoperaArgs) -> Result<(), CliError> {
         decay_exponent: if a.paper_decay {
             DecayExponent::FromOne
         } else {
-            DecayExponent::FromZero
+            a.decay
         },
+        ica_average: a.ica_average,
         invalid_scores: if a.exclude_invalid {
             InvalidScores::Exclude
         } else {
@@ -198,10 +199,12 @@ fn print_reasoning(out: &mut String, r: &ReasoningReport) {
     };
     outln!(
         out,
-        "Process reward ({}): α {} γ {} ({exponent})",
+        "Process reward ({}): α {} γ {} (--decay {}: {exponent}; --ica-average {})",
         r.files.join(", "),
         r.alpha,
-        r.gamma
+        r.gamma,
+        r.decay_exponent.name(),
+        r.ica_average.name()
     );
     outln!(
         out,

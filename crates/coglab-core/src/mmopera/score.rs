@@ -9,8 +9,11 @@
 //!
 //! Process reward (section 4.2): per hop, R and D clamped to [0, 1], K rounded to 0/1,
 //! s = min(1, α·R·D + (1−α)·K); a path scores S_r = Σ_{i=0}^{n−1} s_i·γ^i (released code;
-//! [`DecayExponent::FromOne`] gives the paper's γ^1..γ^n). ICA items average all their scored
-//! paths (2 paths × 4 rotations). Items with no valid hop are skipped and listed.
+//! [`DecayExponent::FromOne`] gives the paper's γ^1..γ^n, equation 2, = the code's value × γ).
+//! ICA items average all their scored paths (2 paths × 4 rotations) and the mean S_r is over
+//! items ([`IcaAverage::Items`], ours); [`IcaAverage::Paths`] averages over all scored paths
+//! of all items instead (the released `ICA_stat.py`). Items with no valid hop are skipped and
+//! listed.
 //!
 //! Several judge files: holistic verdicts are pooled (with every judge scoring every item this
 //! is the mean over items of the per-item judge average; a warning says when coverage
@@ -35,6 +38,68 @@ pub enum DecayExponent {
     FromZero,
     /// S_r = Σ_{t=1}^{n} s_t·γ^t: every hop is decayed (the paper's equation 2).
     FromOne,
+}
+
+impl DecayExponent {
+    /// The CLI / URL name: `code` (released code, γ^0..γ^(n−1)) or `paper` (equation 2).
+    pub fn name(self) -> &'static str {
+        match self {
+            DecayExponent::FromZero => "code",
+            DecayExponent::FromOne => "paper",
+        }
+    }
+
+    /// The setting named `code` or `paper` ([`DecayExponent::name`]), if it is one.
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::mmopera::score::DecayExponent;
+    /// assert_eq!(DecayExponent::from_name("paper"), Some(DecayExponent::FromOne));
+    /// assert_eq!(DecayExponent::from_name("γ"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "code" => Some(DecayExponent::FromZero),
+            "paper" => Some(DecayExponent::FromOne),
+            _ => None,
+        }
+    }
+}
+
+/// How the mean S_r of a set of items is averaged when items have several paths (ICA: 2 paths
+/// × 4 rotations; RIA items have one path, where both settings agree).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum IcaAverage {
+    /// Each item's S_r is the mean of its scored paths (and of its judges); the mean S_r is the
+    /// mean over items, so every item weighs the same (ours, default).
+    #[default]
+    Items,
+    /// The mean S_r is the mean over all scored paths of all items (and judges), so an item with
+    /// more scored paths weighs more (the released `evaluation/ICA/ICA_stat.py`, whose
+    /// `avg_reasoning_score` is `total_reasoning_score / path_count`). The item rows still show
+    /// each item's mean of paths.
+    Paths,
+}
+
+impl IcaAverage {
+    /// The CLI / URL name: `items` or `paths`.
+    pub fn name(self) -> &'static str {
+        match self {
+            IcaAverage::Items => "items",
+            IcaAverage::Paths => "paths",
+        }
+    }
+
+    /// The setting named `items` or `paths`, if it is one.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "items" => Some(IcaAverage::Items),
+            "paths" => Some(IcaAverage::Paths),
+            _ => None,
+        }
+    }
 }
 
 /// What to do with a holistic score that is missing, non-integer or outside 0-4.
@@ -83,6 +148,9 @@ pub struct ScoreOptions {
     pub gamma: f64,
     /// γ^i from i = 0 (code) or i = 1 (paper).
     pub decay_exponent: DecayExponent,
+    /// Mean S_r over items (ours) or over all paths (released ICA script).
+    #[serde(default)]
+    pub ica_average: IcaAverage,
     /// Invalid holistic scores: count as 0 (code, RIA) or exclude (code, ICA).
     pub invalid_scores: InvalidScores,
     /// Malformed hops: drop the hop (default) or skip the item (released RIA script).
@@ -100,6 +168,7 @@ impl Default for ScoreOptions {
             alpha: 0.9,
             gamma: 0.9,
             decay_exponent: DecayExponent::FromZero,
+            ica_average: IcaAverage::Items,
             invalid_scores: InvalidScores::CountAsZero,
             invalid_hops: InvalidHops::DropHop,
             label_counting: LabelCounting::PerItem,
@@ -235,7 +304,8 @@ pub struct Group {
 pub struct ProcessGroup {
     /// Items counted in the group.
     pub n: usize,
-    /// Mean item S_r in the group.
+    /// Mean S_r in the group: over items, or over their scored paths with
+    /// [`IcaAverage::Paths`].
     pub mean_score: f64,
 }
 
@@ -349,8 +419,15 @@ pub struct ReasoningReport {
     pub gamma: f64,
     /// Exponent convention used.
     pub decay_exponent: DecayExponent,
-    /// Mean item S_r.
+    /// How the mean S_r was averaged (over items or over paths).
+    #[serde(default)]
+    pub ica_average: IcaAverage,
+    /// Mean S_r: over items ([`IcaAverage::Items`]) or over all scored paths
+    /// ([`IcaAverage::Paths`]).
     pub mean_score: f64,
+    /// Scored paths in `mean_score` (paths with at least one valid hop, of items with an S_r).
+    #[serde(default)]
+    pub scored_paths: usize,
     /// Mean R over all valid hops (after clamping).
     pub mean_r: f64,
     /// Mean D over all valid hops (after clamping).
@@ -918,7 +995,8 @@ fn reasoning_report(
     options: &ScoreOptions,
 ) -> Result<ReasoningReport, MmoperaError> {
     let mut order: Vec<&str> = Vec::new();
-    let mut per_item: HashMap<&str, Vec<f64>> = HashMap::new();
+    // Per item: the judges' S_r, and the sum and count of the scored paths of those judges.
+    let mut per_item: HashMap<&str, (Vec<f64>, f64, usize)> = HashMap::new();
     let mut dist = ProcessDistribution::default();
     for bins in [&mut dist.r, &mut dist.d] {
         for b in ["0-0.2", "0.2-0.4", "0.4-0.6", "0.6-0.8", "0.8-1"] {
@@ -941,9 +1019,17 @@ fn reasoning_report(
         for (id, jp) in &file.items {
             let scores = per_item.entry(id.as_str()).or_insert_with(|| {
                 order.push(id.as_str());
-                Vec::new()
+                (Vec::new(), 0.0, 0)
             });
-            scores.extend(jp.s_r);
+            scores.0.extend(jp.s_r);
+            if jp.s_r.is_some() {
+                for path in jp.rotations.iter().flatten().flat_map(|r| &r.paths) {
+                    if let Some(p) = path.score {
+                        scores.1 += p;
+                        scores.2 += 1;
+                    }
+                }
+            }
             for path in jp.rotations.iter().flatten().flat_map(|r| &r.paths) {
                 paths += 1;
                 *dist.hops.entry(path.hops.len()).or_default() += 1;
@@ -964,8 +1050,10 @@ fn reasoning_report(
     let mut accs: [BTreeMap<String, Acc>; 8] = Default::default();
     let mut missing = Vec::new();
     let (mut n, mut total) = (0usize, 0.0);
+    let (mut path_n, mut path_total) = (0usize, 0.0);
+    let by_paths = options.ica_average == IcaAverage::Paths;
     for id in &order {
-        let scores = &per_item[id];
+        let (scores, item_path_sum, item_paths) = &per_item[id];
         let meta = input.metadata.get(id);
         if meta.is_none() {
             missing.push((*id).to_owned());
@@ -976,6 +1064,8 @@ fn reasoning_report(
         let s = scores.iter().sum::<f64>() / scores.len() as f64;
         n += 1;
         total += s;
+        path_n += item_paths;
+        path_total += item_path_sum;
         let bin = match s {
             s if s < 1.0 => "0-1",
             s if s < 2.0 => "1-2",
@@ -984,7 +1074,11 @@ fn reasoning_report(
         *dist.score.entry(bin.to_owned()).or_default() += 1;
         if let Some(meta) = meta {
             let m = membership(input.task, meta, options.label_counting);
-            accumulate(&mut accs, &m, 1, s);
+            if by_paths {
+                accumulate(&mut accs, &m, *item_paths, *item_path_sum);
+            } else {
+                accumulate(&mut accs, &m, 1, s);
+            }
         }
     }
     if n == 0 {
@@ -1002,7 +1096,13 @@ fn reasoning_report(
         alpha: options.alpha,
         gamma: options.gamma,
         decay_exponent: options.decay_exponent,
-        mean_score: total / n as f64,
+        ica_average: options.ica_average,
+        mean_score: if by_paths && path_n > 0 {
+            path_total / path_n as f64
+        } else {
+            total / n as f64
+        },
+        scored_paths: path_n,
         mean_r: sum_r / hf,
         mean_d: sum_d / hf,
         mean_k: sum_k / hf,
@@ -1010,7 +1110,8 @@ fn reasoning_report(
         paths,
         distribution: dist,
         by: into_breakdowns(accs, |a| ProcessGroup {
-            n: a.n,
+            // Over paths, `a.n` counts paths; the group still reports its items.
+            n: if by_paths { a.items } else { a.n },
             mean_score: a.sum / a.n as f64,
         }),
         skipped,
