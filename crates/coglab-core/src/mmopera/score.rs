@@ -30,11 +30,12 @@ use super::validate::{length_bias, LengthBias};
 use super::{MmoperaError, Task, Warning};
 
 /// Which power of γ the first hop gets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum DecayExponent {
     /// S_r = Σ_{i=0}^{n−1} s_i·γ^i: the first hop is not decayed (released code, default).
+    #[default]
     FromZero,
     /// S_r = Σ_{t=1}^{n} s_t·γ^t: every hop is decayed (the paper's equation 2).
     FromOne,
