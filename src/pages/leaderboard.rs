@@ -31,6 +31,7 @@ use coglab_core::ranks::Bench;
 use std::collections::HashMap;
 
 mod board;
+mod fidelity;
 mod gold;
 mod mmopera;
 
@@ -1026,6 +1027,7 @@ fn MmiqTab(
             label="MM-IQ radar: accuracy per paradigm for the first rows of the table" />
         <Show when=move || !rows.read().is_empty()
             fallback=|| view! { <p class="notice">"Drop MM-IQ prediction files with the answer key above to add computed rows, a model page and comparisons."</p> }>
+            <fidelity::MmiqLengths rows=rows />
             <ModelItems rows=ids selected=model_pick />
             <Show when=move || { rows.read().len() >= 2 }>
                 <CompareModels rows=ids pair=pair testid="compare" />

@@ -216,6 +216,46 @@ pub fn mmiq_board(
         "chance: 25% (four options)".into(),
         chance,
     ));
+    // Issue 23: the key's majority letter beside chance, from the key the computed rows used.
+    if let Some(l) = computed.first().map(|r| &r.report.letters) {
+        if l.key.n > 0 {
+            let counts = |b: &coglab_core::mmiq::LetterBaseline| {
+                b.counts
+                    .iter()
+                    .map(|(k, v)| format!("{k} {v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let cell = |b: &coglab_core::mmiq::LetterBaseline| {
+                Some(BoardCell {
+                    value: b.majority_share,
+                    interval: None,
+                    detail: format!(
+                        "always answering {} (the key's letters over {} items: {})",
+                        b.majority,
+                        b.n,
+                        counts(b)
+                    ),
+                })
+            };
+            let mut cells = vec![cell(&l.key)];
+            cells.extend(
+                CATEGORIES
+                    .iter()
+                    .map(|c| l.by_category.get(*c).and_then(cell)),
+            );
+            rows.push(row(
+                &format!("Majority letter ({})", l.key.majority),
+                RowKind::Baseline,
+                format!(
+                    "the answer key's most common letter, from {}; each paradigm's own majority letter would score {}%",
+                    computed[0].report.key_file,
+                    pct(l.per_category_majority)
+                ),
+                cells,
+            ));
+        }
+    }
     cite_papers(&mut rows, reported);
     Board {
         caption: "MM-IQ accuracy (%): reported in the paper, computed from your files, baselines"
@@ -796,6 +836,33 @@ mod tests {
         let (lo, hi) = gpt.cells[0].as_ref().unwrap().interval.unwrap();
         assert!(lo < 0.2687 && hi > 0.2687 && hi - lo < 0.04);
         assert_eq!(gpt.family, "GPT");
+        // No key dropped: no majority-letter row.
+        assert!(b.rows.iter().all(|r| !r.model.starts_with("Majority")));
+        // With a key (the core's small fixture, keys B C A D E A): always A = 2/6; per
+        // paradigm Mathematical (B C A, tie → A) 1/3, 2D-Geometry (D E → D) 1/2, Concrete
+        // Object (A) 1/1; each paradigm's own letter 3/6 = 50.0% in the source text.
+        let s = scored(&[
+            (
+                "key_small.jsonl",
+                include_str!("../../../crates/coglab-core/tests/fixtures/mmiq/key_small.jsonl"),
+            ),
+            (
+                "preds_small.jsonl",
+                include_str!("../../../crates/coglab-core/tests/fixtures/mmiq/preds_small.jsonl"),
+            ),
+        ]);
+        assert_eq!(s.mmiq.len(), 1, "{:?}", s.files);
+        let b = mmiq_board(Some(&bundle), &s.mmiq, &[]);
+        let maj = b
+            .rows
+            .iter()
+            .find(|r| r.model == "Majority letter (A)")
+            .unwrap();
+        assert_eq!(maj.kind, RowKind::Baseline);
+        assert!((maj.cells[0].as_ref().unwrap().value - 2.0 / 6.0).abs() < 1e-12);
+        assert!((maj.cells[2].as_ref().unwrap().value - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!(maj.cells[3].as_ref().unwrap().value, 0.5);
+        assert!(maj.source.contains("50.0%"), "{}", maj.source);
     }
 
     #[test]
