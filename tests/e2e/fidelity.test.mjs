@@ -69,6 +69,9 @@ function writeTask(dir, task, n, seed) {
   const reasoning = Object.fromEntries(ids.map((id) => [id, one(() => (task === 'RIA'
     ? { path: 'S0 → S1', hop_quality: hops(), explanation: 'ok' }
     : { path1: 'a', path2: 'b', hop_quality_path1: hops(), hop_quality_path2: hops(), explanation: 'ok' }))]));
+  const answers = Object.fromEntries(ids.map((id) => [id, one(() => 'word '.repeat(1 + Math.floor(r() * 30)).trim())]));
+  files.answers = join(dir, `fid-model_${task}_results.json`);
+  writeFileSync(files.answers, JSON.stringify(answers));
   files.regular = join(dir, `fid-model_${task}_regular_scoring.json`);
   files.reasoning = join(dir, `fid-model_${task}_reasoning_scoring.json`);
   writeFileSync(files.regular, JSON.stringify(regular));
@@ -107,11 +110,12 @@ test('MM-OPERA: the decay and ICA-average switches change the reasoning score an
   const dir = mkdtempSync(join(tmpdir(), 'coglab-fidelity-'));
   const ria = writeTask(dir, 'RIA', 30, 11);
   const ica = writeTask(dir, 'ICA', 12, 12);
-  const files = [ria.metadata, ria.regular, ria.reasoning, ica.metadata, ica.regular, ica.reasoning];
+  const files = [ria.metadata, ria.regular, ria.reasoning, ria.answers, ica.metadata, ica.regular, ica.reasoning];
   await app.goto('/leaderboard?b=mmopera');
   await pick(page, files, files.length);
   const want = (task, t, extra = []) => cli(['score', 'mmopera', '--task', task, '--metadata', t.metadata,
-    '--regular', t.regular, '--reasoning', t.reasoning, '--json', ...extra]);
+    '--regular', t.regular, '--reasoning', t.reasoning, ...(task === 'ria' ? ['--answers', t.answers] : []),
+    '--json', ...extra]);
 
   // Default: the released code's decay, over items.
   const code = want('ria', ria);
@@ -124,6 +128,19 @@ test('MM-OPERA: the decay and ICA-average switches change the reasoning score an
   assert.ok(close(await cell(page, 'mmopera', 'computed', 'fid-model', 'gap'), gap));
   // The paper's GPT-4o row: Table 2 RIA 59.72 − ICA 58.26 = 1.46 points.
   assert.ok(close(await cell(page, 'mmopera', 'reported', 'GPT-4o', 'gap'), 0.0146));
+
+  // The process judge's §5.3 / Figure 3 analyses in the model's breakdown box: the shares
+  // above 0.75 and the length bias of both judges, as the CLI's.
+  const box = page.locator('[data-testid=mmopera-breakdown][data-model="fid-model"][data-task=ria]');
+  await box.locator('summary').click();
+  const above = box.getByTestId('mmopera-above');
+  assert.ok(close(Number(await above.getAttribute('data-path-r')), code.reasoning.distribution.above.path_r));
+  assert.ok(close(Number(await above.getAttribute('data-path-d')), code.reasoning.distribution.above.path_d));
+  const biases = await box.getByTestId('mmopera-length-bias').allInnerTexts();
+  assert.equal(biases.length, 2);
+  assert.ok(biases[0].includes(`Pearson r ${code.holistic.length_bias.correlation.r.toFixed(3)}`), biases[0]);
+  assert.ok(biases[1].includes(`Pearson r ${code.reasoning.length_bias.correlation.r.toFixed(3)}`), biases[1]);
+  assert.equal(await box.getByTestId('mmopera-process-dist').count(), 5);
 
   // Paper decay: the figure is the CLI's `--decay paper` (= code × γ), the header says so.
   await page.getByTestId('mmopera-decay').selectOption('paper');

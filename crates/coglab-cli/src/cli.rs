@@ -255,7 +255,7 @@ pub struct ScoreMmoperaArgs {
     #[arg(long, value_name = "G")]
     pub gamma: Option<f64>,
     /// One-point answers shorter than this many characters are left out of the length-bias
-    /// correlation (default 50).
+    /// correlations of both judges (default 50; the paper gives no length).
     #[arg(long, value_name = "CHARS")]
     pub min_length: Option<usize>,
     /// Decay of S_r: `code` = Σ s_i·γ^i from i = 0, first hop undecayed (the released code;

@@ -233,6 +233,35 @@ fn decay_and_ica_average_switches() {
 }
 
 #[test]
+fn process_judge_shares_and_length_bias() {
+    // The RIA fixture's process judge scores r1, r2, r3, r5, r7 on one path each (worked in
+    // coglab-core/tests/mmopera.rs); the shares above 0.75 are over those 5 paths, and the
+    // length bias of both judges uses the --min-length given.
+    let m = fixture("ria");
+    let v = json(&[
+        "score",
+        "mmopera",
+        "--task",
+        "ria",
+        "--metadata",
+        &format!("{m}/metadata.json"),
+        "--regular",
+        &format!("{m}/modelx_RIA_regular_scoring.json"),
+        "--reasoning",
+        &format!("{m}/modelx_RIA_reasoning_scoring.json"),
+        "--answers",
+        &format!("{m}/modelx_RIA_results.json"),
+        "--min-length",
+        "10",
+        "--json",
+    ]);
+    assert_eq!(v["reasoning"]["distribution"]["above"]["paths"], 5);
+    assert_eq!(v["reasoning"]["length_bias"]["min_length"], 10);
+    assert_eq!(v["holistic"]["length_bias"]["min_length"], 10);
+    assert!(v["reasoning"]["length_bias"]["correlation"]["r"].is_f64());
+}
+
+#[test]
 fn score_ica_with_released_ica_option() {
     let meta = fixture("ica/metadata.csv");
     let reg = fixture("ica/modelx_ICA_regular_scoring.json");

@@ -90,3 +90,75 @@ pub fn MmiqLengths(
         </details>
     }
 }
+
+/// The process judge's analyses of the MM-OPERA paper's §5.3 and Figure 3 for one model and
+/// task: the distributions of S_r, R, D, K and hops per path (counts, from the core's report),
+/// the shares above 0.75 the paper quotes, and the length bias of both judges (§5.5: 0.376 for
+/// the regular judge, 0.291 for the PR-judge in the paper).
+#[component]
+pub fn OperaProcessAnalysis(
+    /// The model's task row.
+    row: coglab_core::leaderboard::mmopera::MmoperaTaskRow,
+) -> impl IntoView {
+    use coglab_core::mmopera::validate::LengthBias;
+    let bias = |what: &'static str, paper: &'static str, lb: Option<&LengthBias>| {
+        let text = match lb {
+            None => "no answers file among your files: not computed".to_string(),
+            Some(lb) => match &lb.correlation {
+                Some(c) => format!(
+                    "Pearson r {:.3} over {} answers ({} one-point answers shorter than {} characters left out)",
+                    c.r, lb.n, lb.excluded, lb.min_length
+                ),
+                None => lb.note.clone().unwrap_or_default(),
+            },
+        };
+        view! { <li data-testid="mmopera-length-bias" data-judge=what>{format!("{what}: {text}; the paper: {paper}")}</li> }
+    };
+    let holistic = row.holistic.as_ref().and_then(|h| h.length_bias.clone());
+    let Some(r) = row.reasoning.clone() else {
+        return view! {
+            <ul class="lb-notes">{bias("holistic judge", "0.376", holistic.as_ref())}</ul>
+        }
+        .into_any();
+    };
+    let d = r.distribution.clone();
+    let line = |name: &'static str, m: Vec<(String, usize)>| {
+        let cells = m
+            .into_iter()
+            .map(|(k, v)| format!("{k}: {v}"))
+            .collect::<Vec<_>>()
+            .join(" · ");
+        view! { <tr data-testid="mmopera-process-dist" data-dist=name><th scope="row">{name}</th><td>{cells}</td></tr> }
+    };
+    let a = d.above;
+    let pct = |x: f64| format!("{:.1}%", x * 100.0);
+    view! {
+        <div data-testid="mmopera-process">
+            <table class="lb-table">
+                <caption>{format!(
+                    "Process judge (paper §5.3, Figure 3): counts over {} items, {} paths, {} valid hops",
+                    r.n, r.paths, r.hops
+                )}</caption>
+                <tbody>
+                    {line("S_r per item", d.score.into_iter().collect())}
+                    {line("R per hop", d.r.into_iter().collect())}
+                    {line("D per hop", d.d.into_iter().collect())}
+                    {line("K per hop", d.k.into_iter().collect())}
+                    {line("hops per path", d.hops.into_iter().map(|(k, v)| (k.to_string(), v)).collect())}
+                </tbody>
+            </table>
+            <p data-testid="mmopera-above" data-path-r=a.path_r.to_string() data-path-d=a.path_d.to_string()>
+                {format!(
+                    "Above 0.75 (the paper's \"scoring above 75%\"): of {} paths (mean of their hops) R {}, D {}, K {}; of the hops R {}, D {}.",
+                    a.paths, pct(a.path_r), pct(a.path_d), pct(a.path_k), pct(a.hop_r), pct(a.hop_d)
+                )}
+            </p>
+            <ul class="lb-notes">
+                {bias("holistic judge", "0.376", holistic.as_ref())}
+                {bias("process judge", "0.291", r.length_bias.as_ref())}
+            </ul>
+            <p class="muted">"The short-answer threshold is 50 characters here (the paper gives none); coglab score mmopera --min-length N sets it."</p>
+        </div>
+    }
+    .into_any()
+}

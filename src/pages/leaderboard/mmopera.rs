@@ -400,6 +400,7 @@ fn Breakdown(
                 {row.metadata_file.clone().map(|m| format!(" (metadata {m})"))}</summary>
             {none.then(|| view! { <p class="notice">"No metadata for these items among your files: drop the dataset's metadata (JSON or CSV) to see the breakdowns."</p> })}
             {tables}
+            <super::fidelity::OperaProcessAnalysis row=row.clone() />
         </details>
     }
 }

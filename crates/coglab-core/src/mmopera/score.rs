@@ -394,6 +394,30 @@ pub struct ProcessDistribution {
     pub k: BTreeMap<String, usize>,
     /// Valid hops per path (a judged path with no valid hop counts under 0).
     pub hops: BTreeMap<usize, usize>,
+    /// The paper's §5.3 "share scoring above 75%" of R, D and K (issue 23).
+    #[serde(default)]
+    pub above: AboveShares,
+}
+
+/// Shares above 0.75 (strictly) of R, D and K, the figures the paper's §5.3 quotes from its
+/// Figure 3 ("50%-80% of RIA responses scoring above 75%" on reasonableness, "less than half"
+/// on distinctiveness). Per path: the mean of the path's valid hops (clamped R, D; rounded K),
+/// as the released `ICA_stat.py` bins its path means; per hop: every valid hop. 0 without a
+/// path / hop.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct AboveShares {
+    /// Paths with at least one valid hop.
+    pub paths: usize,
+    /// Share of those paths whose mean R is above 0.75.
+    pub path_r: f64,
+    /// Share of those paths whose mean D is above 0.75.
+    pub path_d: f64,
+    /// Share of those paths whose mean K is above 0.75.
+    pub path_k: f64,
+    /// Share of valid hops with R above 0.75.
+    pub hop_r: f64,
+    /// Share of valid hops with D above 0.75.
+    pub hop_d: f64,
 }
 
 /// An item a judge file could not give a process score.
@@ -447,6 +471,13 @@ pub struct ReasoningReport {
     pub skipped: Vec<Skipped>,
     /// Judged ids not found in the metadata.
     pub missing_metadata: Vec<String>,
+    /// Length bias of the process judge, when answers were given: Pearson r between the
+    /// answer's length and its rotation's S_r (the mean of the rotation's scored paths), every
+    /// judge pooled; the answers the holistic length bias leaves out (1-point verdicts shorter
+    /// than the threshold, from any holistic judge given) are left out here too (the paper's
+    /// §5.5: 0.291 for the PR-judge, 0.376 for the regular judge).
+    #[serde(default)]
+    pub length_bias: Option<LengthBias>,
     /// Problems in the judge files.
     pub warnings: Vec<Warning>,
 }
@@ -1012,6 +1043,8 @@ fn reasoning_report(
     }
     let (mut hops, mut paths) = (0usize, 0usize);
     let (mut sum_r, mut sum_d, mut sum_k) = (0.0, 0.0, 0.0);
+    // Counts above 0.75: paths with a hop, and their path-mean R, D, K; hops' R, D.
+    let (mut a_paths, mut a_pr, mut a_pd, mut a_pk, mut a_hr, mut a_hd) = (0usize, 0, 0, 0, 0, 0);
     let mut skipped = Vec::new();
     let mut warnings = Vec::new();
     for file in files {
@@ -1034,7 +1067,17 @@ fn reasoning_report(
             for path in jp.rotations.iter().flatten().flat_map(|r| &r.paths) {
                 paths += 1;
                 *dist.hops.entry(path.hops.len()).or_default() += 1;
+                if !path.hops.is_empty() {
+                    let k = path.hops.len() as f64;
+                    let mean = |f: fn(&HopRow) -> f64| path.hops.iter().map(f).sum::<f64>() / k;
+                    a_paths += 1;
+                    a_pr += usize::from(mean(|h| h.r) > 0.75);
+                    a_pd += usize::from(mean(|h| h.d) > 0.75);
+                    a_pk += usize::from(mean(|h| h.k) > 0.75);
+                }
                 for h in &path.hops {
+                    a_hr += usize::from(h.r > 0.75);
+                    a_hd += usize::from(h.d > 0.75);
                     hops += 1;
                     sum_r += h.r;
                     sum_d += h.d;
@@ -1091,6 +1134,18 @@ fn reasoning_report(
         });
     }
     let hf = hops as f64;
+    let share = |k: usize, n: usize| if n == 0 { 0.0 } else { k as f64 / n as f64 };
+    dist.above = AboveShares {
+        paths: a_paths,
+        path_r: share(a_pr, a_paths),
+        path_d: share(a_pd, a_paths),
+        path_k: share(a_pk, a_paths),
+        hop_r: share(a_hr, hops),
+        hop_d: share(a_hd, hops),
+    };
+    let length_bias = input
+        .answers
+        .map(|a| process_length_bias(a, &input.regular, files, options.min_answer_length));
     Ok(ReasoningReport {
         files: names,
         n,
@@ -1117,8 +1172,62 @@ fn reasoning_report(
         }),
         skipped,
         missing_metadata: missing,
+        length_bias,
         warnings,
     })
+}
+
+/// The process judge's length bias (see [`ReasoningReport::length_bias`]).
+fn process_length_bias(
+    answers: &Answers,
+    regular: &[&RegularScores],
+    files: &[ProcessedFile],
+    min_length: usize,
+) -> LengthBias {
+    let (mut lengths, mut scores) = (Vec::new(), Vec::new());
+    let mut excluded = 0;
+    for file in files {
+        for (id, jp) in &file.items {
+            if jp.s_r.is_none() {
+                continue;
+            }
+            let Some(texts) = answers.get(id) else {
+                continue;
+            };
+            for (rot, (rotation, text)) in jp.rotations.iter().zip(&texts.texts).enumerate() {
+                let (Some(rotation), Some(text)) = (rotation, text) else {
+                    continue;
+                };
+                let scored: Vec<f64> = rotation.paths.iter().filter_map(|p| p.score).collect();
+                if scored.is_empty() {
+                    continue;
+                }
+                let len = text.chars().count();
+                let one_point = regular.iter().any(|r| {
+                    r.get(id)
+                        .and_then(|e| e.verdicts.get(rot))
+                        .is_some_and(|v| v.score == Some(1))
+                });
+                if one_point && len < min_length {
+                    excluded += 1;
+                    continue;
+                }
+                lengths.push(len as f64);
+                scores.push(scored.iter().sum::<f64>() / scored.len() as f64);
+            }
+        }
+    }
+    let (correlation, note) = match crate::stats::correlation::pearson(&lengths, &scores) {
+        Ok(c) => (Some(c), None),
+        Err(e) => (None, Some(format!("Pearson r of length and S_r: {e}"))),
+    };
+    LengthBias {
+        n: lengths.len(),
+        excluded,
+        min_length,
+        correlation,
+        note,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1363,6 +1472,67 @@ mod tests {
         assert_relative_eq!(
             r.mean_score,
             (1.1916 + 0.45 * 0.9) / 2.0,
+            max_relative = 1e-12
+        );
+    }
+
+    #[test]
+    fn shares_above_075_and_process_length_bias() {
+        // q1 hops (R, D, K) (1, 1, 1), (0.8, 0.9, 1): path means R 0.9, D 0.95, K 1, all above
+        //    0.75; s = 1 and 0.9·0.8·0.9 + 0.1 = 0.748 → S_r = 1 + 0.748·0.9 = 1.6732.
+        // q2 (0.5, 0.76, 0): only D above; s = 0.9·0.5·0.76 = 0.342.
+        // q3 (0.75, 0.2, 1): only K (0.75 is not above 0.75); s = 0.9·0.75·0.2 + 0.1 = 0.235.
+        // q4 (1, 1, 0): R and D; s = 0.9.
+        // Paths: R 2/4, D 3/4, K 2/4. Hops (5): R > 0.75 for 1, 0.8, 1 → 3/5; D for 1, 0.9,
+        // 0.76, 1 → 4/5.
+        let rs = ReasoningScores::parse(
+            "r.json",
+            br#"{"q1": {"hop_quality": {"a": [1, 1, 1], "b": [0.8, 0.9, 1]}},
+                 "q2": {"hop_quality": {"a": [0.5, 0.76, 0]}},
+                 "q3": {"hop_quality": {"a": [0.75, 0.2, 1]}},
+                 "q4": {"hop_quality": {"a": [1, 1, 0]}}}"#,
+        )
+        .unwrap();
+        let reg =
+            RegularScores::parse("j.json", br#"{"q1": 4, "q2": 1, "q3": 1, "q4": 3}"#).unwrap();
+        let answers = Answers::parse(
+            "a.json",
+            br#"{"q1": "aaaaaaaaaa", "q2": "bb", "q3": "cccc", "q4": "dddddddd"}"#,
+        )
+        .unwrap();
+        let m = meta();
+        let options = ScoreOptions {
+            min_answer_length: 3,
+            ..ScoreOptions::default()
+        };
+        let r = score(
+            &ScoreInput {
+                task: Task::Ria,
+                metadata: &m,
+                regular: vec![&reg],
+                reasoning: vec![&rs],
+                answers: Some(&answers),
+            },
+            &options,
+        )
+        .unwrap()
+        .reasoning
+        .unwrap();
+        let a = r.distribution.above;
+        assert_eq!(a.paths, 4);
+        assert_relative_eq!(a.path_r, 0.5);
+        assert_relative_eq!(a.path_d, 0.75);
+        assert_relative_eq!(a.path_k, 0.5);
+        assert_relative_eq!(a.hop_r, 0.6);
+        assert_relative_eq!(a.hop_d, 0.8);
+        // Length bias: q2 ("bb", 1 point, shorter than 3) left out; q3 (1 point, 4 chars) kept.
+        // Pearson r of lengths (10, 4, 8) and S_r (1.6732, 0.235, 0.9): Python's
+        // statistics.correlation gives 0.972854627690281.
+        let lb = r.length_bias.unwrap();
+        assert_eq!((lb.n, lb.excluded, lb.min_length), (3, 1, 3));
+        assert_relative_eq!(
+            lb.correlation.unwrap().r,
+            0.972854627690281,
             max_relative = 1e-12
         );
     }
