@@ -235,6 +235,7 @@ fn mmiq_set_from_real_files_and_stratified_sample() {
         n: Some(20),
         seed: 42,
         stratify: Some("category".into()),
+        quota: None,
     };
     let picked = sample(&set.items, &spec);
     assert_eq!(picked.len(), 20);
@@ -261,6 +262,27 @@ fn mmiq_set_from_real_files_and_stratified_sample() {
             "{cat}: {n} for {exact}"
         );
     }
+    // Issue 23: the MM-IQ paper's fixed quotas (10 per paradigm, 20 Mathematical) instead of
+    // proportional allocation. The file has Mathematical 37, Temporal Movement 17, Logical
+    // Operation 16, 2D-Geometry 14, 3D-Geometry 10, Spatial Relationship 5, Concrete Object 1
+    // (counted above): 20 + 10 + 10 + 10 + 10 + 5 + 1 = 66 items, smaller strata whole.
+    let quota = SampleSpec {
+        quota: Some(coglab_core::review::Quota::mmiq_paper()),
+        ..spec.clone()
+    };
+    let q = sample(&set.items, &quota);
+    assert_eq!(q.len(), 66);
+    let mut qgot: BTreeMap<String, usize> = BTreeMap::new();
+    for &i in &q {
+        *qgot
+            .entry(set.items[i].stratum("category").unwrap().to_string())
+            .or_default() += 1;
+    }
+    assert_eq!(qgot["Mathematical"], 20);
+    assert_eq!(qgot["Temporal Movement"], 10);
+    assert_eq!(qgot["Spatial Relationship"], 5);
+    assert_eq!(qgot["Concrete Object"], 1);
+    assert_eq!(q, sample(&set.items, &quota), "same seed, same sample");
     // A reviewer who agrees with the extraction everywhere: exact match 1.
     let review = SetReview {
         keys: picked.iter().map(|&i| set.items[i].key.clone()).collect(),
@@ -331,6 +353,7 @@ fn json_export_import_round_trip_and_merge_conflicts() {
         n: Some(3),
         seed: 9,
         stratify: Some("domain".into()),
+        quota: None,
     };
     let json = export_json(&set.name, set.kind, &review);
     let back = import("review.json", json.as_bytes()).unwrap();

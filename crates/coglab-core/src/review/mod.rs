@@ -24,7 +24,7 @@ pub use records::{
     merge, resolve, Conflict, HopScore, ImportedReview, Keep, MergeReport, ReviewExport,
     ReviewRecord, Workspace,
 };
-pub use sample::{sample, SampleSpec};
+pub use sample::{sample, Quota, SampleSpec};
 
 /// What the judge scored, and so what the reviewer scores.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
