@@ -21,8 +21,8 @@ use serde::{Deserialize, Serialize};
 pub use agree::{agreement, Agreement, AgreementReport, Disagreement};
 pub use build::{build_sets, Loaded};
 pub use records::{
-    merge, resolve, Conflict, HopScore, ImportedReview, Keep, MergeReport, ReviewExport,
-    ReviewRecord, Workspace,
+    error_tally, merge, resolve, Conflict, ErrorTally, ErrorType, HopScore, ImportedReview, Keep,
+    MergeReport, ReviewExport, ReviewRecord, SetReview, Workspace,
 };
 pub use sample::{sample, Quota, SampleSpec};
 
