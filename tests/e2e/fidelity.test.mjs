@@ -231,3 +231,31 @@ test('MM-IQ: the majority-letter row beside chance, response length beside Table
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('Review: the MM-IQ paper quotas beside proportional sampling; the error typology tallied per paradigm', { skip: !HAVE_DATA && 'no ../shared/data' }, async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/review');
+  await page.getByTestId('review-file-input').setInputFiles([KEY, join(DATA, 'mmiq/example_output_parsed.jsonl')]);
+  await page.getByTestId('set-select').waitFor();
+  // Proportional (default): 20 of 100.
+  await page.getByTestId('sample-n').fill('20');
+  await page.getByTestId('sample-stratify').selectOption('category');
+  await page.getByTestId('draw-sample').click();
+  await page.getByTestId('review-pos').filter({ hasText: 'of 20' }).waitFor();
+  // The paper's quotas: 10 per paradigm, 20 Mathematical; the 100 predictions have Math 37,
+  // TM 17, LO 16, 2D-G 14, 3D-G 10, SR 5, CO 1 → 20 + 10 + 10 + 10 + 10 + 5 + 1 = 66
+  // (coglab-core/tests/review.rs checks the same draw).
+  await page.getByTestId('sample-paper-quota').check();
+  await page.getByTestId('draw-sample').click();
+  await page.getByTestId('review-pos').filter({ hasText: 'of 66' }).waitFor();
+  // An error type on the first item: the tally row of its paradigm counts it.
+  const cat = (await page.locator('.item-head .badges').innerText()).match(/category: ([^\n]+)/)[1].trim();
+  await page.getByTestId('error-type').selectOption('wrong_paradigm');
+  const row = page.locator(`[data-testid=error-tally-row][data-stratum="${cat}"]`);
+  await row.waitFor();
+  const cells = await row.locator('td').allInnerTexts();
+  assert.deepEqual(cells, ['1', '0', '0', '0']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
