@@ -259,3 +259,23 @@ test('Review: the MM-IQ paper quotas beside proportional sampling; the error typ
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('Self-test: the paper\'s own question texts (KiVA appendix A.2) and what differs', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/self-test');
+  const prompts = page.getByTestId('selftest-paper-prompts');
+  await prompts.locator('summary').click();
+  assert.match(await prompts.innerText(), /You are an excellent visual puzzle solver!/);
+  assert.match(await page.getByTestId('selftest-differences').innerText(), /no feedback until the end/);
+  await page.getByTestId('kind').selectOption('short');
+  await page.getByTestId('seed').fill('7');
+  await page.getByTestId('start').click();
+  const trial = page.locator('[data-testid=trial][data-ready=true]');
+  await trial.waitFor();
+  // Stage 1 asks the paper's cross-domain prompt word for word.
+  assert.equal(await trial.locator('.kiva-question').innerText(),
+    'Which one of the following rules best describes the left-to-right transformation on top of the puzzle where the picture on the left transforms to the picture on the right? Answer with the correct rule number. Surrounded by parentheses, then provide a "step-by-step" reasoning for your choice.');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

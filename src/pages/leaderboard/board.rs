@@ -268,7 +268,7 @@ pub fn mmiq_board(
 }
 
 /// Where the adults row comes from (issue 23): the released file, not the paper's sample.
-pub const ADULTS_SOURCE: &str = "Adults: computed from the KiVA repository's released file human_adults_KiVA.csv (250 participants, 3,576 KiVA trials), not the paper's sample of 40 adults (560 responses), whose per-trial data are not released. No child data are released, so there is no children's row.";
+use coglab_core::selftest::baselines::ADULTS_SOURCE;
 
 /// The KiVA stages shown, as (report key, title).
 pub fn kiva_stages(joint: bool) -> [(&'static str, &'static str); 3] {
