@@ -141,6 +141,8 @@ test('MM-OPERA: the decay and ICA-average switches change the reasoning score an
   assert.ok(biases[0].includes(`Pearson r ${code.holistic.length_bias.correlation.r.toFixed(3)}`), biases[0]);
   assert.ok(biases[1].includes(`Pearson r ${code.reasoning.length_bias.correlation.r.toFixed(3)}`), biases[1]);
   assert.equal(await box.getByTestId('mmopera-process-dist').count(), 5);
+  // The written metadata has no grouping of concept-identical variants: the page says so.
+  assert.match(await box.getByTestId('mmopera-substitution').innerText(), /no variant_group/);
 
   // Paper decay: the figure is the CLI's `--decay paper` (= code × γ), the header says so.
   await page.getByTestId('mmopera-decay').selectOption('paper');

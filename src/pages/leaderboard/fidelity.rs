@@ -115,9 +115,25 @@ pub fn OperaProcessAnalysis(
         view! { <li data-testid="mmopera-length-bias" data-judge=what>{format!("{what}: {text}; the paper: {paper}")}</li> }
     };
     let holistic = row.holistic.as_ref().and_then(|h| h.length_bias.clone());
+    // The paper's §5.4 multi-image substitution test, or why the input cannot give it.
+    let substitution = row.holistic.as_ref().map(|h| {
+        let s = &h.substitution;
+        let text = match (s.mean_sd, s.mean_range) {
+            (Some(sd), Some(range)) => format!(
+                "Multi-image substitution (paper §5.4): {} groups of concept-identical variants ({} items): mean within-group SD of the items' score rates {:.4}, mean range {:.4}.",
+                s.groups, s.items, sd, range
+            ),
+            _ => format!(
+                "Multi-image substitution (paper §5.4): {}.",
+                s.note.clone().unwrap_or_default()
+            ),
+        };
+        view! { <p data-testid="mmopera-substitution">{text}</p> }
+    });
     let Some(r) = row.reasoning.clone() else {
         return view! {
             <ul class="lb-notes">{bias("holistic judge", "0.376", holistic.as_ref())}</ul>
+            {substitution}
         }
         .into_any();
     };
@@ -157,6 +173,7 @@ pub fn OperaProcessAnalysis(
                 {bias("holistic judge", "0.376", holistic.as_ref())}
                 {bias("process judge", "0.291", r.length_bias.as_ref())}
             </ul>
+            {substitution}
             <p class="muted">"The short-answer threshold is 50 characters here (the paper gives none); coglab score mmopera --min-length N sets it."</p>
         </div>
     }

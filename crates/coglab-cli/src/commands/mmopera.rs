@@ -174,6 +174,22 @@ fn print_holistic(out: &mut String, h: &HolisticReport) {
     if let Some(lb) = &h.length_bias {
         print_length_bias(out, "length bias (holistic judge)", lb);
     }
+    let sub = &h.substitution;
+    match (sub.mean_sd, sub.mean_range) {
+        (Some(sd), Some(range)) => outln!(
+            out,
+            "  multi-image substitution (paper §5.4): {} groups of concept-identical variants ({} items): mean within-group SD of SR {:.4}, mean range {:.4}",
+            sub.groups,
+            sub.items,
+            sd,
+            range
+        ),
+        _ => outln!(
+            out,
+            "  multi-image substitution (paper §5.4): {}",
+            sub.note.as_deref().unwrap_or("not computed")
+        ),
+    }
     print_warnings(out, "warnings", &h.warnings);
 }
 

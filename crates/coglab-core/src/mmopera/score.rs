@@ -377,8 +377,76 @@ pub struct HolisticReport {
     pub missing_metadata: Vec<String>,
     /// Length bias, when answers were given.
     pub length_bias: Option<LengthBias>,
+    /// The paper's §5.4 multi-image substitution test: score variability within groups of
+    /// concept-identical variants, when the metadata marks them.
+    #[serde(default)]
+    pub substitution: Substitution,
     /// Problems in the judge files.
     pub warnings: Vec<Warning>,
+}
+
+/// Within-group score variability over groups of concept-identical multi-image variants
+/// (the MM-OPERA paper's §5.4 multi-image substitution test), from the metadata's
+/// `variant_group` ([`ItemMeta::variant_group`]). Each judged item's score rate is its valid
+/// verdicts' Σscore / (4n); a group counts when at least two of its items are judged.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Substitution {
+    /// Groups with at least two judged items.
+    pub groups: usize,
+    /// Judged items in those groups.
+    pub items: usize,
+    /// Mean over groups of the sample SD (n − 1) of the items' score rates.
+    pub mean_sd: Option<f64>,
+    /// Mean over groups of the range (max − min) of the items' score rates.
+    pub mean_range: Option<f64>,
+    /// Why there is no figure (the metadata has no grouping, or no group has two judged items).
+    pub note: Option<String>,
+}
+
+fn substitution(input: &ScoreInput<'_>, per_item: &HashMap<&str, (usize, f64)>) -> Substitution {
+    let mut groups: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    let mut any_group = false;
+    for (id, (n, sum)) in per_item {
+        let Some(g) = input
+            .metadata
+            .get(id)
+            .and_then(|m| m.variant_group.as_deref())
+        else {
+            continue;
+        };
+        any_group = true;
+        if *n > 0 {
+            groups.entry(g).or_default().push(sum / (4.0 * *n as f64));
+        }
+    }
+    if !any_group {
+        return Substitution {
+            note: Some(
+                "the metadata marks no groups of concept-identical variants (no variant_group, concept_group or group field), so the paper's multi-image substitution test cannot be computed".into(),
+            ),
+            ..Substitution::default()
+        };
+    }
+    let (mut sds, mut ranges, mut items) = (Vec::new(), Vec::new(), 0);
+    for rates in groups.values().filter(|r| r.len() >= 2) {
+        items += rates.len();
+        if let Ok(sd) = crate::stats::describe::std_dev(rates, 1) {
+            sds.push(sd);
+        }
+        let max = rates.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let min = rates.iter().copied().fold(f64::INFINITY, f64::min);
+        ranges.push(max - min);
+    }
+    let mean = |v: &[f64]| crate::stats::describe::mean(v).ok();
+    Substitution {
+        groups: ranges.len(),
+        items,
+        mean_sd: mean(&sds),
+        mean_range: mean(&ranges),
+        note: ranges
+            .is_empty()
+            .then(|| "no group of concept-identical variants has two judged items".into()),
+    }
 }
 
 /// Counts for the process-reward distributions.
@@ -863,6 +931,7 @@ fn holistic_report(
     let length_bias = input
         .answers
         .map(|a| length_bias(a, files, options.min_answer_length));
+    let substitution = substitution(input, &per_item);
     Ok(HolisticReport {
         files: names,
         n,
@@ -880,6 +949,7 @@ fn holistic_report(
         }),
         missing_metadata: missing,
         length_bias,
+        substitution,
         warnings,
     })
 }
@@ -1535,6 +1605,43 @@ mod tests {
             0.972854627690281,
             max_relative = 1e-12
         );
+    }
+
+    #[test]
+    fn multi_image_substitution_within_groups() {
+        // a and b are concept-identical variants (group g1), c is alone in g2; scores a 4,
+        // b 1, c 3. g1's score rates 1.0 and 0.25: sample SD = 0.75/√2 = 0.5303300858899106,
+        // range 0.75; g2 has one judged item and does not count.
+        let m = Metadata::parse(
+            "m.json",
+            br#"[{"id": "a", "variant_group": "g1"}, {"id": "b", "variant_group": "g1"},
+                 {"id": "c", "variant_group": "g2"}]"#,
+        )
+        .unwrap();
+        let reg = RegularScores::parse("j.json", br#"{"a": 4, "b": 1, "c": 3}"#).unwrap();
+        let h = run(Task::Ria, &m, &[&reg], &[], &ScoreOptions::default())
+            .holistic
+            .unwrap();
+        let sub = &h.substitution;
+        assert_eq!((sub.groups, sub.items), (1, 2));
+        assert_relative_eq!(
+            sub.mean_sd.unwrap(),
+            0.75 / 2f64.sqrt(),
+            max_relative = 1e-12
+        );
+        assert_relative_eq!(sub.mean_range.unwrap(), 0.75);
+        assert!(sub.note.is_none());
+        // Metadata without the grouping: no figure, and a note saying the input lacks it.
+        let h = run(Task::Ria, &meta(), &[&reg], &[], &ScoreOptions::default())
+            .holistic
+            .unwrap();
+        assert_eq!(h.substitution.groups, 0);
+        assert!(h
+            .substitution
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("no variant_group"));
     }
 
     #[test]
