@@ -5,7 +5,8 @@
 use std::rc::Rc;
 
 use crate::router::use_query_map;
-use coglab_core::kiva::Variant;
+use coglab_core::kiva::{NullAnswers, Variant};
+use coglab_core::leaderboard::metrics::kiva_null_note;
 use coglab_core::leaderboard::{guess_model, FileKind, FileStatus, KivaRow, MmiqRow, WAITING};
 use coglab_core::mmiq::CATEGORIES;
 use coglab_core::selftest::baselines::Baselines;
@@ -30,6 +31,7 @@ use coglab_core::ranks::Bench;
 use std::collections::HashMap;
 
 mod board;
+mod fidelity;
 mod gold;
 mod mmopera;
 
@@ -1212,6 +1214,7 @@ fn MmiqTab(
             label="MM-IQ radar: accuracy per paradigm for the first rows of the table" />
         <Show when=move || !rows.read().is_empty()
             fallback=|| view! { <p class="notice">"Drop MM-IQ prediction files with the answer key above to add computed rows, a model page and comparisons."</p> }>
+            <fidelity::MmiqLengths rows=rows />
             <ModelItems rows=ids selected=model_pick />
             <Show when=move || { rows.read().len() >= 2 }>
                 <CompareModels rows=ids pair=pair testid="compare" />
@@ -1234,6 +1237,14 @@ fn KivaTab(
     let query = use_query_map();
     let adults = Memo::new(move |_| query.read().get("v").as_deref() == Some("adults"));
     let joint = Memo::new(move |_| query.read().get("j").as_deref() == Some("1"));
+    // Issue 23: `null=missing` leaves Null answers out (default: wrong, the repository's rule).
+    let null = Memo::new(move |_| {
+        query
+            .read()
+            .get("null")
+            .and_then(|n| NullAnswers::from_name(&n))
+            .unwrap_or_default()
+    });
     let variant = Memo::new(move |_| {
         if adults.get() {
             Variant::KivaAdults
@@ -1249,7 +1260,7 @@ fn KivaTab(
     let board = Memo::new(move |_| {
         let b = baselines.get();
         let bl = b.as_ref().and_then(|r| r.as_ref().ok());
-        let mut b = kiva_board(bl, &rows.read(), variant.get(), joint.get());
+        let mut b = kiva_board(bl, &rows.read(), variant.get(), joint.get(), null.get());
         board::mark_published(&mut b, &published_row_ids());
         b
     });
@@ -1342,6 +1353,10 @@ fn KivaTab(
                 prop:checked=move || joint.get()
                 on:change=move |ev| set_queries(&[("j", if event_target_checked(&ev) { "1".into() } else { String::new() })]) />
                 " Joint \"how\" stage (skipped counts as 0)"</label>
+            <label title=move || kiva_null_note(null.get())><input type="checkbox" data-testid="kiva-null-missing"
+                prop:checked=move || null.get() == NullAnswers::Missing
+                on:change=move |ev| set_queries(&[("null", if event_target_checked(&ev) { "missing".into() } else { String::new() })]) />
+                " Leave Null answers out (default: counted wrong, as the KiVA repository)"</label>
         </div>
         {move || match baselines.get() {
             Some(Err(e)) => Some(view! { <ErrorPanel title="Could not load the KiVA baselines" message=e /> }),

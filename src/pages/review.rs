@@ -457,12 +457,15 @@ fn SetPicker() -> impl IntoView {
     let n = RwSignal::new(String::new());
     let seed = RwSignal::new("1".to_string());
     let stratify = RwSignal::new(String::new());
+    // Issue 23: the MM-IQ paper's fixed quotas instead of proportional allocation.
+    let paper_quota = RwSignal::new(false);
     // Show the current review's sample settings.
     Effect::new(move |_| {
         if let Some(r) = state.review.get() {
             n.set(r.sample.n.map(|v| v.to_string()).unwrap_or_default());
             seed.set(r.sample.seed.to_string());
             stratify.set(r.sample.stratify.clone().unwrap_or_default());
+            paper_quota.set(r.sample.quota.is_some());
         }
     });
     let sample_error = RwSignal::new(None::<String>);
@@ -496,6 +499,8 @@ fn SetPicker() -> impl IntoView {
         let spec = SampleSpec {
             n: n_val,
             seed: seed_val,
+            quota: (paper_quota.get_untracked() && !strat.is_empty())
+                .then(core_review::Quota::mmiq_paper),
             stratify: (!strat.is_empty()).then_some(strat),
         };
         let keys: Vec<String> = core_review::sample(&set.items, &spec)
@@ -550,6 +555,13 @@ fn SetPicker() -> impl IntoView {
                                     view! { <option value=f.clone() selected=move || stratify.get() == value>{f.clone()}</option> }
                                 }).collect_view()}
                         </select>
+                    </label>
+                    <label class="field" title="Proportional allocation (default, ours) gives each stratum a share of the items in proportion to its size. The MM-IQ paper's error analysis drew 10 items per paradigm and 20 Mathematical (90 per model); with this box and a stratum field, each stratum takes that many (all of a smaller one) and the item count is ignored.">
+                        <span>"Allocation"</span>
+                        <span><input type="checkbox" data-testid="sample-paper-quota"
+                            prop:checked=move || paper_quota.get()
+                            on:change=move |ev| paper_quota.set(event_target_checked(&ev)) />
+                            " MM-IQ paper's quotas: 10 per stratum, 20 Mathematical (default: proportional)"</span>
                     </label>
                     <button type="button" class="primary" data-testid="draw-sample" on:click=draw>
                         {move || if state.review.with(Option::is_some) { "Redraw sample (scores kept)" } else { "Start review" }}

@@ -110,6 +110,12 @@ fn Start() -> impl IntoView {
              the number or letter keys, or click. There is no feedback until the end; your answers \
              stay in this browser."
         </p>
+        <details class="card" data-testid="selftest-paper-prompts">
+            <summary>"The paper's instructions (KiVA appendix A.2) and what differs here"</summary>
+            <p>{coglab_core::selftest::paper_prompts::SYSTEM}</p>
+            <p>{coglab_core::selftest::paper_prompts::INSTRUCTION}</p>
+            <p data-testid="selftest-differences">{coglab_core::selftest::paper_prompts::DIFFERENCES}</p>
+        </details>
         <form class="card selftest-start" on:submit=|ev| ev.prevent_default()>
             <label>
                 "Session "
@@ -405,14 +411,13 @@ fn Runner(
                     .enumerate()
                     .map(|(k, p)| pic(p, imgs.as_ref().and_then(|m| m.test_options.get(k))))
                     .collect();
-                let (n_stage, question) = match stage {
-                    Stage::Cross => (1, "What changed between the two pictures on top?"),
-                    Stage::Within => (2, "How did it change?"),
-                    Stage::Extrapolation => (
-                        3,
-                        "Which new picture changes the same way as the pictures on top?",
-                    ),
+                // The paper's own question texts (KiVA appendix A.2), not paraphrases.
+                let n_stage = match stage {
+                    Stage::Cross => 1,
+                    Stage::Within => 2,
+                    Stage::Extrapolation => 3,
                 };
+                let question = coglab_core::selftest::paper_prompts::question(stage);
                 let options = t.options(stage);
                 let keys: Vec<String> = (0..options.len())
                     .map(|k| match stage {

@@ -273,8 +273,10 @@ test('MM-OPERA board: computed rows equal coglab score mmopera; sort, filters, U
     // The analysis export (issue 26, defect 15): per metric its value, n and 95% interval.
     const metric = (t) => [t, `${t} n`, `${t} ci_low`, `${t} ci_high`];
     // The ICA rows have paired ranks: a Paired rank column after Rank (issue 20).
-    assert.deepEqual(csv[0], ['Rank', 'Paired rank', 'Model', 'Kind', 'Source', ...['SR', 'HR-3', 'ΔHR', 'Reasoning'].flatMap(metric)]);
-    assert.deepEqual(shown.header.slice(2), ['SR', 'HR-3', 'ΔHR', 'Reasoning']);
+    // The reasoning column names its decay setting, and the RIA − ICA gap follows (issue 23).
+    const titles = ['SR', 'HR-3', 'ΔHR', 'Reasoning (code decay)', 'RIA − ICA'];
+    assert.deepEqual(csv[0], ['Rank', 'Paired rank', 'Model', 'Kind', 'Source', ...titles.flatMap(metric)]);
+    assert.deepEqual(shown.header.slice(2), titles);
     assert.equal(csv.length - 1, shown.rows.length);
     const { rows: exported, screen } = asShown(csv, shown);
     exported.forEach((r, i) => assert.deepEqual(r, screen[i], `row ${i}`));

@@ -170,7 +170,7 @@ test('review: keyboard scoring survives reloads (also offline); agreement; expor
   // Export, forget, import: identical.
   const exported = await app.download('export-json');
   const csv = await app.download('export-csv');
-  assert.match(csv.split('\n')[0], /^set,key,id,hop,hop_name,judge,judge_r,judge_d,judge_k,score,r,d,k,note/);
+  assert.match(csv.split('\n')[0], /^set,key,id,hop,hop_name,judge,judge_r,judge_d,judge_k,score,r,d,k,note,error_type/);
   const data = JSON.parse(exported);
   assert.deepEqual(data.records.map((r) => [r.key, r.score]), keys.map((k, i) => [k, mine[i]]));
   await writeFile(join(dir, 'review.json'), exported);

@@ -247,6 +247,10 @@ pub struct ScoreKivaArgs {
     /// Adults' data (`human_adults_KiVA.csv`): adds their report and the RT-error correlation.
     #[arg(long, value_name = "ADULTS_CSV")]
     pub human: Option<String>,
+    /// Answers that name no option (`Null`): counted `wrong` (the KiVA repository; default)
+    /// or left out as `missing` (not in the stage's mean).
+    #[arg(long, value_name = "wrong|missing", value_parser = null_answers, default_value = "wrong")]
+    pub null: coglab_core::kiva::NullAnswers,
     /// Include one row per trial.
     #[arg(long)]
     pub trials: bool,
@@ -281,12 +285,20 @@ pub struct ScoreMmoperaArgs {
     #[arg(long, value_name = "G")]
     pub gamma: Option<f64>,
     /// One-point answers shorter than this many characters are left out of the length-bias
-    /// correlation (default 50).
+    /// correlations of both judges (default 50; the paper gives no length).
     #[arg(long, value_name = "CHARS")]
     pub min_length: Option<usize>,
-    /// Decay γ^1..γ^n as in the paper (default γ^0..γ^(n-1), as the released code).
+    /// Decay of S_r: `code` = Σ s_i·γ^i from i = 0, first hop undecayed (the released code;
+    /// default), or `paper` = Σ s_t·γ^t from t = 1 (the paper's equation 2 = code × γ).
+    #[arg(long, value_name = "code|paper", value_parser = decay, default_value = "code")]
+    pub decay: coglab_core::mmopera::score::DecayExponent,
+    /// Same as `--decay paper` (the older spelling).
     #[arg(long)]
     pub paper_decay: bool,
+    /// Mean S_r over `items` (each item the mean of its paths; ours, default) or over all
+    /// scored `paths` of all items (the released ICA script). RIA items have one path.
+    #[arg(long, value_name = "items|paths", value_parser = ica_average, default_value = "items")]
+    pub ica_average: coglab_core::mmopera::score::IcaAverage,
     /// Leave invalid verdicts out (default: count them as 0).
     #[arg(long)]
     pub exclude_invalid: bool,
@@ -482,6 +494,21 @@ fn iterations(s: &str) -> Result<usize, String> {
 /// `--task`: ria or ica.
 fn task(s: &str) -> Result<coglab_core::mmopera::Task, String> {
     s.parse()
+}
+
+fn decay(s: &str) -> Result<coglab_core::mmopera::score::DecayExponent, String> {
+    coglab_core::mmopera::score::DecayExponent::from_name(s)
+        .ok_or_else(|| format!("expected code or paper, found {s:?}"))
+}
+
+fn ica_average(s: &str) -> Result<coglab_core::mmopera::score::IcaAverage, String> {
+    coglab_core::mmopera::score::IcaAverage::from_name(s)
+        .ok_or_else(|| format!("expected items or paths, found {s:?}"))
+}
+
+fn null_answers(s: &str) -> Result<coglab_core::kiva::NullAnswers, String> {
+    coglab_core::kiva::NullAnswers::from_name(s)
+        .ok_or_else(|| format!("expected wrong or missing, found {s:?}"))
 }
 
 #[cfg(test)]

@@ -151,3 +151,39 @@ fn real_gpt4v_folder_when_present() {
     assert_eq!(v["by_subdomain"].as_object().unwrap().len(), 14);
     assert_eq!(v["by_domain"].as_object().unwrap().len(), 5);
 }
+
+#[test]
+fn null_switch_wrong_or_missing_when_present() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/kiva");
+    if !root.exists() {
+        eprintln!("SKIP: {} not found", root.display());
+        return;
+    }
+    // GPT-4V KiVA-adults ColourYellow: 4 `Null` stage-2 answers (variation 16 once, variation
+    // 44 three times). Plain-Python csv reference (see coglab-core/tests/kiva_real.rs):
+    // within_conditional 131/150 over 50 trials counting them wrong, 0.8979591836734695 over
+    // 49 leaving them out.
+    let f = root.join("model_data/KiVA-adults/gpt4_multi_image/output_Colour/ColourYellow.csv");
+    let f = f.to_string_lossy();
+    let run = |extra: &[&str]| -> Value {
+        let mut args = vec!["score", "kiva", &f, "--json"];
+        args.extend_from_slice(extra);
+        let o = coglab(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let w = run(&[]);
+    assert_eq!(w["null"], "wrong");
+    assert_eq!(w["overall"]["within_conditional"]["n"], 50);
+    let x = w["overall"]["within_conditional"]["mean"].as_f64().unwrap();
+    assert!((x - 131.0 / 150.0).abs() < 1e-12, "{x}");
+    let m = run(&["--null", "missing"]);
+    assert_eq!(m["null"], "missing");
+    assert_eq!(m["overall"]["within_conditional"]["n"], 49);
+    let x = m["overall"]["within_conditional"]["mean"].as_f64().unwrap();
+    assert!((x - 0.8979591836734695).abs() < 1e-12, "{x}");
+    let o = coglab(&["score", "kiva", &f, "--null", "zero"]);
+    assert_eq!(o.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&o.stderr);
+    assert!(text.contains("expected wrong or missing"), "{text}");
+}

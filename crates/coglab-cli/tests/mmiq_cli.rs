@@ -63,6 +63,16 @@ fn score_json_follows_the_contract() {
     assert_eq!(v["rows"]["scored"], 6);
     // Item-level results only with --items.
     assert!(v.get("items").is_none());
+    // Issue 23 (worked in coglab-core/tests/mmiq_small.rs): key letters B C A D E A → always A
+    // = 2/6; each paradigm's own majority letter 3/6; response characters mean 254/6, median
+    // 41.5; whitespace tokens mean 49/6, median 9.
+    assert_eq!(v["letters"]["key"]["majority"], "A");
+    assert!((v["letters"]["key"]["majority_share"].as_f64().unwrap() - 2.0 / 6.0).abs() < 1e-12);
+    assert_eq!(v["letters"]["per_category_majority"], 0.5);
+    assert_eq!(v["response_length"]["n"], 6);
+    assert!((v["response_length"]["chars_mean"].as_f64().unwrap() - 254.0 / 6.0).abs() < 1e-12);
+    assert_eq!(v["response_length"]["chars_median"], 41.5);
+    assert_eq!(v["response_length"]["tokens_median"], 9.0);
 }
 
 #[test]
@@ -79,6 +89,9 @@ fn score_table_and_items_flag() {
     assert!(text.contains("Overall"), "{text}");
     assert!(text.contains("66.67%"), "{text}");
     assert!(text.contains("51.27%"), "{text}");
+    assert!(text.contains("always A = 33.33%"), "{text}");
+    assert!(text.contains("characters mean 42.3 median 41.5"), "{text}");
+    assert!(text.contains("Gemini-2.5-Pro (Long CoT) 2130"), "{text}");
     let o = coglab(&[
         "score",
         "mmiq",

@@ -168,6 +168,100 @@ fn score_options_and_several_judges() {
 }
 
 #[test]
+fn decay_and_ica_average_switches() {
+    let meta = fixture("ria/metadata.json");
+    let reas = fixture("ria/modelx_RIA_reasoning_scoring.json");
+    let base = |extra: &[&str]| -> Value {
+        let mut args = vec![
+            "score",
+            "mmopera",
+            "--task",
+            "ria",
+            "--metadata",
+            &meta,
+            "--reasoning",
+            &reas,
+            "--alpha",
+            "0.5",
+            "--gamma",
+            "0.8",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        json(&args)
+    };
+    // `--decay paper` is `--paper-decay` (0.78816, worked in score_options_and_several_judges);
+    // `--decay code` (default) is that / γ = 0.78816 / 0.8 = 0.9852.
+    let paper = base(&["--decay", "paper"]);
+    close(&paper["reasoning"]["mean_score"], 0.788_16);
+    assert_eq!(paper["reasoning"]["decay_exponent"], "from_one");
+    let code = base(&[]);
+    close(&code["reasoning"]["mean_score"], 0.9852);
+    assert_eq!(code["reasoning"]["decay_exponent"], "from_zero");
+    assert_eq!(code["reasoning"]["ica_average"], "items");
+    let bad = coglab(&["score", "mmopera", "--decay", "gamma"]);
+    assert_eq!(bad.status.code(), Some(2));
+
+    // ICA: items (2.099/3 + 0.185)/2 = 0.4423333; paths (released ICA_stat.py)
+    // (1 + 0.874 + 0.225 + 0.09 + 0.28)/5 = 0.4938 (worked in coglab-core/tests/mmopera.rs).
+    let meta = fixture("ica/metadata.csv");
+    let reas = fixture("ica/modelx_ICA_reasoning_scoring.json");
+    let ica = |avg: &str| -> Value {
+        json(&[
+            "score",
+            "mmopera",
+            "--task",
+            "ica",
+            "--metadata",
+            &meta,
+            "--reasoning",
+            &reas,
+            "--ica-average",
+            avg,
+            "--json",
+        ])
+    };
+    let items = ica("items");
+    close(
+        &items["reasoning"]["mean_score"],
+        (2.099 / 3.0 + 0.185) / 2.0,
+    );
+    let paths = ica("paths");
+    close(&paths["reasoning"]["mean_score"], 0.4938);
+    assert_eq!(paths["reasoning"]["ica_average"], "paths");
+    assert_eq!(paths["reasoning"]["scored_paths"], 5);
+}
+
+#[test]
+fn process_judge_shares_and_length_bias() {
+    // The RIA fixture's process judge scores r1, r2, r3, r5, r7 on one path each (worked in
+    // coglab-core/tests/mmopera.rs); the shares above 0.75 are over those 5 paths, and the
+    // length bias of both judges uses the --min-length given.
+    let m = fixture("ria");
+    let v = json(&[
+        "score",
+        "mmopera",
+        "--task",
+        "ria",
+        "--metadata",
+        &format!("{m}/metadata.json"),
+        "--regular",
+        &format!("{m}/modelx_RIA_regular_scoring.json"),
+        "--reasoning",
+        &format!("{m}/modelx_RIA_reasoning_scoring.json"),
+        "--answers",
+        &format!("{m}/modelx_RIA_results.json"),
+        "--min-length",
+        "10",
+        "--json",
+    ]);
+    assert_eq!(v["reasoning"]["distribution"]["above"]["paths"], 5);
+    assert_eq!(v["reasoning"]["length_bias"]["min_length"], 10);
+    assert_eq!(v["holistic"]["length_bias"]["min_length"], 10);
+    assert!(v["reasoning"]["length_bias"]["correlation"]["r"].is_f64());
+}
+
+#[test]
 fn score_ica_with_released_ica_option() {
     let meta = fixture("ica/metadata.csv");
     let reg = fixture("ica/modelx_ICA_regular_scoring.json");

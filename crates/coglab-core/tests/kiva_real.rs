@@ -7,7 +7,8 @@ mod common;
 
 use approx::assert_relative_eq;
 use coglab_core::kiva::{
-    rt_error_correlation, score_human, score_model, HumanData, KivaReport, StageStats, Variant,
+    rt_error_correlation, score_human, score_model, HumanData, KivaReport, NullAnswers, StageStats,
+    Variant,
 };
 use serde_json::Value;
 use std::path::Path;
@@ -279,4 +280,47 @@ fn trial_answers_of_a_real_run() {
         .as_deref()
         .unwrap()
         .starts_with("(3) Orientation of objects"));
+}
+
+#[test]
+fn null_answers_wrong_or_missing_on_a_real_run() {
+    // GPT-4V multi-image, KiVA-adults ColourYellow: MCResponse#2 is `Null` in variation 16
+    // regeneration 0 and in all three regenerations of variation 44 (stage 1 correct there).
+    // Reference: a plain-Python script (csv module) that averages each variation's
+    // regenerations, then the variations, counting `Null` as 0 or leaving it out:
+    //   wrong:   within_conditional 0.8733333333333334 (n 50) = 131/150, joint the same;
+    //   missing: within_conditional 0.8979591836734695 (n 49; variation 44 has no stage-2
+    //            score left, variation 16 averages its 2 other regenerations), joint the same;
+    //   cross 1.0 and extrapolation 0.8866666666666667 (n 50) in both.
+    let Some(kiva) = common::shared_data("kiva") else {
+        return;
+    };
+    let rel = "model_data/KiVA-adults/gpt4_multi_image/output_Colour/ColourYellow.csv";
+    let bytes = std::fs::read(kiva.join(rel)).unwrap();
+    let files = || [(rel, bytes.as_slice())];
+    let wrong = coglab_core::kiva::score_model_with(files(), NullAnswers::Wrong).unwrap();
+    let missing = coglab_core::kiva::score_model_with(files(), NullAnswers::Missing).unwrap();
+    assert_eq!(wrong.null, NullAnswers::Wrong);
+    assert_eq!(missing.null, NullAnswers::Missing);
+    assert_eq!(wrong.rows.null_answers["within"], 4);
+    assert_eq!(missing.rows.null_answers["within"], 4);
+    let (w, m) = (wrong.overall, missing.overall);
+    let wc = w.within_conditional.unwrap();
+    assert_eq!(wc.n, 50);
+    assert_relative_eq!(wc.mean, 131.0 / 150.0, epsilon = 1e-12);
+    assert_relative_eq!(w.within_joint.unwrap().mean, 131.0 / 150.0, epsilon = 1e-12);
+    let mc = m.within_conditional.unwrap();
+    assert_eq!(mc.n, 49);
+    assert_relative_eq!(mc.mean, 0.8979591836734695, epsilon = 1e-12);
+    let mj = m.within_joint.unwrap();
+    assert_eq!(mj.n, 49);
+    assert_relative_eq!(mj.mean, 0.8979591836734695, epsilon = 1e-12);
+    for r in [w, m] {
+        assert_relative_eq!(r.cross.unwrap().mean, 1.0);
+        assert_relative_eq!(
+            r.extrapolation.unwrap().mean,
+            0.8866666666666667,
+            epsilon = 1e-12
+        );
+    }
 }

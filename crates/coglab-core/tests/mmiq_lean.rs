@@ -96,6 +96,9 @@ fn large_input_is_read_lean_and_scores_as_in_full() {
     rows.blank_lines = 0;
     assert_eq!(rows, a.rows);
     assert_eq!(b.warnings, a.warnings);
+    // A lean read measures each response while reading it: the same lengths as in full.
+    assert_eq!(a.response_length.map(|l| l.n), Some(400));
+    assert_eq!(b.response_length, a.response_length);
     assert_eq!(a.items.len(), 400);
     for (x, y) in a.items.iter().zip(&b.items) {
         assert_eq!(

@@ -85,3 +85,38 @@ fn example_output_parsed_scores_33_of_100() {
     assert_eq!(r.human.overall, 0.5127);
     assert_eq!(r.chance, 0.25);
 }
+
+/// Issue 23: the real key's letters. Counted with
+///   python3 -c "import json,collections; rows=[json.loads(l) for l in
+///   open('MMIQ_benchmark_answer_dict.jsonl')]; print(collections.Counter(r['answer'] for r in rows))"
+/// A 640, B 690, C 696, D 684 → majority C, 696/2710 = 25.68% (above the 25% chance line).
+/// Per category the most common letter (ties: first in A-D): TM A 113, SR A 38, 2D-G C 100,
+/// LO C 108, Math C 250, VI B 12 (B, C, D tie at 12), CO C 12, 3D-G B 109 → 742/2710 = 27.38%.
+/// The 100 items of `example_output_parsed.jsonl` have A 25, B 22, C 23, D 30 → D, 0.30.
+#[test]
+fn key_letters_and_majority_baseline() {
+    let (Some(key_text), Some(pred_bytes)) = (
+        common::shared_text("mmiq/MMIQ_benchmark_answer_dict.jsonl"),
+        common::shared_bytes("mmiq/example_output_parsed.jsonl"),
+    ) else {
+        return;
+    };
+    let key = AnswerKey::parse("MMIQ_benchmark_answer_dict.jsonl", &key_text).unwrap();
+    let l = coglab_core::mmiq::key_letters(&key);
+    let counts: Vec<(&str, u64)> = l.key.counts.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    assert_eq!(counts, [("A", 640), ("B", 690), ("C", 696), ("D", 684)]);
+    assert_eq!(l.key.majority, "C");
+    assert_relative_eq!(l.key.majority_share, 696.0 / 2710.0, epsilon = 1e-15);
+    assert_relative_eq!(l.per_category_majority, 742.0 / 2710.0, epsilon = 1e-15);
+    assert_eq!(l.by_category["Visual Instruction"].majority, "B");
+    assert_eq!(l.by_category["3D-Geometry"].majority, "B");
+    assert_eq!(l.by_category["Temporal Movement"].counts["A"], 113);
+    let preds = Predictions::parse("example_output_parsed.jsonl", &pred_bytes).unwrap();
+    let r = score(&key, &preds).unwrap();
+    assert_eq!(r.letters.key, l.key);
+    assert_eq!(r.letters.scored.n, 100);
+    assert_eq!(r.letters.scored.majority, "D");
+    assert_relative_eq!(r.letters.scored.majority_share, 0.30);
+    // Parsed letters only: no response to measure.
+    assert!(r.response_length.is_none());
+}

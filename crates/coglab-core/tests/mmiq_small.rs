@@ -172,3 +172,42 @@ fn a_broken_workbook_is_an_error_not_a_panic() {
         "{err}"
     );
 }
+
+/// Issue 23: response length and the key's letters, on `preds_small.jsonl` / `key_small.jsonl`.
+/// Reference (Python on the same file):
+///   python3 -c "import json,statistics as st; rs=[json.loads(l)['response'] for l in
+///   open('preds_small.jsonl')]; c=[len(r) for r in rs]; t=[len(r.split()) for r in rs];
+///   print(st.mean(c), st.median(c), st.mean(t), st.median(t))"
+/// gives chars [76, 39, 9, 44, 75, 11] → mean 42.333333333333336, median 41.5; tokens
+/// [15, 9, 1, 9, 13, 2] → mean 8.166666666666666, median 9.
+/// Key letters B C A D E A: A 2, B 1, C 1, D 1, E 1 → majority A, 2/6. Per category:
+/// Mathematical B C A (a tie, A first), 2D-Geometry D E (D), Concrete Object A: each category's
+/// own letter gets 1 + 1 + 1 = 3 of 6 = 0.5.
+#[test]
+fn response_length_and_key_letters() {
+    let r = report(
+        "preds_small.jsonl",
+        include_bytes!("fixtures/mmiq/preds_small.jsonl"),
+    );
+    let l = r.response_length.unwrap();
+    assert_eq!(l.n, 6);
+    assert_relative_eq!(l.chars_mean, 42.333333333333336, epsilon = 1e-12);
+    assert_relative_eq!(l.chars_median, 41.5);
+    assert_relative_eq!(l.tokens_mean, 8.166666666666666, epsilon = 1e-12);
+    assert_relative_eq!(l.tokens_median, 9.0);
+    let k = &r.letters;
+    assert_eq!(k.key.n, 6);
+    assert_eq!(k.key.counts["A"], 2);
+    assert_eq!(k.key.majority, "A");
+    assert_relative_eq!(k.key.majority_share, 2.0 / 6.0);
+    assert_eq!(k.by_category["Mathematical"].majority, "A");
+    assert_eq!(k.by_category["2D-Geometry"].majority, "D");
+    assert_relative_eq!(k.per_category_majority, 0.5);
+    assert_eq!(k.scored, k.key);
+    // A table gives the same lengths (its `prediction` column holds the same texts).
+    let t = report(
+        "preds_small.tsv",
+        include_bytes!("fixtures/mmiq/preds_small.tsv"),
+    );
+    assert_eq!(t.response_length, r.response_length);
+}

@@ -10,7 +10,8 @@ use coglab_core::mmopera::detect::{detect, FileKind};
 use coglab_core::mmopera::files::{Answers, ReasoningScores, RegularScores};
 use coglab_core::mmopera::metadata::Metadata;
 use coglab_core::mmopera::score::{
-    score, InvalidHops, InvalidScores, LabelCounting, Report, ScoreInput, ScoreOptions,
+    score, DecayExponent, IcaAverage, InvalidHops, InvalidScores, LabelCounting, Report,
+    ScoreInput, ScoreOptions,
 };
 use coglab_core::mmopera::validate::{holistic_agreement, order_bias, process_agreement};
 use coglab_core::mmopera::Task;
@@ -589,6 +590,101 @@ fn ica_process_reward() {
     );
     // Warnings: i1 rotation 2 error, rotation 3 null, i2 has 1 rotation.
     assert_eq!(r.warnings.len(), 3, "{:?}", r.warnings);
+}
+
+#[test]
+fn ica_average_items_or_paths() {
+    // Issue 23: the released `evaluation/ICA/ICA_stat.py` divides the sum of all path scores
+    // by the number of non-empty paths (`avg_reasoning_score = total_reasoning_score /
+    // path_count`); ours averages paths within an item, then items.
+    let m = meta(fixture!("ica/metadata.csv"));
+    let rs = reasoning(fixture!("ica/modelx_ICA_reasoning_scoring.json"));
+    let input = || ScoreInput {
+        task: Task::Ica,
+        metadata: &m,
+        regular: vec![],
+        reasoning: vec![&rs],
+        answers: None,
+    };
+    let items = run(input(), &ScoreOptions::default()).reasoning.unwrap();
+    assert_eq!(items.ica_average, IcaAverage::Items);
+    // Path scores (worked in ica_process_reward): i1 1.0, 0.874, 0.225; i2 0.09, 0.28.
+    // Items: (2.099/3 + 0.37/2)/2 = (0.699667 + 0.185)/2 = 0.442333.
+    assert_relative_eq!(
+        items.mean_score,
+        (2.099 / 3.0 + 0.185) / 2.0,
+        max_relative = 1e-12
+    );
+    assert_eq!(items.scored_paths, 5);
+    let paths_opt = ScoreOptions {
+        ica_average: IcaAverage::Paths,
+        ..ScoreOptions::default()
+    };
+    let paths = run(input(), &paths_opt).reasoning.unwrap();
+    assert_eq!(paths.ica_average, IcaAverage::Paths);
+    // Released script: (1 + 0.874 + 0.225 + 0.09 + 0.28)/5 = 2.469/5 = 0.4938 (the empty
+    // `hop_quality_path2` of i1 rotation 1 and the i3 paths are not in path_count).
+    assert_relative_eq!(paths.mean_score, 0.4938, max_relative = 1e-12);
+    assert_eq!(paths.n, 2);
+    // Breakdown History = i1 alone: 2.099/3 over items, the same over its 3 paths.
+    assert_relative_eq!(
+        paths.by.domain["History"].mean_score,
+        2.099 / 3.0,
+        max_relative = 1e-12
+    );
+    assert_eq!(paths.by.domain["History"].n, 1);
+    // The item rows keep each item's mean of paths.
+    let report = run(input(), &paths_opt);
+    let i2 = report.items.iter().find(|i| i.id == "i2").unwrap();
+    assert_relative_eq!(i2.s_r.unwrap(), 0.185, max_relative = 1e-12);
+    // In RIA (one path per item) both settings agree: r1..r3, r5, r7 of the RIA fixture.
+    let f = ria();
+    let ria_input = || ScoreInput {
+        task: Task::Ria,
+        metadata: &f.meta,
+        regular: vec![],
+        reasoning: vec![&f.gpt_r],
+        answers: None,
+    };
+    let a = run(ria_input(), &ScoreOptions::default())
+        .reasoning
+        .unwrap();
+    let b = run(ria_input(), &paths_opt).reasoning.unwrap();
+    assert_relative_eq!(a.mean_score, b.mean_score, max_relative = 1e-12);
+}
+
+#[test]
+fn decay_code_or_paper_for_any_hop_count() {
+    // Issue 23: S_r for a 4-hop path with every hop perfect (s = 1): the released code gives
+    // 1 + 0.9 + 0.81 + 0.729 = 3.439 (above the "about 2.7" of 3 hops), the paper's equation 2
+    // 0.9 + 0.81 + 0.729 + 0.6561 = 3.0951 = 3.439 × 0.9.
+    let text = r#"{"q": {"path": "A → B → C → D → E", "hop_quality":
+        {"A → B": [1, 1, 1], "B → C": [1, 1, 1], "C → D": [1, 1, 1], "D → E": [1, 1, 1]}}}"#;
+    let rs = reasoning(("r.json", text.as_bytes()));
+    let m = Metadata::parse(
+        "m.json",
+        br#"[{"id": "q", "domain": "Art", "type": "Relation", "culture": "Global",
+              "language": "English", "hop_count": 4, "perception": [], "conception": []}]"#,
+    )
+    .unwrap();
+    let input = || ScoreInput {
+        task: Task::Ria,
+        metadata: &m,
+        regular: vec![],
+        reasoning: vec![&rs],
+        answers: None,
+    };
+    let code = run(input(), &ScoreOptions::default()).reasoning.unwrap();
+    assert_eq!(code.decay_exponent, DecayExponent::FromZero);
+    assert_relative_eq!(code.mean_score, 3.439, max_relative = 1e-12);
+    let paper = ScoreOptions {
+        decay_exponent: DecayExponent::FromOne,
+        ..ScoreOptions::default()
+    };
+    let p = run(input(), &paper).reasoning.unwrap();
+    assert_eq!(p.decay_exponent, DecayExponent::FromOne);
+    assert_relative_eq!(p.mean_score, 3.0951, max_relative = 1e-12);
+    assert_eq!(p.distribution.score[">=2"], 1);
 }
 
 #[test]

@@ -7,8 +7,8 @@ use std::path::Path;
 
 use coglab_core::review::records::{export_csv, export_json, import, SetReview};
 use coglab_core::review::{
-    agreement, build_sets, merge, resolve, sample, HopScore, Judge, Keep, ReviewRecord, SampleSpec,
-    SetKind,
+    agreement, build_sets, error_tally, merge, resolve, sample, ErrorType, HopScore, Judge, Keep,
+    ReviewRecord, SampleSpec, SetKind,
 };
 
 fn fixture(task: &str, name: &str) -> (String, Vec<u8>) {
@@ -235,6 +235,7 @@ fn mmiq_set_from_real_files_and_stratified_sample() {
         n: Some(20),
         seed: 42,
         stratify: Some("category".into()),
+        quota: None,
     };
     let picked = sample(&set.items, &spec);
     assert_eq!(picked.len(), 20);
@@ -261,6 +262,27 @@ fn mmiq_set_from_real_files_and_stratified_sample() {
             "{cat}: {n} for {exact}"
         );
     }
+    // Issue 23: the MM-IQ paper's fixed quotas (10 per paradigm, 20 Mathematical) instead of
+    // proportional allocation. The file has Mathematical 37, Temporal Movement 17, Logical
+    // Operation 16, 2D-Geometry 14, 3D-Geometry 10, Spatial Relationship 5, Concrete Object 1
+    // (counted above): 20 + 10 + 10 + 10 + 10 + 5 + 1 = 66 items, smaller strata whole.
+    let quota = SampleSpec {
+        quota: Some(coglab_core::review::Quota::mmiq_paper()),
+        ..spec.clone()
+    };
+    let q = sample(&set.items, &quota);
+    assert_eq!(q.len(), 66);
+    let mut qgot: BTreeMap<String, usize> = BTreeMap::new();
+    for &i in &q {
+        *qgot
+            .entry(set.items[i].stratum("category").unwrap().to_string())
+            .or_default() += 1;
+    }
+    assert_eq!(qgot["Mathematical"], 20);
+    assert_eq!(qgot["Temporal Movement"], 10);
+    assert_eq!(qgot["Spatial Relationship"], 5);
+    assert_eq!(qgot["Concrete Object"], 1);
+    assert_eq!(q, sample(&set.items, &quota), "same seed, same sample");
     // A reviewer who agrees with the extraction everywhere: exact match 1.
     let review = SetReview {
         keys: picked.iter().map(|&i| set.items[i].key.clone()).collect(),
@@ -331,6 +353,7 @@ fn json_export_import_round_trip_and_merge_conflicts() {
         n: Some(3),
         seed: 9,
         stratify: Some("domain".into()),
+        quota: None,
     };
     let json = export_json(&set.name, set.kind, &review);
     let back = import("review.json", json.as_bytes()).unwrap();
@@ -399,7 +422,7 @@ fn csv_export_import_round_trip_with_hops() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(
         lines[0],
-        "set,key,id,hop,hop_name,judge,judge_r,judge_d,judge_k,score,r,d,k,note"
+        "set,key,id,hop,hop_name,judge,judge_r,judge_d,judge_k,score,r,d,k,note,error_type"
     );
     // r1: three judge hops, one row each; r2: one judge hop.
     assert_eq!(lines.len(), 1 + 3 + 1);
@@ -447,4 +470,77 @@ fn bad_imports_are_located() {
         err,
         "mine.json: record 1 (key a), field \"score\": expected a whole number 0-4, found 9"
     );
+}
+
+#[test]
+fn error_typology_tallied_per_paradigm_and_exported() {
+    // Issue 23: the MM-IQ paper's error types on the real example predictions. data_ids 563
+    // (Spatial Relationship), 1831 and 1711 (Mathematical) are the file's first three rows.
+    let (Some(key), Some(preds)) = (
+        shared("mmiq/MMIQ_benchmark_answer_dict.jsonl"),
+        shared("mmiq/example_output_parsed.jsonl"),
+    ) else {
+        eprintln!("real MM-IQ data not present; skipped");
+        return;
+    };
+    let loaded = build_sets(&[
+        ("MMIQ_benchmark_answer_dict.jsonl".to_string(), key),
+        ("example_output_parsed.jsonl".to_string(), preds),
+    ]);
+    let set = &loaded.sets[0];
+    let keys: Vec<String> = set.items.iter().take(3).map(|i| i.key.clone()).collect();
+    let cats: Vec<&str> = set.items[..3]
+        .iter()
+        .map(|i| i.stratum("category").unwrap())
+        .collect();
+    assert_eq!(
+        cats,
+        ["Spatial Relationship", "Mathematical", "Mathematical"]
+    );
+    let mut review = SetReview {
+        keys: keys.clone(),
+        ..SetReview::default()
+    };
+    for (k, t) in keys.iter().zip([
+        ErrorType::WrongVisualUnderstanding,
+        ErrorType::WrongParadigm,
+        ErrorType::WrongParadigm,
+    ]) {
+        review.records.insert(
+            k.clone(),
+            ReviewRecord {
+                key: k.clone(),
+                score: Some(0),
+                error_type: Some(t),
+                ..Default::default()
+            },
+        );
+    }
+    let t = error_tally(set, &review, "category");
+    assert_eq!(t.typed, 3);
+    assert_eq!(t.by_stratum["Mathematical"]["wrong_paradigm"], 2);
+    assert_eq!(
+        t.by_stratum["Spatial Relationship"]["wrong_visual_understanding"],
+        1
+    );
+    assert_eq!(t.total["wrong_paradigm"], 2);
+    // The type survives the CSV export and import.
+    let csv = coglab_core::review::records::export_csv(set, &review);
+    assert!(
+        csv.lines().nth(2).unwrap().ends_with(",wrong_paradigm"),
+        "{csv}"
+    );
+    let back = coglab_core::review::records::import("r.csv", csv.as_bytes()).unwrap();
+    let types: Vec<Option<ErrorType>> = back.records.iter().map(|r| r.error_type).collect();
+    assert_eq!(
+        types,
+        [
+            Some(ErrorType::WrongVisualUnderstanding),
+            Some(ErrorType::WrongParadigm),
+            Some(ErrorType::WrongParadigm)
+        ]
+    );
+    let bad = csv.replace(",wrong_paradigm", ",typo");
+    let err = coglab_core::review::records::import("r.csv", bad.as_bytes()).unwrap_err();
+    assert!(err.contains("field \"error_type\""), "{err}");
 }

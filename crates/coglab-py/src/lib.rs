@@ -234,19 +234,27 @@ fn score_mmiq<'py>(
 /// `paths`: one path or a list of them (CSV files, or folders searched recursively for
 /// `*.csv`), or bytes / `(name, bytes)` tuples (the name is the path, whose folder
 /// `output_<Domain>` names the domain). `human`: the adults' `human_adults_KiVA.csv`.
-/// `trials=True` keeps one row per trial (`--trials`).
+/// `trials=True` keeps one row per trial (`--trials`). `null`: `"wrong"` (default, the KiVA
+/// repository's rule) or `"missing"` (`--null`).
 #[pyfunction]
-#[pyo3(signature = (paths, *, human = None, trials = false))]
+#[pyo3(signature = (paths, *, human = None, trials = false, null = "wrong"))]
 fn score_kiva<'py>(
     py: Python<'py>,
     paths: &Bound<'py, PyAny>,
     human: Option<&Bound<'py, PyAny>>,
     trials: bool,
+    null: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let paths = sources(paths)?;
     let human = opt_source(human)?;
+    let null = coglab_core::kiva::NullAnswers::from_name(null).ok_or_else(|| {
+        usage(
+            py,
+            format!("null: expected wrong or missing, found {null:?}"),
+        )
+    })?;
     run(py, move || {
-        coglab_run::kiva::score(&paths, human.as_ref(), trials)
+        coglab_run::kiva::score(&paths, human.as_ref(), trials, null)
     })
 }
 
@@ -255,11 +263,13 @@ fn score_kiva<'py>(
 ///
 /// `task`: `"ria"` or `"ica"`. `regular` / `reasoning`: one file or a list (one per judge);
 /// at least one of them. The keyword options are the CLI's (`alpha`, `gamma`, `min_length`,
-/// `paper_decay`, `exclude_invalid`, `per_label`, `skip_bad_hop_items`, `items`).
+/// `decay` = `"code"` / `"paper"`, `paper_decay` (= `decay="paper"`), `ica_average` = `"items"` /
+/// `"paths"`, `exclude_invalid`, `per_label`, `skip_bad_hop_items`, `items`).
 #[pyfunction]
 #[pyo3(signature = (task, metadata, regular = None, reasoning = None, *, answers = None,
-    alpha = None, gamma = None, min_length = None, paper_decay = false, exclude_invalid = false,
-    per_label = false, skip_bad_hop_items = false, items = false))]
+    alpha = None, gamma = None, min_length = None, decay = "code", paper_decay = false,
+    ica_average = "items", exclude_invalid = false, per_label = false, skip_bad_hop_items = false,
+    items = false))]
 #[allow(clippy::too_many_arguments)]
 fn score_mmopera<'py>(
     py: Python<'py>,
@@ -271,7 +281,9 @@ fn score_mmopera<'py>(
     alpha: Option<f64>,
     gamma: Option<f64>,
     min_length: Option<usize>,
+    decay: &str,
     paper_decay: bool,
+    ica_average: &str,
     exclude_invalid: bool,
     per_label: bool,
     skip_bad_hop_items: bool,
@@ -289,6 +301,19 @@ fn score_mmopera<'py>(
         reasoning: list(reasoning)?,
         answers: opt_source(answers)?,
     };
+    let decay = DecayExponent::from_name(decay).ok_or_else(|| {
+        usage(
+            py,
+            format!("decay: expected code or paper, found {decay:?}"),
+        )
+    })?;
+    let ica_average =
+        coglab_core::mmopera::score::IcaAverage::from_name(ica_average).ok_or_else(|| {
+            usage(
+                py,
+                format!("ica_average: expected items or paths, found {ica_average:?}"),
+            )
+        })?;
     let defaults = ScoreOptions::default();
     let options = ScoreOptions {
         alpha: alpha.unwrap_or(defaults.alpha),
@@ -296,8 +321,9 @@ fn score_mmopera<'py>(
         decay_exponent: if paper_decay {
             DecayExponent::FromOne
         } else {
-            DecayExponent::FromZero
+            decay
         },
+        ica_average,
         invalid_scores: if exclude_invalid {
             InvalidScores::Exclude
         } else {

@@ -106,6 +106,15 @@ def test_kiva_real_run_with_adults_and_trials() -> None:
     assert py["rt_correlation"] is not None
 
 
+def test_kiva_null_missing() -> None:
+    # Issue 23: the Null switch, as `--null missing` (the ColourYellow run has 4 Null answers).
+    run = shared("kiva/model_data/KiVA-adults/gpt4_multi_image")
+    py = coglab.score_kiva(run, null="missing")
+    assert_same(py, cli_json("score", "kiva", str(run), "--null", "missing"))
+    assert py["null"] == "missing"
+    assert py["overall"]["within_conditional"] != coglab.score_kiva(run)["overall"]["within_conditional"]
+
+
 def test_kiva_real_adults_alone() -> None:
     human = shared("kiva/human_adults_KiVA.csv")
     assert_same(coglab.score_kiva(human), cli_json("score", "kiva", str(human)))
@@ -139,6 +148,18 @@ def test_mmopera_ica_fixture_options() -> None:
                     str(reg), "--reasoning", str(rea), "--alpha", "0.5", "--gamma", "0.8",
                     "--paper-decay", "--exclude-invalid", "--per-label")
     assert_same(py, want)
+
+
+def test_mmopera_decay_and_ica_average() -> None:
+    # Issue 23: `decay="paper"` is `--decay paper`; `ica_average="paths"` is `--ica-average paths`.
+    d = Path(fixture("mmopera/ica"))
+    meta, rea = d / "metadata.csv", d / "modelx_ICA_reasoning_scoring.json"
+    py = coglab.score_mmopera("ica", meta, reasoning=rea, decay="paper", ica_average="paths")
+    want = cli_json("score", "mmopera", "--task", "ica", "--metadata", str(meta), "--reasoning",
+                    str(rea), "--decay", "paper", "--ica-average", "paths")
+    assert_same(py, want)
+    assert py["reasoning"]["ica_average"] == "paths"
+    assert py["reasoning"]["decay_exponent"] == "from_one"
 
 
 def test_mmopera_reasoning_only() -> None:

@@ -2,7 +2,8 @@
 //! adults' file in, KiVA's report out.
 
 use coglab_core::kiva::{
-    rt_error_correlation, score_human, score_model, HumanData, KivaReport, Source as KivaSource,
+    rt_error_correlation, score_human, score_model_with, HumanData, KivaReport, NullAnswers,
+    Source as KivaSource,
 };
 use coglab_core::ranks::coverage::{kiva_coverage, Coverage};
 use serde::Serialize;
@@ -35,7 +36,8 @@ impl Serialize for KivaScore {
 
 /// `coglab score kiva PATH... [--human HUMAN_CSV] [--trials]`. A file given as `human` is read
 /// as the adults' data whatever its header; among the other files, one whose header starts with
-/// `ParticipantID` is.
+/// `ParticipantID` is. `null` says how model answers naming no option are counted (the
+/// adults' file has none).
 ///
 /// # Errors
 /// [`RunError::Usage`] for two human files; [`RunError::Input`] for unreadable or invalid
@@ -44,6 +46,7 @@ pub fn score(
     paths: &[Source],
     human: Option<&Source>,
     trials: bool,
+    null: NullAnswers,
 ) -> Result<KivaScore, RunError> {
     // Walk the paths first (a missing path is named before any file is read).
     let list = CsvList::walk(paths)?;
@@ -80,7 +83,7 @@ pub fn score(
             }
         }
     } else {
-        let mut r = score_model(runs.iter().map(|(p, b)| (p.as_str(), b.as_slice())))?;
+        let mut r = score_model_with(runs.iter().map(|(p, b)| (p.as_str(), b.as_slice())), null)?;
         if let Some(h) = &human_report {
             r.rt_correlation = Some(rt_error_correlation(&r, h));
         }

@@ -2,14 +2,16 @@
 //! reported tables bundled from the papers, the rows computed from dropped files, and the
 //! baselines (chance, humans); and the table's view state in the URL query string.
 
-use coglab_core::kiva::{StageStats, Variant};
+use coglab_core::kiva::{NullAnswers, StageStats, Variant};
 use coglab_core::leaderboard::gold::{GoldResult, GoldRow, LAYERS};
 use coglab_core::leaderboard::metrics::{
-    definition, model_info, normal_interval, reported_mmiq_interval,
+    definition, kiva_null_note, mmopera_reasoning_label, model_info, normal_interval,
+    reported_mmiq_interval,
 };
-use coglab_core::leaderboard::mmopera::MmoperaRow;
+use coglab_core::leaderboard::mmopera::{ria_ica_gap, MmoperaRow};
 use coglab_core::leaderboard::{KivaRow, MmiqAccRow, MmiqRow};
 use coglab_core::mmiq::{Accuracy, CATEGORIES, CHANCE};
+use coglab_core::mmopera::score::{DecayExponent, IcaAverage};
 use coglab_core::mmopera::Task;
 use coglab_core::reported::ReportedBundle;
 use coglab_core::selftest::baselines::Baselines;
@@ -236,6 +238,47 @@ pub fn mmiq_board(
         "chance: 25% (four options)".into(),
         chance,
     ));
+    // Issue 23: the key's majority letter beside chance, from the key the computed rows used.
+    if let Some(l) = computed.first().map(|r| &r.report.letters) {
+        if l.key.n > 0 {
+            let counts = |b: &coglab_core::mmiq::LetterBaseline| {
+                b.counts
+                    .iter()
+                    .map(|(k, v)| format!("{k} {v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let cell = |b: &coglab_core::mmiq::LetterBaseline| {
+                Some(BoardCell {
+                    value: b.majority_share,
+                    interval: None,
+                    n: Some(b.n),
+                    detail: format!(
+                        "always answering {} (the key's letters over {} items: {})",
+                        b.majority,
+                        b.n,
+                        counts(b)
+                    ),
+                })
+            };
+            let mut cells = vec![cell(&l.key)];
+            cells.extend(
+                CATEGORIES
+                    .iter()
+                    .map(|c| l.by_category.get(*c).and_then(cell)),
+            );
+            rows.push(row(
+                &format!("Majority letter ({})", l.key.majority),
+                RowKind::Baseline,
+                format!(
+                    "the answer key's most common letter, from {}; each paradigm's own majority letter would score {}%",
+                    computed[0].report.key_file,
+                    pct(l.per_category_majority)
+                ),
+                cells,
+            ));
+        }
+    }
     cite_papers(&mut rows, reported);
     Board {
         caption: "MM-IQ accuracy (%): reported in the paper, computed from your files, baselines"
@@ -246,6 +289,9 @@ pub fn mmiq_board(
         decimals: 2,
     }
 }
+
+/// Where the adults row comes from (issue 23): the released file, not the paper's sample.
+use coglab_core::selftest::baselines::ADULTS_SOURCE;
 
 /// The KiVA stages shown, as (report key, title).
 pub fn kiva_stages(joint: bool) -> [(&'static str, &'static str); 3] {
@@ -285,6 +331,7 @@ pub fn kiva_board(
     computed: &[KivaRow],
     variant: Variant,
     joint: bool,
+    null: NullAnswers,
 ) -> Board {
     let stages = kiva_stages(joint);
     let bundled = baselines.and_then(|b| b.variant(variant));
@@ -306,11 +353,15 @@ pub fn kiva_board(
         for (k, t) in stages {
             columns.push(BoardColumn {
                 key: format!("{d}/{k}"),
-                title: format!("{d} {t}"),
+                title: match null {
+                    NullAnswers::Wrong => format!("{d} {t}"),
+                    _ => format!("{d} {t} (Null left out)"),
+                },
                 definition: format!(
-                    "{}: {}",
+                    "{}: {} {}",
                     if d == "All" { "all domains" } else { d },
-                    definition("kiva", k)
+                    definition("kiva", k),
+                    kiva_null_note(null)
                 ),
                 unit: None,
             });
@@ -344,7 +395,10 @@ pub fn kiva_board(
             &r.model,
             kind,
             format!("computed from {} files", r.report.files.len()),
-            cells(&r.report.overall, &r.report.by_domain),
+            {
+                let (overall, by) = r.stats(null);
+                cells(overall, by)
+            },
         );
         if kind == RowKind::Baseline {
             row.kind = RowKind::Baseline;
@@ -356,9 +410,9 @@ pub fn kiva_board(
         let note = baselines.map(|b| b.note.clone()).unwrap_or_default();
         if let Some(a) = &v.adults {
             rows.push(row(
-                &format!("{} (KiVA human data)", a.label),
+                &format!("{} (KiVA's released file, {} trials)", a.label, a.trials),
                 RowKind::Baseline,
-                note.clone(),
+                format!("{ADULTS_SOURCE} {note}"),
                 cells(&a.overall, &a.by_domain),
             ));
         }
@@ -373,8 +427,9 @@ pub fn kiva_board(
     }
     Board {
         caption: format!(
-            "{} accuracy (%) by stage, mean over trials; children: the paper gives figures only, no bundled numbers",
-            variant.name()
+            "{} accuracy (%) by stage, mean over trials; {}",
+            variant.name(),
+            kiva_null_note(null)
         ),
         columns,
         rows,
@@ -384,13 +439,24 @@ pub fn kiva_board(
 }
 
 /// The MM-OPERA metric columns, as (key, header); definitions from the core.
-pub const MMOPERA_METRICS: [(&str, &str); 5] = [
+pub const MMOPERA_METRICS: [(&str, &str); 6] = [
     ("sr", "SR"),
     ("hr4", "HR-4"),
     ("hr3", "HR-3"),
     ("dhr", "ΔHR"),
     ("sr_proc", "Reasoning"),
+    ("gap", "RIA − ICA"),
 ];
+
+/// The MM-OPERA paper-fidelity switches of the board (issue 23), kept in the URL (`decay`,
+/// `avg`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct OperaSettings {
+    /// S_r decay: the released code's (default) or the paper's equation 2.
+    pub decay: DecayExponent,
+    /// ICA mean S_r over items (default) or over all paths.
+    pub average: IcaAverage,
+}
 
 /// The reported table of a task: Table 2 (RIA or ICA) and Table 3's reasoning-score column.
 fn mmopera_ids(task: Task) -> (&'static str, &'static str) {
@@ -409,17 +475,54 @@ pub fn mmopera_board(
     reported: Option<&ReportedBundle>,
     computed: &[MmoperaRow],
     task: Task,
+    settings: OperaSettings,
 ) -> Board {
+    let (sr_title, sr_definition) = mmopera_reasoning_label(settings.decay, settings.average);
     let columns = MMOPERA_METRICS
         .iter()
-        .map(|(k, t)| BoardColumn {
-            key: (*k).into(),
-            title: (*t).into(),
-            definition: definition("mmopera", k).into(),
-            unit: (*k == "sr_proc").then_some((1.0, 4)),
+        .map(|(k, t)| match *k {
+            "sr_proc" => BoardColumn {
+                key: (*k).into(),
+                title: sr_title.clone(),
+                definition: sr_definition.clone(),
+                unit: Some((1.0, 4)),
+            },
+            _ => BoardColumn {
+                key: (*k).into(),
+                title: (*t).into(),
+                definition: definition("mmopera", k).into(),
+                unit: None,
+            },
         })
         .collect();
     let (t2, t3col) = mmopera_ids(task);
+    // The reported SR of a model in the other task's Table 2, for the RIA − ICA column.
+    let other_sr = |label: &str| -> Option<f64> {
+        let other = mmopera_ids(match task {
+            Task::Ria => Task::Ica,
+            Task::Ica => Task::Ria,
+        })
+        .0;
+        let t = reported?.table(other)?;
+        t.rows
+            .iter()
+            .find(|r| r.label == label)?
+            .values
+            .first()
+            .copied()
+            .flatten()
+    };
+    let gap_cell = |ria: f64, ica: f64, how: &str| BoardCell {
+        value: ria_ica_gap(ria, ica),
+        interval: None,
+        n: None,
+        detail: format!(
+            "SR RIA {} − SR ICA {} = {} points ({how})",
+            pct(ria),
+            pct(ica),
+            pct(ria_ica_gap(ria, ica))
+        ),
+    };
     let mut rows = Vec::new();
     if let Some(t) = reported.and_then(|b| b.table(t2)) {
         let t3 = reported.and_then(|b| b.table("mmopera-table3"));
@@ -453,6 +556,20 @@ pub fn mmopera_board(
                 })
             });
             cells.push(reasoning);
+            let gap = r
+                .values
+                .first()
+                .copied()
+                .flatten()
+                .zip(other_sr(&r.label))
+                .map(|(here, there)| {
+                    let (ria, ica) = match task {
+                        Task::Ria => (here, there),
+                        Task::Ica => (there, here),
+                    };
+                    gap_cell(ria / 100.0, ica / 100.0, "the paper's Table 2")
+                });
+            cells.push(gap);
             rows.push(row(&r.label, kind, source.clone(), cells));
         }
     }
@@ -486,19 +603,27 @@ pub fn mmopera_board(
             hcell(h.map(|h| h.hr3), iv.map(|i| i.hr3)),
             hcell(h.map(|h| h.delta_hr), iv.map(|i| i.delta_hr)),
         ];
-        let riv = iv.and_then(|i| i.reasoning);
-        cells.push(tr.reasoning.as_ref().map(|p| BoardCell {
-            value: p.mean_score,
-            interval: riv,
-            n: Some(p.n as u64),
-            detail: format!(
-                "over {} items{}; {}",
-                p.n,
-                riv.map_or(String::new(), |(lo, hi)| format!(
-                    "; 95% interval {lo:.4}–{hi:.4} (mean ± 1.96 SE)"
-                )),
-                files(&tr.reasoning_files)
-            ),
+        cells.push(
+            tr.reasoning_under(settings.decay, settings.average)
+                .map(|p| BoardCell {
+                    value: p.mean_score,
+                    interval: p.interval,
+                    n: Some(p.n as u64),
+                    detail: format!(
+                        "{} over {} items ({} scored paths){}; {}",
+                        sr_title,
+                        p.n,
+                        p.scored_paths,
+                        p.interval.map_or(String::new(), |(lo, hi)| format!(
+                            "; 95% interval {lo:.4}–{hi:.4} (mean ± 1.96 SE over items)"
+                        )),
+                        files(&tr.reasoning_files)
+                    ),
+                }),
+        );
+        cells.push(m.ria_ica_gap().and_then(|_| {
+            let sr = |t: Task| m.task(t)?.holistic.as_ref().map(|h| h.score_rate);
+            Some(gap_cell(sr(Task::Ria)?, sr(Task::Ica)?, "computed"))
         }));
         let mut all: Vec<String> = tr
             .regular_files
@@ -517,8 +642,9 @@ pub fn mmopera_board(
     cite_papers(&mut rows, reported);
     Board {
         caption: format!(
-            "MM-OPERA {}: score rate and hit rates (%), average reasoning score; reported in the paper (Tables 2 and 3), computed from your files, human baseline",
-            task.name()
+            "MM-OPERA {}: score rate and hit rates (%), average reasoning score ({}), RIA − ICA gap of SR (points); reported in the paper (Tables 2 and 3), computed from your files, human baseline",
+            task.name(),
+            sr_title
         ),
         columns,
         rows,
@@ -765,6 +891,33 @@ mod tests {
         let (lo, hi) = gpt.cells[0].as_ref().unwrap().interval.unwrap();
         assert!(lo < 0.2687 && hi > 0.2687 && hi - lo < 0.04);
         assert_eq!(gpt.family, "GPT");
+        // No key dropped: no majority-letter row.
+        assert!(b.rows.iter().all(|r| !r.model.starts_with("Majority")));
+        // With a key (the core's small fixture, keys B C A D E A): always A = 2/6; per
+        // paradigm Mathematical (B C A, tie → A) 1/3, 2D-Geometry (D E → D) 1/2, Concrete
+        // Object (A) 1/1; each paradigm's own letter 3/6 = 50.0% in the source text.
+        let s = scored(&[
+            (
+                "key_small.jsonl",
+                include_str!("../../../crates/coglab-core/tests/fixtures/mmiq/key_small.jsonl"),
+            ),
+            (
+                "preds_small.jsonl",
+                include_str!("../../../crates/coglab-core/tests/fixtures/mmiq/preds_small.jsonl"),
+            ),
+        ]);
+        assert_eq!(s.mmiq.len(), 1, "{:?}", s.files);
+        let b = mmiq_board(Some(&bundle), &s.mmiq, &[]);
+        let maj = b
+            .rows
+            .iter()
+            .find(|r| r.model == "Majority letter (A)")
+            .unwrap();
+        assert_eq!(maj.kind, RowKind::Baseline);
+        assert!((maj.cells[0].as_ref().unwrap().value - 2.0 / 6.0).abs() < 1e-12);
+        assert!((maj.cells[2].as_ref().unwrap().value - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!(maj.cells[3].as_ref().unwrap().value, 0.5);
+        assert!(maj.source.contains("50.0%"), "{}", maj.source);
     }
 
     #[test]
@@ -800,7 +953,7 @@ mod tests {
                 .unwrap();
         for board in [
             b,
-            mmopera_board(Some(&opera), &[], Task::Ria),
+            mmopera_board(Some(&opera), &[], Task::Ria, OperaSettings::default()),
             gold_board(Some(&gold), None, &[]),
         ] {
             for r in board.rows.iter().filter(|r| r.kind == RowKind::Reported) {
@@ -872,11 +1025,22 @@ mod tests {
             ("m_RIA_reasoning_scoring.json", RIA_REASONING),
         ]);
         assert_eq!(s.mmopera.len(), 1, "{:?}", s.files);
-        let b = mmopera_board(Some(&bundle), &s.mmopera, Task::Ria);
+        let b = mmopera_board(
+            Some(&bundle),
+            &s.mmopera,
+            Task::Ria,
+            OperaSettings::default(),
+        );
         assert_eq!(
             b.columns.iter().map(|c| c.key.as_str()).collect::<Vec<_>>(),
-            ["sr", "hr4", "hr3", "dhr", "sr_proc"]
+            ["sr", "hr4", "hr3", "dhr", "sr_proc", "gap"]
         );
+        // Issue 23: the reasoning column names its setting; the default is the code's decay.
+        assert_eq!(b.columns[4].title, "Reasoning (code decay)");
+        assert!(b.columns[4]
+            .definition
+            .contains("(the released code; default)"));
+        assert!(!b.columns[4].definition.contains("about 2.7"));
         let kinds = |k| b.rows.iter().filter(|r| r.kind == k).count();
         // Table 2 (RIA): 16 models reported, the human row a baseline; one computed row.
         assert_eq!(kinds(RowKind::Reported), 16);
@@ -892,6 +1056,12 @@ mod tests {
         assert_eq!(v("GPT-4o", 4), Some(1.6068));
         // GLM-4V is not in Table 3.
         assert_eq!(v("GLM-4V", 4), None);
+        // RIA − ICA from the paper's two Table 2s: GPT-4o 59.72 − 58.26 = 1.46 points; the
+        // human row 61.88 − 68.69 = −6.81.
+        assert!((v("GPT-4o", 5).unwrap() - 0.0146).abs() < 1e-12);
+        assert!((v("Human", 5).unwrap() + 0.0681).abs() < 1e-12);
+        // The computed model has RIA files only: no gap.
+        assert_eq!(v("m", 5), None);
         assert_eq!(v("Human", 0), Some(0.6188));
         // Computed: coglab score mmopera --task ria --metadata RIA_metadata.json --regular
         // m_RIA_regular_scoring.json --reasoning m_RIA_reasoning_scoring.json --json gives
@@ -920,12 +1090,66 @@ mod tests {
         let m = b.rows.iter().find(|r| r.model == "m").unwrap();
         assert_eq!(cell_text(&b, 0, m.cells[0].as_ref(), false), "50.00");
         assert_eq!(cell_text(&b, 4, m.cells[4].as_ref(), false), "0.9775");
+        // The paper's equation 2 decays every hop: r1 s = 0.9·1·1 + 0.1·1 = 1 → 0.9; r2
+        // s = 0.9·0.5·1 + 0.1 = 0.55 and 0.9·1·0.5 = 0.45 → 0.55·0.9 + 0.45·0.81 = 0.8595;
+        // mean (0.9 + 0.8595)/2 = 0.87975 (= 0.9775 × γ). The title says so.
+        let paper = OperaSettings {
+            decay: DecayExponent::FromOne,
+            ..OperaSettings::default()
+        };
+        let bp = mmopera_board(Some(&bundle), &s.mmopera, Task::Ria, paper);
+        assert_eq!(bp.columns[4].title, "Reasoning (paper Eq. 2)");
+        let mp = bp.rows.iter().find(|r| r.model == "m").unwrap();
+        assert!((mp.cells[4].as_ref().unwrap().value - 0.87975).abs() < 1e-12);
+        // Reported rows stay as printed.
+        let gp = bp.rows.iter().find(|r| r.model == "GPT-4o").unwrap();
+        assert_eq!(gp.cells[4].as_ref().unwrap().value, 1.6068);
+        // Over paths: RIA items have one path, the same mean; the title names the setting.
+        let paths = OperaSettings {
+            average: IcaAverage::Paths,
+            ..OperaSettings::default()
+        };
+        let bq = mmopera_board(Some(&bundle), &s.mmopera, Task::Ria, paths);
+        assert_eq!(bq.columns[4].title, "Reasoning (code decay, ICA per path)");
+        let mq = bq.rows.iter().find(|r| r.model == "m").unwrap();
+        assert!((mq.cells[4].as_ref().unwrap().value - 0.9775).abs() < 1e-12);
+        assert!(mq.cells[4].as_ref().unwrap().interval.is_none());
         // ICA: Table 2 ICA values, no computed row (no ICA files).
-        let b = mmopera_board(Some(&bundle), &s.mmopera, Task::Ica);
+        let b = mmopera_board(
+            Some(&bundle),
+            &s.mmopera,
+            Task::Ica,
+            OperaSettings::default(),
+        );
         let gpt = b.rows.iter().find(|r| r.model == "GPT-4o").unwrap();
         assert_eq!(gpt.cells[0].as_ref().unwrap().value, 0.5826);
         assert_eq!(gpt.cells[4].as_ref().unwrap().value, 0.6396);
         assert!(b.rows.iter().all(|r| r.kind != RowKind::Computed));
+    }
+
+    #[test]
+    fn kiva_board_null_switch() {
+        // Trial 0: regenerations (1, 1, 1) and (Null, empty, 0); trial 1: (1, Null, 1).
+        // Null wrong (default): what = mean(0.5, 1) = 0.75, how (conditional) = mean(1, 0)
+        // = 0.5. Null left out: what = mean(1, 1) = 1, how over trial 0 only = 1 (n 1).
+        // Apply is 0.5 and 1 → 0.75 either way.
+        let csv = "Variation,Regeneration,MCResponse#1,MCResponse#2,MCResponse#3\n\
+                   0,0,1,1,1\n0,1,Null,,0\n1,0,1,Null,1\n";
+        let s = scored(&[("m/output_Colour/ColourRed.csv", csv)]);
+        assert_eq!(s.kiva.len(), 1, "{:?}", s.files);
+        let cell = |b: &Board, c: usize| b.rows[0].cells[c].as_ref().map(|x| x.value);
+        let w = kiva_board(None, &s.kiva, Variant::Kiva, false, NullAnswers::Wrong);
+        assert_eq!(w.columns[0].title, "All What");
+        assert!(w.columns[0].definition.contains("count as wrong"));
+        assert_eq!(cell(&w, 0), Some(0.75));
+        assert_eq!(cell(&w, 1), Some(0.5));
+        assert_eq!(cell(&w, 2), Some(0.75));
+        let m = kiva_board(None, &s.kiva, Variant::Kiva, false, NullAnswers::Missing);
+        assert_eq!(m.columns[0].title, "All What (Null left out)");
+        assert!(m.caption.contains("left out"));
+        assert_eq!(cell(&m, 0), Some(1.0));
+        assert_eq!(cell(&m, 1), Some(1.0));
+        assert_eq!(cell(&m, 2), Some(0.75));
     }
 
     #[test]

@@ -25,9 +25,10 @@ use crate::components::theme_toggle::chart_theme;
 use crate::router::use_query_map;
 use coglab_core::ranks::Bench;
 
-use super::board::mmopera_board;
+use super::board::{mmopera_board, OperaSettings};
 use crate::worker::api;
 use crate::worker::client::use_worker;
+use coglab_core::mmopera::score::{DecayExponent, IcaAverage};
 
 /// Bootstrap resamples and seed of the comparison's SR-difference interval.
 const RESAMPLES: usize = 2000;
@@ -118,10 +119,24 @@ pub fn MmoperaTab(
             Task::Ria
         }
     });
+    // The paper-fidelity switches (issue 23), in the URL: `decay=paper`, `avg=paths`.
+    let settings = Memo::new(move |_| {
+        let q = query.read();
+        OperaSettings {
+            decay: q
+                .get("decay")
+                .and_then(|d| DecayExponent::from_name(&d))
+                .unwrap_or_default(),
+            average: q
+                .get("avg")
+                .and_then(|a| IcaAverage::from_name(&a))
+                .unwrap_or_default(),
+        }
+    });
     let board = Memo::new(move |_| {
         let b = bundle.get();
         let reported = b.as_ref().and_then(|r| r.as_ref().ok());
-        mmopera_board(reported, &rows.read(), chart_task.get())
+        mmopera_board(reported, &rows.read(), chart_task.get(), settings.get())
     });
     let rank_rows = Signal::derive(move || {
         rows.read()
@@ -253,6 +268,32 @@ pub fn MmoperaTab(
                     {format!(" {}", match t { Task::Ria => "RIA (remote-item association)", Task::Ica => "ICA (in-context association)" })}</label>
             }).collect_view()}
         </div>
+        <div class="lb-controls" role="group" aria-label="MM-OPERA scoring settings" data-testid="mmopera-settings">
+            <label title="The released code sums s_i·γ^i from i = 0 (the first hop undecayed); the paper's equation 2 sums s_t·γ^t from t = 1, which is the code's value × γ.">
+                "Reasoning score decay: "
+                <select data-testid="mmopera-decay"
+                    prop:value=move || settings.get().decay.name()
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        super::set_queries(&[("decay", if v == "paper" { v } else { String::new() })]);
+                    }>
+                    <option value="code">"released code, first hop undecayed (default)"</option>
+                    <option value="paper">"paper, equation 2 (every hop decayed)"</option>
+                </select>
+            </label>
+            <label title="Ours: each ICA item's S_r is the mean of its 8 paths, then the mean over items. The released ICA_stat.py averages over all scored paths of all items. RIA items have one path.">
+                " ICA average: "
+                <select data-testid="mmopera-average"
+                    prop:value=move || settings.get().average.name()
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        super::set_queries(&[("avg", if v == "paths" { v } else { String::new() })]);
+                    }>
+                    <option value="items">"over items (ours, default)"</option>
+                    <option value="paths">"over all paths (released ICA script)"</option>
+                </select>
+            </label>
+        </div>
         <BoardTable board=board state=state stem="mmopera" ranks=marks />
         <RankPanel bench=Bench::Mmopera rows=rank_rows task=chart_task marks=set_marks stem="mmopera" />
         <Show when=move || !rows.read().is_empty()
@@ -359,6 +400,7 @@ fn Breakdown(
                 {row.metadata_file.clone().map(|m| format!(" (metadata {m})"))}</summary>
             {none.then(|| view! { <p class="notice">"No metadata for these items among your files: drop the dataset's metadata (JSON or CSV) to see the breakdowns."</p> })}
             {tables}
+            <super::fidelity::OperaProcessAnalysis row=row.clone() />
         </details>
     }
 }

@@ -1,7 +1,7 @@
 //! The live agreement panel: reviewer vs judge on the reviewed items, from
 //! `coglab_core::review::agreement`, and the items where they disagree most.
 
-use coglab_core::review::{agreement, Agreement, AgreementReport, SetKind};
+use coglab_core::review::{agreement, error_tally, Agreement, AgreementReport, ErrorType, SetKind};
 use leptos::prelude::*;
 
 use super::ReviewState;
@@ -22,6 +22,13 @@ pub fn AgreementPanel() -> impl IntoView {
         let set = state.current.get()?;
         let review = state.review.get()?;
         Some(agreement(&set, &review, 5))
+    });
+    // Issue 23: the MM-IQ paper's error types tallied per paradigm (`category`).
+    let tally = Memo::new(move |_| {
+        let set = state.current.get()?;
+        let review = state.review.get()?;
+        let t = error_tally(&set, &review, "category");
+        (t.typed > 0).then_some(t)
     });
     view! {
         <div class="card review-agreement" data-testid="agreement">
@@ -55,7 +62,28 @@ pub fn AgreementPanel() -> impl IntoView {
                         if k == 1 { "item has" } else { "items have" }, m.label, if k == 1 { "it is" } else { "they are" })
                 }).collect();
                 let worst = r.disagreements.clone();
+                let typology = tally.get().map(|t| {
+                    let head = ErrorType::ALL.map(|e| view! { <th scope="col">{e.label()}</th> }).collect_view();
+                    let line = |name: String, m: &std::collections::BTreeMap<String, usize>| {
+                        let cells = ErrorType::ALL.map(|e| view! {
+                            <td class="num">{m.get(e.name()).copied().unwrap_or(0)}</td>
+                        }).collect_view();
+                        let label = name.clone();
+                        view! { <tr data-testid="error-tally-row" data-stratum=name><th scope="row">{label}</th>{cells}</tr> }
+                    };
+                    let rows = t.by_stratum.iter().map(|(k, m)| line(k.clone(), m)).collect_view();
+                    view! {
+                        <h3>"Error types per paradigm (the MM-IQ paper's typology)"</h3>
+                        <div class="table-scroll">
+                            <table class="agree-table" data-testid="error-tally">
+                                <thead><tr><th scope="col">"Paradigm"</th>{head}</tr></thead>
+                                <tbody>{rows}{line("All".into(), &t.total)}</tbody>
+                            </table>
+                        </div>
+                    }
+                });
                 view! {
+                    {typology}
                     <p class="muted" data-testid="agree-reviewed">{format!("{} of {} sampled items reviewed", r.reviewed, r.sampled)}</p>
                     {(!unpaired.is_empty()).then(|| view! {
                         <p class="muted" data-testid="agree-unpaired">

@@ -3,7 +3,7 @@
 //! the judge's hop scores on the process set, ←/→ or J/K move; "advance after a key score"
 //! (on by default, kept in this browser) moves to the next item after each.
 
-use coglab_core::review::{HopScore, Judge, ReviewItem, ReviewRecord, SetKind};
+use coglab_core::review::{ErrorType, HopScore, Judge, ReviewItem, ReviewRecord, SetKind};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -344,6 +344,24 @@ fn ItemBody(
         }
     };
     let key_note = key.clone();
+    // Issue 23: the MM-IQ paper's error typology, for a right/wrong set (an MM-IQ answer).
+    let key_error = key.clone();
+    let typology = matches!(item.judge, Judge::Binary { .. }).then(|| {
+        view! {
+            <label class="field" title="The MM-IQ paper's error typology (§5.3, Figure 4), tallied per paradigm under Agreement">
+                <span>"Error type"</span>
+                <select data-testid="error-type"
+                    prop:value=move || record.get().error_type.map_or("", ErrorType::name)
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        edit(state, &key_error, move |rec| rec.error_type = ErrorType::from_name(&v));
+                    }>
+                    <option value="">"(none)"</option>
+                    {ErrorType::ALL.map(|t| view! { <option value=t.name()>{t.label()}</option> }).collect_view()}
+                </select>
+            </label>
+        }
+    });
     view! {
         <header class="item-head">
             <h2 data-testid="item-key">{format!("Item {}", item.key)}</h2>
@@ -361,6 +379,7 @@ fn ItemBody(
         <section class="item-mine">
             <h3>"Your review"</h3>
             {editor}
+            {typology}
             <label class="field note">
                 <span>"Note"</span>
                 <textarea rows="3" data-testid="note"

@@ -110,7 +110,11 @@ pub fn Results(
                             Ok(b) => {
                                 let vb = b.variant(variant).cloned();
                                 let mut groups: Vec<GroupBaseline> = Vec::new();
-                                let adults = vb.as_ref().and_then(|v| v.adults.clone());
+                                // Issue 23: the adults' true source in the label.
+                                let adults = vb.as_ref().and_then(|v| v.adults.clone()).map(|mut a| {
+                                    a.label = format!("Adults (KiVA's released file, {} trials)", a.trials);
+                                    a
+                                });
                                 if let Some(a) = &adults {
                                     groups.push(a.clone());
                                 }
@@ -145,6 +149,11 @@ pub fn Results(
                                         overall=report.overall
                                         groups=groups
                                     />
+                                    {(!no_adults).then(|| view! {
+                                        <p class="hint" data-testid="selftest-adults-source">
+                                            {coglab_core::selftest::baselines::ADULTS_SOURCE}
+                                        </p>
+                                    })}
                                     {no_adults
                                         .then(|| {
                                             view! {
@@ -162,7 +171,7 @@ pub fn Results(
                                                 <tr>
                                                     <th scope="col">"Domain"</th>
                                                     <th scope="col" class="num">"You"</th>
-                                                    <th scope="col" class="num">"Adults (KiVA)"</th>
+                                                    <th scope="col" class="num" title=coglab_core::selftest::baselines::ADULTS_SOURCE>"Adults (KiVA's released file)"</th>
                                                 </tr>
                                             </thead>
                                             <tbody>

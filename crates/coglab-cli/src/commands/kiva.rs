@@ -14,7 +14,7 @@ use coglab_run::Source as Input;
 pub fn score(a: &ScoreKivaArgs) -> Result<(), CliError> {
     let paths: Vec<Input> = a.paths.iter().map(Input::path).collect();
     let human = a.human.as_ref().map(Input::path);
-    let scored = coglab_run::kiva::score(&paths, human.as_ref(), a.trials)?;
+    let scored = coglab_run::kiva::score(&paths, human.as_ref(), a.trials, a.null)?;
     for link in &scored.skipped_links {
         eprintln!(
             "coglab: note: skipped {}: a folder already read (a link loop or a second link)",
@@ -100,7 +100,13 @@ fn print_report(out: &mut String, r: &KivaReport) {
         .iter()
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
-    outln!(out, "Null answers (wrong): {}", nulls.join(", "));
+    let counted = match r.null {
+        coglab_core::kiva::NullAnswers::Wrong => {
+            "counted wrong (--null wrong, the repository's rule)"
+        }
+        _ => "left out (--null missing)",
+    };
+    outln!(out, "Null answers, {counted}: {}", nulls.join(", "));
     match r.source {
         Source::Model => outln!(
             out,

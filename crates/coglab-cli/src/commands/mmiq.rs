@@ -138,6 +138,47 @@ fn print_report(out: &mut String, r: &MmiqReport) {
         pct(r.chance),
         r.human.source
     );
+    let l = &r.letters;
+    let counts: Vec<String> = l
+        .key
+        .counts
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    outln!(
+        out,
+        "key letters ({} items): {}; always {} = {}; each paradigm's own majority letter = {}; on the {} scored items always {} = {}",
+        l.key.n,
+        counts.join(", "),
+        l.key.majority,
+        pct(l.key.majority_share),
+        pct(l.per_category_majority),
+        l.scored.n,
+        l.scored.majority,
+        pct(l.scored.majority_share)
+    );
+    match &r.response_length {
+        Some(len) => {
+            let paper: Vec<String> = coglab_core::mmiq::PAPER_TOKEN_LENGTHS
+                .iter()
+                .map(|p| format!("{} {}", p.model, p.tokens))
+                .collect();
+            outln!(
+                out,
+                "response length ({} responses): characters mean {:.1} median {:.1}; whitespace tokens mean {:.1} median {:.1} (paper Table 3, its own tokenizer: {})",
+                len.n,
+                len.chars_mean,
+                len.chars_median,
+                len.tokens_mean,
+                len.tokens_median,
+                paper.join(", ")
+            );
+        }
+        None => outln!(
+            out,
+            "response length: no free-form responses in the file (parsed letters only)"
+        ),
+    }
     let rows = &r.rows;
     outln!(
             out,

@@ -41,8 +41,9 @@ pub fn score(a: &ScoreMmoperaArgs) -> Result<(), CliError> {
         decay_exponent: if a.paper_decay {
             DecayExponent::FromOne
         } else {
-            DecayExponent::FromZero
+            a.decay
         },
+        ica_average: a.ica_average,
         invalid_scores: if a.exclude_invalid {
             InvalidScores::Exclude
         } else {
@@ -171,22 +172,23 @@ fn print_holistic(out: &mut String, h: &HolisticReport) {
         );
     }
     if let Some(lb) = &h.length_bias {
-        match &lb.correlation {
-            Some(c) => outln!(
+        print_length_bias(out, "length bias (holistic judge)", lb);
+    }
+    let sub = &h.substitution;
+    match (sub.mean_sd, sub.mean_range) {
+        (Some(sd), Some(range)) => outln!(
             out,
-                "  length bias: Pearson r {:.3} ({}, n {}; {} one-point answers under {} chars left out)",
-                c.r,
-                p_phrase(c.p),
-                lb.n,
-                lb.excluded,
-                lb.min_length
-            ),
-            None => outln!(
+            "  multi-image substitution (paper §5.4): {} groups of concept-identical variants ({} items): mean within-group SD of SR {:.4}, mean range {:.4}",
+            sub.groups,
+            sub.items,
+            sd,
+            range
+        ),
+        _ => outln!(
             out,
-                "  length bias: {}",
-                lb.note.as_deref().unwrap_or("not computed")
-            ),
-        }
+            "  multi-image substitution (paper §5.4): {}",
+            sub.note.as_deref().unwrap_or("not computed")
+        ),
     }
     print_warnings(out, "warnings", &h.warnings);
 }
@@ -198,10 +200,12 @@ fn print_reasoning(out: &mut String, r: &ReasoningReport) {
     };
     outln!(
         out,
-        "Process reward ({}): α {} γ {} ({exponent})",
+        "Process reward ({}): α {} γ {} (--decay {}: {exponent}; --ica-average {})",
         r.files.join(", "),
         r.alpha,
-        r.gamma
+        r.gamma,
+        r.decay_exponent.name(),
+        r.ica_average.name()
     );
     outln!(
         out,
@@ -231,6 +235,20 @@ fn print_reasoning(out: &mut String, r: &ReasoningReport) {
         .map(|(k, v)| format!("{k}: {v}"))
         .collect();
     outln!(out, "  hops/path {}", hops.join("  "));
+    let a = &r.distribution.above;
+    outln!(
+        out,
+        "  above 0.75 (paper §5.3): paths (mean of hops, {} paths) R {}  D {}  K {}; hops R {}  D {}",
+        a.paths,
+        pct(a.path_r),
+        pct(a.path_d),
+        pct(a.path_k),
+        pct(a.hop_r),
+        pct(a.hop_d)
+    );
+    if let Some(lb) = &r.length_bias {
+        print_length_bias(out, "length bias (process judge, S_r per rotation)", lb);
+    }
     let by = &r.by;
     for (name, groups) in [
         ("domain", &by.domain),
@@ -262,6 +280,29 @@ fn print_reasoning(out: &mut String, r: &ReasoningReport) {
         );
     }
     print_warnings(out, "warnings", &r.warnings);
+}
+
+fn print_length_bias(
+    out: &mut String,
+    what: &str,
+    lb: &coglab_core::mmopera::validate::LengthBias,
+) {
+    match &lb.correlation {
+        Some(c) => outln!(
+            out,
+            "  {what}: Pearson r {:.3} ({}, n {}; {} one-point answers under {} chars left out, --min-length)",
+            c.r,
+            p_phrase(c.p),
+            lb.n,
+            lb.excluded,
+            lb.min_length
+        ),
+        None => outln!(
+            out,
+            "  {what}: {}",
+            lb.note.as_deref().unwrap_or("not computed")
+        ),
+    }
 }
 
 fn print_groups<G>(

@@ -28,8 +28,9 @@ mod run;
 
 pub use human::{score_human, HumanData, HumanRow};
 pub use report::{
-    rt_error_correlation, score_model, KivaReport, ReactionTime, RowCounts, RtCorrelation, RtPoint,
-    Source, StageCorrelation, StageStats, SubdomainRt, TrialResult,
+    aggregate_runs, aggregate_runs_with, rt_error_correlation, score_model, score_model_with,
+    KivaReport, ReactionTime, RowCounts, RtCorrelation, RtPoint, Source, StageCorrelation,
+    StageStats, SubdomainRt, TrialResult,
 };
 pub use run::{
     run_with_answers, score_response, trial_answers, RegenerationAnswers, RunFile, RunRow,
@@ -168,10 +169,63 @@ impl Outcome {
     /// The stage's score: 1 for correct, 0 for wrong, `Null` or (stages 1 and 3) empty;
     /// `None` for an empty stage 2 (not asked).
     pub fn score(self, stage: Stage) -> Option<f64> {
+        self.score_with(stage, NullAnswers::Wrong)
+    }
+
+    /// [`Outcome::score`] with `Null` counted as `null` says: 0 ([`NullAnswers::Wrong`]) or
+    /// `None` ([`NullAnswers::Missing`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::kiva::{NullAnswers, Outcome, Stage};
+    /// assert_eq!(Outcome::Null.score_with(Stage::Cross, NullAnswers::Wrong), Some(0.0));
+    /// assert_eq!(Outcome::Null.score_with(Stage::Cross, NullAnswers::Missing), None);
+    /// ```
+    pub fn score_with(self, stage: Stage, null: NullAnswers) -> Option<f64> {
         match (self, stage) {
             (Outcome::Correct, _) => Some(1.0),
             (Outcome::Empty, Stage::Within) => None,
+            (Outcome::Null, _) if null == NullAnswers::Missing => None,
             _ => Some(0.0),
+        }
+    }
+}
+
+/// How an answer that names no option (`Null`) is counted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum NullAnswers {
+    /// As a wrong answer, 0 (the KiVA repository's scripts; default).
+    #[default]
+    Wrong,
+    /// Left out: the regeneration has no score for that stage and is not in its mean (ours, an
+    /// option: a `Null` is a failure to answer in the format, not a choice of a wrong option).
+    Missing,
+}
+
+impl NullAnswers {
+    /// The CLI / URL name: `wrong` or `missing`.
+    pub fn name(self) -> &'static str {
+        match self {
+            NullAnswers::Wrong => "wrong",
+            NullAnswers::Missing => "missing",
+        }
+    }
+
+    /// The setting named `wrong` or `missing`, if it is one.
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::kiva::NullAnswers;
+    /// assert_eq!(NullAnswers::from_name("missing"), Some(NullAnswers::Missing));
+    /// assert_eq!(NullAnswers::from_name("0"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "wrong" => Some(NullAnswers::Wrong),
+            "missing" => Some(NullAnswers::Missing),
+            _ => None,
         }
     }
 }

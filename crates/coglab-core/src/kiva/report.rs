@@ -2,7 +2,9 @@
 //! reaction-time correlation of the paper's Figure 6.
 
 use super::run::RunFile;
-use super::{KivaError, Outcome, Stage, Variant, KIVA_ADULTS_SUBDOMAINS, KIVA_SUBDOMAINS};
+use super::{
+    KivaError, NullAnswers, Outcome, Stage, Variant, KIVA_ADULTS_SUBDOMAINS, KIVA_SUBDOMAINS,
+};
 use crate::mmiq::Warnings;
 use crate::stats::correlation::pearson;
 use crate::stats::describe::{mean_se, MeanSe};
@@ -104,7 +106,8 @@ pub struct RowCounts {
     pub rows: usize,
     /// Trials formed.
     pub trials: usize,
-    /// Per stage (`cross`, `within`, `extrapolation`): answers recorded as `Null` (counted wrong).
+    /// Per stage (`cross`, `within`, `extrapolation`): answers recorded as `Null` (counted wrong,
+    /// or left out under [`NullAnswers::Missing`]).
     pub null_answers: BTreeMap<String, usize>,
     /// Per stage: empty stage-1/stage-3 answers (counted wrong) or, for stage 2, rows where
     /// stage 2 was not asked; for human data, trials without that stage's row.
@@ -205,6 +208,9 @@ pub struct KivaReport {
     pub source: Source,
     /// The files read.
     pub files: Vec<String>,
+    /// How `Null` answers were counted (`wrong`, the repository's rule, or `missing`).
+    #[serde(default)]
+    pub null: NullAnswers,
     /// Over all trials.
     pub overall: StageStats,
     /// Per domain (trials pooled over its subdomains).
@@ -276,6 +282,7 @@ pub(crate) fn build_report(
         variant,
         source,
         files,
+        null: NullAnswers::Wrong,
         overall,
         by_domain,
         by_subdomain,
@@ -328,11 +335,22 @@ pub(crate) fn variant_of_subdomains<'a>(subs: impl IntoIterator<Item = &'a str>)
 pub fn score_model<'a>(
     files: impl IntoIterator<Item = (&'a str, &'a [u8])>,
 ) -> Result<KivaReport, KivaError> {
+    score_model_with(files, NullAnswers::Wrong)
+}
+
+/// [`score_model`] with `Null` answers counted as `null` says.
+///
+/// # Errors
+/// As [`score_model`].
+pub fn score_model_with<'a>(
+    files: impl IntoIterator<Item = (&'a str, &'a [u8])>,
+    null: NullAnswers,
+) -> Result<KivaReport, KivaError> {
     let runs = files
         .into_iter()
         .map(|(path, bytes)| RunFile::parse(path, bytes))
         .collect::<Result<Vec<_>, _>>()?;
-    aggregate_runs(runs)
+    aggregate_runs_with(runs, null)
 }
 
 /// Aggregates parsed run files (see [`score_model`]).
@@ -340,6 +358,17 @@ pub fn score_model<'a>(
 /// # Errors
 /// As [`score_model`].
 pub fn aggregate_runs(runs: Vec<RunFile>) -> Result<KivaReport, KivaError> {
+    aggregate_runs_with(runs, NullAnswers::Wrong)
+}
+
+/// [`aggregate_runs`] with `Null` answers counted as `null` says: with
+/// [`NullAnswers::Missing`] a `Null` stage is left out of that stage's mean over the
+/// regenerations (a trial whose every regeneration is `Null` there has no score for the stage);
+/// a `Null` stage 2 is also left out of `within_joint`, where a skipped stage 2 still counts 0.
+///
+/// # Errors
+/// As [`score_model`].
+pub fn aggregate_runs_with(runs: Vec<RunFile>, null: NullAnswers) -> Result<KivaReport, KivaError> {
     if runs.is_empty() {
         return Err(KivaError::Empty {
             file: "(no files)".into(),
@@ -456,22 +485,20 @@ pub fn aggregate_runs(runs: Vec<RunFile>) -> Result<KivaReport, KivaError> {
                 participant: None,
                 rows: rows.len(),
                 line: rows.first().map_or(0, |r| r.line),
-                cross: mean(&|r| r.outcomes[0].score(Stage::Cross)),
-                within_conditional: mean(&|r| r.outcomes[1].score(Stage::Within)),
-                within_joint: mean(&|r| Some(r.outcomes[1].score(Stage::Within).unwrap_or(0.0))),
-                extrapolation: mean(&|r| r.outcomes[2].score(Stage::Extrapolation)),
+                cross: mean(&|r| r.outcomes[0].score_with(Stage::Cross, null)),
+                within_conditional: mean(&|r| r.outcomes[1].score_with(Stage::Within, null)),
+                within_joint: mean(&|r| match r.outcomes[1] {
+                    Outcome::Empty => Some(0.0),
+                    o => o.score_with(Stage::Within, null),
+                }),
+                extrapolation: mean(&|r| r.outcomes[2].score_with(Stage::Extrapolation, null)),
             });
         }
     }
     let files = runs.iter().map(|r| r.file.clone()).collect();
-    Ok(build_report(
-        variant,
-        Source::Model,
-        files,
-        trials,
-        counts,
-        warnings,
-    ))
+    let mut report = build_report(variant, Source::Model, files, trials, counts, warnings);
+    report.null = null;
+    Ok(report)
 }
 
 /// Pearson correlation between the model's mean error (1 − mean stage score) and the adults'

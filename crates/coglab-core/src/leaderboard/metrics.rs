@@ -36,7 +36,8 @@ pub fn definition(benchmark: &str, column: &str) -> &'static str {
         ("mmopera", "hr4") => "HR-4: share of verdicts scoring 4 (right and insightful).",
         ("mmopera", "hr3") => "HR-3: share of verdicts scoring 3 or 4 (right).",
         ("mmopera", "dhr") => "ΔHR = HR-3 − HR-4: right but not insightful.",
-        ("mmopera", "sr_proc") => "Average reasoning score: mean process-reward score S_r per item (α = γ = 0.9; 0 to about 2.7). Reported rows: the paper's Table 3 (process evaluation).",
+        ("mmopera", "sr_proc") => "Average reasoning score: mean process-reward score S_r per item (α = γ = 0.9). A path of n hops scores at most 1 + γ + … + γ^(n−1) with the released code's decay (1.9 for 2 hops, 2.71 for 3, 3.44 for 4, below 10 for any n) and γ times that with the paper's equation 2. Reported rows: the paper's Table 3 (process evaluation), as printed.",
+        ("mmopera", "gap") => "RIA − ICA: score rate of the RIA task minus that of the ICA task, in points (both reported or both computed for the row's model). Positive: the model associates two items better than it completes an in-context analogy.",
         ("gold", "overall") => "Gold's weighted overall score: each task's score weighted by its PLS-SEM loading (Σ|λ|·s / Σ|λ|), layers feeding one Overall construct, as coglab sem computes it; same unit as the tasks. Reported rows: computed by coglab from the paper's Table 2 task accuracies.",
         ("gold", "plain_mean") => "Unweighted mean of the same tasks.",
         ("gold", "paper_overall") => "The Overall score printed in Gold's Table 2 (the paper's own scale).",
@@ -49,6 +50,65 @@ pub fn definition(benchmark: &str, column: &str) -> &'static str {
             _ => "",
         },
         _ => "",
+    }
+}
+
+/// The reasoning-score column's title and definition under the decay and ICA-average switches
+/// (issue 23), naming the setting and which source it follows, and the default.
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::metrics::mmopera_reasoning_label;
+/// use coglab_core::mmopera::score::{DecayExponent, IcaAverage};
+/// let (title, def) = mmopera_reasoning_label(DecayExponent::FromZero, IcaAverage::Items);
+/// assert_eq!(title, "Reasoning (code decay)");
+/// assert!(def.contains("default"));
+/// let (title, _) = mmopera_reasoning_label(DecayExponent::FromOne, IcaAverage::Paths);
+/// assert_eq!(title, "Reasoning (paper Eq. 2, ICA per path)");
+/// ```
+pub fn mmopera_reasoning_label(
+    decay: crate::mmopera::score::DecayExponent,
+    average: crate::mmopera::score::IcaAverage,
+) -> (String, String) {
+    use crate::mmopera::score::{DecayExponent, IcaAverage};
+    let (d_title, d_def) = match decay {
+        DecayExponent::FromZero => (
+            "code decay",
+            "Decay: Σ s_i·γ^i from i = 0, the first hop undecayed (the released code; default).",
+        ),
+        _ => (
+            "paper Eq. 2",
+            "Decay: Σ s_t·γ^t from t = 1, every hop decayed (the paper's equation 2; = the code's value × γ; default: the released code).",
+        ),
+    };
+    let (a_title, a_def) = match average {
+        IcaAverage::Items => (
+            "",
+            " ICA: each item's S_r is the mean of its 8 paths, then the mean over items (ours; default).",
+        ),
+        _ => (
+            ", ICA per path",
+            " ICA: the mean over all scored paths of all items (the released ICA_stat.py; default: over items). RIA items have one path, so RIA is the same either way.",
+        ),
+    };
+    (
+        format!("Reasoning ({d_title}{a_title})"),
+        format!("{} {d_def}{a_def}", definition("mmopera", "sr_proc")),
+    )
+}
+
+/// The KiVA columns' note on `Null` answers (no option named) under the switch (issue 23).
+///
+/// # Examples
+/// ```
+/// use coglab_core::kiva::NullAnswers;
+/// let n = coglab_core::leaderboard::metrics::kiva_null_note(NullAnswers::Wrong);
+/// assert!(n.contains("repository"));
+/// ```
+pub fn kiva_null_note(null: crate::kiva::NullAnswers) -> &'static str {
+    match null {
+        crate::kiva::NullAnswers::Wrong => "Null answers (no option named) count as wrong: the KiVA repository's rule (default).",
+        _ => "Null answers (no option named) are left out of the stage's mean (default: counted wrong, the KiVA repository's rule). Bundled rows and the adults keep the repository's rule.",
     }
 }
 

@@ -13,7 +13,9 @@ use super::{FileStatus, InputRef};
 use crate::mmopera::detect::{detect, FileKind as OperaKind};
 use crate::mmopera::files::{Answers, ReasoningScores, RegularScores};
 use crate::mmopera::metadata::Metadata;
-use crate::mmopera::score::{score, HolisticReport, ReasoningReport, ScoreInput, ScoreOptions};
+use crate::mmopera::score::{
+    score, DecayExponent, HolisticReport, IcaAverage, ReasoningReport, ScoreInput, ScoreOptions,
+};
 use crate::mmopera::Task;
 
 /// How many warnings / skipped items / missing ids a row keeps (the counts stay exact).
@@ -60,11 +62,55 @@ pub struct MmoperaTaskRow {
     /// row is scored.
     #[serde(default)]
     pub intervals: Option<TaskIntervals>,
+    /// The mean S_r under each of the four settings of the paper-fidelity switches (decay code
+    /// or paper × average over items or paths), each scored by [`score`] (issue 23); empty
+    /// without a process-reward judge file. `reasoning` is the default (code, items).
+    #[serde(default)]
+    pub reasoning_settings: Vec<SrSetting>,
     /// Per item scores (judged items, in file order). The web app's worker keeps them and
     /// sends the row without them ([`crate::leaderboard::Scored::split_details`]).
     pub items: Vec<ItemScores>,
     /// What the reader should know (no metadata, lists cut).
     pub notes: Vec<String>,
+}
+
+/// A task row's mean S_r under one setting of the decay and ICA-average switches.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SrSetting {
+    /// The decay convention.
+    pub decay: DecayExponent,
+    /// Mean over items or over paths.
+    pub average: IcaAverage,
+    /// Mean S_r.
+    pub mean_score: f64,
+    /// Items with an S_r.
+    pub n: usize,
+    /// Scored paths.
+    pub scored_paths: usize,
+    /// Mean ± 1.96 SE over the items' S_r (items average only: the paths of one item are not
+    /// independent, so the average over paths gets no interval), with at least two items.
+    pub interval: Option<(f64, f64)>,
+}
+
+impl MmoperaTaskRow {
+    /// The mean S_r under a setting ([`MmoperaTaskRow::reasoning_settings`]).
+    pub fn reasoning_under(&self, decay: DecayExponent, average: IcaAverage) -> Option<&SrSetting> {
+        self.reasoning_settings
+            .iter()
+            .find(|s| s.decay == decay && s.average == average)
+    }
+}
+
+/// The RIA − ICA gap of score rates (SR, fractions): how much better a model associates two
+/// items (RIA) than it completes an in-context analogy (ICA); the paper compares the two
+/// tasks' Table 2 columns. Both from the same source (reported or computed).
+///
+/// # Examples
+/// ```
+/// assert!((coglab_core::leaderboard::mmopera::ria_ica_gap(0.6, 0.45) - 0.15).abs() < 1e-12);
+/// ```
+pub fn ria_ica_gap(ria_sr: f64, ica_sr: f64) -> f64 {
+    ria_sr - ica_sr
 }
 
 /// A computed MM-OPERA row: one model, RIA and/or ICA.
@@ -88,6 +134,12 @@ impl MmoperaRow {
             Task::Ria => self.ria.as_ref(),
             Task::Ica => self.ica.as_ref(),
         }
+    }
+
+    /// SR(RIA) − SR(ICA) ([`ria_ica_gap`]), when both tasks have holistic scores.
+    pub fn ria_ica_gap(&self) -> Option<f64> {
+        let sr = |t: &Option<MmoperaTaskRow>| t.as_ref()?.holistic.as_ref().map(|h| h.score_rate);
+        Some(ria_ica_gap(sr(&self.ria)?, sr(&self.ica)?))
     }
 }
 
@@ -349,7 +401,8 @@ pub fn score_mmopera(
         };
         match score(&input, &options) {
             Ok(report) => {
-                let row = task_row(&input, metadata, report);
+                let mut row = task_row(&input, metadata, report);
+                row.reasoning_settings = reasoning_settings(&input, &options);
                 let entry = rows.entry(model.clone()).or_insert_with(|| MmoperaRow {
                     id: 0,
                     model: model.clone(),
@@ -370,6 +423,45 @@ pub fn score_mmopera(
         }
     }
     rows.into_values().collect()
+}
+
+/// The mean S_r under the four settings of the decay and ICA-average switches.
+fn reasoning_settings(input: &ScoreInput<'_>, base: &ScoreOptions) -> Vec<SrSetting> {
+    if input.reasoning.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::with_capacity(4);
+    for decay in [DecayExponent::FromZero, DecayExponent::FromOne] {
+        for average in [IcaAverage::Items, IcaAverage::Paths] {
+            let options = ScoreOptions {
+                decay_exponent: decay,
+                ica_average: average,
+                ..*base
+            };
+            let Ok(report) = score(input, &options) else {
+                continue;
+            };
+            let Some(r) = report.reasoning else { continue };
+            let interval = (average == IcaAverage::Items)
+                .then(|| {
+                    let s_r: Vec<f64> = report.items.iter().filter_map(|i| i.s_r).collect();
+                    (s_r.len() >= 2)
+                        .then(|| crate::stats::describe::mean_se(&s_r, 1).ok())
+                        .flatten()
+                        .map(super::metrics::normal_interval)
+                })
+                .flatten();
+            out.push(SrSetting {
+                decay,
+                average,
+                mean_score: r.mean_score,
+                n: r.n,
+                scored_paths: r.scored_paths,
+                interval,
+            });
+        }
+    }
+    out
 }
 
 fn task_row(
@@ -414,6 +506,7 @@ fn task_row(
         reasoning: report.reasoning,
         warning_count,
         intervals: iv,
+        reasoning_settings: Vec::new(),
         items,
         notes,
     }

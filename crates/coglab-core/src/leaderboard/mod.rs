@@ -11,7 +11,7 @@ pub mod metrics;
 pub mod mmopera;
 pub mod ranks;
 
-use crate::kiva::{score_human, score_model, HumanData, KivaReport};
+use crate::kiva::{score_human, score_model, HumanData, KivaReport, NullAnswers, StageStats};
 use crate::mmiq::{self, AnswerKey, MmiqReport, Predictions};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -112,6 +112,30 @@ pub struct KivaRow {
     pub model: String,
     /// The report, trials included (for comparisons; see [`Scored::split_details`]).
     pub report: KivaReport,
+    /// The stage scores with `Null` answers left out ([`NullAnswers::Missing`]), scored by
+    /// [`crate::kiva::score_model_with`] when the runs have `Null` answers; `None` when they
+    /// have none (both settings agree) or for human data (issue 23).
+    #[serde(default)]
+    pub null_missing: Option<NullMissing>,
+}
+
+/// A KiVA row's stage scores with `Null` answers left out.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NullMissing {
+    /// Over all trials.
+    pub overall: StageStats,
+    /// Per domain.
+    pub by_domain: BTreeMap<String, StageStats>,
+}
+
+impl KivaRow {
+    /// The overall and per-domain stage scores under a `Null` setting.
+    pub fn stats(&self, null: NullAnswers) -> (&StageStats, &BTreeMap<String, StageStats>) {
+        match (&self.null_missing, null) {
+            (Some(m), NullAnswers::Missing) => (&m.overall, &m.by_domain),
+            _ => (&self.report.overall, &self.report.by_domain),
+        }
+    }
 }
 
 /// Everything scored from one batch of files.
@@ -385,6 +409,7 @@ pub fn score_files_with(
                             id: 0,
                             model,
                             report,
+                            null_missing: None,
                         });
                     }
                     Err(e) => fail(&mut out.files[i], e.to_string()),
@@ -439,10 +464,25 @@ pub fn score_files_with(
         }
         match score_model(good.iter().map(|&i| (inputs[i].path, inputs[i].bytes))) {
             Ok(report) => {
+                let nulls: usize = report.rows.null_answers.values().sum();
+                let null_missing = if nulls == 0 {
+                    None
+                } else {
+                    crate::kiva::score_model_with(
+                        good.iter().map(|&i| (inputs[i].path, inputs[i].bytes)),
+                        NullAnswers::Missing,
+                    )
+                    .ok()
+                    .map(|r| NullMissing {
+                        overall: r.overall,
+                        by_domain: r.by_domain,
+                    })
+                };
                 out.kiva.push(KivaRow {
                     id: 0,
                     model,
                     report,
+                    null_missing,
                 });
             }
             Err(e) => {

@@ -363,6 +363,37 @@ pub struct PredRecord {
     /// from the full response as [`PredContent::Parsed`]. `None` otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response_preview: Option<String>,
+    /// Set only with `response_preview` (a lean read): the full response's length, so that
+    /// [`super::MmiqReport::response_length`] does not need the text. `None` otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_length: Option<TextLength>,
+}
+
+/// A response's length in characters (Unicode scalar values) and whitespace-separated tokens
+/// (Rust's `split_whitespace`, Unicode White_Space: Python's `len(s)` and `len(s.split())`
+/// except for the ASCII separators U+001C..U+001F, which Python also splits on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct TextLength {
+    /// Characters.
+    pub chars: u64,
+    /// Whitespace-separated tokens.
+    pub tokens: u64,
+}
+
+impl TextLength {
+    /// The length of `s`.
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::mmiq::TextLength;
+    /// assert_eq!(TextLength::of("The answer is  é."), TextLength { chars: 17, tokens: 4 });
+    /// ```
+    pub fn of(s: &str) -> Self {
+        Self {
+            chars: s.chars().count() as u64,
+            tokens: s.split_whitespace().count() as u64,
+        }
+    }
 }
 
 /// A parsed predictions file.

@@ -12,7 +12,7 @@
 
 use super::input::{
     bad, data_id_of, AnswerKey, KeyItem, MmiqFormat, PredContent, PredRecord, Predictions, Scalar,
-    SeenIds,
+    SeenIds, TextLength,
 };
 use super::jsonfast::Value;
 use super::MmiqError;
@@ -509,6 +509,7 @@ fn pred_record(
     };
     let had_both = f.response.is_some() && f.parsed_pred.is_some();
     let mut response_preview = None;
+    let mut response_length = None;
     let content = match (f.parsed_pred.map(Value::into_scalar), f.response) {
         (Some(Scalar::Str(s)), _) => PredContent::Parsed(s),
         (Some(other), _) => return Err(bad(&loc(), "parsed_pred", "a string", &other)),
@@ -516,13 +517,21 @@ fn pred_record(
             // Read lean, a response is only looked at (decoded into `scratch` if need be).
             let read_lean = match lean {
                 Lean::No => None,
-                Lean::WithPreview => response.with_str(scratch, super::lean::lean_response),
-                Lean::LetterOnly => {
-                    response.with_str(scratch, |r| (super::lean::lean_letter(r), String::new()))
-                }
+                Lean::WithPreview => response.with_str(scratch, |r| {
+                    let (c, p) = super::lean::lean_response(r);
+                    (c, p, TextLength::of(r))
+                }),
+                Lean::LetterOnly => response.with_str(scratch, |r| {
+                    (
+                        super::lean::lean_letter(r),
+                        String::new(),
+                        TextLength::of(r),
+                    )
+                }),
             };
-            if let Some((content, preview)) = read_lean {
+            if let Some((content, preview, length)) = read_lean {
                 response_preview = (lean == Lean::WithPreview).then_some(preview);
+                response_length = Some(length);
                 content
             } else {
                 match response.into_scalar() {
@@ -546,6 +555,7 @@ fn pred_record(
         file_answer: None,
         had_both,
         response_preview,
+        response_length,
     })
 }
 

@@ -37,12 +37,14 @@ pub use jsonl::{scanner_and_serde, LineFields};
 
 pub use input::{
     detect, AnswerKey, KeyItem, MmiqFormat, PredContent, PredRecord, Predictions, TableKind,
+    TextLength,
 };
 pub use jsonl::{KeyReader, PredictionsReader};
 pub use lean::{LEAN_INPUT_BYTES, PREVIEW_CHARS};
 pub use score::{
-    compare, score, score_owned, score_totals, Accuracy, HumanReference, ItemResult,
-    MmiqComparison, MmiqReport, RowCounts, SideSummary, Warnings, CHANCE,
+    compare, key_letters, score, score_owned, score_totals, Accuracy, HumanReference, ItemResult,
+    KeyLetters, LetterBaseline, MmiqComparison, MmiqReport, PaperTokenLength, ResponseLength,
+    RowCounts, SideSummary, Warnings, CHANCE, PAPER_TOKEN_LENGTHS,
 };
 pub use table::{AccRow, AccSummary};
 

@@ -1,7 +1,7 @@
 //! Scoring MM-IQ predictions against the key, and comparing two models on the same items.
 
 use super::extract::{extract, NO_ANSWER};
-use super::input::{AnswerKey, PredContent, PredRecord, Predictions};
+use super::input::{AnswerKey, PredContent, PredRecord, Predictions, TextLength};
 use super::{MmiqError, CATEGORIES};
 use crate::stats::interval::wilson;
 use crate::stats::paired::{mcnemar_exact_p, paired_bootstrap_diff, BootstrapDiff, PairedTable};
@@ -11,6 +11,167 @@ use std::collections::BTreeMap;
 
 /// The chance accuracy MM-IQ reports as its baseline (25%: most items have four options).
 pub const CHANCE: f64 = 0.25;
+
+/// One row of the paper's Table 3 (§5.2, "Avg. Token Length").
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct PaperTokenLength {
+    /// The model as the paper names it.
+    pub model: &'static str,
+    /// Average response length in tokens (the paper's tokenizer, not given).
+    pub tokens: f64,
+}
+
+/// MM-IQ's Table 3: Gemini-1.5-Pro (short CoT) 98 tokens, Gemini-2.5-Pro (long CoT) 2,130. The
+/// paper does not say which tokenizer counted them, so they compare with
+/// [`ResponseLength`]'s whitespace tokens only roughly.
+pub const PAPER_TOKEN_LENGTHS: [PaperTokenLength; 2] = [
+    PaperTokenLength {
+        model: "Gemini-1.5-Pro (Short CoT)",
+        tokens: 98.0,
+    },
+    PaperTokenLength {
+        model: "Gemini-2.5-Pro (Long CoT)",
+        tokens: 2130.0,
+    },
+];
+
+/// Response length over a predictions file's free-form responses (scored rows only).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ResponseLength {
+    /// Responses measured.
+    pub n: u64,
+    /// Mean characters.
+    pub chars_mean: f64,
+    /// Median characters (mean of the two middle values for even n).
+    pub chars_median: f64,
+    /// Mean whitespace tokens.
+    pub tokens_mean: f64,
+    /// Median whitespace tokens.
+    pub tokens_median: f64,
+}
+
+impl ResponseLength {
+    /// Mean and median of the lengths, or `None` for none.
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::mmiq::{ResponseLength, TextLength};
+    /// let r = ResponseLength::of(&[
+    ///     TextLength { chars: 10, tokens: 2 },
+    ///     TextLength { chars: 20, tokens: 3 },
+    ///     TextLength { chars: 90, tokens: 10 },
+    /// ]).unwrap();
+    /// // chars: mean 120/3 = 40, median 20; tokens: mean 15/3 = 5, median 3.
+    /// assert_eq!((r.chars_mean, r.chars_median, r.tokens_mean, r.tokens_median), (40.0, 20.0, 5.0, 3.0));
+    /// ```
+    pub fn of(lengths: &[TextLength]) -> Option<Self> {
+        use crate::stats::describe::{mean, median};
+        let chars: Vec<f64> = lengths.iter().map(|l| l.chars as f64).collect();
+        let tokens: Vec<f64> = lengths.iter().map(|l| l.tokens as f64).collect();
+        Some(Self {
+            n: lengths.len() as u64,
+            chars_mean: mean(&chars).ok()?,
+            chars_median: median(&chars).ok()?,
+            tokens_mean: mean(&tokens).ok()?,
+            tokens_median: median(&tokens).ok()?,
+        })
+    }
+}
+
+/// The answer key's letters over a set of items, and the accuracy of always giving the most
+/// common one.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct LetterBaseline {
+    /// Items counted.
+    pub n: u64,
+    /// Key answers per letter (`A`..`E`, letters that occur).
+    pub counts: BTreeMap<String, u64>,
+    /// The most common letter (the first in A-E order on a tie).
+    pub majority: String,
+    /// Its share: the accuracy of answering it to every item.
+    pub majority_share: f64,
+}
+
+impl LetterBaseline {
+    fn of(letters: impl Iterator<Item = char>) -> Self {
+        let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+        let mut n = 0;
+        for c in letters {
+            *counts.entry(c.to_string()).or_insert(0) += 1;
+            n += 1;
+        }
+        // BTreeMap order is A-E; `max_by_key` keeps the last maximum, so reverse it.
+        let (majority, top) = counts
+            .iter()
+            .rev()
+            .max_by_key(|(_, c)| **c)
+            .map_or((String::new(), 0), |(l, c)| (l.clone(), *c));
+        Self {
+            n,
+            majority_share: if n == 0 { 0.0 } else { top as f64 / n as f64 },
+            counts,
+            majority,
+        }
+    }
+}
+
+/// The key's answer-letter distribution and the majority-letter baselines, beside the 25% chance
+/// line (a key whose letters are uneven makes a constant answer beat chance).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct KeyLetters {
+    /// Over every item of the key.
+    pub key: LetterBaseline,
+    /// Per category over the key.
+    pub by_category: BTreeMap<String, LetterBaseline>,
+    /// The accuracy of answering each category's own majority letter (Σ per-category maxima /
+    /// key items): a baseline that knows the paradigm but not the item.
+    pub per_category_majority: f64,
+    /// Over the items the report scored (the majority letter of those items).
+    pub scored: LetterBaseline,
+}
+
+/// The key's letters over all its items (with `scored` over the same items).
+///
+/// # Examples
+/// ```
+/// use coglab_core::mmiq::{key_letters, AnswerKey};
+/// let key = AnswerKey::parse("key.jsonl", concat!(
+///     r#"{"category": "Mathematical", "data_id": 0, "answer": "B"}"#, "\n",
+///     r#"{"category": "Mathematical", "data_id": 1, "answer": "B"}"#, "\n",
+///     r#"{"category": "2D-Geometry", "data_id": 2, "answer": "A"}"#, "\n")).unwrap();
+/// let l = key_letters(&key);
+/// assert_eq!((l.key.majority.as_str(), l.key.majority_share), ("B", 2.0 / 3.0));
+/// assert_eq!(l.per_category_majority, 1.0);
+/// ```
+pub fn key_letters(key: &AnswerKey) -> KeyLetters {
+    letters_of(key, key.items.iter().map(|i| i.answer))
+}
+
+fn letters_of(key: &AnswerKey, scored: impl Iterator<Item = char>) -> KeyLetters {
+    let mut by_category = BTreeMap::new();
+    for c in &key.categories {
+        by_category.insert(
+            c.clone(),
+            LetterBaseline::of(
+                key.items
+                    .iter()
+                    .filter(|i| &i.category == c)
+                    .map(|i| i.answer),
+            ),
+        );
+    }
+    let best: u64 = by_category
+        .values()
+        .map(|b: &LetterBaseline| b.counts.get(&b.majority).copied().unwrap_or(0))
+        .sum();
+    let n = key.items.len();
+    KeyLetters {
+        key: LetterBaseline::of(key.items.iter().map(|i| i.answer)),
+        per_category_majority: if n == 0 { 0.0 } else { best as f64 / n as f64 },
+        by_category,
+        scored: LetterBaseline::of(scored),
+    }
+}
 
 /// How many example messages each warning kind keeps (the counts are always complete).
 const EXAMPLES_PER_KIND: usize = 5;
@@ -168,6 +329,13 @@ pub struct MmiqReport {
     pub by_category: BTreeMap<String, Accuracy>,
     /// The 25% chance baseline.
     pub chance: f64,
+    /// The key's answer letters and the majority-letter baselines (beside `chance`).
+    #[serde(default)]
+    pub letters: KeyLetters,
+    /// Length of the free-form responses scored (`None` when the file gives only parsed
+    /// letters), beside the paper's Table 3 ([`PAPER_TOKEN_LENGTHS`]).
+    #[serde(default)]
+    pub response_length: Option<ResponseLength>,
     /// The paper's human row.
     pub human: HumanReference,
     /// Rows read, scored, skipped.
@@ -263,6 +431,8 @@ fn score_records<'a>(
     let mut per_cat = vec![(0u64, 0u64); key.categories.len()];
     let mut items = Vec::with_capacity(if keep_items { rows.read } else { 0 });
     let mut covered = vec![false; key.len()];
+    let mut lengths: Vec<TextLength> = Vec::new();
+    let mut scored_letters: Vec<char> = Vec::new();
     for rec in records {
         let Some((item_pos, cat)) = key.position(rec.data_id) else {
             rows.skipped += 1;
@@ -314,12 +484,14 @@ fn score_records<'a>(
             });
         }
         let (data_id, line) = (rec.data_id, rec.line);
+        lengths.extend(rec.response_length);
         let (content, preview) = match rec {
             Cow::Owned(r) => (r.content, r.response_preview),
             Cow::Borrowed(r) => (r.content.clone(), r.response_preview.clone()),
         };
         let (parsed, response) = match content {
             PredContent::Response(r) => {
+                lengths.push(TextLength::of(&r));
                 (Cow::Borrowed(letter_str(extract(&r).recorded())), Some(r))
             }
             PredContent::Parsed(p) => {
@@ -340,6 +512,7 @@ fn score_records<'a>(
             rows.no_answer += 1;
         }
         per_cat[cat].1 += 1;
+        scored_letters.push(item.answer);
         if correct {
             per_cat[cat].0 += 1;
         }
@@ -379,6 +552,8 @@ fn score_records<'a>(
         overall,
         by_category,
         chance: CHANCE,
+        letters: letters_of(key, scored_letters.into_iter()),
+        response_length: ResponseLength::of(&lengths),
         human: HumanReference::paper(),
         rows,
         warnings,

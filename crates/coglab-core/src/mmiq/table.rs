@@ -288,6 +288,7 @@ pub(super) fn parse_predictions_table(
             file_answer: nonempty(answer_col),
             had_both,
             response_preview: None,
+            response_length: None,
         });
     }
     Ok(Predictions {

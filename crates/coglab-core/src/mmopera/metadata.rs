@@ -44,6 +44,11 @@ pub struct ItemMeta {
     pub reasoning: Option<String>,
     /// Image descriptions `description1..4` that are present.
     pub descriptions: Vec<String>,
+    /// The group of concept-identical multi-image variants the item belongs to (the paper's
+    /// §5.4 multi-image substitution test), from a `variant_group`, `concept_group` or `group`
+    /// field when the metadata has one (the released metadata has none that coglab knows of).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant_group: Option<String>,
 }
 
 impl ItemMeta {
@@ -343,6 +348,9 @@ impl Metadata {
             explanation: optional("explanation"),
             reasoning: optional("reasoning"),
             descriptions,
+            variant_group: ["variant_group", "concept_group", "group"]
+                .iter()
+                .find_map(|f| optional(f)),
             id: id.clone(),
         };
         self.index.insert(id, self.items.len());

@@ -9,8 +9,11 @@
 //!
 //! Process reward (section 4.2): per hop, R and D clamped to [0, 1], K rounded to 0/1,
 //! s = min(1, α·R·D + (1−α)·K); a path scores S_r = Σ_{i=0}^{n−1} s_i·γ^i (released code;
-//! [`DecayExponent::FromOne`] gives the paper's γ^1..γ^n). ICA items average all their scored
-//! paths (2 paths × 4 rotations). Items with no valid hop are skipped and listed.
+//! [`DecayExponent::FromOne`] gives the paper's γ^1..γ^n, equation 2, = the code's value × γ).
+//! ICA items average all their scored paths (2 paths × 4 rotations) and the mean S_r is over
+//! items ([`IcaAverage::Items`], ours); [`IcaAverage::Paths`] averages over all scored paths
+//! of all items instead (the released `ICA_stat.py`). Items with no valid hop are skipped and
+//! listed.
 //!
 //! Several judge files: holistic verdicts are pooled (with every judge scoring every item this
 //! is the mean over items of the per-item judge average; a warning says when coverage
@@ -27,14 +30,77 @@ use super::validate::{length_bias, LengthBias};
 use super::{MmoperaError, Task, Warning};
 
 /// Which power of γ the first hop gets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum DecayExponent {
     /// S_r = Σ_{i=0}^{n−1} s_i·γ^i: the first hop is not decayed (released code, default).
+    #[default]
     FromZero,
     /// S_r = Σ_{t=1}^{n} s_t·γ^t: every hop is decayed (the paper's equation 2).
     FromOne,
+}
+
+impl DecayExponent {
+    /// The CLI / URL name: `code` (released code, γ^0..γ^(n−1)) or `paper` (equation 2).
+    pub fn name(self) -> &'static str {
+        match self {
+            DecayExponent::FromZero => "code",
+            DecayExponent::FromOne => "paper",
+        }
+    }
+
+    /// The setting named `code` or `paper` ([`DecayExponent::name`]), if it is one.
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::mmopera::score::DecayExponent;
+    /// assert_eq!(DecayExponent::from_name("paper"), Some(DecayExponent::FromOne));
+    /// assert_eq!(DecayExponent::from_name("γ"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "code" => Some(DecayExponent::FromZero),
+            "paper" => Some(DecayExponent::FromOne),
+            _ => None,
+        }
+    }
+}
+
+/// How the mean S_r of a set of items is averaged when items have several paths (ICA: 2 paths
+/// × 4 rotations; RIA items have one path, where both settings agree).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum IcaAverage {
+    /// Each item's S_r is the mean of its scored paths (and of its judges); the mean S_r is the
+    /// mean over items, so every item weighs the same (ours, default).
+    #[default]
+    Items,
+    /// The mean S_r is the mean over all scored paths of all items (and judges), so an item with
+    /// more scored paths weighs more (the released `evaluation/ICA/ICA_stat.py`, whose
+    /// `avg_reasoning_score` is `total_reasoning_score / path_count`). The item rows still show
+    /// each item's mean of paths.
+    Paths,
+}
+
+impl IcaAverage {
+    /// The CLI / URL name: `items` or `paths`.
+    pub fn name(self) -> &'static str {
+        match self {
+            IcaAverage::Items => "items",
+            IcaAverage::Paths => "paths",
+        }
+    }
+
+    /// The setting named `items` or `paths`, if it is one.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "items" => Some(IcaAverage::Items),
+            "paths" => Some(IcaAverage::Paths),
+            _ => None,
+        }
+    }
 }
 
 /// What to do with a holistic score that is missing, non-integer or outside 0-4.
@@ -83,6 +149,9 @@ pub struct ScoreOptions {
     pub gamma: f64,
     /// γ^i from i = 0 (code) or i = 1 (paper).
     pub decay_exponent: DecayExponent,
+    /// Mean S_r over items (ours) or over all paths (released ICA script).
+    #[serde(default)]
+    pub ica_average: IcaAverage,
     /// Invalid holistic scores: count as 0 (code, RIA) or exclude (code, ICA).
     pub invalid_scores: InvalidScores,
     /// Malformed hops: drop the hop (default) or skip the item (released RIA script).
@@ -100,6 +169,7 @@ impl Default for ScoreOptions {
             alpha: 0.9,
             gamma: 0.9,
             decay_exponent: DecayExponent::FromZero,
+            ica_average: IcaAverage::Items,
             invalid_scores: InvalidScores::CountAsZero,
             invalid_hops: InvalidHops::DropHop,
             label_counting: LabelCounting::PerItem,
@@ -235,7 +305,8 @@ pub struct Group {
 pub struct ProcessGroup {
     /// Items counted in the group.
     pub n: usize,
-    /// Mean item S_r in the group.
+    /// Mean S_r in the group: over items, or over their scored paths with
+    /// [`IcaAverage::Paths`].
     pub mean_score: f64,
 }
 
@@ -306,8 +377,76 @@ pub struct HolisticReport {
     pub missing_metadata: Vec<String>,
     /// Length bias, when answers were given.
     pub length_bias: Option<LengthBias>,
+    /// The paper's §5.4 multi-image substitution test: score variability within groups of
+    /// concept-identical variants, when the metadata marks them.
+    #[serde(default)]
+    pub substitution: Substitution,
     /// Problems in the judge files.
     pub warnings: Vec<Warning>,
+}
+
+/// Within-group score variability over groups of concept-identical multi-image variants
+/// (the MM-OPERA paper's §5.4 multi-image substitution test), from the metadata's
+/// `variant_group` ([`ItemMeta::variant_group`]). Each judged item's score rate is its valid
+/// verdicts' Σscore / (4n); a group counts when at least two of its items are judged.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Substitution {
+    /// Groups with at least two judged items.
+    pub groups: usize,
+    /// Judged items in those groups.
+    pub items: usize,
+    /// Mean over groups of the sample SD (n − 1) of the items' score rates.
+    pub mean_sd: Option<f64>,
+    /// Mean over groups of the range (max − min) of the items' score rates.
+    pub mean_range: Option<f64>,
+    /// Why there is no figure (the metadata has no grouping, or no group has two judged items).
+    pub note: Option<String>,
+}
+
+fn substitution(input: &ScoreInput<'_>, per_item: &HashMap<&str, (usize, f64)>) -> Substitution {
+    let mut groups: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    let mut any_group = false;
+    for (id, (n, sum)) in per_item {
+        let Some(g) = input
+            .metadata
+            .get(id)
+            .and_then(|m| m.variant_group.as_deref())
+        else {
+            continue;
+        };
+        any_group = true;
+        if *n > 0 {
+            groups.entry(g).or_default().push(sum / (4.0 * *n as f64));
+        }
+    }
+    if !any_group {
+        return Substitution {
+            note: Some(
+                "the metadata marks no groups of concept-identical variants (no variant_group, concept_group or group field), so the paper's multi-image substitution test cannot be computed".into(),
+            ),
+            ..Substitution::default()
+        };
+    }
+    let (mut sds, mut ranges, mut items) = (Vec::new(), Vec::new(), 0);
+    for rates in groups.values().filter(|r| r.len() >= 2) {
+        items += rates.len();
+        if let Ok(sd) = crate::stats::describe::std_dev(rates, 1) {
+            sds.push(sd);
+        }
+        let max = rates.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let min = rates.iter().copied().fold(f64::INFINITY, f64::min);
+        ranges.push(max - min);
+    }
+    let mean = |v: &[f64]| crate::stats::describe::mean(v).ok();
+    Substitution {
+        groups: ranges.len(),
+        items,
+        mean_sd: mean(&sds),
+        mean_range: mean(&ranges),
+        note: ranges
+            .is_empty()
+            .then(|| "no group of concept-identical variants has two judged items".into()),
+    }
 }
 
 /// Counts for the process-reward distributions.
@@ -323,6 +462,30 @@ pub struct ProcessDistribution {
     pub k: BTreeMap<String, usize>,
     /// Valid hops per path (a judged path with no valid hop counts under 0).
     pub hops: BTreeMap<usize, usize>,
+    /// The paper's §5.3 "share scoring above 75%" of R, D and K (issue 23).
+    #[serde(default)]
+    pub above: AboveShares,
+}
+
+/// Shares above 0.75 (strictly) of R, D and K, the figures the paper's §5.3 quotes from its
+/// Figure 3 ("50%-80% of RIA responses scoring above 75%" on reasonableness, "less than half"
+/// on distinctiveness). Per path: the mean of the path's valid hops (clamped R, D; rounded K),
+/// as the released `ICA_stat.py` bins its path means; per hop: every valid hop. 0 without a
+/// path / hop.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct AboveShares {
+    /// Paths with at least one valid hop.
+    pub paths: usize,
+    /// Share of those paths whose mean R is above 0.75.
+    pub path_r: f64,
+    /// Share of those paths whose mean D is above 0.75.
+    pub path_d: f64,
+    /// Share of those paths whose mean K is above 0.75.
+    pub path_k: f64,
+    /// Share of valid hops with R above 0.75.
+    pub hop_r: f64,
+    /// Share of valid hops with D above 0.75.
+    pub hop_d: f64,
 }
 
 /// An item a judge file could not give a process score.
@@ -349,8 +512,15 @@ pub struct ReasoningReport {
     pub gamma: f64,
     /// Exponent convention used.
     pub decay_exponent: DecayExponent,
-    /// Mean item S_r.
+    /// How the mean S_r was averaged (over items or over paths).
+    #[serde(default)]
+    pub ica_average: IcaAverage,
+    /// Mean S_r: over items ([`IcaAverage::Items`]) or over all scored paths
+    /// ([`IcaAverage::Paths`]).
     pub mean_score: f64,
+    /// Scored paths in `mean_score` (paths with at least one valid hop, of items with an S_r).
+    #[serde(default)]
+    pub scored_paths: usize,
     /// Mean R over all valid hops (after clamping).
     pub mean_r: f64,
     /// Mean D over all valid hops (after clamping).
@@ -369,6 +539,13 @@ pub struct ReasoningReport {
     pub skipped: Vec<Skipped>,
     /// Judged ids not found in the metadata.
     pub missing_metadata: Vec<String>,
+    /// Length bias of the process judge, when answers were given: Pearson r between the
+    /// answer's length and its rotation's S_r (the mean of the rotation's scored paths), every
+    /// judge pooled; the answers the holistic length bias leaves out (1-point verdicts shorter
+    /// than the threshold, from any holistic judge given) are left out here too (the paper's
+    /// §5.5: 0.291 for the PR-judge, 0.376 for the regular judge).
+    #[serde(default)]
+    pub length_bias: Option<LengthBias>,
     /// Problems in the judge files.
     pub warnings: Vec<Warning>,
 }
@@ -754,6 +931,7 @@ fn holistic_report(
     let length_bias = input
         .answers
         .map(|a| length_bias(a, files, options.min_answer_length));
+    let substitution = substitution(input, &per_item);
     Ok(HolisticReport {
         files: names,
         n,
@@ -771,6 +949,7 @@ fn holistic_report(
         }),
         missing_metadata: missing,
         length_bias,
+        substitution,
         warnings,
     })
 }
@@ -918,7 +1097,8 @@ fn reasoning_report(
     options: &ScoreOptions,
 ) -> Result<ReasoningReport, MmoperaError> {
     let mut order: Vec<&str> = Vec::new();
-    let mut per_item: HashMap<&str, Vec<f64>> = HashMap::new();
+    // Per item: the judges' S_r, and the sum and count of the scored paths of those judges.
+    let mut per_item: HashMap<&str, (Vec<f64>, f64, usize)> = HashMap::new();
     let mut dist = ProcessDistribution::default();
     for bins in [&mut dist.r, &mut dist.d] {
         for b in ["0-0.2", "0.2-0.4", "0.4-0.6", "0.6-0.8", "0.8-1"] {
@@ -933,6 +1113,8 @@ fn reasoning_report(
     }
     let (mut hops, mut paths) = (0usize, 0usize);
     let (mut sum_r, mut sum_d, mut sum_k) = (0.0, 0.0, 0.0);
+    // Counts above 0.75: paths with a hop, and their path-mean R, D, K; hops' R, D.
+    let (mut a_paths, mut a_pr, mut a_pd, mut a_pk, mut a_hr, mut a_hd) = (0usize, 0, 0, 0, 0, 0);
     let mut skipped = Vec::new();
     let mut warnings = Vec::new();
     for file in files {
@@ -941,13 +1123,31 @@ fn reasoning_report(
         for (id, jp) in &file.items {
             let scores = per_item.entry(id.as_str()).or_insert_with(|| {
                 order.push(id.as_str());
-                Vec::new()
+                (Vec::new(), 0.0, 0)
             });
-            scores.extend(jp.s_r);
+            scores.0.extend(jp.s_r);
+            if jp.s_r.is_some() {
+                for path in jp.rotations.iter().flatten().flat_map(|r| &r.paths) {
+                    if let Some(p) = path.score {
+                        scores.1 += p;
+                        scores.2 += 1;
+                    }
+                }
+            }
             for path in jp.rotations.iter().flatten().flat_map(|r| &r.paths) {
                 paths += 1;
                 *dist.hops.entry(path.hops.len()).or_default() += 1;
+                if !path.hops.is_empty() {
+                    let k = path.hops.len() as f64;
+                    let mean = |f: fn(&HopRow) -> f64| path.hops.iter().map(f).sum::<f64>() / k;
+                    a_paths += 1;
+                    a_pr += usize::from(mean(|h| h.r) > 0.75);
+                    a_pd += usize::from(mean(|h| h.d) > 0.75);
+                    a_pk += usize::from(mean(|h| h.k) > 0.75);
+                }
                 for h in &path.hops {
+                    a_hr += usize::from(h.r > 0.75);
+                    a_hd += usize::from(h.d > 0.75);
                     hops += 1;
                     sum_r += h.r;
                     sum_d += h.d;
@@ -964,8 +1164,10 @@ fn reasoning_report(
     let mut accs: [BTreeMap<String, Acc>; 8] = Default::default();
     let mut missing = Vec::new();
     let (mut n, mut total) = (0usize, 0.0);
+    let (mut path_n, mut path_total) = (0usize, 0.0);
+    let by_paths = options.ica_average == IcaAverage::Paths;
     for id in &order {
-        let scores = &per_item[id];
+        let (scores, item_path_sum, item_paths) = &per_item[id];
         let meta = input.metadata.get(id);
         if meta.is_none() {
             missing.push((*id).to_owned());
@@ -976,6 +1178,8 @@ fn reasoning_report(
         let s = scores.iter().sum::<f64>() / scores.len() as f64;
         n += 1;
         total += s;
+        path_n += item_paths;
+        path_total += item_path_sum;
         let bin = match s {
             s if s < 1.0 => "0-1",
             s if s < 2.0 => "1-2",
@@ -984,7 +1188,11 @@ fn reasoning_report(
         *dist.score.entry(bin.to_owned()).or_default() += 1;
         if let Some(meta) = meta {
             let m = membership(input.task, meta, options.label_counting);
-            accumulate(&mut accs, &m, 1, s);
+            if by_paths {
+                accumulate(&mut accs, &m, *item_paths, *item_path_sum);
+            } else {
+                accumulate(&mut accs, &m, 1, s);
+            }
         }
     }
     if n == 0 {
@@ -996,13 +1204,31 @@ fn reasoning_report(
         });
     }
     let hf = hops as f64;
+    let share = |k: usize, n: usize| if n == 0 { 0.0 } else { k as f64 / n as f64 };
+    dist.above = AboveShares {
+        paths: a_paths,
+        path_r: share(a_pr, a_paths),
+        path_d: share(a_pd, a_paths),
+        path_k: share(a_pk, a_paths),
+        hop_r: share(a_hr, hops),
+        hop_d: share(a_hd, hops),
+    };
+    let length_bias = input
+        .answers
+        .map(|a| process_length_bias(a, &input.regular, files, options.min_answer_length));
     Ok(ReasoningReport {
         files: names,
         n,
         alpha: options.alpha,
         gamma: options.gamma,
         decay_exponent: options.decay_exponent,
-        mean_score: total / n as f64,
+        ica_average: options.ica_average,
+        mean_score: if by_paths && path_n > 0 {
+            path_total / path_n as f64
+        } else {
+            total / n as f64
+        },
+        scored_paths: path_n,
         mean_r: sum_r / hf,
         mean_d: sum_d / hf,
         mean_k: sum_k / hf,
@@ -1010,13 +1236,68 @@ fn reasoning_report(
         paths,
         distribution: dist,
         by: into_breakdowns(accs, |a| ProcessGroup {
-            n: a.n,
+            // Over paths, `a.n` counts paths; the group still reports its items.
+            n: if by_paths { a.items } else { a.n },
             mean_score: a.sum / a.n as f64,
         }),
         skipped,
         missing_metadata: missing,
+        length_bias,
         warnings,
     })
+}
+
+/// The process judge's length bias (see [`ReasoningReport::length_bias`]).
+fn process_length_bias(
+    answers: &Answers,
+    regular: &[&RegularScores],
+    files: &[ProcessedFile],
+    min_length: usize,
+) -> LengthBias {
+    let (mut lengths, mut scores) = (Vec::new(), Vec::new());
+    let mut excluded = 0;
+    for file in files {
+        for (id, jp) in &file.items {
+            if jp.s_r.is_none() {
+                continue;
+            }
+            let Some(texts) = answers.get(id) else {
+                continue;
+            };
+            for (rot, (rotation, text)) in jp.rotations.iter().zip(&texts.texts).enumerate() {
+                let (Some(rotation), Some(text)) = (rotation, text) else {
+                    continue;
+                };
+                let scored: Vec<f64> = rotation.paths.iter().filter_map(|p| p.score).collect();
+                if scored.is_empty() {
+                    continue;
+                }
+                let len = text.chars().count();
+                let one_point = regular.iter().any(|r| {
+                    r.get(id)
+                        .and_then(|e| e.verdicts.get(rot))
+                        .is_some_and(|v| v.score == Some(1))
+                });
+                if one_point && len < min_length {
+                    excluded += 1;
+                    continue;
+                }
+                lengths.push(len as f64);
+                scores.push(scored.iter().sum::<f64>() / scored.len() as f64);
+            }
+        }
+    }
+    let (correlation, note) = match crate::stats::correlation::pearson(&lengths, &scores) {
+        Ok(c) => (Some(c), None),
+        Err(e) => (None, Some(format!("Pearson r of length and S_r: {e}"))),
+    };
+    LengthBias {
+        n: lengths.len(),
+        excluded,
+        min_length,
+        correlation,
+        note,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1263,6 +1544,104 @@ mod tests {
             (1.1916 + 0.45 * 0.9) / 2.0,
             max_relative = 1e-12
         );
+    }
+
+    #[test]
+    fn shares_above_075_and_process_length_bias() {
+        // q1 hops (R, D, K) (1, 1, 1), (0.8, 0.9, 1): path means R 0.9, D 0.95, K 1, all above
+        //    0.75; s = 1 and 0.9·0.8·0.9 + 0.1 = 0.748 → S_r = 1 + 0.748·0.9 = 1.6732.
+        // q2 (0.5, 0.76, 0): only D above; s = 0.9·0.5·0.76 = 0.342.
+        // q3 (0.75, 0.2, 1): only K (0.75 is not above 0.75); s = 0.9·0.75·0.2 + 0.1 = 0.235.
+        // q4 (1, 1, 0): R and D; s = 0.9.
+        // Paths: R 2/4, D 3/4, K 2/4. Hops (5): R > 0.75 for 1, 0.8, 1 → 3/5; D for 1, 0.9,
+        // 0.76, 1 → 4/5.
+        let rs = ReasoningScores::parse(
+            "r.json",
+            br#"{"q1": {"hop_quality": {"a": [1, 1, 1], "b": [0.8, 0.9, 1]}},
+                 "q2": {"hop_quality": {"a": [0.5, 0.76, 0]}},
+                 "q3": {"hop_quality": {"a": [0.75, 0.2, 1]}},
+                 "q4": {"hop_quality": {"a": [1, 1, 0]}}}"#,
+        )
+        .unwrap();
+        let reg =
+            RegularScores::parse("j.json", br#"{"q1": 4, "q2": 1, "q3": 1, "q4": 3}"#).unwrap();
+        let answers = Answers::parse(
+            "a.json",
+            br#"{"q1": "aaaaaaaaaa", "q2": "bb", "q3": "cccc", "q4": "dddddddd"}"#,
+        )
+        .unwrap();
+        let m = meta();
+        let options = ScoreOptions {
+            min_answer_length: 3,
+            ..ScoreOptions::default()
+        };
+        let r = score(
+            &ScoreInput {
+                task: Task::Ria,
+                metadata: &m,
+                regular: vec![&reg],
+                reasoning: vec![&rs],
+                answers: Some(&answers),
+            },
+            &options,
+        )
+        .unwrap()
+        .reasoning
+        .unwrap();
+        let a = r.distribution.above;
+        assert_eq!(a.paths, 4);
+        assert_relative_eq!(a.path_r, 0.5);
+        assert_relative_eq!(a.path_d, 0.75);
+        assert_relative_eq!(a.path_k, 0.5);
+        assert_relative_eq!(a.hop_r, 0.6);
+        assert_relative_eq!(a.hop_d, 0.8);
+        // Length bias: q2 ("bb", 1 point, shorter than 3) left out; q3 (1 point, 4 chars) kept.
+        // Pearson r of lengths (10, 4, 8) and S_r (1.6732, 0.235, 0.9): Python's
+        // statistics.correlation gives 0.972854627690281.
+        let lb = r.length_bias.unwrap();
+        assert_eq!((lb.n, lb.excluded, lb.min_length), (3, 1, 3));
+        assert_relative_eq!(
+            lb.correlation.unwrap().r,
+            0.972854627690281,
+            max_relative = 1e-12
+        );
+    }
+
+    #[test]
+    fn multi_image_substitution_within_groups() {
+        // a and b are concept-identical variants (group g1), c is alone in g2; scores a 4,
+        // b 1, c 3. g1's score rates 1.0 and 0.25: sample SD = 0.75/√2 = 0.5303300858899106,
+        // range 0.75; g2 has one judged item and does not count.
+        let m = Metadata::parse(
+            "m.json",
+            br#"[{"id": "a", "variant_group": "g1"}, {"id": "b", "variant_group": "g1"},
+                 {"id": "c", "variant_group": "g2"}]"#,
+        )
+        .unwrap();
+        let reg = RegularScores::parse("j.json", br#"{"a": 4, "b": 1, "c": 3}"#).unwrap();
+        let h = run(Task::Ria, &m, &[&reg], &[], &ScoreOptions::default())
+            .holistic
+            .unwrap();
+        let sub = &h.substitution;
+        assert_eq!((sub.groups, sub.items), (1, 2));
+        assert_relative_eq!(
+            sub.mean_sd.unwrap(),
+            0.75 / 2f64.sqrt(),
+            max_relative = 1e-12
+        );
+        assert_relative_eq!(sub.mean_range.unwrap(), 0.75);
+        assert!(sub.note.is_none());
+        // Metadata without the grouping: no figure, and a note saying the input lacks it.
+        let h = run(Task::Ria, &meta(), &[&reg], &[], &ScoreOptions::default())
+            .holistic
+            .unwrap();
+        assert_eq!(h.substitution.groups, 0);
+        assert!(h
+            .substitution
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("no variant_group"));
     }
 
     #[test]

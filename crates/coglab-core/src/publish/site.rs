@@ -103,6 +103,10 @@ pub fn board_rows(index: &Index) -> (Scored, Vec<RowSource>) {
                                 .map(|(k, v)| (k.clone(), accuracy(v)))
                                 .collect(),
                             chance: CHANCE,
+                            // The index keeps the headline figures only: the key's letters
+                            // and response lengths are the dropped files' (issue 23).
+                            letters: Default::default(),
+                            response_length: None,
                             human: HumanReference::paper(),
                             rows: RowCounts {
                                 read: run.coverage.scored,
@@ -136,6 +140,8 @@ pub fn board_rows(index: &Index) -> (Scored, Vec<RowSource>) {
                             },
                             source: Source::Model,
                             files: run.files.iter().map(|f| f.path.clone()).collect(),
+                            // Published runs are scored with the repository's rule.
+                            null: Default::default(),
                             overall: stages(overall),
                             by_domain: by_domain
                                 .iter()
@@ -153,6 +159,7 @@ pub fn board_rows(index: &Index) -> (Scored, Vec<RowSource>) {
                             rt_correlation: None,
                             trials: Vec::new(),
                         },
+                        null_missing: None,
                     });
                     kiva_src.push(RowSource {
                         model: mi,

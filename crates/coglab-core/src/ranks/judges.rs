@@ -239,7 +239,7 @@ pub fn judge_name(path: &str, k: usize) -> String {
 ///     task: Task::Ria,
 ///     regular_files: vec!["m_RIA_regular_scoring_j1.json".into(), "m_RIA_regular_scoring_j2.json".into()],
 ///     reasoning_files: vec![], answers_file: None, metadata_file: None, holistic: None,
-///     reasoning: None, warning_count: 0, intervals: None, notes: vec![],
+///     reasoning: None, warning_count: 0, intervals: None, reasoning_settings: vec![], notes: vec![],
 ///     items: vec![
 ///         ItemScores { id: "q1".into(), scores: vec![4, 3], s_r: None, judges: vec![vec![Some(4)], vec![Some(3)]] },
 ///         ItemScores { id: "q2".into(), scores: vec![2, 2], s_r: None, judges: vec![vec![Some(2)], vec![Some(2)]] },

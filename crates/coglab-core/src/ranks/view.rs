@@ -1037,6 +1037,7 @@ mod tests {
                 reasoning: None,
                 warning_count: 0,
                 intervals: None,
+                reasoning_settings: vec![],
                 items,
                 notes: vec![],
             }),

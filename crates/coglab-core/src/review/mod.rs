@@ -21,10 +21,10 @@ use serde::{Deserialize, Serialize};
 pub use agree::{agreement, Agreement, AgreementReport, Disagreement};
 pub use build::{build_sets, Loaded};
 pub use records::{
-    merge, resolve, Conflict, HopScore, ImportedReview, Keep, MergeReport, ReviewExport,
-    ReviewRecord, Workspace,
+    error_tally, merge, resolve, Conflict, ErrorTally, ErrorType, HopScore, ImportedReview, Keep,
+    MergeReport, ReviewExport, ReviewRecord, SetReview, Workspace,
 };
-pub use sample::{sample, SampleSpec};
+pub use sample::{sample, Quota, SampleSpec};
 
 /// What the judge scored, and so what the reviewer scores.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

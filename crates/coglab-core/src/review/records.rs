@@ -43,6 +43,66 @@ pub struct ReviewRecord {
     /// The reviewer's note.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub note: String,
+    /// The MM-IQ paper's error type of a wrong answer (issue 23), if the reviewer gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_type: Option<ErrorType>,
+}
+
+/// The MM-IQ paper's error typology (§5.3, Figure 4: "incorrect paradigm reasoning, incorrect
+/// final answers, and incorrect visual understanding"), plus `Other` for what fits none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorType {
+    /// The reasoning followed the wrong paradigm (rule).
+    WrongParadigm,
+    /// The reasoning was right but the final answer (letter) was not.
+    WrongFinalAnswer,
+    /// The figure was misread.
+    WrongVisualUnderstanding,
+    /// None of the paper's three types.
+    Other,
+}
+
+impl ErrorType {
+    /// Every type, in the paper's order.
+    pub const ALL: [ErrorType; 4] = [
+        ErrorType::WrongParadigm,
+        ErrorType::WrongFinalAnswer,
+        ErrorType::WrongVisualUnderstanding,
+        ErrorType::Other,
+    ];
+
+    /// The name used in exports and the page (`wrong_paradigm`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorType::WrongParadigm => "wrong_paradigm",
+            ErrorType::WrongFinalAnswer => "wrong_final_answer",
+            ErrorType::WrongVisualUnderstanding => "wrong_visual_understanding",
+            ErrorType::Other => "other",
+        }
+    }
+
+    /// The type named `name` ([`ErrorType::name`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::review::ErrorType;
+    /// assert_eq!(ErrorType::from_name("other"), Some(ErrorType::Other));
+    /// assert_eq!(ErrorType::from_name("typo"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// The label for people (the paper's words).
+    pub fn label(self) -> &'static str {
+        match self {
+            ErrorType::WrongParadigm => "incorrect paradigm reasoning",
+            ErrorType::WrongFinalAnswer => "incorrect final answer",
+            ErrorType::WrongVisualUnderstanding => "incorrect visual understanding",
+            ErrorType::Other => "other",
+        }
+    }
 }
 
 impl ReviewRecord {
@@ -56,7 +116,10 @@ impl ReviewRecord {
 
     /// Whether nothing is filled in (no score, no hop score, no note).
     pub fn is_empty(&self) -> bool {
-        self.score.is_none() && self.hops.iter().all(HopScore::is_empty) && self.note.is_empty()
+        self.score.is_none()
+            && self.hops.iter().all(HopScore::is_empty)
+            && self.note.is_empty()
+            && self.error_type.is_none()
     }
 
     /// Whether the item counts as reviewed: a score (holistic, binary) or any hop score.
@@ -77,6 +140,7 @@ impl ReviewRecord {
         let empty = HopScore::default();
         self.score == other.score
             && self.note == other.note
+            && self.error_type == other.error_type
             && (0..n).all(|i| {
                 let a = self.hops.get(i).unwrap_or(&empty);
                 let b = other.hops.get(i).unwrap_or(&empty);
@@ -108,6 +172,9 @@ impl ReviewRecord {
         }
         if parts.is_empty() {
             parts.push("not scored".into());
+        }
+        if let Some(t) = self.error_type {
+            parts.push(format!("error: {}", t.label()));
         }
         if !self.note.is_empty() {
             parts.push(format!("note: {}", self.note));
@@ -206,11 +273,86 @@ pub fn export_json(set_name: &str, kind: SetKind, review: &SetReview) -> String 
     serde_json::to_string_pretty(&export).unwrap_or_default() + "\n"
 }
 
+/// The reviewer's error types tallied per stratum (the MM-IQ paper's Figure 4 per paradigm).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorTally {
+    /// The field the strata are values of (e.g. `category`).
+    pub field: String,
+    /// Per stratum: records per error type ([`ErrorType::name`]); strata without a typed
+    /// record are left out.
+    pub by_stratum: BTreeMap<String, BTreeMap<String, usize>>,
+    /// Over all strata.
+    pub total: BTreeMap<String, usize>,
+    /// Records with an error type.
+    pub typed: usize,
+}
+
+/// Tallies the error types of `review`'s records by the items' `field` (items without it
+/// under [`super::sample::MISSING`]).
+///
+/// # Examples
+/// ```
+/// use coglab_core::review::{error_tally, ErrorType, Judge, ReviewItem, ReviewRecord, ReviewSet, SetKind, SetReview};
+/// let item = |k: &str, cat: &str| ReviewItem { key: k.into(), id: k.into(),
+///     strata: vec![("category".into(), cat.into())], context: vec![], answer: None,
+///     judge: Judge::Binary { correct: false, reason: String::new() } };
+/// let set = ReviewSet { name: "s".into(), benchmark: "MM-IQ".into(), kind: SetKind::Binary,
+///     items: vec![item("1", "Mathematical"), item("2", "Mathematical"), item("3", "2D-Geometry")],
+///     fields: vec!["category".into()], files: vec![] };
+/// let mut review = SetReview::default();
+/// for (k, t) in [("1", ErrorType::WrongParadigm), ("2", ErrorType::WrongParadigm), ("3", ErrorType::Other)] {
+///     review.records.insert(k.into(), ReviewRecord { key: k.into(), error_type: Some(t), ..Default::default() });
+/// }
+/// let t = error_tally(&set, &review, "category");
+/// assert_eq!(t.by_stratum["Mathematical"]["wrong_paradigm"], 2);
+/// assert_eq!(t.total["other"], 1);
+/// assert_eq!(t.typed, 3);
+/// ```
+pub fn error_tally(set: &ReviewSet, review: &SetReview, field: &str) -> ErrorTally {
+    let mut out = ErrorTally {
+        field: field.to_string(),
+        ..ErrorTally::default()
+    };
+    for rec in review.records.values() {
+        let Some(t) = rec.error_type else { continue };
+        let stratum = set
+            .item(&rec.key)
+            .and_then(|i| i.stratum(field))
+            .unwrap_or(super::sample::MISSING);
+        *out.by_stratum
+            .entry(stratum.to_string())
+            .or_default()
+            .entry(t.name().to_string())
+            .or_default() += 1;
+        *out.total.entry(t.name().to_string()).or_default() += 1;
+        out.typed += 1;
+    }
+    out
+}
+
 /// The CSV header of [`export_csv`].
-pub const CSV_HEADER: [&str; 14] = [
-    "set", "key", "id", "hop", "hop_name", "judge", "judge_r", "judge_d", "judge_k", "score", "r",
-    "d", "k", "note",
+pub const CSV_HEADER: [&str; 15] = [
+    "set",
+    "key",
+    "id",
+    "hop",
+    "hop_name",
+    "judge",
+    "judge_r",
+    "judge_d",
+    "judge_k",
+    "score",
+    "r",
+    "d",
+    "k",
+    "note",
+    "error_type",
 ];
+
+fn error_name(rec: &ReviewRecord) -> String {
+    rec.error_type
+        .map_or(String::new(), |t| t.name().to_string())
+}
 
 fn num(v: Option<f64>) -> String {
     v.map_or(String::new(), |v| format!("{v}"))
@@ -233,8 +375,21 @@ pub fn export_csv(set: &ReviewSet, review: &SetReview) -> String {
                     let n = hops.len().max(rec.hops.len());
                     if n == 0 {
                         let row = [
-                            &set.name, &rec.key, &id, "", "", "", "", "", "", "", "", "", "",
+                            &set.name,
+                            &rec.key,
+                            &id,
+                            "",
+                            "",
+                            "",
+                            "",
+                            "",
+                            "",
+                            "",
+                            "",
+                            "",
+                            "",
                             &rec.note,
+                            &error_name(&rec),
                         ];
                         writer.write_record(row)?;
                     }
@@ -256,6 +411,7 @@ pub fn export_csv(set: &ReviewSet, review: &SetReview) -> String {
                             num(mine.d),
                             small(mine.k),
                             rec.note.clone(),
+                            error_name(&rec),
                         ];
                         writer.write_record(&row)?;
                     }
@@ -281,6 +437,7 @@ pub fn export_csv(set: &ReviewSet, review: &SetReview) -> String {
                         String::new(),
                         String::new(),
                         rec.note.clone(),
+                        error_name(&rec),
                     ];
                     writer.write_record(&row)?;
                 }
@@ -396,6 +553,7 @@ fn import_csv(file: &str, text: &str) -> Result<ImportedReview, String> {
     })?;
     let (set_col, hop_col, score_col) = (col("set"), col("hop"), col("score"));
     let (r_col, d_col, k_col, note_col) = (col("r"), col("d"), col("k"), col("note"));
+    let error_col = col("error_type");
     let mut set = None;
     let mut records: Vec<ReviewRecord> = Vec::new();
     let mut index: BTreeMap<String, usize> = BTreeMap::new();
@@ -461,6 +619,14 @@ fn import_csv(file: &str, text: &str) -> Result<ImportedReview, String> {
         let note = get(note_col);
         if rec.note.is_empty() && !note.is_empty() {
             rec.note = note.to_string();
+        }
+        let error = get(error_col);
+        if !error.is_empty() {
+            rec.error_type = Some(ErrorType::from_name(error).ok_or_else(|| {
+                format!(
+                    "{file}: {at}, field \"error_type\": expected wrong_paradigm, wrong_final_answer, wrong_visual_understanding or other, found {error:?}"
+                )
+            })?);
         }
         let hop = get(hop_col);
         if !hop.is_empty() {

@@ -1,5 +1,6 @@
 //! Drawing the sample to review: every item, or N items drawn with a seed, optionally
-//! stratified by a field (proportional allocation, largest remainder).
+//! stratified by a field (proportional allocation, largest remainder, ours), or fixed quotas
+//! per stratum (the MM-IQ paper's error analysis: 10 per paradigm, 20 Mathematical).
 
 use std::collections::BTreeMap;
 
@@ -17,6 +18,10 @@ pub struct SampleSpec {
     pub seed: u64,
     /// A field of [`ReviewItem::strata`] to stratify by; `None` for a simple random sample.
     pub stratify: Option<String>,
+    /// Fixed quotas per stratum instead of proportional allocation (with `stratify`; `n` is
+    /// then ignored). `None`: proportional (default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quota: Option<Quota>,
 }
 
 impl Default for SampleSpec {
@@ -25,7 +30,37 @@ impl Default for SampleSpec {
             n: None,
             seed: 1,
             stratify: None,
+            quota: None,
         }
+    }
+}
+
+/// Fixed sample sizes per stratum (a stratum smaller than its quota is taken whole).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Quota {
+    /// Items per stratum.
+    pub per_stratum: usize,
+    /// Strata with another size, by value.
+    #[serde(default)]
+    pub overrides: BTreeMap<String, usize>,
+}
+
+impl Quota {
+    /// The MM-IQ paper's error analysis (§5.3): "10 instances from each reasoning paradigm, as
+    /// well as 20 from the Mathematical paradigm" (90 per model), stratified by `category`.
+    pub fn mmiq_paper() -> Self {
+        Self {
+            per_stratum: 10,
+            overrides: BTreeMap::from([("Mathematical".to_string(), 20)]),
+        }
+    }
+
+    /// The quota of a stratum.
+    pub fn of(&self, stratum: &str) -> usize {
+        self.overrides
+            .get(stratum)
+            .copied()
+            .unwrap_or(self.per_stratum)
     }
 }
 
@@ -38,7 +73,9 @@ pub const MISSING: &str = "(none)";
 /// first `n` taken. With stratification, each stratum (items grouped by the field's value,
 /// strata in sorted order) gets `n · size / total` items rounded down, the remaining slots go
 /// to the strata with the largest remainders (ties: sorted order), and each stratum is
-/// shuffled in turn with the one generator and its first items taken.
+/// shuffled in turn with the one generator and its first items taken. With a [`Quota`] (and a
+/// field), each stratum takes its quota (or all its items when it has fewer), the strata
+/// shuffled in the same way.
 ///
 /// # Examples
 /// ```
@@ -49,25 +86,42 @@ pub const MISSING: &str = "(none)";
 /// }).collect();
 /// let all = sample(&items, &SampleSpec::default());
 /// assert_eq!(all, (0..10).collect::<Vec<_>>());
-/// let three = sample(&items, &SampleSpec { n: Some(3), seed: 7, stratify: None });
+/// let three = sample(&items, &SampleSpec { n: Some(3), seed: 7, stratify: None, quota: None });
 /// assert_eq!(three.len(), 3);
-/// assert_eq!(three, sample(&items, &SampleSpec { n: Some(3), seed: 7, stratify: None }));
+/// assert_eq!(three, sample(&items, &SampleSpec { n: Some(3), seed: 7, stratify: None, quota: None }));
 /// ```
 pub fn sample(items: &[ReviewItem], spec: &SampleSpec) -> Vec<usize> {
     let total = items.len();
     let n = spec.n.unwrap_or(total).min(total);
-    if n == total {
+    let quota = spec.quota.as_ref().filter(|_| spec.stratify.is_some());
+    if n == total && quota.is_none() {
         return (0..total).collect();
     }
     let mut rng = Rng::new(spec.seed);
-    let mut chosen = match &spec.stratify {
-        None => {
+    let mut chosen = match (spec.stratify.as_deref(), quota) {
+        (Some(field), Some(quota)) => {
+            let mut strata: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+            for (i, item) in items.iter().enumerate() {
+                strata
+                    .entry(item.stratum(field).unwrap_or(MISSING))
+                    .or_default()
+                    .push(i);
+            }
+            let mut out = Vec::new();
+            for (name, mut group) in strata {
+                rng.shuffle(&mut group);
+                let take = quota.of(name).min(group.len());
+                out.extend_from_slice(&group[..take]);
+            }
+            out
+        }
+        (None, _) => {
             let mut all: Vec<usize> = (0..total).collect();
             rng.shuffle(&mut all);
             all.truncate(n);
             all
         }
-        Some(field) => {
+        (Some(field), None) => {
             let mut strata: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
             for (i, item) in items.iter().enumerate() {
                 strata

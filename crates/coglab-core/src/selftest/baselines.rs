@@ -9,6 +9,10 @@ use crate::kiva::{domain_of, HumanData, KivaReport, ReactionTime, StageStats, Va
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// Where the adults' figures come from (issue 23), for labels and tooltips: the released file,
+/// not the paper's sample; no child data are released.
+pub const ADULTS_SOURCE: &str = "Adults: computed from the KiVA repository's released file human_adults_KiVA.csv (250 participants, 3,576 KiVA trials), not the paper's sample of 40 adults (560 responses), whose per-trial data are not released. No child data are released, so there is no children's row.";
+
 /// One group's figures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GroupBaseline {

@@ -31,6 +31,42 @@ pub fn domain_text(domain: &str) -> &'static str {
     }
 }
 
+/// The KiVA paper's appendix A.2 prompts, verbatim (the paper's §4: "Human participants
+/// received the same text and image prompts as the models without feedback"). The self-test
+/// shows these texts; the only difference is how the answer is given (a click or a key
+/// instead of a typed "(n)" and written reasoning, which a person's click replaces).
+pub mod paper_prompts {
+    /// The system prompt given to the models.
+    pub const SYSTEM: &str = "You are an excellent visual puzzle solver! You will be given a visual puzzle that requires using visual analogical reasoning. You will think \"step-by-step\" and carefully examine the visual evidence before providing an answer.";
+    /// The initial instruction prompt.
+    pub const INSTRUCTION: &str = "You are given a visual puzzle. The puzzle features a left-to-right transformation of an object on top and three left-to-right transformations of a different object on the bottom marked by (A) or (B) or (C). The transformations involve a change of either the size, orientation, number, or color of an object.";
+    /// Stage 1, cross-domain change detection (the paper's punctuation kept).
+    pub const CROSS: &str = "Which one of the following rules best describes the left-to-right transformation on top of the puzzle where the picture on the left transforms to the picture on the right? Answer with the correct rule number. Surrounded by parentheses, then provide a \"step-by-step\" reasoning for your choice.";
+    /// Stage 2, within-domain change detection.
+    pub const WITHIN: &str = "Which one of the following rules best describes the left-to-right transformation in the top of the puzzle where the picture on the left transforms to the picture on the right?. Answer with the correct rule number surrounded by parentheses. Then provide a \"step-by-step\" reasoning for your choice.";
+    /// Stage 3, visual extrapolation.
+    pub const EXTRAPOLATION: &str = "Which one of the three left-to-right object transformations (marked by either (A), (B) or (C) ) on the bottom of the puzzle is the same as the left-to-right transformation on the top of the puzzle? Answer with the correct letter surrounded by parentheses (or (D) if none of the options apply), then provide a a \"step-by-step\" reasoning for your choice.";
+
+    /// The question of a stage.
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::kiva::Stage;
+    /// use coglab_core::selftest::paper_prompts::question;
+    /// assert!(question(Stage::Cross).starts_with("Which one of the following rules"));
+    /// ```
+    pub fn question(stage: crate::kiva::Stage) -> &'static str {
+        match stage {
+            crate::kiva::Stage::Cross => CROSS,
+            crate::kiva::Stage::Within => WITHIN,
+            crate::kiva::Stage::Extrapolation => EXTRAPOLATION,
+        }
+    }
+
+    /// What the self-test does differently from the paper's procedure, and why.
+    pub const DIFFERENCES: &str = "The questions are the paper's prompts word for word (appendix A.2), as its participants got them. You answer by clicking an option or pressing its key rather than typing the number in parentheses with written reasoning. As in the paper (§4), the trials are a random subset (one per subdomain; the short session two per domain, as the children had), and there is no feedback until the end.";
+}
+
 /// The two options that end the stage-1 and stage-2 lists.
 pub const NO_CHANGE: &str = "No change between pictures";
 /// See [`NO_CHANGE`].
