@@ -2,45 +2,19 @@
 // failed on the main branch before its fix.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, newPage, App, ROOT, DIST, SHOTS } from './support.mjs';
+import { start, newPage, App, ROOT, DIST, SHOTS, cli, parseCsv } from './support.mjs';
 
 const DATA = process.env.COGLAB_DATA ?? join(ROOT, '../shared/data');
 const HAVE_DATA = existsSync(DATA);
 const KEY = join(DATA, 'mmiq/MMIQ_benchmark_answer_dict.jsonl');
 const PREDS = join(DATA, 'mmiq/example_output_parsed.jsonl');
 
-/** The coglab CLI's JSON for the given arguments (COGLAB_BIN, else cargo run). */
-function cli(args) {
-  const out = process.env.COGLAB_BIN
-    ? execFileSync(process.env.COGLAB_BIN, args, { encoding: 'utf8', maxBuffer: 1 << 28 })
-    : execFileSync('cargo', ['run', '-q', '-p', 'coglab-cli', '--', ...args],
-      { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28 });
-  return JSON.parse(out);
-}
 
-/** Parses RFC 4180 CSV (quoted fields may hold commas, quotes and line breaks). */
-function parseCsv(text) {
-  const rows = [];
-  let row = [], field = '', quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(field); field = ''; }
-    else if (c === '\n') { row.push(field); rows.push(row); row = []; field = ''; }
-    else field += c;
-  }
-  if (field !== '' || row.length) { row.push(field); rows.push(row); }
-  return rows;
-}
 
 /** Clicks a download button and returns the file's name and text. */
 async function download(page, testid) {

@@ -7,23 +7,14 @@
 // 1280 and 390 px wide.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, newPage, App, ROOT } from './support.mjs';
+import { start, newPage, App, ROOT, cli, parseCsv } from './support.mjs';
 
 const DATA = process.env.COGLAB_DATA ?? join(ROOT, '../shared/data');
 const OPENVLM = join(DATA, 'openvlm/models.json');
 
-/** The coglab CLI's JSON for the given arguments (COGLAB_BIN, else cargo run). */
-function cli(args) {
-  const out = process.env.COGLAB_BIN
-    ? execFileSync(process.env.COGLAB_BIN, args, { encoding: 'utf8', maxBuffer: 1 << 28 })
-    : execFileSync('cargo', ['run', '-q', '-p', 'coglab-cli', '--', ...args],
-      { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28 });
-  return JSON.parse(out);
-}
 
 const close = (a, b) => Math.abs(a - b) < 1e-9;
 
@@ -133,24 +124,6 @@ class BoardPage {
   }
 }
 
-/** Parses RFC 4180 CSV (quoted fields may hold commas, quotes and line breaks). */
-function parseCsv(text) {
-  const rows = [];
-  let row = [], field = '', quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(field); field = ''; }
-    else if (c === '\n') { row.push(field); rows.push(row); row = []; field = ''; }
-    else field += c;
-  }
-  if (field !== '' || row.length) { row.push(field); rows.push(row); }
-  return rows;
-}
 
 /**
  * The analysis export (issue 26, defect 15: Rank, Model, Kind, Source, then per metric its

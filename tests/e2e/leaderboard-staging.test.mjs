@@ -6,11 +6,10 @@
 // KiVA model page. Numbers are compared with the coglab CLI's JSON on the same files.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, newPage, App, ROOT, SHOTS } from './support.mjs';
+import { start, newPage, App, ROOT, SHOTS, cli } from './support.mjs';
 
 const DATA = process.env.COGLAB_DATA ?? join(ROOT, '../shared/data');
 const HAVE_DATA = existsSync(DATA);
@@ -20,14 +19,6 @@ const GPT4 = join(DATA, 'kiva/model_data/KiVA/gpt4_multi_image');
 const MANTIS = join(DATA, 'kiva/model_data/KiVA/mantis_multi_image');
 const skip = !HAVE_DATA && `${DATA} absent`;
 
-/** The coglab CLI's JSON for the given arguments (COGLAB_BIN, else cargo run). */
-function cli(args) {
-  const out = process.env.COGLAB_BIN
-    ? execFileSync(process.env.COGLAB_BIN, args, { encoding: 'utf8', maxBuffer: 1 << 28 })
-    : execFileSync('cargo', ['run', '-q', '-p', 'coglab-cli', '--', ...args],
-      { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28 });
-  return JSON.parse(out);
-}
 
 const close = (a, b) => Math.abs(a - b) < 1e-9;
 /** Same columns, equal values up to rounding (restored files are summed in another order). */

@@ -4,11 +4,10 @@
 // good ones; the URL round trip of the benchmark tab; screenshots light/dark, desktop/phone.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, newPage, App, ROOT, traceMainThread } from './support.mjs';
+import { start, newPage, App, ROOT, traceMainThread, cli } from './support.mjs';
 
 const DATA = process.env.COGLAB_DATA ?? join(ROOT, '../shared/data');
 const HAVE_DATA = existsSync(DATA);
@@ -20,14 +19,6 @@ const PREDS = join(DATA, 'mmiq/example_output_parsed.jsonl');
 const GPT4 = join(DATA, 'kiva/model_data/KiVA/gpt4_multi_image');
 const MANTIS = join(DATA, 'kiva/model_data/KiVA/mantis_multi_image');
 
-/** The coglab CLI's JSON for the given arguments (COGLAB_BIN, else cargo run). */
-function cli(args) {
-  const out = process.env.COGLAB_BIN
-    ? execFileSync(process.env.COGLAB_BIN, args, { encoding: 'utf8', maxBuffer: 1 << 28 })
-    : execFileSync('cargo', ['run', '-q', '-p', 'coglab-cli', '--', ...args],
-      { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28 });
-  return JSON.parse(out);
-}
 
 /** Page-object helpers for the leaderboard. */
 class Board {

@@ -6,20 +6,11 @@
 // download, the comparison, and screenshots light/dark at 1280 and 390 px.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, newPage, App, ROOT } from './support.mjs';
+import { start, newPage, App, ROOT, cli } from './support.mjs';
 
-/** The coglab CLI's JSON for the given arguments (COGLAB_BIN, else cargo run). */
-function cli(args) {
-  const out = process.env.COGLAB_BIN
-    ? execFileSync(process.env.COGLAB_BIN, args, { encoding: 'utf8', maxBuffer: 1 << 28 })
-    : execFileSync('cargo', ['run', '-q', '-p', 'coglab-cli', '--', ...args],
-      { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28 });
-  return JSON.parse(out);
-}
 
 /** A small seeded generator (mulberry32), so the files are the same on every run. */
 function rng(seed) {

@@ -7,10 +7,9 @@
 // with the panels open.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { start, newPage, App, ROOT } from './support.mjs';
+import { start, newPage, App, ROOT, cli } from './support.mjs';
 
 const DATA = process.env.COGLAB_DATA ?? join(ROOT, '../shared/data');
 if (!existsSync(DATA) && process.env.CI === 'true') {
@@ -19,15 +18,6 @@ if (!existsSync(DATA) && process.env.CI === 'true') {
 const RUNS = ['gpt4_multi_image', 'gpt4_single_image', 'mantis_multi_image']
   .map((m) => [m, join(DATA, 'kiva/model_data/KiVA', m)]);
 
-/** The coglab CLI's JSON (COGLAB_CLI or COGLAB_BIN, else cargo run). */
-function cli(args) {
-  const bin = process.env.COGLAB_CLI ?? process.env.COGLAB_BIN;
-  const out = bin
-    ? execFileSync(bin, args, { encoding: 'utf8', maxBuffer: 1 << 28 })
-    : execFileSync('cargo', ['run', '-q', '-p', 'coglab-cli', '--', ...args],
-      { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28 });
-  return JSON.parse(out);
-}
 
 /** Page object: the KiVA tab's rank panel. */
 class Ranks {

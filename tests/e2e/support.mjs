@@ -1,5 +1,6 @@
 // Shared set-up for the end-to-end tests: Debian's Chromium driven by playwright-core, a static
 // server for dist/, page objects, and a guard that fails a test on any console or page error.
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -131,4 +132,36 @@ export async function traceMainThread(browser, page, action) {
     .filter((e) => e.dur > 10_000)
     .map((e) => ({ wallMs: Math.round(e.dur / 100) / 10, cpuMs: Math.round((e.tdur ?? e.dur) / 100) / 10 }))
     .sort((a, b) => b.wallMs - a.wallMs);
+}
+
+/**
+ * The coglab CLI's JSON for the given arguments: the binary in COGLAB_CLI or COGLAB_BIN (the
+ * test command sets both to the debug build), else `cargo run`.
+ */
+export function cli(args) {
+  const bin = process.env.COGLAB_CLI ?? process.env.COGLAB_BIN;
+  const out = bin
+    ? execFileSync(bin, args, { encoding: 'utf8', maxBuffer: 1 << 28 })
+    : execFileSync('cargo', ['run', '-q', '-p', 'coglab-cli', '--', ...args],
+      { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28 });
+  return JSON.parse(out);
+}
+
+/** Parses RFC 4180 CSV (quoted fields may hold commas, quotes and line breaks). */
+export function parseCsv(text) {
+  const rows = [];
+  let row = [], field = '', quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(field); field = ''; }
+    else if (c === '\n') { row.push(field); rows.push(row); row = []; field = ''; }
+    else field += c;
+  }
+  if (field !== '' || row.length) { row.push(field); rows.push(row); }
+  return rows;
 }
