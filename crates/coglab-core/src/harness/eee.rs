@@ -14,7 +14,9 @@
 //! standard error `sqrt(p(1-p)/n)` and the Wilson 95% interval. Reading the instance records
 //! back and scoring them with the same key gives the same report (tested).
 
-use super::{id_of, scalar_text, type_of, HarnessError, HarnessFile, HarnessFormat, Record, SummaryRow};
+use super::{
+    id_of, scalar_text, type_of, HarnessError, HarnessFile, HarnessFormat, Record, SummaryRow,
+};
 use crate::location::Location;
 use crate::mmiq::{Accuracy, MmiqReport};
 use serde_json::{json, Value};
@@ -24,7 +26,11 @@ pub const SCHEMA_VERSION: &str = "0.2.1";
 /// The instance schema version written.
 pub const INSTANCE_SCHEMA_VERSION: &str = "instance_level_eval_0.2.1";
 
-fn record(file: &str, line: usize, v: &Value) -> Result<(Record, Option<String>, Option<String>), HarnessError> {
+fn record(
+    file: &str,
+    line: usize,
+    v: &Value,
+) -> Result<(Record, Option<String>, Option<String>), HarnessError> {
     let loc = || Location::file(file).at_line(line);
     let Value::Object(obj) = v else {
         return Err(HarnessError::BadValue {
@@ -60,7 +66,9 @@ fn record(file: &str, line: usize, v: &Value) -> Result<(Record, Option<String>,
     let response = match obj.get("output") {
         None | Some(Value::Null) => None,
         Some(out) => match out.get("raw") {
-            Some(Value::Array(raw)) => Some(raw.iter().filter_map(scalar_text).last().unwrap_or_default()),
+            Some(Value::Array(raw)) => {
+                Some(raw.iter().rev().find_map(scalar_text).unwrap_or_default())
+            }
             Some(Value::String(s)) => Some(s.clone()),
             Some(other) => {
                 return Err(HarnessError::BadValue {
@@ -132,8 +140,12 @@ fn record(file: &str, line: usize, v: &Value) -> Result<(Record, Option<String>,
             verdict,
             ..Record::default()
         },
-        obj.get("evaluation_name").and_then(Value::as_str).map(str::to_string),
-        obj.get("model_id").and_then(Value::as_str).map(str::to_string),
+        obj.get("evaluation_name")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        obj.get("model_id")
+            .and_then(Value::as_str)
+            .map(str::to_string),
     ))
 }
 
@@ -147,12 +159,13 @@ fn record(file: &str, line: usize, v: &Value) -> Result<(Record, Option<String>,
 /// # Examples
 /// ```
 /// use coglab_core::harness::eee::read_instances;
-/// let line = br#"{"schema_version": "instance_level_eval_0.2.1", "evaluation_id": "e", "model_id": "m",
+/// // A JSON array of records (JSONL has one record per line).
+/// let line = br#"[{"schema_version": "instance_level_eval_0.2.1", "evaluation_id": "e", "model_id": "m",
 ///   "evaluation_name": "MM-IQ", "sample_id": "17", "interaction_type": "single_turn",
 ///   "input": {"raw": "q", "reference": ["B"]}, "output": {"raw": ["It is B."]},
 ///   "answer_attribution": [{"turn_idx": 0, "source": "output.raw", "extracted_value": "B",
 ///     "extraction_method": "regex", "is_terminal": true}],
-///   "evaluation": {"score": 1.0, "is_correct": true}}"#;
+///   "evaluation": {"score": 1.0, "is_correct": true}}]"#;
 /// let f = read_instances("m.jsonl", line).unwrap();
 /// assert_eq!((f.records[0].data_id, f.records[0].verdict), (Some(17), Some(true)));
 /// assert_eq!(f.task.as_deref(), Some("MM-IQ"));
@@ -235,10 +248,12 @@ pub fn read_aggregate(file: &str, bytes: &[u8]) -> Result<HarnessFile, HarnessEr
         });
     }
     let doc = super::json_doc(file, text)?;
-    let results = doc.get("evaluation_results").ok_or_else(|| HarnessError::Missing {
-        location: Location::file(file).in_field("evaluation_results"),
-        expected: "the array of evaluation results",
-    })?;
+    let results = doc
+        .get("evaluation_results")
+        .ok_or_else(|| HarnessError::Missing {
+            location: Location::file(file).in_field("evaluation_results"),
+            expected: "the array of evaluation results",
+        })?;
     let Value::Array(results) = results else {
         return Err(HarnessError::BadValue {
             location: Location::file(file).in_field("evaluation_results"),
@@ -257,18 +272,21 @@ pub fn read_aggregate(file: &str, bytes: &[u8]) -> Result<HarnessFile, HarnessEr
                 expected: "the evaluation's name (a string)",
             })?;
         let details = r.get("score_details");
-        let score = details.and_then(|d| d.get("score")).ok_or_else(|| HarnessError::Missing {
-            location: at("score_details.score"),
-            expected: "the score (a number)",
-        })?;
-        let value = score
-            .as_f64()
-            .filter(|v| v.is_finite())
-            .ok_or_else(|| HarnessError::BadValue {
+        let score = details
+            .and_then(|d| d.get("score"))
+            .ok_or_else(|| HarnessError::Missing {
                 location: at("score_details.score"),
-                expected: "a number".into(),
-                found: type_of(score),
+                expected: "the score (a number)",
             })?;
+        let value =
+            score
+                .as_f64()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| HarnessError::BadValue {
+                    location: at("score_details.score"),
+                    expected: "a number".into(),
+                    found: type_of(score),
+                })?;
         let uncertainty = details.and_then(|d| d.get("uncertainty"));
         summary.push(SummaryRow {
             task: name.to_string(),
@@ -365,7 +383,11 @@ fn result(name: &str, a: &Accuracy, description: &str) -> Value {
 ///
 /// # Errors
 /// [`HarnessError::Empty`] when the report has no item results (score with items kept).
-pub fn write_mmiq(report: &MmiqReport, model: &str, timestamp: &str) -> Result<EeeRecords, HarnessError> {
+pub fn write_mmiq(
+    report: &MmiqReport,
+    model: &str,
+    timestamp: &str,
+) -> Result<EeeRecords, HarnessError> {
     if report.items.is_empty() {
         return Err(HarnessError::Empty {
             file: report.file.clone(),
@@ -379,7 +401,11 @@ pub fn write_mmiq(report: &MmiqReport, model: &str, timestamp: &str) -> Result<E
         "MM-IQ accuracy over the scored items (item-weighted), answers extracted with MM-IQ's rules",
     )];
     for (cat, a) in &report.by_category {
-        results.push(result(&format!("MM-IQ: {cat}"), a, "MM-IQ accuracy on one reasoning paradigm"));
+        results.push(result(
+            &format!("MM-IQ: {cat}"),
+            a,
+            "MM-IQ accuracy on one reasoning paradigm",
+        ));
     }
     let aggregate = json!({
         "schema_version": SCHEMA_VERSION,

@@ -16,7 +16,10 @@
 //! choice's message text) and `scores` (the first scorer's `value`, `C`/`I` or a number, is
 //! the harness's verdict; its `answer` the harness's extraction).
 
-use super::{id_of, scalar_text, type_of, verdict_of, HarnessError, HarnessFile, HarnessFormat, Record, SummaryRow};
+use super::{
+    id_of, scalar_text, type_of, verdict_of, HarnessError, HarnessFile, HarnessFormat, Record,
+    SummaryRow,
+};
 use crate::location::Location;
 use serde_json::Value;
 use std::io::{Read, Seek};
@@ -56,7 +59,9 @@ fn member<R: Read + Seek>(
         return Err(zip_error(
             file,
             &name,
-            format!("the member is {size} bytes decompressed, more than the {MAX_MEMBER_BYTES} read"),
+            format!(
+                "the member is {size} bytes decompressed, more than the {MAX_MEMBER_BYTES} read"
+            ),
         ));
     }
     let mut out = Vec::with_capacity(usize::try_from(size.min(1 << 24)).unwrap_or(0));
@@ -80,7 +85,11 @@ fn member<R: Read + Seek>(
             .map_err(|e| zip_error(file, &name, e))?;
     }
     if out.len() as u64 > MAX_MEMBER_BYTES {
-        return Err(zip_error(file, &name, "the member inflates past the 1 GiB read"));
+        return Err(zip_error(
+            file,
+            &name,
+            "the member inflates past the 1 GiB read",
+        ));
     }
     Ok((name, out))
 }
@@ -138,10 +147,6 @@ pub fn read_eval<R: Read + Seek>(
             expected: "samples/{id}_epoch_{n}.json members",
         });
     }
-    out.records.sort_by_key(|r| (r.data_id, r.sample_id.clone(), r.epoch));
-    for (k, r) in out.records.iter_mut().enumerate() {
-        r.position = k + 1;
-    }
     Ok(out)
 }
 
@@ -174,13 +179,22 @@ fn from_header(
         // "inspect_evals/mmiq" or "mmiq": the task's own name.
         t.rsplit('/').next().unwrap_or(t).to_string()
     });
-    let model = eval.get("model").and_then(Value::as_str).map(str::to_string);
+    let model = eval
+        .get("model")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     let results = header.get("results");
     let n = results
-        .and_then(|r| r.get("completed_samples").or_else(|| r.get("total_samples")))
+        .and_then(|r| {
+            r.get("completed_samples")
+                .or_else(|| r.get("total_samples"))
+        })
         .and_then(Value::as_u64);
     let mut summary = Vec::new();
-    if let Some(scores) = results.and_then(|r| r.get("scores")).and_then(Value::as_array) {
+    if let Some(scores) = results
+        .and_then(|r| r.get("scores"))
+        .and_then(Value::as_array)
+    {
         for s in scores {
             let scorer = s.get("name").and_then(Value::as_str).unwrap_or("score");
             let Some(metrics) = s.get("metrics").and_then(Value::as_object) else {
@@ -194,7 +208,11 @@ fn from_header(
                 if name == "stderr" || name == "std" {
                     continue;
                 }
-                if let Some(v) = m.get("value").and_then(Value::as_f64).filter(|v| v.is_finite()) {
+                if let Some(v) = m
+                    .get("value")
+                    .and_then(Value::as_f64)
+                    .filter(|v| v.is_finite())
+                {
                     summary.push(SummaryRow {
                         task: task.clone().unwrap_or_default(),
                         filter: Some(scorer.to_string()),
@@ -334,7 +352,9 @@ fn sample(label: &str, position: usize, v: &Value) -> Result<Record, HarnessErro
             })
         }
     };
-    let verdict = first_score.and_then(|s| s.get("value")).and_then(verdict_of);
+    let verdict = first_score
+        .and_then(|s| s.get("value"))
+        .and_then(verdict_of);
     let extracted = first_score
         .and_then(|s| s.get("answer"))
         .and_then(scalar_text);

@@ -58,9 +58,11 @@ fn stage_name(s: Stage) -> &'static str {
 type Trial = BTreeMap<String, String>;
 
 fn cell<'a>(t: &'a Trial, names: &[&str]) -> Option<&'a str> {
-    names
-        .iter()
-        .find_map(|n| t.get(*n).map(String::as_str).filter(|v| !v.trim().is_empty()))
+    names.iter().find_map(|n| {
+        t.get(*n)
+            .map(String::as_str)
+            .filter(|v| !v.trim().is_empty())
+    })
 }
 
 fn trials(file: &str, bytes: &[u8]) -> Result<(HarnessFormat, Vec<(usize, Trial)>), HarnessError> {
@@ -69,6 +71,13 @@ fn trials(file: &str, bytes: &[u8]) -> Result<(HarnessFormat, Vec<(usize, Trial)
         return Err(HarnessError::Empty {
             file: file.to_string(),
             expected: "jsPsych trial data (CSV with a header, or a JSON array)",
+        });
+    }
+    if text.trim_start().starts_with('{') {
+        return Err(HarnessError::BadValue {
+            location: Location::file(file).at_line(1),
+            expected: "jsPsych data: a JSON array of trials (data.get().json()) or CSV".into(),
+            found: "a JSON object".into(),
         });
     }
     if text.trim_start().starts_with('[') {
@@ -107,7 +116,8 @@ fn trials(file: &str, bytes: &[u8]) -> Result<(HarnessFormat, Vec<(usize, Trial)
     if let Some(line) = crate::location::unterminated_quote(text.as_bytes(), b',') {
         return Err(HarnessError::Csv {
             location: Location::file(file).at_line(line),
-            message: "a quoted field opens here and is never closed (the file may be cut short)".into(),
+            message: "a quoted field opens here and is never closed (the file may be cut short)"
+                .into(),
         });
     }
     let mut reader = csv::ReaderBuilder::new()
@@ -194,12 +204,16 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<HarnessFile, HarnessError> {
         };
         let mut rec_rt = None;
         let why = (|| -> Result<String, String> {
-            let sub = sub.ok_or("no subdomain column (kiva_subdomain, subdomain, transformation)")?;
+            let sub =
+                sub.ok_or("no subdomain column (kiva_subdomain, subdomain, transformation)")?;
             if crate::kiva::domain_of(sub).is_none()
                 || !crate::kiva::KIVA_ADULTS_SUBDOMAINS.contains(&sub)
                     && !crate::kiva::KIVA_SUBDOMAINS.contains(&sub)
             {
-                return Err(format!("subdomain {} is not a KiVA subdomain", snippet(sub)));
+                return Err(format!(
+                    "subdomain {} is not a KiVA subdomain",
+                    snippet(sub)
+                ));
             }
             let var = var.ok_or("no variation column (kiva_variation, variation)")?;
             let v = var
@@ -208,12 +222,21 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<HarnessFile, HarnessError> {
                 .map_err(|_| format!("variation {} is not a non-negative integer", snippet(var)))?;
             let stage = stage.ok_or("no stage column (kiva_stage, stage, task)")?;
             let s = stage_of(stage).ok_or_else(|| {
-                format!("stage {} is not cross, within or extrapolation", snippet(stage))
+                format!(
+                    "stage {} is not cross, within or extrapolation",
+                    snippet(stage)
+                )
             })?;
             let rt = t.get("rt").map(|r| r.trim()).unwrap_or("");
-            let rt_ok = rt.parse::<f64>().ok().filter(|r| r.is_finite() && *r >= 0.0);
+            let rt_ok = rt
+                .parse::<f64>()
+                .ok()
+                .filter(|r| r.is_finite() && *r >= 0.0);
             let Some(rt_ms) = rt_ok else {
-                return Err(format!("rt {} is not a reaction time in ms (no response?)", snippet(rt)));
+                return Err(format!(
+                    "rt {} is not a reaction time in ms (no response?)",
+                    snippet(rt)
+                ));
             };
             rec_rt = Some(rt_ms);
             let participant = cell(t, &PARTICIPANT).unwrap_or(&stem);
@@ -240,7 +263,8 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<HarnessFile, HarnessError> {
     if records.is_empty() {
         return Err(HarnessError::Empty {
             file: file.to_string(),
-            expected: "trials carrying KiVA item columns (kiva_subdomain, kiva_variation, kiva_stage)",
+            expected:
+                "trials carrying KiVA item columns (kiva_subdomain, kiva_variation, kiva_stage)",
         });
     }
     Ok(HarnessFile {

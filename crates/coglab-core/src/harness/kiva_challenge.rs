@@ -170,7 +170,10 @@ pub fn read_annotations(file: &str, bytes: &[u8]) -> Result<Vec<Annotation>, Har
 /// # Errors
 /// [`HarnessError::Json`], [`HarnessError::Csv`], [`HarnessError::Missing`] for an entry
 /// without `id` or `answer`, [`HarnessError::BadValue`], [`HarnessError::Empty`].
-pub fn read_results(file: &str, bytes: &[u8]) -> Result<Vec<(usize, String, String)>, HarnessError> {
+pub fn read_results(
+    file: &str,
+    bytes: &[u8],
+) -> Result<Vec<(usize, String, String)>, HarnessError> {
     let text = super::text(file, bytes)?;
     if text.trim().is_empty() {
         return Err(HarnessError::Empty {
@@ -269,7 +272,10 @@ pub fn read_results(file: &str, bytes: &[u8]) -> Result<Vec<(usize, String, Stri
 /// assert_eq!((r.overall.correct, r.overall.n), (1, 2));
 /// assert_eq!(r.unmapped.len(), 1);
 /// ```
-pub fn score(annotations: (&str, &[u8]), results: (&str, &[u8])) -> Result<ChallengeReport, HarnessError> {
+pub fn score(
+    annotations: (&str, &[u8]),
+    results: (&str, &[u8]),
+) -> Result<ChallengeReport, HarnessError> {
     let ann = read_annotations(annotations.0, annotations.1)?;
     let res = read_results(results.0, results.1)?;
     let by_id: BTreeMap<&str, &Annotation> = ann.iter().map(|a| (a.id.as_str(), a)).collect();
@@ -307,7 +313,10 @@ pub fn score(annotations: (&str, &[u8]), results: (&str, &[u8])) -> Result<Chall
             file: results.0.to_string(),
             records: unmapped.len(),
             against: annotations.0.to_string(),
-            example: unmapped.first().map(|u| u.reason.clone()).unwrap_or_default(),
+            example: unmapped
+                .first()
+                .map(|u| u.reason.clone())
+                .unwrap_or_default(),
         });
     }
     let acc = |pick: &dyn Fn(&ChallengeItem) -> &str| {
@@ -322,10 +331,11 @@ pub fn score(annotations: (&str, &[u8]), results: (&str, &[u8])) -> Result<Chall
             .collect::<BTreeMap<_, _>>()
     };
     let correct = items.iter().filter(|i| i.is_correct).count() as u64;
-    let overall = Accuracy::new(correct, items.len() as u64).ok_or_else(|| HarnessError::Empty {
-        file: results.0.to_string(),
-        expected: "at least one result",
-    })?;
+    let overall =
+        Accuracy::new(correct, items.len() as u64).ok_or_else(|| HarnessError::Empty {
+            file: results.0.to_string(),
+            expected: "at least one result",
+        })?;
     Ok(ChallengeReport {
         benchmark: "kiva_challenge".into(),
         file: results.0.to_string(),

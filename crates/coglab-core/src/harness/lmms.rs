@@ -21,7 +21,10 @@
 //! and `_stderr_clustered` (keys `metric,filter`, or `metric` in old files) and the task's
 //! `n-samples` (`effective`).
 
-use super::{id_of, json_doc, scalar_text, text, type_of, verdict_of, HarnessError, HarnessFile, HarnessFormat, Record, SummaryRow};
+use super::{
+    id_of, json_doc, scalar_text, text, type_of, verdict_of, HarnessError, HarnessFile,
+    HarnessFormat, Record, SummaryRow,
+};
 use crate::location::Location;
 use serde_json::{Map, Value};
 
@@ -53,7 +56,10 @@ const FIXED: [&str; 13] = [
 pub fn task_from_name(path: &str) -> Option<String> {
     let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
     let (_, rest) = name.split_once("_samples_")?;
-    let task = rest.strip_suffix(".jsonl").or_else(|| rest.strip_suffix(".json")).unwrap_or(rest);
+    let task = rest
+        .strip_suffix(".jsonl")
+        .or_else(|| rest.strip_suffix(".json"))
+        .unwrap_or(rest);
     (!task.is_empty()).then(|| task.to_string())
 }
 
@@ -323,9 +329,15 @@ pub fn read_results(file: &str, bytes: &[u8]) -> Result<HarnessFile, HarnessErro
     let model = doc
         .get("model_name")
         .and_then(Value::as_str)
-        .or_else(|| doc.get("config").and_then(|c| c.get("model")).and_then(Value::as_str))
+        .or_else(|| {
+            doc.get("config")
+                .and_then(|c| c.get("model"))
+                .and_then(Value::as_str)
+        })
         .map(str::to_string);
-    let task = (tasks.len() == 1).then(|| tasks.keys().next().cloned()).flatten();
+    let task = (tasks.len() == 1)
+        .then(|| tasks.keys().next().cloned())
+        .flatten();
     Ok(HarnessFile {
         file: file.to_string(),
         format: HarnessFormat::LmmsResults,

@@ -15,7 +15,7 @@
 //! KiVA ([`score_kiva_human`]): jsPsych trials become rows of the KiVA human format and are
 //! scored as the self-test export is.
 
-use super::{HarnessError, HarnessFile, HarnessFormat, Harness, SummaryRow};
+use super::{Harness, HarnessError, HarnessFile, HarnessFormat, SummaryRow};
 use crate::kiva::{HumanData, HumanRow, KivaReport};
 use crate::mmiq::{AnswerKey, MmiqReport, PredContent, PredRecord, Predictions};
 use serde::{Deserialize, Serialize};
@@ -139,10 +139,7 @@ pub struct Mapped {
 /// [`HarnessError::WrongTask`] when the file names a task that is not MM-IQ;
 /// [`HarnessError::Empty`] for a summary-only file; [`HarnessError::NothingMapped`] when no
 /// record maps.
-pub fn mmiq_predictions(
-    file: &HarnessFile,
-    key: &AnswerKey,
-) -> Result<Mapped, HarnessError> {
+pub fn mmiq_predictions(file: &HarnessFile, key: &AnswerKey) -> Result<Mapped, HarnessError> {
     super::expect_mmiq_task(file)?;
     if file.records.is_empty() {
         return Err(HarnessError::Empty {
@@ -172,11 +169,9 @@ pub fn mmiq_predictions(
             // A circular rotation: scored against its own row's answer for the circular score.
             if let Some(id) = r.data_id {
                 let ok = match (&r.target, &r.response) {
-                    (Some(t), Some(resp)) => t
-                        .trim()
-                        .chars()
-                        .next()
-                        .is_some_and(|c| crate::mmiq::extract::extract_choice(resp) == Some(c.to_ascii_uppercase())),
+                    (Some(t), Some(resp)) => t.trim().chars().next().is_some_and(|c| {
+                        crate::mmiq::extract::extract_choice(resp) == Some(c.to_ascii_uppercase())
+                    }),
                     _ => false,
                 };
                 let e = rotations.entry(id).or_default();
@@ -192,7 +187,10 @@ pub fn mmiq_predictions(
         let (data_id, by) = match (r.data_id, &r.hash) {
             (Some(id), _) => {
                 if key.get(id).is_none() {
-                    unmapped(r, format!("data_id {id} is not in the answer key {}", key.file));
+                    unmapped(
+                        r,
+                        format!("data_id {id} is not in the answer key {}", key.file),
+                    );
                     continue;
                 }
                 (id, "data_id")
@@ -211,7 +209,10 @@ pub fn mmiq_predictions(
                 }
             },
             (None, None) => {
-                unmapped(r, "carries no data_id and no hash to match the key's MD5".into());
+                unmapped(
+                    r,
+                    "carries no data_id and no hash to match the key's MD5".into(),
+                );
                 continue;
             }
         };
@@ -298,7 +299,11 @@ pub fn mmiq_predictions(
 /// assert_eq!((h.mapped_by["data_id"], h.mapped_by["md5"], h.unmapped.len()), (1, 1, 1));
 /// assert_eq!(h.disagreements.len(), 1); // lmms-eval said item 0 was wrong; we read "B".
 /// ```
-pub fn score_mmiq(file: &HarnessFile, key: &AnswerKey, keep_items: bool) -> Result<MmiqReport, HarnessError> {
+pub fn score_mmiq(
+    file: &HarnessFile,
+    key: &AnswerKey,
+    keep_items: bool,
+) -> Result<MmiqReport, HarnessError> {
     let Mapped {
         predictions,
         mut info,
@@ -356,21 +361,29 @@ pub fn score_kiva_human(file: &HarnessFile) -> Result<KivaReport, HarnessError> 
             info.unmapped.push(Unmapped {
                 position: r.position,
                 record: r.label.clone(),
-                reason: r.problem.clone().unwrap_or_else(|| "not a KiVA item trial".into()),
+                reason: r
+                    .problem
+                    .clone()
+                    .unwrap_or_else(|| "not a KiVA item trial".into()),
             });
             continue;
         };
         let parts: Vec<&str> = id.split('|').collect();
-        let (Some(participant), Some(sub), Some(var), Some(stage)) =
-            (parts.first(), parts.get(1), parts.get(2).and_then(|v| v.parse::<u64>().ok()), parts.get(3).and_then(|s| super::jspsych::stage_of(s)))
-        else {
+        let (Some(participant), Some(sub), Some(var), Some(stage)) = (
+            parts.first(),
+            parts.get(1),
+            parts.get(2).and_then(|v| v.parse::<u64>().ok()),
+            parts.get(3).and_then(|s| super::jspsych::stage_of(s)),
+        ) else {
             continue;
         };
         if let Some(p) = seen.get(id) {
             info.unmapped.push(Unmapped {
                 position: r.position,
                 record: r.label.clone(),
-                reason: format!("the same participant, trial and stage again (the trial at {p} is scored)"),
+                reason: format!(
+                    "the same participant, trial and stage again (the trial at {p} is scored)"
+                ),
             });
             continue;
         }

@@ -375,9 +375,11 @@ pub(crate) fn type_of(v: &serde_json::Value) -> String {
 /// A non-negative integer id from a JSON number or a string holding one.
 pub(crate) fn id_of(v: &serde_json::Value) -> Option<u64> {
     match v {
-        serde_json::Value::Number(n) => n
-            .as_u64()
-            .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 9.0e15).map(|f| f as u64)),
+        serde_json::Value::Number(n) => n.as_u64().or_else(|| {
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 9.0e15)
+                .map(|f| f as u64)
+        }),
         serde_json::Value::String(s) => s.trim().parse::<u64>().ok(),
         _ => None,
     }
@@ -432,10 +434,7 @@ pub fn detect(path: &str, head: &[u8]) -> Option<HarnessFormat> {
     if head.starts_with(b"PK\x03\x04") {
         let window = &head[..head.len().min(4096)];
         let has = |s: &[u8]| memchr::memmem::find(window, s).is_some();
-        if lower.ends_with(".eval")
-            || has(b"header.json")
-            || has(b"_journal/")
-            || has(b"samples/")
+        if lower.ends_with(".eval") || has(b"header.json") || has(b"_journal/") || has(b"samples/")
         {
             return Some(HarnessFormat::InspectEval);
         }
@@ -526,7 +525,11 @@ pub fn read(path: &str, bytes: &[u8]) -> Result<HarnessFile, HarnessError> {
 ///
 /// # Errors
 /// The format's reader's located errors.
-pub fn read_as(path: &str, bytes: &[u8], format: HarnessFormat) -> Result<HarnessFile, HarnessError> {
+pub fn read_as(
+    path: &str,
+    bytes: &[u8],
+    format: HarnessFormat,
+) -> Result<HarnessFile, HarnessError> {
     match format {
         HarnessFormat::LmmsSamples => lmms::read_samples(path, bytes),
         HarnessFormat::LmmsResults => lmms::read_results(path, bytes),
@@ -540,7 +543,8 @@ pub fn read_as(path: &str, bytes: &[u8], format: HarnessFormat) -> Result<Harnes
         HarnessFormat::JsPsychCsv | HarnessFormat::JsPsychJson => jspsych::read(path, bytes),
         HarnessFormat::KivaAnnotations | HarnessFormat::KivaResults => Err(HarnessError::Unknown {
             file: path.to_string(),
-            reason: "a KiVA challenge file is read with its partner file (kiva_challenge::score)".into(),
+            reason: "a KiVA challenge file is read with its partner file (kiva_challenge::score)"
+                .into(),
         }),
     }
 }

@@ -93,11 +93,13 @@ pub fn read(file: &str, kind: TableKind, bytes: &[u8]) -> Result<HarnessFile, Ha
         }
         let verdict = match cell(hit) {
             None => None,
-            Some(h) => Some(super::verdict_text(&h).ok_or_else(|| HarnessError::BadValue {
-                location: loc().in_field("hit"),
-                expected: "1 or 0".into(),
-                found: snippet(&h),
-            })?),
+            Some(h) => Some(
+                super::verdict_text(&h).ok_or_else(|| HarnessError::BadValue {
+                    location: loc().in_field("hit"),
+                    expected: "1 or 0".into(),
+                    found: snippet(&h),
+                })?,
+            ),
         };
         records.push(Record {
             position: *line,

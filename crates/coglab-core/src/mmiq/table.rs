@@ -204,13 +204,16 @@ fn read_json_table(file: &str, bytes: &[u8]) -> Result<Table, MmiqError> {
     }
 }
 
+/// A table row: its 1-based line or row, and its cells as text.
+pub(crate) type TableRow = (usize, Vec<String>);
+
 /// The header and rows (1-based line or row, cells as text) of a VLMEvalKit table of any
 /// container, read as [`parse_predictions_table`] reads it (for [`crate::harness`]).
 pub(crate) fn read_table(
     file: &str,
     kind: TableKind,
     bytes: &[u8],
-) -> Result<(Vec<String>, Vec<(usize, Vec<String>)>), MmiqError> {
+) -> Result<(Vec<String>, Vec<TableRow>), MmiqError> {
     let table = match kind {
         TableKind::Xlsx => read_xlsx(file, bytes)?,
         TableKind::Tsv => read_delimited(file, bytes, b'\t')?,
