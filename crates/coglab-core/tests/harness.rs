@@ -954,3 +954,87 @@ fn detection_of_every_fixture() {
         None
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Dropped on the leaderboard: each harness file becomes a row that says which harness made it.
+
+#[test]
+fn leaderboard_rows_name_their_harness() {
+    use coglab_core::leaderboard::{detect, score_files, FileKind, InputRef};
+    let names = [
+        "key.jsonl",
+        "20240601_120000_samples_mmiq.jsonl",
+        "inspect_log.json",
+        "GPT4o_MMIQ_CIRC_gpt-4o-mini_result.tsv",
+        "20240601_120000_results.json",
+        "kiva_run_jspsych.csv",
+        "kiva_challenge_annotations.json",
+        "kiva_challenge_results.json",
+    ];
+    let bytes: Vec<Vec<u8>> = names.iter().map(|n| fixture(n)).collect();
+    let eval = eval_zstd(&eval_members());
+    let mut inputs: Vec<InputRef<'_>> = names
+        .iter()
+        .zip(&bytes)
+        .map(|(n, b)| InputRef {
+            path: n,
+            bytes: b,
+            model: None,
+        })
+        .collect();
+    inputs.push(InputRef {
+        path: "logs/run.eval",
+        bytes: &eval,
+        model: None,
+    });
+    assert_eq!(detect(names[1], &bytes[1]), FileKind::Harness);
+    assert_eq!(detect(names[3], &bytes[3]), FileKind::MmiqTable);
+    let s = score_files(&inputs, |_, _, _| {});
+    for f in &s.files {
+        assert_eq!(f.status, "ok", "{}: {:?}", f.file, f.message);
+    }
+    let mmiq: Vec<(&str, &str, u64, u64)> = s
+        .mmiq
+        .iter()
+        .map(|r| {
+            let h = r.report.harness.as_ref().unwrap();
+            (
+                r.model.as_str(),
+                h.harness_label.as_str(),
+                r.report.overall.correct,
+                r.report.overall.n,
+            )
+        })
+        .collect();
+    // Figures as in the tests above; the model comes from the Inspect log where it names one.
+    assert_eq!(
+        mmiq,
+        [
+            // No folder above the lmms-eval file: the name's part before _samples_.
+            ("20240601_120000", "lmms-eval", 2, 4),
+            ("openai/gpt-4o", "Inspect", 3, 4),
+            ("GPT4o", "VLMEvalKit", 2, 3),
+            ("openai/gpt-4o", "Inspect", 3, 4),
+        ]
+    );
+    assert_eq!(s.kiva.len(), 1);
+    assert_eq!(s.kiva[0].model, "p07 (jsPsych)");
+    assert_eq!(
+        s.kiva[0].report.harness.as_ref().unwrap().harness_label,
+        "jsPsych"
+    );
+    assert_eq!(s.harness_summary.len(), 1);
+    assert_eq!(
+        (
+            s.harness_summary[0].model.as_str(),
+            s.harness_summary[0].harness.as_str()
+        ),
+        ("llava_onevision", "lmms-eval")
+    );
+    assert_eq!(s.files[7].kind, FileKind::Harness, "{:?}", s.files[7]);
+    assert_eq!(s.kiva_challenge.len(), 1);
+    assert_eq!(s.kiva_challenge[0].report.overall.correct, 3);
+    // Without the key, the MM-IQ harness files wait for it.
+    let alone = score_files(&inputs[1..2], |_, _, _| {});
+    assert_eq!(alone.files[0].status, "waiting");
+}
