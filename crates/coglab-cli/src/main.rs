@@ -7,7 +7,7 @@ mod cli;
 mod commands;
 
 use clap::Parser;
-use cli::{Cli, Command, CompareCommand, ExtractCommand, ScoreCommand};
+use cli::{Cli, Command, CompareCommand, ExportCommand, ExtractCommand, ScoreCommand};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -32,6 +32,7 @@ fn main() -> ExitCode {
         Command::Items(a) => {
             commands::items::ItemsOptions::from_cli(a).and_then(|opts| commands::items::run(&opts))
         }
+        Command::Export(ExportCommand::Eee(a)) => commands::export::eee(a),
         Command::Rank(a) => {
             commands::rank::RankOptions::from_cli(a).and_then(|opts| commands::rank::run(&opts))
         }
