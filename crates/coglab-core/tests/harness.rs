@@ -306,9 +306,21 @@ fn inspect_eval_deflate_members() {
     check_inspect(&f);
 }
 
+/// With `COGLAB_FUZZ_SEEDS=<dir>`, writes `bytes` as a seed of fuzz target `target` (the
+/// `.eval` and EEE seeds `scripts/fuzz.sh` copies from `fuzz/seeds-generated`).
+fn fuzz_seed(target: &str, name: &str, bytes: &[u8]) {
+    if let Ok(dir) = std::env::var("COGLAB_FUZZ_SEEDS") {
+        let dir = std::path::Path::new(&dir).join(target);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+}
+
 #[test]
 fn inspect_eval_zstd_members() {
     let bytes = eval_zstd(&eval_members());
+    fuzz_seed("harness_inspect_eval", "zstd.eval", &bytes);
+    fuzz_seed("harness_inspect_eval", "deflate.eval", &eval_deflate());
     let f = harness::read("run.eval", &bytes).unwrap();
     check_inspect(&f);
 }
@@ -322,6 +334,16 @@ fn eee_round_trip() {
     let f = read("20240601_120000_samples_mmiq.jsonl");
     let before = map::score_mmiq(&f, &k, true).unwrap();
     let out = eee::write_mmiq(&before, "llava", "1717243200").unwrap();
+    fuzz_seed(
+        "harness_eee",
+        "instances",
+        &[b"\0", out.instances.as_bytes()].concat(),
+    );
+    fuzz_seed(
+        "harness_eee",
+        "aggregate",
+        &[b"\x01", out.aggregate.as_bytes()].concat(),
+    );
     assert_eq!(out.evaluation_id, "MM-IQ/llava/1717243200");
     // The instance records, read back and scored with the same key, give the same figures
     // and items; EEE's is_correct is ours, so nothing disagrees.
