@@ -371,6 +371,7 @@ mod tests {
             family: "unknown".into(),
             size: "unknown".into(),
             cells: vec![],
+            harness: None,
             cite: None,
         }
     }

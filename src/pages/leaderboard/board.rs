@@ -50,6 +50,7 @@ fn row(model: &str, kind: RowKind, source: String, cells: Vec<Option<BoardCell>>
         model: model.to_string(),
         kind,
         source,
+        harness: None,
         family,
         size,
         cells,
@@ -162,12 +163,18 @@ pub fn mmiq_board(
                 .iter()
                 .map(|c| r.report.by_category.get(*c).map(|a| acc_cell(a, ""))),
         );
-        rows.push(row(
+        let harness = r.report.harness.as_ref().map(|h| h.harness_label.clone());
+        let mut computed_row = row(
             &r.model,
             RowKind::Computed,
-            format!("computed from {}", r.report.file),
+            match &harness {
+                Some(h) => format!("computed from {} ({h} output)", r.report.file),
+                None => format!("computed from {}", r.report.file),
+            },
             cells,
-        ));
+        );
+        computed_row.harness = harness;
+        rows.push(computed_row);
     }
     for a in acc {
         let many = a.summary.rows.len() > 1;
@@ -310,8 +317,10 @@ pub fn kiva_board(
     for r in computed.iter().filter(|r| r.report.variant == variant) {
         // Dropped adult human data is a baseline; a self-test export (one participant,
         // labelled "<id> (self-test)" by the core) is that person's computed row.
+        // A jsPsych run (a harness file) is likewise its participants' computed row.
         let kind = if r.report.source == coglab_core::kiva::Source::Human
             && !r.model.ends_with(" (self-test)")
+            && r.report.harness.is_none()
         {
             RowKind::Baseline
         } else {
@@ -326,6 +335,7 @@ pub fn kiva_board(
         if kind == RowKind::Baseline {
             row.kind = RowKind::Baseline;
         }
+        row.harness = r.report.harness.as_ref().map(|h| h.harness_label.clone());
         rows.push(row);
     }
     if let Some(v) = bundled {
