@@ -123,3 +123,43 @@ fn harness_file_for_another_task_is_refused() {
     );
     let _ = std::fs::remove_file(tmp);
 }
+
+#[test]
+fn score_kiva_takes_a_jspsych_run() {
+    // ColourRed v3: cross 1, within 1, extrapolation 0; Counting+1 v0: 0, 1, 1 (the core's
+    // test works it out); the Shear trial is listed as not mapped.
+    let v = json(&[
+        "score",
+        "kiva",
+        &format!("{DIR}kiva_run_jspsych.csv"),
+        "--json",
+    ]);
+    assert_eq!(v["overall"]["cross"]["mean"], 0.5);
+    assert_eq!(v["overall"]["extrapolation"]["mean"], 0.5);
+    assert_eq!(v["overall"]["within_conditional"]["mean"], 1.0);
+    assert_eq!(v["harness"]["harness_label"], "jsPsych");
+    assert_eq!(v["harness"]["unmapped"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn score_mmiq_reads_committed_eval_logs() {
+    // The .eval fixtures (written by the core's tests from inspect_log.json: zstd and deflate
+    // members) score as the .json log: 3 of 4.
+    let key = format!("{DIR}key.jsonl");
+    for f in ["inspect_log_zstd.eval", "inspect_log_deflate.eval"] {
+        let v = json(&[
+            "score",
+            "mmiq",
+            "--answers",
+            &key,
+            &format!("{DIR}{f}"),
+            "--json",
+        ]);
+        assert_eq!(
+            (v["overall"]["correct"].as_u64(), v["overall"]["n"].as_u64()),
+            (Some(3), Some(4)),
+            "{f}"
+        );
+        assert_eq!(v["harness"]["format"], "inspect_eval");
+    }
+}
