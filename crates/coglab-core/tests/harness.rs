@@ -1060,3 +1060,22 @@ fn leaderboard_rows_name_their_harness() {
     let alone = score_files(&inputs[1..2], |_, _, _| {});
     assert_eq!(alone.files[0].status, "waiting");
 }
+
+#[test]
+fn lean_eval_reading_scores_the_same() {
+    // Responses reduced to their letters while reading give the same MM-IQ figures.
+    let bytes = eval_zstd(&eval_members());
+    let full = inspect::read_eval("r.eval", std::io::Cursor::new(&bytes), |_, _| {}).unwrap();
+    let lean = inspect::read_eval_lean("r.eval", std::io::Cursor::new(&bytes), |_, _| {}).unwrap();
+    assert_eq!(lean.records[0].response.as_deref(), Some("B"));
+    assert_eq!(lean.records[0].input, None);
+    let (a, b) = (
+        map::score_mmiq(&full, &key(), true).unwrap(),
+        map::score_mmiq(&lean, &key(), true).unwrap(),
+    );
+    assert_eq!(a.overall, b.overall);
+    assert_eq!(
+        a.harness.as_ref().unwrap().unmapped,
+        b.harness.as_ref().unwrap().unmapped
+    );
+}

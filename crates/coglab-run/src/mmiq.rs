@@ -153,19 +153,27 @@ impl Input {
     }
 
     /// Reads a harness file ([`coglab_core::harness`]): an Inspect `.eval` from the open file
-    /// member by member (never whole in memory), any other format whole.
+    /// member by member (never whole in memory; unless `responses`, each response reduced to
+    /// its MM-IQ letter as it is read), any other format whole.
     ///
     /// # Errors
     /// The harness reader's located error, or a read error naming the path.
     pub fn read_harness(
         self,
         format: coglab_core::harness::HarnessFormat,
+        responses: bool,
     ) -> Result<coglab_core::harness::HarnessFile, RunError> {
         use coglab_core::harness::{inspect, read_as, HarnessFormat};
         if format == HarnessFormat::InspectEval {
             if let Body::File(file) = self.body {
                 let reader = std::io::BufReader::new(file);
-                return Ok(inspect::read_eval(&self.name, reader, |_, _| {})?);
+                // Without --items nothing per item is printed: each response is reduced to
+                // its letter as it is read (the scores are the same).
+                return Ok(if responses {
+                    inspect::read_eval(&self.name, reader, |_, _| {})?
+                } else {
+                    inspect::read_eval_lean(&self.name, reader, |_, _| {})?
+                });
             }
         }
         let name = self.name.clone();
@@ -332,7 +340,7 @@ pub fn score(
     }
     if let Some(format) = coglab_core::harness::detect(&input.name, &input.head) {
         // A harness file: its records mapped onto the key's items (see coglab_core::harness).
-        let (answer_key, file) = with_key(key, || input.read_harness(format))?;
+        let (answer_key, file) = with_key(key, || input.read_harness(format, items))?;
         if format.is_summary() {
             return Ok(MmiqScore::Summary(file));
         }

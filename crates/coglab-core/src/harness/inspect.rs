@@ -105,7 +105,31 @@ fn member<R: Read + Seek>(
 pub fn read_eval<R: Read + Seek>(
     file: &str,
     reader: R,
+    progress: impl FnMut(usize, usize),
+) -> Result<HarnessFile, HarnessError> {
+    read_eval_as(file, reader, progress, false)
+}
+
+/// [`read_eval`] for a large log scored as MM-IQ: each sample's response is reduced to the
+/// letter MM-IQ's extractor reads from it (empty when it reads none) and its input is not
+/// kept, so memory holds one sample at a time and a few bytes per record. The MM-IQ scores
+/// are the same as from [`read_eval`] (the extractor reads a lone letter as itself).
+///
+/// # Errors
+/// As [`read_eval`].
+pub fn read_eval_lean<R: Read + Seek>(
+    file: &str,
+    reader: R,
+    progress: impl FnMut(usize, usize),
+) -> Result<HarnessFile, HarnessError> {
+    read_eval_as(file, reader, progress, true)
+}
+
+fn read_eval_as<R: Read + Seek>(
+    file: &str,
+    reader: R,
     mut progress: impl FnMut(usize, usize),
+    lean: bool,
 ) -> Result<HarnessFile, HarnessError> {
     let mut archive = zip::ZipArchive::new(reader).map_err(|e| zip_error(file, "", e))?;
     let mut header_index = None;
@@ -137,8 +161,19 @@ pub fn read_eval<R: Read + Seek>(
         let (name, bytes) = member(file, &mut archive, i)?;
         let value = parse_member(file, &name, &bytes)?;
         drop(bytes);
-        out.records
-            .push(sample(&format!("{file}: {name}"), k + 1, &value)?);
+        let mut record = sample(&format!("{file}: {name}"), k + 1, &value)?;
+        drop(value);
+        if lean {
+            let letter = record
+                .response
+                .as_deref()
+                .and_then(crate::mmiq::extract::extract_choice)
+                .map(String::from)
+                .unwrap_or_default();
+            record.response = Some(letter);
+            record.input = None;
+        }
+        out.records.push(record);
         progress(k + 1, total);
     }
     if out.records.is_empty() {
