@@ -1079,3 +1079,91 @@ fn lean_eval_reading_scores_the_same() {
         b.harness.as_ref().unwrap().unmapped
     );
 }
+
+#[test]
+fn eval_read_as_a_stream_in_slices_of_any_size() {
+    use coglab_core::harness::eval_stream::EvalStream;
+    for bytes in [eval_zstd(&eval_members()), eval_deflate()] {
+        let whole = inspect::read_eval("r.eval", std::io::Cursor::new(&bytes), |_, _| {}).unwrap();
+        for slice in [1, 7, 30, 4096, bytes.len()] {
+            let mut s = EvalStream::new("r.eval", false);
+            for part in bytes.chunks(slice) {
+                s.push(part).unwrap();
+            }
+            assert_eq!(s.samples(), 5);
+            let got = s.finish().unwrap();
+            assert_eq!(got, whole, "slices of {slice}");
+        }
+        // Lean, the same figures as the Inspect test: 3 of 4.
+        let mut s = EvalStream::new("r.eval", true);
+        s.push(&bytes).unwrap();
+        let r = map::score_mmiq(&s.finish().unwrap(), &key(), false).unwrap();
+        assert_eq!((r.overall.correct, r.overall.n), (3, 4));
+    }
+}
+
+#[test]
+fn malformed_eval_streams() {
+    use coglab_core::harness::eval_stream::EvalStream;
+    let good = eval_zstd(&eval_members());
+    let run = |bytes: &[u8]| -> String {
+        let mut s = EvalStream::new("s.eval", false);
+        match s.push(bytes).and_then(|()| s.finish()) {
+            Ok(_) => panic!("expected an error"),
+            Err(e) => e.to_string(),
+        }
+    };
+    let mut bad_crc = eval_deflate();
+    bad_crc[14] ^= 0xFF; // the first local header's CRC-32
+    let mut bad_method = good.clone();
+    bad_method[8] = 12; // bzip2
+    let mut bad_size = good.clone();
+    bad_size[22] ^= 0x01; // header.json's stated size
+    let mut bad_frame = good.clone();
+    bad_frame[41] ^= 0xFF;
+    let mut streamed = good.clone();
+    streamed[6] = 8; // data descriptor flag
+    streamed[18..22].copy_from_slice(&[0; 4]);
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (
+            b"hello".to_vec(),
+            "s.eval: byte 0: expected a zip local file header",
+        ),
+        (
+            good[..20].to_vec(),
+            "s.eval: the archive ends inside a local file header at byte 0",
+        ),
+        (
+            good[..50].to_vec(),
+            "s.eval: header.json: the archive ends inside this member (cut short?)",
+        ),
+        (bad_crc, "s.eval: header.json: CRC-32 mismatch"),
+        (bad_method, "s.eval: header.json: compression method 12"),
+        (bad_size, "s.eval: header.json: decompressed to"),
+        (bad_frame, "s.eval: header.json: zstd: "),
+        (
+            streamed,
+            "s.eval: header.json: written with a data descriptor and no sizes",
+        ),
+        (
+            eval_zstd(&eval_members()[1..]),
+            "s.eval: field \"header.json\": missing",
+        ),
+        (
+            eval_zstd(&eval_members()[..1]),
+            "s.eval: the file is empty (expected samples/{id}_epoch_{n}.json members)",
+        ),
+        (
+            eval_zstd(&[("header.json".into(), b"{}".to_vec())]),
+            "s.eval: header.json: field \"eval\": missing",
+        ),
+        (
+            eval_zstd(&[("samples/1_epoch_1.json".into(), b"[]".to_vec())]),
+            "s.eval: samples/1_epoch_1.json: expected a sample object, found an array",
+        ),
+    ];
+    for (input, want) in &cases {
+        let got = run(input);
+        assert!(got.contains(want), "got {got}\nwant {want}");
+    }
+}

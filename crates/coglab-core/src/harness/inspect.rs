@@ -164,14 +164,7 @@ fn read_eval_as<R: Read + Seek>(
         let mut record = sample(&format!("{file}: {name}"), k + 1, &value)?;
         drop(value);
         if lean {
-            let letter = record
-                .response
-                .as_deref()
-                .and_then(crate::mmiq::extract::extract_choice)
-                .map(String::from)
-                .unwrap_or_default();
-            record.response = Some(letter);
-            record.input = None;
+            make_lean(&mut record);
         }
         out.records.push(record);
         progress(k + 1, total);
@@ -185,14 +178,27 @@ fn read_eval_as<R: Read + Seek>(
     Ok(out)
 }
 
-fn parse_member(file: &str, name: &str, bytes: &[u8]) -> Result<Value, HarnessError> {
+/// Reduces a record's response to the letter MM-IQ's extractor reads from it and drops its
+/// input (see [`read_eval_lean`]).
+pub(super) fn make_lean(record: &mut Record) {
+    let letter = record
+        .response
+        .as_deref()
+        .and_then(crate::mmiq::extract::extract_choice)
+        .map(String::from)
+        .unwrap_or_default();
+    record.response = Some(letter);
+    record.input = None;
+}
+
+pub(super) fn parse_member(file: &str, name: &str, bytes: &[u8]) -> Result<Value, HarnessError> {
     let label = format!("{file}: {name}");
     let text = super::text(&label, bytes)?;
     super::json_doc(&label, text)
 }
 
 /// The task, model and summary rows of a log's header (or of a `.json` log's top level).
-fn from_header(
+pub(super) fn from_header(
     file: &str,
     format: HarnessFormat,
     header: &Value,
@@ -291,7 +297,7 @@ fn content_text(v: &Value) -> Option<String> {
 }
 
 /// One sample (a `samples/` member, or an element of a `.json` log's `samples`).
-fn sample(label: &str, position: usize, v: &Value) -> Result<Record, HarnessError> {
+pub(super) fn sample(label: &str, position: usize, v: &Value) -> Result<Record, HarnessError> {
     let loc = || Location::file(label);
     let Value::Object(obj) = v else {
         return Err(HarnessError::BadValue {

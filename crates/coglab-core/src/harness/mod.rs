@@ -20,6 +20,7 @@
 //! be mapped is counted and listed ([`map::HarnessInfo`]).
 
 pub mod eee;
+pub mod eval_stream;
 pub mod inspect;
 pub mod jspsych;
 pub mod kiva_challenge;
