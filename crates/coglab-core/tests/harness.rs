@@ -1167,3 +1167,50 @@ fn malformed_eval_streams() {
         assert!(got.contains(want), "got {got}\nwant {want}");
     }
 }
+
+#[test]
+fn an_eval_read_as_it_arrived_scores_as_its_bytes() {
+    use coglab_core::harness::eval_stream::EvalStream;
+    use coglab_core::leaderboard::{score_files, score_files_with, InputRef, Prepared};
+    let key_bytes = fixture("key.jsonl");
+    let eval = eval_zstd(&eval_members());
+    let inputs = [
+        InputRef {
+            path: "key.jsonl",
+            bytes: &key_bytes,
+            model: None,
+        },
+        InputRef {
+            path: "run.eval",
+            bytes: &eval,
+            model: None,
+        },
+    ];
+    let whole = score_files(&inputs, |_, _, _| {});
+    // As the worker does: the .eval pushed in 1 KB pieces, its bytes not kept.
+    let mut s = EvalStream::new("run.eval", false);
+    for part in eval.chunks(1024) {
+        s.push(part).unwrap();
+    }
+    let streamed_inputs = [
+        inputs[0],
+        InputRef {
+            path: "run.eval",
+            bytes: b"",
+            model: None,
+        },
+    ];
+    let streamed = score_files_with(
+        &streamed_inputs,
+        &[],
+        vec![None, Some(Prepared::Harness(s.finish()))],
+        |_, _, _| {},
+    );
+    assert_eq!(
+        streamed.files[1].status, "ok",
+        "{:?}",
+        streamed.files[1].message
+    );
+    assert_eq!(streamed.mmiq, whole.mmiq);
+    assert_eq!(streamed.mmiq[0].report.overall.correct, 3);
+}

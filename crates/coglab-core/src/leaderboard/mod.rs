@@ -279,6 +279,9 @@ pub enum Prepared {
     MmiqKey(Result<AnswerKey, mmiq::MmiqError>),
     /// MM-IQ predictions.
     MmiqPredictions(Result<Predictions, mmiq::MmiqError>),
+    /// A harness file read as it arrived (an Inspect `.eval`:
+    /// [`crate::harness::eval_stream::EvalStream`]).
+    Harness(Result<crate::harness::HarnessFile, crate::harness::HarnessError>),
 }
 
 impl Prepared {
@@ -287,6 +290,7 @@ impl Prepared {
         match self {
             Prepared::MmiqKey(_) => FileKind::MmiqKey,
             Prepared::MmiqPredictions(_) => FileKind::MmiqPredictions,
+            Prepared::Harness(_) => FileKind::Harness,
         }
     }
 }
@@ -462,7 +466,12 @@ pub fn score_files_with(
             FileKind::Harness => {
                 progress(done, total, f.path);
                 done += 1;
-                harness_file(f, key.as_ref(), inputs, &kinds, &mut out, i);
+                match prepared[i].take() {
+                    Some(Prepared::Harness(read)) => {
+                        harness_mmiq(f, key.as_ref(), read, &mut out, i);
+                    }
+                    _ => harness_file(f, key.as_ref(), inputs, &kinds, &mut out, i),
+                }
             }
             FileKind::Unknown => {
                 done += 1;
@@ -652,33 +661,42 @@ fn harness_file(
                 Err(e) => fail(&mut out.files[i], e.to_string()),
             }
         }
-        _ => {
-            let Some(key) = key else {
-                waiting(
-                    &mut out.files[i],
-                    "waits for the MM-IQ answer key (MMIQ_benchmark_answer_dict.jsonl): \
-                     add it, and this file is scored with it",
-                );
-                return;
-            };
-            match harness::read_as(f.path, f.bytes, format)
-                .and_then(|h| Ok((harness::map::score_mmiq(&h, key, true)?, h.model)))
-            {
-                Ok((report, model)) => {
-                    if f.model.is_none() {
-                        if let Some(m) = model {
-                            out.files[i].model = m;
-                        }
-                    }
-                    out.mmiq.push(MmiqRow {
-                        id: 0,
-                        model: out.files[i].model.clone(),
-                        report,
-                    });
+        _ => harness_mmiq(f, key, harness::read_as(f.path, f.bytes, format), out, i),
+    }
+}
+
+/// A harness file's records (read, or its reading error) scored against the MM-IQ key, or
+/// waiting for it.
+fn harness_mmiq(
+    f: &InputRef<'_>,
+    key: Option<&AnswerKey>,
+    read: Result<crate::harness::HarnessFile, crate::harness::HarnessError>,
+    out: &mut Scored,
+    i: usize,
+) {
+    let Some(key) = key else {
+        out.files[i].status = WAITING.into();
+        out.files[i].message = Some(
+            "waits for the MM-IQ answer key (MMIQ_benchmark_answer_dict.jsonl): \
+             add it, and this file is scored with it"
+                .into(),
+        );
+        return;
+    };
+    match read.and_then(|h| Ok((crate::harness::map::score_mmiq(&h, key, true)?, h.model))) {
+        Ok((report, model)) => {
+            if f.model.is_none() {
+                if let Some(m) = model {
+                    out.files[i].model = m;
                 }
-                Err(e) => fail(&mut out.files[i], e.to_string()),
             }
+            out.mmiq.push(MmiqRow {
+                id: 0,
+                model: out.files[i].model.clone(),
+                report,
+            });
         }
+        Err(e) => fail(&mut out.files[i], e.to_string()),
     }
 }
 
