@@ -104,6 +104,20 @@ make_seeds() {
     seed_named $t gold 14 $F/sem/prune.csv
   done
   seed_named gold_matrix prune 0 $F/sem/prune.csv
+  local H=$F/harness
+  seed_named harness_lmms s1 0 $H/20240601_120000_samples_mmiq.jsonl
+  seed_named harness_lmms s2 0 $H/20231105_samples_mmiq_test.jsonl
+  seed_named harness_lmms s3 0 $H/20240110_samples_mm_iq.jsonl
+  seed_named harness_lmms results 1 $H/20240601_120000_results.json
+  seed_named harness_vlmevalkit circular 0 $H/GPT4o_MMIQ_CIRC_gpt-4o-mini_result.tsv
+  seed harness_inspect_json $H/inspect_log.json
+  seed_named harness_jspsych csv 0 $H/kiva_run_jspsych.csv
+  seed_named harness_jspsych json 1 $H/kiva_run_jspsych.json
+  seed_joined harness_kiva_challenge json $H/kiva_challenge_annotations.json $H/kiva_challenge_results.json
+  seed_joined harness_kiva_challenge csv $H/kiva_challenge_annotations.json $H/kiva_challenge_results.csv
+  # EEE and .eval seeds are written by the core's tests (COGLAB_FUZZ_SEEDS, see tests/harness.rs).
+  [ -d fuzz/seeds-generated ] && for t in harness_eee harness_inspect_eval; do
+    seed $t fuzz/seeds-generated/$t/*; done
   mkdir -p fuzz/corpus/review_import fuzz/corpus/selftest_folder
   printf '\001set,key,id,hop,hop_name,judge,judge_r,judge_d,judge_k,score,r,d,k,note\ns,q1,q1,,,3,,,,2,,,,\n' \
     > fuzz/corpus/review_import/csv

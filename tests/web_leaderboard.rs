@@ -45,6 +45,7 @@ fn fixture() -> Board {
         model: m.into(),
         kind,
         source: "fixture".into(),
+        harness: None,
         family: "unknown".into(),
         size: "unknown".into(),
         cells,
@@ -163,4 +164,27 @@ fn fold_case_is_full_unicode_lower_case() {
         assert_eq!(fold_case(s), s.to_lowercase(), "{s}");
     }
     assert_eq!(fold_case("ΟΔΟΣ"), "οδος");
+}
+
+#[wasm_bindgen_test]
+async fn a_harness_row_says_which_harness_produced_it() {
+    let root = host();
+    let state = RwSignal::new(ViewState::default());
+    let mut board = fixture();
+    board.rows[1].harness = Some("lmms-eval".into());
+    let _h = leptos::mount::mount_to(root.clone(), move || {
+        view! { <BoardTable board=Signal::stored(board.clone()) state=state stem="t" /> }
+    });
+    settle().await;
+    // Only row B came from a harness file: its badge names the harness, and so does the row.
+    assert_eq!(texts(&root, "[data-testid=row-harness]"), ["via lmms-eval"]);
+    let b = el(&root, "tr[data-model=B]");
+    assert_eq!(
+        b.get_attribute("data-harness").as_deref(),
+        Some("lmms-eval")
+    );
+    assert_eq!(
+        el(&root, "tr[data-model=C]").get_attribute("data-harness"),
+        None
+    );
 }

@@ -39,7 +39,45 @@ pub const TARGETS: &[&str] = &[
     "review_build",
     "review_import",
     "selftest_folder",
+    "harness_lmms",
+    "harness_vlmevalkit",
+    "harness_inspect_json",
+    "harness_inspect_eval",
+    "harness_eee",
+    "harness_jspsych",
+    "harness_kiva_challenge",
 ];
+
+/// The 4-item MM-IQ key the harness targets map records onto (ids 0-3, with MD5s).
+const HARNESS_KEY: &str = concat!(
+    r#"{"category": "Mathematical", "MD5": "5d41402abc4b2a76b9719d911017c592", "data_id": 0, "answer": "B"}"#,
+    "\n",
+    r#"{"category": "Mathematical", "MD5": "7d793037a0760186574b0282f2f435e7", "data_id": 1, "answer": "C"}"#,
+    "\n",
+    r#"{"category": "2D-Geometry", "MD5": "acbd18db4cc2f85cedef654fccc4a4d8", "data_id": 2, "answer": "A"}"#,
+    "\n",
+    r#"{"category": "2D-Geometry", "MD5": "37b51d194a7513e45b56f6524f2d51f2", "data_id": 3, "answer": "D"}"#,
+    "\n",
+);
+
+/// A harness file read, then mapped onto [`HARNESS_KEY`] (or scored as a KiVA run).
+fn harness_mapped(
+    file: Result<coglab_core::harness::HarnessFile, coglab_core::harness::HarnessError>,
+) {
+    use coglab_core::harness::{map, HarnessFormat};
+    let Ok(file) = file else { return };
+    match file.format {
+        HarnessFormat::JsPsychCsv | HarnessFormat::JsPsychJson => {
+            let _ = map::score_kiva_human(&file);
+        }
+        _ => {
+            if let Ok(key) = mmiq::AnswerKey::parse("key.jsonl", HARNESS_KEY) {
+                let _ = map::score_mmiq(&file, &key, true)
+                    .map(|r| coglab_core::harness::eee::write_mmiq(&r, "m", "0"));
+            }
+        }
+    }
+}
 
 /// File names a dropped file may have: one per format the leaderboard and the Review page
 /// detect (the name steers detection as a user's file name does).
@@ -218,6 +256,59 @@ pub fn run(name: &str, data: &[u8]) {
             }
         }
         "mmiq_sliced" => mmiq_sliced(data),
+        "harness_lmms" => {
+            // lmms-eval samples (JSONL, three answer shapes) or results.json, by the first byte.
+            use coglab_core::harness::lmms;
+            let (path, bytes) = named(data, &["x_samples_mmiq.jsonl", "x_results.json"]);
+            if path.ends_with(".jsonl") {
+                harness_mapped(lmms::read_samples(path, bytes));
+            } else {
+                let _ = lmms::read_results(path, bytes);
+            }
+            let _ = coglab_core::harness::detect(path, bytes);
+        }
+        "harness_vlmevalkit" => {
+            use coglab_core::harness::vlmevalkit;
+            let (path, bytes) = named(data, &["m_MMIQ_j_result.tsv", "m_MMIQ.csv", "m_MMIQ.json"]);
+            let kind = match path.rsplit('.').next() {
+                Some("tsv") => mmiq::TableKind::Tsv,
+                Some("csv") => mmiq::TableKind::Csv,
+                _ => mmiq::TableKind::Json,
+            };
+            harness_mapped(vlmevalkit::read(path, kind, bytes));
+        }
+        "harness_inspect_json" => {
+            harness_mapped(coglab_core::harness::inspect::read_json("log.json", data));
+        }
+        "harness_inspect_eval" => {
+            // An .eval zip (deflate, stored or zstd members), read member by member.
+            let cursor = std::io::Cursor::new(data);
+            harness_mapped(coglab_core::harness::inspect::read_eval(
+                "log.eval",
+                cursor,
+                |_, _| {},
+            ));
+        }
+        "harness_eee" => {
+            use coglab_core::harness::eee;
+            let (path, bytes) = named(data, &["eee.jsonl", "eee_aggregate.json"]);
+            if path.ends_with(".jsonl") {
+                harness_mapped(eee::read_instances(path, bytes));
+            } else {
+                let _ = eee::read_aggregate(path, bytes);
+            }
+        }
+        "harness_jspsych" => {
+            let (path, bytes) = named(data, &["run.csv", "run.json"]);
+            harness_mapped(coglab_core::harness::jspsych::read(path, bytes));
+        }
+        "harness_kiva_challenge" => {
+            let parts = split(data, 2);
+            let _ = coglab_core::harness::kiva_challenge::score(
+                ("ann.json", parts[0]),
+                ("res.json", parts[1]),
+            );
+        }
         "leaderboard_drop" => {
             // Up to four dropped files, each named by its first byte: detection, every
             // parser and scorer the leaderboard reaches, as the page's drop runs them.

@@ -64,6 +64,9 @@ pub struct BoardRow {
     pub kind: RowKind,
     /// Where the row comes from (paper and table, or the file names).
     pub source: String,
+    /// The harness that produced a computed row's file (`lmms-eval`, `Inspect`, ...), when it
+    /// was not the benchmark's own format.
+    pub harness: Option<String>,
     /// Model family, or `unknown`.
     pub family: String,
     /// Model size, `proprietary`, or `unknown`.
@@ -604,11 +607,17 @@ pub fn BoardTable(
                             let rank_cell = crate::components::rank_panel::rank_cell(marks.is_some(), r.kind, rank);
                             let paired_cell = with_paired.then(|| crate::components::rank_panel::paired_cell(r.kind, mark.as_ref()));
                             view! {
-                                <tr data-testid=format!("{stem}-{badge}-row") data-model=r.model.clone() data-kind=kind class=format!("kind-{kind}")>
+                                <tr data-testid=format!("{stem}-{badge}-row") data-model=r.model.clone() data-kind=kind class=format!("kind-{kind}")
+                                    data-harness=r.harness.clone()>
                                     {rank_cell}
                                     {paired_cell}
                                     <th scope="row">{r.model.clone()}" "
                                         <span class=format!("badge {badge}") title=r.source.clone()>{badge}</span>
+                                        {r.harness.clone().map(|h| view! {
+                                            <span class="badge harness" data-testid="row-harness"
+                                                title=format!("read from {h} output, mapped onto the benchmark's items and scored with its own rules")>
+                                                {format!("via {h}")}</span>
+                                        })}
                                         {r.cite.clone().map(|(text, url)| view! {
                                             <a class="row-source" href=url target="_blank" rel="noopener"
                                                 title=r.source.clone() data-testid="row-source">{text}</a>
@@ -677,6 +686,7 @@ mod tests {
             model: model.into(),
             kind,
             source: String::new(),
+            harness: None,
             family: if model.starts_with('g') {
                 "GPT".into()
             } else {

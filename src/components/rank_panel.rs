@@ -399,6 +399,7 @@ mod tests {
             family: "unknown".into(),
             size: "unknown".into(),
             cells: vec![],
+            harness: None,
             cite: None,
             flag: None,
             published: false,

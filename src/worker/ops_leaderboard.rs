@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use super::api::{self, Compared, FileRef, RowId};
 use super::host::{self, Progress};
 use super::protocol::{self, InputFile};
+use coglab_core::harness::eval_stream::EvalStream;
 use coglab_core::kiva::RegenerationAnswers;
 use coglab_core::leaderboard::detail::{
     compare_kiva, compare_mmiq, kiva_trials, mmiq_items, ItemsPage, TrialsPage,
@@ -203,16 +204,23 @@ pub async fn score(args: api::Score, progress: &Progress) -> Result<Scored, Stri
     Ok(scored)
 }
 
-/// An MM-IQ JSONL file parsed piece by piece as it is read.
+/// An MM-IQ JSONL file, or an Inspect `.eval` log, parsed piece by piece as it is read.
 enum Reader {
     Key(KeyReader),
     Predictions(PredictionsReader),
+    Eval(Box<EvalStream>),
+}
+
+/// Why a [`Reader`] stopped.
+enum Failure {
+    Mmiq(MmiqError),
+    Harness(coglab_core::harness::HarnessError),
 }
 
 /// A [`Reader`] and the first error it gave (after which the rest of the file is not read).
 struct Parser {
     reader: Reader,
-    failed: Option<MmiqError>,
+    failed: Option<Failure>,
 }
 
 impl Parser {
@@ -221,6 +229,18 @@ impl Parser {
     /// for any other file, which is read whole.
     fn for_file(name: &str, chosen: Option<FileKind>, head: &[u8], size: f64) -> Option<Self> {
         let kind = chosen.unwrap_or_else(|| coglab_core::leaderboard::detect(name, head));
+        if kind == FileKind::Harness
+            && coglab_core::harness::detect(name, head)
+                == Some(coglab_core::harness::HarnessFormat::InspectEval)
+        {
+            // An Inspect log: one member at a time (a large one with each response reduced
+            // to its MM-IQ letter as it is read, as MM-IQ JSONL is read lean).
+            let lean = size > coglab_core::mmiq::LEAN_INPUT_BYTES as f64;
+            return Some(Self {
+                reader: Reader::Eval(Box::new(EvalStream::new(name, lean))),
+                failed: None,
+            });
+        }
         let reader = match (kind, coglab_core::mmiq::detect(name, head)?) {
             (FileKind::MmiqKey, MmiqFormat::AnswerKey) => Reader::Key(KeyReader::new(name)),
             (FileKind::MmiqPredictions, MmiqFormat::PredictionsJsonl) => {
@@ -239,20 +259,22 @@ impl Parser {
         if self.failed.is_some() {
             return false;
         }
-        let result = match &mut self.reader {
-            Reader::Key(r) => r.push(slice),
-            Reader::Predictions(r) => r.push(slice),
+        self.failed = match &mut self.reader {
+            Reader::Key(r) => r.push(slice).err().map(Failure::Mmiq),
+            Reader::Predictions(r) => r.push(slice).err().map(Failure::Mmiq),
+            Reader::Eval(r) => r.push(slice).err().map(Failure::Harness),
         };
-        self.failed = result.err();
         self.failed.is_none()
     }
 
     fn finish(self) -> Prepared {
         match (self.reader, self.failed) {
-            (Reader::Key(_), Some(e)) => Prepared::MmiqKey(Err(e)),
-            (Reader::Key(r), None) => Prepared::MmiqKey(r.finish()),
-            (Reader::Predictions(_), Some(e)) => Prepared::MmiqPredictions(Err(e)),
-            (Reader::Predictions(r), None) => Prepared::MmiqPredictions(r.finish()),
+            (Reader::Key(_), Some(Failure::Mmiq(e))) => Prepared::MmiqKey(Err(e)),
+            (Reader::Key(r), _) => Prepared::MmiqKey(r.finish()),
+            (Reader::Predictions(_), Some(Failure::Mmiq(e))) => Prepared::MmiqPredictions(Err(e)),
+            (Reader::Predictions(r), _) => Prepared::MmiqPredictions(r.finish()),
+            (Reader::Eval(_), Some(Failure::Harness(e))) => Prepared::Harness(Err(e)),
+            (Reader::Eval(r), _) => Prepared::Harness(r.finish()),
         }
     }
 }

@@ -46,6 +46,9 @@ pub enum Command {
     /// Item analysis across models and humans: classical statistics, Rasch/2PL, flags, a
     /// reduced subset.
     Items(ItemsArgs),
+    /// Write scored sets in another harness's format.
+    #[command(subcommand)]
+    Export(ExportCommand),
     /// Score a leaderboard folder (its `leaderboard.toml` and the files it lists) into a
     /// static bundle for the site: index, item chunks, static boards, audit.
     Publish(PublishArgs),
@@ -76,6 +79,34 @@ pub struct VerifyArgs {
     /// The leaderboard folder (default: the one the bundle's `source.txt` names).
     #[arg(long, value_name = "DIR")]
     pub inputs: Option<String>,
+}
+
+/// `coglab export <format>`.
+#[derive(Debug, Subcommand)]
+pub enum ExportCommand {
+    /// Every Eval Ever 0.2.1 records (an aggregate JSON and instance JSONL per scored file).
+    Eee(ExportEeeArgs),
+}
+
+/// Arguments of `coglab export eee`.
+#[derive(Debug, Args)]
+pub struct ExportEeeArgs {
+    /// The MM-IQ answer key the files are scored with.
+    #[arg(long, value_name = "KEY")]
+    pub answers: String,
+    /// Scored sets: any predictions or harness file `coglab score mmiq` takes.
+    #[arg(value_name = "SCORED", required = true)]
+    pub scored: Vec<String>,
+    /// Folder the records are written to (`DIR/<model>/<id>.json` and `.jsonl`).
+    #[arg(long, value_name = "DIR")]
+    pub out: String,
+    /// Model name (default: named by the file, else guessed from its path, as the leaderboard
+    /// does); only with one SCORED file.
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+    /// `retrieved_timestamp` written (Unix seconds; default: now).
+    #[arg(long, value_name = "SECONDS")]
+    pub timestamp: Option<u64>,
 }
 
 /// Arguments of `coglab items`.

@@ -7,7 +7,7 @@ mod cli;
 mod commands;
 
 use clap::Parser;
-use cli::{Cli, Command, CompareCommand, ExtractCommand, ScoreCommand};
+use cli::{Cli, Command, CompareCommand, ExportCommand, ExtractCommand, ScoreCommand};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -34,6 +34,7 @@ fn main() -> ExitCode {
         }
         Command::Publish(a) => commands::publish::publish(a),
         Command::Verify(a) => commands::publish::verify(a),
+        Command::Export(ExportCommand::Eee(a)) => commands::export::eee(a),
         Command::Rank(a) => {
             commands::rank::RankOptions::from_cli(a).and_then(|opts| commands::rank::run(&opts))
         }

@@ -11,6 +11,8 @@
 //! - [`location`]: where in an input file a problem was found, shared by every parser's errors.
 //! - [`reported`]: the results reported in the benchmarks' papers, as bundled reference tables.
 //! - [`mmiq`], [`kiva`], [`mmopera`]: each benchmark's parsers and scorers.
+//! - [`harness`]: files other harnesses write (lmms-eval, VLMEvalKit, Inspect, Every Eval Ever,
+//!   jsPsych, the KiVA challenge), mapped onto benchmark items.
 //! - [`selftest`]: the KiVA self-test's trial generator, scoring and export.
 //! - [`ranks`]: leaderboard ranks that hold up: paired tests, adjusted p-values, rank groups,
 //!   coverage, clustered errors, extraction and judge robustness.
@@ -23,6 +25,7 @@
 #![forbid(unsafe_code)]
 
 pub mod encoding;
+pub mod harness;
 pub mod items;
 pub mod kiva;
 pub mod leaderboard;

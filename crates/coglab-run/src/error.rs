@@ -6,6 +6,7 @@
 //! `file`, `line`, `field`, `expected` and `found`.
 
 use coglab_core::encoding::NotTextError;
+use coglab_core::harness::HarnessError;
 use coglab_core::items::ItemsError;
 use coglab_core::kiva::KivaError;
 use coglab_core::location::Location;
@@ -173,6 +174,37 @@ impl From<MmiqError> for Located {
     }
 }
 
+impl From<HarnessError> for Located {
+    fn from(e: HarnessError) -> Self {
+        let l = Located::message(e.to_string());
+        match e {
+            HarnessError::NotText(n) => n.into(),
+            HarnessError::Mmiq(m) => m.into(),
+            HarnessError::Kiva(k) => k.into(),
+            HarnessError::Empty { file, expected } => l.file(&file).expected(expected),
+            HarnessError::NotUtf8 { location, .. } => l.at(&location).expected("UTF-8 text"),
+            HarnessError::Json { location, .. } => l.at(&location).expected("valid JSON"),
+            HarnessError::Csv { location, .. } => l.at(&location).expected("valid CSV"),
+            HarnessError::Missing { location, expected } => l.at(&location).expected(expected),
+            HarnessError::BadValue {
+                location,
+                expected,
+                found,
+            } => l.at(&location).expected(expected).found(found),
+            HarnessError::WrongTask {
+                file,
+                expected,
+                found,
+                ..
+            } => l.file(&file).expected(expected).found(found),
+            HarnessError::Zip { file, .. }
+            | HarnessError::Unknown { file, .. }
+            | HarnessError::NothingMapped { file, .. } => l.file(&file),
+            _ => l,
+        }
+    }
+}
+
 impl From<KivaError> for Located {
     fn from(e: KivaError) -> Self {
         let l = Located::message(e.to_string());
@@ -307,6 +339,7 @@ macro_rules! input_from {
 }
 input_from!(
     NotTextError,
+    HarnessError,
     MmiqError,
     KivaError,
     MmoperaError,

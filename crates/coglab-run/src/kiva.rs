@@ -34,10 +34,19 @@ impl Serialize for KivaScore {
     }
 }
 
+/// Whether a file is jsPsych data ([`coglab_core::harness::jspsych`]).
+fn is_jspsych(path: &str, bytes: &[u8]) -> bool {
+    use coglab_core::harness::{detect, HarnessFormat};
+    matches!(
+        detect(path, bytes),
+        Some(HarnessFormat::JsPsychCsv | HarnessFormat::JsPsychJson)
+    )
+}
+
 /// `coglab score kiva PATH... [--human HUMAN_CSV] [--trials]`. A file given as `human` is read
 /// as the adults' data whatever its header; among the other files, one whose header starts with
-/// `ParticipantID` is. `null` says how model answers naming no option are counted (the
-/// adults' file has none).
+/// `ParticipantID` is, and so is jsPsych data of a KiVA run (`trial_type`, `trial_index`).
+/// `null` says how model answers naming no option are counted (the adults' file has none).
 ///
 /// # Errors
 /// [`RunError::Usage`] for two human files; [`RunError::Input`] for unreadable or invalid
@@ -58,7 +67,7 @@ pub fn score(
     let skipped_links = list.skipped.clone();
     let mut runs: Vec<(String, Vec<u8>)> = Vec::new();
     for (p, bytes) in files {
-        if is_human(&bytes) {
+        if is_human(&bytes) || is_jspsych(&p, &bytes) {
             if let Some((first, _)) = &human {
                 return Err(RunError::Usage(format!(
                     "score kiva: two human data files given ({first} and {p}); give one"
@@ -70,6 +79,10 @@ pub fn score(
         }
     }
     let human_report = match &human {
+        // A jsPsych run: its KiVA trials scored as the self-test export is.
+        Some((p, b)) if is_jspsych(p, b) => Some(coglab_core::harness::map::score_kiva_human(
+            &coglab_core::harness::jspsych::read(p, b)?,
+        )?),
         Some((p, b)) => Some(score_human(&HumanData::parse(p, b)?)?),
         None => None,
     };

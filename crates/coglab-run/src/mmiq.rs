@@ -152,6 +152,34 @@ impl Input {
         })
     }
 
+    /// Reads a harness file ([`coglab_core::harness`]): an Inspect `.eval` from the open file
+    /// member by member (never whole in memory; unless `responses`, each response reduced to
+    /// its MM-IQ letter as it is read), any other format whole.
+    ///
+    /// # Errors
+    /// The harness reader's located error, or a read error naming the path.
+    pub fn read_harness(
+        self,
+        format: coglab_core::harness::HarnessFormat,
+        responses: bool,
+    ) -> Result<coglab_core::harness::HarnessFile, RunError> {
+        use coglab_core::harness::{inspect, read_as, HarnessFormat};
+        if format == HarnessFormat::InspectEval {
+            if let Body::File(file) = self.body {
+                let reader = std::io::BufReader::new(file);
+                // Without --items nothing per item is printed: each response is reduced to
+                // its letter as it is read (the scores are the same).
+                return Ok(if responses {
+                    inspect::read_eval(&self.name, reader, |_, _| {})?
+                } else {
+                    inspect::read_eval_lean(&self.name, reader, |_, _| {})?
+                });
+            }
+        }
+        let name = self.name.clone();
+        Ok(read_as(&name, &self.into_bytes()?, format)?)
+    }
+
     /// The whole input in memory (for the formats read at once: tables, workbooks, summaries).
     ///
     /// # Errors
@@ -242,6 +270,9 @@ struct Precomputed<'a> {
 pub enum MmiqScore {
     /// A VLMEvalKit `_acc.csv`: its pre-computed accuracies, as they are.
     Precomputed(AccSummary),
+    /// A harness summary file (lmms-eval `results.json`, an Every Eval Ever aggregate
+    /// record): its figures, as they are.
+    Summary(coglab_core::harness::HarnessFile),
     /// Predictions scored against the key.
     Scored {
         /// The report (per item rows only when asked for).
@@ -260,6 +291,23 @@ impl Serialize for MmiqScore {
                 summary,
             }
             .serialize(s),
+            MmiqScore::Summary(file) => {
+                #[derive(Serialize)]
+                struct Summary<'a> {
+                    benchmark: &'static str,
+                    precomputed: bool,
+                    harness: &'static str,
+                    #[serde(flatten)]
+                    file: &'a coglab_core::harness::HarnessFile,
+                }
+                Summary {
+                    benchmark: "mmiq",
+                    precomputed: true,
+                    harness: file.format.harness().label(),
+                    file,
+                }
+                .serialize(s)
+            }
             // overall.accuracy stays MM-IQ's (over the items in the file); coverage and
             // accuracy_all_items (missing items counted wrong) are added beside it.
             MmiqScore::Scored { report, coverage } => {
@@ -290,7 +338,51 @@ pub fn score(
         let summary = AccSummary::parse(&name, &input.into_bytes()?)?;
         return Ok(MmiqScore::Precomputed(summary));
     }
-    let (answer_key, preds) = with_key(key, || read_preds(input, items))?;
+    if let Some(format) = coglab_core::harness::detect(&input.name, &input.head) {
+        // A harness file: its records mapped onto the key's items (see coglab_core::harness).
+        let (answer_key, file) = with_key(key, || input.read_harness(format, items))?;
+        if format.is_summary() {
+            return Ok(MmiqScore::Summary(file));
+        }
+        let report = coglab_core::harness::map::score_mmiq(&file, &answer_key, items);
+        let size = answer_key.items.len();
+        dispose(answer_key);
+        let report = report?;
+        let coverage = mmiq_coverage(&report, size);
+        return Ok(MmiqScore::Scored {
+            report: Box::new(report),
+            coverage,
+        });
+    }
+    let table = match input.format() {
+        Some(MmiqFormat::VlmEvalKit(kind)) => Some(kind),
+        _ => None,
+    };
+    let (answer_key, preds) = match table {
+        // A VLMEvalKit table: circular and judge tables are read as harness files.
+        Some(kind) => {
+            let name = input.name.clone();
+            let bytes = input.into_bytes()?;
+            let (answer_key, harness) = with_key(key, || {
+                Ok(coglab_core::harness::vlmevalkit::read(&name, kind, &bytes)
+                    .ok()
+                    .filter(coglab_core::harness::vlmevalkit::needs_harness))
+            })?;
+            if let Some(file) = harness {
+                let report = coglab_core::harness::map::score_mmiq(&file, &answer_key, items);
+                let size = answer_key.items.len();
+                dispose(answer_key);
+                let report = report?;
+                let coverage = mmiq_coverage(&report, size);
+                return Ok(MmiqScore::Scored {
+                    report: Box::new(report),
+                    coverage,
+                });
+            }
+            (answer_key, Predictions::parse(&name, &bytes)?)
+        }
+        None => with_key(key, || read_preds(input, items))?,
+    };
     // Without --items nothing is kept per item (the totals are the same).
     let report = if items {
         score_owned(&answer_key, preds)

@@ -53,6 +53,7 @@ fn row(model: &str, kind: RowKind, source: String, cells: Vec<Option<BoardCell>>
         model: model.to_string(),
         kind,
         source,
+        harness: None,
         family,
         size,
         cells,
@@ -182,13 +183,18 @@ pub fn mmiq_board(
                 .iter()
                 .map(|c| r.report.by_category.get(*c).map(|a| acc_cell(a, ""))),
         );
+        let harness = r.report.harness.as_ref().map(|h| h.harness_label.clone());
         let mut computed_row = row(
             &r.model,
             RowKind::Computed,
-            format!("computed from {}", r.report.file),
+            match &harness {
+                Some(h) => format!("computed from {} ({h} output)", r.report.file),
+                None => format!("computed from {}", r.report.file),
+            },
             cells,
         );
         computed_row.row_id = Some(r.id);
+        computed_row.harness = harness;
         rows.push(computed_row);
     }
     for a in acc {
@@ -384,8 +390,10 @@ pub fn kiva_board(
     for r in computed.iter().filter(|r| r.report.variant == variant) {
         // Dropped adult human data is a baseline; a self-test export (one participant,
         // labelled "<id> (self-test)" by the core) is that person's computed row.
+        // A jsPsych run (a harness file) is likewise its participants' computed row.
         let kind = if r.report.source == coglab_core::kiva::Source::Human
             && !r.model.ends_with(" (self-test)")
+            && r.report.harness.is_none()
         {
             RowKind::Baseline
         } else {
@@ -404,6 +412,7 @@ pub fn kiva_board(
             row.kind = RowKind::Baseline;
         }
         row.row_id = Some(r.id);
+        row.harness = r.report.harness.as_ref().map(|h| h.harness_label.clone());
         rows.push(row);
     }
     if let Some(v) = bundled {

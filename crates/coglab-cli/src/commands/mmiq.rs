@@ -29,9 +29,36 @@ pub fn score(a: &ScoreMmiqArgs) -> Result<(), CliError> {
     let mut out = String::new();
     match &scored {
         MmiqScore::Precomputed(summary) => print_acc_summary(&mut out, summary),
+        MmiqScore::Summary(file) => print_harness_summary(&mut out, file),
         MmiqScore::Scored { report, .. } => print_report(&mut out, report),
     }
     emit(&out)
+}
+
+/// A harness summary file's figures, as the file gives them.
+fn print_harness_summary(out: &mut String, file: &coglab_core::harness::HarnessFile) {
+    outln!(
+        out,
+        "{} ({}, figures as given: not recomputed)",
+        file.file,
+        file.format.label()
+    );
+    for r in &file.summary {
+        let se = r
+            .stderr
+            .map_or_else(|| "-".to_string(), |v| format!("{v:.4}"));
+        let n = r.n.map_or_else(|| "-".to_string(), |v| v.to_string());
+        outln!(
+            out,
+            "  {:<24} {:<18} {:<20} {:>8.4}  SE {:>8}  n {:>6}",
+            r.task,
+            r.filter.as_deref().unwrap_or(""),
+            r.metric,
+            r.value,
+            se,
+            n
+        );
+    }
 }
 
 /// `coglab extract mmiq PRED`: one `{"data_id", "parsed"}` JSON line per prediction row.
@@ -189,6 +216,67 @@ fn print_report(out: &mut String, r: &MmiqReport) {
         outln!(out, "  skipped {n}: {reason}");
     }
     print_warnings(out, &r.warnings);
+    if let Some(h) = &r.harness {
+        print_harness(out, h);
+    }
+}
+
+/// Which harness produced the file, what did not map, where its verdicts differ from ours.
+fn print_harness(out: &mut String, h: &coglab_core::harness::map::HarnessInfo) {
+    let by: Vec<String> = h
+        .mapped_by
+        .iter()
+        .map(|(k, n)| format!("{n} by {k}"))
+        .collect();
+    outln!(
+        out,
+        "harness: {} ({}{}): {} records, {} mapped ({}), {} not mapped",
+        h.harness_label,
+        h.format.label(),
+        h.task
+            .as_deref()
+            .map(|t| format!(", task {t}"))
+            .unwrap_or_default(),
+        h.records,
+        h.mapped(),
+        by.join(", "),
+        h.unmapped.len()
+    );
+    for u in &h.unmapped {
+        outln!(
+            out,
+            "  not mapped: {} (at {}): {}",
+            u.record,
+            u.position,
+            u.reason
+        );
+    }
+    outln!(
+        out,
+        "harness verdicts: {} given, {} differ from ours",
+        h.verdicts,
+        h.disagreements.len()
+    );
+    for d in &h.disagreements {
+        outln!(
+            out,
+            "  data_id {} (at {}): harness {}, ours {} (read {}, key {})",
+            d.data_id,
+            d.position,
+            if d.harness_correct { "right" } else { "wrong" },
+            if d.ours_correct { "right" } else { "wrong" },
+            d.parsed,
+            d.key
+        );
+    }
+    if let Some(c) = &h.circular {
+        outln!(
+            out,
+            "circular: {} of {} items right in every rotation",
+            c.all_correct,
+            c.items
+        );
+    }
 }
 
 fn print_warnings(out: &mut String, w: &coglab_core::mmiq::Warnings) {

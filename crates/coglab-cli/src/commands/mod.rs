@@ -8,6 +8,7 @@ macro_rules! outln {
     }};
 }
 
+pub mod export;
 pub mod items;
 pub mod kiva;
 pub mod mmiq;

@@ -232,6 +232,10 @@ pub struct KivaReport {
     /// Per-trial results (may be cleared before printing).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trials: Vec<TrialResult>,
+    /// The harness that produced the file and how its records mapped (`None` for KiVA's own
+    /// formats; see [`crate::harness`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub harness: Option<Box<crate::harness::map::HarnessInfo>>,
 }
 
 const STAGE_NAMES: [&str; 3] = ["cross", "within", "extrapolation"];
@@ -295,6 +299,7 @@ pub(crate) fn build_report(
         reaction_time: None,
         rt_correlation: None,
         trials,
+        harness: None,
     }
 }
 

@@ -44,6 +44,14 @@ pub fn detect(path: &str, bytes: &[u8]) -> FileKind {
     if gold::is_score_matrix(path, bytes) {
         return FileKind::ScoreMatrix;
     }
+    match crate::harness::detect(path, head) {
+        // A JSON array of {"id", "answer"} is also MM-OPERA's answers shape: it is a KiVA
+        // challenge result only when its name says KiVA (else MM-OPERA's reader has it).
+        Some(crate::harness::HarnessFormat::KivaResults)
+            if !lower.contains("kiva") && crate::mmopera::detect::detect(path, bytes).is_ok() => {}
+        Some(_) => return FileKind::Harness,
+        None => {}
+    }
     match mmiq::detect(path, head) {
         Some(MmiqFormat::AnswerKey) => return FileKind::MmiqKey,
         Some(MmiqFormat::PredictionsJsonl) => return FileKind::MmiqPredictions,
@@ -108,6 +116,16 @@ pub fn guess_model(path: &str) -> String {
         return "model".to_string();
     }
     let name = parts.last().copied().unwrap_or(path);
+    // lmms-eval writes `<output_path>/<model>/<date>_samples_<task>.jsonl`: the folder is the
+    // model; without one, what comes before `_samples_`.
+    if let Some((before, _)) = name.split_once("_samples_") {
+        if parts.len() > 1 {
+            return parts[parts.len() - 2].to_string();
+        }
+        if !before.is_empty() {
+            return before.to_string();
+        }
+    }
     let mut stem = name.rsplit_once('.').map_or(name, |(s, _)| s).to_string();
     // A benchmark tag after the model name: cut there (`_RIA`, `_ICA` for MM-OPERA, `_MMIQ`
     // for VLMEvalKit), when it is a whole `_`-separated part and something is left before it.
@@ -153,7 +171,7 @@ pub fn guess_model(path: &str) -> String {
 impl FileKind {
     /// The formats a user can choose for a staged file, in menu order (every kind the
     /// leaderboard scores).
-    pub const CHOOSABLE: [FileKind; 8] = [
+    pub const CHOOSABLE: [FileKind; 9] = [
         FileKind::MmiqKey,
         FileKind::MmiqPredictions,
         FileKind::MmiqTable,
@@ -162,6 +180,7 @@ impl FileKind {
         FileKind::KivaHuman,
         FileKind::Mmopera,
         FileKind::ScoreMatrix,
+        FileKind::Harness,
     ];
 
     /// A stable key (the serde name), e.g. for a `<select>` value or a stored record.
@@ -175,6 +194,7 @@ impl FileKind {
             FileKind::KivaHuman => "kiva_human",
             FileKind::Mmopera => "mmopera",
             FileKind::ScoreMatrix => "score_matrix",
+            FileKind::Harness => "harness",
             FileKind::Unknown => "unknown",
         }
     }
@@ -220,6 +240,12 @@ mod tests {
             ("InternVL2-8B_MMIQ_acc.csv", "InternVL2-8B"),
             ("InternVL2-8B_MMIQ_gpt-4o-mini_result.xlsx", "InternVL2-8B"),
             ("llava_predictions.jsonl", "llava"),
+            // lmms-eval: the model's folder, else the date before _samples_.
+            (
+                "logs/llava-ov-7b/20240601_samples_mmiq.jsonl",
+                "llava-ov-7b",
+            ),
+            ("20240601_samples_mmiq.jsonl", "20240601"),
             // A tag inside a word is not cut.
             ("mod_icarus_parsed.jsonl", "mod_icarus"),
             ("ricardo_outputs.jsonl", "ricardo"),

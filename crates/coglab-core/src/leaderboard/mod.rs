@@ -41,6 +41,9 @@ pub enum FileKind {
     Mmopera,
     /// A models × tasks score matrix (CSV/TSV/JSON, OpenVLM JSON) for Gold's weighted scores.
     ScoreMatrix,
+    /// A file another harness wrote ([`crate::harness`]: lmms-eval, Inspect, Every Eval Ever,
+    /// jsPsych, the KiVA challenge), mapped onto the benchmark's items.
+    Harness,
     /// Not recognised.
     Unknown,
 }
@@ -57,6 +60,9 @@ impl FileKind {
             FileKind::KivaHuman => "KiVA adult human data",
             FileKind::Mmopera => "MM-OPERA answers, judge scores or metadata",
             FileKind::ScoreMatrix => "score matrix (models × tasks)",
+            FileKind::Harness => {
+                "harness file (lmms-eval, Inspect, Every Eval Ever, jsPsych, KiVA challenge)"
+            }
             FileKind::Unknown => "not recognised",
         }
     }
@@ -156,6 +162,37 @@ pub struct Scored {
     /// MM-IQ rows from VLMEvalKit `_acc.csv` summaries (accuracies as given, no intervals).
     #[serde(default)]
     pub mmiq_acc: Vec<MmiqAccRow>,
+    /// Summary rows of harness summary files (lmms-eval `results.json`, Every Eval Ever
+    /// aggregate records), as given.
+    #[serde(default)]
+    pub harness_summary: Vec<HarnessSummaryRow>,
+    /// KiVA challenge results scored against their annotations.
+    #[serde(default)]
+    pub kiva_challenge: Vec<KivaChallengeRow>,
+}
+
+/// The summary figures of a harness summary file, as the file gives them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HarnessSummaryRow {
+    /// Model name.
+    pub model: String,
+    /// The harness that wrote the file (`lmms-eval`, `Every Eval Ever`).
+    pub harness: String,
+    /// The file.
+    pub file: String,
+    /// Its rows.
+    pub rows: Vec<crate::harness::SummaryRow>,
+}
+
+/// A KiVA challenge result file scored against the annotations.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KivaChallengeRow {
+    /// Model name.
+    pub model: String,
+    /// Always `KiVA challenge`: the harness whose files these are.
+    pub harness: String,
+    /// The report (per-trial items included).
+    pub report: crate::harness::kiva_challenge::ChallengeReport,
 }
 
 /// An MM-IQ row from a VLMEvalKit `_acc.csv` summary: the accuracies as given in the file,
@@ -266,6 +303,9 @@ pub enum Prepared {
     MmiqKey(Result<AnswerKey, mmiq::MmiqError>),
     /// MM-IQ predictions.
     MmiqPredictions(Result<Predictions, mmiq::MmiqError>),
+    /// A harness file read as it arrived (an Inspect `.eval`:
+    /// [`crate::harness::eval_stream::EvalStream`]).
+    Harness(Result<crate::harness::HarnessFile, crate::harness::HarnessError>),
 }
 
 impl Prepared {
@@ -274,6 +314,7 @@ impl Prepared {
         match self {
             Prepared::MmiqKey(_) => FileKind::MmiqKey,
             Prepared::MmiqPredictions(_) => FileKind::MmiqPredictions,
+            Prepared::Harness(_) => FileKind::Harness,
         }
     }
 }
@@ -374,6 +415,17 @@ pub fn score_files_with(
                     );
                     continue;
                 };
+                // A circular or judge VLMEvalKit table is read as a harness file (its rotations
+                // and the judge's verdicts kept); any other as MM-IQ's own table.
+                if kinds[i] == FileKind::MmiqTable && prepared[i].is_none() {
+                    if let Some(row) = vlmevalkit_table(f, key, &out.files[i].model) {
+                        match row {
+                            Ok(row) => out.mmiq.push(row),
+                            Err(e) => fail(&mut out.files[i], e),
+                        }
+                        continue;
+                    }
+                }
                 let parsed = match prepared[i].take() {
                     Some(Prepared::MmiqPredictions(p)) => p,
                     _ => Predictions::parse(f.path, f.bytes),
@@ -434,6 +486,16 @@ pub fn score_files_with(
                 match gold::score_matrix(f.path, f.bytes) {
                     Ok(row) => out.gold.push(row),
                     Err(e) => fail(&mut out.files[i], e),
+                }
+            }
+            FileKind::Harness => {
+                progress(done, total, f.path);
+                done += 1;
+                match prepared[i].take() {
+                    Some(Prepared::Harness(read)) => {
+                        harness_mmiq(f, key.as_ref(), read, &mut out, i);
+                    }
+                    _ => harness_file(f, key.as_ref(), inputs, &kinds, &mut out, i),
                 }
             }
             FileKind::Unknown => {
@@ -508,6 +570,176 @@ pub fn score_files_with(
         }
     }
     out
+}
+
+/// A VLMEvalKit table scored as a harness file when it is circular or a judge's `_result`
+/// file; `None` for a plain table (or one the harness reader cannot read: MM-IQ's own reader
+/// then gives its error).
+fn vlmevalkit_table(
+    f: &InputRef<'_>,
+    key: &AnswerKey,
+    model: &str,
+) -> Option<Result<MmiqRow, String>> {
+    let kind = match mmiq::detect(f.path, f.bytes) {
+        Some(mmiq::MmiqFormat::VlmEvalKit(kind)) => kind,
+        _ => return None,
+    };
+    let file = crate::harness::vlmevalkit::read(f.path, kind, f.bytes).ok()?;
+    if !crate::harness::vlmevalkit::needs_harness(&file) {
+        return None;
+    }
+    Some(
+        crate::harness::map::score_mmiq(&file, key, true)
+            .map(|report| MmiqRow {
+                id: 0,
+                model: model.to_string(),
+                report,
+            })
+            .map_err(|e| e.to_string()),
+    )
+}
+
+/// Scores one [`FileKind::Harness`] file into its row: MM-IQ records against the key (or
+/// waiting for it), a jsPsych KiVA run as a KiVA row, summary rows as given, KiVA challenge
+/// results against the annotations among the inputs.
+fn harness_file(
+    f: &InputRef<'_>,
+    key: Option<&AnswerKey>,
+    inputs: &[InputRef<'_>],
+    kinds: &[FileKind],
+    out: &mut Scored,
+    i: usize,
+) {
+    use crate::harness::{self, HarnessFormat};
+    let Some(format) = harness::detect(f.path, f.bytes) else {
+        fail(
+            &mut out.files[i],
+            format!(
+                "{}: not a harness file this reader knows (read as chosen)",
+                f.path
+            ),
+        );
+        return;
+    };
+    let waiting = |s: &mut FileStatus, what: &str| {
+        s.status = WAITING.into();
+        s.message = Some(what.to_string());
+    };
+    match format {
+        HarnessFormat::KivaAnnotations => {
+            // Used by the results files; read here only to report its errors.
+            if let Err(e) = harness::kiva_challenge::read_annotations(f.path, f.bytes) {
+                fail(&mut out.files[i], e.to_string());
+            } else {
+                out.files[i].model = String::new();
+            }
+        }
+        HarnessFormat::KivaResults => {
+            let ann = inputs.iter().zip(kinds).find(|(g, k)| {
+                **k == FileKind::Harness
+                    && harness::detect(g.path, g.bytes) == Some(HarnessFormat::KivaAnnotations)
+            });
+            let Some((a, _)) = ann else {
+                waiting(
+                    &mut out.files[i],
+                    "waits for the KiVA challenge annotation JSON: add it, and this file is scored with it",
+                );
+                return;
+            };
+            match harness::kiva_challenge::score((a.path, a.bytes), (f.path, f.bytes)) {
+                Ok(report) => out.kiva_challenge.push(KivaChallengeRow {
+                    model: out.files[i].model.clone(),
+                    harness: harness::Harness::KivaChallenge.label().into(),
+                    report,
+                }),
+                Err(e) => fail(&mut out.files[i], e.to_string()),
+            }
+        }
+        HarnessFormat::JsPsychCsv | HarnessFormat::JsPsychJson => {
+            match harness::read_as(f.path, f.bytes, format)
+                .and_then(|h| harness::map::score_kiva_human(&h))
+            {
+                Ok(report) => {
+                    let model = f.model.map(str::to_string).unwrap_or_else(|| {
+                        let participants: std::collections::BTreeSet<&str> = report
+                            .trials
+                            .iter()
+                            .filter_map(|t| t.participant.as_deref())
+                            .collect();
+                        match participants.len() {
+                            1 => {
+                                format!("{} (jsPsych)", participants.first().copied().unwrap_or(""))
+                            }
+                            n => format!("{n} participants (jsPsych)"),
+                        }
+                    });
+                    out.files[i].model = model.clone();
+                    out.kiva.push(KivaRow {
+                        id: 0,
+                        model,
+                        report,
+                        // People's answers: the Null switch is about model answers.
+                        null_missing: None,
+                    });
+                }
+                Err(e) => fail(&mut out.files[i], e.to_string()),
+            }
+        }
+        HarnessFormat::LmmsResults | HarnessFormat::EeeAggregate => {
+            match harness::read_as(f.path, f.bytes, format) {
+                Ok(h) => {
+                    if f.model.is_none() {
+                        if let Some(m) = &h.model {
+                            out.files[i].model = m.clone();
+                        }
+                    }
+                    out.harness_summary.push(HarnessSummaryRow {
+                        model: out.files[i].model.clone(),
+                        harness: format.harness().label().into(),
+                        file: f.path.to_string(),
+                        rows: h.summary,
+                    });
+                }
+                Err(e) => fail(&mut out.files[i], e.to_string()),
+            }
+        }
+        _ => harness_mmiq(f, key, harness::read_as(f.path, f.bytes, format), out, i),
+    }
+}
+
+/// A harness file's records (read, or its reading error) scored against the MM-IQ key, or
+/// waiting for it.
+fn harness_mmiq(
+    f: &InputRef<'_>,
+    key: Option<&AnswerKey>,
+    read: Result<crate::harness::HarnessFile, crate::harness::HarnessError>,
+    out: &mut Scored,
+    i: usize,
+) {
+    let Some(key) = key else {
+        out.files[i].status = WAITING.into();
+        out.files[i].message = Some(
+            "waits for the MM-IQ answer key (MMIQ_benchmark_answer_dict.jsonl): \
+             add it, and this file is scored with it"
+                .into(),
+        );
+        return;
+    };
+    match read.and_then(|h| Ok((crate::harness::map::score_mmiq(&h, key, true)?, h.model))) {
+        Ok((report, model)) => {
+            if f.model.is_none() {
+                if let Some(m) = model {
+                    out.files[i].model = m;
+                }
+            }
+            out.mmiq.push(MmiqRow {
+                id: 0,
+                model: out.files[i].model.clone(),
+                report,
+            });
+        }
+        Err(e) => fail(&mut out.files[i], e.to_string()),
+    }
 }
 
 /// [`FileStatus::status`] of a file that waits for a partner file (see there).

@@ -29,7 +29,7 @@ mod jsonl;
 pub mod lean;
 mod pyword;
 mod score;
-mod table;
+pub(crate) mod table;
 pub mod xlsx;
 
 #[doc(hidden)]

@@ -345,6 +345,10 @@ pub struct MmiqReport {
     /// Item-level results in file order (may be cleared before printing).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<ItemResult>,
+    /// The harness that produced the file, how its records mapped onto items and where its
+    /// verdicts differ from ours (`None` for MM-IQ's own formats; see [`crate::harness`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub harness: Option<Box<crate::harness::map::HarnessInfo>>,
 }
 
 /// Scores predictions against the key, extracting letters from free-form responses with
@@ -558,6 +562,7 @@ fn score_records<'a>(
         rows,
         warnings,
         items,
+        harness: None,
     })
 }
 

@@ -204,6 +204,25 @@ fn read_json_table(file: &str, bytes: &[u8]) -> Result<Table, MmiqError> {
     }
 }
 
+/// A table row: its 1-based line or row, and its cells as text.
+pub(crate) type TableRow = (usize, Vec<String>);
+
+/// The header and rows (1-based line or row, cells as text) of a VLMEvalKit table of any
+/// container, read as [`parse_predictions_table`] reads it (for [`crate::harness`]).
+pub(crate) fn read_table(
+    file: &str,
+    kind: TableKind,
+    bytes: &[u8],
+) -> Result<(Vec<String>, Vec<TableRow>), MmiqError> {
+    let table = match kind {
+        TableKind::Xlsx => read_xlsx(file, bytes)?,
+        TableKind::Tsv => read_delimited(file, bytes, b'\t')?,
+        TableKind::Csv => read_delimited(file, bytes, b',')?,
+        TableKind::Json => read_json_table(file, bytes)?,
+    };
+    Ok((table.columns, table.rows))
+}
+
 /// Parses a VLMEvalKit prediction table into predictions: `index` is the item id, `prediction`
 /// the free-form response (extracted with MM-IQ's rules); `category` and `answer` are kept for
 /// checking against the key. A JSON array whose rows use MM-IQ's own field names

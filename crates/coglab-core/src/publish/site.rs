@@ -107,6 +107,7 @@ pub fn board_rows(index: &Index) -> (Scored, Vec<RowSource>) {
                             // and response lengths are the dropped files' (issue 23).
                             letters: Default::default(),
                             response_length: None,
+                            harness: None,
                             human: HumanReference::paper(),
                             rows: RowCounts {
                                 read: run.coverage.scored,
@@ -142,6 +143,7 @@ pub fn board_rows(index: &Index) -> (Scored, Vec<RowSource>) {
                             files: run.files.iter().map(|f| f.path.clone()).collect(),
                             // Published runs are scored with the repository's rule.
                             null: Default::default(),
+                            harness: None,
                             overall: stages(overall),
                             by_domain: by_domain
                                 .iter()

@@ -1,0 +1,165 @@
+//! `coglab score mmiq` on harness files and `coglab export eee` (issue 24), on the core's
+//! hand-made fixtures (`crates/coglab-core/tests/fixtures/harness`, figures worked out in
+//! `crates/coglab-core/tests/harness.rs`).
+
+use std::process::{Command, Output};
+
+const DIR: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../coglab-core/tests/fixtures/harness/"
+);
+
+fn coglab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_coglab"))
+        .args(args)
+        .output()
+        .expect("run coglab")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = coglab(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn score_mmiq_takes_harness_files() {
+    let key = format!("{DIR}key.jsonl");
+    for (file, correct, n, harness) in [
+        ("20240601_120000_samples_mmiq.jsonl", 2, 4, "lmms-eval"),
+        ("20231105_samples_mmiq_test.jsonl", 2, 3, "lmms-eval"),
+        ("20240110_samples_mm_iq.jsonl", 2, 2, "lmms-eval"),
+        ("inspect_log.json", 3, 4, "Inspect"),
+        ("GPT4o_MMIQ_CIRC_gpt-4o-mini_result.tsv", 2, 3, "VLMEvalKit"),
+    ] {
+        let v = json(&[
+            "score",
+            "mmiq",
+            "--answers",
+            &key,
+            &format!("{DIR}{file}"),
+            "--json",
+        ]);
+        assert_eq!(v["overall"]["correct"], correct, "{file}");
+        assert_eq!(v["overall"]["n"], n, "{file}");
+        assert_eq!(v["harness"]["harness_label"], harness, "{file}");
+    }
+    // The summary file's figures, as given.
+    let v = json(&[
+        "score",
+        "mmiq",
+        "--answers",
+        &key,
+        &format!("{DIR}20240601_120000_results.json"),
+        "--json",
+    ]);
+    assert_eq!(v["precomputed"], true);
+    assert_eq!(v["harness"], "lmms-eval");
+    assert_eq!(v["summary"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn export_eee_round_trips() {
+    let key = format!("{DIR}key.jsonl");
+    let out = std::env::temp_dir().join(format!("coglab-eee-{}", std::process::id()));
+    let o = coglab(&[
+        "export",
+        "eee",
+        "--answers",
+        &key,
+        &format!("{DIR}inspect_log.json"),
+        "--out",
+        out.to_str().unwrap(),
+        "--timestamp",
+        "1717243200",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let inst = out.join("openai_gpt-4o/MM-IQ_1717243200.jsonl");
+    let agg = out.join("openai_gpt-4o/MM-IQ_1717243200.json");
+    // Read back: 3 of 4 as scored from the Inspect log; the aggregate says 0.75, SE
+    // sqrt(0.75 * 0.25 / 4) = 0.21650635094610965.
+    let v = json(&[
+        "score",
+        "mmiq",
+        "--answers",
+        &key,
+        inst.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(
+        (v["overall"]["correct"].as_u64(), v["overall"]["n"].as_u64()),
+        (Some(3), Some(4))
+    );
+    assert_eq!(v["harness"]["harness_label"], "Every Eval Ever");
+    let a = json(&[
+        "score",
+        "mmiq",
+        "--answers",
+        &key,
+        agg.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(a["summary"][0]["value"], 0.75);
+    let se = a["summary"][0]["stderr"].as_f64().unwrap();
+    assert!((se - 0.216_506_350_946_109_65).abs() < 1e-15, "{se}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn harness_file_for_another_task_is_refused() {
+    let key = format!("{DIR}key.jsonl");
+    let tmp = std::env::temp_dir().join(format!("x{}_samples_mmmu_val.jsonl", std::process::id()));
+    std::fs::copy(format!("{DIR}20231105_samples_mmiq_test.jsonl"), &tmp).unwrap();
+    let o = coglab(&["score", "mmiq", "--answers", &key, tmp.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("this is lmms-eval output for task \"mmmu_val\", expected an MM-IQ task"),
+        "{err}"
+    );
+    let _ = std::fs::remove_file(tmp);
+}
+
+#[test]
+fn score_kiva_takes_a_jspsych_run() {
+    // ColourRed v3: cross 1, within 1, extrapolation 0; Counting+1 v0: 0, 1, 1 (the core's
+    // test works it out); the Shear trial is listed as not mapped.
+    let v = json(&[
+        "score",
+        "kiva",
+        &format!("{DIR}kiva_run_jspsych.csv"),
+        "--json",
+    ]);
+    assert_eq!(v["overall"]["cross"]["mean"], 0.5);
+    assert_eq!(v["overall"]["extrapolation"]["mean"], 0.5);
+    assert_eq!(v["overall"]["within_conditional"]["mean"], 1.0);
+    assert_eq!(v["harness"]["harness_label"], "jsPsych");
+    assert_eq!(v["harness"]["unmapped"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn score_mmiq_reads_committed_eval_logs() {
+    // The .eval fixtures (written by the core's tests from inspect_log.json: zstd and deflate
+    // members) score as the .json log: 3 of 4.
+    let key = format!("{DIR}key.jsonl");
+    for f in ["inspect_log_zstd.eval", "inspect_log_deflate.eval"] {
+        let v = json(&[
+            "score",
+            "mmiq",
+            "--answers",
+            &key,
+            &format!("{DIR}{f}"),
+            "--json",
+        ]);
+        assert_eq!(
+            (v["overall"]["correct"].as_u64(), v["overall"]["n"].as_u64()),
+            (Some(3), Some(4)),
+            "{f}"
+        );
+        assert_eq!(v["harness"]["format"], "inspect_eval");
+    }
+}

@@ -1,0 +1,313 @@
+//! An Inspect `.eval` log read as it arrives, in slices of any size ([`EvalStream`]), for the
+//! web worker, which receives a dropped file as a stream and cannot seek in it.
+//!
+//! The zip's local file headers are read in order: each member's header gives its name,
+//! method, CRC-32 and sizes, its bytes follow, and the member is decompressed (stored, deflate
+//! by `flate2`, zstd by `ruzstd`), checked against its CRC-32 and size, parsed and dropped
+//! before the next one is kept. Memory holds the records and one member (compressed, then
+//! decompressed and parsed): never the log. Reading stops at the central directory.
+//!
+//! Inspect writes its logs with Python's `zipfile` on a seekable file, so the local headers
+//! carry the sizes; a member written with a data descriptor and no sizes (a zip streamed out)
+//! or a zip64 member is refused, naming the member: read such a log with
+//! [`super::inspect::read_eval`], which reads the central directory.
+
+use super::inspect::{from_header, make_lean, parse_member, sample, MAX_MEMBER_BYTES};
+use super::{HarnessError, HarnessFile, HarnessFormat};
+use crate::location::Location;
+use std::io::Read;
+
+/// Where the reader is in the archive.
+#[derive(Debug)]
+enum State {
+    /// Expecting a local file header (or the central directory).
+    Header,
+    /// Inside a member's data.
+    Member {
+        name: String,
+        method: u16,
+        crc: u32,
+        packed: usize,
+        size: u64,
+        descriptor: bool,
+    },
+    /// Past the last member.
+    Done,
+}
+
+/// An `.eval` log read slice by slice: [`EvalStream::push`] each slice, then
+/// [`EvalStream::finish`].
+///
+/// # Examples
+/// ```no_run
+/// use coglab_core::harness::eval_stream::EvalStream;
+/// let bytes = std::fs::read("log.eval").unwrap();
+/// let mut reader = EvalStream::new("log.eval", true);
+/// for slice in bytes.chunks(1 << 20) {
+///     reader.push(slice).unwrap();
+/// }
+/// let log = reader.finish().unwrap();
+/// ```
+#[derive(Debug)]
+pub struct EvalStream {
+    file: String,
+    lean: bool,
+    buf: Vec<u8>,
+    /// Bytes of the archive consumed before `buf`.
+    offset: u64,
+    state: State,
+    header: Option<HarnessFile>,
+    records: Vec<super::Record>,
+}
+
+fn u16_at(b: &[u8], i: usize) -> u16 {
+    u16::from_le_bytes([b[i], b[i + 1]])
+}
+
+fn u32_at(b: &[u8], i: usize) -> u32 {
+    u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]])
+}
+
+impl EvalStream {
+    /// A reader for the log named `file`. With `lean`, each response is reduced to its MM-IQ
+    /// letter as it is read (as [`super::inspect::read_eval_lean`]).
+    pub fn new(file: &str, lean: bool) -> Self {
+        Self {
+            file: file.to_string(),
+            lean,
+            buf: Vec::new(),
+            offset: 0,
+            state: State::Header,
+            header: None,
+            records: Vec::new(),
+        }
+    }
+
+    fn error(&self, member: &str, message: impl Into<String>) -> HarnessError {
+        HarnessError::Zip {
+            file: if member.is_empty() {
+                self.file.clone()
+            } else {
+                format!("{}: {member}", self.file)
+            },
+            message: message.into(),
+        }
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.buf.drain(..n);
+        self.offset += n as u64;
+    }
+
+    /// Takes the next slice of the log.
+    ///
+    /// # Errors
+    /// [`HarnessError::Zip`] naming the member (or the byte offset) for a malformed archive, a
+    /// member that cannot be streamed, an unknown compression method, a bad deflate or zstd
+    /// stream, or a CRC-32 or size mismatch; the sample's and header's parse errors.
+    pub fn push(&mut self, bytes: &[u8]) -> Result<(), HarnessError> {
+        if matches!(self.state, State::Done) {
+            return Ok(());
+        }
+        self.buf.extend_from_slice(bytes);
+        loop {
+            match &self.state {
+                State::Done => {
+                    self.buf = Vec::new();
+                    return Ok(());
+                }
+                State::Header => {
+                    if self.buf.len() < 4 {
+                        return Ok(());
+                    }
+                    match &self.buf[..4] {
+                        b"PK\x03\x04" => {}
+                        b"PK\x01\x02" | b"PK\x05\x06" | b"PK\x06\x06" => {
+                            self.state = State::Done;
+                            continue;
+                        }
+                        _ => {
+                            return Err(self.error(
+                                "",
+                                format!(
+                                    "byte {}: expected a zip local file header (PK\\x03\\x04), \
+                                     found {:02x?}",
+                                    self.offset,
+                                    &self.buf[..4]
+                                ),
+                            ))
+                        }
+                    }
+                    if self.buf.len() < 30 {
+                        return Ok(());
+                    }
+                    let b = &self.buf;
+                    let (flags, method) = (u16_at(b, 6), u16_at(b, 8));
+                    let (crc, packed, size) = (u32_at(b, 14), u32_at(b, 18), u32_at(b, 22));
+                    let (n, e) = (usize::from(u16_at(b, 26)), usize::from(u16_at(b, 28)));
+                    if self.buf.len() < 30 + n + e {
+                        return Ok(());
+                    }
+                    let name = String::from_utf8_lossy(&self.buf[30..30 + n]).into_owned();
+                    let descriptor = flags & 8 != 0;
+                    if descriptor && packed == 0 {
+                        return Err(self.error(
+                            &name,
+                            "written with a data descriptor and no sizes (a streamed zip): \
+                             this reader needs the sizes in the local header",
+                        ));
+                    }
+                    if packed == u32::MAX || size == u32::MAX {
+                        return Err(self.error(&name, "a zip64 member: not read as a stream"));
+                    }
+                    if u64::from(size) > MAX_MEMBER_BYTES {
+                        return Err(self.error(
+                            &name,
+                            format!(
+                                "{size} bytes decompressed, more than the {MAX_MEMBER_BYTES} read"
+                            ),
+                        ));
+                    }
+                    self.consume(30 + n + e);
+                    self.state = State::Member {
+                        name,
+                        method,
+                        crc,
+                        packed: packed as usize,
+                        size: u64::from(size),
+                        descriptor,
+                    };
+                }
+                State::Member {
+                    packed, descriptor, ..
+                } => {
+                    // With a data descriptor (sizes also in the header), 12 more bytes follow.
+                    let need = packed + if *descriptor { 12 } else { 0 };
+                    if self.buf.len() < need {
+                        return Ok(());
+                    }
+                    let State::Member {
+                        name,
+                        method,
+                        crc,
+                        packed,
+                        size,
+                        ..
+                    } = std::mem::replace(&mut self.state, State::Header)
+                    else {
+                        unreachable!("matched State::Member above")
+                    };
+                    let data = self.inflate(&name, method, &self.buf[..packed], size)?;
+                    if crc32fast::hash(&data) != crc {
+                        return Err(self.error(&name, "CRC-32 mismatch: the member is corrupt"));
+                    }
+                    let desc = need - packed;
+                    self.consume(packed + desc);
+                    self.member(&name, &data)?;
+                }
+            }
+        }
+    }
+
+    fn inflate(
+        &self,
+        name: &str,
+        method: u16,
+        raw: &[u8],
+        size: u64,
+    ) -> Result<Vec<u8>, HarnessError> {
+        let mut out = Vec::with_capacity(usize::try_from(size.min(1 << 24)).unwrap_or(0));
+        let limit = MAX_MEMBER_BYTES + 1;
+        let read = match method {
+            0 => {
+                out.extend_from_slice(raw);
+                Ok(raw.len())
+            }
+            8 => flate2::read::DeflateDecoder::new(raw)
+                .take(limit)
+                .read_to_end(&mut out),
+            93 => match ruzstd::decoding::StreamingDecoder::new(raw) {
+                Ok(mut d) => (&mut d).take(limit).read_to_end(&mut out),
+                Err(e) => return Err(self.error(name, format!("zstd: {e}"))),
+            },
+            m => {
+                return Err(self.error(
+                    name,
+                    format!("compression method {m} (read: stored 0, deflate 8, zstd 93)"),
+                ))
+            }
+        };
+        read.map_err(|e| self.error(name, format!("cannot decompress: {e}")))?;
+        if out.len() as u64 != size {
+            return Err(self.error(
+                name,
+                format!(
+                    "decompressed to {} bytes, the header says {size}",
+                    out.len()
+                ),
+            ));
+        }
+        Ok(out)
+    }
+
+    fn member(&mut self, name: &str, data: &[u8]) -> Result<(), HarnessError> {
+        if name == "header.json" {
+            let header = parse_member(&self.file, name, data)?;
+            self.header = Some(from_header(
+                &self.file,
+                HarnessFormat::InspectEval,
+                &header,
+                name,
+            )?);
+        } else if name.starts_with("samples/") && name.ends_with(".json") {
+            let value = parse_member(&self.file, name, data)?;
+            let position = self.records.len() + 1;
+            let mut record = sample(&format!("{}: {name}", self.file), position, &value)?;
+            if self.lean {
+                make_lean(&mut record);
+            }
+            self.records.push(record);
+        }
+        Ok(())
+    }
+
+    /// Samples read so far.
+    pub fn samples(&self) -> usize {
+        self.records.len()
+    }
+
+    /// The log read.
+    ///
+    /// # Errors
+    /// [`HarnessError::Zip`] when the archive ends inside a member;
+    /// [`HarnessError::Missing`] without `header.json`; [`HarnessError::Empty`] without
+    /// samples.
+    pub fn finish(self) -> Result<HarnessFile, HarnessError> {
+        if let State::Member { name, .. } = &self.state {
+            return Err(self.error(name, "the archive ends inside this member (cut short?)"));
+        }
+        if matches!(self.state, State::Header) && !self.buf.is_empty() {
+            return Err(self.error(
+                "",
+                format!(
+                    "the archive ends inside a local file header at byte {}",
+                    self.offset
+                ),
+            ));
+        }
+        let Some(mut out) = self.header else {
+            return Err(HarnessError::Missing {
+                location: Location::file(&self.file).in_field("header.json"),
+                expected: "the log's header.json member (an Inspect .eval zip)",
+            });
+        };
+        if self.records.is_empty() {
+            return Err(HarnessError::Empty {
+                file: self.file,
+                expected: "samples/{id}_epoch_{n}.json members",
+            });
+        }
+        out.records = self.records;
+        Ok(out)
+    }
+}

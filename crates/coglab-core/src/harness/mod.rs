@@ -1,0 +1,576 @@
+//! Reading the files evaluation harnesses already write (issue 24), and mapping their records
+//! onto benchmark items.
+//!
+//! Each harness has a submodule that reads its files into one shape, a [`HarnessFile`] of
+//! [`Record`]s (what the model was asked, what it answered, the harness's own verdict, and the
+//! identifiers the record carries) and, for summary files, [`SummaryRow`]s:
+//!
+//! - [`lmms`]: lmms-eval `*_samples_<task>.jsonl` (its three `resps` shapes) and
+//!   `*_results.json`.
+//! - [`vlmevalkit`]: VLMEvalKit per-item tables, judge `_result` tables (`GT`, `hit`, `log`)
+//!   and circular datasets (`index` ≥ 1,000,000 are rotations of `index % 1,000,000`).
+//! - [`inspect`]: Inspect `.eval` logs (a zip; deflate or zstd members, read one member at a
+//!   time) and `.json` logs.
+//! - [`eee`]: Every Eval Ever 0.2.1 instance and aggregate records, read and written.
+//! - [`jspsych`]: jsPsych CSV / JSON data of a KiVA human run.
+//! - [`kiva_challenge`]: KiVA challenge annotations and results.
+//!
+//! [`map`] maps records onto MM-IQ items (by `data_id`, else by the key's `MD5`) and scores them
+//! with MM-IQ's own extractor, keeping the harness's verdict beside ours; a record that cannot
+//! be mapped is counted and listed ([`map::HarnessInfo`]).
+
+pub mod eee;
+pub mod eval_stream;
+pub mod inspect;
+pub mod jspsych;
+pub mod kiva_challenge;
+pub mod lmms;
+pub mod map;
+pub mod vlmevalkit;
+
+use crate::location::Location;
+use crate::mmiq::TableKind;
+use serde::{Deserialize, Serialize};
+
+/// The harness that wrote a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Harness {
+    /// EvolvingLMMs-Lab's lmms-eval.
+    LmmsEval,
+    /// open-compass's VLMEvalKit.
+    VlmEvalKit,
+    /// UK AISI's Inspect.
+    Inspect,
+    /// EvalEval's Every Eval Ever schema (0.2.1).
+    EveryEvalEver,
+    /// jsPsych (a human run in the browser).
+    JsPsych,
+    /// The KiVA challenge's annotation and result files.
+    KivaChallenge,
+}
+
+impl Harness {
+    /// The harness's name as its authors write it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Harness::LmmsEval => "lmms-eval",
+            Harness::VlmEvalKit => "VLMEvalKit",
+            Harness::Inspect => "Inspect",
+            Harness::EveryEvalEver => "Every Eval Ever",
+            Harness::JsPsych => "jsPsych",
+            Harness::KivaChallenge => "KiVA challenge",
+        }
+    }
+}
+
+/// The harness file formats read here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum HarnessFormat {
+    /// lmms-eval per-sample JSONL (`*_samples_<task>.jsonl`).
+    LmmsSamples,
+    /// lmms-eval `*_results.json` (summary rows only).
+    LmmsResults,
+    /// A VLMEvalKit per-item table (plain, judge `_result`, or circular).
+    VlmEvalKit(TableKind),
+    /// An Inspect `.eval` log (zip).
+    InspectEval,
+    /// An Inspect `.json` log.
+    InspectJson,
+    /// Every Eval Ever instance records (JSONL, or a JSON array).
+    EeeInstances,
+    /// An Every Eval Ever aggregate record (summary rows only).
+    EeeAggregate,
+    /// jsPsych data as CSV.
+    JsPsychCsv,
+    /// jsPsych data as JSON (an array of trials).
+    JsPsychJson,
+    /// KiVA challenge annotations (`{trial_id: {level, transformation_domain, ...}}`).
+    KivaAnnotations,
+    /// KiVA challenge results (`[{"id", "answer"}]` JSON or `id,answer` CSV).
+    KivaResults,
+}
+
+impl HarnessFormat {
+    /// The harness that writes this format.
+    pub fn harness(self) -> Harness {
+        match self {
+            HarnessFormat::LmmsSamples | HarnessFormat::LmmsResults => Harness::LmmsEval,
+            HarnessFormat::VlmEvalKit(_) => Harness::VlmEvalKit,
+            HarnessFormat::InspectEval | HarnessFormat::InspectJson => Harness::Inspect,
+            HarnessFormat::EeeInstances | HarnessFormat::EeeAggregate => Harness::EveryEvalEver,
+            HarnessFormat::JsPsychCsv | HarnessFormat::JsPsychJson => Harness::JsPsych,
+            HarnessFormat::KivaAnnotations | HarnessFormat::KivaResults => Harness::KivaChallenge,
+        }
+    }
+
+    /// Whether the format holds only summary rows (no per-item records).
+    pub fn is_summary(self) -> bool {
+        matches!(
+            self,
+            HarnessFormat::LmmsResults | HarnessFormat::EeeAggregate
+        )
+    }
+
+    /// A short human-readable name.
+    pub fn label(self) -> &'static str {
+        match self {
+            HarnessFormat::LmmsSamples => "lmms-eval samples (JSONL)",
+            HarnessFormat::LmmsResults => "lmms-eval results (JSON)",
+            HarnessFormat::VlmEvalKit(_) => "VLMEvalKit per-item table",
+            HarnessFormat::InspectEval => "Inspect log (.eval)",
+            HarnessFormat::InspectJson => "Inspect log (.json)",
+            HarnessFormat::EeeInstances => "Every Eval Ever instance records",
+            HarnessFormat::EeeAggregate => "Every Eval Ever aggregate record",
+            HarnessFormat::JsPsychCsv => "jsPsych data (CSV)",
+            HarnessFormat::JsPsychJson => "jsPsych data (JSON)",
+            HarnessFormat::KivaAnnotations => "KiVA challenge annotations",
+            HarnessFormat::KivaResults => "KiVA challenge results",
+        }
+    }
+}
+
+/// One per-item record of a harness file.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Record {
+    /// 1-based line (JSONL, CSV), row (table) or sample number (Inspect) in the file.
+    pub position: usize,
+    /// How the record names itself (e.g. `doc_id 3`, `sample 7 epoch 1`, `index 1000004`).
+    pub label: String,
+    /// The benchmark item id the record carries (MM-IQ `data_id`, VLMEvalKit `g_index`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_id: Option<u64>,
+    /// A hash the record carries that may be the key's `MD5` (lmms-eval `doc_hash`, an image
+    /// hash in the record's metadata).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash: Option<String>,
+    /// The harness's own sample id, when it is not a number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample_id: Option<String>,
+    /// Inspect epoch (1-based).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epoch: Option<u64>,
+    /// VLMEvalKit circular rotation (`index / 1,000,000`; 0 for the item as published).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<u64>,
+    /// The input as the harness logged it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
+    /// The target as the harness logged it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// The model's response (free text, scored with the benchmark's extractor).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<String>,
+    /// The answer the harness extracted, if it logged one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extracted: Option<String>,
+    /// The harness's own verdict (correct or not), if it gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<bool>,
+    /// Reaction time in milliseconds (jsPsych `rt`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rt_ms: Option<f64>,
+    /// Why the reader could not map the record, when it already knows (a jsPsych trial with
+    /// some item columns but not all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+}
+
+/// One summary figure of a harness file (lmms-eval results, EEE aggregate, Inspect header).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SummaryRow {
+    /// Task (evaluation) name.
+    pub task: String,
+    /// lmms-eval filter (`none`, `flexible-extract`, ...), when the harness has filters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<String>,
+    /// Metric name (`acc`, `exact_match`, `accuracy`, ...).
+    pub metric: String,
+    /// The value as given.
+    pub value: f64,
+    /// Its standard error, when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<f64>,
+    /// Its clustered standard error, when given (lmms-eval `_stderr_clustered`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr_clustered: Option<f64>,
+    /// Number of samples, when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n: Option<u64>,
+}
+
+/// A harness file read into records and summary rows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HarnessFile {
+    /// File name.
+    pub file: String,
+    /// The format it was read as.
+    pub format: HarnessFormat,
+    /// The task the file says it is for, when it says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<String>,
+    /// The model the file says it is for, when it says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Per-item records, in file order.
+    pub records: Vec<Record>,
+    /// Summary rows, in file order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub summary: Vec<SummaryRow>,
+}
+
+/// Why a harness file could not be read or mapped.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum HarnessError {
+    /// The file is UTF-16 or UTF-32 text.
+    #[error(transparent)]
+    NotText(#[from] crate::encoding::NotTextError),
+    /// The file has no content.
+    #[error("{file}: the file is empty (expected {expected})")]
+    Empty {
+        /// File name.
+        file: String,
+        /// What the file should contain.
+        expected: &'static str,
+    },
+    /// The bytes are not UTF-8.
+    #[error("{location}: not valid UTF-8 (byte {byte} of the line cannot be decoded)")]
+    NotUtf8 {
+        /// File and line.
+        location: Location,
+        /// 1-based byte in the line.
+        byte: usize,
+    },
+    /// A line or document is not valid JSON.
+    #[error("{location}: invalid JSON: {message}")]
+    Json {
+        /// File and line (or member).
+        location: Location,
+        /// The parser's message.
+        message: String,
+    },
+    /// A required field is absent.
+    #[error("{location}: missing (expected {expected})")]
+    Missing {
+        /// File, line and field.
+        location: Location,
+        /// What the field should hold.
+        expected: &'static str,
+    },
+    /// A field holds a value of the wrong type or form.
+    #[error("{location}: expected {expected}, found {found}")]
+    BadValue {
+        /// File, line and field.
+        location: Location,
+        /// What was expected.
+        expected: String,
+        /// What was found (a quoted snippet, or a type).
+        found: String,
+    },
+    /// A CSV record could not be read.
+    #[error("{location}: {message}")]
+    Csv {
+        /// File and line.
+        location: Location,
+        /// What is wrong.
+        message: String,
+    },
+    /// The zip archive (Inspect `.eval`) or one of its members could not be read.
+    #[error("{file}: {message}")]
+    Zip {
+        /// File name, and member when there is one (`log.eval: samples/3_epoch_1.json`).
+        file: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The file is of the right shape for a task other than the benchmark's.
+    #[error("{file}: this is {harness} output for task {found:?}, expected {expected}")]
+    WrongTask {
+        /// File name.
+        file: String,
+        /// The harness.
+        harness: &'static str,
+        /// The task found in the file.
+        found: String,
+        /// The task(s) expected.
+        expected: &'static str,
+    },
+    /// The file is none of the harness formats.
+    #[error("{file}: not a recognised harness file ({reason})")]
+    Unknown {
+        /// File name.
+        file: String,
+        /// What was seen.
+        reason: String,
+    },
+    /// No record of the file could be mapped onto the benchmark's items.
+    #[error("{file}: none of the {records} records maps to an item of {against} ({example})")]
+    NothingMapped {
+        /// File name.
+        file: String,
+        /// Records read.
+        records: usize,
+        /// The key or annotation file.
+        against: String,
+        /// Why the first record could not be mapped.
+        example: String,
+    },
+    /// The MM-IQ table reader's error (VLMEvalKit tables), or MM-IQ scoring's.
+    #[error(transparent)]
+    Mmiq(#[from] crate::mmiq::MmiqError),
+    /// The KiVA reader's or scorer's error (jsPsych runs).
+    #[error(transparent)]
+    Kiva(#[from] crate::kiva::KivaError),
+}
+
+/// The text of a file: UTF-16/UTF-32 refused, a BOM dropped, invalid UTF-8 located.
+pub(crate) fn text<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, HarnessError> {
+    if let Some(what) = crate::encoding::sniff(bytes) {
+        if what != crate::encoding::NotText::Zip {
+            return Err(crate::encoding::NotTextError {
+                file: file.to_string(),
+                what,
+            }
+            .into());
+        }
+    }
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    std::str::from_utf8(bytes).map_err(|e| {
+        let bad = e.valid_up_to();
+        let before = &bytes[..bad];
+        let line = memchr::memchr_iter(b'\n', before).count() + 1;
+        let start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+        HarnessError::NotUtf8 {
+            location: Location::file(file).at_line(line),
+            byte: bad - start + 1,
+        }
+    })
+}
+
+/// A JSON document, or a located error (the line of the parser's message).
+pub(crate) fn json_doc(file: &str, text: &str) -> Result<serde_json::Value, HarnessError> {
+    serde_json::from_str(text).map_err(|e| HarnessError::Json {
+        location: Location::file(file).at_line(e.line()),
+        message: e.to_string(),
+    })
+}
+
+/// The JSON type of a value, for error messages.
+pub(crate) fn type_of(v: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => crate::location::snippet(s),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// A non-negative integer id from a JSON number or a string holding one.
+pub(crate) fn id_of(v: &serde_json::Value) -> Option<u64> {
+    match v {
+        serde_json::Value::Number(n) => n.as_u64().or_else(|| {
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 9.0e15)
+                .map(|f| f as u64)
+        }),
+        serde_json::Value::String(s) => s.trim().parse::<u64>().ok(),
+        _ => None,
+    }
+}
+
+/// A scalar as text (strings as they are, numbers and booleans printed; `None` for null,
+/// arrays and objects).
+pub(crate) fn scalar_text(v: &serde_json::Value) -> Option<String> {
+    match v {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Number(n) => Some(n.to_string()),
+        serde_json::Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// A verdict from a harness's score value: `true`/`false`, 1/0 (any number: > 0.5 correct),
+/// Inspect's `"C"`/`"I"`, `"correct"`/`"incorrect"`, `"true"`/`"false"`, `"1"`/`"0"`.
+pub(crate) fn verdict_of(v: &serde_json::Value) -> Option<bool> {
+    match v {
+        serde_json::Value::Bool(b) => Some(*b),
+        serde_json::Value::Number(n) => n.as_f64().filter(|f| f.is_finite()).map(|f| f > 0.5),
+        serde_json::Value::String(s) => verdict_text(s),
+        _ => None,
+    }
+}
+
+/// [`verdict_of`] for text.
+pub(crate) fn verdict_text(s: &str) -> Option<bool> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "c" | "correct" | "true" | "yes" | "1" | "1.0" => Some(true),
+        "i" | "incorrect" | "false" | "no" | "0" | "0.0" => Some(false),
+        _ => None,
+    }
+}
+
+/// Guesses a harness format from a file's name and first bytes (a few KB are enough; for an
+/// Inspect `.eval`, the first local file header names a member). `None` when it looks like no
+/// harness format (the benchmarks' own formats included: an MM-IQ predictions JSONL, a plain
+/// VLMEvalKit table and a KiVA run are read by their own modules).
+///
+/// # Examples
+/// ```
+/// use coglab_core::harness::{detect, HarnessFormat};
+/// let line = br#"{"doc_id": 0, "target": "B", "resps": [["B"]], "filtered_resps": ["B"]}"#;
+/// assert_eq!(detect("x_samples_mmiq.jsonl", line), Some(HarnessFormat::LmmsSamples));
+/// assert_eq!(detect("notes.txt", b"hello"), None);
+/// ```
+pub fn detect(path: &str, head: &[u8]) -> Option<HarnessFormat> {
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let lower = path.to_ascii_lowercase();
+    if head.starts_with(b"PK\x03\x04") {
+        let window = &head[..head.len().min(4096)];
+        let has = |s: &[u8]| memchr::memmem::find(window, s).is_some();
+        if lower.ends_with(".eval") || has(b"header.json") || has(b"_journal/") || has(b"samples/")
+        {
+            return Some(HarnessFormat::InspectEval);
+        }
+        return None;
+    }
+    let text = String::from_utf8_lossy(&head[..head.len().min(16384)]);
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') {
+        // JSONL (one object per line) or one JSON document.
+        if first.contains("\"doc_id\"")
+            && (first.contains("\"resps\"") || first.contains("\"filtered_resps\""))
+        {
+            return Some(HarnessFormat::LmmsSamples);
+        }
+        if first.contains("\"sample_id\"") && first.contains("\"answer_attribution\"") {
+            return Some(HarnessFormat::EeeInstances);
+        }
+        if text.contains("\"evaluation_results\"") && text.contains("\"schema_version\"") {
+            return Some(HarnessFormat::EeeAggregate);
+        }
+        if text.contains("\"results\"")
+            && (text.contains("\"n-samples\"")
+                || text.contains("\"configs\"")
+                || text.contains("\"lmms_eval_version\"")
+                || text.contains("_stderr,"))
+        {
+            return Some(HarnessFormat::LmmsResults);
+        }
+        if text.contains("\"eval\"")
+            && (text.contains("\"samples\"") || text.contains("\"status\""))
+            && text.contains("\"task\"")
+        {
+            return Some(HarnessFormat::InspectJson);
+        }
+        if text.contains("\"transformation_domain\"") {
+            return Some(HarnessFormat::KivaAnnotations);
+        }
+        if lower.contains("_samples_") && lower.ends_with(".jsonl") {
+            return Some(HarnessFormat::LmmsSamples);
+        }
+        return None;
+    }
+    if trimmed.starts_with('[') {
+        if text.contains("\"trial_type\"") && text.contains("\"trial_index\"") {
+            return Some(HarnessFormat::JsPsychJson);
+        }
+        if text.contains("\"sample_id\"") && text.contains("\"answer_attribution\"") {
+            return Some(HarnessFormat::EeeInstances);
+        }
+        if text.contains("\"id\"") && text.contains("\"answer\"") && !text.contains("\"index\"") {
+            return Some(HarnessFormat::KivaResults);
+        }
+        return None;
+    }
+    let header = first.trim().to_ascii_lowercase();
+    if header.contains("trial_type") && header.contains("trial_index") {
+        return Some(HarnessFormat::JsPsychCsv);
+    }
+    let cells: Vec<String> = header
+        .split(',')
+        .map(|c| c.trim().trim_matches('"').to_string())
+        .collect();
+    if cells.len() == 2 && cells[0] == "id" && cells[1] == "answer" {
+        return Some(HarnessFormat::KivaResults);
+    }
+    None
+}
+
+/// Reads a harness file in the format [`detect`] gives (an Inspect `.eval` whole, from
+/// memory; [`inspect::read_eval`] reads one from any seekable reader). KiVA challenge
+/// results need their annotations: read them with [`kiva_challenge`].
+///
+/// # Errors
+/// [`HarnessError::Unknown`] when the file is no harness format, else the format's reader's
+/// located errors.
+pub fn read(path: &str, bytes: &[u8]) -> Result<HarnessFile, HarnessError> {
+    match detect(path, bytes) {
+        Some(format) => read_as(path, bytes, format),
+        None => Err(HarnessError::Unknown {
+            file: path.to_string(),
+            reason: "no lmms-eval, VLMEvalKit, Inspect, Every Eval Ever or jsPsych fields in its first lines".into(),
+        }),
+    }
+}
+
+/// Reads a file as the given format.
+///
+/// # Errors
+/// The format's reader's located errors.
+pub fn read_as(
+    path: &str,
+    bytes: &[u8],
+    format: HarnessFormat,
+) -> Result<HarnessFile, HarnessError> {
+    match format {
+        HarnessFormat::LmmsSamples => lmms::read_samples(path, bytes),
+        HarnessFormat::LmmsResults => lmms::read_results(path, bytes),
+        HarnessFormat::VlmEvalKit(kind) => vlmevalkit::read(path, kind, bytes),
+        HarnessFormat::InspectEval => {
+            inspect::read_eval(path, std::io::Cursor::new(bytes), |_, _| {})
+        }
+        HarnessFormat::InspectJson => inspect::read_json(path, bytes),
+        HarnessFormat::EeeInstances => eee::read_instances(path, bytes),
+        HarnessFormat::EeeAggregate => eee::read_aggregate(path, bytes),
+        HarnessFormat::JsPsychCsv | HarnessFormat::JsPsychJson => jspsych::read(path, bytes),
+        HarnessFormat::KivaAnnotations | HarnessFormat::KivaResults => Err(HarnessError::Unknown {
+            file: path.to_string(),
+            reason: "a KiVA challenge file is read with its partner file (kiva_challenge::score)"
+                .into(),
+        }),
+    }
+}
+
+/// The task name normalised for comparison: lower case, letters and digits only.
+pub(crate) fn normal_task(task: &str) -> String {
+    task.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// Checks that a file's task is an MM-IQ task (its name holds `mmiq` once `_`, `-` and case
+/// are set aside).
+///
+/// # Errors
+/// [`HarnessError::WrongTask`] naming the task found.
+pub fn expect_mmiq_task(file: &HarnessFile) -> Result<(), HarnessError> {
+    match &file.task {
+        Some(t) if !normal_task(t).contains("mmiq") => Err(HarnessError::WrongTask {
+            file: file.file.clone(),
+            harness: file.format.harness().label(),
+            found: t.clone(),
+            expected: "an MM-IQ task (a task name containing \"mmiq\", e.g. mmiq, mm_iq)",
+        }),
+        _ => Ok(()),
+    }
+}
