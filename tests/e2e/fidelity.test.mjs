@@ -252,7 +252,9 @@ test('Review: the MM-IQ paper quotas beside proportional sampling; the error typ
   await page.getByTestId('draw-sample').click();
   await page.getByTestId('review-pos').filter({ hasText: 'of 66' }).waitFor();
   // An error type on the first item: the tally row of its paradigm counts it.
-  const cat = (await page.locator('.item-head .badges').innerText()).match(/category: ([^\n]+)/)[1].trim();
+  // (The badges' text as written: their CSS shows it in capitals.)
+  const badges = await page.locator('.item-head .badges .badge').allTextContents();
+  const cat = badges.find((b) => b.startsWith('category: ')).slice('category: '.length).trim();
   await page.getByTestId('error-type').selectOption('wrong_paradigm');
   const row = page.locator(`[data-testid=error-tally-row][data-stratum="${cat}"]`);
   await row.waitFor();

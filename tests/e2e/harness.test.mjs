@@ -85,7 +85,8 @@ test('harness files dropped on the leaderboard equal the CLI and name their harn
     const row = board.row('mmiq', model);
     await row.waitFor();
     assert.equal(await row.getAttribute('data-harness'), harness, file);
-    assert.equal(await row.getByTestId('row-harness').innerText(), `via ${harness}`, file);
+    // textContent: the badge's CSS shows it in capitals.
+    assert.equal(await row.getByTestId('row-harness').textContent(), `via ${harness}`, file);
     const want = cli(['score', 'mmiq', '--answers', KEY, file, '--json']);
     assert.equal(want.harness.harness_label, harness, file);
     const got = await board.values(row);
@@ -96,18 +97,22 @@ test('harness files dropped on the leaderboard equal the CLI and name their harn
   }
   await app.screenshot('leaderboard-harness-mmiq');
 
-  // Inspect logs: one at a time (all three name the same model, openai/gpt-4o).
+  // Inspect logs: one at a time, each in a fresh browser context (all three name the same
+  // model, openai/gpt-4o, and files dropped in a context are kept there and scored again).
   for (const f of ['inspect_log.json', 'inspect_log_zstd.eval', 'inspect_log_deflate.eval']) {
-    await page.reload();
-    await page.getByTestId('main-nav').waitFor();
+    const fresh = await newPage(env.browser);
+    await new App(fresh.page, env.base).goto('/leaderboard');
+    const b = new Board(fresh.page);
     const file = join(FIX, f);
-    await board.pickFiles([KEY, file]);
-    const row = board.row('mmiq', 'openai/gpt-4o');
+    await b.pickFiles([KEY, file]);
+    const row = b.row('mmiq', 'openai/gpt-4o');
     await row.waitFor();
     assert.equal(await row.getAttribute('data-harness'), 'Inspect', f);
     const want = cli(['score', 'mmiq', '--answers', KEY, file, '--json']);
-    const got = await board.values(row);
+    const got = await b.values(row);
     assert.ok(close(got[0], want.overall.accuracy), `${f}: ${got[0]} vs ${want.overall.accuracy}`);
+    assert.deepEqual(fresh.errors, [], f);
+    await fresh.context.close();
   }
 
   // jsPsych: the KiVA run is its participant's computed row on the KiVA tab.

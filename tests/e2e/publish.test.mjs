@@ -79,7 +79,8 @@ test('published rows, a drill-down and a comparison show the CLI numbers, no fil
     // MM-IQ: the example predictions' row, badged "published", with the CLI's figures.
     const row = page.locator('[data-testid=mmiq-published-row][data-model="MM-IQ example"]');
     await row.waitFor();
-    assert.equal(await row.locator('.badge').innerText(), 'published');
+    // textContent: the badge's CSS shows it in capitals.
+    assert.equal(await row.locator('.badge').first().textContent(), 'published');
     const want = cli(['score', 'mmiq', '--answers', KEY, PREDS, '--json']);
     const mean = row.locator('td[data-col=mean]');
     assert.ok(near(Number(await mean.getAttribute('data-value')), want.overall.accuracy));
@@ -195,6 +196,7 @@ test('a board is visible within 1.5 s on Fast 3G from an empty cache', { skip },
   await page.goto(`${env.base}/leaderboard/`, { waitUntil: 'commit' });
   await page.locator('[data-source=published]').first().waitFor({ state: 'visible', timeout: 10000 });
   const ms = Date.now() - t0;
+  console.log(`# Fast 3G, empty cache: first published row visible after ${ms} ms`);
   assert.ok(ms <= 1500, `first published row visible after ${ms} ms`);
   await context.close();
 });
@@ -240,8 +242,11 @@ test('300 published models: rows within 1 s of load, one model\'s items ≤ 50 K
     const sizes = new Map();
     page.on('response', async (r) => {
       if (r.url().includes('/published/items/')) {
-        const h = await r.allHeaders();
-        sizes.set(r.url(), Number(h['content-length'] ?? (await r.body()).length));
+        // (Responses still arriving when the context closes are not counted.)
+        try {
+          const h = await r.allHeaders();
+          sizes.set(r.url(), Number(h['content-length'] ?? (await r.body()).length));
+        } catch { /* the page has closed */ }
       }
     });
     await page.goto(`${server.url}/leaderboard`, { waitUntil: 'load' });
@@ -249,13 +254,19 @@ test('300 published models: rows within 1 s of load, one model\'s items ≤ 50 K
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=mmiq-published-row]').length === 300,
       null, { timeout: 20000 });
     const ms = Date.now() - loaded;
+    console.log(`# 300 published MM-IQ rows in the table ${ms} ms after the load event`);
     assert.ok(ms <= 1000, `300 published rows after ${ms} ms`);
     // One model's items: its chunk and the key chunk.
+    const chunk = page.waitForResponse((r) => r.url().endsWith('/published/items/model-123.json'));
     await page.getByTestId('model-pick').selectOption({ label: 'Model-123' });
+    await chunk;
     await page.getByTestId('item-row').first().waitFor();
+    // The Paired ranks panel fetches the chunks of the ranked published rows too (noted in
+    // issue 21's note); counted here are the ones opening this model's items needs.
     const mine = [...sizes].filter(([u]) => u.endsWith('/model-123.json') || u.endsWith('/mmiq-key.json'));
     assert.equal(mine.length, 2, [...sizes.keys()].join(' '));
     const bytes = mine.reduce((a, [, b]) => a + b, 0);
+    console.log(`# one model's items: ${bytes} bytes fetched (its chunk and the key chunk)`);
     assert.ok(bytes <= 50_000, `${bytes} bytes`);
     assert.deepEqual(errors, []);
     await context.close();
