@@ -49,7 +49,8 @@ pub fn AuditPanel(
                      (reported figure outside the computed 95% interval, beyond the paper's rounding)",
                     if flagged == 1 { "" } else { "s" }
                 )}</summary>
-                <table class="audit">
+                <div class="table-scroll">
+                <table class="lb-table audit">
                     <thead><tr>
                         <th scope="col">"Model"</th><th scope="col">"Benchmark"</th>
                         <th scope="col">"Figure"</th><th scope="col">"Reported"</th>
@@ -60,6 +61,7 @@ pub fn AuditPanel(
                     </tr></thead>
                     <tbody>{body}</tbody>
                 </table>
+                </div>
             </details>
         }
         .into_any()
