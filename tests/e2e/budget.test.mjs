@@ -17,8 +17,10 @@ import { start, newPage, DIST } from './support.mjs';
 // The ceiling enforced today, a guard against unnoticed growth; the target of issue #18 is
 // 600 KB (614,400 bytes), not reached: the page module was 718 KB before the paired-ranks panel
 // and the item-analysis page (issues 20, 22) were added to it (826 KB; see BENCHMARKS.md,
-// "Download size"). Loading those on demand needs wasm splitting, which Trunk 0.21 lacks.
-const BUDGET = Number(process.env.COGLAB_FIRST_LOAD_BUDGET ?? 830 * 1024);
+// "Download size"), and 917 KB after the paper-fidelity switches, the published leaderboard's
+// panels and the harness badges (issues 21, 23, 24; session 9). Loading those on demand needs
+// wasm splitting, which Trunk 0.21 lacks, or moving their view shaping into the worker.
+const BUDGET = Number(process.env.COGLAB_FIRST_LOAD_BUDGET ?? 920 * 1024);
 const TARGET = 600 * 1024;
 
 let env;

@@ -64,10 +64,11 @@ test('staged files: the format is a choice, the model name is guessed from the f
     assert.equal(await txt.getAttribute('data-kind'), 'Unknown');
     assert.equal(await txt.locator('[data-testid=staged-model]').inputValue(), 'ColourRed');
     assert.equal(await st.row('gpt-4o_MMIQ_preds.jsonl').locator('[data-testid=staged-model]').inputValue(), 'gpt-4o');
-    // Every format the leaderboard scores is offered, score matrices and MM-OPERA included.
+    // Every format the leaderboard scores is offered, score matrices, MM-OPERA and other
+    // harnesses' files (issue 24) included.
     const options = await txt.locator('[data-testid=staged-kind] option').evaluateAll((os) => os.map((o) => o.value));
     assert.deepEqual(options, ['unknown', 'mmiq_key', 'mmiq_predictions', 'mmiq_table', 'mmiq_acc',
-      'kiva_run', 'kiva_human', 'mmopera', 'score_matrix']);
+      'kiva_run', 'kiva_human', 'mmopera', 'score_matrix', 'harness']);
     await txt.locator('[data-testid=staged-kind]').selectOption('kiva_run');
     await txt.locator('[data-testid=staged-model]').fill('renamed_run');
     await txt.locator('[data-testid=staged-model]').dispatchEvent('change');
