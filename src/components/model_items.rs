@@ -283,7 +283,10 @@ pub fn CompareModels(
         let ok = |id: Option<u64>| id.filter(|i| rows.iter().any(|(r, _)| r == i));
         let (a, b) = pair.get();
         let a = ok(a).or_else(|| rows.first().map(|r| r.0));
-        let b = ok(b).or_else(|| rows.iter().map(|r| r.0).find(|r| Some(*r) != a));
+        // A model is not compared with itself: the second falls back to another row.
+        let b = ok(b)
+            .filter(|b| Some(*b) != a)
+            .or_else(|| rows.iter().map(|r| r.0).find(|r| Some(*r) != a));
         (a, b)
     });
     let name = move |id: Option<u64>| {
@@ -297,13 +300,16 @@ pub fn CompareModels(
         let (a, b) = chosen.get();
         let client = client.get_value();
         async move {
+            let (first, second) = (a?, b?);
             let request = api::Compare {
-                first: a?,
-                second: b?,
+                first,
+                second,
                 resamples: RESAMPLES as u64,
                 seed: SEED,
             };
-            Some(client.call(request).await)
+            // The pair travels with its result, so a reply for a pair no longer chosen is
+            // never shown under the new pair's names.
+            Some(((first, second), client.call(request).await))
         }
     });
     let select = move |first: bool| {
@@ -337,11 +343,13 @@ pub fn CompareModels(
             {move || {
                 let (a, b) = chosen.get();
                 let (x, y) = (name(a), name(b));
+                let current = a.zip(b);
                 match result.get() {
                     None => view! { <p class="loading" aria-busy="true">"Comparing…"</p> }.into_any(),
                     Some(None) => view! { <p class="notice">"Load two runs to compare them."</p> }.into_any(),
-                    Some(Some(Err(e))) => view! { <ErrorPanel title="Could not compare" message=e /> }.into_any(),
-                    Some(Some(Ok(Compared::Mmiq(c)))) => {
+                    Some(Some((pair, _))) if Some(pair) != current => view! { <p class="loading" aria-busy="true">"Comparing…"</p> }.into_any(),
+                    Some(Some((_, Err(e)))) => view! { <ErrorPanel title="Could not compare" message=e /> }.into_any(),
+                    Some(Some((_, Ok(Compared::Mmiq(c))))) => {
                         let downloads = compare_downloads(&x, &y, vec![(String::new(), c.cells.clone())], &c, testid);
                         let s = format!("McNemar exact {}; difference {x} − {y} = {} points, paired bootstrap {:.0}% interval [{}, {}] ({} resamples, seed {})",
                             p_phrase(c.comparison.mcnemar_p), pct(c.comparison.difference.estimate), c.comparison.difference.confidence * 100.0,
@@ -355,7 +363,7 @@ pub fn CompareModels(
                             {downloads}
                         }.into_any()
                     }
-                    Some(Some(Ok(Compared::Kiva(c)))) => {
+                    Some(Some((_, Ok(Compared::Kiva(c))))) => {
                         let hide = match joint.map(|j| j.get()) {
                             Some(true) => "within_conditional",
                             Some(false) => "within_joint",

@@ -127,6 +127,13 @@ test('defect 8: p-values print as "p < 0.0001", never "0.0000"', { skip: !HAVE_D
   await page.getByTestId('lb-score').click();
   await page.locator('[data-testid=mmiq-computed-row][data-model=perfect]').waitFor();
   await page.getByTestId('compare-a').selectOption({ label: 'perfect' });
+  // The second was 'perfect' by default: a model is not compared with itself, so it falls back
+  // to the other row (before, 'perfect' against itself was computed and, still on screen when
+  // the next pair was chosen, shown under the new pair's names: "perfect − example = 0.0").
+  await page.waitForFunction(() => {
+    const b = document.querySelector('[data-testid=compare-b]');
+    return b && b.options[b.selectedIndex]?.textContent === 'example';
+  });
   await page.getByTestId('compare-b').selectOption({ label: 'example' });
   await page.getByTestId('compare-stats').waitFor();
   await page.waitForFunction(() => /McNemar/.test(document.querySelector('[data-testid=compare-stats]')?.textContent ?? ''));
