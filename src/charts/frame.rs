@@ -94,13 +94,9 @@ pub fn legend<DB: DrawingBackend>(
     if names.is_empty() {
         return Ok(top);
     }
-    let (mut lx, mut ly) = (at.x0, top);
-    for (i, name) in names.iter().enumerate() {
-        let item_w = at.width + (name.chars().count() as i32) * 7;
-        if lx + item_w > at.right && lx > at.x0 {
-            lx = at.x0;
-            ly += LEGEND_ROW;
-        }
+    let (places, rows) = legend_places(names, at);
+    for (i, (name, (lx, row))) in names.iter().zip(places).enumerate() {
+        let ly = top + row * LEGEND_ROW;
         let color = theme.series(i);
         let text_x = match key {
             Key::Swatch => {
@@ -127,27 +123,37 @@ pub fn legend<DB: DrawingBackend>(
             (text_x, ly + 9),
         )
         .map_err(err)?;
-        lx += item_w;
     }
-    Ok(ly + LEGEND_ROW + at.gap)
+    Ok(top + rows * LEGEND_ROW + at.gap)
 }
 
-/// The height [`legend`] takes for `names` (rows of [`LEGEND_ROW`] plus the gap below), by the
-/// same wrapping rule, without drawing.
+/// Where each legend entry goes (its left edge and row, 0-based) and how many rows there are:
+/// entries left to right, wrapping to a new row when one would pass `at.right`.
+fn legend_places(names: &[&str], at: LegendLayout) -> (Vec<(i32, i32)>, i32) {
+    let (mut lx, mut row) = (at.x0, 0);
+    let places = names
+        .iter()
+        .map(|name| {
+            let item_w = at.width + (name.chars().count() as i32) * 7;
+            if lx + item_w > at.right && lx > at.x0 {
+                lx = at.x0;
+                row += 1;
+            }
+            let place = (lx, row);
+            lx += item_w;
+            place
+        })
+        .collect();
+    (places, row + 1)
+}
+
+/// The height [`legend`] takes for `names` (rows of [`LEGEND_ROW`] plus the gap below), from
+/// the same placement ([`legend_places`]), without drawing.
 pub fn legend_height(names: &[&str], at: LegendLayout) -> i32 {
     if names.is_empty() {
         return 0;
     }
-    let (mut lx, mut rows) = (at.x0, 1);
-    for name in names {
-        let item_w = at.width + (name.chars().count() as i32) * 7;
-        if lx + item_w > at.right && lx > at.x0 {
-            lx = at.x0;
-            rows += 1;
-        }
-        lx += item_w;
-    }
-    rows * LEGEND_ROW + at.gap
+    legend_places(names, at).1 * LEGEND_ROW + at.gap
 }
 
 /// `Ok` when every value is a finite number, else a message naming the series.

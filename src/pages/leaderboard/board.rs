@@ -630,10 +630,13 @@ pub fn mmopera_board(
                     ),
                 }),
         );
-        cells.push(m.ria_ica_gap().and_then(|_| {
-            let sr = |t: Task| m.task(t)?.holistic.as_ref().map(|h| h.score_rate);
-            Some(gap_cell(sr(Task::Ria)?, sr(Task::Ica)?, "computed"))
-        }));
+        // The gap needs both tasks' holistic scores (as `MmoperaRow::ria_ica_gap`).
+        let sr = |t: Task| m.task(t)?.holistic.as_ref().map(|h| h.score_rate);
+        cells.push(
+            sr(Task::Ria)
+                .zip(sr(Task::Ica))
+                .map(|(ria, ica)| gap_cell(ria, ica, "computed")),
+        );
         let mut all: Vec<String> = tr
             .regular_files
             .iter()
