@@ -22,6 +22,12 @@ cd "$ROOT"
 export PATH="$HOME/.cargo/bin:$ROOT/tools/node_modules/.bin:$PATH"
 export CHROMEDRIVER=/usr/bin/chromedriver
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+# Disk: a clean run once filled CI's disk (target/ grew past 10 GB: 64 test binaries with full
+# debug info, plus incremental caches a one-off run never reuses). Tests keep line tables (file
+# and line in a backtrace) and build without incremental caches; the footprint is printed at
+# the end of each stage (BENCHMARKS.md, "Test run footprint").
+export CARGO_INCREMENTAL=0
+export CARGO_PROFILE_DEV_DEBUG=line-tables-only
 LOGS="$ROOT/target/test-logs"
 mkdir -p "$LOGS"
 
@@ -40,7 +46,8 @@ count_cargo() {
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then FAILED=$((FAILED + 1)); echo "stage failed (exit $rc)"; fi
 }
 
-time_stage() { local start=$SECONDS; "$@"; local rc=$?; echo "(took $((SECONDS - start)) s)"; return $rc; }
+footprint() { du -sh "$ROOT/target" 2>/dev/null | awk '{ printf "target/: %s", $1 }'; df -h "$ROOT" | awk 'NR == 2 { printf "; disk free: %s\n", $4 }'; }
+time_stage() { local start=$SECONDS; "$@"; local rc=$?; echo "(took $((SECONDS - start)) s; $(footprint))"; return $rc; }
 
 stage "0/5 lint: cargo fmt --check, cargo clippy -D warnings (native and wasm32)"
 lint() {
@@ -74,7 +81,9 @@ time_stage cargo test --workspace --color never 2>&1 | tee "$LOGS/native.log"
 count_cargo "$LOGS/native.log" "${PIPESTATUS[0]}"
 
 stage "2/5 Python package: maturin wheel + pytest"
-# Reuses target/ (the default CARGO_TARGET_DIR) and the debug `coglab` stage 1 built.
+# Reuses target/ (the default CARGO_TARGET_DIR) and the debug `coglab` stage 1 built (building
+# it again with only the CLI's features would compile the core a second time).
+[ -x target/debug/coglab ] && export COGLAB_BIN="$ROOT/target/debug/coglab"
 time_stage scripts/python-tests.sh 2>&1 | tee "$LOGS/python.log"
 rc=${PIPESTATUS[0]}
 p=$(awk '/^python tests:/ { print $3 }' "$LOGS/python.log" | tail -1)
