@@ -7,5 +7,5 @@
 #   cargo run -q -p coglab-cli -- score kiva ../shared/data/kiva/human_adults_KiVA.csv --json
 set -euo pipefail
 cd "$(dirname "$0")/.."
-COGLAB_WRITE_BASELINES=1 cargo test -q -p coglab-core --test selftest bundled_baselines
+COGLAB_WRITE_BASELINES=1 cargo test -q -p coglab-core --test integration selftest::bundled_baselines
 echo "wrote public/data/kiva-baselines.json"

@@ -4,7 +4,7 @@
 //! the paper's table must be bundled, and the figures the paper derives from them are
 //! recomputed by hand.
 
-mod common;
+use crate::common;
 
 use coglab_core::reported::{ReportedBundle, ReportedTable};
 

@@ -8,7 +8,7 @@
 //! three regenerations have `MCResponse#1` = 1. The flags are then checked for what they claim.
 //! The flagged items are printed (`--nocapture`) for the report.
 
-mod common;
+use crate::common;
 
 use coglab_core::items::{
     analyse, AnalysisOptions, Flag, IrtOptions, KivaItemOptions, ResponseMatrix, SubsetOptions,

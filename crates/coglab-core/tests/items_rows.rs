@@ -1,7 +1,7 @@
 //! Response matrices from computed leaderboard rows (`items::rows`, what the web worker builds
 //! from its kept rows): a hand-made MM-IQ batch, the real KiVA runs, and the refusals.
 
-mod common;
+use crate::common;
 
 use coglab_core::items::rows::{matrix_from_rows, RowsOptions};
 use coglab_core::items::{analyse_report, AnalysisOptions, ItemsError, ReportOptions};

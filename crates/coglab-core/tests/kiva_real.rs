@@ -3,7 +3,7 @@
 //! pandas/numpy/scipy script `fixtures/kiva/reference.py` from the same CSVs (its docstring states
 //! the rule; its printed summary is copied in the comments below).
 
-mod common;
+use crate::common;
 
 use approx::assert_relative_eq;
 use coglab_core::kiva::{

@@ -3,7 +3,7 @@
 //! leaderboard's `score_files`, where it is a participant row labelled with the participant id.
 //! The expected accuracies are worked out by hand from the answering rule (below).
 
-mod common;
+use crate::common;
 
 use coglab_core::kiva::{score_human, HumanData, Stage};
 use coglab_core::leaderboard::{score_files, FileKind, InputRef};

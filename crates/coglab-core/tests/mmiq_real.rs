@@ -1,6 +1,6 @@
 //! MM-IQ on the real files in `../shared/data/mmiq/` (skipped with a notice when absent).
 
-mod common;
+use crate::common;
 
 use approx::assert_relative_eq;
 use coglab_core::mmiq::{detect, score, AnswerKey, MmiqFormat, Predictions};

@@ -3,7 +3,7 @@
 //! same lines gives, on the real files of `../shared/data` and on lines made to be awkward
 //! (escapes, surrogate pairs, CRLF, a byte-order mark, characters cut between slices).
 
-mod common;
+use crate::common;
 
 use coglab_core::mmiq::{KeyReader, PredContent, PredRecord, Predictions, PredictionsReader};
 use serde_json::Value;

@@ -4,7 +4,7 @@
 //! see `scripts/ranks_reference.py` for every call), written to `target/ranks-reference/`. A
 //! test whose reference file is absent is skipped with a notice, and fails under `CI=true`.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;

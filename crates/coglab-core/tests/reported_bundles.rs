@@ -14,7 +14,7 @@
 //! The seed checks are skipped (with a notice) when `../shared/seeds` is absent, and fail under
 //! `CI=true`.
 
-mod common;
+use crate::common;
 
 use approx::assert_abs_diff_eq;
 use coglab_core::reported::{ReportedBundle, ReportedTable};

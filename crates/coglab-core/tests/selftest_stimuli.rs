@@ -3,7 +3,7 @@
 //! stage-2 rule of each trial comes from an independent source: the `Test_wrong1` column of the
 //! repository's model runs for the same subdomain and variation.
 
-mod common;
+use crate::common;
 
 use coglab_core::kiva::{domain_of, KIVA_SUBDOMAINS};
 use coglab_core::selftest::stimuli::{session_from_folder, ROLES};

@@ -1,7 +1,7 @@
 //! Gold's benchmark diagnostics: Algorithm 1 pruning, the human anchor, weighted overall
 //! scores, descriptives and located errors on bad input.
 
-mod common;
+use crate::common;
 
 use coglab_core::sem::data::Missing;
 use coglab_core::sem::{analyze, SemError, SemOptions};

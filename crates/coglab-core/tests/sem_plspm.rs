@@ -23,7 +23,7 @@
 //! The directory is `$COGLAB_PLSPM_REF` or `<repo>/target/plspm-reference`; when it is absent
 //! the test prints SKIP, unless CI=true (then it fails).
 
-mod common;
+use crate::common;
 
 use coglab_core::sem::{analyze, SemOptions};
 use serde_json::Value;

@@ -5,7 +5,7 @@
 //! R package seminr (and reproduced to 1e-15 by an independent implementation, per the data
 //! README); every figure must match to 1e-6.
 
-mod common;
+use crate::common;
 
 use coglab_core::sem::{analyze, SemOptions, SemReport};
 use std::collections::HashMap;

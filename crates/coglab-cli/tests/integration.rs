@@ -1,0 +1,15 @@
+//! The integration tests of the `coglab` command, one module per file beside this one, built as one
+//! test binary: every binary links the whole library, and one binary per file (47 in the core
+//! and the CLI, with full debug info) once filled a CI machine's disk.
+
+mod cli_args;
+mod harness_cli;
+mod hostile_cli;
+mod items_cli;
+mod kiva_cli;
+mod mmiq_cli;
+mod mmopera;
+mod publish_cli;
+mod rank_cli;
+mod resources;
+mod sem_cli;
