@@ -99,6 +99,9 @@ pub fn RankPanel(
     /// KiVA: the stage ranked (default stage 1).
     #[prop(optional, into)]
     stage: MaybeProp<KivaStage>,
+    /// KiVA: the board's `Null` switch (default: counted wrong).
+    #[prop(optional, into)]
+    null: MaybeProp<coglab_core::kiva::NullAnswers>,
     /// Where the table's rank marks go.
     marks: WriteSignal<RankMarks>,
     /// Test id prefix (`mmiq`, `kiva`, `mmopera`).
@@ -119,6 +122,7 @@ pub fn RankPanel(
         let mut request = RankRequest::new(bench);
         request.task = task.get();
         request.stage = stage.get().unwrap_or_default();
+        request.null = null.get().unwrap_or_default();
         request.options.adjust = adjust.get();
         request.options.missing = missing.get();
         generation.update_value(|g| *g += 1);

@@ -1363,7 +1363,7 @@ fn KivaTab(
             _ => None,
         }}
         <BoardTable board=board state=state stem="kiva" ranks=marks />
-        <RankPanel bench=Bench::Kiva rows=kiva_ids stage=rank_stage marks=set_marks stem="kiva" />
+        <RankPanel bench=Bench::Kiva rows=kiva_ids stage=rank_stage null=null marks=set_marks stem="kiva" />
         <div class="lb-controls" role="radiogroup" aria-label="Chart stage">
             {(0..3).map(|i| view! {
                 <label><input type="radio" name="kiva-stage" prop:checked=move || stage.get() == i

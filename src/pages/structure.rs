@@ -1017,7 +1017,7 @@ pub fn Editor(
                             " Prune"
                         </label>
                     </div>
-                    <Fidelity draft switches />
+                    <Fidelity draft switches data />
                     <h3>"Spec"</h3>
                     <div class="st-row">
                         <button type="button" data-testid="export-spec" on:click=move |_| download_text("spec.json", "application/json", &draft.get_untracked().to_json())>
@@ -1061,9 +1061,42 @@ fn Fidelity(
     draft: RwSignal<SpecDraft>,
     /// The switches.
     switches: RwSignal<SemSwitches>,
+    /// The loaded matrix (its out-of-range cells are flagged before a fit).
+    data: RwSignal<Option<DataSet>>,
 ) -> impl IntoView {
+    let worker = StoredValue::new_local(use_worker());
     let sel = move |f: fn(&SemSwitches) -> bool| move || f(&switches.read());
     let scale_error = RwSignal::new(None::<String>);
+    // Issue 23: the cells outside the stated scale, flagged as soon as a matrix, a spec and a
+    // scale are there, before any fit (the worker checks its kept matrix).
+    let before_fit = RwSignal::new(None::<Vec<coglab_core::sem::analysis::OutOfRange>>);
+    let checked = StoredValue::new(0u64);
+    Effect::new(move || {
+        let matrix = data.read().as_ref().map(|d| d.matrix);
+        let scale = switches.read().scale;
+        let spec = draft.read().to_json();
+        checked.update_value(|g| *g += 1);
+        let mine = checked.get_value();
+        let (Some(matrix), Some(scale)) = (matrix, scale) else {
+            before_fit.set(None);
+            return;
+        };
+        let client = worker.get_value();
+        spawn_local(async move {
+            let reply = client
+                .call(api::SemRange {
+                    matrix,
+                    spec,
+                    scale,
+                })
+                .await;
+            if checked.try_get_value() == Some(mine) {
+                // A spec without tasks, or a matrix the worker no longer keeps (the fit reads
+                // it again): nothing to flag yet.
+                before_fit.try_set(reply.ok());
+            }
+        });
+    });
     view! {
         <h3>"Paper fidelity"</h3>
         <div class="st-options" data-testid="fidelity">
@@ -1137,6 +1170,24 @@ fn Fidelity(
                 " Exclude out-of-range cells (treat as missing; default: fit as given)"
             </label>
             {move || scale_error.get().map(|e| view! { <p class="error-panel" role="alert" data-testid="scale-error">{e}</p> })}
+            {move || before_fit.get().map(|cells| {
+                if cells.is_empty() {
+                    view! { <p class="muted" data-testid="out-of-range-before" data-count="0">"No task cell outside the stated scale."</p> }.into_any()
+                } else {
+                    let list: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
+                    let what = if switches.read().exclude_out_of_range {
+                        "They will be treated as missing (the box is ticked)."
+                    } else {
+                        "The fit takes them as given (the default); tick the box to treat them as missing."
+                    };
+                    view! {
+                        <p class="error-panel" role="alert" data-testid="out-of-range-before" data-count=cells.len().to_string()>
+                            <strong>"Before fitting: "</strong>
+                            {format!("{} task cell(s) outside the stated scale: {}. {what}", cells.len(), list.join("; "))}
+                        </p>
+                    }.into_any()
+                }
+            })}
         </div>
         <details data-testid="fidelity-glossary">
             <summary>"Which source each switch follows"</summary>

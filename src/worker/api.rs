@@ -123,6 +123,8 @@ operations! {
     Forget => ();
     /// Two MM-OPERA models compared on one task.
     MmoperaCompare => MmoperaComparison;
+    /// An MM-OPERA row's length bias (both judges) under another short-answer threshold.
+    MmoperaLengthBias => coglab_core::leaderboard::mmopera::LengthBiases;
     /// A kept Gold matrix scored with the paper's layer weights under another assignment.
     GoldAnalyze => GoldResult;
     /// Reads a score matrix from a file, keeps it, and names its models and numeric columns.
@@ -131,6 +133,8 @@ operations! {
     SemLoadText => SemColumns;
     /// Fits a PLS-SEM spec to a kept matrix.
     SemAnalyze => SemAnalyzed;
+    /// The task cells of a kept matrix outside a stated scale, before any fit.
+    SemRange => Vec<coglab_core::sem::analysis::OutOfRange>;
     /// Builds a self-test session from a folder of KiVA's images and trial-tracker files.
     SelftestFolder => coglab_core::selftest::Session;
     /// Reads the Review page's files and builds its reviewable sets.
@@ -297,6 +301,17 @@ pub struct MmoperaCompare {
     pub seed: u64,
 }
 
+/// [`MmoperaLengthBias`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct MmoperaLengthBias {
+    /// The MM-OPERA row.
+    pub row: RowId,
+    /// The task.
+    pub task: coglab_core::mmopera::Task,
+    /// 1-point answers shorter than this many characters are left out.
+    pub min_length: usize,
+}
+
 /// [`GoldAnalyze`]'s arguments.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GoldAnalyze {
@@ -333,6 +348,17 @@ pub struct SemColumns {
     pub models: Vec<String>,
     /// Its numeric columns.
     pub columns: Vec<String>,
+}
+
+/// [`SemRange`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SemRange {
+    /// The kept matrix.
+    pub matrix: MatrixId,
+    /// The spec as JSON text (its indicator columns are the task cells checked).
+    pub spec: String,
+    /// The stated scale.
+    pub scale: coglab_core::sem::analysis::Scale,
 }
 
 /// [`SemAnalyze`]'s arguments.

@@ -165,10 +165,14 @@ async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> 
             Reply::Forget(())
         }
         Request::MmoperaCompare(r) => Reply::MmoperaCompare(ops_leaderboard::mmopera_compare(r)?),
+        Request::MmoperaLengthBias(r) => {
+            Reply::MmoperaLengthBias(ops_leaderboard::mmopera_length_bias(r)?)
+        }
         Request::GoldAnalyze(r) => Reply::GoldAnalyze(ops_leaderboard::gold_analyze(&r)?),
         Request::SemLoad(r) => Reply::SemLoad(ops_structure::load(&r.file, progress).await?),
         Request::SemLoadText(r) => Reply::SemLoadText(ops_structure::load_text(&r.name, &r.text)?),
         Request::SemAnalyze(r) => Reply::SemAnalyze(ops_structure::analyze(&r, progress)?),
+        Request::SemRange(r) => Reply::SemRange(ops_structure::range(&r)?),
         Request::SelftestFolder(r) => Reply::SelftestFolder(selftest_folder(&r, progress).await?),
         Request::ReviewBuild(r) => {
             let files: Vec<(String, Vec<u8>)> = load(&r.files, progress)

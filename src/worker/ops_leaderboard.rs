@@ -1,5 +1,6 @@
 //! Worker operations of the leaderboard page ([`super::api`]'s `Detect`, `Score`, `Items`,
-//! `Trials`, `ItemsCsv`, `Compare`, `Answers`, `Forget`, `MmoperaCompare`, `GoldAnalyze`, `Rank`).
+//! `Trials`, `ItemsCsv`, `Compare`, `Answers`, `Forget`, `MmoperaCompare`,
+//! `MmoperaLengthBias`, `GoldAnalyze`, `Rank`).
 //!
 //! The worker keeps the full reports (MM-IQ items with their responses, KiVA trials and run
 //! files) in its own memory, keyed by [`RowId`], and sends the page only summaries, so nothing
@@ -409,6 +410,21 @@ pub fn replace(id: RowId, detail: Detail) {
     STORE.with_borrow_mut(|s| {
         s.insert(id, detail);
     });
+}
+
+/// [`api::MmoperaLengthBias`]: a kept MM-OPERA row's length bias under another threshold.
+pub fn mmopera_length_bias(
+    a: api::MmoperaLengthBias,
+) -> Result<coglab_core::leaderboard::mmopera::LengthBiases, String> {
+    STORE.with_borrow(|s| {
+        let Some(Detail::Mmopera(row)) = s.get(&a.row) else {
+            return Err(GONE.to_string());
+        };
+        let task = row
+            .task(a.task)
+            .ok_or_else(|| format!("{} has no {} scores", row.model, a.task.name()))?;
+        Ok(task.length_bias_at(a.min_length))
+    })
 }
 
 /// [`api::MmoperaCompare`]: two MM-OPERA rows on one task, on the items both were judged on.

@@ -88,6 +88,19 @@ pub fn load_text(name: &str, text: &str) -> Result<SemColumns, String> {
 /// The message when a matrix is no longer kept (the worker was restarted by a Cancel).
 pub const GONE: &str = "the score matrix is no longer in the scoring worker";
 
+/// [`api::SemRange`]: the spec's task cells of a kept matrix outside the stated scale
+/// (`coglab_core::sem::analysis::out_of_range`), so the page can flag them before a fit.
+///
+/// # Errors
+/// [`GONE`], or the spec's message.
+pub fn range(a: &api::SemRange) -> Result<Vec<coglab_core::sem::analysis::OutOfRange>, String> {
+    MATRICES.with_borrow(|all| {
+        let m = all.get(&a.matrix).ok_or(GONE)?;
+        let spec = ModelSpec::parse(&a.spec, "spec.json").map_err(|e| e.to_string())?;
+        Ok(coglab_core::sem::analysis::out_of_range(&spec, m, a.scale))
+    })
+}
+
 /// [`api::SemAnalyze`]: fits the spec to a kept matrix
 /// (`coglab_core::sem::analyze_parsed_with_progress`), optionally with Algorithm 1 pruning and
 /// a bootstrap (progress every 100 resamples); returns the report, the rank comparison against

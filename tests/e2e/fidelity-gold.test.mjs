@@ -93,7 +93,10 @@ test('Structure page: every Gold switch flips its figure and its label', async (
   assert.match(await s.tid('ddiv-head').getAttribute('title'), /HTMT: standard/);
   assert.equal(await s.tid('scale').inputValue(), '0:100');
 
-  // Out-of-range: flagged, fitted as given by default (10 models, the CLI's default D_div).
+  // Out-of-range: flagged before any fit, from the stated scale (issue 23), then in the fit:
+  // fitted as given by default (10 models, the CLI's default D_div).
+  const before = await s.text('out-of-range-before');
+  assert.match(before, /^Before fitting: 1 task cell\(s\) outside the stated scale: Qwen2\.5-VL 7B Artwork = 147\.5 \(outside 0-100\)\. The fit takes them as given/);
   const flag = await s.text('out-of-range');
   assert.match(flag, /Qwen2\.5-VL 7B Artwork = 147\.5 \(outside 0-100\)/);
   assert.match(flag, /Fitted as given \(the default\)/);
@@ -144,6 +147,7 @@ test('Structure page: every Gold switch flips its figure and its label', async (
   // Out-of-range exclusion: Qwen2.5-VL 7B drops out (9 models), D_div is the CLI's.
   const excl = cli(['--spec', spec, data, '--scale', '0:100', '--exclude-out-of-range']).json;
   await s.tid('exclude-out-of-range').check();
+  await s.until('out-of-range-before', /treated as missing \(the box is ticked\)/);
   await s.until('out-of-range', /Excluded/);
   assert.match(await s.text('fit-summary'), /^9 models \(1 dropped\)/);
   assert.equal(await s.ddiv(), f3(excl.diagnostics.d_div));

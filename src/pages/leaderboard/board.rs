@@ -359,10 +359,10 @@ pub fn kiva_board(
         for (k, t) in stages {
             columns.push(BoardColumn {
                 key: format!("{d}/{k}"),
-                title: match null {
-                    NullAnswers::Wrong => format!("{d} {t}"),
-                    _ => format!("{d} {t} (Null left out)"),
-                },
+                // The switch changes computed rows only (the reported rows and the adults keep
+                // the repository's rule): the caption and each computed row's source say it,
+                // not the headers over every row.
+                title: format!("{d} {t}"),
                 definition: format!(
                     "{}: {} {}",
                     if d == "All" { "all domains" } else { d },
@@ -402,7 +402,13 @@ pub fn kiva_board(
         let mut row = row(
             &r.model,
             kind,
-            format!("computed from {} files", r.report.files.len()),
+            match (null, kind) {
+                (NullAnswers::Missing, RowKind::Computed) => format!(
+                    "computed from {} files, Null answers left out",
+                    r.report.files.len()
+                ),
+                _ => format!("computed from {} files", r.report.files.len()),
+            },
             {
                 let (overall, by) = r.stats(null);
                 cells(overall, by)
@@ -1157,8 +1163,15 @@ mod tests {
         assert_eq!(cell(&w, 1), Some(0.5));
         assert_eq!(cell(&w, 2), Some(0.75));
         let m = kiva_board(None, &s.kiva, Variant::Kiva, false, NullAnswers::Missing);
-        assert_eq!(m.columns[0].title, "All What (Null left out)");
+        // The headers stand over the reported rows too, which keep the repository's rule: the
+        // caption and the computed row's source say what changed.
+        assert_eq!(m.columns[0].title, "All What");
         assert!(m.caption.contains("left out"));
+        assert!(m
+            .caption
+            .contains("Bundled rows and the adults keep the repository's rule"));
+        assert!(m.rows[0].source.ends_with("Null answers left out"));
+        assert!(!w.rows[0].source.contains("Null"));
         assert_eq!(cell(&m, 0), Some(1.0));
         assert_eq!(cell(&m, 1), Some(1.0));
         assert_eq!(cell(&m, 2), Some(0.75));

@@ -1,10 +1,14 @@
 //! Paper-fidelity panels of the leaderboard (issue 23): MM-IQ response length beside the
-//! paper's Table 3, and the key's answer letters. Every figure comes from the core's report
-//! (`coglab_core::mmiq::MmiqReport::response_length`, `letters`); this file only formats.
+//! paper's Table 3, the key's answer letters, and MM-OPERA's process-judge analyses. Every
+//! figure comes from the core's report (`coglab_core::mmiq::MmiqReport::response_length`,
+//! `letters`) or from the worker; this file only formats.
 
 use coglab_core::leaderboard::MmiqRow;
 use coglab_core::mmiq::PAPER_TOKEN_LENGTHS;
 use leptos::prelude::*;
+
+use crate::worker::api::{self, RowId};
+use crate::worker::client::use_worker;
 
 /// Response length per computed MM-IQ row (characters and whitespace tokens, mean and median),
 /// beside the paper's Table 3 token lengths, and the key's answer-letter distribution.
@@ -94,27 +98,73 @@ pub fn MmiqLengths(
 /// The process judge's analyses of the MM-OPERA paper's §5.3 and Figure 3 for one model and
 /// task: the distributions of S_r, R, D, K and hops per path (counts, from the core's report),
 /// the shares above 0.75 the paper quotes, and the length bias of both judges (§5.5: 0.376 for
-/// the regular judge, 0.291 for the PR-judge in the paper).
+/// the regular judge, 0.291 for the PR-judge in the paper) under a short-answer threshold the
+/// reader sets (the worker computes it again from the kept row: [`api::MmoperaLengthBias`]).
 #[component]
 pub fn OperaProcessAnalysis(
+    /// The row's id in the worker.
+    id: RowId,
     /// The model's task row.
     row: coglab_core::leaderboard::mmopera::MmoperaTaskRow,
 ) -> impl IntoView {
+    use coglab_core::leaderboard::mmopera::LengthBiases;
     use coglab_core::mmopera::validate::LengthBias;
-    let bias = |what: &'static str, paper: &'static str, lb: Option<&LengthBias>| {
-        let text = match lb {
-            None => "no answers file among your files: not computed".to_string(),
-            Some(lb) => match &lb.correlation {
-                Some(c) => format!(
-                    "Pearson r {:.3} over {} answers ({} one-point answers shorter than {} characters left out)",
-                    c.r, lb.n, lb.excluded, lb.min_length
-                ),
-                None => lb.note.clone().unwrap_or_default(),
-            },
-        };
-        view! { <li data-testid="mmopera-length-bias" data-judge=what>{format!("{what}: {text}; the paper: {paper}")}</li> }
+    let scored = LengthBiases {
+        holistic: row.holistic.as_ref().and_then(|h| h.length_bias.clone()),
+        process: row.reasoning.as_ref().and_then(|r| r.length_bias.clone()),
     };
-    let holistic = row.holistic.as_ref().and_then(|h| h.length_bias.clone());
+    let default_length = scored
+        .holistic
+        .as_ref()
+        .or(scored.process.as_ref())
+        .map_or(50, |b| b.min_length);
+    let biases = RwSignal::new(Ok::<LengthBiases, String>(scored));
+    let task = row.task;
+    let client = StoredValue::new_local(use_worker());
+    let set_threshold = move |ev: leptos::ev::Event| {
+        let Ok(min_length) = event_target_value(&ev).trim().parse::<usize>() else {
+            biases.set(Err(
+                "the short-answer threshold is a whole number of characters, 0 or more (0 keeps every answer)".into(),
+            ));
+            return;
+        };
+        let c = client.get_value();
+        leptos::task::spawn_local(async move {
+            let request = api::MmoperaLengthBias {
+                row: id,
+                task,
+                min_length,
+            };
+            let reply = c.call(request).await;
+            biases.try_set(reply);
+        });
+    };
+    let bias = move |what: &'static str, paper: &'static str, process: bool| {
+        let text = move || match biases.get() {
+            Err(e) => e,
+            Ok(b) => {
+                let lb: Option<LengthBias> = if process { b.process } else { b.holistic };
+                match lb {
+                    None => "no answers file among your files: not computed".to_string(),
+                    Some(lb) => match &lb.correlation {
+                        Some(c) => format!(
+                            "Pearson r {:.3} over {} answers ({} one-point answers shorter than {} characters left out)",
+                            c.r, lb.n, lb.excluded, lb.min_length
+                        ),
+                        None => lb.note.clone().unwrap_or_default(),
+                    },
+                }
+            }
+        };
+        view! { <li data-testid="mmopera-length-bias" data-judge=what>{move || format!("{what}: {}; the paper: {paper}", text())}</li> }
+    };
+    let threshold = view! {
+        <label class="lb-inline" title="The paper leaves out \"short 1-point responses\" without giving a length; coglab's default is 50 characters (coglab score mmopera --min-length N sets it in the command line)">
+            "Short-answer threshold (characters; the paper gives none, default 50): "
+            <input type="number" min="0" step="1" inputmode="numeric" data-testid="mmopera-min-length"
+                value=default_length.to_string() on:change=set_threshold />
+        </label>
+    };
     // The paper's §5.4 multi-image substitution test, or why the input cannot give it.
     let substitution = row.holistic.as_ref().map(|h| {
         let s = &h.substitution;
@@ -132,7 +182,8 @@ pub fn OperaProcessAnalysis(
     });
     let Some(r) = row.reasoning.clone() else {
         return view! {
-            <ul class="lb-notes">{bias("holistic judge", "0.376", holistic.as_ref())}</ul>
+            <ul class="lb-notes">{bias("holistic judge", "0.376", false)}</ul>
+            {threshold}
             {substitution}
         }
         .into_any();
@@ -170,11 +221,11 @@ pub fn OperaProcessAnalysis(
                 )}
             </p>
             <ul class="lb-notes">
-                {bias("holistic judge", "0.376", holistic.as_ref())}
-                {bias("process judge", "0.291", r.length_bias.as_ref())}
+                {bias("holistic judge", "0.376", false)}
+                {bias("process judge", "0.291", true)}
             </ul>
+            {threshold}
             {substitution}
-            <p class="muted">"The short-answer threshold is 50 characters here (the paper gives none); coglab score mmopera --min-length N sets it."</p>
         </div>
     }
     .into_any()

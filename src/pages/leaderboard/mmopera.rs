@@ -315,8 +315,8 @@ pub fn MmoperaTab(
             }}
             <h3 class="lb-subhead">"Breakdowns"</h3>
             <div data-testid="mmopera-breakdowns">
-                {move || visible.get().into_iter().flat_map(|r| tasks().into_iter().filter_map(move |t| r.task(t).cloned().map(|row| (r.model.clone(), row)))).map(|(model, row)| view! {
-                    <Breakdown model=model row=row />
+                {move || visible.get().into_iter().flat_map(|r| tasks().into_iter().filter_map(move |t| r.task(t).cloned().map(|row| (r.id, r.model.clone(), row)))).map(|(id, model, row)| view! {
+                    <Breakdown id=id model=model row=row />
                 }).collect_view()}
             </div>
             <h3 class="lb-subhead">{move || format!("Charts ({})", chart_task.get().name())}</h3>
@@ -339,6 +339,8 @@ pub fn MmoperaTab(
 /// the mean reasoning score per group.
 #[component]
 fn Breakdown(
+    /// The row's id in the worker.
+    id: api::RowId,
     /// Model name.
     model: String,
     /// Its scores on one task.
@@ -400,7 +402,7 @@ fn Breakdown(
                 {row.metadata_file.clone().map(|m| format!(" (metadata {m})"))}</summary>
             {none.then(|| view! { <p class="notice">"No metadata for these items among your files: drop the dataset's metadata (JSON or CSV) to see the breakdowns."</p> })}
             {tables}
-            <super::fidelity::OperaProcessAnalysis row=row.clone() />
+            <super::fidelity::OperaProcessAnalysis id=id row=row.clone() />
         </details>
     }
 }

@@ -16,6 +16,7 @@ use crate::mmopera::metadata::Metadata;
 use crate::mmopera::score::{
     score, DecayExponent, HolisticReport, IcaAverage, ReasoningReport, ScoreInput, ScoreOptions,
 };
+use crate::mmopera::validate::{LengthBias, LengthSamples};
 use crate::mmopera::Task;
 
 /// How many warnings / skipped items / missing ids a row keeps (the counts stay exact).
@@ -99,6 +100,33 @@ impl MmoperaTaskRow {
             .iter()
             .find(|s| s.decay == decay && s.average == average)
     }
+
+    /// The length bias of the holistic and the process judge under another short-answer
+    /// threshold (1-point answers shorter than `min_length` characters left out), from the
+    /// pairs kept when the row was scored; `None` for a judge without answers, or when the row
+    /// was read back from JSON (the pairs are not serialized).
+    pub fn length_bias_at(&self, min_length: usize) -> LengthBiases {
+        let at = |s: Option<&LengthSamples>| s.map(|s| s.bias(min_length));
+        LengthBiases {
+            holistic: at(self
+                .holistic
+                .as_ref()
+                .and_then(|h| h.length_samples.as_ref())),
+            process: at(self
+                .reasoning
+                .as_ref()
+                .and_then(|r| r.length_samples.as_ref())),
+        }
+    }
+}
+
+/// A task row's length bias under one short-answer threshold ([`MmoperaTaskRow::length_bias_at`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LengthBiases {
+    /// The holistic (0-4) judge's.
+    pub holistic: Option<LengthBias>,
+    /// The process-reward judge's (S_r).
+    pub process: Option<LengthBias>,
 }
 
 /// The RIA − ICA gap of score rates (SR, fractions): how much better a model associates two

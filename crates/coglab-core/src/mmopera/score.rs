@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 use super::files::{Answers, ReasoningScores, RegularScores, Verdict};
 use super::metadata::{ItemMeta, Metadata};
-use super::validate::{length_bias, LengthBias};
+use super::validate::{length_samples, LengthBias, LengthSamples};
 use super::{MmoperaError, Task, Warning};
 
 /// Which power of γ the first hop gets.
@@ -377,6 +377,11 @@ pub struct HolisticReport {
     pub missing_metadata: Vec<String>,
     /// Length bias, when answers were given.
     pub length_bias: Option<LengthBias>,
+    /// The pairs `length_bias` was computed from, to compute it under another short-answer
+    /// threshold ([`LengthSamples::bias`]). Kept in memory only (one entry per answer): not
+    /// serialized, so the CLI's JSON and a row sent to the page do not carry them.
+    #[serde(skip)]
+    pub length_samples: Option<LengthSamples>,
     /// The paper's §5.4 multi-image substitution test: score variability within groups of
     /// concept-identical variants, when the metadata marks them.
     #[serde(default)]
@@ -546,6 +551,10 @@ pub struct ReasoningReport {
     /// §5.5: 0.291 for the PR-judge, 0.376 for the regular judge).
     #[serde(default)]
     pub length_bias: Option<LengthBias>,
+    /// The pairs `length_bias` was computed from (in memory only, as
+    /// [`HolisticReport::length_samples`]).
+    #[serde(skip)]
+    pub length_samples: Option<LengthSamples>,
     /// Problems in the judge files.
     pub warnings: Vec<Warning>,
 }
@@ -928,9 +937,10 @@ fn holistic_report(
     let nf = n as f64;
     let hr3 = (dist[3] + dist[4]) as f64 / nf;
     let hr4 = dist[4] as f64 / nf;
-    let length_bias = input
-        .answers
-        .map(|a| length_bias(a, files, options.min_answer_length));
+    let length_samples = input.answers.map(|a| length_samples(a, files));
+    let length_bias = length_samples
+        .as_ref()
+        .map(|s| s.bias(options.min_answer_length));
     let substitution = substitution(input, &per_item);
     Ok(HolisticReport {
         files: names,
@@ -949,6 +959,7 @@ fn holistic_report(
         }),
         missing_metadata: missing,
         length_bias,
+        length_samples,
         substitution,
         warnings,
     })
@@ -1213,9 +1224,12 @@ fn reasoning_report(
         hop_r: share(a_hr, hops),
         hop_d: share(a_hd, hops),
     };
-    let length_bias = input
+    let length_samples = input
         .answers
-        .map(|a| process_length_bias(a, &input.regular, files, options.min_answer_length));
+        .map(|a| process_length_samples(a, &input.regular, files));
+    let length_bias = length_samples
+        .as_ref()
+        .map(|s| s.bias(options.min_answer_length));
     Ok(ReasoningReport {
         files: names,
         n,
@@ -1243,19 +1257,23 @@ fn reasoning_report(
         skipped,
         missing_metadata: missing,
         length_bias,
+        length_samples,
         warnings,
     })
 }
 
-/// The process judge's length bias (see [`ReasoningReport::length_bias`]).
-fn process_length_bias(
+/// The process judge's (length, S_r) pairs (see [`ReasoningReport::length_bias`]): one per
+/// rotation with an answer text and a scored path, its S_r the mean over the rotation's scored
+/// paths; 1-point marks where any holistic judge gave that rotation 1 point.
+fn process_length_samples(
     answers: &Answers,
     regular: &[&RegularScores],
     files: &[ProcessedFile],
-    min_length: usize,
-) -> LengthBias {
-    let (mut lengths, mut scores) = (Vec::new(), Vec::new());
-    let mut excluded = 0;
+) -> LengthSamples {
+    let mut samples = LengthSamples {
+        score_name: "S_r".into(),
+        ..LengthSamples::default()
+    };
     for file in files {
         for (id, jp) in &file.items {
             if jp.s_r.is_none() {
@@ -1272,32 +1290,20 @@ fn process_length_bias(
                 if scored.is_empty() {
                     continue;
                 }
-                let len = text.chars().count();
                 let one_point = regular.iter().any(|r| {
                     r.get(id)
                         .and_then(|e| e.verdicts.get(rot))
                         .is_some_and(|v| v.score == Some(1))
                 });
-                if one_point && len < min_length {
-                    excluded += 1;
-                    continue;
-                }
-                lengths.push(len as f64);
-                scores.push(scored.iter().sum::<f64>() / scored.len() as f64);
+                samples.push(
+                    text.chars().count(),
+                    scored.iter().sum::<f64>() / scored.len() as f64,
+                    one_point,
+                );
             }
         }
     }
-    let (correlation, note) = match crate::stats::correlation::pearson(&lengths, &scores) {
-        Ok(c) => (Some(c), None),
-        Err(e) => (None, Some(format!("Pearson r of length and S_r: {e}"))),
-    };
-    LengthBias {
-        n: lengths.len(),
-        excluded,
-        min_length,
-        correlation,
-        note,
-    }
+    samples
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1605,6 +1611,19 @@ mod tests {
             0.972854627690281,
             max_relative = 1e-12
         );
+        // The same pairs under another threshold, without the files (the web app's setting):
+        // 0 keeps all four; Python's statistics.correlation([10, 2, 4, 8],
+        // [1.6732, 0.342, 0.235, 0.9]) = 0.9225541440594396. At 5, q3 (4 chars) goes too.
+        let samples = r.length_samples.as_ref().unwrap();
+        let all = samples.bias(0);
+        assert_eq!((all.n, all.excluded, all.min_length), (4, 0, 0));
+        assert_relative_eq!(
+            all.correlation.unwrap().r,
+            0.9225541440594396,
+            max_relative = 1e-12
+        );
+        assert_eq!((samples.bias(5).n, samples.bias(5).excluded), (2, 2));
+        assert_eq!(samples.bias(3), lb);
     }
 
     #[test]

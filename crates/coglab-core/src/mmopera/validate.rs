@@ -59,8 +59,16 @@ pub struct LengthBias {
 /// assert!(bias.correlation.unwrap().r > 0.9);
 /// ```
 pub fn length_bias(answers: &Answers, judges: &[&RegularScores], min_length: usize) -> LengthBias {
-    let (mut lengths, mut scores) = (Vec::new(), Vec::new());
-    let mut excluded = 0;
+    length_samples(answers, judges).bias(min_length)
+}
+
+/// The (length, score) pairs of [`length_bias`] before the short-answer threshold is applied:
+/// every valid holistic verdict whose answer text is present.
+pub fn length_samples(answers: &Answers, judges: &[&RegularScores]) -> LengthSamples {
+    let mut samples = LengthSamples {
+        score_name: "score".into(),
+        ..LengthSamples::default()
+    };
     for judge in judges {
         for entry in &judge.entries {
             let Some(texts) = answers.get(&entry.id) else {
@@ -70,26 +78,75 @@ pub fn length_bias(answers: &Answers, judges: &[&RegularScores], min_length: usi
                 let (Some(score), Some(text)) = (verdict.score, text) else {
                     continue;
                 };
-                let len = text.chars().count();
-                if score == 1 && len < min_length {
-                    excluded += 1;
-                    continue;
-                }
-                lengths.push(len as f64);
-                scores.push(f64::from(score));
+                samples.push(text.chars().count(), f64::from(score), score == 1);
             }
         }
     }
-    let (correlation, note) = match pearson(&lengths, &scores) {
-        Ok(c) => (Some(c), None),
-        Err(e) => (None, Some(format!("Pearson r of length and score: {e}"))),
-    };
-    LengthBias {
-        n: lengths.len(),
-        excluded,
-        min_length,
-        correlation,
-        note,
+    samples
+}
+
+/// What a length bias is computed from: one (answer length, judge score) pair per judged
+/// answer, and whether the holistic judge gave that answer 1 point. Kept so that the bias can
+/// be computed again under another short-answer threshold without the files ([`Self::bias`]);
+/// the web app's worker keeps these with a scored row.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LengthSamples {
+    /// Answer lengths in characters (Unicode scalar values).
+    pub lengths: Vec<usize>,
+    /// The judge's score of each answer (holistic 0-4, or a process judge's S_r).
+    pub scores: Vec<f64>,
+    /// Whether the holistic judge gave the answer 1 point.
+    pub one_point: Vec<bool>,
+    /// The score's name in messages ("score", "S_r").
+    pub score_name: String,
+}
+
+impl LengthSamples {
+    /// Adds one answer.
+    pub fn push(&mut self, length: usize, score: f64, one_point: bool) {
+        self.lengths.push(length);
+        self.scores.push(score);
+        self.one_point.push(one_point);
+    }
+
+    /// Pearson r between length and score, leaving out 1-point answers shorter than
+    /// `min_length` characters (the paper's "excluding short 1-point responses").
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::mmopera::validate::LengthSamples;
+    /// let mut s = LengthSamples::default();
+    /// for (len, score, one) in [(2, 1.0, true), (12, 2.0, false), (23, 4.0, false), (10, 2.0, false)] {
+    ///     s.push(len, score, one);
+    /// }
+    /// assert_eq!((s.bias(5).n, s.bias(5).excluded), (3, 1));
+    /// assert_eq!((s.bias(0).n, s.bias(0).excluded), (4, 0));
+    /// ```
+    pub fn bias(&self, min_length: usize) -> LengthBias {
+        let (mut lengths, mut scores) = (Vec::new(), Vec::new());
+        let mut excluded = 0;
+        for ((&len, &score), &one) in self.lengths.iter().zip(&self.scores).zip(&self.one_point) {
+            if one && len < min_length {
+                excluded += 1;
+                continue;
+            }
+            lengths.push(len as f64);
+            scores.push(score);
+        }
+        let (correlation, note) = match pearson(&lengths, &scores) {
+            Ok(c) => (Some(c), None),
+            Err(e) => (
+                None,
+                Some(format!("Pearson r of length and {}: {e}", self.score_name)),
+            ),
+        };
+        LengthBias {
+            n: lengths.len(),
+            excluded,
+            min_length,
+            correlation,
+            note,
+        }
     }
 }
 

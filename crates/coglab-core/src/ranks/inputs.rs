@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::board::ModelScores;
-use crate::kiva::{KivaReport, TrialResult};
+use crate::kiva::{KivaReport, NullAnswers, Outcome, RunFile, Stage, TrialResult};
 use crate::leaderboard::mmopera::ItemScores;
 use crate::mmiq::{AnswerKey, MmiqReport};
 
@@ -168,6 +168,64 @@ pub fn kiva_items(name: &str, report: &KivaReport, stage: KivaStage) -> ModelSco
     ModelScores {
         name: name.into(),
         source: report.files.first().cloned().unwrap_or_default(),
+        items,
+    }
+}
+
+/// A KiVA run's trials on one stage read from its parsed run files, each regeneration's stage
+/// score under a `Null` setting ([`Outcome::score_with`]): the board's items when `Null`
+/// answers are left out ([`NullAnswers::Missing`]), where a trial's regenerations are no
+/// longer all scored and [`kiva_items`]' expansion of the trial mean over its rows does not
+/// hold. Regenerations without a score (`Null` left out; stage 2 not reached, for the
+/// conditional stage) are not replicates; a trial with none is not an item. The conditional
+/// stage 2 gives the trial's mean as its one replicate, as [`kiva_items`].
+///
+/// # Examples
+/// ```
+/// use coglab_core::kiva::{NullAnswers, RunFile};
+/// use coglab_core::ranks::inputs::{kiva_run_items, KivaStage};
+/// // Regeneration 1 answered stage 1 with Null.
+/// let csv = "Variation,Regeneration,MCResponse#1,MCResponse#2,MCResponse#3\n0,0,1,1,1\n0,1,Null,,0\n0,2,0,,1\n";
+/// let run = RunFile::parse("m/output_Colour/ColourRed.csv", csv.as_bytes()).unwrap();
+/// let left_out = kiva_run_items("m", &[run.clone()], KivaStage::Cross, NullAnswers::Missing);
+/// assert_eq!(left_out.items["ColourRed#0"], vec![1.0, 0.0]);
+/// let wrong = kiva_run_items("m", &[run], KivaStage::Cross, NullAnswers::Wrong);
+/// assert_eq!(wrong.items["ColourRed#0"], vec![1.0, 0.0, 0.0]);
+/// ```
+pub fn kiva_run_items(
+    name: &str,
+    runs: &[RunFile],
+    stage: KivaStage,
+    null: NullAnswers,
+) -> ModelScores {
+    let mut items: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for run in runs {
+        for row in &run.rows {
+            let [s1, s2, s3] = row.outcomes;
+            let score = match stage {
+                KivaStage::Cross => s1.score_with(Stage::Cross, null),
+                KivaStage::WithinConditional => s2.score_with(Stage::Within, null),
+                KivaStage::WithinJoint => match s2 {
+                    Outcome::Empty => Some(0.0),
+                    o => o.score_with(Stage::Within, null),
+                },
+                KivaStage::Extrapolation => s3.score_with(Stage::Extrapolation, null),
+            };
+            let entry = items
+                .entry(format!("{}#{}", run.subdomain, row.variation))
+                .or_default();
+            entry.extend(score);
+        }
+    }
+    items.retain(|_, v| !v.is_empty());
+    if stage == KivaStage::WithinConditional {
+        for v in items.values_mut() {
+            *v = vec![v.iter().sum::<f64>() / v.len() as f64];
+        }
+    }
+    ModelScores {
+        name: name.into(),
+        source: runs.first().map(|r| r.file.clone()).unwrap_or_default(),
         items,
     }
 }

@@ -23,10 +23,12 @@ use super::extraction::{
     extraction_robustness, kiva_extraction_robustness, ExtractionRobustness, KivaExtraction,
     KivaRunFiles,
 };
-use super::inputs::{kiva_items, mmiq_benchmark_items, mmiq_items, mmopera_items, KivaStage};
+use super::inputs::{
+    kiva_items, kiva_run_items, mmiq_benchmark_items, mmiq_items, mmopera_items, KivaStage,
+};
 use super::judges::{judge_robustness_rows, JudgeRobustness};
 use super::{build_board, Adjust, Bench, Board, BoardInput, BoardOptions, ModelRow, PairTest};
-use crate::kiva::KivaReport;
+use crate::kiva::{KivaReport, NullAnswers, RunFile};
 use crate::leaderboard::mmopera::MmoperaRow;
 use crate::mmiq::MmiqReport;
 use crate::mmopera::Task;
@@ -42,6 +44,11 @@ pub struct RankRequest {
     /// KiVA: the stage ranked.
     #[serde(default)]
     pub stage: KivaStage,
+    /// KiVA: how `Null` answers count, the board's switch (issue 23). Left out, each model
+    /// run is read again from its run files ([`kiva_run_items`]); a row without them is ranked
+    /// with `Null` counted wrong, and a note says so.
+    #[serde(default)]
+    pub null: NullAnswers,
     /// Test, adjustment, missing items, resamples, seed...
     pub options: BoardOptions,
     /// Flipped items listed per row at most in the extraction table (the count stays exact).
@@ -56,6 +63,7 @@ impl RankRequest {
             bench,
             task: None,
             stage: KivaStage::Cross,
+            null: NullAnswers::Wrong,
             options: BoardOptions::default(),
             flips_cap: 20,
         }
@@ -786,12 +794,22 @@ pub fn rank_board(entries: &[RankEntry<'_>], req: &RankRequest) -> RankBoard {
     let mut notes = Vec::new();
     let mut out = RankBoard {
         missing_text: format!(
-            "scores and ranks with {}{}",
+            "scores and ranks with {}{}{}",
             req.options.missing.label(),
             if req.options.missing == super::Missing::Wrong {
                 " (default)"
             } else {
                 ""
+            },
+            match req.bench {
+                Bench::Kiva if req.null == NullAnswers::Missing => {
+                    "; Null answers left out (the board's switch; default: counted wrong)"
+                }
+                Bench::Mmopera => {
+                    "; on the holistic score rate (SR), which the reasoning score's decay and \
+                     average switches do not change"
+                }
+                _ => "",
             }
         ),
         ..RankBoard::default()
@@ -877,7 +895,32 @@ pub fn rank_board(entries: &[RankEntry<'_>], req: &RankRequest) -> RankBoard {
                             ));
                             continue;
                         }
-                        models.push(kiva_items(name, report, req.stage));
+                        models.push(match (req.null, files) {
+                            (NullAnswers::Missing, Some(f)) if !f.is_empty() => {
+                                match f
+                                    .iter()
+                                    .map(|(path, bytes)| RunFile::parse(path, bytes))
+                                    .collect::<Result<Vec<_>, _>>()
+                                {
+                                    Ok(runs) => kiva_run_items(name, &runs, req.stage, req.null),
+                                    Err(err) => {
+                                        notes.push(format!(
+                                            "{}: its run files could not be read again ({err}): ranked with Null answers counted wrong",
+                                            e.name
+                                        ));
+                                        kiva_items(name, report, req.stage)
+                                    }
+                                }
+                            }
+                            (NullAnswers::Missing, _) => {
+                                notes.push(format!(
+                                    "{}: no run files kept (a published row): ranked with Null answers counted wrong",
+                                    e.name
+                                ));
+                                kiva_items(name, report, req.stage)
+                            }
+                            _ => kiva_items(name, report, req.stage),
+                        });
                         ids.insert(name.clone(), (e.id, e.name));
                         match files {
                             Some(f) if !f.is_empty() => runs.push((name.clone(), f.to_vec())),
@@ -1135,6 +1178,75 @@ mod tests {
             .as_deref()
             .unwrap()
             .contains("several judges"));
+    }
+
+    #[test]
+    fn kiva_null_answers_left_out_reads_the_run_files_again() {
+        // Model a answered stage 1 with Null in two regenerations. Stage 1, Null wrong: trial
+        // 0 (1, 0, 0) → 1/3, trial 1 (1, 1, 0) → 2/3, score 0.5. Null left out: trial 0
+        // (1, 0) → 0.5, trial 1 (1, 1) → 1, score 0.75. Model b has no Null: 0.5 either way.
+        let head = "Variation,Regeneration,MCResponse#1,MCResponse#2,MCResponse#3\n";
+        let a =
+            format!("{head}0,0,1,1,1\n0,1,Null,,0\n0,2,0,,1\n1,0,1,0,1\n1,1,1,1,1\n1,2,Null,,1\n");
+        let b = format!("{head}0,0,1,1,1\n0,1,0,,0\n0,2,0,,1\n1,0,1,0,1\n1,1,0,,1\n1,2,1,1,1\n");
+        let files = |csv: &str| {
+            vec![(
+                "m/output_Colour/ColourRed.csv".to_string(),
+                csv.as_bytes().to_vec(),
+            )]
+        };
+        let (fa, fb) = (files(&a), files(&b));
+        let score = |f: &[(String, Vec<u8>)]| {
+            crate::kiva::score_model(f.iter().map(|(p, b)| (p.as_str(), b.as_slice()))).unwrap()
+        };
+        let (ra, rb) = (score(&fa), score(&fb));
+        let entries = |with_files: bool| {
+            vec![
+                RankEntry {
+                    id: 1,
+                    name: "a",
+                    source: RankSource::Kiva {
+                        report: &ra,
+                        files: with_files.then_some(fa.as_slice()),
+                    },
+                },
+                RankEntry {
+                    id: 2,
+                    name: "b",
+                    source: RankSource::Kiva {
+                        report: &rb,
+                        files: with_files.then_some(fb.as_slice()),
+                    },
+                },
+            ]
+        };
+        let scores = |b: &RankBoard| {
+            let mut v: Vec<(String, f64)> =
+                b.models.iter().map(|m| (m.name.clone(), m.score)).collect();
+            v.sort_by(|x, y| x.0.cmp(&y.0));
+            v
+        };
+        let mut req = RankRequest::new(Bench::Kiva);
+        let wrong = rank_board(&entries(true), &req);
+        assert_eq!(scores(&wrong), vec![("a".into(), 0.5), ("b".into(), 0.5)]);
+        assert!(!wrong.missing_text.contains("Null"));
+        req.null = NullAnswers::Missing;
+        let left_out = rank_board(&entries(true), &req);
+        assert_eq!(
+            scores(&left_out),
+            vec![("a".into(), 0.75), ("b".into(), 0.5)]
+        );
+        assert!(left_out.missing_text.contains("Null answers left out"));
+        // Published rows keep no run files: ranked with Null counted wrong, and said so.
+        let published = rank_board(&entries(false), &req);
+        assert_eq!(
+            scores(&published),
+            vec![("a".into(), 0.5), ("b".into(), 0.5)]
+        );
+        assert!(published
+            .notes
+            .iter()
+            .any(|n| n.contains("a: no run files kept")));
     }
 
     #[test]
