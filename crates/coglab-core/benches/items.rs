@@ -49,8 +49,46 @@ fn matrix() -> ResponseMatrix {
     ResponseMatrix::new("bench", items, resp, &cells).expect("a valid simulated matrix")
 }
 
+/// `tests/e2e/bench-items.mjs`'s matrix, the same cells natively: item i has a in [0.5, 2.5]
+/// and b in [-2, 2] from a fixed hash of (i, 100003) and (i, 100019); respondent j's theta is
+/// the normal quantile of (j + 0.5) / 300; right when the hash of (i, j) is below P(right).
+/// EM needs 69 cycles here (15 on [`matrix`]).
+fn grid_matrix() -> ResponseMatrix {
+    fn u(i: u64, j: u64) -> f64 {
+        let mut h = i
+            .wrapping_mul(2_654_435_761)
+            .wrapping_add(j * 40_503)
+            .wrapping_add(12_345) as u32;
+        h ^= h >> 15;
+        h = h.wrapping_mul(2_246_822_519);
+        h ^= h >> 13;
+        f64::from(h) / 4_294_967_296.0
+    }
+    let mut cells = Vec::with_capacity(ITEMS * RESPONDENTS);
+    for j in 0..RESPONDENTS {
+        let p = (j as f64 + 0.5) / RESPONDENTS as f64;
+        let theta = coglab_core::stats::dist::normal_quantile(p).expect("p in (0, 1)");
+        for i in 0..ITEMS as u64 {
+            let a = 0.5 + 2.0 * u(i, 100_003);
+            let b = -2.0 + 4.0 * u(i, 100_019);
+            cells.push(Some(
+                u(i, j as u64) < 1.0 / (1.0 + (-a * (theta - b)).exp()),
+            ));
+        }
+    }
+    let items = (0..ITEMS).map(|j| ItemInfo::new(format!("{j}"))).collect();
+    let resp = (0..RESPONDENTS)
+        .map(|i| RespondentInfo {
+            id: format!("irt_model_{i:03}"),
+            group: Some("model".into()),
+        })
+        .collect();
+    ResponseMatrix::new("grid", items, resp, &cells).expect("a valid simulated matrix")
+}
+
 fn bench(c: &mut Criterion) {
     let m = matrix();
+    let grid = grid_matrix();
     let mut g = c.benchmark_group("items");
     g.sample_size(10).measurement_time(Duration::from_secs(15));
     let two_pl = IrtOptions {
@@ -59,6 +97,9 @@ fn bench(c: &mut Criterion) {
     };
     g.bench_function("fit_2pl_2710x300", |b| {
         b.iter(|| fit(black_box(&m), &two_pl).expect("fits"))
+    });
+    g.bench_function("fit_2pl_2710x300_browser_bench_matrix", |b| {
+        b.iter(|| fit(black_box(&grid), &two_pl).expect("fits"))
     });
     let rasch = IrtOptions {
         model: IrtModel::Rasch,
