@@ -97,7 +97,7 @@ struct Workspace {
 struct PublishedRows(RwSignal<Vec<u64>>);
 
 /// The published rows' ids in context (empty without a bundle).
-fn published_row_ids() -> Vec<u64> {
+pub(crate) fn published_row_ids() -> Vec<u64> {
     use_context::<PublishedRows>().map_or_else(Vec::new, |p| p.0.get())
 }
 
@@ -686,9 +686,9 @@ fn SubmissionCheck(ws: Workspace) -> impl IntoView {
 
 /// Shows the site's published bundle (`coglab publish`), when the build has one (its
 /// `<meta name="coglab-published">`; without it nothing is fetched and the worker is not
-/// started): the worker reads its index and keeps its MM-IQ and KiVA rows, which join the
-/// boards badged "published"; their items are fetched when a row is opened, compared or
-/// ranked.
+/// started): the worker reads its index and keeps its MM-IQ, KiVA, MM-OPERA and Gold rows,
+/// which join the boards badged "published"; their items are fetched when a row is opened or
+/// compared, and the rank groups read one rank file per board.
 async fn load_published(ws: Workspace, client: WorkerClient) {
     let Some(rel) = crate::data::published_rel() else {
         return;
@@ -697,10 +697,16 @@ async fn load_published(ws: Workspace, client: WorkerClient) {
     match client.call(api::Published { base }).await {
         Ok(Some(b)) => {
             let ids = b.rows.mmiq.iter().map(|r| r.id);
-            let ids: Vec<u64> = ids.chain(b.rows.kiva.iter().map(|r| r.id)).collect();
+            let ids: Vec<u64> = ids
+                .chain(b.rows.kiva.iter().map(|r| r.id))
+                .chain(b.rows.mmopera.iter().map(|r| r.id))
+                .chain(b.rows.gold.iter().map(|r| r.id))
+                .collect();
             ws.published_rows.set(ids);
             ws.mmiq.update(|v| v.extend(b.rows.mmiq));
             ws.kiva.update(|v| v.extend(b.rows.kiva));
+            ws.mmopera.update(|v| v.extend(b.rows.mmopera));
+            ws.gold.update(|v| v.extend(b.rows.gold));
             ws.published.set(Some(b.index));
         }
         Ok(None) => {}

@@ -463,8 +463,13 @@ pub fn gold_analyze(a: &api::GoldAnalyze) -> Result<GoldResult, String> {
 }
 
 /// [`api::Rank`]: the kept rows ranked with paired tests ([`coglab_core::ranks::view::rank_board`]);
-/// a row no longer kept or of another kind is left off with a note, never an error.
-pub fn rank(a: &api::Rank) -> coglab_core::ranks::view::RankBoard {
+/// a row no longer kept or of another kind is left off with a note, never an error. A row in
+/// `published` is ranked from that report (a published row filled from its rank file,
+/// [`super::ops_published::rank_details`]) rather than the kept one.
+pub fn rank(
+    a: &api::Rank,
+    published: &HashMap<RowId, Detail>,
+) -> coglab_core::ranks::view::RankBoard {
     use coglab_core::ranks::view::{rank_board, RankEntry, RankSource};
     let start = super::ops_structure::now_ms();
     let mut board = STORE.with_borrow(|s| {
@@ -475,7 +480,7 @@ pub fn rank(a: &api::Rank) -> coglab_core::ranks::view::RankBoard {
                 .map(|(id, name)| RankEntry {
                     id: *id,
                     name,
-                    source: match s.get(id) {
+                    source: match published.get(id).or_else(|| s.get(id)) {
                         Some(Detail::Mmiq(r)) => RankSource::Mmiq(r),
                         Some(Detail::Kiva(r)) => RankSource::Kiva {
                             report: r,

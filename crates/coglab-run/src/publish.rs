@@ -281,6 +281,7 @@ pub fn verify(out: &Path, inputs: Option<&Path>) -> Result<Index, RunError> {
     })?;
     let rebuilt = build(&manifest)?;
     let published = read_bundle(out)?;
+    publish::check_ranks(&index, &published)?;
     publish::compare(&rebuilt.files, &published)?;
     Ok(index)
 }

@@ -644,12 +644,14 @@ pub fn mmopera_board(
             .cloned()
             .collect();
         all.dedup();
-        rows.push(row(
+        let mut computed_row = row(
             &m.model,
             RowKind::Computed,
             format!("computed from {}", all.join(", ")),
             cells,
-        ));
+        );
+        computed_row.row_id = Some(m.id);
+        rows.push(computed_row);
     }
     cite_papers(&mut rows, reported);
     Board {
@@ -689,24 +691,24 @@ pub fn gold_board(
     computed: &[GoldRow],
 ) -> Board {
     let table = reported.and_then(|b| b.table("gold-table2"));
-    let results: Vec<(&GoldResult, String)> = table_scores
+    let results: Vec<(&GoldResult, String, Option<u64>)> = table_scores
         .into_iter()
-        .map(|r| (r, String::new()))
+        .map(|r| (r, String::new(), None))
         .chain(
             computed
                 .iter()
-                .filter_map(|g| Some((g.result.as_ref()?, g.matrix.file.clone()))),
+                .filter_map(|g| Some((g.result.as_ref()?, g.matrix.file.clone(), Some(g.id)))),
         )
         .collect();
     let mut layers: Vec<String> = LAYERS.iter().map(|s| s.to_string()).collect();
-    for (r, _) in &results {
+    for (r, _, _) in &results {
         for l in &r.layers {
             if !layers.contains(l) {
                 layers.push(l.clone());
             }
         }
     }
-    layers.retain(|l| results.iter().any(|(r, _)| r.layers.contains(l)));
+    layers.retain(|l| results.iter().any(|(r, _, _)| r.layers.contains(l)));
     let col = |key: &str, title: &str| BoardColumn {
         key: key.into(),
         title: title.into(),
@@ -790,16 +792,18 @@ pub fn gold_board(
             rows.push(reported);
         }
     }
-    for (res, file) in results.iter().filter(|(_, f)| !f.is_empty()) {
+    for (res, file, id) in results.iter().filter(|(_, f, _)| !f.is_empty()) {
         for x in &res.rows {
             let mut v = cells(x, &format!("; from {file}"));
             v.push(None);
-            rows.push(row(
+            let mut computed_row = row(
                 &x.model,
                 RowKind::Computed,
                 format!("computed from {file}"),
                 v,
-            ));
+            );
+            computed_row.row_id = *id;
+            rows.push(computed_row);
         }
     }
     cite_papers(&mut rows, reported);
