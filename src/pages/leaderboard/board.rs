@@ -1018,6 +1018,57 @@ mod tests {
         assert_eq!(computed, [(true, true), (false, false)]);
     }
 
+    #[test]
+    fn published_mmopera_and_gold_rows_are_badged_by_row_id() {
+        // The tiny published board's index (coglab publish of
+        // crates/coglab-core/tests/fixtures/publish/tiny): Model X's MM-OPERA RIA row and
+        // GPT-4o's Gold row, as the worker keeps them (numbered 11 and 12).
+        let mut s = scored(&[
+            ("RIA_metadata.json", RIA_META),
+            ("m_RIA_regular_scoring.json", RIA_REGULAR),
+        ]);
+        s.mmopera[0].id = 11;
+        let opera = mmopera_board(None, &s.mmopera, Task::Ria, OperaSettings::default());
+        let gold_row = coglab_core::leaderboard::gold::GoldRow {
+            id: 12,
+            matrix: coglab_core::leaderboard::gold::GoldMatrix {
+                file: "gold-table2.csv".into(),
+                models: vec!["GPT-4o".into()],
+                tasks: vec![],
+            },
+            data: None,
+            result: Some(coglab_core::leaderboard::gold::GoldResult {
+                assignment: Default::default(),
+                spec: String::new(),
+                layers: vec!["Perception".into()],
+                rows: vec![coglab_core::sem::suite::RankRow {
+                    model: "GPT-4o".into(),
+                    overall: 79.485041,
+                    by_construct: [("Perception".to_string(), 93.490938)].into(),
+                    plain_mean: 79.536364,
+                    rank_weighted: 3,
+                    rank_plain: 3,
+                    change: 0,
+                }],
+                n_models: 10,
+                dropped_models: vec![],
+                out_of_range: vec![],
+            }),
+            message: None,
+        };
+        let gold = gold_board(None, None, &[gold_row]);
+        for (mut board, id, model) in [(opera, 11, "m"), (gold, 12, "GPT-4o")] {
+            // Another id published: the row stays computed.
+            mark_published(&mut board, &[99]);
+            let r = board.rows.iter().find(|r| r.model == model).unwrap();
+            assert!(!r.published, "{}", board.caption);
+            mark_published(&mut board, &[id]);
+            let r = board.rows.iter().find(|r| r.model == model).unwrap();
+            assert_eq!((r.published, r.badge()), (true, "published"));
+            assert!(r.source.starts_with("published bundle"), "{}", r.source);
+        }
+    }
+
     const RIA_META: &str = r#"[
         {"id": "r1", "foldername": "ria_0001", "domain": "Nature", "type": "Relation", "culture": "Global", "language": "English", "hop_count": 1, "perception": ["Visual Similarity"], "conception": ["Thematic Links"], "relation": "x"},
         {"id": "r2", "foldername": "ria_0002", "domain": "Art", "type": "Metaphor", "culture": "Global", "language": "English", "hop_count": 2, "perception": ["Semantic Object"], "conception": ["Causal Connections"], "relation": "x"},
