@@ -753,8 +753,10 @@ async fn restore(ws: Workspace, client: WorkerClient) {
     score_inputs(ws, client, inputs, models, kinds, scoring, false).await;
 }
 
-/// Removes every computed row and file status (and the worker's item data of those rows).
+/// Removes every row computed from the visitor's files and every file status (and the worker's
+/// item data of those rows); the published bundle's rows stay.
 fn clear_rows(ws: Workspace, client: &WorkerClient) {
+    let published = ws.published_rows.get_untracked();
     let mut ids: Vec<u64> = ws.mmiq.with_untracked(|r| r.iter().map(|r| r.id).collect());
     ids.extend(
         ws.kiva
@@ -768,11 +770,13 @@ fn clear_rows(ws: Workspace, client: &WorkerClient) {
         ws.gold
             .with_untracked(|r| r.iter().map(|r| r.id).collect::<Vec<_>>()),
     );
-    ws.mmiq.set(Vec::new());
+    ids.retain(|id| !published.contains(id));
+    let kept = |id: u64| published.contains(&id);
+    ws.mmiq.update(|v| v.retain(|r| kept(r.id)));
     ws.mmiq_acc.set(Vec::new());
-    ws.kiva.set(Vec::new());
-    ws.mmopera.set(Vec::new());
-    ws.gold.set(Vec::new());
+    ws.kiva.update(|v| v.retain(|r| kept(r.id)));
+    ws.mmopera.update(|v| v.retain(|r| kept(r.id)));
+    ws.gold.update(|v| v.retain(|r| kept(r.id)));
     ws.files.set(Vec::new());
     ws.error.set(None);
     let client = client.clone();

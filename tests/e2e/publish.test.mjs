@@ -233,6 +233,15 @@ test('a submission for a published model is checked against its row', { skip }, 
   assert.match(await check.innerText(), /all 100 verdicts are the same/);
   assert.match(await check.innerText(), /rank 1 of 1 published rows/);
   await app.screenshot('publish-submission');
+  // Forgetting the visitor's files removes their rows, not the published ones (session 10:
+  // it cleared every row, the published ones included, until a reload).
+  await page.getByTestId('lb-forget').click();
+  await page.getByTestId('lb-forget-confirm').click();
+  await page.locator('[data-testid=mmiq-computed-row][data-model="MM-IQ example"]').waitFor({ state: 'detached' });
+  assert.equal(await page.locator('[data-testid=mmiq-published-row][data-model="MM-IQ example"]').count(), 1);
+  // And its drill-down still works (the worker kept the published row).
+  await page.getByTestId('model-pick').selectOption({ label: 'MM-IQ example' });
+  await page.getByTestId('item-row').first().waitFor();
   assert.deepEqual(errors, []);
   await context.close();
 });
