@@ -90,15 +90,29 @@ struct Workspace {
     published: RwSignal<Option<coglab_core::publish::Index>>,
     /// The worker's ids of the published rows.
     published_rows: RwSignal<Vec<u64>>,
+    /// The published rows' model metadata (family, parameters, ...) by row id.
+    published_meta: RwSignal<HashMap<u64, coglab_core::publish::manifest::ModelMeta>>,
 }
 
-/// The worker's ids of the published rows, for the boards' "published" badge.
+/// The worker's ids of the published rows, for the boards' "published" badge, and their
+/// models' manifest metadata by row id.
 #[derive(Clone, Copy)]
-struct PublishedRows(RwSignal<Vec<u64>>);
+struct PublishedRows(
+    RwSignal<Vec<u64>>,
+    RwSignal<HashMap<u64, coglab_core::publish::manifest::ModelMeta>>,
+);
 
 /// The published rows' ids in context (empty without a bundle).
 pub(crate) fn published_row_ids() -> Vec<u64> {
     use_context::<PublishedRows>().map_or_else(Vec::new, |p| p.0.get())
+}
+
+/// Badges a board's published rows ([`board::mark_published`]) from the context.
+pub(crate) fn mark_published_rows(b: &mut crate::components::board_table::Board) {
+    match use_context::<PublishedRows>() {
+        Some(p) => p.1.with(|meta| board::mark_published(b, &p.0.get(), meta)),
+        None => board::mark_published(b, &[], &HashMap::new()),
+    }
 }
 
 /// The leaderboard page; the selected benchmark is the `b` query parameter (default MM-IQ);
@@ -138,9 +152,10 @@ pub fn Leaderboard() -> impl IntoView {
         client: StoredValue::new_local(use_worker()),
         published: RwSignal::new(None),
         published_rows: RwSignal::new(Vec::new()),
+        published_meta: RwSignal::new(HashMap::new()),
     };
     let client = ws.client;
-    provide_context(PublishedRows(ws.published_rows));
+    provide_context(PublishedRows(ws.published_rows, ws.published_meta));
     leptos::task::spawn_local(load_published(ws, client.get_value()));
     // Once files are staged, the scoring worker has started (it detected their formats); let
     // it warm up its MM-IQ reader ([`api::Warm`]), so that it is fast when "Score" is pressed.
@@ -702,6 +717,31 @@ async fn load_published(ws: Workspace, client: WorkerClient) {
                 .chain(b.rows.mmopera.iter().map(|r| r.id))
                 .chain(b.rows.gold.iter().map(|r| r.id))
                 .collect();
+            // Each row's model metadata from the manifest (model names are unique in it).
+            let meta_of = |name: &str| {
+                b.index
+                    .models
+                    .iter()
+                    .find(|m| m.name == name)
+                    .map(|m| m.meta.clone())
+            };
+            let named = b
+                .rows
+                .mmiq
+                .iter()
+                .map(|r| (r.id, r.model.as_str()))
+                .chain(b.rows.kiva.iter().map(|r| (r.id, r.model.as_str())))
+                .chain(b.rows.mmopera.iter().map(|r| (r.id, r.model.as_str())))
+                .chain(
+                    b.rows
+                        .gold
+                        .iter()
+                        .filter_map(|r| Some((r.id, r.matrix.models.first()?.as_str()))),
+                );
+            let meta: HashMap<u64, _> = named
+                .filter_map(|(id, name)| Some((id, meta_of(name)?)))
+                .collect();
+            ws.published_meta.set(meta);
             ws.published_rows.set(ids);
             ws.mmiq.update(|v| v.extend(b.rows.mmiq));
             ws.kiva.update(|v| v.extend(b.rows.kiva));
@@ -1180,7 +1220,7 @@ fn MmiqTab(
         let b = bundle.get();
         let reported = b.as_ref().and_then(|r| r.as_ref().ok());
         let mut b = mmiq_board(reported, &rows.read(), &acc.read());
-        board::mark_published(&mut b, &published_row_ids());
+        mark_published_rows(&mut b);
         b
     });
     let radar = Memo::new(move |_| {
@@ -1271,7 +1311,7 @@ fn KivaTab(
         let b = baselines.get();
         let bl = b.as_ref().and_then(|r| r.as_ref().ok());
         let mut b = kiva_board(bl, &rows.read(), variant.get(), joint.get(), null.get());
-        board::mark_published(&mut b, &published_row_ids());
+        mark_published_rows(&mut b);
         b
     });
     let (stage, set_stage) = signal(0usize);

@@ -140,6 +140,15 @@ test('published rows, a drill-down and a comparison show the CLI numbers, no fil
     const g = cli(['score', 'kiva', join(KIVA, 'gpt4_multi_image'), '--json']);
     assert.ok(stats.includes(`${(100 * g.overall.cross.mean).toFixed(1)}%`), stats);
     await app.screenshot('publish-kiva');
+    // The manifest's family and parameters are the published rows' (the board's filters):
+    // MANTIS is family "Mantis", 8B; the GPT-4V runs "GPT", "proprietary".
+    await page.getByTestId('kiva-size').selectOption('8B');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=kiva-published-row]').length === 1);
+    assert.equal(await page.locator('[data-testid=kiva-published-row][data-model="MANTIS (multi-image)"]').count(), 1);
+    await page.getByTestId('kiva-size').selectOption('');
+    await page.getByTestId('kiva-family').selectOption('GPT');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=kiva-published-row]').length === 2);
+    await page.getByTestId('kiva-family').selectOption('');
     assert.deepEqual(errors, []);
     await context.close();
   });

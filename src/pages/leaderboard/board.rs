@@ -65,12 +65,29 @@ fn row(model: &str, kind: RowKind, source: String, cells: Vec<Option<BoardCell>>
 }
 
 /// Badges the rows of the published bundle (by worker row id) as "published" (their source
-/// says so).
-pub fn mark_published(board: &mut Board, published: &[u64]) {
+/// says so), with the family and parameters their manifest gives (`meta`, by row id) in place
+/// of those guessed from the name, for the board's filters.
+pub fn mark_published(
+    board: &mut Board,
+    published: &[u64],
+    meta: &std::collections::HashMap<u64, coglab_core::publish::manifest::ModelMeta>,
+) {
     for r in &mut board.rows {
-        if r.kind == RowKind::Computed && r.row_id.is_some_and(|id| published.contains(&id)) {
-            r.published = true;
-            r.source = format!("published bundle (coglab publish); {}", r.source);
+        let Some(id) = r.row_id.filter(|id| published.contains(id)) else {
+            continue;
+        };
+        if r.kind != RowKind::Computed {
+            continue;
+        }
+        r.published = true;
+        r.source = format!("published bundle (coglab publish); {}", r.source);
+        if let Some(m) = meta.get(&id) {
+            if let Some(f) = &m.family {
+                r.family = f.clone();
+            }
+            if let Some(p) = &m.parameters {
+                r.size = p.clone();
+            }
         }
     }
 }
@@ -1008,7 +1025,7 @@ mod tests {
         a.id = 7;
         b.id = 8;
         let mut board = mmiq_board(None, &[a, b], &[]);
-        mark_published(&mut board, &[7]);
+        mark_published(&mut board, &[7], &Default::default());
         let computed: Vec<(bool, bool)> = board
             .rows
             .iter()
@@ -1059,13 +1076,20 @@ mod tests {
         let gold = gold_board(None, None, &[gold_row]);
         for (mut board, id, model) in [(opera, 11, "m"), (gold, 12, "GPT-4o")] {
             // Another id published: the row stays computed.
-            mark_published(&mut board, &[99]);
+            mark_published(&mut board, &[99], &Default::default());
             let r = board.rows.iter().find(|r| r.model == model).unwrap();
             assert!(!r.published, "{}", board.caption);
-            mark_published(&mut board, &[id]);
+            // The manifest's family and parameters replace those guessed from the name.
+            let meta = coglab_core::publish::manifest::ModelMeta {
+                family: Some("test family".into()),
+                parameters: Some("7B".into()),
+                ..Default::default()
+            };
+            mark_published(&mut board, &[id], &[(id, meta)].into());
             let r = board.rows.iter().find(|r| r.model == model).unwrap();
             assert_eq!((r.published, r.badge()), (true, "published"));
             assert!(r.source.starts_with("published bundle"), "{}", r.source);
+            assert_eq!((r.family.as_str(), r.size.as_str()), ("test family", "7B"));
         }
     }
 

@@ -46,7 +46,7 @@ pub fn GoldTab(
         let reported = b.as_ref().and_then(|r| r.as_ref().ok());
         let scores = table_scores.get().flatten();
         let mut b = gold_board(reported, scores.as_ref(), &rows.read());
-        super::board::mark_published(&mut b, &super::published_row_ids());
+        super::mark_published_rows(&mut b);
         b
     });
     // The visitor's matrices (published rows have no matrix to assign again).

@@ -137,7 +137,7 @@ pub fn MmoperaTab(
         let b = bundle.get();
         let reported = b.as_ref().and_then(|r| r.as_ref().ok());
         let mut b = mmopera_board(reported, &rows.read(), chart_task.get(), settings.get());
-        super::board::mark_published(&mut b, &super::published_row_ids());
+        super::mark_published_rows(&mut b);
         b
     });
     let rank_rows = Signal::derive(move || {
