@@ -190,7 +190,16 @@ async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> 
             let ids: Vec<u64> = r.rows.iter().map(|(id, _)| *id).collect();
             // Published rows from their benchmark's rank file (one request for all of them);
             // the others from their kept reports (chunks fetched for a bundle without one).
-            let published = ops_published::rank_details(&ids).await?;
+            let only = match (r.request.bench, r.request.task) {
+                (coglab_core::ranks::Bench::Mmopera, Some(coglab_core::mmopera::Task::Ria)) => {
+                    Some(coglab_core::publish::Benchmark::MmoperaRia)
+                }
+                (coglab_core::ranks::Bench::Mmopera, Some(coglab_core::mmopera::Task::Ica)) => {
+                    Some(coglab_core::publish::Benchmark::MmoperaIca)
+                }
+                _ => None,
+            };
+            let published = ops_published::rank_details(&ids, only).await?;
             let rest: Vec<u64> = ids
                 .into_iter()
                 .filter(|id| !published.contains_key(id))

@@ -188,7 +188,8 @@ pub async fn ensure(rows: &[RowId]) -> Result<(), String> {
 }
 
 /// The reports the rank groups read for those of `rows` that are published with a rank file:
-/// each row's summary filled from its benchmark's rank file
+/// each row's summary filled from its benchmark's rank file (only `only`'s, when given: an
+/// MM-OPERA board ranks one task)
 /// ([`coglab_core::publish::ranks::fill`]), the file fetched once (the first time a rank
 /// panel asks) and checked against the SHA-256 the index gives it. Rows not in the returned
 /// map are ranked from their kept report (dropped rows, or published rows of a bundle without
@@ -197,7 +198,10 @@ pub async fn ensure(rows: &[RowId]) -> Result<(), String> {
 /// # Errors
 /// A message naming the rank file's URL when it cannot be fetched, differs from the index's
 /// SHA-256 or does not parse, or [`fill`]'s.
-pub async fn rank_details(rows: &[RowId]) -> Result<HashMap<RowId, Detail>, String> {
+pub async fn rank_details(
+    rows: &[RowId],
+    only: Option<Benchmark>,
+) -> Result<HashMap<RowId, Detail>, String> {
     let wanted: Vec<(RowId, RankSource)> = RANK_SOURCES.with_borrow(|r| {
         rows.iter()
             .filter_map(|id| r.get(id).map(|x| (*id, x.clone())))
@@ -206,7 +210,11 @@ pub async fn rank_details(rows: &[RowId]) -> Result<HashMap<RowId, Detail>, Stri
     let mut out = HashMap::new();
     for (id, src) in wanted {
         let mut detail = src.summary.clone();
-        for (_, url, sha) in &src.files {
+        for (_, url, sha) in src
+            .files
+            .iter()
+            .filter(|(b, _, _)| only.is_none_or(|o| o == *b))
+        {
             let file = match RANK_FILES.with_borrow(|f| f.get(url).cloned()) {
                 Some(f) => f,
                 None => {

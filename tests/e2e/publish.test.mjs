@@ -186,6 +186,8 @@ test('published MM-OPERA and Gold rows are on the interactive boards with the CL
     await ranksFile;
     await page.getByTestId('mmopera-rank-header').waitFor();
     assert.ok(!items.includes('items/model-x.json'), items.join(' '));
+    // The RIA board reads the RIA rank file only.
+    assert.ok(!items.includes('items/ranks-mmopera-ica.json'), items.join(' '));
     await app.screenshot('publish-mmopera');
     // ICA: the other published run (no process-reward file: no reasoning score).
     await page.getByTestId('mmopera-task-ica').check();
