@@ -188,10 +188,10 @@ pub async fn ensure(rows: &[RowId]) -> Result<(), String> {
 }
 
 /// The reports the rank groups read for those of `rows` that are published with a rank file:
-/// each row's summary filled from its benchmark's rank file (only `only`'s, when given: an
-/// MM-OPERA board ranks one task)
-/// ([`coglab_core::publish::ranks::fill`]), the file fetched once (the first time a rank
-/// panel asks) and checked against the SHA-256 the index gives it. Rows not in the returned
+/// each row's summary filled from its benchmark's rank file
+/// ([`coglab_core::publish::ranks::fill`]; from `only`'s alone when given, as an MM-OPERA
+/// board ranks one task), the file fetched once (the first time a rank panel asks) and
+/// checked against the SHA-256 the index gives it. Rows not in the returned
 /// map are ranked from their kept report (dropped rows, or published rows of a bundle without
 /// rank files, whose chunks the caller fetches with [`ensure`]).
 ///
