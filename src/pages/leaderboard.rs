@@ -565,8 +565,8 @@ async fn score_inputs(
 /// benchmark's published rows).
 type Submission = (&'static str, String, u64, u64, Vec<u64>);
 
-/// The submissions among the rows: every dropped (not published) MM-IQ or KiVA row whose model
-/// has a published row of the same benchmark.
+/// The submissions among the rows: every dropped (not published) MM-IQ, KiVA or MM-OPERA row
+/// whose model has a published row of the same benchmark.
 fn submissions(ws: Workspace) -> Vec<Submission> {
     let published = ws.published_rows.get();
     if published.is_empty() {
@@ -600,6 +600,21 @@ fn submissions(ws: Workspace) -> Vec<Submission> {
                 published.contains(&p.id) && p.model == r.model && p.report.variant == variant
             }) {
                 out.push((variant.name(), r.model.clone(), p.id, r.id, board));
+            }
+        }
+    });
+    ws.mmopera.with(|rows| {
+        let board: Vec<u64> = rows
+            .iter()
+            .filter(|r| published.contains(&r.id))
+            .map(|r| r.id)
+            .collect();
+        for r in rows.iter().filter(|r| !published.contains(&r.id)) {
+            if let Some(p) = rows
+                .iter()
+                .find(|p| published.contains(&p.id) && p.model == r.model)
+            {
+                out.push(("MM-OPERA", r.model.clone(), p.id, r.id, board.clone()));
             }
         }
     });

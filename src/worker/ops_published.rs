@@ -246,11 +246,14 @@ pub async fn rank_details(
 /// # Errors
 /// A message when a row is no longer kept, or the core's.
 pub fn reproduce(a: &api::Reproduce) -> Result<coglab_core::publish::site::Reproduction, String> {
-    use coglab_core::publish::site::{headline, reproduce};
+    use coglab_core::publish::site::{board_figure, reproduce};
     let mut ids = vec![a.published, a.submitted];
     ids.extend(&a.board);
     ops_leaderboard::with_details(&ids, |d| {
-        let board: Vec<f64> = d[2..].iter().filter_map(|x| headline(x)).collect();
+        let board: Vec<f64> = d[2..]
+            .iter()
+            .filter_map(|x| board_figure(d[1], x))
+            .collect();
         reproduce(d[0], d[1], &board)
     })
 }

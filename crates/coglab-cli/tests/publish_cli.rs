@@ -800,3 +800,76 @@ fn the_sample_boards_rank_files_have_the_clis_verdicts_and_trials() {
         }
     }
 }
+
+#[test]
+fn an_mmopera_submission_is_checked_against_the_published_row() {
+    use coglab_core::leaderboard::{score_files, Detail, InputRef};
+    use coglab_core::publish::site::{board_rows, details, reproduce};
+    let out = temp("submit-opera").join("published");
+    let tiny = fixtures().join("publish/tiny");
+    let o = coglab(&["publish", &s(&tiny), "--out", &s(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let index = read_index(&out);
+    let (rows, sources) = board_rows(&index);
+    // Model X's row comes after the two MM-IQ rows.
+    let m = &index.models[sources[2].model];
+    assert_eq!(m.name, "Model X");
+    let chunk: ModelChunk =
+        serde_json::from_slice(&std::fs::read(out.join(&m.chunk)).unwrap()).unwrap();
+    let published = details(
+        &Detail::Mmopera(Box::new(rows.mmopera[0].clone())),
+        sources[2].benchmark,
+        &chunk,
+        None,
+    )
+    .unwrap();
+    let ria = fixtures().join("mmopera/ria");
+    let submit = |regular: &[u8]| {
+        let files: Vec<(&str, Vec<u8>)> = vec![
+            (
+                "metadata.csv",
+                std::fs::read(ria.join("metadata.csv")).unwrap(),
+            ),
+            (
+                "modelx_RIA_results.json",
+                std::fs::read(ria.join("modelx_RIA_results.json")).unwrap(),
+            ),
+            ("modelx_RIA_regular_scoring.json", regular.to_vec()),
+            (
+                "modelx_RIA_reasoning_scoring.json",
+                std::fs::read(ria.join("modelx_RIA_reasoning_scoring.json")).unwrap(),
+            ),
+        ];
+        let inputs: Vec<InputRef<'_>> = files
+            .iter()
+            .map(|(path, bytes)| InputRef {
+                path,
+                bytes,
+                model: Some("Model X"),
+            })
+            .collect();
+        let s = score_files(&inputs, |_, _, _| {});
+        assert_eq!(s.mmopera.len(), 1, "{:?}", s.files);
+        Detail::Mmopera(Box::new(s.mmopera[0].clone()))
+    };
+    let regular = std::fs::read_to_string(ria.join("modelx_RIA_regular_scoring.json")).unwrap();
+    // The published judge files reproduce the row: its 7 judged RIA items, SR 17/28, rank 1 of
+    // the one published row.
+    let same = reproduce(&published, &submit(regular.as_bytes()), &[17.0 / 28.0]).unwrap();
+    assert!(same.reproduces, "{same:?}");
+    assert_eq!((same.compared, same.rank, same.of), (7, 1, 1));
+    close(same.figure, 17.0 / 28.0);
+    // r2 judged 1 instead of 3: 2 points fewer, SR 15/28, below the published 17/28 (rank 2).
+    let changed = regular.replace(
+        "\"r2\": {\"score_judge\": \"3\"",
+        "\"r2\": {\"score_judge\": \"1\"",
+    );
+    assert_ne!(changed, regular);
+    let r = reproduce(&published, &submit(changed.as_bytes()), &[17.0 / 28.0]).unwrap();
+    assert!(!r.reproduces);
+    assert_eq!(r.differing, ["RIA r2"]);
+    assert_eq!((r.compared, r.only_published, r.only_submitted), (7, 0, 0));
+    close(r.figure, 15.0 / 28.0);
+    close(r.published_figure, 17.0 / 28.0);
+    assert_eq!(r.rank, 2);
+}

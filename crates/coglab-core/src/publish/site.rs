@@ -16,7 +16,7 @@ use super::bundle::{
 use super::manifest::Benchmark;
 use crate::kiva::{KivaReport, RowCounts as KivaRows, Source, StageStats, TrialResult, Variant};
 use crate::leaderboard::gold::{GoldMatrix, GoldResult, GoldRow, LAYERS};
-use crate::leaderboard::mmopera::{MmoperaRow, MmoperaTaskRow};
+use crate::leaderboard::mmopera::{ItemScores, MmoperaRow, MmoperaTaskRow};
 use crate::leaderboard::{Detail, KivaRow, MmiqRow, Scored};
 use crate::mmiq::{Accuracy, HumanReference, MmiqReport, RowCounts, Warnings, CHANCE};
 use crate::mmopera::Task;
@@ -360,12 +360,12 @@ pub fn details(
 /// Whether a visitor's result files reproduce a published row, and where they would rank.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Reproduction {
-    /// Items (MM-IQ) or trials × stages (KiVA) compared.
+    /// Items (MM-IQ), trials × stages (KiVA) or judged items of each task (MM-OPERA) compared.
     pub compared: usize,
     /// Whether every compared verdict is the same and neither side has items the other lacks.
     pub reproduces: bool,
     /// The items whose verdicts differ (MM-IQ: data ids; KiVA: `<subdomain> v<variation>
-    /// <stage>`), at most [`MAX_LISTED`].
+    /// <stage>`; MM-OPERA: `<task> <item id>`), at most [`MAX_LISTED`].
     pub differing: Vec<String>,
     /// How many differ (all of them).
     pub n_differing: usize,
@@ -373,9 +373,9 @@ pub struct Reproduction {
     pub only_published: usize,
     /// Items scored in the submitted files only.
     pub only_submitted: usize,
-    /// The headline figure of the submitted files (MM-IQ accuracy, KiVA stage-1 mean).
+    /// The headline figure of the submitted files ([`headline`]).
     pub figure: f64,
-    /// The published row's headline figure.
+    /// The published row's figure ([`board_figure`]).
     pub published_figure: f64,
     /// The rank the submitted figure would take among the published rows of the benchmark
     /// (1 + the number of published figures above it by more than 1e-6, the index's rounding;
@@ -388,12 +388,36 @@ pub struct Reproduction {
 /// The most differing items [`reproduce`] lists.
 pub const MAX_LISTED: usize = 50;
 
-/// The headline figure of a report: MM-IQ accuracy, KiVA stage-1 (cross-domain) mean.
+/// The task whose score rate is an MM-OPERA row's headline: RIA when it has RIA holistic
+/// scores, else ICA when it has those.
+fn opera_task(r: &MmoperaRow) -> Option<Task> {
+    [Task::Ria, Task::Ica]
+        .into_iter()
+        .find(|t| r.task(*t).is_some_and(|x| x.holistic.is_some()))
+}
+
+fn opera_sr(r: &MmoperaRow, task: Task) -> Option<f64> {
+    r.task(task)?.holistic.as_ref().map(|h| h.score_rate)
+}
+
+/// The headline figure of a report: MM-IQ accuracy, KiVA stage-1 (cross-domain) mean,
+/// MM-OPERA score rate of RIA (of ICA for a row without RIA).
 pub fn headline(d: &Detail) -> Option<f64> {
     match d {
         Detail::Mmiq(r) => Some(r.overall.accuracy),
         Detail::Kiva(r) => r.overall.cross.map(|m| m.mean),
-        _ => None,
+        Detail::Mmopera(r) => opera_sr(r, opera_task(r)?),
+        Detail::Gold(_) => None,
+    }
+}
+
+/// The figure of a published row that a submission's [`headline`] ranks against: the row's
+/// headline, or for MM-OPERA its score rate on the submission's headline task (none when the
+/// row lacks that task).
+pub fn board_figure(submitted: &Detail, row: &Detail) -> Option<f64> {
+    match (submitted, row) {
+        (Detail::Mmopera(s), Detail::Mmopera(r)) => opera_sr(r, opera_task(s)?),
+        _ => headline(row),
     }
 }
 
@@ -485,7 +509,35 @@ pub fn reproduce(
             let only_s = sv.keys().filter(|k| !pv.contains_key(*k)).count();
             (compared, only_p, only_s)
         }
-        _ => return Err("the submitted files and the published row are not of one benchmark with items (MM-IQ or KiVA)".into()),
+        (Detail::Mmopera(p), Detail::Mmopera(s)) => {
+            // Per task, the items both judged: the same holistic scores (every verdict, in
+            // order) and the same S_r.
+            let (mut compared, mut only_p, mut only_s) = (0, 0, 0);
+            for task in [Task::Ria, Task::Ica] {
+                let by_id = |r: &MmoperaRow| -> BTreeMap<String, ItemScores> {
+                    r.task(task)
+                        .map(|t| t.items.iter().map(|i| (i.id.clone(), i.clone())).collect())
+                        .unwrap_or_default()
+                };
+                let (pv, sv) = (by_id(p), by_id(s));
+                for (id, a) in &pv {
+                    let Some(b) = sv.get(id) else { continue };
+                    compared += 1;
+                    let same_sr = match (a.s_r, b.s_r) {
+                        (Some(x), Some(y)) => (x - y).abs() <= 1e-12,
+                        (None, None) => true,
+                        _ => false,
+                    };
+                    if a.scores != b.scores || !same_sr {
+                        differing.push(format!("{} {id}", task.name()));
+                    }
+                }
+                only_p += pv.keys().filter(|k| !sv.contains_key(*k)).count();
+                only_s += sv.keys().filter(|k| !pv.contains_key(*k)).count();
+            }
+            (compared, only_p, only_s)
+        }
+        _ => return Err("the submitted files and the published row are not of one benchmark with items (MM-IQ, KiVA or MM-OPERA)".into()),
     };
     let figure = headline(submitted).unwrap_or(f64::NAN);
     let n_differing = differing.len();
@@ -498,7 +550,7 @@ pub fn reproduce(
         only_published,
         only_submitted,
         figure,
-        published_figure: headline(published).unwrap_or(f64::NAN),
+        published_figure: board_figure(submitted, published).unwrap_or(f64::NAN),
         rank: 1 + board.iter().filter(|v| **v > figure + 1e-6).count(),
         of: board.len(),
     })
