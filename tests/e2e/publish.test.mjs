@@ -257,6 +257,36 @@ test('a submission for a published model is checked against its row', { skip }, 
   await context.close();
 });
 
+test('MM-OPERA judge files for a published model are checked against its row', { skip }, async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard?b=mmopera');
+  await page.locator('[data-testid=mmopera-published-row][data-model="Model X"]').waitFor();
+  // The judge files Model X's RIA run was published from, dropped under its name.
+  const ria = join(FIX, 'mmopera/ria');
+  const files = ['metadata.csv', 'modelx_RIA_results.json', 'modelx_RIA_regular_scoring.json',
+    'modelx_RIA_reasoning_scoring.json'];
+  await page.getByTestId('file-input').setInputFiles(files.map((f) => join(ria, f)));
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=staged-row]').length >= n, files.length);
+  for (const f of files.slice(1)) {
+    const input = page.locator(`[data-testid=staged-row][data-path="${f}"] [data-testid=staged-model]`);
+    await input.fill('Model X');
+    await input.press('Tab');
+  }
+  await page.getByTestId('lb-score').click();
+  await page.locator('[data-testid=mmopera-computed-row][data-model="Model X"]').waitFor();
+  // The same 7 judged items with the same scores (the core's reproduce); SR 17/28 = 60.71%,
+  // first of the one published MM-OPERA row.
+  const check = page.locator('[data-testid=submission-check][data-model="Model X"]');
+  await check.waitFor();
+  assert.equal(await check.getAttribute('data-reproduces'), 'true');
+  assert.match(await check.innerText(), /^MM-OPERA, Model X: your files reproduce the published row: all 7 verdicts are the same/);
+  assert.match(await check.innerText(), /60\.71% \(published 60\.71%\) would rank 1 of 1 published rows/);
+  await app.screenshot('publish-submission-mmopera');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the static boards are there without JavaScript', { skip }, async () => {
   const { page, context } = await newPage(env.browser, { javaScriptEnabled: false });
   await page.goto(`${env.base}/leaderboard/`);
