@@ -383,6 +383,8 @@ test('300 published models: rows within 1 s of load, one model\'s items ≤ 50 K
       null, { timeout: 300_000 });
     console.log(`# 300 published rows ranked ${Date.now() - loaded} ms after the load event`);
     assert.deepEqual(requested.map((u) => u.replace(/^.*\/published\//, '')), ['items/ranks-mmiq.json']);
+    // (The response's size is recorded by its handler, asynchronously.)
+    for (let i = 0; i < 100 && !sizes.has(requested[0]); i++) await new Promise((r) => setTimeout(r, 50));
     const ranksBytes = sizes.get(requested[0]);
     console.log(`# the rank file: ${ranksBytes} bytes on the wire`);
     assert.ok(ranksBytes <= 150_000, `${ranksBytes} bytes`);
