@@ -90,15 +90,29 @@ struct Workspace {
     published: RwSignal<Option<coglab_core::publish::Index>>,
     /// The worker's ids of the published rows.
     published_rows: RwSignal<Vec<u64>>,
+    /// The published rows' model metadata (family, parameters, ...) by row id.
+    published_meta: RwSignal<HashMap<u64, coglab_core::publish::manifest::ModelMeta>>,
 }
 
-/// The worker's ids of the published rows, for the boards' "published" badge.
+/// The worker's ids of the published rows, for the boards' "published" badge, and their
+/// models' manifest metadata by row id.
 #[derive(Clone, Copy)]
-struct PublishedRows(RwSignal<Vec<u64>>);
+struct PublishedRows(
+    RwSignal<Vec<u64>>,
+    RwSignal<HashMap<u64, coglab_core::publish::manifest::ModelMeta>>,
+);
 
 /// The published rows' ids in context (empty without a bundle).
-fn published_row_ids() -> Vec<u64> {
+pub(crate) fn published_row_ids() -> Vec<u64> {
     use_context::<PublishedRows>().map_or_else(Vec::new, |p| p.0.get())
+}
+
+/// Badges a board's published rows ([`board::mark_published`]) from the context.
+pub(crate) fn mark_published_rows(b: &mut crate::components::board_table::Board) {
+    match use_context::<PublishedRows>() {
+        Some(p) => p.1.with(|meta| board::mark_published(b, &p.0.get(), meta)),
+        None => board::mark_published(b, &[], &HashMap::new()),
+    }
 }
 
 /// The leaderboard page; the selected benchmark is the `b` query parameter (default MM-IQ);
@@ -138,9 +152,10 @@ pub fn Leaderboard() -> impl IntoView {
         client: StoredValue::new_local(use_worker()),
         published: RwSignal::new(None),
         published_rows: RwSignal::new(Vec::new()),
+        published_meta: RwSignal::new(HashMap::new()),
     };
     let client = ws.client;
-    provide_context(PublishedRows(ws.published_rows));
+    provide_context(PublishedRows(ws.published_rows, ws.published_meta));
     leptos::task::spawn_local(load_published(ws, client.get_value()));
     // Once files are staged, the scoring worker has started (it detected their formats); let
     // it warm up its MM-IQ reader ([`api::Warm`]), so that it is fast when "Score" is pressed.
@@ -550,8 +565,8 @@ async fn score_inputs(
 /// benchmark's published rows).
 type Submission = (&'static str, String, u64, u64, Vec<u64>);
 
-/// The submissions among the rows: every dropped (not published) MM-IQ or KiVA row whose model
-/// has a published row of the same benchmark.
+/// The submissions among the rows: every dropped (not published) MM-IQ, KiVA or MM-OPERA row
+/// whose model has a published row of the same benchmark.
 fn submissions(ws: Workspace) -> Vec<Submission> {
     let published = ws.published_rows.get();
     if published.is_empty() {
@@ -585,6 +600,21 @@ fn submissions(ws: Workspace) -> Vec<Submission> {
                 published.contains(&p.id) && p.model == r.model && p.report.variant == variant
             }) {
                 out.push((variant.name(), r.model.clone(), p.id, r.id, board));
+            }
+        }
+    });
+    ws.mmopera.with(|rows| {
+        let board: Vec<u64> = rows
+            .iter()
+            .filter(|r| published.contains(&r.id))
+            .map(|r| r.id)
+            .collect();
+        for r in rows.iter().filter(|r| !published.contains(&r.id)) {
+            if let Some(p) = rows
+                .iter()
+                .find(|p| published.contains(&p.id) && p.model == r.model)
+            {
+                out.push(("MM-OPERA", r.model.clone(), p.id, r.id, board.clone()));
             }
         }
     });
@@ -686,9 +716,9 @@ fn SubmissionCheck(ws: Workspace) -> impl IntoView {
 
 /// Shows the site's published bundle (`coglab publish`), when the build has one (its
 /// `<meta name="coglab-published">`; without it nothing is fetched and the worker is not
-/// started): the worker reads its index and keeps its MM-IQ and KiVA rows, which join the
-/// boards badged "published"; their items are fetched when a row is opened, compared or
-/// ranked.
+/// started): the worker reads its index and keeps its MM-IQ, KiVA, MM-OPERA and Gold rows,
+/// which join the boards badged "published"; their items are fetched when a row is opened or
+/// compared, and the rank groups read one rank file per board.
 async fn load_published(ws: Workspace, client: WorkerClient) {
     let Some(rel) = crate::data::published_rel() else {
         return;
@@ -697,10 +727,41 @@ async fn load_published(ws: Workspace, client: WorkerClient) {
     match client.call(api::Published { base }).await {
         Ok(Some(b)) => {
             let ids = b.rows.mmiq.iter().map(|r| r.id);
-            let ids: Vec<u64> = ids.chain(b.rows.kiva.iter().map(|r| r.id)).collect();
+            let ids: Vec<u64> = ids
+                .chain(b.rows.kiva.iter().map(|r| r.id))
+                .chain(b.rows.mmopera.iter().map(|r| r.id))
+                .chain(b.rows.gold.iter().map(|r| r.id))
+                .collect();
+            // Each row's model metadata from the manifest (model names are unique in it).
+            let meta_of = |name: &str| {
+                b.index
+                    .models
+                    .iter()
+                    .find(|m| m.name == name)
+                    .map(|m| m.meta.clone())
+            };
+            let named = b
+                .rows
+                .mmiq
+                .iter()
+                .map(|r| (r.id, r.model.as_str()))
+                .chain(b.rows.kiva.iter().map(|r| (r.id, r.model.as_str())))
+                .chain(b.rows.mmopera.iter().map(|r| (r.id, r.model.as_str())))
+                .chain(
+                    b.rows
+                        .gold
+                        .iter()
+                        .filter_map(|r| Some((r.id, r.matrix.models.first()?.as_str()))),
+                );
+            let meta: HashMap<u64, _> = named
+                .filter_map(|(id, name)| Some((id, meta_of(name)?)))
+                .collect();
+            ws.published_meta.set(meta);
             ws.published_rows.set(ids);
             ws.mmiq.update(|v| v.extend(b.rows.mmiq));
             ws.kiva.update(|v| v.extend(b.rows.kiva));
+            ws.mmopera.update(|v| v.extend(b.rows.mmopera));
+            ws.gold.update(|v| v.extend(b.rows.gold));
             ws.published.set(Some(b.index));
         }
         Ok(None) => {}
@@ -747,8 +808,10 @@ async fn restore(ws: Workspace, client: WorkerClient) {
     score_inputs(ws, client, inputs, models, kinds, scoring, false).await;
 }
 
-/// Removes every computed row and file status (and the worker's item data of those rows).
+/// Removes every row computed from the visitor's files and every file status (and the worker's
+/// item data of those rows); the published bundle's rows stay.
 fn clear_rows(ws: Workspace, client: &WorkerClient) {
+    let published = ws.published_rows.get_untracked();
     let mut ids: Vec<u64> = ws.mmiq.with_untracked(|r| r.iter().map(|r| r.id).collect());
     ids.extend(
         ws.kiva
@@ -762,11 +825,13 @@ fn clear_rows(ws: Workspace, client: &WorkerClient) {
         ws.gold
             .with_untracked(|r| r.iter().map(|r| r.id).collect::<Vec<_>>()),
     );
-    ws.mmiq.set(Vec::new());
+    ids.retain(|id| !published.contains(id));
+    let kept = |id: u64| published.contains(&id);
+    ws.mmiq.update(|v| v.retain(|r| kept(r.id)));
     ws.mmiq_acc.set(Vec::new());
-    ws.kiva.set(Vec::new());
-    ws.mmopera.set(Vec::new());
-    ws.gold.set(Vec::new());
+    ws.kiva.update(|v| v.retain(|r| kept(r.id)));
+    ws.mmopera.update(|v| v.retain(|r| kept(r.id)));
+    ws.gold.update(|v| v.retain(|r| kept(r.id)));
     ws.files.set(Vec::new());
     ws.error.set(None);
     let client = client.clone();
@@ -1170,7 +1235,7 @@ fn MmiqTab(
         let b = bundle.get();
         let reported = b.as_ref().and_then(|r| r.as_ref().ok());
         let mut b = mmiq_board(reported, &rows.read(), &acc.read());
-        board::mark_published(&mut b, &published_row_ids());
+        mark_published_rows(&mut b);
         b
     });
     let radar = Memo::new(move |_| {
@@ -1261,7 +1326,7 @@ fn KivaTab(
         let b = baselines.get();
         let bl = b.as_ref().and_then(|r| r.as_ref().ok());
         let mut b = kiva_board(bl, &rows.read(), variant.get(), joint.get(), null.get());
-        board::mark_published(&mut b, &published_row_ids());
+        mark_published_rows(&mut b);
         b
     });
     let (stage, set_stage) = signal(0usize);

@@ -150,8 +150,8 @@ operations! {
     /// adjusted p-values, MDD, clustered SEs, extraction and judge robustness.
     Rank => coglab_core::ranks::view::RankBoard;
     /// Reads a published bundle's index (`coglab publish`), when the site has one, and keeps
-    /// its MM-IQ and KiVA rows; their items come from the model's chunk, fetched when a row is
-    /// first opened, compared or ranked.
+    /// its rows; their items come from the model's chunk, fetched when a row is first opened
+    /// or compared, and the rank groups from the board's rank file, fetched once.
     Published => Option<PublishedBoard>;
     /// Checks a visitor's scored files against a published row of the same model: the same
     /// item verdicts or which differ, and the rank among the published rows.
@@ -182,7 +182,8 @@ pub struct Published {
 pub struct PublishedBoard {
     /// The index as published.
     pub index: coglab_core::publish::Index,
-    /// The MM-IQ and KiVA rows, numbered; their items are fetched when first needed.
+    /// The MM-IQ, KiVA, MM-OPERA and Gold rows, numbered; their items are fetched when first
+    /// needed.
     pub rows: Scored,
 }
 

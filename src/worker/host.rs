@@ -164,7 +164,10 @@ async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> 
             ops_leaderboard::forget(&r.rows);
             Reply::Forget(())
         }
-        Request::MmoperaCompare(r) => Reply::MmoperaCompare(ops_leaderboard::mmopera_compare(r)?),
+        Request::MmoperaCompare(r) => {
+            ops_published::ensure(&[r.first, r.second]).await?;
+            Reply::MmoperaCompare(ops_leaderboard::mmopera_compare(r)?)
+        }
         Request::MmoperaLengthBias(r) => {
             Reply::MmoperaLengthBias(ops_leaderboard::mmopera_length_bias(r)?)
         }
@@ -189,8 +192,24 @@ async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> 
         )?),
         Request::Rank(r) => {
             let ids: Vec<u64> = r.rows.iter().map(|(id, _)| *id).collect();
-            ops_published::ensure(&ids).await?;
-            Reply::Rank(ops_leaderboard::rank(&r))
+            // Published rows from their benchmark's rank file (one request for all of them);
+            // the others from their kept reports (chunks fetched for a bundle without one).
+            let only = match (r.request.bench, r.request.task) {
+                (coglab_core::ranks::Bench::Mmopera, Some(coglab_core::mmopera::Task::Ria)) => {
+                    Some(coglab_core::publish::Benchmark::MmoperaRia)
+                }
+                (coglab_core::ranks::Bench::Mmopera, Some(coglab_core::mmopera::Task::Ica)) => {
+                    Some(coglab_core::publish::Benchmark::MmoperaIca)
+                }
+                _ => None,
+            };
+            let published = ops_published::rank_details(&ids, only).await?;
+            let rest: Vec<u64> = ids
+                .into_iter()
+                .filter(|id| !published.contains_key(id))
+                .collect();
+            ops_published::ensure(&rest).await?;
+            Reply::Rank(ops_leaderboard::rank(&r, &published))
         }
         Request::Published(r) => Reply::Published(ops_published::load(&r.base).await?),
         Request::Reproduce(r) => {

@@ -423,7 +423,24 @@ pub fn mmopera_length_bias(
         let task = row
             .task(a.task)
             .ok_or_else(|| format!("{} has no {} scores", row.model, a.task.name()))?;
-        Ok(task.length_bias_at(a.min_length))
+        let at = task.length_bias_at(a.min_length);
+        let scored = task
+            .holistic
+            .as_ref()
+            .is_some_and(|h| h.length_bias.is_some())
+            || task
+                .reasoning
+                .as_ref()
+                .is_some_and(|r| r.length_bias.is_some());
+        if scored && at.holistic.is_none() && at.process.is_none() {
+            // A published row: the bundle has its figures, not the answers behind them.
+            return Err(format!(
+                "{}'s answers are not in the published bundle: its length bias is shown at the \
+                 threshold it was published with",
+                row.model
+            ));
+        }
+        Ok(at)
     })
 }
 
@@ -479,8 +496,13 @@ pub fn gold_analyze(a: &api::GoldAnalyze) -> Result<GoldResult, String> {
 }
 
 /// [`api::Rank`]: the kept rows ranked with paired tests ([`coglab_core::ranks::view::rank_board`]);
-/// a row no longer kept or of another kind is left off with a note, never an error.
-pub fn rank(a: &api::Rank) -> coglab_core::ranks::view::RankBoard {
+/// a row no longer kept or of another kind is left off with a note, never an error. A row in
+/// `published` is ranked from that report (a published row filled from its rank file,
+/// [`super::ops_published::rank_details`]) rather than the kept one.
+pub fn rank(
+    a: &api::Rank,
+    published: &HashMap<RowId, Detail>,
+) -> coglab_core::ranks::view::RankBoard {
     use coglab_core::ranks::view::{rank_board, RankEntry, RankSource};
     let start = super::ops_structure::now_ms();
     let mut board = STORE.with_borrow(|s| {
@@ -491,7 +513,7 @@ pub fn rank(a: &api::Rank) -> coglab_core::ranks::view::RankBoard {
                 .map(|(id, name)| RankEntry {
                     id: *id,
                     name,
-                    source: match s.get(id) {
+                    source: match published.get(id).or_else(|| s.get(id)) {
                         Some(Detail::Mmiq(r)) => RankSource::Mmiq(r),
                         Some(Detail::Kiva(r)) => RankSource::Kiva {
                             report: r,

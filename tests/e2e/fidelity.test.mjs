@@ -156,11 +156,15 @@ test('MM-OPERA: the decay and ICA-average switches change the reasoning score an
   assert.ok(keepAll.holistic.length_bias.n > code.holistic.length_bias.n);
   await box.getByTestId('mmopera-min-length').fill('-3');
   await box.getByTestId('mmopera-min-length').press('Enter');
-  await page.waitForFunction(() => document.querySelector('[data-testid=mmopera-length-bias]')?.textContent.includes('whole number'));
+  await box.getByTestId('mmopera-min-length-error').waitFor();
+  assert.match(await box.getByTestId('mmopera-min-length-error').textContent(), /whole number of characters/);
+  // The figures stay those of the last threshold applied (0).
+  assert.deepEqual(await box.getByTestId('mmopera-length-bias').allInnerTexts(), zero);
   await box.getByTestId('mmopera-min-length').fill('50');
   await box.getByTestId('mmopera-min-length').press('Enter');
   await page.waitForFunction(() => document.querySelector('[data-testid=mmopera-length-bias]')?.textContent.includes('shorter than 50 characters'));
   assert.deepEqual(await box.getByTestId('mmopera-length-bias').allInnerTexts(), biases);
+  assert.equal(await box.getByTestId('mmopera-min-length-error').count(), 0);
   // The written metadata has no grouping of concept-identical variants: the page says so.
   assert.match(await box.getByTestId('mmopera-substitution').innerText(), /no variant_group/);
 

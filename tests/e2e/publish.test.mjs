@@ -140,6 +140,86 @@ test('published rows, a drill-down and a comparison show the CLI numbers, no fil
     const g = cli(['score', 'kiva', join(KIVA, 'gpt4_multi_image'), '--json']);
     assert.ok(stats.includes(`${(100 * g.overall.cross.mean).toFixed(1)}%`), stats);
     await app.screenshot('publish-kiva');
+    // The manifest's family and parameters are the published rows' (the board's filters):
+    // MANTIS is family "Mantis", 8B; the GPT-4V runs "GPT", "proprietary".
+    await page.getByTestId('kiva-size').selectOption('8B');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=kiva-published-row]').length === 1);
+    assert.equal(await page.locator('[data-testid=kiva-published-row][data-model="MANTIS (multi-image)"]').count(), 1);
+    await page.getByTestId('kiva-size').selectOption('');
+    await page.getByTestId('kiva-family').selectOption('GPT');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=kiva-published-row]').length === 2);
+    await page.getByTestId('kiva-family').selectOption('');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+test('published MM-OPERA and Gold rows are on the interactive boards with the CLI numbers',
+  { skip }, async () => {
+    const { page, context, errors } = await newPage(env.browser);
+    const app = new App(page, env.base);
+    const items = [];
+    page.on('request', (r) => { if (r.url().includes('/published/items/')) items.push(r.url().replace(/^.*\/published\//, '')); });
+    // The figures `coglab publish --json` wrote (the index), by benchmark.
+    const fig = (model, bench) => {
+      const run = index.models.find((m) => m.name === model).runs.find((r) => r.benchmark === bench);
+      return Object.values(run.figures)[0];
+    };
+    const cells = (row) => row.locator('td[data-value]').evaluateAll((tds) => Object.fromEntries(
+      tds.map((td) => [td.dataset.col, [Number(td.dataset.value), Number(td.dataset.ciLow), Number(td.dataset.ciHigh)]])));
+    const ranksFile = page.waitForResponse((res) => res.url().endsWith('/published/items/ranks-mmopera-ria.json'));
+    await app.goto('/leaderboard?b=mmopera');
+    // Model X's RIA row: SR, HR-4, HR-3, ΔHR and the mean reasoning score with their intervals,
+    // and the RIA − ICA gap of the two published runs.
+    const ria = page.locator('[data-testid=mmopera-published-row][data-model="Model X"]');
+    await ria.waitFor();
+    assert.equal(await ria.locator('.badge').first().textContent(), 'published');
+    const r = fig('Model X', 'mmopera-ria');
+    const i = fig('Model X', 'mmopera-ica');
+    let c = await cells(ria);
+    for (const k of ['sr', 'hr4', 'hr3', 'dhr', 'sr_proc']) {
+      assert.ok(near(c[k][0], r[k].v) && near(c[k][1], r[k].lo) && near(c[k][2], r[k].hi), `RIA ${k}: ${c[k]} vs ${JSON.stringify(r[k])}`);
+    }
+    assert.ok(near(c.gap[0], r.sr.v - i.sr.v), `gap ${c.gap[0]}`);
+    // The drill-down of a computed row: the breakdowns of the published row.
+    await page.locator('[data-testid=mmopera-breakdown][data-model="Model X"]').first().waitFor();
+    // The rank panel reads the RIA rank file, not the model's chunk.
+    await ranksFile;
+    await page.getByTestId('mmopera-rank-header').waitFor();
+    assert.ok(!items.includes('items/model-x.json'), items.join(' '));
+    // The RIA board reads the RIA rank file only.
+    assert.ok(!items.includes('items/ranks-mmopera-ica.json'), items.join(' '));
+    await app.screenshot('publish-mmopera');
+    // ICA: the other published run (no process-reward file: no reasoning score).
+    await page.getByTestId('mmopera-task-ica').check();
+    await page.waitForURL(/t=ica/);
+    const ica = page.locator('[data-testid=mmopera-published-row][data-model="Model X"]');
+    await page.waitForFunction((v) => {
+      const td = document.querySelector('[data-testid=mmopera-published-row][data-model="Model X"] td[data-col=sr]');
+      return td && Math.abs(Number(td.dataset.value) - v) <= 1e-6;
+    }, i.sr.v);
+    c = await cells(ica);
+    for (const k of ['sr', 'hr4', 'hr3', 'dhr']) {
+      assert.ok(near(c[k][0], i[k].v) && near(c[k][1], i[k].lo) && near(c[k][2], i[k].hi), `ICA ${k}: ${c[k]} vs ${JSON.stringify(i[k])}`);
+    }
+    assert.equal(c.sr_proc, undefined);
+
+    // Gold: GPT-4o's published row, the weighted overall, layers and plain mean of the index
+    // (`coglab publish` scores the matrix as `coglab sem --spec gold-spec.json` does).
+    await page.getByTestId('tab-gold').click();
+    await page.waitForURL(/b=gold/);
+    const gold = page.locator('[data-testid=gold-published-row][data-model="GPT-4o"]');
+    await gold.waitFor();
+    assert.equal(await gold.locator('.badge').first().textContent(), 'published');
+    const g = fig('GPT-4o', 'gold');
+    c = await cells(gold);
+    assert.ok(near(c.overall[0], g.overall), `overall ${c.overall[0]} vs ${g.overall}`);
+    assert.ok(near(c.plain_mean[0], g.plain_mean), `plain mean ${c.plain_mean[0]}`);
+    for (const [layer, v] of Object.entries(g.by_layer)) assert.ok(near(c[layer][0], v), `${layer}: ${c[layer]} vs ${v}`);
+    // Gold's own Table 2 row of GPT-4o stays a reported row beside it.
+    assert.equal(await page.locator('[data-testid=gold-reported-row][data-model="GPT-4o"]').count(), 1);
+    // A published row is no matrix of the visitor's to assign again.
+    assert.equal(await page.getByTestId('gold-matrix').count(), 0);
+    await app.screenshot('publish-gold');
     assert.deepEqual(errors, []);
     await context.close();
   });
@@ -164,6 +244,45 @@ test('a submission for a published model is checked against its row', { skip }, 
   assert.match(await check.innerText(), /all 100 verdicts are the same/);
   assert.match(await check.innerText(), /rank 1 of 1 published rows/);
   await app.screenshot('publish-submission');
+  // Forgetting the visitor's files removes their rows, not the published ones (session 10:
+  // it cleared every row, the published ones included, until a reload).
+  await page.getByTestId('lb-forget').click();
+  await page.getByTestId('lb-forget-confirm').click();
+  await page.locator('[data-testid=mmiq-computed-row][data-model="MM-IQ example"]').waitFor({ state: 'detached' });
+  assert.equal(await page.locator('[data-testid=mmiq-published-row][data-model="MM-IQ example"]').count(), 1);
+  // And its drill-down still works (the worker kept the published row).
+  await page.getByTestId('model-pick').selectOption({ label: 'MM-IQ example' });
+  await page.getByTestId('item-row').first().waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('MM-OPERA judge files for a published model are checked against its row', { skip }, async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard?b=mmopera');
+  await page.locator('[data-testid=mmopera-published-row][data-model="Model X"]').waitFor();
+  // The judge files Model X's RIA run was published from, dropped under its name.
+  const ria = join(FIX, 'mmopera/ria');
+  const files = ['metadata.csv', 'modelx_RIA_results.json', 'modelx_RIA_regular_scoring.json',
+    'modelx_RIA_reasoning_scoring.json'];
+  await page.getByTestId('file-input').setInputFiles(files.map((f) => join(ria, f)));
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=staged-row]').length >= n, files.length);
+  for (const f of files.slice(1)) {
+    const input = page.locator(`[data-testid=staged-row][data-path="${f}"] [data-testid=staged-model]`);
+    await input.fill('Model X');
+    await input.press('Tab');
+  }
+  await page.getByTestId('lb-score').click();
+  await page.locator('[data-testid=mmopera-computed-row][data-model="Model X"]').waitFor();
+  // The same 7 judged items with the same scores (the core's reproduce); SR 17/28 = 60.71%,
+  // first of the one published MM-OPERA row.
+  const check = page.locator('[data-testid=submission-check][data-model="Model X"]');
+  await check.waitFor();
+  assert.equal(await check.getAttribute('data-reproduces'), 'true');
+  assert.match(await check.innerText(), /^MM-OPERA, Model X: your files reproduce the published row: all 7 verdicts are the same/);
+  assert.match(await check.innerText(), /60\.71% \(published 60\.71%\) would rank 1 of 1 published rows/);
+  await app.screenshot('publish-submission-mmopera');
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -240,6 +359,8 @@ test('300 published models: rows within 1 s of load, one model\'s items ≤ 50 K
   try {
     const { page, context, errors } = await newPage(env.browser);
     const sizes = new Map();
+    const requested = [];
+    page.on('request', (r) => { if (r.url().includes('/published/items/')) requested.push(r.url()); });
     page.on('response', async (r) => {
       if (r.url().includes('/published/items/')) {
         // (Responses still arriving when the context closes are not counted.)
@@ -256,15 +377,27 @@ test('300 published models: rows within 1 s of load, one model\'s items ≤ 50 K
     const ms = Date.now() - loaded;
     console.log(`# 300 published MM-IQ rows in the table ${ms} ms after the load event`);
     assert.ok(ms <= 1000, `300 published rows after ${ms} ms`);
+    // The Paired ranks panel ranks the 300 published rows from the board's one rank file:
+    // no model chunk is fetched for it (before the rank file: 300 chunks and the key chunk).
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=mmiq-rank-rows-row]').length === 300,
+      null, { timeout: 300_000 });
+    console.log(`# 300 published rows ranked ${Date.now() - loaded} ms after the load event`);
+    assert.deepEqual(requested.map((u) => u.replace(/^.*\/published\//, '')), ['items/ranks-mmiq.json']);
+    // (The response's size is recorded by its handler, asynchronously.)
+    for (let i = 0; i < 100 && !sizes.has(requested[0]); i++) await new Promise((r) => setTimeout(r, 50));
+    const ranksBytes = sizes.get(requested[0]);
+    console.log(`# the rank file: ${ranksBytes} bytes on the wire`);
+    assert.ok(ranksBytes <= 150_000, `${ranksBytes} bytes`);
     // One model's items: its chunk and the key chunk.
     const chunk = page.waitForResponse((r) => r.url().endsWith('/published/items/model-123.json'));
     await page.getByTestId('model-pick').selectOption({ label: 'Model-123' });
     await chunk;
     await page.getByTestId('item-row').first().waitFor();
-    // The Paired ranks panel fetches the chunks of the ranked published rows too (noted in
-    // issue 21's note); counted here are the ones opening this model's items needs.
+    // Opening the model fetches its chunk and the key chunk, and no other model's.
     const mine = [...sizes].filter(([u]) => u.endsWith('/model-123.json') || u.endsWith('/mmiq-key.json'));
     assert.equal(mine.length, 2, [...sizes.keys()].join(' '));
+    assert.deepEqual(requested.filter((u) => /\/model-\d+\.json$/.test(u)).map((u) => u.replace(/^.*\//, '')),
+      ['model-123.json']);
     const bytes = mine.reduce((a, [, b]) => a + b, 0);
     console.log(`# one model's items: ${bytes} bytes fetched (its chunk and the key chunk)`);
     assert.ok(bytes <= 50_000, `${bytes} bytes`);

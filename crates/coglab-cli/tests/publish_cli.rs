@@ -384,6 +384,7 @@ fn sample_board_of_the_real_files_has_the_clis_numbers() {
             "kiva",
             &s(&board.join("data/kiva/model_data/KiVA").join(folder)),
             "--json",
+            "--trials",
         ]);
         assert!(cli.status.success(), "{}", stderr(&cli));
         let v: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
@@ -509,9 +510,27 @@ fn published_rows_drill_down_and_compare_from_the_chunks() {
     assert!(o.status.success(), "{}", stderr(&o));
     let index = read_index(&out);
     let (rows, sources) = board_rows(&index);
-    // The two MM-IQ rows (MM-OPERA and Gold rows are on the static boards only).
+    // The two MM-IQ rows, Model X's MM-OPERA row and GPT-4o's Gold row.
     assert_eq!(rows.mmiq.len(), 2);
-    assert_eq!(sources.len(), 2);
+    assert_eq!(sources.len(), 4);
+    // Model X, RIA, as hand-worked in the first test: 7 verdicts (one per item) scoring 17 of
+    // 7 x 4 = 28 points, SR 17/28; mean S_r 0.91106
+    // (the row as the scorer made it, breakdowns included); no ICA run in this manifest.
+    let x = &rows.mmopera[0];
+    assert_eq!(x.model, "Model X");
+    let ria = x.ria.as_ref().unwrap();
+    let h = ria.holistic.as_ref().unwrap();
+    assert_eq!((h.n, h.items), (7, 7));
+    close(h.score_rate, 17.0 / 28.0);
+    close(ria.reasoning.as_ref().unwrap().mean_score, 0.91106);
+    assert!(!h.by.l3.is_empty());
+    assert!(ria.items.is_empty() && x.ica.is_none());
+    // GPT-4o's Gold row: weighted overall 79.485041, plain mean 79.536364, rank 3 of 10.
+    let g = rows.gold[0].result.as_ref().unwrap();
+    assert_eq!(rows.gold[0].matrix.models, ["GPT-4o"]);
+    close(g.rows[0].overall, 79.485041);
+    close(g.rows[0].plain_mean, 79.536364);
+    assert_eq!((g.rows[0].rank_weighted, g.n_models), (3, 10));
     assert_eq!(rows.mmiq[0].model, "alpha");
     assert_eq!(
         (
@@ -627,4 +646,230 @@ fn a_submission_is_checked_against_the_published_row() {
     assert_eq!((diff.only_published, diff.only_submitted), (0, 1));
     assert!((diff.figure - 0.875).abs() < 1e-12);
     assert_eq!(diff.rank, 1);
+}
+
+/// The verdicts of `coglab score mmiq --answers KEY PREDS --json` in the key's order (`1`
+/// right, `0` wrong, `-` no prediction), as the rank file should hold them.
+fn cli_verdicts(key: &Path, preds: &Path, ids: &[u64]) -> String {
+    let o = coglab(&[
+        "score",
+        "mmiq",
+        "--answers",
+        &s(key),
+        &s(preds),
+        "--json",
+        "--items",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let by_id: std::collections::BTreeMap<u64, bool> = v["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["data_id"].as_u64().unwrap(),
+                i["correct"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    ids.iter()
+        .map(|id| match by_id.get(id) {
+            Some(true) => '1',
+            Some(false) => '0',
+            None => '-',
+        })
+        .collect()
+}
+
+fn read_ranks(out: &Path, benchmark: &str) -> coglab_core::publish::ranks::RanksFile {
+    let index = read_index(out);
+    let r = index
+        .ranks
+        .iter()
+        .find(|r| r.benchmark.key() == benchmark)
+        .unwrap_or_else(|| panic!("no {benchmark} rank file in the index"));
+    let bytes = std::fs::read(out.join(&r.path)).unwrap();
+    assert_eq!(r.sha256, coglab_core::publish::bundle::sha256_hex(&bytes));
+    serde_json::from_slice(&bytes).unwrap()
+}
+
+#[test]
+fn the_rank_file_has_the_clis_verdicts_and_a_changed_one_fails_verify() {
+    use coglab_core::publish::ranks::RankItems;
+    let tiny = fixtures().join("publish/tiny");
+    let out = temp("ranks").join("published");
+    let o = coglab(&["publish", &s(&tiny), "--out", &s(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ranks = read_ranks(&out, "mmiq");
+    assert_eq!(ranks.ids, (0..8).collect::<Vec<u64>>());
+    let key = tiny.join("keys/key.jsonl");
+    // By hand (key A B C D A B C D): alpha A B A D A C C, none for 7; beta B B C "" A B D D.
+    let want = [("alpha", "1101101-"), ("beta", "01101101")];
+    for ((row, (name, hand)), file) in ranks
+        .rows
+        .iter()
+        .zip(want)
+        .zip(["runs/alpha.jsonl", "runs/beta.jsonl"])
+    {
+        let RankItems::Mmiq(v) = &row.items else {
+            panic!("{:?}", row.items)
+        };
+        assert_eq!((row.name.as_str(), v.as_str()), (name, hand));
+        assert_eq!(*v, cli_verdicts(&key, &tiny.join(file), &ranks.ids));
+    }
+    // Model X's RIA items in the MM-OPERA RIA rank file; no Gold rank file.
+    let ria = read_ranks(&out, "mmopera-ria");
+    assert_eq!(ria.rows.len(), 1);
+    assert!(matches!(&ria.rows[0].items, RankItems::Mmopera(i) if !i.is_empty()));
+    assert!(!read_index(&out)
+        .ranks
+        .iter()
+        .any(|r| r.benchmark.key() == "gold"));
+    // A changed rank file fails verify, naming it.
+    let p = out.join("items/ranks-mmiq.json");
+    let text = std::fs::read_to_string(&p).unwrap();
+    std::fs::write(&p, text.replace("1101101-", "1101100-")).unwrap();
+    let v = coglab(&["verify", &s(&out)]);
+    assert!(!v.status.success());
+    assert!(
+        stderr(&v).contains("items/ranks-mmiq.json: SHA-256 "),
+        "{}",
+        stderr(&v)
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn the_sample_boards_rank_files_have_the_clis_verdicts_and_trials() {
+    use coglab_core::publish::ranks::RankItems;
+    let Some(board) = sample_board() else { return };
+    let out = board.parent().unwrap().join("published-ranks");
+    let o = coglab(&["publish", &s(&board), "--out", &s(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // MM-IQ: the example predictions' 100 verdicts against the real key of 2,710 items.
+    let ranks = read_ranks(&out, "mmiq");
+    assert_eq!(ranks.ids.len(), 2710);
+    let RankItems::Mmiq(v) = &ranks.rows[0].items else {
+        panic!()
+    };
+    let data = board.join("data/mmiq");
+    assert_eq!(
+        *v,
+        cli_verdicts(
+            &data.join("MMIQ_benchmark_answer_dict.jsonl"),
+            &data.join("example_output_parsed.jsonl"),
+            &ranks.ids
+        )
+    );
+    assert_eq!(v.chars().filter(|c| *c != '-').count(), 100);
+    // KiVA: each run's trials with the CLI's stage scores and regeneration counts.
+    let kiva = read_ranks(&out, "kiva");
+    assert_eq!(kiva.rows.len(), 3);
+    for (row, folder) in kiva.rows.iter().zip([
+        "gpt4_multi_image",
+        "gpt4_single_image",
+        "mantis_multi_image",
+    ]) {
+        let o = coglab(&[
+            "score",
+            "kiva",
+            &s(&board.join("data/kiva/model_data/KiVA").join(folder)),
+            "--json",
+            "--trials",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let cli: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let RankItems::Kiva(trials) = &row.items else {
+            panic!()
+        };
+        let want = cli["trials"].as_array().unwrap();
+        assert_eq!(trials.len(), want.len(), "{folder}");
+        for ((sub, var, rows, c, wc, wj, e), w) in trials.iter().zip(want) {
+            assert_eq!(sub, w["subdomain"].as_str().unwrap());
+            assert_eq!(*var, w["variation"].as_u64().unwrap());
+            assert_eq!(*rows as u64, w["rows"].as_u64().unwrap());
+            for (x, k) in [
+                (c, "cross"),
+                (wc, "within_conditional"),
+                (wj, "within_joint"),
+                (e, "extrapolation"),
+            ] {
+                assert_eq!(*x, w[k].as_f64(), "{folder} {sub} {var} {k}");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_mmopera_submission_is_checked_against_the_published_row() {
+    use coglab_core::leaderboard::{score_files, Detail, InputRef};
+    use coglab_core::publish::site::{board_rows, details, reproduce};
+    let out = temp("submit-opera").join("published");
+    let tiny = fixtures().join("publish/tiny");
+    let o = coglab(&["publish", &s(&tiny), "--out", &s(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let index = read_index(&out);
+    let (rows, sources) = board_rows(&index);
+    // Model X's row comes after the two MM-IQ rows.
+    let m = &index.models[sources[2].model];
+    assert_eq!(m.name, "Model X");
+    let chunk: ModelChunk =
+        serde_json::from_slice(&std::fs::read(out.join(&m.chunk)).unwrap()).unwrap();
+    let published = details(
+        &Detail::Mmopera(Box::new(rows.mmopera[0].clone())),
+        sources[2].benchmark,
+        &chunk,
+        None,
+    )
+    .unwrap();
+    let ria = fixtures().join("mmopera/ria");
+    let submit = |regular: &[u8]| {
+        let files: Vec<(&str, Vec<u8>)> = vec![
+            (
+                "metadata.csv",
+                std::fs::read(ria.join("metadata.csv")).unwrap(),
+            ),
+            (
+                "modelx_RIA_results.json",
+                std::fs::read(ria.join("modelx_RIA_results.json")).unwrap(),
+            ),
+            ("modelx_RIA_regular_scoring.json", regular.to_vec()),
+            (
+                "modelx_RIA_reasoning_scoring.json",
+                std::fs::read(ria.join("modelx_RIA_reasoning_scoring.json")).unwrap(),
+            ),
+        ];
+        let inputs: Vec<InputRef<'_>> = files
+            .iter()
+            .map(|(path, bytes)| InputRef {
+                path,
+                bytes,
+                model: Some("Model X"),
+            })
+            .collect();
+        let s = score_files(&inputs, |_, _, _| {});
+        assert_eq!(s.mmopera.len(), 1, "{:?}", s.files);
+        Detail::Mmopera(Box::new(s.mmopera[0].clone()))
+    };
+    let regular = std::fs::read_to_string(ria.join("modelx_RIA_regular_scoring.json")).unwrap();
+    // The published judge files reproduce the row: its 7 judged RIA items, SR 17/28, rank 1 of
+    // the one published row.
+    let same = reproduce(&published, &submit(regular.as_bytes()), &[17.0 / 28.0]).unwrap();
+    assert!(same.reproduces, "{same:?}");
+    assert_eq!((same.compared, same.rank, same.of), (7, 1, 1));
+    close(same.figure, 17.0 / 28.0);
+    // r2 judged 1 instead of 3: 2 points fewer, SR 15/28, below the published 17/28 (rank 2).
+    let changed = regular.replace(
+        "\"r2\": {\"score_judge\": \"3\"",
+        "\"r2\": {\"score_judge\": \"1\"",
+    );
+    assert_ne!(changed, regular);
+    let r = reproduce(&published, &submit(changed.as_bytes()), &[17.0 / 28.0]).unwrap();
+    assert!(!r.reproduces);
+    assert_eq!(r.differing, ["RIA r2"]);
+    assert_eq!((r.compared, r.only_published, r.only_submitted), (7, 0, 0));
+    close(r.figure, 15.0 / 28.0);
+    close(r.published_figure, 17.0 / 28.0);
+    assert_eq!(r.rank, 2);
 }

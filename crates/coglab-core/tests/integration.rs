@@ -26,6 +26,7 @@ mod mmiq_real;
 mod mmiq_sliced;
 mod mmiq_small;
 mod mmopera;
+mod publish_ranks;
 mod publish_size;
 mod ranks;
 mod reported_bundles;

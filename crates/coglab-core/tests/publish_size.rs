@@ -117,7 +117,9 @@ fn index_and_chunks_of_300_models_by_2710_items_stay_small() {
     let chunk = bundle
         .files
         .iter()
-        .filter(|(p, _)| p.starts_with("items/") && p != "items/mmiq-key.json")
+        .filter(|(p, _)| {
+            p.starts_with("items/") && p != "items/mmiq-key.json" && !p.starts_with("items/ranks-")
+        })
         .map(|(_, b)| gz(b))
         .max()
         .unwrap();
@@ -127,6 +129,25 @@ fn index_and_chunks_of_300_models_by_2710_items_stay_small() {
         file("index.json").len()
     );
     assert!(index <= 100_000, "index {index} B gzipped");
+    // The rank groups of the 300 rows: before the rank file, every model chunk and the key
+    // chunk (301 requests); now the one rank file.
+    let all_chunks: usize = bundle
+        .files
+        .iter()
+        .filter(|(p, _)| p.starts_with("items/") && !p.starts_with("items/ranks-"))
+        .map(|(_, b)| gz(b))
+        .sum();
+    let ranks = file("items/ranks-mmiq.json");
+    eprintln!(
+        "300 x 2710 rank groups: 301 chunks {all_chunks} B gzipped before; rank file {} B \
+         ({} B gzipped) now",
+        ranks.len(),
+        gz(ranks)
+    );
+    // 300 x 2,710 verdicts of 1, 0 or - are about 102 KB as bits; gzip's Huffman coding
+    // comes near that (entropy of the simulated verdicts: p(right) from 25% to 60%).
+    assert!(gz(ranks) <= 150_000, "rank file {} B gzipped", gz(ranks));
+    assert!(gz(ranks) < all_chunks / 2);
     assert!(
         chunk + key_chunk <= 50_000,
         "model {chunk} B + key {key_chunk} B gzipped"

@@ -237,7 +237,8 @@ fn read_bundle(out: &Path) -> Result<Vec<(String, Vec<u8>)>, RunError> {
 }
 
 /// `coglab verify OUT`: checks that every input file still has its published SHA-256, then
-/// rebuilds the bundle from the manifest and compares every file byte for byte. `inputs` is
+/// rebuilds the bundle from the manifest, checks the rank files against the SHA-256 the index
+/// gives them ([`publish::check_ranks`]) and compares every file byte for byte. `inputs` is
 /// the leaderboard folder; by default the one `OUT/source.txt` names.
 ///
 /// # Errors
@@ -281,6 +282,7 @@ pub fn verify(out: &Path, inputs: Option<&Path>) -> Result<Index, RunError> {
     })?;
     let rebuilt = build(&manifest)?;
     let published = read_bundle(out)?;
+    publish::check_ranks(&index, &published)?;
     publish::compare(&rebuilt.files, &published)?;
     Ok(index)
 }

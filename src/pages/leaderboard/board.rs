@@ -65,12 +65,29 @@ fn row(model: &str, kind: RowKind, source: String, cells: Vec<Option<BoardCell>>
 }
 
 /// Badges the rows of the published bundle (by worker row id) as "published" (their source
-/// says so).
-pub fn mark_published(board: &mut Board, published: &[u64]) {
+/// says so), with the family and parameters their manifest gives (`meta`, by row id) in place
+/// of those guessed from the name, for the board's filters.
+pub fn mark_published(
+    board: &mut Board,
+    published: &[u64],
+    meta: &std::collections::HashMap<u64, coglab_core::publish::manifest::ModelMeta>,
+) {
     for r in &mut board.rows {
-        if r.kind == RowKind::Computed && r.row_id.is_some_and(|id| published.contains(&id)) {
-            r.published = true;
-            r.source = format!("published bundle (coglab publish); {}", r.source);
+        let Some(id) = r.row_id.filter(|id| published.contains(id)) else {
+            continue;
+        };
+        if r.kind != RowKind::Computed {
+            continue;
+        }
+        r.published = true;
+        r.source = format!("published bundle (coglab publish); {}", r.source);
+        if let Some(m) = meta.get(&id) {
+            if let Some(f) = &m.family {
+                r.family = f.clone();
+            }
+            if let Some(p) = &m.parameters {
+                r.size = p.clone();
+            }
         }
     }
 }
@@ -650,12 +667,14 @@ pub fn mmopera_board(
             .cloned()
             .collect();
         all.dedup();
-        rows.push(row(
+        let mut computed_row = row(
             &m.model,
             RowKind::Computed,
             format!("computed from {}", all.join(", ")),
             cells,
-        ));
+        );
+        computed_row.row_id = Some(m.id);
+        rows.push(computed_row);
     }
     cite_papers(&mut rows, reported);
     Board {
@@ -695,24 +714,24 @@ pub fn gold_board(
     computed: &[GoldRow],
 ) -> Board {
     let table = reported.and_then(|b| b.table("gold-table2"));
-    let results: Vec<(&GoldResult, String)> = table_scores
+    let results: Vec<(&GoldResult, String, Option<u64>)> = table_scores
         .into_iter()
-        .map(|r| (r, String::new()))
+        .map(|r| (r, String::new(), None))
         .chain(
             computed
                 .iter()
-                .filter_map(|g| Some((g.result.as_ref()?, g.matrix.file.clone()))),
+                .filter_map(|g| Some((g.result.as_ref()?, g.matrix.file.clone(), Some(g.id)))),
         )
         .collect();
     let mut layers: Vec<String> = LAYERS.iter().map(|s| s.to_string()).collect();
-    for (r, _) in &results {
+    for (r, _, _) in &results {
         for l in &r.layers {
             if !layers.contains(l) {
                 layers.push(l.clone());
             }
         }
     }
-    layers.retain(|l| results.iter().any(|(r, _)| r.layers.contains(l)));
+    layers.retain(|l| results.iter().any(|(r, _, _)| r.layers.contains(l)));
     let col = |key: &str, title: &str| BoardColumn {
         key: key.into(),
         title: title.into(),
@@ -796,16 +815,18 @@ pub fn gold_board(
             rows.push(reported);
         }
     }
-    for (res, file) in results.iter().filter(|(_, f)| !f.is_empty()) {
+    for (res, file, id) in results.iter().filter(|(_, f, _)| !f.is_empty()) {
         for x in &res.rows {
             let mut v = cells(x, &format!("; from {file}"));
             v.push(None);
-            rows.push(row(
+            let mut computed_row = row(
                 &x.model,
                 RowKind::Computed,
                 format!("computed from {file}"),
                 v,
-            ));
+            );
+            computed_row.row_id = *id;
+            rows.push(computed_row);
         }
     }
     cite_papers(&mut rows, reported);
@@ -1010,7 +1031,7 @@ mod tests {
         a.id = 7;
         b.id = 8;
         let mut board = mmiq_board(None, &[a, b], &[]);
-        mark_published(&mut board, &[7]);
+        mark_published(&mut board, &[7], &Default::default());
         let computed: Vec<(bool, bool)> = board
             .rows
             .iter()
@@ -1018,6 +1039,64 @@ mod tests {
             .map(|r| (r.published, r.source.starts_with("published bundle")))
             .collect();
         assert_eq!(computed, [(true, true), (false, false)]);
+    }
+
+    #[test]
+    fn published_mmopera_and_gold_rows_are_badged_by_row_id() {
+        // The tiny published board's index (coglab publish of
+        // crates/coglab-core/tests/fixtures/publish/tiny): Model X's MM-OPERA RIA row and
+        // GPT-4o's Gold row, as the worker keeps them (numbered 11 and 12).
+        let mut s = scored(&[
+            ("RIA_metadata.json", RIA_META),
+            ("m_RIA_regular_scoring.json", RIA_REGULAR),
+        ]);
+        s.mmopera[0].id = 11;
+        let opera = mmopera_board(None, &s.mmopera, Task::Ria, OperaSettings::default());
+        let gold_row = coglab_core::leaderboard::gold::GoldRow {
+            id: 12,
+            matrix: coglab_core::leaderboard::gold::GoldMatrix {
+                file: "gold-table2.csv".into(),
+                models: vec!["GPT-4o".into()],
+                tasks: vec![],
+            },
+            data: None,
+            result: Some(coglab_core::leaderboard::gold::GoldResult {
+                assignment: Default::default(),
+                spec: String::new(),
+                layers: vec!["Perception".into()],
+                rows: vec![coglab_core::sem::suite::RankRow {
+                    model: "GPT-4o".into(),
+                    overall: 79.485041,
+                    by_construct: [("Perception".to_string(), 93.490938)].into(),
+                    plain_mean: 79.536364,
+                    rank_weighted: 3,
+                    rank_plain: 3,
+                    change: 0,
+                }],
+                n_models: 10,
+                dropped_models: vec![],
+                out_of_range: vec![],
+            }),
+            message: None,
+        };
+        let gold = gold_board(None, None, &[gold_row]);
+        for (mut board, id, model) in [(opera, 11, "m"), (gold, 12, "GPT-4o")] {
+            // Another id published: the row stays computed.
+            mark_published(&mut board, &[99], &Default::default());
+            let r = board.rows.iter().find(|r| r.model == model).unwrap();
+            assert!(!r.published, "{}", board.caption);
+            // The manifest's family and parameters replace those guessed from the name.
+            let meta = coglab_core::publish::manifest::ModelMeta {
+                family: Some("test family".into()),
+                parameters: Some("7B".into()),
+                ..Default::default()
+            };
+            mark_published(&mut board, &[id], &[(id, meta)].into());
+            let r = board.rows.iter().find(|r| r.model == model).unwrap();
+            assert_eq!((r.published, r.badge()), (true, "published"));
+            assert!(r.source.starts_with("published bundle"), "{}", r.source);
+            assert_eq!((r.family.as_str(), r.size.as_str()), ("test family", "7B"));
+        }
     }
 
     const RIA_META: &str = r#"[

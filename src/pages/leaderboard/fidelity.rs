@@ -118,12 +118,15 @@ pub fn OperaProcessAnalysis(
         .as_ref()
         .or(scored.process.as_ref())
         .map_or(50, |b| b.min_length);
-    let biases = RwSignal::new(Ok::<LengthBiases, String>(scored));
+    let biases = RwSignal::new(scored);
+    // Why the threshold could not be applied (not a number, a published row): the figures
+    // shown stay those of the last threshold that was.
+    let refused = RwSignal::new(None::<String>);
     let task = row.task;
     let client = StoredValue::new_local(use_worker());
     let set_threshold = move |ev: leptos::ev::Event| {
         let Ok(min_length) = event_target_value(&ev).trim().parse::<usize>() else {
-            biases.set(Err(
+            refused.set(Some(
                 "the short-answer threshold is a whole number of characters, 0 or more (0 keeps every answer)".into(),
             ));
             return;
@@ -135,25 +138,30 @@ pub fn OperaProcessAnalysis(
                 task,
                 min_length,
             };
-            let reply = c.call(request).await;
-            biases.try_set(reply);
+            match c.call(request).await {
+                Ok(b) => {
+                    biases.try_set(b);
+                    refused.try_set(None);
+                }
+                Err(e) => {
+                    refused.try_set(Some(e));
+                }
+            }
         });
     };
     let bias = move |what: &'static str, paper: &'static str, process: bool| {
-        let text = move || match biases.get() {
-            Err(e) => e,
-            Ok(b) => {
-                let lb: Option<LengthBias> = if process { b.process } else { b.holistic };
-                match lb {
-                    None => "no answers file among your files: not computed".to_string(),
-                    Some(lb) => match &lb.correlation {
-                        Some(c) => format!(
-                            "Pearson r {:.3} over {} answers ({} one-point answers shorter than {} characters left out)",
-                            c.r, lb.n, lb.excluded, lb.min_length
-                        ),
-                        None => lb.note.clone().unwrap_or_default(),
-                    },
-                }
+        let text = move || {
+            let b = biases.get();
+            let lb: Option<LengthBias> = if process { b.process } else { b.holistic };
+            match lb {
+                None => "no answers file among your files: not computed".to_string(),
+                Some(lb) => match &lb.correlation {
+                    Some(c) => format!(
+                        "Pearson r {:.3} over {} answers ({} one-point answers shorter than {} characters left out)",
+                        c.r, lb.n, lb.excluded, lb.min_length
+                    ),
+                    None => lb.note.clone().unwrap_or_default(),
+                },
             }
         };
         view! { <li data-testid="mmopera-length-bias" data-judge=what>{move || format!("{what}: {}; the paper: {paper}", text())}</li> }
@@ -164,6 +172,7 @@ pub fn OperaProcessAnalysis(
             <input type="number" min="0" step="1" inputmode="numeric" data-testid="mmopera-min-length"
                 value=default_length.to_string() on:change=set_threshold />
         </label>
+        {move || refused.get().map(|e| view! { <p class="error-panel" role="alert" data-testid="mmopera-min-length-error">{e}</p> })}
     };
     // The paper's §5.4 multi-image substitution test, or why the input cannot give it.
     let substitution = row.holistic.as_ref().map(|h| {

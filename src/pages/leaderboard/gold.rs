@@ -45,7 +45,19 @@ pub fn GoldTab(
         let b = bundle.get();
         let reported = b.as_ref().and_then(|r| r.as_ref().ok());
         let scores = table_scores.get().flatten();
-        gold_board(reported, scores.as_ref(), &rows.read())
+        let mut b = gold_board(reported, scores.as_ref(), &rows.read());
+        super::mark_published_rows(&mut b);
+        b
+    });
+    // The visitor's matrices (published rows have no matrix to assign again).
+    let own = Memo::new(move |_| {
+        let published = super::published_row_ids();
+        rows.read()
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !published.contains(&r.id))
+            .map(|(k, _)| k)
+            .collect::<Vec<usize>>()
     });
     // Issue 23: Table 2 cells outside its stated 0-100 % scale, from the core's check.
     let out_of_range = move || {
@@ -76,10 +88,10 @@ pub fn GoldTab(
             <code>"coglab sem"</code>" computes them. For loadings, reliability, HTMT, \
             pruning and the bootstrap open the "
             <a href=format!("{}/structure", base_path())>"Structure page"</a>"."</p>
-        <Show when=move || !rows.read().is_empty()
+        <Show when=move || !own.read().is_empty()
             fallback=|| view! { <p class="notice">"Drop score matrices (models × tasks as CSV, TSV or JSON, e.g. the OpenVLM leaderboard JSON) above to add computed rows."</p> }>
             <h2 class="lb-subhead">"Your matrices"</h2>
-            {move || (0..rows.read().len()).map(|k| view! {
+            {move || own.get().into_iter().map(|k| view! {
                 <GoldMatrixView rows=rows index=k client=client />
             }).collect_view()}
         </Show>

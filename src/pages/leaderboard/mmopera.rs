@@ -136,7 +136,9 @@ pub fn MmoperaTab(
     let board = Memo::new(move |_| {
         let b = bundle.get();
         let reported = b.as_ref().and_then(|r| r.as_ref().ok());
-        mmopera_board(reported, &rows.read(), chart_task.get(), settings.get())
+        let mut b = mmopera_board(reported, &rows.read(), chart_task.get(), settings.get());
+        super::mark_published_rows(&mut b);
+        b
     });
     let rank_rows = Signal::derive(move || {
         rows.read()

@@ -200,6 +200,7 @@ mod tests {
                 },
                 settings: BTreeMap::from([("extractor".into(), "regex".into())]),
                 files: vec![],
+                mmopera_row: None,
             }
         };
         let index = |r: RunIndex, name: &str| Index {
@@ -209,6 +210,7 @@ mod tests {
             manifest_sha256: String::new(),
             keys: vec![],
             mmiq_key_chunk: None,
+            ranks: vec![],
             models: vec![ModelIndex {
                 name: name.into(),
                 meta: Default::default(),

@@ -7,6 +7,8 @@
 //! - `items/<slug>.json`: [`ModelChunk`], one per model;
 //! - `items/mmiq-key.json`: [`MmiqKeyChunk`], the MM-IQ items' ids and categories, shared by
 //!   every model's MM-IQ verdicts;
+//! - `items/ranks-<benchmark>.json`: [`super::ranks::RanksFile`], what the paired rank groups
+//!   read of every published row of a benchmark, in one file;
 //! - `boards/<benchmark>.html`: the static board fragments ([`super::html`]);
 //! - `leaderboard.toml`: a copy of the manifest, for `coglab verify`.
 //!
@@ -20,9 +22,10 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::manifest::{Benchmark, Entry, Manifest, ModelMeta, PathEntry};
+use super::ranks::{RankItems, RanksFile, RanksRef, RanksRow};
 use super::PublishError;
 use crate::kiva::{StageStats, Variant};
-use crate::leaderboard::mmopera::{ItemScores, TaskIntervals};
+use crate::leaderboard::mmopera::{ItemScores, MmoperaTaskRow, TaskIntervals};
 use crate::leaderboard::{score_files_as, FileKind, InputRef, Scored};
 use crate::mmiq::{Accuracy, AnswerKey, ItemResult, MmiqReport};
 use crate::mmopera::Task;
@@ -268,6 +271,11 @@ pub struct RunIndex {
     pub settings: BTreeMap<String, String>,
     /// The run's input files (not the shared keys: see [`Index::keys`]).
     pub files: Vec<FileHash>,
+    /// MM-OPERA runs: the scorer's task row without its items (breakdowns, distribution,
+    /// reasoning under each decay and average setting, notes), what the interactive MM-OPERA
+    /// board shows of a computed row; the items are in the model's chunk.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mmopera_row: Option<Box<MmoperaTaskRow>>,
 }
 
 /// One published model in the index.
@@ -303,6 +311,10 @@ pub struct Index {
     pub mmiq_key_chunk: Option<String>,
     /// Models, in manifest order.
     pub models: Vec<ModelIndex>,
+    /// The rank files ([`super::ranks`]): per benchmark with published rows that the rank
+    /// groups read (MM-IQ, KiVA, KiVA-adults, MM-OPERA RIA and ICA), one file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ranks: Vec<super::ranks::RanksRef>,
     /// The reproducibility audit: every published figure that has a reported twin.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub audit: Vec<super::audit::AuditRow>,
@@ -423,7 +435,14 @@ pub fn slug(name: &str, taken: &mut Vec<String>) -> String {
     };
     let mut out = base.clone();
     let mut k = 2;
-    while taken.contains(&out) || out == "mmiq-key" {
+    // The key chunk's and the rank files' names are taken.
+    let reserved = |s: &str| {
+        s == "mmiq-key"
+            || Benchmark::ALL
+                .iter()
+                .any(|b| s.strip_prefix("ranks-") == Some(b.key()))
+    };
+    while taken.contains(&out) || reserved(&out) {
         out = format!("{base}-{k}");
         k += 1;
     }
@@ -637,6 +656,7 @@ where
     let mut taken = Vec::new();
     let mut models = Vec::new();
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut rank_files: BTreeMap<Benchmark, RanksFile> = BTreeMap::new();
     for m in &manifest.models {
         let slug = slug(&m.name, &mut taken);
         let mut runs = Vec::new();
@@ -655,7 +675,7 @@ where
                     sha256: sha256_hex(&f.bytes),
                 })
                 .collect();
-            let (index, items) = score_run(
+            let (index, items, rank_items) = score_run(
                 manifest,
                 &m.name,
                 run,
@@ -672,6 +692,27 @@ where
                 benchmark: run.benchmark,
                 items,
             });
+            if let Some(items) = rank_items {
+                let file = rank_files
+                    .entry(run.benchmark)
+                    .or_insert_with(|| RanksFile {
+                        benchmark: run.benchmark,
+                        ids: if run.benchmark == Benchmark::Mmiq {
+                            key_chunk
+                                .as_ref()
+                                .map(|k| k.ids.clone())
+                                .unwrap_or_default()
+                        } else {
+                            Vec::new()
+                        },
+                        rows: Vec::new(),
+                    });
+                file.rows.push(RanksRow {
+                    model: models.len(),
+                    name: m.name.clone(),
+                    items,
+                });
+            }
         }
         let chunk = ModelChunk {
             model: m.name.clone(),
@@ -697,8 +738,19 @@ where
         keys: ctx.keys,
         mmiq_key_chunk: None,
         models,
+        ranks: Vec::new(),
         audit: Vec::new(),
     };
+    for (benchmark, file) in rank_files {
+        let path = super::ranks::path(benchmark);
+        let bytes = to_json(&file);
+        index.ranks.push(RanksRef {
+            benchmark,
+            path: path.clone(),
+            sha256: sha256_hex(&bytes),
+        });
+        files.push((path, bytes));
+    }
     if let (true, Some(k)) = (has_mmiq, &key_chunk) {
         let path = "items/mmiq-key.json".to_string();
         files.push((path.clone(), to_json(k)));
@@ -728,7 +780,7 @@ fn score_run(
     key_file: Option<&InputFile>,
     meta_file: Option<&InputFile>,
     key_chunk: Option<&MmiqKeyChunk>,
-) -> Result<(RunIndex, RunItems), PublishError> {
+) -> Result<(RunIndex, RunItems, Option<RankItems>), PublishError> {
     let run_err = |message: String| PublishError::Run {
         manifest: manifest.file.clone(),
         entry: run.entry.clone(),
@@ -856,8 +908,14 @@ fn score_run(
                 },
                 settings,
                 files: Vec::new(),
+                mmopera_row: None,
             };
-            Ok((index, RunItems::Mmiq(mmiq_items_of(kc, r))))
+            let verdicts = super::ranks::mmiq_verdicts(&kc.ids, r);
+            Ok((
+                index,
+                RunItems::Mmiq(mmiq_items_of(kc, r)),
+                Some(RankItems::Mmiq(verdicts)),
+            ))
         }
         Benchmark::Kiva | Benchmark::KivaAdults => {
             if scored.kiva.len() != 1 || !others("kiva").is_empty() {
@@ -908,6 +966,7 @@ fn score_run(
                 },
                 settings,
                 files: Vec::new(),
+                mmopera_row: None,
             };
             let trials = r
                 .trials
@@ -924,7 +983,11 @@ fn score_run(
                     )
                 })
                 .collect();
-            Ok((index, RunItems::Kiva(trials)))
+            Ok((
+                index,
+                RunItems::Kiva(trials),
+                Some(RankItems::Kiva(super::ranks::kiva_trials(r))),
+            ))
         }
         Benchmark::MmoperaRia | Benchmark::MmoperaIca => {
             let (task, other) = if run.benchmark == Benchmark::MmoperaRia {
@@ -981,8 +1044,19 @@ fn score_run(
                 },
                 settings,
                 files: Vec::new(),
+                mmopera_row: None,
             };
-            Ok((index, RunItems::Mmopera(t.items.clone())))
+            let mut summary = t.clone();
+            summary.items = Vec::new();
+            let index = RunIndex {
+                mmopera_row: Some(Box::new(summary)),
+                ..index
+            };
+            Ok((
+                index,
+                RunItems::Mmopera(t.items.clone()),
+                Some(RankItems::Mmopera(t.items.clone())),
+            ))
         }
         Benchmark::Gold => {
             if scored.gold.len() != 1 || !others("gold").is_empty() {
@@ -1038,8 +1112,9 @@ fn score_run(
                 },
                 settings,
                 files: Vec::new(),
+                mmopera_row: None,
             };
-            Ok((index, RunItems::Gold(row.clone())))
+            Ok((index, RunItems::Gold(row.clone()), None))
         }
     }
 }

@@ -58,7 +58,7 @@ fn mean_cells(m: Option<Mean>) -> (String, String) {
 /// use coglab_core::publish::{html::board, Benchmark};
 /// use coglab_core::publish::bundle::Index;
 /// let index = Index { format: 1, coglab: "0.1.0".into(), title: None,
-///     manifest_sha256: String::new(), keys: vec![], mmiq_key_chunk: None,
+///     manifest_sha256: String::new(), keys: vec![], mmiq_key_chunk: None, ranks: vec![],
 ///     models: vec![], audit: vec![] };
 /// let html = board(&index, Benchmark::Kiva, &[]);
 /// assert!(html.starts_with("<section class=\"published-board\" data-benchmark=\"kiva\""));

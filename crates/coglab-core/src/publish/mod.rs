@@ -12,6 +12,7 @@ pub mod audit;
 pub mod bundle;
 pub mod html;
 pub mod manifest;
+pub mod ranks;
 pub mod site;
 
 pub use bundle::{build, Bundle, Index, InputFile};
@@ -102,7 +103,7 @@ impl From<ManifestError> for PublishError {
 /// let index = Index { format: 1, coglab: "0.1.0".into(), title: None,
 ///     manifest_sha256: String::new(),
 ///     keys: vec![FileHash { path: "key.jsonl".into(), sha256: sha256_hex(b"abc") }],
-///     mmiq_key_chunk: None, models: vec![], audit: vec![] };
+///     mmiq_key_chunk: None, ranks: vec![], models: vec![], audit: vec![] };
 /// assert!(check_inputs(&index, |_| Ok(b"abc".to_vec())).is_ok());
 /// let e = check_inputs(&index, |_| Ok(b"abd".to_vec())).unwrap_err().to_string();
 /// assert!(e.starts_with("key.jsonl: SHA-256 "), "{e}");
@@ -132,6 +133,44 @@ pub fn check_inputs(
                 file: f.path.clone(),
                 recorded: f.sha256.clone(),
                 found,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Checks that every rank file the index lists ([`Index::ranks`]) is among the bundle's
+/// `files` with the SHA-256 the index gives it (what the site relies on when it fetches one).
+///
+/// # Errors
+/// [`PublishError::Differs`] naming the first rank file missing or with another SHA-256.
+///
+/// # Examples
+/// ```
+/// use coglab_core::publish::{check_ranks, bundle::{sha256_hex, Index}, ranks::RanksRef, Benchmark};
+/// let index = Index { format: 1, coglab: "0.1.0".into(), title: None,
+///     manifest_sha256: String::new(), keys: vec![], mmiq_key_chunk: None, models: vec![],
+///     ranks: vec![RanksRef { benchmark: Benchmark::Mmiq, path: "items/ranks-mmiq.json".into(),
+///         sha256: sha256_hex(b"abc") }], audit: vec![] };
+/// let files = vec![("items/ranks-mmiq.json".to_string(), b"abc".to_vec())];
+/// assert!(check_ranks(&index, &files).is_ok());
+/// let files = vec![("items/ranks-mmiq.json".to_string(), b"abd".to_vec())];
+/// assert!(check_ranks(&index, &files).unwrap_err().to_string()
+///     .starts_with("items/ranks-mmiq.json: SHA-256 "));
+/// ```
+pub fn check_ranks(index: &Index, files: &[(String, Vec<u8>)]) -> Result<(), PublishError> {
+    for r in &index.ranks {
+        let Some((_, bytes)) = files.iter().find(|(p, _)| *p == r.path) else {
+            return Err(PublishError::Differs {
+                file: r.path.clone(),
+                what: "listed in index.json but missing from the bundle".into(),
+            });
+        };
+        let found = bundle::sha256_hex(bytes);
+        if found != r.sha256 {
+            return Err(PublishError::Differs {
+                file: r.path.clone(),
+                what: format!("SHA-256 {found} differs from index.json's {}", r.sha256),
             });
         }
     }

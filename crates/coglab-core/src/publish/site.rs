@@ -3,18 +3,24 @@
 //! the item-level reports behind its rows ([`details`]), so that the drill-down, comparisons
 //! and rank groups run on published rows exactly as on dropped ones.
 //!
-//! MM-IQ and KiVA rows are rebuilt; MM-OPERA and Gold rows are shown from the index and the
-//! static boards only (their summary reports carry breakdowns the index does not keep).
+//! MM-IQ, KiVA and MM-OPERA rows are rebuilt as the leaderboard's scorer makes them for
+//! dropped files (MM-OPERA from the task rows the index keeps, [`super::bundle::RunIndex::mmopera_row`]);
+//! a Gold run is one row of its matrix's scores (no matrix to assign tasks again).
 
 use std::collections::BTreeMap;
 
 use super::bundle::{
-    mmiq_item_results, Acc, Figures, Index, Mean, MmiqKeyChunk, ModelChunk, RunItems, Stages,
+    mmiq_item_results, Acc, Figures, Index, Mean, MmiqKeyChunk, ModelChunk, RunIndex, RunItems,
+    Stages,
 };
 use super::manifest::Benchmark;
 use crate::kiva::{KivaReport, RowCounts as KivaRows, Source, StageStats, TrialResult, Variant};
+use crate::leaderboard::gold::{GoldMatrix, GoldResult, GoldRow, LAYERS};
+use crate::leaderboard::mmopera::{ItemScores, MmoperaRow, MmoperaTaskRow};
 use crate::leaderboard::{Detail, KivaRow, MmiqRow, Scored};
 use crate::mmiq::{Accuracy, HumanReference, MmiqReport, RowCounts, Warnings, CHANCE};
+use crate::mmopera::Task;
+use crate::sem::suite::RankRow;
 use crate::stats::describe::MeanSe;
 
 /// The label the site shows on a published row.
@@ -57,15 +63,18 @@ pub struct RowSource {
     pub benchmark: Benchmark,
 }
 
-/// The board rows of an index: MM-IQ and KiVA rows with the published figures (items and
-/// trials empty until [`details`] fills them), and where each comes from, in the order of the
-/// rows in the returned [`Scored`] (MM-IQ rows first, then KiVA).
+/// The board rows of an index: MM-IQ, KiVA and MM-OPERA rows with the published figures
+/// (items and trials empty until [`details`] fills them; an MM-OPERA row holds a model's RIA
+/// and ICA runs) and Gold rows (a one-model result of the run's matrix), and where each comes
+/// from, in the order of the rows in the returned [`Scored`] (MM-IQ rows first, then KiVA,
+/// MM-OPERA, Gold; an MM-OPERA row's source names its first task's benchmark, see
+/// [`row_benchmarks`]).
 ///
 /// # Examples
 /// ```
 /// use coglab_core::publish::{bundle::Index, site::board_rows};
 /// let index = Index { format: 1, coglab: "0.1.0".into(), title: None,
-///     manifest_sha256: String::new(), keys: vec![], mmiq_key_chunk: None,
+///     manifest_sha256: String::new(), keys: vec![], mmiq_key_chunk: None, ranks: vec![],
 ///     models: vec![], audit: vec![] };
 /// let (rows, sources) = board_rows(&index);
 /// assert!(rows.mmiq.is_empty() && sources.is_empty());
@@ -74,6 +83,8 @@ pub fn board_rows(index: &Index) -> (Scored, Vec<RowSource>) {
     let mut out = Scored::default();
     let mut mmiq_src = Vec::new();
     let mut kiva_src = Vec::new();
+    let mut mmopera_src = Vec::new();
+    let mut gold_src = Vec::new();
     for (mi, m) in index.models.iter().enumerate() {
         for run in &m.runs {
             match &run.figures {
@@ -168,12 +179,114 @@ pub fn board_rows(index: &Index) -> (Scored, Vec<RowSource>) {
                         benchmark: run.benchmark,
                     });
                 }
-                _ => {}
+                Figures::Gold {
+                    overall,
+                    by_layer,
+                    plain_mean,
+                    rank_weighted,
+                    rank_plain,
+                    n_models,
+                } => {
+                    let file = run
+                        .files
+                        .first()
+                        .map(|f| f.path.clone())
+                        .unwrap_or_default();
+                    let mut layers: Vec<String> = LAYERS
+                        .iter()
+                        .filter(|l| by_layer.contains_key(**l))
+                        .map(|l| l.to_string())
+                        .collect();
+                    let others: Vec<String> = by_layer
+                        .keys()
+                        .filter(|k| !LAYERS.contains(&k.as_str()))
+                        .cloned()
+                        .collect();
+                    layers.extend(others);
+                    out.gold.push(GoldRow {
+                        id: 0,
+                        matrix: GoldMatrix {
+                            file,
+                            models: vec![m.name.clone()],
+                            tasks: Vec::new(),
+                        },
+                        data: None,
+                        result: Some(GoldResult {
+                            assignment: BTreeMap::new(),
+                            spec: run.settings.get("assignment").cloned().unwrap_or_default(),
+                            layers,
+                            rows: vec![RankRow {
+                                model: m.name.clone(),
+                                overall: *overall,
+                                by_construct: by_layer.clone(),
+                                plain_mean: *plain_mean,
+                                rank_weighted: *rank_weighted,
+                                rank_plain: *rank_plain,
+                                // `RankRow::change`'s definition.
+                                change: *rank_plain as i64 - *rank_weighted as i64,
+                            }],
+                            n_models: *n_models,
+                            dropped_models: Vec::new(),
+                            out_of_range: Vec::new(),
+                        }),
+                        message: None,
+                    });
+                    gold_src.push(RowSource {
+                        model: mi,
+                        benchmark: run.benchmark,
+                    });
+                }
+                Figures::Mmopera { .. } => {}
             }
+        }
+        // A model's MM-OPERA runs (RIA and/or ICA) make one row, as dropped judge files do.
+        let tasks: Vec<(&RunIndex, &MmoperaTaskRow)> = m
+            .runs
+            .iter()
+            .filter_map(|r| Some((r, r.mmopera_row.as_deref()?)))
+            .collect();
+        if let Some((first, _)) = tasks.first() {
+            let task = |t: Task| {
+                tasks
+                    .iter()
+                    .find(|(_, row)| row.task == t)
+                    .map(|(_, row)| (*row).clone())
+            };
+            out.mmopera.push(MmoperaRow {
+                id: 0,
+                model: m.name.clone(),
+                ria: task(Task::Ria),
+                ica: task(Task::Ica),
+            });
+            mmopera_src.push(RowSource {
+                model: mi,
+                benchmark: first.benchmark,
+            });
         }
     }
     mmiq_src.extend(kiva_src);
+    mmiq_src.extend(mmopera_src);
+    mmiq_src.extend(gold_src);
     (out, mmiq_src)
+}
+
+/// The benchmarks a board row of [`board_rows`] holds: an MM-OPERA row those of its model's
+/// MM-OPERA runs (RIA and/or ICA), any other row its source's.
+pub fn row_benchmarks(index: &Index, src: &RowSource) -> Vec<Benchmark> {
+    match src.benchmark {
+        Benchmark::MmoperaRia | Benchmark::MmoperaIca => index
+            .models
+            .get(src.model)
+            .map(|m| {
+                m.runs
+                    .iter()
+                    .map(|r| r.benchmark)
+                    .filter(|b| matches!(b, Benchmark::MmoperaRia | Benchmark::MmoperaIca))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        b => vec![b],
+    }
 }
 
 /// The item-level report of a board row once its model's chunk (and, for MM-IQ, the key
@@ -188,6 +301,24 @@ pub fn details(
     chunk: &ModelChunk,
     key: Option<&MmiqKeyChunk>,
 ) -> Result<Detail, String> {
+    if let Detail::Mmopera(r) = summary {
+        // Both tasks' items, from the chunk's MM-OPERA runs.
+        let mut full = r.clone();
+        for run in &chunk.runs {
+            let (RunItems::Mmopera(items), Some(t)) = (
+                &run.items,
+                match run.benchmark {
+                    Benchmark::MmoperaRia => full.ria.as_mut(),
+                    Benchmark::MmoperaIca => full.ica.as_mut(),
+                    _ => None,
+                },
+            ) else {
+                continue;
+            };
+            t.items = items.clone();
+        }
+        return Ok(Detail::Mmopera(full));
+    }
     let run = chunk
         .runs
         .iter()
@@ -229,12 +360,12 @@ pub fn details(
 /// Whether a visitor's result files reproduce a published row, and where they would rank.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Reproduction {
-    /// Items (MM-IQ) or trials × stages (KiVA) compared.
+    /// Items (MM-IQ), trials × stages (KiVA) or judged items of each task (MM-OPERA) compared.
     pub compared: usize,
     /// Whether every compared verdict is the same and neither side has items the other lacks.
     pub reproduces: bool,
     /// The items whose verdicts differ (MM-IQ: data ids; KiVA: `<subdomain> v<variation>
-    /// <stage>`), at most [`MAX_LISTED`].
+    /// <stage>`; MM-OPERA: `<task> <item id>`), at most [`MAX_LISTED`].
     pub differing: Vec<String>,
     /// How many differ (all of them).
     pub n_differing: usize,
@@ -242,9 +373,9 @@ pub struct Reproduction {
     pub only_published: usize,
     /// Items scored in the submitted files only.
     pub only_submitted: usize,
-    /// The headline figure of the submitted files (MM-IQ accuracy, KiVA stage-1 mean).
+    /// The headline figure of the submitted files ([`headline`]).
     pub figure: f64,
-    /// The published row's headline figure.
+    /// The published row's figure ([`board_figure`]).
     pub published_figure: f64,
     /// The rank the submitted figure would take among the published rows of the benchmark
     /// (1 + the number of published figures above it by more than 1e-6, the index's rounding;
@@ -257,12 +388,36 @@ pub struct Reproduction {
 /// The most differing items [`reproduce`] lists.
 pub const MAX_LISTED: usize = 50;
 
-/// The headline figure of a report: MM-IQ accuracy, KiVA stage-1 (cross-domain) mean.
+/// The task whose score rate is an MM-OPERA row's headline: RIA when it has RIA holistic
+/// scores, else ICA when it has those.
+fn opera_task(r: &MmoperaRow) -> Option<Task> {
+    [Task::Ria, Task::Ica]
+        .into_iter()
+        .find(|t| r.task(*t).is_some_and(|x| x.holistic.is_some()))
+}
+
+fn opera_sr(r: &MmoperaRow, task: Task) -> Option<f64> {
+    r.task(task)?.holistic.as_ref().map(|h| h.score_rate)
+}
+
+/// The headline figure of a report: MM-IQ accuracy, KiVA stage-1 (cross-domain) mean,
+/// MM-OPERA score rate of RIA (of ICA for a row without RIA).
 pub fn headline(d: &Detail) -> Option<f64> {
     match d {
         Detail::Mmiq(r) => Some(r.overall.accuracy),
         Detail::Kiva(r) => r.overall.cross.map(|m| m.mean),
-        _ => None,
+        Detail::Mmopera(r) => opera_sr(r, opera_task(r)?),
+        Detail::Gold(_) => None,
+    }
+}
+
+/// The figure of a published row that a submission's [`headline`] ranks against: the row's
+/// headline, or for MM-OPERA its score rate on the submission's headline task (none when the
+/// row lacks that task).
+pub fn board_figure(submitted: &Detail, row: &Detail) -> Option<f64> {
+    match (submitted, row) {
+        (Detail::Mmopera(s), Detail::Mmopera(r)) => opera_sr(r, opera_task(s)?),
+        _ => headline(row),
     }
 }
 
@@ -354,7 +509,35 @@ pub fn reproduce(
             let only_s = sv.keys().filter(|k| !pv.contains_key(*k)).count();
             (compared, only_p, only_s)
         }
-        _ => return Err("the submitted files and the published row are not of one benchmark with items (MM-IQ or KiVA)".into()),
+        (Detail::Mmopera(p), Detail::Mmopera(s)) => {
+            // Per task, the items both judged: the same holistic scores (every verdict, in
+            // order) and the same S_r.
+            let (mut compared, mut only_p, mut only_s) = (0, 0, 0);
+            for task in [Task::Ria, Task::Ica] {
+                let by_id = |r: &MmoperaRow| -> BTreeMap<String, ItemScores> {
+                    r.task(task)
+                        .map(|t| t.items.iter().map(|i| (i.id.clone(), i.clone())).collect())
+                        .unwrap_or_default()
+                };
+                let (pv, sv) = (by_id(p), by_id(s));
+                for (id, a) in &pv {
+                    let Some(b) = sv.get(id) else { continue };
+                    compared += 1;
+                    let same_sr = match (a.s_r, b.s_r) {
+                        (Some(x), Some(y)) => (x - y).abs() <= 1e-12,
+                        (None, None) => true,
+                        _ => false,
+                    };
+                    if a.scores != b.scores || !same_sr {
+                        differing.push(format!("{} {id}", task.name()));
+                    }
+                }
+                only_p += pv.keys().filter(|k| !sv.contains_key(*k)).count();
+                only_s += sv.keys().filter(|k| !pv.contains_key(*k)).count();
+            }
+            (compared, only_p, only_s)
+        }
+        _ => return Err("the submitted files and the published row are not of one benchmark with items (MM-IQ, KiVA or MM-OPERA)".into()),
     };
     let figure = headline(submitted).unwrap_or(f64::NAN);
     let n_differing = differing.len();
@@ -367,7 +550,7 @@ pub fn reproduce(
         only_published,
         only_submitted,
         figure,
-        published_figure: headline(published).unwrap_or(f64::NAN),
+        published_figure: board_figure(submitted, published).unwrap_or(f64::NAN),
         rank: 1 + board.iter().filter(|v| **v > figure + 1e-6).count(),
         of: board.len(),
     })
