@@ -859,6 +859,22 @@ fn an_mmopera_submission_is_checked_against_the_published_row() {
     assert!(same.reproduces, "{same:?}");
     assert_eq!((same.compared, same.rank, same.of), (7, 1, 1));
     close(same.figure, 17.0 / 28.0);
+    // A model published with both tasks (the site shows its RIA and ICA runs as one row) is
+    // reproduced by RIA files alone: the task the submission lacks is not compared.
+    let Detail::Mmopera(mut both) = published.clone() else {
+        panic!("an MM-OPERA detail")
+    };
+    let mut ica = both.ria.clone().unwrap();
+    ica.task = coglab_core::mmopera::Task::Ica;
+    both.ica = Some(ica);
+    let ria_only = reproduce(
+        &Detail::Mmopera(both),
+        &submit(regular.as_bytes()),
+        &[17.0 / 28.0],
+    )
+    .unwrap();
+    assert!(ria_only.reproduces, "{ria_only:?}");
+    assert_eq!((ria_only.compared, ria_only.only_published), (7, 0));
     // r2 judged 1 instead of 3: 2 points fewer, SR 15/28, below the published 17/28 (rank 2).
     let changed = regular.replace(
         "\"r2\": {\"score_judge\": \"3\"",

@@ -510,10 +510,14 @@ pub fn reproduce(
             (compared, only_p, only_s)
         }
         (Detail::Mmopera(p), Detail::Mmopera(s)) => {
-            // Per task, the items both judged: the same holistic scores (every verdict, in
+            // Per task the submission has (a visitor may check one task of a model published
+            // with both), the items both judged: the same holistic scores (every verdict, in
             // order) and the same S_r.
             let (mut compared, mut only_p, mut only_s) = (0, 0, 0);
             for task in [Task::Ria, Task::Ica] {
+                if s.task(task).is_none() {
+                    continue;
+                }
                 let by_id = |r: &MmoperaRow| -> BTreeMap<String, ItemScores> {
                     r.task(task)
                         .map(|t| t.items.iter().map(|i| (i.id.clone(), i.clone())).collect())
