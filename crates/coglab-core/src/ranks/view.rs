@@ -33,6 +33,10 @@ use crate::leaderboard::mmopera::MmoperaRow;
 use crate::mmiq::MmiqReport;
 use crate::mmopera::Task;
 
+/// The fewest bootstrap resamples a board is ranked with when the requested count would keep
+/// too many values ([`rank_board`]).
+pub const MIN_FITTED_RESAMPLES: usize = 200;
+
 /// What the page asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct RankRequest {
@@ -998,7 +1002,32 @@ pub fn rank_board(entries: &[RankEntry<'_>], req: &RankRequest) -> RankBoard {
         Bench::Kiva => "trial",
         _ => "item",
     };
-    match build_board(&input, &req.options) {
+    // The page asks with its default resamples, which a board of many models cannot keep
+    // (300 models: 2,000 resamples x 45,150 models and pairs = 90 million values, over
+    // `limits::MAX_BOOTSTRAP_VALUES`): it is then ranked with as many resamples as fit, at
+    // least MIN_FITTED_RESAMPLES, and a note says so (the command line refuses instead, as
+    // there the count is the user's own option).
+    let built = match build_board(&input, &req.options) {
+        Err(super::RanksError::TooManyBootstrapValues {
+            resamples,
+            models,
+            fit,
+            ..
+        }) if fit >= MIN_FITTED_RESAMPLES => {
+            notes.push(format!(
+                "{models} models: ranked with {fit} bootstrap resamples instead of {} (the most that keep at most {} values for the models and their pairs)",
+                thousands(resamples),
+                thousands(crate::limits::MAX_BOOTSTRAP_VALUES)
+            ));
+            let options = BoardOptions {
+                resamples: fit,
+                ..req.options
+            };
+            build_board(&input, &options)
+        }
+        other => other,
+    };
+    match built {
         Ok(board) => {
             let scope = match req.bench {
                 Bench::Kiva => format!("stage {} ({}): ", req.stage.number(), req.stage.key()),
@@ -1247,6 +1276,44 @@ mod tests {
             .notes
             .iter()
             .any(|n| n.contains("a: no run files kept")));
+    }
+
+    #[test]
+    fn a_board_of_300_models_is_ranked_with_the_resamples_that_fit() {
+        // 300 models: 44,850 pairs + 300 models = 45,150 values per resample; 2,000 resamples
+        // would keep 90,300,000 (over 25,000,000), so floor(25,000,000 / 45,150) = 553 are used.
+        let rows: Vec<MmoperaRow> = (0..300)
+            .map(|k| {
+                let s = (k % 5) as u8;
+                mmopera_row(
+                    &format!("m{k}"),
+                    &["x_RIA_regular_scoring.json"],
+                    vec![item("q1", &[Some(s)]), item("q2", &[Some(4 - s)])],
+                )
+            })
+            .collect();
+        let names: Vec<String> = (0..300).map(|k| format!("m{k}")).collect();
+        let entries: Vec<RankEntry<'_>> = rows
+            .iter()
+            .zip(&names)
+            .enumerate()
+            .map(|(k, (r, n))| RankEntry {
+                id: k as u64,
+                name: n,
+                source: RankSource::Mmopera(r),
+            })
+            .collect();
+        let b = rank_board(&entries, &RankRequest::new(Bench::Mmopera));
+        assert!(b.error.is_none(), "{:?}", b.error);
+        assert_eq!(b.models.len(), 300);
+        assert_eq!(b.board.as_ref().unwrap().resamples, 553);
+        assert!(
+            b.notes
+                .iter()
+                .any(|n| n == "300 models: ranked with 553 bootstrap resamples instead of 2,000 (the most that keep at most 25,000,000 values for the models and their pairs)"),
+            "{:?}",
+            b.notes
+        );
     }
 
     #[test]
