@@ -94,6 +94,72 @@ fn download_items(
     }
 }
 
+/// Every Eval Ever 0.2.1 records of the picked MM-IQ row, written by the worker
+/// ([`api::EeeExport`], the core writer `coglab export eee` uses): one button for the instance
+/// records (JSONL, one per item) and one for the aggregate record (JSON). Two buttons rather
+/// than two downloads from one click, which browsers may block as "multiple downloads". The
+/// files are named as the CLI names them in its folder per model, with the model in front:
+/// `<model>_MM-IQ_<timestamp>.jsonl` and `.json`.
+fn download_eee(
+    client: StoredValue<crate::worker::client::WorkerClient, LocalStorage>,
+    rows: Signal<Vec<(u64, String)>>,
+    pick: Memo<Option<u64>>,
+) -> impl IntoView {
+    let (error, set_error) = signal(None::<String>);
+    let fetch = move |instances: bool| {
+        let Some(row) = pick.get_untracked() else {
+            return;
+        };
+        let model = rows
+            .read_untracked()
+            .iter()
+            .find(|(r, _)| *r == row)
+            .map(|(_, m)| m.clone())
+            .unwrap_or_default();
+        let timestamp = (js_sys::Date::now() / 1000.0).floor() as u64;
+        let client = client.get_value();
+        leptos::task::spawn_local(async move {
+            let request = api::EeeExport {
+                row,
+                model: model.clone(),
+                timestamp,
+            };
+            match client.call(request).await {
+                Ok(records) => {
+                    set_error.try_set(None);
+                    let stem = format!("{}_MM-IQ_{timestamp}", file_stem(&model));
+                    if instances {
+                        crate::components::board_table::download_text(
+                            &format!("{stem}.jsonl"),
+                            "application/jsonl",
+                            &records.instances,
+                        );
+                    } else {
+                        crate::components::board_table::download_text(
+                            &format!("{stem}.json"),
+                            "application/json",
+                            &records.aggregate,
+                        );
+                    }
+                }
+                Err(e) => {
+                    set_error.try_set(Some(e));
+                }
+            }
+        });
+    };
+    view! {
+        <span class="lb-eee" role="group" aria-label="Download Every Eval Ever records (JSONL/JSON)"
+            title="Every Eval Ever 0.2.1: the shared per-item record format; the same records as `coglab export eee`">
+            "Download Every Eval Ever records: "
+            <button type="button" data-testid="eee-jsonl" on:click=move |_| fetch(true)>"instances (JSONL)"</button>
+            " "
+            <button type="button" data-testid="eee-json" on:click=move |_| fetch(false)>"aggregate (JSON)"</button>
+        </span>
+        {move || error.get().map(|e| view! { <span class="error" role="alert" data-testid="eee-error">{e}</span> })}
+    }
+}
+
 /// A file-name-safe form of a model name (letters, digits, `-`, `_`, `.`; others as `_`).
 fn file_stem(model: &str) -> String {
     let s: String = model
@@ -168,6 +234,7 @@ pub fn ModelItems(
                     on:change=move |ev| { set_offset.set(0); set_wrong_only.set(event_target_checked(&ev)); } />
                     " Wrong answers only"</label>
                 {download_items(client, rows, pick, "items", "items-csv")}
+                {download_eee(client, rows, pick)}
             </div>
             {move || match page.get() {
                 None => view! { <p class="loading" aria-busy="true">"Loading items…"</p> }.into_any(),

@@ -65,7 +65,11 @@ struct Workspace {
     mmiq: RwSignal<Vec<MmiqRow>>,
     /// MM-IQ rows of VLMEvalKit `_acc.csv` summaries.
     mmiq_acc: RwSignal<Vec<coglab_core::leaderboard::MmiqAccRow>>,
+    /// Rows of harness summary files (lmms-eval `results.json`, EEE aggregates).
+    harness_summary: RwSignal<Vec<coglab_core::leaderboard::HarnessSummaryRow>>,
     kiva: RwSignal<Vec<KivaRow>>,
+    /// KiVA challenge results scored against their annotations.
+    kiva_challenge: RwSignal<Vec<coglab_core::leaderboard::KivaChallengeRow>>,
     mmopera: RwSignal<Vec<coglab_core::leaderboard::mmopera::MmoperaRow>>,
     gold: RwSignal<Vec<coglab_core::leaderboard::gold::GoldRow>>,
     progress: RwSignal<Option<ProgressUpdate>>,
@@ -123,7 +127,9 @@ pub fn Leaderboard() -> impl IntoView {
         files: RwSignal::new(Vec::new()),
         mmiq: RwSignal::new(Vec::new()),
         mmiq_acc: RwSignal::new(Vec::new()),
+        harness_summary: RwSignal::new(Vec::new()),
         kiva: RwSignal::new(Vec::new()),
+        kiva_challenge: RwSignal::new(Vec::new()),
         mmopera: RwSignal::new(Vec::new()),
         gold: RwSignal::new(Vec::new()),
         progress: RwSignal::new(None),
@@ -199,8 +205,8 @@ pub fn Leaderboard() -> impl IntoView {
             <div class="tabs" role="tablist" aria-label="Benchmark">{tabs}</div>
             <div class="tab-panel" role="tabpanel">
                 {move || match selected.get() {
-                    "mmiq" => view! { <MmiqTab rows=ws.mmiq acc=ws.mmiq_acc state=state bundle=bundle /> }.into_any(),
-                    "kiva" => view! { <KivaTab rows=ws.kiva state=state /> }.into_any(),
+                    "mmiq" => view! { <MmiqTab rows=ws.mmiq acc=ws.mmiq_acc summaries=ws.harness_summary state=state bundle=bundle /> }.into_any(),
+                    "kiva" => view! { <KivaTab rows=ws.kiva challenge=ws.kiva_challenge state=state /> }.into_any(),
                     "mmopera" => view! { <mmopera::MmoperaTab rows=ws.mmopera state=state bundle=bundle /> }.into_any(),
                     "gold" => view! { <gold::GoldTab rows=ws.gold state=state bundle=bundle /> }.into_any(),
                     _ => ().into_any(),
@@ -503,7 +509,9 @@ async fn score_inputs(
             ws.files.update(|v| v.extend(s.files));
             ws.mmiq.update(|v| v.extend(s.mmiq));
             ws.mmiq_acc.update(|v| v.extend(s.mmiq_acc));
+            ws.harness_summary.update(|v| v.extend(s.harness_summary));
             ws.kiva.update(|v| v.extend(s.kiva));
+            ws.kiva_challenge.update(|v| v.extend(s.kiva_challenge));
             ws.mmopera.update(|v| v.extend(s.mmopera));
             ws.gold.update(|v| v.extend(s.gold));
         }
@@ -764,7 +772,9 @@ fn clear_rows(ws: Workspace, client: &WorkerClient) {
     );
     ws.mmiq.set(Vec::new());
     ws.mmiq_acc.set(Vec::new());
+    ws.harness_summary.set(Vec::new());
     ws.kiva.set(Vec::new());
+    ws.kiva_challenge.set(Vec::new());
     ws.mmopera.set(Vec::new());
     ws.gold.set(Vec::new());
     ws.files.set(Vec::new());
@@ -1161,6 +1171,8 @@ fn MmiqTab(
     rows: RwSignal<Vec<MmiqRow>>,
     /// The rows of VLMEvalKit `_acc.csv` summaries (no model page or comparison: no items).
     acc: RwSignal<Vec<coglab_core::leaderboard::MmiqAccRow>>,
+    /// The rows of harness summary files (no model page or comparison: no items).
+    summaries: RwSignal<Vec<coglab_core::leaderboard::HarnessSummaryRow>>,
     /// The table view.
     state: RwSignal<ViewState>,
     /// The bundled reported results.
@@ -1169,7 +1181,7 @@ fn MmiqTab(
     let board = Memo::new(move |_| {
         let b = bundle.get();
         let reported = b.as_ref().and_then(|r| r.as_ref().ok());
-        let mut b = mmiq_board(reported, &rows.read(), &acc.read());
+        let mut b = mmiq_board(reported, &rows.read(), &acc.read(), &summaries.read());
         board::mark_published(&mut b, &published_row_ids());
         b
     });
@@ -1231,6 +1243,8 @@ fn MmiqTab(
 fn KivaTab(
     /// The computed rows.
     rows: RwSignal<Vec<KivaRow>>,
+    /// KiVA challenge results (drawn on the KiVA variant's table).
+    challenge: RwSignal<Vec<coglab_core::leaderboard::KivaChallengeRow>>,
     /// The table view.
     state: RwSignal<ViewState>,
 ) -> impl IntoView {
@@ -1260,7 +1274,14 @@ fn KivaTab(
     let board = Memo::new(move |_| {
         let b = baselines.get();
         let bl = b.as_ref().and_then(|r| r.as_ref().ok());
-        let mut b = kiva_board(bl, &rows.read(), variant.get(), joint.get(), null.get());
+        let mut b = kiva_board(
+            bl,
+            &rows.read(),
+            &challenge.read(),
+            variant.get(),
+            joint.get(),
+            null.get(),
+        );
         board::mark_published(&mut b, &published_row_ids());
         b
     });

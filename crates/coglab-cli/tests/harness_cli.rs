@@ -163,3 +163,53 @@ fn score_mmiq_reads_committed_eval_logs() {
         assert_eq!(v["harness"]["format"], "inspect_eval");
     }
 }
+
+/// `coglab score kiva ANNOTATIONS RESULTS` scores a KiVA challenge result (the function the
+/// web worker calls). By hand from the fixtures: results.json answers trial_001 (A) right,
+/// trial_002 (C) right, trial_003 "The answer is (A)" wrong (B is correct), trial_004 (A)
+/// right, trial_099 not annotated (unmapped); trial_005 not answered: 3 of 4. The CSV answers
+/// trial_001 (B) wrong, trial_002 (C) right, trial_005 B right and trial_005 again (unmapped:
+/// the first is scored): 2 of 3, with trial_003 and trial_004 not answered.
+#[test]
+fn score_kiva_takes_a_kiva_challenge_result() {
+    let ann = format!("{DIR}kiva_challenge_annotations.json");
+    let v = json(&[
+        "score",
+        "kiva",
+        &format!("{DIR}kiva_challenge_results.json"),
+        &ann,
+        "--json",
+    ]);
+    assert_eq!(v["benchmark"], "kiva_challenge");
+    assert_eq!(
+        (v["overall"]["correct"].as_u64(), v["overall"]["n"].as_u64()),
+        (Some(3), Some(4))
+    );
+    assert_eq!(v["by_domain"]["Counting"]["correct"], 1);
+    assert_eq!(v["by_domain"]["Counting"]["n"], 2);
+    assert_eq!(v["not_answered"], 1);
+    assert_eq!(v["unmapped"].as_array().map(Vec::len), Some(1));
+    assert!(v.get("items").is_none(), "items only with --trials");
+    let v = json(&[
+        "score",
+        "kiva",
+        &ann,
+        &format!("{DIR}kiva_challenge_results.csv"),
+        "--json",
+        "--trials",
+    ]);
+    assert_eq!(
+        (v["overall"]["correct"].as_u64(), v["overall"]["n"].as_u64()),
+        (Some(2), Some(3))
+    );
+    assert_eq!(v["not_answered"], 2);
+    assert_eq!(v["items"].as_array().map(Vec::len), Some(3));
+    // A result without its annotations, or with a run CSV, is a usage error naming both.
+    let out = coglab(&["score", "kiva", &format!("{DIR}kiva_challenge_results.csv")]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("give one annotation JSON and one result file (found 0 annotation, 1 result and 0 other files)"),
+        "{err}"
+    );
+}

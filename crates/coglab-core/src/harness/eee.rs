@@ -329,8 +329,9 @@ pub fn read_aggregate(file: &str, bytes: &[u8]) -> Result<HarnessFile, HarnessEr
     })
 }
 
-/// The two EEE records of one scored set.
-#[derive(Debug, Clone, PartialEq)]
+/// The two EEE records of one scored set (the CLI writes them to files; the web app's worker
+/// sends them to the page for a download, hence `Serialize`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct EeeRecords {
     /// The evaluation id both records carry (`MM-IQ/<model>/<timestamp>`).
     pub evaluation_id: String,
