@@ -1094,6 +1094,18 @@ fn eval_read_as_a_stream_in_slices_of_any_size() {
             let got = s.finish().unwrap();
             assert_eq!(got, whole, "slices of {slice}");
         }
+        // Lean, record for record what the command line's lean read gives (the stream moves
+        // each completion out of the sample's JSON before reducing it to its letter; the
+        // command line copies it).
+        let lean_whole =
+            inspect::read_eval_lean("r.eval", std::io::Cursor::new(&bytes), |_, _| {}).unwrap();
+        for slice in [1, 30, bytes.len()] {
+            let mut s = EvalStream::new("r.eval", true);
+            for part in bytes.chunks(slice) {
+                s.push(part).unwrap();
+            }
+            assert_eq!(s.finish().unwrap(), lean_whole, "lean, slices of {slice}");
+        }
         // Lean, the same figures as the Inspect test: 3 of 4.
         let mut s = EvalStream::new("r.eval", true);
         s.push(&bytes).unwrap();
