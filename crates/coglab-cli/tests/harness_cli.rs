@@ -213,3 +213,62 @@ fn score_kiva_takes_a_kiva_challenge_result() {
         "{err}"
     );
 }
+
+/// The web app's EEE download (`api::EeeExport`: the leaderboard's scoring of the dropped
+/// files, `leaderboard::score_files`, then `eee::write_mmiq` on the kept report) gives the
+/// same bytes as `coglab export eee` on the same files (the browser names a file by its base
+/// name, so the command is run in the fixtures folder on base names). The browser-side check
+/// of the same is `tests/e2e/harness.test.mjs`.
+#[test]
+fn the_leaderboards_eee_records_equal_export_eee() {
+    use coglab_core::leaderboard::{score_files, Detail, InputRef};
+    let name = "20240601_120000_samples_mmiq.jsonl";
+    let (model, stamp) = ("20240601_120000", "1717243200");
+    let out = std::env::temp_dir().join(format!("coglab-eee-web-{}", std::process::id()));
+    let o = Command::new(env!("CARGO_BIN_EXE_coglab"))
+        .current_dir(DIR)
+        .args([
+            "export",
+            "eee",
+            "--answers",
+            "key.jsonl",
+            name,
+            "--model",
+            model,
+        ])
+        .args(["--timestamp", stamp, "--out", out.to_str().unwrap()])
+        .output()
+        .expect("run coglab");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let read = |f: &str| std::fs::read(format!("{DIR}{f}")).unwrap();
+    let (key, file) = (read("key.jsonl"), read(name));
+    let inputs = [
+        InputRef {
+            path: "key.jsonl",
+            bytes: &key,
+            model: None,
+        },
+        InputRef {
+            path: name,
+            bytes: &file,
+            model: None,
+        },
+    ];
+    let mut scored = score_files(&inputs, |_, _, _| {});
+    assert_eq!(scored.mmiq.len(), 1, "{:?}", scored.files);
+    assert_eq!(scored.mmiq[0].model, model);
+    let mut next = 1;
+    let details = scored.split_details(&mut next);
+    let Some((_, Detail::Mmiq(report))) = details.first() else {
+        panic!("no MM-IQ detail")
+    };
+    let web = coglab_core::harness::eee::write_mmiq(report, model, stamp).unwrap();
+    let dir = out.join(model);
+    let cli =
+        |ext: &str| std::fs::read_to_string(dir.join(format!("MM-IQ_{stamp}.{ext}"))).unwrap();
+    assert_eq!(web.instances, cli("jsonl"));
+    assert_eq!(web.aggregate, cli("json"));
+    // Four items, two right (the fixture's figures, crates/coglab-core/tests/harness.rs).
+    assert_eq!(web.instances.lines().count(), 4);
+    let _ = std::fs::remove_dir_all(&out);
+}
