@@ -94,12 +94,13 @@ fn download_items(
     }
 }
 
-/// Every Eval Ever 0.2.1 records of the picked MM-IQ row, written by the worker
+/// Every Eval Ever 0.2.1 records of the picked MM-IQ or KiVA row, written by the worker
 /// ([`api::EeeExport`], the core writer `coglab export eee` uses): one button for the instance
-/// records (JSONL, one per item) and one for the aggregate record (JSON). Two buttons rather
-/// than two downloads from one click, which browsers may block as "multiple downloads". The
-/// files are named as the CLI names them in its folder per model, with the model in front:
-/// `<model>_MM-IQ_<timestamp>.jsonl` and `.json`.
+/// records (JSONL, one per item, or per KiVA trial and stage) and one for the aggregate record
+/// (JSON). Two buttons rather than two downloads from one click, which browsers may block as
+/// "multiple downloads". The files are named as the CLI names them in its folder per model,
+/// with the model in front: `<model>_<benchmark>_<timestamp>.jsonl` and `.json` (the benchmark
+/// as the evaluation id names it: `MM-IQ`, `KiVA`, `KiVA-adults`).
 fn download_eee(
     client: StoredValue<crate::worker::client::WorkerClient, LocalStorage>,
     rows: Signal<Vec<(u64, String)>>,
@@ -127,7 +128,8 @@ fn download_eee(
             match client.call(request).await {
                 Ok(records) => {
                     set_error.try_set(None);
-                    let stem = format!("{}_MM-IQ_{timestamp}", file_stem(&model));
+                    let bench = records.evaluation_id.split('/').next().unwrap_or_default();
+                    let stem = format!("{}_{bench}_{timestamp}", file_stem(&model));
                     if instances {
                         crate::components::board_table::download_text(
                             &format!("{stem}.jsonl"),
@@ -616,6 +618,7 @@ pub fn KivaTrials(
                     on:change=move |ev| { set_offset.set(0); set_wrong_only.set(event_target_checked(&ev)); } />
                     " Trials with a stage wrong only"</label>
                 {download_items(client, rows, pick, "trials", "trials-csv")}
+                {download_eee(client, rows, pick)}
             </div>
             {move || match page.get() {
                 None => view! { <p class="loading" aria-busy="true">"Loading trials…"</p> }.into_any(),

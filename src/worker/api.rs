@@ -115,8 +115,8 @@ operations! {
     Trials => TrialsPage;
     /// All of an MM-IQ row's items or a KiVA row's trials as CSV, for a download.
     ItemsCsv => String;
-    /// A scored MM-IQ row as Every Eval Ever 0.2.1 records (aggregate JSON and instance
-    /// JSONL), written by the core function `coglab export eee` uses, for a download.
+    /// A scored MM-IQ or KiVA row as Every Eval Ever 0.2.1 records (aggregate JSON and
+    /// instance JSONL), written by the core function `coglab export eee` uses, for a download.
     EeeExport => coglab_core::harness::eee::EeeRecords;
     /// Two MM-IQ rows or two KiVA rows compared on their shared items.
     Compare => Compared;
@@ -246,7 +246,7 @@ pub struct ItemsCsv {
 /// [`EeeExport`]'s arguments.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct EeeExport {
-    /// The MM-IQ row.
+    /// The MM-IQ or KiVA row.
     pub row: RowId,
     /// The model name the records carry (`model_info`, `model_id`, the evaluation id).
     pub model: String,

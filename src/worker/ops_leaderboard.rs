@@ -340,9 +340,9 @@ pub fn items_csv(a: &api::ItemsCsv) -> Result<String, String> {
     })
 }
 
-/// [`api::EeeExport`]: a scored MM-IQ row as Every Eval Ever records, written by
-/// [`coglab_core::harness::eee::write_mmiq`], the function `coglab export eee` calls on the
-/// same report (so the download equals the CLI's files for the same input, model name and
+/// [`api::EeeExport`]: a scored MM-IQ or KiVA row as Every Eval Ever records, written by
+/// [`coglab_core::harness::eee::write_mmiq`] or [`coglab_core::harness::eee::write_kiva`], the
+/// functions `coglab export eee` (`--kiva`) calls on the same report (so the download equals the CLI's files for the same input, model name and
 /// timestamp).
 ///
 /// # Errors
@@ -354,7 +354,11 @@ pub fn eee_export(a: &api::EeeExport) -> Result<coglab_core::harness::eee::EeeRe
             coglab_core::harness::eee::write_mmiq(r, &a.model, &a.timestamp.to_string())
                 .map_err(|e| e.to_string())
         }
-        Some(_) => Err("Every Eval Ever records are written for scored MM-IQ rows".into()),
+        Some(Detail::Kiva(r)) => {
+            coglab_core::harness::eee::write_kiva(r, &a.model, &a.timestamp.to_string())
+                .map_err(|e| e.to_string())
+        }
+        Some(_) => Err("Every Eval Ever records are written for scored MM-IQ and KiVA rows".into()),
         None => Err(GONE.into()),
     })
 }

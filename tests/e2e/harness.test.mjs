@@ -266,3 +266,34 @@ test('harness summary rows and KiVA challenge rows are drawn with the CLI number
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// The KiVA model page's Every Eval Ever download: a jsPsych run's row, the records equal the
+// CLI's `coglab export eee --kiva` for the same file, model name and timestamp; one instance
+// record per trial and stage, whose scores equal the CLI's per-trial scores.
+test('Every Eval Ever records downloaded from the KiVA model page equal coglab export eee --kiva', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  await new App(page, env.base).goto('/leaderboard?b=kiva');
+  const board = new Board(page);
+  const name = 'kiva_run_jspsych.csv';
+  const model = 'p07 (jsPsych)';
+  await board.pickFiles([join(FIX, name)]);
+  await board.row('kiva', model).waitFor();
+  await page.getByTestId('kiva-model-pick').selectOption({ label: model });
+  for (const [testid, ext] of [['eee-jsonl', 'jsonl'], ['eee-json', 'json']]) {
+    const got = await download(page, testid);
+    const stamp = got.name.match(/_KiVA_(\d+)\.jsonl?$/)?.[1];
+    assert.equal(got.name, `p07__jsPsych__KiVA_${stamp}.${ext}`);
+    const dir = mkdtempSync(join(tmpdir(), 'coglab-eee-kiva-'));
+    run(['export', 'eee', '--kiva', name, '--out', dir, '--model', model, '--timestamp', stamp], FIX);
+    assert.equal(got.text, readFileSync(join(dir, 'p07__jsPsych_', `KiVA_${stamp}.${ext}`), 'utf8'), got.name);
+    if (ext === 'jsonl') {
+      const want = cli(['score', 'kiva', join(FIX, name), '--json', '--trials']);
+      const lines = got.text.trim().split('\n').map((l) => JSON.parse(l));
+      const stages = ['cross', 'within_conditional', 'within_joint', 'extrapolation'];
+      const expected = want.trials.flatMap((t) => stages.filter((s) => t[s] != null).map((s) => t[s]));
+      assert.deepEqual(lines.map((l) => l.evaluation.score), expected);
+    }
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});

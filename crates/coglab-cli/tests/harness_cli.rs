@@ -272,3 +272,64 @@ fn the_leaderboards_eee_records_equal_export_eee() {
     assert_eq!(web.instances.lines().count(), 4);
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// The KiVA model page's EEE download (the leaderboard's scoring of a jsPsych run, then
+/// `eee::write_kiva`) equals `coglab export eee --kiva` on the same file, byte for byte. By
+/// hand from the fixture (p07): ColourRed#3 cross right, within right, extrapolation wrong;
+/// Counting+1#0 cross wrong, within right, extrapolation right (Shear#1 has no response and
+/// is not a KiVA subdomain). One record per trial and stage score (conditional and joint stage
+/// 2 both): scores 1, 1, 1, 0 then 0, 1, 1, 1; stage 1 overall (1 + 0) / 2 = 0.5.
+#[test]
+fn the_leaderboards_kiva_eee_records_equal_export_eee_kiva() {
+    use coglab_core::leaderboard::{score_files, Detail, InputRef};
+    let name = "kiva_run_jspsych.csv";
+    let (model, stamp) = ("p07 (jsPsych)", "1717243200");
+    let out = std::env::temp_dir().join(format!("coglab-eee-kiva-{}", std::process::id()));
+    let o = Command::new(env!("CARGO_BIN_EXE_coglab"))
+        .current_dir(DIR)
+        .args(["export", "eee", "--kiva", name, "--model", model])
+        .args(["--timestamp", stamp, "--out", out.to_str().unwrap()])
+        .output()
+        .expect("run coglab");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let file = std::fs::read(format!("{DIR}{name}")).unwrap();
+    let inputs = [InputRef {
+        path: name,
+        bytes: &file,
+        model: None,
+    }];
+    let mut scored = score_files(&inputs, |_, _, _| {});
+    assert_eq!(scored.kiva.len(), 1, "{:?}", scored.files);
+    assert_eq!(scored.kiva[0].model, model);
+    let mut next = 1;
+    let details = scored.split_details(&mut next);
+    let Some((_, Detail::Kiva(report))) = details.first() else {
+        panic!("no KiVA detail")
+    };
+    let web = coglab_core::harness::eee::write_kiva(report, model, stamp).unwrap();
+    let dir = out.join("p07__jsPsych_");
+    let cli = |ext: &str| std::fs::read_to_string(dir.join(format!("KiVA_{stamp}.{ext}"))).unwrap();
+    assert_eq!(web.instances, cli("jsonl"));
+    assert_eq!(web.aggregate, cli("json"));
+    let lines: Vec<serde_json::Value> = web
+        .instances
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let scores: Vec<f64> = lines
+        .iter()
+        .map(|l| l["evaluation"]["score"].as_f64().unwrap())
+        .collect();
+    assert_eq!(scores, [1.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0]);
+    assert!(lines
+        .iter()
+        .all(|l| l["evaluation"]["is_correct"] == (l["evaluation"]["score"] == 1.0)));
+    assert_eq!(lines[0]["sample_id"], "p07/ColourRed#3");
+    let agg: serde_json::Value = serde_json::from_str(&web.aggregate).unwrap();
+    assert_eq!(
+        agg["evaluation_results"][0]["evaluation_name"],
+        "KiVA: What (cross-domain)"
+    );
+    assert_eq!(agg["evaluation_results"][0]["score_details"]["score"], 0.5);
+    let _ = std::fs::remove_dir_all(&out);
+}
