@@ -819,3 +819,114 @@ fn trials_view(
         </div>
     }
 }
+
+/// A KiVA challenge result's trials (the drill-down of its row on the KiVA table): trial id,
+/// level, domain, concept, the answer as given, the option read from it, the correct option
+/// and right/wrong, a wrong-only filter and pages; the trials not answered and the results not
+/// mapped are counted. Trials come from the worker ([`api::ChallengeItems`]).
+#[component]
+pub fn ChallengeTrials(
+    /// The KiVA challenge rows to choose from, as (row id, model name).
+    #[prop(into)]
+    rows: Signal<Vec<(u64, String)>>,
+) -> impl IntoView {
+    let client = StoredValue::new_local(use_worker());
+    let selected = RwSignal::new(None::<u64>);
+    let (wrong_only, set_wrong_only) = signal(false);
+    let (offset, set_offset) = signal(0usize);
+    let pick = picked(rows, selected);
+    let page = LocalResource::new(move || {
+        let id = pick.get();
+        let query = coglab_core::leaderboard::detail::ChallengeQuery {
+            wrong_only: wrong_only.get(),
+            offset: offset.get(),
+            limit: PAGE,
+        };
+        let client = client.get_value();
+        async move { Some(client.call(api::ChallengeItems { row: id?, query }).await) }
+    });
+    let options = model_options(rows, pick);
+    view! {
+        <section class="lb-model" data-testid="challenge-trials" aria-labelledby="lb-challenge-h">
+            <h2 class="lb-subhead" id="lb-challenge-h">"KiVA challenge trials"</h2>
+            <div class="lb-controls">
+                <label>"Result "
+                    <select data-testid="challenge-pick" on:change=move |ev| {
+                        set_offset.set(0);
+                        selected.set(event_target_value(&ev).parse().ok());
+                    }>{options}</select>
+                </label>
+                <label><input type="checkbox" data-testid="challenge-wrong-only"
+                    on:change=move |ev| { set_offset.set(0); set_wrong_only.set(event_target_checked(&ev)); } />
+                    " Wrong answers only"</label>
+            </div>
+            {move || match page.get() {
+                None => view! { <p class="loading" aria-busy="true">"Loading trials…"</p> }.into_any(),
+                Some(None) => ().into_any(),
+                Some(Some(Err(e))) => view! { <ErrorPanel title="Could not load the trials" message=e /> }.into_any(),
+                Some(Some(Ok(p))) => challenge_view(p, offset, set_offset).into_any(),
+            }}
+        </section>
+    }
+}
+
+fn challenge_view(
+    p: coglab_core::leaderboard::detail::ChallengePage,
+    offset: ReadSignal<usize>,
+    set_offset: WriteSignal<usize>,
+) -> impl IntoView {
+    let (total, first, shown) = (p.total, p.offset, p.items.len());
+    let body = p
+        .items
+        .into_iter()
+        .map(|i| {
+            let cls = if i.is_correct { "ok" } else { "bad" };
+            let mut answer: String = i.answer.chars().take(MAX_RESPONSE).collect();
+            if i.answer.chars().count() > MAX_RESPONSE {
+                answer.push('…');
+            }
+            view! {
+                <tr data-testid="challenge-row" data-trial=i.annotation.id.clone() data-correct=i.is_correct.to_string()>
+                    <td>{i.annotation.id.clone()}</td>
+                    <td>{i.annotation.level.clone()}</td>
+                    <td>{i.annotation.domain.clone()}</td>
+                    <td>{i.annotation.concept.clone()}</td>
+                    <td class="lb-response-cell"><span class="lb-response">{answer}</span></td>
+                    <td><mark>{i.chosen.map_or_else(|| "none".to_string(), |c| format!("({c})"))}</mark></td>
+                    <td>{format!("({})", i.annotation.correct)}</td>
+                    <td class=cls>{if i.is_correct { "✓ right" } else { "✗ wrong" }}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <p class="lb-note" data-testid="challenge-note">{format!(
+            "{} annotated trials without a result (not counted); {} results not mapped to an annotated trial.",
+            p.not_answered,
+            p.unmapped.len()
+        )}</p>
+        <div class="lb-controls lb-pager" role="group" aria-label="Challenge trial pages">
+            <span role="status" data-testid="challenge-count">{if total == 0 {
+                "No trial matches.".to_string()
+            } else {
+                format!("Trials {}–{} of {total}", first + 1, first + shown)
+            }}</span>
+            <button type="button" disabled=move || offset.get() == 0
+                on:click=move |_| set_offset.update(|o| *o = o.saturating_sub(PAGE))>"Previous"</button>
+            <button type="button" disabled={first + shown >= total}
+                on:click=move |_| set_offset.update(|o| *o += PAGE)>"Next"</button>
+        </div>
+        <div class="table-scroll">
+            <table class="lb-table lb-items">
+                <thead><tr>
+                    <th scope="col">"Trial"</th><th scope="col">"Level"</th>
+                    <th scope="col">"Domain"</th><th scope="col">"Concept"</th>
+                    <th scope="col">"Answer"</th>
+                    <th scope="col" title="The first (X) in the answer, else a lone letter">"Read as"</th>
+                    <th scope="col">"Correct"</th><th scope="col">"Result"</th>
+                </tr></thead>
+                <tbody>{body}</tbody>
+            </table>
+        </div>
+    }
+}

@@ -17,7 +17,7 @@ use crate::charts::bars::{draw_grouped_bars, BarSeries, GroupedBars};
 use crate::charts::radar::{draw_radar, Radar, RadarSeries};
 use crate::components::board_table::{arrange, Board, BoardTable, ViewState};
 use crate::components::error_panel::ErrorPanel;
-use crate::components::model_items::{CompareModels, KivaTrials, ModelItems};
+use crate::components::model_items::{ChallengeTrials, CompareModels, KivaTrials, ModelItems};
 use crate::components::rank_panel::{RankMarks, RankPanel};
 use crate::components::reported_table::ReportedTableView;
 use crate::components::theme_toggle::chart_theme;
@@ -770,6 +770,10 @@ fn clear_rows(ws: Workspace, client: &WorkerClient) {
         ws.gold
             .with_untracked(|r| r.iter().map(|r| r.id).collect::<Vec<_>>()),
     );
+    ids.extend(
+        ws.kiva_challenge
+            .with_untracked(|r| r.iter().map(|r| r.id).collect::<Vec<_>>()),
+    );
     ws.mmiq.set(Vec::new());
     ws.mmiq_acc.set(Vec::new());
     ws.harness_summary.set(Vec::new());
@@ -1394,6 +1398,11 @@ fn KivaTab(
         <ChartCanvas data=chart testid="kiva-chart" file_name="kiva-bars.png" label="KiVA grouped bars: accuracy by domain with ±1 SE, first rows of the table" />
         <Show when=move || !kiva_ids.read().is_empty()>
             <KivaTrials rows=kiva_ids selected=kiva_pick joint=joint />
+        </Show>
+        <Show when=move || { !challenge.read().is_empty() && variant.get() == Variant::Kiva }>
+            <ChallengeTrials rows=Signal::derive(move || {
+                challenge.read().iter().map(|c| (c.id, c.model.clone())).collect::<Vec<_>>()
+            }) />
         </Show>
         <Show when=move || { kiva_ids.read().len() >= 2 }
             fallback=|| view! { <p class="notice">"Drop two KiVA run folders above to compare them stage by stage."</p> }>

@@ -113,6 +113,8 @@ operations! {
     Items => ItemsPage;
     /// One page of a KiVA row's trials.
     Trials => TrialsPage;
+    /// One page of a KiVA challenge row's trials (answer, option read, right or wrong).
+    ChallengeItems => coglab_core::leaderboard::detail::ChallengePage;
     /// All of an MM-IQ row's items or a KiVA row's trials as CSV, for a download.
     ItemsCsv => String;
     /// A scored MM-IQ or KiVA row as Every Eval Ever 0.2.1 records (aggregate JSON and
@@ -253,6 +255,15 @@ pub struct EeeExport {
     /// `retrieved_timestamp` written (Unix seconds; the page sends the time of the click, as
     /// `coglab export eee` writes the time of the run unless given `--timestamp`).
     pub timestamp: u64,
+}
+
+/// [`ChallengeItems`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ChallengeItems {
+    /// The KiVA challenge row.
+    pub row: RowId,
+    /// Filter and the page wanted.
+    pub query: coglab_core::leaderboard::detail::ChallengeQuery,
 }
 
 /// [`Trials`]'s arguments.

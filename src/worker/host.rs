@@ -157,6 +157,7 @@ async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> 
             ops_published::ensure(&[r.row]).await?;
             Reply::Items(ops_leaderboard::items(&r)?)
         }
+        Request::ChallengeItems(r) => Reply::ChallengeItems(ops_leaderboard::challenge_items(&r)?),
         Request::Trials(r) => {
             ops_published::ensure(&[r.row]).await?;
             Reply::Trials(ops_leaderboard::trials(&r)?)

@@ -363,6 +363,22 @@ pub fn eee_export(a: &api::EeeExport) -> Result<coglab_core::harness::eee::EeeRe
     })
 }
 
+/// [`api::ChallengeItems`]: one page of a KiVA challenge row's trials.
+///
+/// # Errors
+/// A message when the row is not a KiVA challenge row or is no longer kept.
+pub fn challenge_items(
+    a: &api::ChallengeItems,
+) -> Result<coglab_core::leaderboard::detail::ChallengePage, String> {
+    STORE.with_borrow(|s| match s.get(&a.row) {
+        Some(Detail::KivaChallenge(r)) => Ok(coglab_core::leaderboard::detail::challenge_items(
+            r, &a.query,
+        )),
+        Some(_) => Err("challenge trial pages are available for KiVA challenge rows".into()),
+        None => Err(GONE.into()),
+    })
+}
+
 /// [`api::Trials`]: one page of a KiVA row's trials.
 ///
 /// # Errors
@@ -520,7 +536,7 @@ pub fn rank(a: &api::Rank) -> coglab_core::ranks::view::RankBoard {
                             files: k.get(id).map(Vec::as_slice),
                         },
                         Some(Detail::Mmopera(r)) => RankSource::Mmopera(r),
-                        Some(Detail::Gold(_)) => RankSource::Other,
+                        Some(Detail::Gold(_) | Detail::KivaChallenge(_)) => RankSource::Other,
                         None => RankSource::Gone,
                     },
                 })

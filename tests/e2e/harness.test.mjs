@@ -260,6 +260,15 @@ test('harness summary rows and KiVA challenge rows are drawn with the CLI number
       assert.equal(st, 'extrapolation', `${res}: only the Apply stage is asked (${col})`);
       if (d !== 'All') assert.ok(close(v, kv.by_domain[d].accuracy), `${res} ${col}: ${v} vs ${kv.by_domain[d].accuracy}`);
     }
+    // Drill-down: the challenge's trials, as the CLI lists them (--trials), with the counts of
+    // trials not answered and results not mapped.
+    const items = cli(['score', 'kiva', ann, join(FIX, res), '--json', '--trials']).items;
+    const trials = fresh.page.getByTestId('challenge-trials').getByTestId('challenge-row');
+    await fresh.page.waitForFunction((n) => document.querySelectorAll('[data-testid=challenge-row]').length === n, items.length);
+    const shown = await trials.evaluateAll((trs) => trs.map((tr) => [tr.dataset.trial, tr.dataset.correct === 'true']));
+    assert.deepEqual(shown, items.map((i) => [i.id, i.is_correct]), res);
+    assert.equal(await fresh.page.getByTestId('challenge-note').textContent(),
+      `${kv.not_answered} annotated trials without a result (not counted); ${kv.unmapped.length} results not mapped to an annotated trial.`);
     assert.deepEqual(fresh.errors, [], res);
     await fresh.context.close();
   }

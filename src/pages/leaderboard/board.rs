@@ -560,6 +560,7 @@ pub fn kiva_board(
                 challenge_cells(c, &columns),
             );
             r.harness = Some(c.harness.clone());
+            r.row_id = Some(c.id);
             rows.push(r);
         }
     }
