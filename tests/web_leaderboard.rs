@@ -46,6 +46,7 @@ fn fixture() -> Board {
         kind,
         source: "fixture".into(),
         harness: None,
+        summary: false,
         family: "unknown".into(),
         size: "unknown".into(),
         cells,

@@ -67,6 +67,10 @@ pub struct BoardRow {
     /// The harness that produced a computed row's file (`lmms-eval`, `Inspect`, ...), when it
     /// was not the benchmark's own format.
     pub harness: Option<String>,
+    /// A row of a harness's summary file (lmms-eval `results.json`, an Every Eval Ever
+    /// aggregate): its figures as the file gives them, with no items behind them (no model
+    /// page, no paired rank). Shown as a "summary: <harness>" badge instead of "via <harness>".
+    pub summary: bool,
     /// Model family, or `unknown`.
     pub family: String,
     /// Model size, `proprietary`, or `unknown`.
@@ -613,10 +617,18 @@ pub fn BoardTable(
                                     {paired_cell}
                                     <th scope="row">{r.model.clone()}" "
                                         <span class=format!("badge {badge}") title=r.source.clone()>{badge}</span>
-                                        {r.harness.clone().map(|h| view! {
-                                            <span class="badge harness" data-testid="row-harness"
-                                                title=format!("read from {h} output, mapped onto the benchmark's items and scored with its own rules")>
-                                                {format!("via {h}")}</span>
+                                        {r.harness.clone().map(|h| if r.summary {
+                                            view! {
+                                                <span class="badge harness summary" data-testid="row-summary"
+                                                    title=format!("figures as given in a {h} summary file (its standard error as the interval); a summary has no items, so there is no model page or paired rank for this row")>
+                                                    {format!("summary: {h}")}</span>
+                                            }.into_any()
+                                        } else {
+                                            view! {
+                                                <span class="badge harness" data-testid="row-harness"
+                                                    title=format!("read from {h} output, mapped onto the benchmark's items and scored with its own rules")>
+                                                    {format!("via {h}")}</span>
+                                            }.into_any()
                                         })}
                                         {r.cite.clone().map(|(text, url)| view! {
                                             <a class="row-source" href=url target="_blank" rel="noopener"
@@ -687,6 +699,7 @@ mod tests {
             kind,
             source: String::new(),
             harness: None,
+            summary: false,
             family: if model.starts_with('g') {
                 "GPT".into()
             } else {

@@ -94,6 +94,74 @@ fn download_items(
     }
 }
 
+/// Every Eval Ever 0.2.1 records of the picked MM-IQ or KiVA row, written by the worker
+/// ([`api::EeeExport`], the core writer `coglab export eee` uses): one button for the instance
+/// records (JSONL, one per item, or per KiVA trial and stage) and one for the aggregate record
+/// (JSON). Two buttons rather than two downloads from one click, which browsers may block as
+/// "multiple downloads". The files are named as the CLI names them in its folder per model,
+/// with the model in front: `<model>_<benchmark>_<timestamp>.jsonl` and `.json` (the benchmark
+/// as the evaluation id names it: `MM-IQ`, `KiVA`, `KiVA-adults`).
+fn download_eee(
+    client: StoredValue<crate::worker::client::WorkerClient, LocalStorage>,
+    rows: Signal<Vec<(u64, String)>>,
+    pick: Memo<Option<u64>>,
+) -> impl IntoView {
+    let (error, set_error) = signal(None::<String>);
+    let fetch = move |instances: bool| {
+        let Some(row) = pick.get_untracked() else {
+            return;
+        };
+        let model = rows
+            .read_untracked()
+            .iter()
+            .find(|(r, _)| *r == row)
+            .map(|(_, m)| m.clone())
+            .unwrap_or_default();
+        let timestamp = (js_sys::Date::now() / 1000.0).floor() as u64;
+        let client = client.get_value();
+        leptos::task::spawn_local(async move {
+            let request = api::EeeExport {
+                row,
+                model: model.clone(),
+                timestamp,
+            };
+            match client.call(request).await {
+                Ok(records) => {
+                    set_error.try_set(None);
+                    let bench = records.evaluation_id.split('/').next().unwrap_or_default();
+                    let stem = format!("{}_{bench}_{timestamp}", file_stem(&model));
+                    if instances {
+                        crate::components::board_table::download_text(
+                            &format!("{stem}.jsonl"),
+                            "application/jsonl",
+                            &records.instances,
+                        );
+                    } else {
+                        crate::components::board_table::download_text(
+                            &format!("{stem}.json"),
+                            "application/json",
+                            &records.aggregate,
+                        );
+                    }
+                }
+                Err(e) => {
+                    set_error.try_set(Some(e));
+                }
+            }
+        });
+    };
+    view! {
+        <span class="lb-eee" role="group" aria-label="Download Every Eval Ever records (JSONL/JSON)"
+            title="Every Eval Ever 0.2.1: the shared per-item record format; the same records as `coglab export eee`">
+            "Download Every Eval Ever records: "
+            <button type="button" data-testid="eee-jsonl" on:click=move |_| fetch(true)>"instances (JSONL)"</button>
+            " "
+            <button type="button" data-testid="eee-json" on:click=move |_| fetch(false)>"aggregate (JSON)"</button>
+        </span>
+        {move || error.get().map(|e| view! { <span class="error" role="alert" data-testid="eee-error">{e}</span> })}
+    }
+}
+
 /// A file-name-safe form of a model name (letters, digits, `-`, `_`, `.`; others as `_`).
 fn file_stem(model: &str) -> String {
     let s: String = model
@@ -168,6 +236,7 @@ pub fn ModelItems(
                     on:change=move |ev| { set_offset.set(0); set_wrong_only.set(event_target_checked(&ev)); } />
                     " Wrong answers only"</label>
                 {download_items(client, rows, pick, "items", "items-csv")}
+                {download_eee(client, rows, pick)}
             </div>
             {move || match page.get() {
                 None => view! { <p class="loading" aria-busy="true">"Loading items…"</p> }.into_any(),
@@ -549,6 +618,7 @@ pub fn KivaTrials(
                     on:change=move |ev| { set_offset.set(0); set_wrong_only.set(event_target_checked(&ev)); } />
                     " Trials with a stage wrong only"</label>
                 {download_items(client, rows, pick, "trials", "trials-csv")}
+                {download_eee(client, rows, pick)}
             </div>
             {move || match page.get() {
                 None => view! { <p class="loading" aria-busy="true">"Loading trials…"</p> }.into_any(),
@@ -743,6 +813,117 @@ fn trials_view(
                     <th scope="col" title="Share of regenerations right">{KIVA_STAGES[2]}</th>
                     <th scope="col">"Line"</th>
                     <th scope="col">"Answers"</th>
+                </tr></thead>
+                <tbody>{body}</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// A KiVA challenge result's trials (the drill-down of its row on the KiVA table): trial id,
+/// level, domain, concept, the answer as given, the option read from it, the correct option
+/// and right/wrong, a wrong-only filter and pages; the trials not answered and the results not
+/// mapped are counted. Trials come from the worker ([`api::ChallengeItems`]).
+#[component]
+pub fn ChallengeTrials(
+    /// The KiVA challenge rows to choose from, as (row id, model name).
+    #[prop(into)]
+    rows: Signal<Vec<(u64, String)>>,
+) -> impl IntoView {
+    let client = StoredValue::new_local(use_worker());
+    let selected = RwSignal::new(None::<u64>);
+    let (wrong_only, set_wrong_only) = signal(false);
+    let (offset, set_offset) = signal(0usize);
+    let pick = picked(rows, selected);
+    let page = LocalResource::new(move || {
+        let id = pick.get();
+        let query = coglab_core::leaderboard::detail::ChallengeQuery {
+            wrong_only: wrong_only.get(),
+            offset: offset.get(),
+            limit: PAGE,
+        };
+        let client = client.get_value();
+        async move { Some(client.call(api::ChallengeItems { row: id?, query }).await) }
+    });
+    let options = model_options(rows, pick);
+    view! {
+        <section class="lb-model" data-testid="challenge-trials" aria-labelledby="lb-challenge-h">
+            <h2 class="lb-subhead" id="lb-challenge-h">"KiVA challenge trials"</h2>
+            <div class="lb-controls">
+                <label>"Result "
+                    <select data-testid="challenge-pick" on:change=move |ev| {
+                        set_offset.set(0);
+                        selected.set(event_target_value(&ev).parse().ok());
+                    }>{options}</select>
+                </label>
+                <label><input type="checkbox" data-testid="challenge-wrong-only"
+                    on:change=move |ev| { set_offset.set(0); set_wrong_only.set(event_target_checked(&ev)); } />
+                    " Wrong answers only"</label>
+            </div>
+            {move || match page.get() {
+                None => view! { <p class="loading" aria-busy="true">"Loading trials…"</p> }.into_any(),
+                Some(None) => ().into_any(),
+                Some(Some(Err(e))) => view! { <ErrorPanel title="Could not load the trials" message=e /> }.into_any(),
+                Some(Some(Ok(p))) => challenge_view(p, offset, set_offset).into_any(),
+            }}
+        </section>
+    }
+}
+
+fn challenge_view(
+    p: coglab_core::leaderboard::detail::ChallengePage,
+    offset: ReadSignal<usize>,
+    set_offset: WriteSignal<usize>,
+) -> impl IntoView {
+    let (total, first, shown) = (p.total, p.offset, p.items.len());
+    let body = p
+        .items
+        .into_iter()
+        .map(|i| {
+            let cls = if i.is_correct { "ok" } else { "bad" };
+            let mut answer: String = i.answer.chars().take(MAX_RESPONSE).collect();
+            if i.answer.chars().count() > MAX_RESPONSE {
+                answer.push('…');
+            }
+            view! {
+                <tr data-testid="challenge-row" data-trial=i.annotation.id.clone() data-correct=i.is_correct.to_string()>
+                    <td>{i.annotation.id.clone()}</td>
+                    <td>{i.annotation.level.clone()}</td>
+                    <td>{i.annotation.domain.clone()}</td>
+                    <td>{i.annotation.concept.clone()}</td>
+                    <td class="lb-response-cell"><span class="lb-response">{answer}</span></td>
+                    <td><mark>{i.chosen.map_or_else(|| "none".to_string(), |c| format!("({c})"))}</mark></td>
+                    <td>{format!("({})", i.annotation.correct)}</td>
+                    <td class=cls>{if i.is_correct { "✓ right" } else { "✗ wrong" }}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <p class="lb-note" data-testid="challenge-note">{format!(
+            "{} annotated trials without a result (not counted); {} results not mapped to an annotated trial.",
+            p.not_answered,
+            p.unmapped.len()
+        )}</p>
+        <div class="lb-controls lb-pager" role="group" aria-label="Challenge trial pages">
+            <span role="status" data-testid="challenge-count">{if total == 0 {
+                "No trial matches.".to_string()
+            } else {
+                format!("Trials {}–{} of {total}", first + 1, first + shown)
+            }}</span>
+            <button type="button" disabled=move || offset.get() == 0
+                on:click=move |_| set_offset.update(|o| *o = o.saturating_sub(PAGE))>"Previous"</button>
+            <button type="button" disabled={first + shown >= total}
+                on:click=move |_| set_offset.update(|o| *o += PAGE)>"Next"</button>
+        </div>
+        <div class="table-scroll">
+            <table class="lb-table lb-items">
+                <thead><tr>
+                    <th scope="col">"Trial"</th><th scope="col">"Level"</th>
+                    <th scope="col">"Domain"</th><th scope="col">"Concept"</th>
+                    <th scope="col">"Answer"</th>
+                    <th scope="col" title="The first (X) in the answer, else a lone letter">"Read as"</th>
+                    <th scope="col">"Correct"</th><th scope="col">"Result"</th>
                 </tr></thead>
                 <tbody>{body}</tbody>
             </table>

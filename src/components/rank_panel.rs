@@ -404,6 +404,7 @@ mod tests {
             size: "unknown".into(),
             cells: vec![],
             harness: None,
+            summary: false,
             cite: None,
             flag: None,
             published: false,

@@ -17,7 +17,7 @@ use crate::charts::bars::{draw_grouped_bars, BarSeries, GroupedBars};
 use crate::charts::radar::{draw_radar, Radar, RadarSeries};
 use crate::components::board_table::{arrange, Board, BoardTable, ViewState};
 use crate::components::error_panel::ErrorPanel;
-use crate::components::model_items::{CompareModels, KivaTrials, ModelItems};
+use crate::components::model_items::{ChallengeTrials, CompareModels, KivaTrials, ModelItems};
 use crate::components::rank_panel::{RankMarks, RankPanel};
 use crate::components::reported_table::ReportedTableView;
 use crate::components::theme_toggle::chart_theme;
@@ -65,7 +65,11 @@ struct Workspace {
     mmiq: RwSignal<Vec<MmiqRow>>,
     /// MM-IQ rows of VLMEvalKit `_acc.csv` summaries.
     mmiq_acc: RwSignal<Vec<coglab_core::leaderboard::MmiqAccRow>>,
+    /// Rows of harness summary files (lmms-eval `results.json`, EEE aggregates).
+    harness_summary: RwSignal<Vec<coglab_core::leaderboard::HarnessSummaryRow>>,
     kiva: RwSignal<Vec<KivaRow>>,
+    /// KiVA challenge results scored against their annotations.
+    kiva_challenge: RwSignal<Vec<coglab_core::leaderboard::KivaChallengeRow>>,
     mmopera: RwSignal<Vec<coglab_core::leaderboard::mmopera::MmoperaRow>>,
     gold: RwSignal<Vec<coglab_core::leaderboard::gold::GoldRow>>,
     progress: RwSignal<Option<ProgressUpdate>>,
@@ -137,7 +141,9 @@ pub fn Leaderboard() -> impl IntoView {
         files: RwSignal::new(Vec::new()),
         mmiq: RwSignal::new(Vec::new()),
         mmiq_acc: RwSignal::new(Vec::new()),
+        harness_summary: RwSignal::new(Vec::new()),
         kiva: RwSignal::new(Vec::new()),
+        kiva_challenge: RwSignal::new(Vec::new()),
         mmopera: RwSignal::new(Vec::new()),
         gold: RwSignal::new(Vec::new()),
         progress: RwSignal::new(None),
@@ -214,8 +220,8 @@ pub fn Leaderboard() -> impl IntoView {
             <div class="tabs" role="tablist" aria-label="Benchmark">{tabs}</div>
             <div class="tab-panel" role="tabpanel">
                 {move || match selected.get() {
-                    "mmiq" => view! { <MmiqTab rows=ws.mmiq acc=ws.mmiq_acc state=state bundle=bundle /> }.into_any(),
-                    "kiva" => view! { <KivaTab rows=ws.kiva state=state /> }.into_any(),
+                    "mmiq" => view! { <MmiqTab rows=ws.mmiq acc=ws.mmiq_acc summaries=ws.harness_summary state=state bundle=bundle /> }.into_any(),
+                    "kiva" => view! { <KivaTab rows=ws.kiva challenge=ws.kiva_challenge state=state /> }.into_any(),
                     "mmopera" => view! { <mmopera::MmoperaTab rows=ws.mmopera state=state bundle=bundle /> }.into_any(),
                     "gold" => view! { <gold::GoldTab rows=ws.gold state=state bundle=bundle /> }.into_any(),
                     _ => ().into_any(),
@@ -518,7 +524,9 @@ async fn score_inputs(
             ws.files.update(|v| v.extend(s.files));
             ws.mmiq.update(|v| v.extend(s.mmiq));
             ws.mmiq_acc.update(|v| v.extend(s.mmiq_acc));
+            ws.harness_summary.update(|v| v.extend(s.harness_summary));
             ws.kiva.update(|v| v.extend(s.kiva));
+            ws.kiva_challenge.update(|v| v.extend(s.kiva_challenge));
             ws.mmopera.update(|v| v.extend(s.mmopera));
             ws.gold.update(|v| v.extend(s.gold));
         }
@@ -825,11 +833,17 @@ fn clear_rows(ws: Workspace, client: &WorkerClient) {
         ws.gold
             .with_untracked(|r| r.iter().map(|r| r.id).collect::<Vec<_>>()),
     );
+    ids.extend(
+        ws.kiva_challenge
+            .with_untracked(|r| r.iter().map(|r| r.id).collect::<Vec<_>>()),
+    );
     ids.retain(|id| !published.contains(id));
     let kept = |id: u64| published.contains(&id);
     ws.mmiq.update(|v| v.retain(|r| kept(r.id)));
     ws.mmiq_acc.set(Vec::new());
+    ws.harness_summary.set(Vec::new());
     ws.kiva.update(|v| v.retain(|r| kept(r.id)));
+    ws.kiva_challenge.set(Vec::new());
     ws.mmopera.update(|v| v.retain(|r| kept(r.id)));
     ws.gold.update(|v| v.retain(|r| kept(r.id)));
     ws.files.set(Vec::new());
@@ -1226,6 +1240,8 @@ fn MmiqTab(
     rows: RwSignal<Vec<MmiqRow>>,
     /// The rows of VLMEvalKit `_acc.csv` summaries (no model page or comparison: no items).
     acc: RwSignal<Vec<coglab_core::leaderboard::MmiqAccRow>>,
+    /// The rows of harness summary files (no model page or comparison: no items).
+    summaries: RwSignal<Vec<coglab_core::leaderboard::HarnessSummaryRow>>,
     /// The table view.
     state: RwSignal<ViewState>,
     /// The bundled reported results.
@@ -1234,7 +1250,7 @@ fn MmiqTab(
     let board = Memo::new(move |_| {
         let b = bundle.get();
         let reported = b.as_ref().and_then(|r| r.as_ref().ok());
-        let mut b = mmiq_board(reported, &rows.read(), &acc.read());
+        let mut b = mmiq_board(reported, &rows.read(), &acc.read(), &summaries.read());
         mark_published_rows(&mut b);
         b
     });
@@ -1296,6 +1312,8 @@ fn MmiqTab(
 fn KivaTab(
     /// The computed rows.
     rows: RwSignal<Vec<KivaRow>>,
+    /// KiVA challenge results (drawn on the KiVA variant's table).
+    challenge: RwSignal<Vec<coglab_core::leaderboard::KivaChallengeRow>>,
     /// The table view.
     state: RwSignal<ViewState>,
 ) -> impl IntoView {
@@ -1325,7 +1343,14 @@ fn KivaTab(
     let board = Memo::new(move |_| {
         let b = baselines.get();
         let bl = b.as_ref().and_then(|r| r.as_ref().ok());
-        let mut b = kiva_board(bl, &rows.read(), variant.get(), joint.get(), null.get());
+        let mut b = kiva_board(
+            bl,
+            &rows.read(),
+            &challenge.read(),
+            variant.get(),
+            joint.get(),
+            null.get(),
+        );
         mark_published_rows(&mut b);
         b
     });
@@ -1438,6 +1463,11 @@ fn KivaTab(
         <ChartCanvas data=chart testid="kiva-chart" file_name="kiva-bars.png" label="KiVA grouped bars: accuracy by domain with ±1 SE, first rows of the table" />
         <Show when=move || !kiva_ids.read().is_empty()>
             <KivaTrials rows=kiva_ids selected=kiva_pick joint=joint />
+        </Show>
+        <Show when=move || { !challenge.read().is_empty() && variant.get() == Variant::Kiva }>
+            <ChallengeTrials rows=Signal::derive(move || {
+                challenge.read().iter().map(|c| (c.id, c.model.clone())).collect::<Vec<_>>()
+            }) />
         </Show>
         <Show when=move || { kiva_ids.read().len() >= 2 }
             fallback=|| view! { <p class="notice">"Drop two KiVA run folders above to compare them stage by stage."</p> }>

@@ -113,8 +113,13 @@ operations! {
     Items => ItemsPage;
     /// One page of a KiVA row's trials.
     Trials => TrialsPage;
+    /// One page of a KiVA challenge row's trials (answer, option read, right or wrong).
+    ChallengeItems => coglab_core::leaderboard::detail::ChallengePage;
     /// All of an MM-IQ row's items or a KiVA row's trials as CSV, for a download.
     ItemsCsv => String;
+    /// A scored MM-IQ or KiVA row as Every Eval Ever 0.2.1 records (aggregate JSON and
+    /// instance JSONL), written by the core function `coglab export eee` uses, for a download.
+    EeeExport => coglab_core::harness::eee::EeeRecords;
     /// Two MM-IQ rows or two KiVA rows compared on their shared items.
     Compare => Compared;
     /// The model's answers to one KiVA trial, read from the kept run file.
@@ -156,7 +161,15 @@ operations! {
     /// Checks a visitor's scored files against a published row of the same model: the same
     /// item verdicts or which differ, and the rank among the published rows.
     Reproduce => coglab_core::publish::site::Reproduction;
+    /// Diagnostics: the size in bytes of the worker's wasm linear memory. Linear memory never
+    /// shrinks, so asked after a request it is the most that request (and the ones before)
+    /// needed at once (the streamed `.eval` benchmark, `tests/e2e/evalbench.test.mjs`).
+    WorkerMemory => f64;
 }
+
+/// [`WorkerMemory`]'s arguments: none.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+pub struct WorkerMemory;
 
 /// [`Reproduce`]'s arguments.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -235,6 +248,27 @@ pub struct ItemsCsv {
     pub row: RowId,
     /// The model name written on each line.
     pub model: String,
+}
+
+/// [`EeeExport`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct EeeExport {
+    /// The MM-IQ or KiVA row.
+    pub row: RowId,
+    /// The model name the records carry (`model_info`, `model_id`, the evaluation id).
+    pub model: String,
+    /// `retrieved_timestamp` written (Unix seconds; the page sends the time of the click, as
+    /// `coglab export eee` writes the time of the run unless given `--timestamp`).
+    pub timestamp: u64,
+}
+
+/// [`ChallengeItems`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ChallengeItems {
+    /// The KiVA challenge row.
+    pub row: RowId,
+    /// Filter and the page wanted.
+    pub query: coglab_core::leaderboard::detail::ChallengeQuery,
 }
 
 /// [`Trials`]'s arguments.

@@ -117,6 +117,16 @@ pub fn reserve_heap(bytes: f64) {
     let _ = room.try_reserve_exact(bytes.min(RESERVE_MAX) as usize);
 }
 
+/// The size in bytes of this worker's wasm linear memory (`WebAssembly.Memory`'s buffer), 0
+/// when it cannot be read. It only grows, so it is the peak so far.
+pub fn wasm_memory_bytes() -> f64 {
+    wasm_bindgen::memory()
+        .dyn_into::<js_sys::WebAssembly::Memory>()
+        .ok()
+        .and_then(|m| m.buffer().dyn_into::<js_sys::ArrayBuffer>().ok())
+        .map_or(0.0, |b| f64::from(b.byte_length()))
+}
+
 /// The most [`reserve_heap`] reserves (256 MiB).
 const RESERVE_MAX: f64 = (256u64 << 20) as f64;
 
@@ -147,6 +157,7 @@ async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> 
             ops_published::ensure(&[r.row]).await?;
             Reply::Items(ops_leaderboard::items(&r)?)
         }
+        Request::ChallengeItems(r) => Reply::ChallengeItems(ops_leaderboard::challenge_items(&r)?),
         Request::Trials(r) => {
             ops_published::ensure(&[r.row]).await?;
             Reply::Trials(ops_leaderboard::trials(&r)?)
@@ -154,6 +165,10 @@ async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> 
         Request::ItemsCsv(r) => {
             ops_published::ensure(&[r.row]).await?;
             Reply::ItemsCsv(ops_leaderboard::items_csv(&r)?)
+        }
+        Request::EeeExport(r) => {
+            ops_published::ensure(&[r.row]).await?;
+            Reply::EeeExport(ops_leaderboard::eee_export(&r)?)
         }
         Request::Compare(r) => {
             ops_published::ensure(&[r.first, r.second]).await?;
@@ -212,6 +227,7 @@ async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> 
             Reply::Rank(ops_leaderboard::rank(&r, &published))
         }
         Request::Published(r) => Reply::Published(ops_published::load(&r.base).await?),
+        Request::WorkerMemory(_) => Reply::WorkerMemory(wasm_memory_bytes()),
         Request::Reproduce(r) => {
             ops_published::ensure(&[r.published]).await?;
             Reply::Reproduce(ops_published::reproduce(&r)?)

@@ -1,5 +1,5 @@
 //! Worker operations of the leaderboard page ([`super::api`]'s `Detect`, `Score`, `Items`,
-//! `Trials`, `ItemsCsv`, `Compare`, `Answers`, `Forget`, `MmoperaCompare`,
+//! `Trials`, `ItemsCsv`, `EeeExport`, `Compare`, `Answers`, `Forget`, `MmoperaCompare`,
 //! `MmoperaLengthBias`, `GoldAnalyze`, `Rank`).
 //!
 //! The worker keeps the full reports (MM-IQ items with their responses, KiVA trials and run
@@ -125,7 +125,16 @@ pub async fn score(args: api::Score, progress: &Progress) -> Result<Scored, Stri
     let files = args.files;
     host::refuse_large(&files)?;
     let total = host::blob_bytes(&files);
-    host::reserve_heap(total);
+    // The heap is grown once for what is kept or parsed into records, not for Inspect `.eval`
+    // logs: they are read one member at a time ([`EvalStream`]), and reserving their size
+    // would grow the worker's memory (which never shrinks) by 256 MiB for a 500 MB log whose
+    // largest sample is 250 KB (`tests/e2e/evalbench.test.mjs` measures it).
+    let streamed: f64 = files
+        .iter()
+        .filter(|f| is_eval_log(&f.name))
+        .map(|f| f.blob.size())
+        .sum();
+    host::reserve_heap(total - streamed);
     // Files are read as streams, each piece parsed as it arrives when the file is an MM-IQ
     // key or predictions JSONL ([`Parser`]), else kept.
     let mut read: Vec<InputFile> = files
@@ -203,6 +212,12 @@ pub async fn score(args: api::Score, progress: &Progress) -> Result<Scored, Stri
     keep_kiva_files(&details, read);
     STORE.with_borrow_mut(|s| s.extend(details));
     Ok(scored)
+}
+
+/// Whether a file is named as an Inspect `.eval` log (the name [`Parser::for_file`]'s
+/// detection goes by when a zip's first member does not tell).
+fn is_eval_log(name: &str) -> bool {
+    name.to_ascii_lowercase().ends_with(".eval")
 }
 
 /// An MM-IQ JSONL file, or an Inspect `.eval` log, parsed piece by piece as it is read.
@@ -322,6 +337,45 @@ pub fn items_csv(a: &api::ItemsCsv) -> Result<String, String> {
             &a.model, r,
         )),
         Some(_) => Err("item downloads are available for MM-IQ and KiVA rows".into()),
+        None => Err(GONE.into()),
+    })
+}
+
+/// [`api::EeeExport`]: a scored MM-IQ or KiVA row as Every Eval Ever records, written by
+/// [`coglab_core::harness::eee::write_mmiq`] or [`coglab_core::harness::eee::write_kiva`], the
+/// functions `coglab export eee` (`--kiva`) calls on the same report (so the download equals the CLI's files for the same input, model name and
+/// timestamp).
+///
+/// # Errors
+/// A message when the row is of another benchmark, is no longer kept, or has no items (the
+/// core's [`coglab_core::harness::HarnessError::Empty`]).
+pub fn eee_export(a: &api::EeeExport) -> Result<coglab_core::harness::eee::EeeRecords, String> {
+    STORE.with_borrow(|s| match s.get(&a.row) {
+        Some(Detail::Mmiq(r)) => {
+            coglab_core::harness::eee::write_mmiq(r, &a.model, &a.timestamp.to_string())
+                .map_err(|e| e.to_string())
+        }
+        Some(Detail::Kiva(r)) => {
+            coglab_core::harness::eee::write_kiva(r, &a.model, &a.timestamp.to_string())
+                .map_err(|e| e.to_string())
+        }
+        Some(_) => Err("Every Eval Ever records are written for scored MM-IQ and KiVA rows".into()),
+        None => Err(GONE.into()),
+    })
+}
+
+/// [`api::ChallengeItems`]: one page of a KiVA challenge row's trials.
+///
+/// # Errors
+/// A message when the row is not a KiVA challenge row or is no longer kept.
+pub fn challenge_items(
+    a: &api::ChallengeItems,
+) -> Result<coglab_core::leaderboard::detail::ChallengePage, String> {
+    STORE.with_borrow(|s| match s.get(&a.row) {
+        Some(Detail::KivaChallenge(r)) => Ok(coglab_core::leaderboard::detail::challenge_items(
+            r, &a.query,
+        )),
+        Some(_) => Err("challenge trial pages are available for KiVA challenge rows".into()),
         None => Err(GONE.into()),
     })
 }
@@ -520,7 +574,7 @@ pub fn rank(
                             files: k.get(id).map(Vec::as_slice),
                         },
                         Some(Detail::Mmopera(r)) => RankSource::Mmopera(r),
-                        Some(Detail::Gold(_)) => RankSource::Other,
+                        Some(Detail::Gold(_) | Detail::KivaChallenge(_)) => RankSource::Other,
                         None => RankSource::Gone,
                     },
                 })

@@ -9,21 +9,27 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, copyFileSync } from 'node:fs';
+import { mkdtempSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, newPage, App, ROOT } from './support.mjs';
+import { start, newPage, App, ROOT, SHOTS } from './support.mjs';
 
 const FIX = join(ROOT, 'crates/coglab-core/tests/fixtures/harness');
 const KEY = join(FIX, 'key.jsonl');
 
-/** The coglab CLI's output (COGLAB_CLI or COGLAB_BIN, else cargo run). */
-function run(args) {
+/** The coglab CLI's output (COGLAB_CLI or COGLAB_BIN, else cargo run), run in `cwd`. */
+function run(args, cwd = ROOT) {
   const bin = process.env.COGLAB_CLI ?? process.env.COGLAB_BIN;
   return bin
-    ? execFileSync(bin, args, { encoding: 'utf8', maxBuffer: 1 << 28 })
+    ? execFileSync(bin, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 28 })
     : execFileSync('cargo', ['run', '-q', '-p', 'coglab-cli', '--', ...args],
-      { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28 });
+      { cwd, encoding: 'utf8', maxBuffer: 1 << 28 });
+}
+
+/** Clicks a download button; the file's suggested name and text. */
+async function download(page, testid) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testid).click()]);
+  return { name: dl.suggestedFilename(), text: readFileSync(await dl.path(), 'utf8') };
 }
 const cli = (args) => JSON.parse(run(args));
 
@@ -132,6 +138,171 @@ test('harness files dropped on the leaderboard equal the CLI and name their harn
     if (want) assert.ok(close(v, want.mean), `${col}: ${v} vs ${want.mean}`);
   }
   await app.screenshot('leaderboard-harness-kiva');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// Issue 24's "UI export": a computed MM-IQ row's model page downloads Every Eval Ever records
+// written by the worker with the core writer `coglab export eee` uses. Both files equal, byte
+// for byte, the CLI's for the same input file, model name and timestamp (the CLI is run in the
+// fixtures folder on the file names the browser gives, so the records name the same files),
+// and the downloaded instance records, dropped again with the key, give the original row.
+test('Every Eval Ever records downloaded from the model page equal the CLI and round-trip', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  await new App(page, env.base).goto('/leaderboard');
+  const board = new Board(page);
+  const name = '20240601_120000_samples_mmiq.jsonl';
+  const model = '20240601_120000';
+  await board.pickFiles([KEY, join(FIX, name)]);
+  await board.row('mmiq', model).waitFor();
+  await page.getByTestId('model-pick').selectOption({ label: model });
+
+  const instances = await download(page, 'eee-jsonl');
+  const aggregate = await download(page, 'eee-json');
+  const ts = (n) => n.name.match(/_MM-IQ_(\d+)\.jsonl?$/)?.[1];
+  assert.match(instances.name, new RegExp(`^${model}_MM-IQ_\\d+\\.jsonl$`));
+  assert.match(aggregate.name, new RegExp(`^${model}_MM-IQ_\\d+\\.json$`));
+  for (const f of [instances, aggregate]) {
+    const stamp = ts(f);
+    const jsonl = f.name.endsWith('.jsonl');
+    const first = JSON.parse(jsonl ? f.text.split('\n')[0] : f.text);
+    assert.equal(first.evaluation_id, `MM-IQ/${model}/${stamp}`, f.name);
+    const dir = mkdtempSync(join(tmpdir(), 'coglab-eee-'));
+    run(['export', 'eee', '--answers', 'key.jsonl', name, '--out', dir, '--model', model,
+      '--timestamp', stamp], FIX);
+    const want = readFileSync(join(dir, model, `MM-IQ_${stamp}${jsonl ? '.jsonl' : '.json'}`), 'utf8');
+    assert.equal(f.text, want, f.name);
+  }
+  // The 4-item key and the file's answers: one instance record per scored item.
+  const want = cli(['score', 'mmiq', '--answers', KEY, join(FIX, name), '--json']);
+  const lines = instances.text.trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(lines.length, want.overall.n);
+  assert.equal(lines.filter((l) => l.evaluation.is_correct).length, want.overall.correct);
+  const agg = JSON.parse(aggregate.text);
+  assert.equal(agg.schema_version, '0.2.1');
+  assert.ok(close(agg.evaluation_results[0].score_details.score, want.overall.accuracy));
+
+  // Round trip: the downloaded instance records, dropped with the key in a fresh context, are
+  // read by our EEE reader into a row equal to the original file's.
+  const dir = mkdtempSync(join(tmpdir(), 'coglab-eee-back-'));
+  const back = join(dir, 'roundtrip.jsonl');
+  writeFileSync(back, instances.text);
+  const fresh = await newPage(env.browser);
+  await new App(fresh.page, env.base).goto('/leaderboard');
+  const b = new Board(fresh.page);
+  await b.pickFiles([KEY, back]);
+  const row = b.row('mmiq', model);
+  await row.waitFor();
+  assert.equal(await row.getAttribute('data-harness'), 'Every Eval Ever');
+  const got = await b.values(row);
+  const cats = CATS.filter((c) => want.by_category[c]);
+  assert.equal(got.length, 1 + cats.length);
+  assert.ok(close(got[0], want.overall.accuracy), `${got[0]} vs ${want.overall.accuracy}`);
+  cats.forEach((c, i) => assert.ok(close(got[1 + i], want.by_category[c].accuracy), c));
+  assert.deepEqual(fresh.errors, []);
+  await fresh.context.close();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// Issue 24: summary files and KiVA challenge results are drawn on their boards. An lmms-eval
+// `results.json` gives one MM-IQ row per figure of its mmiq task, badged "summary: lmms-eval",
+// its value and the file's stderr as the interval (value ± 1.96 stderr), as the CLI reads them;
+// a KiVA challenge result with its annotations is a computed KiVA row via "KiVA challenge" whose
+// Apply cells are the CLI's accuracies overall and per domain.
+test('harness summary rows and KiVA challenge rows are drawn with the CLI numbers', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  await new App(page, env.base).goto('/leaderboard');
+  const board = new Board(page);
+  const results = join(FIX, '20240601_120000_results.json');
+  await board.pickFiles([results]);
+  const want = cli(['score', 'mmiq', '--answers', KEY, results, '--json']);
+  assert.equal(want.precomputed, true);
+  assert.equal(want.summary.length, 2);
+  for (const s of want.summary) {
+    const model = `${want.model} (lmms-eval summary, ${s.metric}, ${s.filter})`;
+    const row = board.row('mmiq', model);
+    await row.waitFor();
+    assert.equal(await row.getAttribute('data-harness'), 'lmms-eval', model);
+    const badge = row.getByTestId('row-summary');
+    assert.equal(await badge.textContent(), 'summary: lmms-eval', model);
+    assert.match(await badge.getAttribute('title'), /no items, so there is no model page/);
+    const mean = row.locator('td[data-col=mean]');
+    assert.ok(close(Number(await mean.getAttribute('data-value')), s.value), model);
+    if (s.stderr === undefined) {
+      assert.equal(await mean.getAttribute('data-ci-low'), null, model);
+    } else {
+      assert.ok(close(Number(await mean.getAttribute('data-ci-low')), s.value - 1.96 * s.stderr), model);
+      assert.ok(close(Number(await mean.getAttribute('data-ci-high')), s.value + 1.96 * s.stderr), model);
+    }
+  }
+  // No drill-down: the summary rows are not on the model page's picker (which is absent when
+  // no row has items).
+  assert.equal(await page.getByTestId('model-pick').locator('option', { hasText: 'summary' }).count(), 0);
+  await page.getByTestId('mmiq-table').screenshot({ path: join(SHOTS, 'leaderboard-harness-summary.png') });
+
+  // KiVA challenge: annotations and a result file (JSON, then CSV in a fresh context).
+  for (const res of ['kiva_challenge_results.json', 'kiva_challenge_results.csv']) {
+    const fresh = await newPage(env.browser);
+    await new App(fresh.page, env.base).goto('/leaderboard?b=kiva');
+    const b = new Board(fresh.page);
+    const ann = join(FIX, 'kiva_challenge_annotations.json');
+    await b.pickFiles([ann, join(FIX, res)]);
+    const row = fresh.page.locator('[data-testid=kiva-computed-row][data-harness="KiVA challenge"]');
+    await row.waitFor();
+    assert.equal(await row.getByTestId('row-harness').textContent(), 'via KiVA challenge', res);
+    const kv = cli(['score', 'kiva', ann, join(FIX, res), '--json']);
+    assert.equal(kv.benchmark, 'kiva_challenge');
+    const cells = await b.cells(row);
+    assert.ok(close(cells['All/extrapolation'], kv.overall.accuracy), `${res}: ${cells['All/extrapolation']} vs ${kv.overall.accuracy}`);
+    for (const [col, v] of Object.entries(cells)) {
+      const [d, st] = col.split('/');
+      assert.equal(st, 'extrapolation', `${res}: only the Apply stage is asked (${col})`);
+      if (d !== 'All') assert.ok(close(v, kv.by_domain[d].accuracy), `${res} ${col}: ${v} vs ${kv.by_domain[d].accuracy}`);
+    }
+    // Drill-down: the challenge's trials, as the CLI lists them (--trials), with the counts of
+    // trials not answered and results not mapped.
+    const items = cli(['score', 'kiva', ann, join(FIX, res), '--json', '--trials']).items;
+    const trials = fresh.page.getByTestId('challenge-trials').getByTestId('challenge-row');
+    await fresh.page.waitForFunction((n) => document.querySelectorAll('[data-testid=challenge-row]').length === n, items.length);
+    const shown = await trials.evaluateAll((trs) => trs.map((tr) => [tr.dataset.trial, tr.dataset.correct === 'true']));
+    assert.deepEqual(shown, items.map((i) => [i.id, i.is_correct]), res);
+    assert.equal(await fresh.page.getByTestId('challenge-note').textContent(),
+      `${kv.not_answered} annotated trials without a result (not counted); ${kv.unmapped.length} results not mapped to an annotated trial.`);
+    assert.deepEqual(fresh.errors, [], res);
+    await fresh.context.close();
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// The KiVA model page's Every Eval Ever download: a jsPsych run's row, the records equal the
+// CLI's `coglab export eee --kiva` for the same file, model name and timestamp; one instance
+// record per trial and stage, whose scores equal the CLI's per-trial scores.
+test('Every Eval Ever records downloaded from the KiVA model page equal coglab export eee --kiva', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  await new App(page, env.base).goto('/leaderboard?b=kiva');
+  const board = new Board(page);
+  const name = 'kiva_run_jspsych.csv';
+  const model = 'p07 (jsPsych)';
+  await board.pickFiles([join(FIX, name)]);
+  await board.row('kiva', model).waitFor();
+  await page.getByTestId('kiva-model-pick').selectOption({ label: model });
+  for (const [testid, ext] of [['eee-jsonl', 'jsonl'], ['eee-json', 'json']]) {
+    const got = await download(page, testid);
+    const stamp = got.name.match(/_KiVA_(\d+)\.jsonl?$/)?.[1];
+    assert.equal(got.name, `p07__jsPsych__KiVA_${stamp}.${ext}`);
+    const dir = mkdtempSync(join(tmpdir(), 'coglab-eee-kiva-'));
+    run(['export', 'eee', '--kiva', name, '--out', dir, '--model', model, '--timestamp', stamp], FIX);
+    assert.equal(got.text, readFileSync(join(dir, 'p07__jsPsych_', `KiVA_${stamp}.${ext}`), 'utf8'), got.name);
+    if (ext === 'jsonl') {
+      const want = cli(['score', 'kiva', join(FIX, name), '--json', '--trials']);
+      const lines = got.text.trim().split('\n').map((l) => JSON.parse(l));
+      const stages = ['cross', 'within_conditional', 'within_joint', 'extrapolation'];
+      const expected = want.trials.flatMap((t) => stages.filter((s) => t[s] != null).map((s) => t[s]));
+      assert.deepEqual(lines.map((l) => l.evaluation.score), expected);
+    }
+  }
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -91,10 +91,20 @@ pub enum ExportCommand {
 /// Arguments of `coglab export eee`.
 #[derive(Debug, Args)]
 pub struct ExportEeeArgs {
-    /// The MM-IQ answer key the files are scored with.
-    #[arg(long, value_name = "KEY")]
-    pub answers: String,
-    /// Scored sets: any predictions or harness file `coglab score mmiq` takes.
+    /// The MM-IQ answer key the files are scored with (MM-IQ; or --kiva).
+    #[arg(
+        long,
+        value_name = "KEY",
+        required_unless_present = "kiva",
+        conflicts_with = "kiva"
+    )]
+    pub answers: Option<String>,
+    /// KiVA: the SCORED paths are one run's files or folders (or people's data), as `coglab
+    /// score kiva` takes them, written as one record set.
+    #[arg(long)]
+    pub kiva: bool,
+    /// Scored sets: any predictions or harness file `coglab score mmiq` takes (with --kiva:
+    /// one run's CSV files or folders).
     #[arg(value_name = "SCORED", required = true)]
     pub scored: Vec<String>,
     /// Folder the records are written to (`DIR/<model>/<id>.json` and `.jsonl`).

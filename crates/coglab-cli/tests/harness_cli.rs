@@ -163,3 +163,173 @@ fn score_mmiq_reads_committed_eval_logs() {
         assert_eq!(v["harness"]["format"], "inspect_eval");
     }
 }
+
+/// `coglab score kiva ANNOTATIONS RESULTS` scores a KiVA challenge result (the function the
+/// web worker calls). By hand from the fixtures: results.json answers trial_001 (A) right,
+/// trial_002 (C) right, trial_003 "The answer is (A)" wrong (B is correct), trial_004 (A)
+/// right, trial_099 not annotated (unmapped); trial_005 not answered: 3 of 4. The CSV answers
+/// trial_001 (B) wrong, trial_002 (C) right, trial_005 B right and trial_005 again (unmapped:
+/// the first is scored): 2 of 3, with trial_003 and trial_004 not answered.
+#[test]
+fn score_kiva_takes_a_kiva_challenge_result() {
+    let ann = format!("{DIR}kiva_challenge_annotations.json");
+    let v = json(&[
+        "score",
+        "kiva",
+        &format!("{DIR}kiva_challenge_results.json"),
+        &ann,
+        "--json",
+    ]);
+    assert_eq!(v["benchmark"], "kiva_challenge");
+    assert_eq!(
+        (v["overall"]["correct"].as_u64(), v["overall"]["n"].as_u64()),
+        (Some(3), Some(4))
+    );
+    assert_eq!(v["by_domain"]["Counting"]["correct"], 1);
+    assert_eq!(v["by_domain"]["Counting"]["n"], 2);
+    assert_eq!(v["not_answered"], 1);
+    assert_eq!(v["unmapped"].as_array().map(Vec::len), Some(1));
+    assert!(v.get("items").is_none(), "items only with --trials");
+    let v = json(&[
+        "score",
+        "kiva",
+        &ann,
+        &format!("{DIR}kiva_challenge_results.csv"),
+        "--json",
+        "--trials",
+    ]);
+    assert_eq!(
+        (v["overall"]["correct"].as_u64(), v["overall"]["n"].as_u64()),
+        (Some(2), Some(3))
+    );
+    assert_eq!(v["not_answered"], 2);
+    assert_eq!(v["items"].as_array().map(Vec::len), Some(3));
+    // A result without its annotations, or with a run CSV, is a usage error naming both.
+    let out = coglab(&["score", "kiva", &format!("{DIR}kiva_challenge_results.csv")]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("give one annotation JSON and one result file (found 0 annotation, 1 result and 0 other files)"),
+        "{err}"
+    );
+}
+
+/// The web app's EEE download (`api::EeeExport`: the leaderboard's scoring of the dropped
+/// files, `leaderboard::score_files`, then `eee::write_mmiq` on the kept report) gives the
+/// same bytes as `coglab export eee` on the same files (the browser names a file by its base
+/// name, so the command is run in the fixtures folder on base names). The browser-side check
+/// of the same is `tests/e2e/harness.test.mjs`.
+#[test]
+fn the_leaderboards_eee_records_equal_export_eee() {
+    use coglab_core::leaderboard::{score_files, Detail, InputRef};
+    let name = "20240601_120000_samples_mmiq.jsonl";
+    let (model, stamp) = ("20240601_120000", "1717243200");
+    let out = std::env::temp_dir().join(format!("coglab-eee-web-{}", std::process::id()));
+    let o = Command::new(env!("CARGO_BIN_EXE_coglab"))
+        .current_dir(DIR)
+        .args([
+            "export",
+            "eee",
+            "--answers",
+            "key.jsonl",
+            name,
+            "--model",
+            model,
+        ])
+        .args(["--timestamp", stamp, "--out", out.to_str().unwrap()])
+        .output()
+        .expect("run coglab");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let read = |f: &str| std::fs::read(format!("{DIR}{f}")).unwrap();
+    let (key, file) = (read("key.jsonl"), read(name));
+    let inputs = [
+        InputRef {
+            path: "key.jsonl",
+            bytes: &key,
+            model: None,
+        },
+        InputRef {
+            path: name,
+            bytes: &file,
+            model: None,
+        },
+    ];
+    let mut scored = score_files(&inputs, |_, _, _| {});
+    assert_eq!(scored.mmiq.len(), 1, "{:?}", scored.files);
+    assert_eq!(scored.mmiq[0].model, model);
+    let mut next = 1;
+    let details = scored.split_details(&mut next);
+    let Some((_, Detail::Mmiq(report))) = details.first() else {
+        panic!("no MM-IQ detail")
+    };
+    let web = coglab_core::harness::eee::write_mmiq(report, model, stamp).unwrap();
+    let dir = out.join(model);
+    let cli =
+        |ext: &str| std::fs::read_to_string(dir.join(format!("MM-IQ_{stamp}.{ext}"))).unwrap();
+    assert_eq!(web.instances, cli("jsonl"));
+    assert_eq!(web.aggregate, cli("json"));
+    // Four items, two right (the fixture's figures, crates/coglab-core/tests/harness.rs).
+    assert_eq!(web.instances.lines().count(), 4);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// The KiVA model page's EEE download (the leaderboard's scoring of a jsPsych run, then
+/// `eee::write_kiva`) equals `coglab export eee --kiva` on the same file, byte for byte. By
+/// hand from the fixture (p07): ColourRed#3 cross right, within right, extrapolation wrong;
+/// Counting+1#0 cross wrong, within right, extrapolation right (Shear#1 has no response and
+/// is not a KiVA subdomain). One record per trial and stage score (conditional and joint stage
+/// 2 both): scores 1, 1, 1, 0 then 0, 1, 1, 1; stage 1 overall (1 + 0) / 2 = 0.5.
+#[test]
+fn the_leaderboards_kiva_eee_records_equal_export_eee_kiva() {
+    use coglab_core::leaderboard::{score_files, Detail, InputRef};
+    let name = "kiva_run_jspsych.csv";
+    let (model, stamp) = ("p07 (jsPsych)", "1717243200");
+    let out = std::env::temp_dir().join(format!("coglab-eee-kiva-{}", std::process::id()));
+    let o = Command::new(env!("CARGO_BIN_EXE_coglab"))
+        .current_dir(DIR)
+        .args(["export", "eee", "--kiva", name, "--model", model])
+        .args(["--timestamp", stamp, "--out", out.to_str().unwrap()])
+        .output()
+        .expect("run coglab");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let file = std::fs::read(format!("{DIR}{name}")).unwrap();
+    let inputs = [InputRef {
+        path: name,
+        bytes: &file,
+        model: None,
+    }];
+    let mut scored = score_files(&inputs, |_, _, _| {});
+    assert_eq!(scored.kiva.len(), 1, "{:?}", scored.files);
+    assert_eq!(scored.kiva[0].model, model);
+    let mut next = 1;
+    let details = scored.split_details(&mut next);
+    let Some((_, Detail::Kiva(report))) = details.first() else {
+        panic!("no KiVA detail")
+    };
+    let web = coglab_core::harness::eee::write_kiva(report, model, stamp).unwrap();
+    let dir = out.join("p07__jsPsych_");
+    let cli = |ext: &str| std::fs::read_to_string(dir.join(format!("KiVA_{stamp}.{ext}"))).unwrap();
+    assert_eq!(web.instances, cli("jsonl"));
+    assert_eq!(web.aggregate, cli("json"));
+    let lines: Vec<serde_json::Value> = web
+        .instances
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let scores: Vec<f64> = lines
+        .iter()
+        .map(|l| l["evaluation"]["score"].as_f64().unwrap())
+        .collect();
+    assert_eq!(scores, [1.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0]);
+    assert!(lines
+        .iter()
+        .all(|l| l["evaluation"]["is_correct"] == (l["evaluation"]["score"] == 1.0)));
+    assert_eq!(lines[0]["sample_id"], "p07/ColourRed#3");
+    let agg: serde_json::Value = serde_json::from_str(&web.aggregate).unwrap();
+    assert_eq!(
+        agg["evaluation_results"][0]["evaluation_name"],
+        "KiVA: What (cross-domain)"
+    );
+    assert_eq!(agg["evaluation_results"][0]["score_details"]["score"], 0.5);
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -1094,6 +1094,18 @@ fn eval_read_as_a_stream_in_slices_of_any_size() {
             let got = s.finish().unwrap();
             assert_eq!(got, whole, "slices of {slice}");
         }
+        // Lean, record for record what the command line's lean read gives (the stream moves
+        // each completion out of the sample's JSON before reducing it to its letter; the
+        // command line copies it).
+        let lean_whole =
+            inspect::read_eval_lean("r.eval", std::io::Cursor::new(&bytes), |_, _| {}).unwrap();
+        for slice in [1, 30, bytes.len()] {
+            let mut s = EvalStream::new("r.eval", true);
+            for part in bytes.chunks(slice) {
+                s.push(part).unwrap();
+            }
+            assert_eq!(s.finish().unwrap(), lean_whole, "lean, slices of {slice}");
+        }
         // Lean, the same figures as the Inspect test: 3 of 4.
         let mut s = EvalStream::new("r.eval", true);
         s.push(&bytes).unwrap();
@@ -1213,4 +1225,60 @@ fn an_eval_read_as_it_arrived_scores_as_its_bytes() {
     );
     assert_eq!(streamed.mmiq, whole.mmiq);
     assert_eq!(streamed.mmiq[0].report.overall.correct, 3);
+}
+
+/// A KiVA challenge row's trials stay in the worker's store (`split_details`), and a page of
+/// its wrong trials lists trial_003 only: by hand from the fixtures, results.json answers
+/// trial_001 (A), trial_002 (C), trial_004 (A) right and trial_003 "(A)" where (B) is correct.
+#[test]
+fn kiva_challenge_items_are_kept_apart_and_paged() {
+    use coglab_core::leaderboard::detail::{challenge_items, ChallengeQuery};
+    use coglab_core::leaderboard::{score_files, Detail, InputRef};
+    let (ann, res) = (
+        fixture("kiva_challenge_annotations.json"),
+        fixture("kiva_challenge_results.json"),
+    );
+    let inputs = [
+        InputRef {
+            path: "kiva_challenge_annotations.json",
+            bytes: &ann,
+            model: None,
+        },
+        InputRef {
+            path: "kiva_challenge_results.json",
+            bytes: &res,
+            model: None,
+        },
+    ];
+    let mut scored = score_files(&inputs, |_, _, _| {});
+    assert_eq!(scored.kiva_challenge[0].report.items.len(), 4);
+    let mut next = 7;
+    let details = scored.split_details(&mut next);
+    assert_eq!(scored.kiva_challenge[0].id, 7);
+    assert!(scored.kiva_challenge[0].report.items.is_empty());
+    let Some((7, Detail::KivaChallenge(full))) = details.first() else {
+        panic!("{details:?}")
+    };
+    let page = challenge_items(
+        full,
+        &ChallengeQuery {
+            wrong_only: true,
+            ..Default::default()
+        },
+    );
+    assert_eq!(page.total, 1);
+    assert_eq!(page.items[0].annotation.id, "trial_003");
+    assert_eq!(page.items[0].chosen, Some('A'));
+    assert_eq!((page.not_answered, page.unmapped.len()), (1, 1));
+    let all = challenge_items(
+        full,
+        &ChallengeQuery {
+            offset: 1,
+            limit: 2,
+            ..Default::default()
+        },
+    );
+    assert_eq!(all.total, 4);
+    let ids: Vec<&str> = all.items.iter().map(|i| i.annotation.id.as_str()).collect();
+    assert_eq!(ids, ["trial_002", "trial_003"]);
 }

@@ -9,7 +9,7 @@ use coglab_core::leaderboard::metrics::{
     reported_mmiq_interval,
 };
 use coglab_core::leaderboard::mmopera::{ria_ica_gap, MmoperaRow};
-use coglab_core::leaderboard::{KivaRow, MmiqAccRow, MmiqRow};
+use coglab_core::leaderboard::{HarnessSummaryRow, KivaChallengeRow, KivaRow, MmiqAccRow, MmiqRow};
 use coglab_core::mmiq::{Accuracy, CATEGORIES, CHANCE};
 use coglab_core::mmopera::score::{DecayExponent, IcaAverage};
 use coglab_core::mmopera::Task;
@@ -54,6 +54,7 @@ fn row(model: &str, kind: RowKind, source: String, cells: Vec<Option<BoardCell>>
         kind,
         source,
         harness: None,
+        summary: false,
         family,
         size,
         cells,
@@ -122,12 +123,13 @@ fn cite_papers(rows: &mut [BoardRow], reported: Option<&ReportedBundle>) {
 
 /// The MM-IQ table: mean and the eight paradigms; the paper's Table 2 rows (reported; its human
 /// row as a baseline), the computed rows, the rows of VLMEvalKit `_acc.csv` summaries
-/// (computed, marked as summaries, no interval: they have no items) and the 25% chance
-/// baseline.
+/// (computed, marked as summaries, no interval: they have no items), the rows of harness
+/// summary files of an MM-IQ task ([`summary_rows`]) and the 25% chance baseline.
 pub fn mmiq_board(
     reported: Option<&ReportedBundle>,
     computed: &[MmiqRow],
     acc: &[MmiqAccRow],
+    summaries: &[HarnessSummaryRow],
 ) -> Board {
     let mut columns = vec![BoardColumn {
         key: "mean".into(),
@@ -248,6 +250,7 @@ pub fn mmiq_board(
             ));
         }
     }
+    rows.extend(summary_rows(summaries, CATEGORIES.len() + 1));
     let mut chance = vec![Some(BoardCell {
         value: CHANCE,
         interval: None,
@@ -346,12 +349,125 @@ fn ms_cell(m: MeanSe) -> BoardCell {
     }
 }
 
+/// The rows of harness summary files (lmms-eval `results.json`, Every Eval Ever aggregates)
+/// whose task is MM-IQ ([`coglab_core::harness::is_mmiq_task`]): one computed row per figure
+/// of the file (task, filter, metric), its value in the first column with the file's standard
+/// error as the interval ([`coglab_core::harness::SummaryRow::interval`]), badged "summary:
+/// <harness>"; a per-paradigm figure of an EEE aggregate (`MM-IQ: <paradigm>`) goes in its
+/// paradigm's column of the file's row. `width` is the board's column count.
+pub fn summary_rows(summaries: &[HarnessSummaryRow], width: usize) -> Vec<BoardRow> {
+    let mut rows = Vec::new();
+    for s in summaries {
+        let figures: Vec<&coglab_core::harness::SummaryRow> = s
+            .rows
+            .iter()
+            .filter(|r| coglab_core::harness::is_mmiq_task(&r.task))
+            .collect();
+        // Per-paradigm figures (an EEE aggregate's `MM-IQ: Mathematical`) join their file's
+        // overall figure; every other figure is a row of its own.
+        let paradigm = |task: &str| {
+            CATEGORIES
+                .iter()
+                .position(|c| task.rsplit_once(": ").is_some_and(|(_, p)| p == *c))
+        };
+        let heads: Vec<&&coglab_core::harness::SummaryRow> = figures
+            .iter()
+            .filter(|r| paradigm(&r.task).is_none())
+            .collect();
+        let many = heads.len() > 1;
+        let cell = |r: &coglab_core::harness::SummaryRow| {
+            let se = r.stderr.map_or_else(
+                || "; no interval: the file gives no standard error".to_string(),
+                |e| {
+                    format!(
+                        "; 95% interval value ± 1.96 × its standard error {}",
+                        pct(e)
+                    )
+                },
+            );
+            let clustered = r
+                .stderr_clustered
+                .map(|e| format!(" (clustered standard error {})", pct(e)))
+                .unwrap_or_default();
+            let n = r.n.map(|n| format!(", {n} samples")).unwrap_or_default();
+            BoardCell {
+                value: r.value,
+                interval: r.interval(),
+                n: r.n,
+                detail: format!(
+                    "{}% {} as given in the {} summary {}{n}{se}{clustered}",
+                    pct(r.value),
+                    r.metric,
+                    s.harness,
+                    s.file
+                ),
+            }
+        };
+        for h in &heads {
+            let mut cells: Vec<Option<BoardCell>> = vec![None; width];
+            cells[0] = Some(cell(h));
+            if !many {
+                for r in &figures {
+                    if let Some(i) = paradigm(&r.task) {
+                        cells[1 + i] = Some(cell(r));
+                    }
+                }
+            }
+            let what = match &h.filter {
+                Some(f) => format!("{}, {f}", h.metric),
+                None => h.metric.clone(),
+            };
+            let model = if many {
+                format!("{} ({} summary, {what})", s.model, s.harness)
+            } else {
+                format!("{} ({} summary)", s.model, s.harness)
+            };
+            let mut r = row(
+                &model,
+                RowKind::Computed,
+                format!("{} summary: {} ({what})", s.harness, s.file),
+                cells,
+            );
+            r.harness = Some(s.harness.clone());
+            r.summary = true;
+            rows.push(r);
+        }
+    }
+    rows
+}
+
+/// A KiVA challenge row's cells on the KiVA board: the challenge asks one choice among (A),
+/// (B), (C) per trial, which is KiVA's third stage ("Apply": which option the transformation
+/// gives), so its accuracy overall and per transformation domain (the core's, with their
+/// Wilson 95% intervals) go in the `All/extrapolation` and `<domain>/extrapolation` columns;
+/// the other stages are not asked. A domain the board has no column for (a composite such as
+/// `Colour+Resize`) counts in `All` only.
+fn challenge_cells(c: &KivaChallengeRow, columns: &[BoardColumn]) -> Vec<Option<BoardCell>> {
+    let how = " (KiVA challenge: one choice per trial, counted as the Apply stage)";
+    columns
+        .iter()
+        .map(|col| {
+            let (d, stage) = col.key.split_once('/')?;
+            if stage != "extrapolation" {
+                return None;
+            }
+            let a = if d == "All" {
+                &c.report.overall
+            } else {
+                c.report.by_domain.get(d)?
+            };
+            (a.n > 0).then(|| acc_cell(a, how))
+        })
+        .collect()
+}
+
 /// The KiVA table for one variant: overall and per-domain stage scores; computed rows (a
 /// dropped human data file is a baseline), the bundled adults baseline and the bundled model
 /// runs of the KiVA repository (reported: the paper gives figures only).
 pub fn kiva_board(
     baselines: Option<&Baselines>,
     computed: &[KivaRow],
+    challenge: &[KivaChallengeRow],
     variant: Variant,
     joint: bool,
     null: NullAnswers,
@@ -367,6 +483,15 @@ pub fn kiva_board(
                 .into_iter()
                 .flat_map(|v| v.adults.iter().chain(&v.models))
                 .flat_map(|g| g.by_domain.keys().cloned()),
+        )
+        // A KiVA challenge's domains that are KiVA's (not composites such as Colour+Resize).
+        .chain(
+            challenge
+                .iter()
+                .filter(|_| variant == Variant::Kiva)
+                .flat_map(|c| c.report.by_domain.keys())
+                .filter(|d| coglab_core::kiva::DOMAINS.contains(&d.as_str()))
+                .cloned(),
         )
         .collect();
     domains.sort();
@@ -437,6 +562,30 @@ pub fn kiva_board(
         row.row_id = Some(r.id);
         row.harness = r.report.harness.as_ref().map(|h| h.harness_label.clone());
         rows.push(row);
+    }
+    // KiVA challenge results (their levels start from KiVA's 14 subdomains) on the KiVA tab.
+    if variant == Variant::Kiva {
+        for c in challenge {
+            let levels = c
+                .report
+                .by_level
+                .keys()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ");
+            let mut r = row(
+                &c.model,
+                RowKind::Computed,
+                format!(
+                    "computed from {} against {} (levels: {levels}; {} annotated trials not answered)",
+                    c.report.file, c.report.annotation_file, c.report.not_answered
+                ),
+                challenge_cells(c, &columns),
+            );
+            r.harness = Some(c.harness.clone());
+            r.row_id = Some(c.id);
+            rows.push(r);
+        }
     }
     if let Some(v) = bundled {
         let note = baselines.map(|b| b.note.clone()).unwrap_or_default();
@@ -918,7 +1067,7 @@ mod tests {
         let bundle =
             ReportedBundle::parse("mmiq.json", include_str!("../../../public/data/mmiq.json"))
                 .unwrap();
-        let b = mmiq_board(Some(&bundle), &[], &[]);
+        let b = mmiq_board(Some(&bundle), &[], &[], &[]);
         assert_eq!(b.columns.len(), 9);
         // 12 models reported, the paper's human row and chance as baselines.
         let kinds = |k| b.rows.iter().filter(|r| r.kind == k).count();
@@ -946,7 +1095,7 @@ mod tests {
             ),
         ]);
         assert_eq!(s.mmiq.len(), 1, "{:?}", s.files);
-        let b = mmiq_board(Some(&bundle), &s.mmiq, &[]);
+        let b = mmiq_board(Some(&bundle), &s.mmiq, &[], &[]);
         let maj = b
             .rows
             .iter()
@@ -966,7 +1115,7 @@ mod tests {
         let mmiq =
             ReportedBundle::parse("mmiq.json", include_str!("../../../public/data/mmiq.json"))
                 .unwrap();
-        let b = mmiq_board(Some(&mmiq), &[], &[]);
+        let b = mmiq_board(Some(&mmiq), &[], &[], &[]);
         let gpt = b.rows.iter().find(|r| r.model == "GPT-4o").unwrap();
         let (text, url) = gpt.cite.clone().unwrap();
         assert_eq!(text, "Table 2, MM-IQ paper (preprint, 2025)");
@@ -1030,7 +1179,7 @@ mod tests {
         let mut b = a.clone();
         a.id = 7;
         b.id = 8;
-        let mut board = mmiq_board(None, &[a, b], &[]);
+        let mut board = mmiq_board(None, &[a, b], &[], &[]);
         mark_published(&mut board, &[7], &Default::default());
         let computed: Vec<(bool, bool)> = board
             .rows
@@ -1235,13 +1384,20 @@ mod tests {
         let s = scored(&[("m/output_Colour/ColourRed.csv", csv)]);
         assert_eq!(s.kiva.len(), 1, "{:?}", s.files);
         let cell = |b: &Board, c: usize| b.rows[0].cells[c].as_ref().map(|x| x.value);
-        let w = kiva_board(None, &s.kiva, Variant::Kiva, false, NullAnswers::Wrong);
+        let w = kiva_board(None, &s.kiva, &[], Variant::Kiva, false, NullAnswers::Wrong);
         assert_eq!(w.columns[0].title, "All What");
         assert!(w.columns[0].definition.contains("count as wrong"));
         assert_eq!(cell(&w, 0), Some(0.75));
         assert_eq!(cell(&w, 1), Some(0.5));
         assert_eq!(cell(&w, 2), Some(0.75));
-        let m = kiva_board(None, &s.kiva, Variant::Kiva, false, NullAnswers::Missing);
+        let m = kiva_board(
+            None,
+            &s.kiva,
+            &[],
+            Variant::Kiva,
+            false,
+            NullAnswers::Missing,
+        );
         // The headers stand over the reported rows too, which keep the repository's rule: the
         // caption and the computed row's source say what changed.
         assert_eq!(m.columns[0].title, "All What");
@@ -1361,6 +1517,131 @@ mod tests {
         );
     }
 
+    /// The harness fixtures (`crates/coglab-core/tests/fixtures/harness`).
+    fn fixture(name: &str) -> String {
+        let path = format!(
+            "{}/crates/coglab-core/tests/fixtures/harness/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    /// Issue 24: an lmms-eval `results.json` is drawn on the MM-IQ board as summary rows, one
+    /// per figure of its `mmiq` task, each with the file's standard error as the interval.
+    #[test]
+    fn lmms_results_are_summary_rows() {
+        let s = scored(&[(
+            "20240601_120000_results.json",
+            &fixture("20240601_120000_results.json"),
+        )]);
+        assert_eq!(s.harness_summary.len(), 1, "{:?}", s.files);
+        let b = mmiq_board(None, &[], &[], &s.harness_summary);
+        let rows: Vec<&BoardRow> = b.rows.iter().filter(|r| r.summary).collect();
+        assert_eq!(rows.len(), 2);
+        // The file: "mmiq_accuracy,none": 0.2745, "mmiq_accuracy_stderr,none": 0.0086, and
+        // "exact_match,flexible-extract": 0.281 with stderr "N/A"; config.model llava_onevision.
+        let acc = rows
+            .iter()
+            .find(|r| r.model == "llava_onevision (lmms-eval summary, mmiq_accuracy, none)")
+            .unwrap_or_else(|| panic!("{:?}", rows.iter().map(|r| &r.model).collect::<Vec<_>>()));
+        assert_eq!(acc.harness.as_deref(), Some("lmms-eval"));
+        assert_eq!(acc.kind, RowKind::Computed);
+        assert_eq!(acc.row_id, None, "no items: no model page");
+        let c = acc.cells[0].as_ref().unwrap();
+        assert_eq!(c.value, 0.2745);
+        // 0.2745 ± 1.96 × 0.0086 = 0.2745 ± 0.016856.
+        let (lo, hi) = c.interval.unwrap();
+        assert!((lo - 0.257644).abs() < 1e-12 && (hi - 0.291356).abs() < 1e-12);
+        assert!(acc.cells[1..].iter().all(Option::is_none));
+        let em = rows
+            .iter()
+            .find(|r| {
+                r.model == "llava_onevision (lmms-eval summary, exact_match, flexible-extract)"
+            })
+            .unwrap();
+        let c = em.cells[0].as_ref().unwrap();
+        assert_eq!((c.value, c.interval, c.n), (0.281, None, Some(2710)));
+    }
+
+    /// Issue 24: an EEE aggregate's overall and per-paradigm figures make one summary row.
+    #[test]
+    fn eee_aggregate_is_one_summary_row_with_its_paradigms() {
+        let doc = r#"{"schema_version": "0.2.1", "model_info": {"name": "m", "id": "org/m"},
+          "evaluation_results": [
+            {"evaluation_name": "MM-IQ", "score_details": {"score": 0.3, "uncertainty": {"standard_error": {"value": 0.01}, "num_samples": 100}}},
+            {"evaluation_name": "MM-IQ: Mathematical", "score_details": {"score": 0.25}}]}"#;
+        let s = scored(&[("agg.json", doc)]);
+        assert_eq!(s.harness_summary.len(), 1, "{:?}", s.files);
+        let b = mmiq_board(None, &[], &[], &s.harness_summary);
+        let rows: Vec<&BoardRow> = b.rows.iter().filter(|r| r.summary).collect();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].model, "org/m (Every Eval Ever summary)");
+        let v: Vec<Option<f64>> = rows[0]
+            .cells
+            .iter()
+            .map(|c| c.as_ref().map(|c| c.value))
+            .collect();
+        // Mean, then LO, Math, ...: Mathematical is the second paradigm.
+        assert_eq!(v[..3], [Some(0.3), None, Some(0.25)]);
+        // 0.3 ± 1.96 × 0.01.
+        let (lo, hi) = rows[0].cells[0].as_ref().unwrap().interval.unwrap();
+        assert!((lo - 0.2804).abs() < 1e-12 && (hi - 0.3196).abs() < 1e-12);
+    }
+
+    /// Issue 24: a KiVA challenge result is a computed row of the KiVA table, its accuracy in
+    /// the Apply columns. The fixture by hand: trial_001 (A) right, trial_002 (C) right,
+    /// trial_003 "The answer is (A)" wrong (B), trial_004 (A) right, trial_099 not annotated,
+    /// trial_005 not answered: 3 of 4 overall; Colour 1 of 1, Counting 1 of 2 (002, 003);
+    /// Colour+Resize (trial_004) has no column of the board.
+    #[test]
+    fn kiva_challenge_is_a_computed_kiva_row() {
+        let s = scored(&[
+            (
+                "kiva_challenge_annotations.json",
+                &fixture("kiva_challenge_annotations.json"),
+            ),
+            (
+                "kiva_challenge_results.json",
+                &fixture("kiva_challenge_results.json"),
+            ),
+        ]);
+        assert_eq!(s.kiva_challenge.len(), 1, "{:?}", s.files);
+        let b = kiva_board(
+            None,
+            &[],
+            &s.kiva_challenge,
+            Variant::Kiva,
+            false,
+            NullAnswers::Wrong,
+        );
+        let r = b
+            .rows
+            .iter()
+            .find(|r| r.harness.as_deref() == Some("KiVA challenge"))
+            .unwrap();
+        assert_eq!(r.kind, RowKind::Computed);
+        assert!(!r.summary);
+        let col = |k: &str| b.columns.iter().position(|c| c.key == k).unwrap();
+        let all = r.cells[col("All/extrapolation")].as_ref().unwrap();
+        assert_eq!((all.value, all.n), (0.75, Some(4)));
+        assert!(r.cells[col("All/cross")].is_none());
+        let colour = r.cells[col("Colour/extrapolation")].as_ref().unwrap();
+        assert_eq!((colour.value, colour.n), (1.0, Some(1)));
+        let counting = r.cells[col("Counting/extrapolation")].as_ref().unwrap();
+        assert_eq!((counting.value, counting.n), (0.5, Some(2)));
+        assert!(!b.columns.iter().any(|c| c.key.starts_with("Colour+Resize")));
+        // On the KiVA-adults tab it is not drawn.
+        let adults = kiva_board(
+            None,
+            &[],
+            &s.kiva_challenge,
+            Variant::KivaAdults,
+            false,
+            NullAnswers::Wrong,
+        );
+        assert!(adults.rows.iter().all(|r| r.harness.is_none()));
+    }
+
     #[test]
     fn mmiq_acc_rows() {
         // A VLMEvalKit summary worked by hand: Overall 0.2654, two paradigms given.
@@ -1369,7 +1650,7 @@ mod tests {
             "\"split\",\"Overall\",\"Logical Operation\",\"Mathematical\"\n\"none\",\"0.2654\",\"0.3\",\"0.2125\"\n",
         )]);
         assert_eq!(s.mmiq_acc.len(), 1, "{:?}", s.files);
-        let b = mmiq_board(None, &[], &s.mmiq_acc);
+        let b = mmiq_board(None, &[], &s.mmiq_acc, &[]);
         let r = b.rows.iter().find(|r| r.kind == RowKind::Computed).unwrap();
         assert_eq!(
             r.model,

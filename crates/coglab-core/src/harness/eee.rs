@@ -13,6 +13,14 @@
 //! and the verdict; in the aggregate the accuracy overall and per paradigm with its analytic
 //! standard error `sqrt(p(1-p)/n)` and the Wilson 95% interval. Reading the instance records
 //! back and scoring them with the same key gives the same report (tested).
+//!
+//! [`write_kiva`] writes both from a scored KiVA report (model runs or people): one instance
+//! record per trial and stage reached, its score the share of regenerations right (0/1 for a
+//! person) and `is_correct` when that share is above 0.5
+//! ([`crate::leaderboard::detail::KIVA_RIGHT_RULE`]); in the aggregate each stage's mean over
+//! trials with its standard error and normal 95% interval, overall and per domain, as the
+//! report gives them. Our reader maps instance records onto MM-IQ items only, so KiVA records
+//! are written, not read back.
 
 use super::{
     id_of, scalar_text, type_of, HarnessError, HarnessFile, HarnessFormat, Record, SummaryRow,
@@ -329,8 +337,9 @@ pub fn read_aggregate(file: &str, bytes: &[u8]) -> Result<HarnessFile, HarnessEr
     })
 }
 
-/// The two EEE records of one scored set.
-#[derive(Debug, Clone, PartialEq)]
+/// The two EEE records of one scored set (the CLI writes them to files; the web app's worker
+/// sends them to the page for a download, hence `Serialize`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct EeeRecords {
     /// The evaluation id both records carry (`MM-IQ/<model>/<timestamp>`).
     pub evaluation_id: String,
@@ -448,6 +457,168 @@ pub fn write_mmiq(
         });
         instances.push_str(&line.to_string());
         instances.push('\n');
+    }
+    Ok(EeeRecords {
+        evaluation_id,
+        aggregate: serde_json::to_string_pretty(&aggregate).unwrap_or_default(),
+        instances,
+    })
+}
+
+/// KiVA's stages as written: the report's key, the evaluation name, its description.
+const KIVA_STAGES: [(&str, &str, &str); 4] = [
+    (
+        "cross",
+        "What (cross-domain)",
+        "stage 1: which transformation happened (mean over trials of the share of regenerations right)",
+    ),
+    (
+        "within_conditional",
+        "How (within-domain, conditional)",
+        "stage 2: how it happened, over the regenerations that reached it (right at stage 1)",
+    ),
+    (
+        "within_joint",
+        "How (within-domain, joint)",
+        "stage 2: how it happened, a regeneration that did not reach it counted as wrong",
+    ),
+    (
+        "extrapolation",
+        "Apply (extrapolation)",
+        "stage 3: which option the transformation gives",
+    ),
+];
+
+fn kiva_result(name: &str, m: &crate::stats::describe::MeanSe, description: &str) -> Value {
+    let (lo, hi) = crate::leaderboard::metrics::normal_interval(*m);
+    json!({
+        "evaluation_name": name,
+        "source_data": {
+            "dataset_name": "KiVA",
+            "source_type": "url",
+            "url": ["https://github.com/ey242/KiVA"],
+            "samples_number": m.n,
+        },
+        "metric_config": {
+            "evaluation_description": description,
+            "lower_is_better": false,
+            "score_type": "continuous",
+            "min_score": 0.0,
+            "max_score": 1.0,
+        },
+        "score_details": {
+            "score": m.mean,
+            "uncertainty": {
+                "standard_error": {"value": m.se, "method": "analytic"},
+                "confidence_interval": {
+                    "lower": lo, "upper": hi, "confidence_level": 0.95, "method": "normal",
+                },
+                "num_samples": m.n,
+            },
+        },
+    })
+}
+
+/// Writes a scored KiVA report as EEE 0.2.1 records (see the module's notes). `timestamp` is
+/// the record's `retrieved_timestamp` (Unix seconds as text).
+///
+/// # Errors
+/// [`HarnessError::Empty`] when the report has no trials (score with its trials kept).
+///
+/// # Examples
+/// ```
+/// use coglab_core::harness::eee::write_kiva;
+/// use coglab_core::kiva::score_model;
+/// // Variation 0: stages 1 and 3 right, stage 2 wrong, in one regeneration.
+/// let run = "Variation,Regeneration,MCResponse#1,MCResponse#2,MCResponse#3\n0,0,1,0,1\n";
+/// let r = score_model([("m/output_Colour/ColourRed.csv", run.as_bytes())]).unwrap();
+/// let eee = write_kiva(&r, "m", "1717243200").unwrap();
+/// let lines: Vec<&str> = eee.instances.lines().collect();
+/// // Stage 1, stage 2 conditional and joint, stage 3.
+/// assert_eq!(lines.len(), 4);
+/// assert!(lines[0].contains(r#""sample_id":"ColourRed#0""#) && lines[0].contains(r#""is_correct":true"#));
+/// assert!(lines[1].contains(r#""evaluation_name":"KiVA: How (within-domain, conditional)""#));
+/// assert!(lines[1].contains(r#""is_correct":false"#));
+/// ```
+pub fn write_kiva(
+    report: &crate::kiva::KivaReport,
+    model: &str,
+    timestamp: &str,
+) -> Result<EeeRecords, HarnessError> {
+    if report.trials.is_empty() {
+        return Err(HarnessError::Empty {
+            file: report.files.first().cloned().unwrap_or_default(),
+            expected: "trial results (the report was scored without its trials)",
+        });
+    }
+    let variant = report.variant.name();
+    let evaluation_id = format!("{variant}/{model}/{timestamp}");
+    let mut results = Vec::new();
+    for (key, name, description) in KIVA_STAGES {
+        if let Some(m) = report.overall.get(key) {
+            results.push(kiva_result(&format!("{variant}: {name}"), &m, description));
+        }
+    }
+    for (domain, stats) in &report.by_domain {
+        for (key, name, description) in KIVA_STAGES {
+            if let Some(m) = stats.get(key) {
+                results.push(kiva_result(
+                    &format!("{variant}: {domain}: {name}"),
+                    &m,
+                    description,
+                ));
+            }
+        }
+    }
+    let aggregate = json!({
+        "schema_version": SCHEMA_VERSION,
+        "evaluation_id": evaluation_id,
+        "retrieved_timestamp": timestamp,
+        "source_metadata": {
+            "source_name": "coglab",
+            "source_type": "evaluation_run",
+            "source_organization_name": "coglab",
+            "evaluator_relationship": "third_party",
+            "additional_details": {"files": report.files.join(", "), "null_answers": report.null.name()},
+        },
+        "model_info": {"name": model, "id": model},
+        "eval_library": {"name": "coglab", "version": env!("CARGO_PKG_VERSION")},
+        "evaluation_results": results,
+        "detailed_evaluation_results": {"format": "jsonl", "total_rows": report.trials.len()},
+    });
+    let mut instances = String::new();
+    for t in &report.trials {
+        let trial = format!("{}#{}", t.subdomain, t.variation);
+        let sample_id = match &t.participant {
+            Some(p) => format!("{p}/{trial}"),
+            None => trial.clone(),
+        };
+        let scores = [
+            t.cross,
+            t.within_conditional,
+            t.within_joint,
+            t.extrapolation,
+        ];
+        for ((_, name, _), score) in KIVA_STAGES.iter().zip(scores) {
+            let Some(score) = score else { continue };
+            let line = json!({
+                "schema_version": INSTANCE_SCHEMA_VERSION,
+                "evaluation_id": evaluation_id,
+                "model_id": model,
+                "evaluation_name": format!("{variant}: {name}"),
+                "sample_id": sample_id,
+                "interaction_type": "single_turn",
+                "input": {"raw": format!("KiVA trial {trial}"), "reference": []},
+                "evaluation": {"score": score, "is_correct": score > 0.5},
+                "metadata": {
+                    "domain": t.domain, "subdomain": t.subdomain,
+                    "variation": t.variation.to_string(), "regenerations": t.rows.to_string(),
+                    "line": t.line.to_string(),
+                },
+            });
+            instances.push_str(&line.to_string());
+            instances.push('\n');
+        }
     }
     Ok(EeeRecords {
         evaluation_id,

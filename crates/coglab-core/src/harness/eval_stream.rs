@@ -17,6 +17,20 @@ use super::{HarnessError, HarnessFile, HarnessFormat};
 use crate::location::Location;
 use std::io::Read;
 
+/// The room kept in the reader's buffer between members (bytes): a browser stream's slice is
+/// 64 KiB.
+const KEEP_BUF: usize = 64 * 1024;
+
+/// Takes a sample's non-empty `output.completion` out of its JSON (leaving `""`), so that the
+/// response is moved rather than copied; `None` when there is none (the sample is then read
+/// as it is: `output.choices`, or no response).
+fn take_completion(value: &mut serde_json::Value) -> Option<String> {
+    match value.get_mut("output")?.get_mut("completion")? {
+        serde_json::Value::String(s) if !s.is_empty() => Some(std::mem::take(s)),
+        _ => None,
+    }
+}
+
 /// Where the reader is in the archive.
 #[derive(Debug)]
 enum State {
@@ -203,7 +217,10 @@ impl EvalStream {
                     }
                     let desc = need - packed;
                     self.consume(packed + desc);
-                    self.member(&name, &data)?;
+                    // The compressed member is no longer needed: give its room back before the
+                    // member is parsed (what is left is at most the rest of the last slice).
+                    self.buf.shrink_to(KEEP_BUF);
+                    self.member(&name, data)?;
                 }
             }
         }
@@ -250,9 +267,12 @@ impl EvalStream {
         Ok(out)
     }
 
-    fn member(&mut self, name: &str, data: &[u8]) -> Result<(), HarnessError> {
+    /// Parses one decompressed member. Memory at its peak holds the member's bytes and its
+    /// parsed JSON (the bytes are dropped once parsed); in lean mode the response is moved out
+    /// of the JSON, not copied, before it is reduced to its letter.
+    fn member(&mut self, name: &str, data: Vec<u8>) -> Result<(), HarnessError> {
         if name == "header.json" {
-            let header = parse_member(&self.file, name, data)?;
+            let header = parse_member(&self.file, name, &data)?;
             self.header = Some(from_header(
                 &self.file,
                 HarnessFormat::InspectEval,
@@ -260,10 +280,22 @@ impl EvalStream {
                 name,
             )?);
         } else if name.starts_with("samples/") && name.ends_with(".json") {
-            let value = parse_member(&self.file, name, data)?;
+            let mut value = parse_member(&self.file, name, &data)?;
+            drop(data);
+            let completion = if self.lean {
+                take_completion(&mut value)
+            } else {
+                None
+            };
             let position = self.records.len() + 1;
             let mut record = sample(&format!("{}: {name}", self.file), position, &value)?;
+            drop(value);
             if self.lean {
+                if let Some(text) = completion {
+                    // The sample's response is its completion when that is not empty (as
+                    // `sample` reads it); taken out above, it goes back here.
+                    record.response = Some(text);
+                }
                 make_lean(&mut record);
             }
             self.records.push(record);

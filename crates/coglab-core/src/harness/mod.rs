@@ -203,6 +203,25 @@ pub struct SummaryRow {
     pub n: Option<u64>,
 }
 
+impl SummaryRow {
+    /// The normal 95% interval `value ± 1.96 · stderr` from the file's standard error, when it
+    /// gives one (the clustered one is not used: it is shown beside it).
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::harness::SummaryRow;
+    /// let r = SummaryRow { task: "mmiq".into(), filter: None, metric: "acc".into(), value: 0.2745,
+    ///     stderr: Some(0.0086), stderr_clustered: None, n: None };
+    /// // 0.2745 ± 1.96 × 0.0086 = 0.2745 ± 0.016856
+    /// let (lo, hi) = r.interval().unwrap();
+    /// assert!((lo - 0.257644).abs() < 1e-12 && (hi - 0.291356).abs() < 1e-12);
+    /// ```
+    pub fn interval(&self) -> Option<(f64, f64)> {
+        let se = self.stderr.filter(|s| s.is_finite() && *s >= 0.0)?;
+        Some((self.value - 1.96 * se, self.value + 1.96 * se))
+    }
+}
+
 /// A harness file read into records and summary rows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HarnessFile {
@@ -558,14 +577,26 @@ pub(crate) fn normal_task(task: &str) -> String {
         .collect()
 }
 
-/// Checks that a file's task is an MM-IQ task (its name holds `mmiq` once `_`, `-` and case
-/// are set aside).
+/// Whether a task name is an MM-IQ task: it holds `mmiq` once `_`, `-` and case are set aside
+/// (`mmiq`, `mm_iq`, `MM-IQ`, `mmiq_test`).
+///
+/// # Examples
+/// ```
+/// use coglab_core::harness::is_mmiq_task;
+/// assert!(is_mmiq_task("mm_iq") && is_mmiq_task("MM-IQ: Mathematical"));
+/// assert!(!is_mmiq_task("mmmu_val"));
+/// ```
+pub fn is_mmiq_task(task: &str) -> bool {
+    normal_task(task).contains("mmiq")
+}
+
+/// Checks that a file's task is an MM-IQ task ([`is_mmiq_task`]).
 ///
 /// # Errors
 /// [`HarnessError::WrongTask`] naming the task found.
 pub fn expect_mmiq_task(file: &HarnessFile) -> Result<(), HarnessError> {
     match &file.task {
-        Some(t) if !normal_task(t).contains("mmiq") => Err(HarnessError::WrongTask {
+        Some(t) if !is_mmiq_task(t) => Err(HarnessError::WrongTask {
             file: file.file.clone(),
             harness: file.format.harness().label(),
             found: t.clone(),

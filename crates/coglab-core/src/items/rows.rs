@@ -121,5 +121,10 @@ pub fn matrix_from_rows(
             expected: "MM-IQ, KiVA or MM-OPERA rows (with item-level results)",
             found: "Gold rows (task scores only)".into(),
         }),
+        Detail::KivaChallenge(_) => Err(ItemsError::BadOption {
+            name: "rows",
+            expected: "MM-IQ, KiVA or MM-OPERA rows (with item-level results)",
+            found: "KiVA challenge rows (one answer per trial, not analysed here)".into(),
+        }),
     }
 }

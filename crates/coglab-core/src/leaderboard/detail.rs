@@ -685,3 +685,69 @@ mod tests {
         }
     }
 }
+
+/// [`challenge_items`]'s query.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChallengeQuery {
+    /// Only trials answered wrong (or with no option named).
+    #[serde(default)]
+    pub wrong_only: bool,
+    /// Index of the first trial returned among the matching ones.
+    #[serde(default)]
+    pub offset: usize,
+    /// Most trials returned (0: the default of 200).
+    #[serde(default)]
+    pub limit: usize,
+}
+
+/// One page of a KiVA challenge result's trials.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChallengePage {
+    /// Matching trials in all.
+    pub total: usize,
+    /// Index of the first trial returned.
+    pub offset: usize,
+    /// The trials, in result-file order.
+    pub items: Vec<crate::harness::kiva_challenge::ChallengeItem>,
+    /// Annotated trials without a result.
+    pub not_answered: usize,
+    /// Results that could not be mapped to an annotated trial.
+    pub unmapped: Vec<crate::harness::map::Unmapped>,
+}
+
+/// One page of a KiVA challenge result's trials (the model page's drill-down of a challenge
+/// row), with the trials not answered and the results not mapped.
+///
+/// # Examples
+/// ```
+/// use coglab_core::harness::kiva_challenge::score;
+/// use coglab_core::leaderboard::detail::{challenge_items, ChallengeQuery};
+/// let ann = br#"{"t1": {"level": "kiva", "transformation_domain": "Colour", "concept": "Red", "correct": "(A)"},
+///               "t2": {"level": "kiva", "transformation_domain": "Resize", "concept": "x2", "correct": "(B)"}}"#;
+/// let r = score(("a.json", ann), ("r.csv", b"id,answer\nt1,(A)\nt2,(C)\n")).unwrap();
+/// let wrong = challenge_items(&r, &ChallengeQuery { wrong_only: true, ..Default::default() });
+/// assert_eq!((wrong.total, wrong.items[0].annotation.id.as_str()), (1, "t2"));
+/// ```
+pub fn challenge_items(
+    report: &crate::harness::kiva_challenge::ChallengeReport,
+    query: &ChallengeQuery,
+) -> ChallengePage {
+    let limit = if query.limit == 0 { 200 } else { query.limit };
+    let matching: Vec<&crate::harness::kiva_challenge::ChallengeItem> = report
+        .items
+        .iter()
+        .filter(|i| !query.wrong_only || !i.is_correct)
+        .collect();
+    ChallengePage {
+        total: matching.len(),
+        offset: query.offset,
+        items: matching
+            .into_iter()
+            .skip(query.offset)
+            .take(limit)
+            .cloned()
+            .collect(),
+        not_answered: report.not_answered,
+        unmapped: report.unmapped.clone(),
+    }
+}

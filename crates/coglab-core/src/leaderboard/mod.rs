@@ -187,6 +187,9 @@ pub struct HarnessSummaryRow {
 /// A KiVA challenge result file scored against the annotations.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KivaChallengeRow {
+    /// Which scored result this row is (see [`MmiqRow::id`]).
+    #[serde(default)]
+    pub id: u64,
     /// Model name.
     pub model: String,
     /// Always `KiVA challenge`: the harness whose files these are.
@@ -216,11 +219,13 @@ pub enum Detail {
     Mmopera(Box<mmopera::MmoperaRow>),
     /// A Gold score matrix.
     Gold(crate::sem::data::ScoreMatrix),
+    /// A KiVA challenge result with its per-trial items.
+    KivaChallenge(crate::harness::kiva_challenge::ChallengeReport),
 }
 
 impl Scored {
     /// Numbers the rows from `next_id` on and moves their full reports out, leaving summaries
-    /// (MM-IQ items, KiVA trials and MM-OPERA item scores cleared; the MM-OPERA intervals were
+    /// (MM-IQ items, KiVA trials, KiVA challenge items and MM-OPERA item scores cleared; the MM-OPERA intervals were
     /// computed before) small enough to send to the page. Returns the `(id, detail)` pairs, for
     /// answering item and comparison queries later.
     pub fn split_details(&mut self, next_id: &mut u64) -> Vec<(u64, Detail)> {
@@ -256,6 +261,14 @@ impl Scored {
             if let Some(m) = r.data.take() {
                 out.push((r.id, Detail::Gold(m)));
             }
+        }
+        for r in &mut self.kiva_challenge {
+            r.id = *next_id;
+            *next_id += 1;
+            let items = std::mem::take(&mut r.report.items);
+            let mut full = r.report.clone();
+            full.items = items;
+            out.push((r.id, Detail::KivaChallenge(full)));
         }
         out
     }
@@ -648,6 +661,7 @@ fn harness_file(
             };
             match harness::kiva_challenge::score((a.path, a.bytes), (f.path, f.bytes)) {
                 Ok(report) => out.kiva_challenge.push(KivaChallengeRow {
+                    id: 0,
                     model: out.files[i].model.clone(),
                     harness: harness::Harness::KivaChallenge.label().into(),
                     report,

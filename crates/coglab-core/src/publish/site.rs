@@ -407,7 +407,8 @@ pub fn headline(d: &Detail) -> Option<f64> {
         Detail::Mmiq(r) => Some(r.overall.accuracy),
         Detail::Kiva(r) => r.overall.cross.map(|m| m.mean),
         Detail::Mmopera(r) => opera_sr(r, opera_task(r)?),
-        Detail::Gold(_) => None,
+        // Challenge rows are never published (no items a bundle keeps) nor submitted.
+        Detail::Gold(_) | Detail::KivaChallenge(_) => None,
     }
 }
 
