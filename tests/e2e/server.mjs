@@ -55,6 +55,8 @@ export async function serve(root) {
         headers['content-encoding'] = 'gzip';
         headers.vary = 'accept-encoding';
       }
+      // The length on the wire (compressed when it is), as static hosts send it.
+      headers['content-length'] = body.length;
       res.writeHead(200, headers);
       res.end(body);
     } catch {
