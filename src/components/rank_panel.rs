@@ -252,9 +252,17 @@ fn PanelView(
     }
 }
 
+/// Rows of a panel's table drawn at first; a button draws the rest (a 300-model board's ranked
+/// rows drawn at once took one 165 ms main-thread task).
+const SHOWN_ROWS: usize = 100;
+
 /// A panel's table, lists and notes.
 fn panel_body(p: &Panel, stem: &'static str) -> AnyView {
     let key = p.key.clone();
+    let all = p.rows.len();
+    let shown = RwSignal::new(SHOWN_ROWS.min(all));
+    let rows = StoredValue::new(p.rows.clone());
+    let row_id = format!("{stem}-{key}-row");
     view! {
         {(!p.columns.is_empty() && !p.rows.is_empty()).then(|| view! {
             <div class="table-scroll"><table class="lb-table rank-table" data-testid=format!("{stem}-{key}-table")>
@@ -262,15 +270,20 @@ fn panel_body(p: &Panel, stem: &'static str) -> AnyView {
                     {p.columns.iter().map(|(t, d)| view! { <th scope="col" title=d.clone()>{t.clone()}</th> }).collect_view()}
                 </tr></thead>
                 <tbody>
-                    {p.rows.iter().map(|r| view! {
-                        <tr data-testid=format!("{stem}-{key}-row") data-key=r.key.clone()
+                    {move || rows.with_value(|rs| rs.iter().take(shown.get()).map(|r| view! {
+                        <tr data-testid=row_id.clone() data-key=r.key.clone()
                             title=(!r.title.is_empty()).then(|| r.title.clone())
                             class=if r.strong { "rank-sig" } else { "" }>
                             {r.cells.iter().map(|c| view! { <td data-value=c.value.clone()>{c.text.clone()}</td> }).collect_view()}
                         </tr>
-                    }).collect_view()}
+                    }).collect_view())}
                 </tbody>
             </table></div>
+        })}
+        {move || (shown.get() < all).then(|| view! {
+            <button type="button" data-testid=format!("{stem}-{key}-more") on:click=move |_| shown.set(all)>
+                {format!("Show all {all} rows (the first {SHOWN_ROWS} are shown)")}
+            </button>
         })}
         {p.lists.iter().map(|l| view! {
             <p class="rank-flips-head">{l.head.clone()}</p>
