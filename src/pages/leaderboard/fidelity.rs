@@ -210,6 +210,7 @@ pub fn OperaProcessAnalysis(
     let pct = |x: f64| format!("{:.1}%", x * 100.0);
     view! {
         <div data-testid="mmopera-process">
+            <div class="table-scroll">
             <table class="lb-table">
                 <caption>{format!(
                     "Process judge (paper §5.3, Figure 3): counts over {} items, {} paths, {} valid hops",
@@ -223,6 +224,7 @@ pub fn OperaProcessAnalysis(
                     {line("hops per path", d.hops.into_iter().map(|(k, v)| (k.to_string(), v)).collect())}
                 </tbody>
             </table>
+            </div>
             <p data-testid="mmopera-above" data-path-r=a.path_r.to_string() data-path-d=a.path_d.to_string()>
                 {format!(
                     "Above 0.75 (the paper's \"scoring above 75%\"): of {} paths (mean of their hops) R {}, D {}, K {}; of the hops R {}, D {}.",
