@@ -60,7 +60,7 @@ if (HAVE_DATA) {
   }
   process.env.COGLAB_DIST = site;
 }
-const { start, newPage, App } = await import('./support.mjs');
+const { start, newPage, App, SHOTS } = await import('./support.mjs');
 
 let env;
 before(async () => { if (HAVE_DATA) env = await start(); });
@@ -244,6 +244,9 @@ test('a submission for a published model is checked against its row', { skip }, 
   assert.match(await check.innerText(), /all 100 verdicts are the same/);
   assert.match(await check.innerText(), /rank 1 of 1 published rows/);
   await app.screenshot('publish-submission');
+  await page.setViewportSize({ width: 390, height: 800 });
+  await check.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(SHOTS, 'publish-submission-phone.png') });
   // Forgetting the visitor's files removes their rows, not the published ones (session 10:
   // it cleared every row, the published ones included, until a reload).
   await page.getByTestId('lb-forget').click();
@@ -298,7 +301,16 @@ test('the static boards are there without JavaScript', { skip }, async () => {
   assert.match(await ex.innerText(), /33\.00/);
   // The paper's rows, with their source.
   assert.ok(await mmiq.locator('tr[data-source=reported]').count() >= 12);
+  await page.screenshot({ path: join(SHOTS, 'publish-nojs.png'), fullPage: true });
   await context.close();
+  // At phone width, dark: the static tables scroll in their boxes, the page does not.
+  const phone = await newPage(env.browser, { javaScriptEnabled: false, viewport: { width: 390, height: 800 }, colorScheme: 'dark' });
+  await phone.page.goto(`${env.base}/leaderboard/`);
+  await phone.page.getByTestId('static-board-mmiq').waitFor();
+  await phone.page.screenshot({ path: join(SHOTS, 'publish-nojs-phone-dark.png') });
+  const width = await phone.page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `the page without JavaScript is ${width} px wide at 390`);
+  await phone.context.close();
 });
 
 test('a board is visible on Fast 3G from an empty cache (time printed; target 1.5 s)', { skip }, async () => {
