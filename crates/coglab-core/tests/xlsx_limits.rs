@@ -1,13 +1,15 @@
 //! Hostile workbooks (issue #27, defect 1): `mmiq::xlsx` refuses a workbook whose members
 //! inflate, or whose cells expand, past its limit, and the memory it takes meanwhile stays
 //! bounded. The workbooks are built here byte by byte (a small ZIP writer and a fixed-Huffman
-//! DEFLATE writer, so a run of one byte compresses about 159 to 1), and this test binary counts
-//! every allocation (a counting global allocator) to measure the peak.
+//! DEFLATE writer, so a run of one byte compresses about 159 to 1), and the integration test
+//! binary counts allocations (a counting global allocator) to measure the peak: per thread,
+//! while a measurement is armed on it, since the other modules' tests run on other threads of
+//! the same process.
 
 use coglab_core::mmiq::xlsx::{first_sheet_rows, Limit, LimitBy, XlsxError, FLOOR};
 use coglab_core::mmiq::Predictions;
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::cell::Cell;
 use std::sync::Mutex;
 
 // ---------------------------------------------------------------------------------------------
@@ -15,8 +17,27 @@ use std::sync::Mutex;
 
 struct Counting;
 
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    /// Whether this thread's allocations are being counted.
+    static ARMED: Cell<bool> = const { Cell::new(false) };
+    /// Bytes allocated and not freed on this thread since it was armed.
+    static LIVE: Cell<isize> = const { Cell::new(0) };
+    /// The most of `LIVE` since it was armed.
+    static PEAK: Cell<isize> = const { Cell::new(0) };
+}
+
+/// Adds `delta` bytes to this thread's count when it is armed (never allocates; a thread
+/// being torn down is not counted).
+fn count(delta: isize) {
+    let armed = ARMED.try_with(Cell::get).unwrap_or(false);
+    if armed {
+        let _ = LIVE.try_with(|l| {
+            let now = l.get() + delta;
+            l.set(now);
+            let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
+        });
+    }
+}
 
 // SAFETY: every call is forwarded to `System` with the same arguments; the counters are only
 // bookkeeping.
@@ -24,25 +45,18 @@ unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let p = System.alloc(layout);
         if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
-            PEAK.fetch_max(now, Relaxed);
+            count(layout.size() as isize);
         }
         p
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         System.dealloc(ptr, layout);
-        LIVE.fetch_sub(layout.size(), Relaxed);
+        count(-(layout.size() as isize));
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let p = System.realloc(ptr, layout, new_size);
         if !p.is_null() {
-            if new_size >= layout.size() {
-                let now =
-                    LIVE.fetch_add(new_size - layout.size(), Relaxed) + new_size - layout.size();
-                PEAK.fetch_max(now, Relaxed);
-            } else {
-                LIVE.fetch_sub(layout.size() - new_size, Relaxed);
-            }
+            count(new_size as isize - layout.size() as isize);
         }
         p
     }
@@ -51,21 +65,37 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// One test at a time: the counters are for the whole process, so a test building its input
-/// while another measures would count in the other's peak. Every test holds this throughout.
+#[test]
+fn the_counter_sees_this_threads_allocations() {
+    let _g = serial();
+    // 3 MiB allocated and held at once, then freed: a peak of at least 3 MiB, and none of the
+    // other threads' allocations (tests of other modules run beside this one) counted here.
+    let (len, peak) = peak_during(|| {
+        let v = vec![1u8; 3 << 20];
+        std::hint::black_box(&v).len()
+    });
+    assert_eq!(len, 3 << 20);
+    assert!((3 << 20..(3 << 20) + 4096).contains(&peak), "peak {peak}");
+}
+
+/// One test of this module at a time (the counters are per thread, so this only keeps the
+/// measured reads of the hostile workbooks apart in time, as they were when the module was its
+/// own test binary).
 static SERIAL: Mutex<()> = Mutex::new(());
 
 fn serial() -> std::sync::MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Runs `f` and returns its result and the most bytes allocated at once during it, beyond what
-/// was allocated before (the caller holds [`serial`]).
+/// Runs `f` on this thread and returns its result and the most bytes it had allocated at once
+/// during it (beyond what was allocated before; `f` reads on this thread).
 fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let base = LIVE.load(Relaxed);
-    PEAK.store(base, Relaxed);
+    LIVE.with(|l| l.set(0));
+    PEAK.with(|p| p.set(0));
+    ARMED.with(|a| a.set(true));
     let out = f();
-    (out, PEAK.load(Relaxed).saturating_sub(base))
+    ARMED.with(|a| a.set(false));
+    (out, PEAK.with(Cell::get).max(0) as usize)
 }
 
 const MIB: usize = 1 << 20;
