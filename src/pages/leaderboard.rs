@@ -581,21 +581,32 @@ fn submissions(ws: Workspace) -> Vec<Submission> {
         return Vec::new();
     }
     let mut out = Vec::new();
-    ws.mmiq.with(|rows| {
+    // A dropped row against the published row of its model name, ranked among all published.
+    let mut pair_up = |bench: &'static str, rows: Vec<(u64, String)>| {
         let board: Vec<u64> = rows
             .iter()
-            .filter(|r| published.contains(&r.id))
-            .map(|r| r.id)
+            .map(|r| r.0)
+            .filter(|id| published.contains(id))
             .collect();
-        for r in rows.iter().filter(|r| !published.contains(&r.id)) {
+        for (id, model) in rows.iter().filter(|r| !published.contains(&r.0)) {
             if let Some(p) = rows
                 .iter()
-                .find(|p| published.contains(&p.id) && p.model == r.model)
+                .find(|p| published.contains(&p.0) && p.1 == *model)
             {
-                out.push(("MM-IQ", r.model.clone(), p.id, r.id, board.clone()));
+                out.push((bench, model.clone(), p.0, *id, board.clone()));
             }
         }
-    });
+    };
+    pair_up(
+        "MM-IQ",
+        ws.mmiq
+            .with(|rows| rows.iter().map(|r| (r.id, r.model.clone())).collect()),
+    );
+    pair_up(
+        "MM-OPERA",
+        ws.mmopera
+            .with(|rows| rows.iter().map(|r| (r.id, r.model.clone())).collect()),
+    );
     ws.kiva.with(|rows| {
         for r in rows.iter().filter(|r| !published.contains(&r.id)) {
             let variant = r.report.variant;
@@ -608,21 +619,6 @@ fn submissions(ws: Workspace) -> Vec<Submission> {
                 published.contains(&p.id) && p.model == r.model && p.report.variant == variant
             }) {
                 out.push((variant.name(), r.model.clone(), p.id, r.id, board));
-            }
-        }
-    });
-    ws.mmopera.with(|rows| {
-        let board: Vec<u64> = rows
-            .iter()
-            .filter(|r| published.contains(&r.id))
-            .map(|r| r.id)
-            .collect();
-        for r in rows.iter().filter(|r| !published.contains(&r.id)) {
-            if let Some(p) = rows
-                .iter()
-                .find(|p| published.contains(&p.id) && p.model == r.model)
-            {
-                out.push(("MM-OPERA", r.model.clone(), p.id, r.id, board.clone()));
             }
         }
     });

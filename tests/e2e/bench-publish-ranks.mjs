@@ -22,7 +22,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, newPage, ROOT } from './support.mjs';
+import { start, newPage, ROOT, writeScaleBoard, publishedSite } from './support.mjs';
 import { serve } from './server.mjs';
 
 const RUNS = Number(process.argv[2] ?? 3);
@@ -36,45 +36,12 @@ function cli(args) {
       { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28 });
 }
 
-/** The leaderboard folder of publish.test.mjs's scale test. */
-function writeBoard(dir) {
-  const runs = join(dir, 'runs');
-  mkdirSync(runs, { recursive: true });
-  let seed = 0x9e3779b9;
-  const rnd = () => { seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0; return seed / 2 ** 32; };
-  const cats = [['Logical Operation', 393], ['Mathematical', 936], ['2D-Geometry', 365], ['3D-Geometry', 398],
-    ['Visual Instruction', 47], ['Temporal Movement', 415], ['Spatial Relationship', 118], ['Concrete Object', 38]];
-  const L = ['A', 'B', 'C', 'D'];
-  const key = [];
-  for (const [c, n] of cats) for (let i = 0; i < n; i++) key.push({ category: c, data_id: key.length, answer: L[Math.floor(rnd() * 4)] });
-  writeFileSync(join(dir, 'key.jsonl'), key.map((k) => JSON.stringify(k)).join('\n') + '\n');
-  let manifest = '[keys]\nmmiq = "key.jsonl"\n';
-  for (let m = 0; m < MODELS; m++) {
-    const p = 0.25 + (m % 36) / 100;
-    const lines = key.map((k) => JSON.stringify({ data_id: k.data_id, parsed_pred: rnd() < p ? k.answer : L[Math.floor(rnd() * 4)] }));
-    writeFileSync(join(runs, `m${m}.jsonl`), lines.join('\n') + '\n');
-    manifest += `\n[[model]]\nname = "Model-${String(m).padStart(3, '0')}"\n[[model.run]]\nbenchmark = "mmiq"\nfiles = ["runs/m${m}.jsonl"]\n`;
-  }
-  writeFileSync(join(dir, 'leaderboard.toml'), manifest);
-}
-
-/** A copy of dist/ with `bundle` in it, as the build's post_build steps make it. */
-function site(dir, bundle) {
-  const dist = join(dir, 'dist');
-  cpSync(SRC_DIST, dist, { recursive: true });
-  const env = { ...process.env, COGLAB_PUBLISHED_SRC: bundle };
-  for (const step of [['published.py', 'copy'], ['static-routes.py'], ['published.py', 'inline'], ['sw-precache.py']]) {
-    execFileSync('python3', [join(ROOT, 'scripts', step[0]), ...step.slice(1), dist], { env });
-  }
-  return dist;
-}
-
 const median = (v) => { const s = [...v].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
 const work = mkdtempSync(join(tmpdir(), 'coglab-bench-publish-ranks-'));
 const board = join(work, 'board');
 mkdirSync(board);
-writeBoard(board);
+writeScaleBoard(board, MODELS);
 const withRanks = join(work, 'with-ranks');
 cli(['publish', board, '--out', withRanks]);
 // The same bundle without its rank files: the worker's path before them.
@@ -84,7 +51,7 @@ const index = JSON.parse(readFileSync(join(chunksOnly, 'index.json'), 'utf8'));
 for (const r of index.ranks ?? []) rmSync(join(chunksOnly, r.path));
 delete index.ranks;
 writeFileSync(join(chunksOnly, 'index.json'), JSON.stringify(index));
-const modes = [['rank file', site(join(work, 'a'), withRanks)], ['chunks', site(join(work, 'b'), chunksOnly)]];
+const modes = [['rank file', publishedSite(SRC_DIST, join(work, 'a'), withRanks)], ['chunks', publishedSite(SRC_DIST, join(work, 'b'), chunksOnly)]];
 
 const env = await start();
 const summary = {};

@@ -60,7 +60,7 @@ if (HAVE_DATA) {
   }
   process.env.COGLAB_DIST = site;
 }
-const { start, newPage, App, SHOTS } = await import('./support.mjs');
+const { start, newPage, App, SHOTS, writeScaleBoard, publishedSite } = await import('./support.mjs');
 
 let env;
 before(async () => { if (HAVE_DATA) env = await start(); });
@@ -339,35 +339,12 @@ test('a board is visible on Fast 3G from an empty cache (time printed; target 1.
 // event on localhost is printed: target 1 s), and opening one model's items fetches at most 50 KB (its chunk and the
 // key chunk, as the server sends them, gzipped).
 test('300 published models: all rows shown (time printed; target 1 s), ranked from one file, one model\'s items ≤ 50 KB', { skip }, async () => {
-  const { writeFileSync } = await import('node:fs');
   const { serve } = await import('./server.mjs');
   const dir = join(work, 'scale');
-  const runs = join(dir, 'runs');
-  mkdirSync(runs, { recursive: true });
-  let seed = 0x9e3779b9;
-  const rnd = () => { seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0; return seed / 2 ** 32; };
-  const cats = [['Logical Operation', 393], ['Mathematical', 936], ['2D-Geometry', 365], ['3D-Geometry', 398],
-    ['Visual Instruction', 47], ['Temporal Movement', 415], ['Spatial Relationship', 118], ['Concrete Object', 38]];
-  const L = ['A', 'B', 'C', 'D'];
-  const key = [];
-  for (const [c, n] of cats) for (let i = 0; i < n; i++) key.push({ category: c, data_id: key.length, answer: L[Math.floor(rnd() * 4)] });
-  writeFileSync(join(dir, 'key.jsonl'), key.map((k) => JSON.stringify(k)).join('\n') + '\n');
-  let manifest = '[keys]\nmmiq = "key.jsonl"\n';
-  for (let m = 0; m < 300; m++) {
-    const p = 0.25 + (m % 36) / 100;
-    const lines = key.map((k) => JSON.stringify({ data_id: k.data_id, parsed_pred: rnd() < p ? k.answer : L[Math.floor(rnd() * 4)] }));
-    writeFileSync(join(runs, `m${m}.jsonl`), lines.join('\n') + '\n');
-    manifest += `\n[[model]]\nname = "Model-${String(m).padStart(3, '0')}"\n[[model.run]]\nbenchmark = "mmiq"\nfiles = ["runs/m${m}.jsonl"]\n`;
-  }
-  writeFileSync(join(dir, 'leaderboard.toml'), manifest);
+  writeScaleBoard(dir, 300);
   const out = join(dir, 'published');
   cliText(['publish', dir, '--out', out]);
-  const dist = join(dir, 'dist');
-  cpSync(SRC_DIST, dist, { recursive: true });
-  const env2 = { ...process.env, COGLAB_PUBLISHED_SRC: out };
-  for (const step of [['published.py', 'copy'], ['static-routes.py'], ['published.py', 'inline'], ['sw-precache.py']]) {
-    execFileSync('python3', [join(ROOT, 'scripts', step[0]), ...step.slice(1), dist], { env: env2 });
-  }
+  const dist = publishedSite(SRC_DIST, dir, out);
   const server = await serve(dist);
   try {
     const { page, context, errors } = await newPage(env.browser);

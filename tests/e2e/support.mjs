@@ -2,6 +2,7 @@
 // server for dist/, page objects, and a guard that fails a test on any console or page error.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
@@ -164,4 +165,42 @@ export function parseCsv(text) {
   }
   if (field !== '' || row.length) { row.push(field); rows.push(row); }
   return rows;
+}
+
+/**
+ * Writes the leaderboard folder of the publishing scale test into `dir`: a key with the real
+ * MM-IQ key's category counts (2,710 items) and `models` prediction files from a fixed-seed
+ * generator (model m right with probability 0.25 + (m mod 36) / 100), with its manifest.
+ */
+export function writeScaleBoard(dir, models = 300) {
+  const runs = join(dir, 'runs');
+  mkdirSync(runs, { recursive: true });
+  let seed = 0x9e3779b9;
+  const rnd = () => { seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0; return seed / 2 ** 32; };
+  const cats = [['Logical Operation', 393], ['Mathematical', 936], ['2D-Geometry', 365], ['3D-Geometry', 398],
+    ['Visual Instruction', 47], ['Temporal Movement', 415], ['Spatial Relationship', 118], ['Concrete Object', 38]];
+  const L = ['A', 'B', 'C', 'D'];
+  const key = [];
+  for (const [c, n] of cats) for (let i = 0; i < n; i++) key.push({ category: c, data_id: key.length, answer: L[Math.floor(rnd() * 4)] });
+  writeFileSync(join(dir, 'key.jsonl'), key.map((k) => JSON.stringify(k)).join('\n') + '\n');
+  let manifest = '[keys]\nmmiq = "key.jsonl"\n';
+  for (let m = 0; m < models; m++) {
+    const p = 0.25 + (m % 36) / 100;
+    const lines = key.map((k) => JSON.stringify({ data_id: k.data_id, parsed_pred: rnd() < p ? k.answer : L[Math.floor(rnd() * 4)] }));
+    writeFileSync(join(runs, `m${m}.jsonl`), lines.join('\n') + '\n');
+    manifest += `\n[[model]]\nname = "Model-${String(m).padStart(3, '0')}"\n[[model.run]]\nbenchmark = "mmiq"\nfiles = ["runs/m${m}.jsonl"]\n`;
+  }
+  writeFileSync(join(dir, 'leaderboard.toml'), manifest);
+}
+
+/** A copy of `srcDist` in `dir/dist` with the published `bundle` in it, as the build's
+ * post_build steps make it; returns its path. */
+export function publishedSite(srcDist, dir, bundle) {
+  const dist = join(dir, 'dist');
+  cpSync(srcDist, dist, { recursive: true });
+  const env = { ...process.env, COGLAB_PUBLISHED_SRC: bundle };
+  for (const step of [['published.py', 'copy'], ['static-routes.py'], ['published.py', 'inline'], ['sw-precache.py']]) {
+    execFileSync('python3', [join(ROOT, 'scripts', step[0]), ...step.slice(1), dist], { env });
+  }
+  return dist;
 }
