@@ -1,6 +1,8 @@
 //! `coglab score kiva`: model-run CSVs (folders searched recursively for `*.csv`) and/or the
-//! adults' file in, KiVA's report out.
+//! adults' file in, KiVA's report out; or a KiVA challenge result with its annotations
+//! ([`score_any`], [`challenge`]).
 
+use coglab_core::harness::kiva_challenge::ChallengeReport;
 use coglab_core::kiva::{
     rt_error_correlation, score_human, score_model_with, HumanData, KivaReport, NullAnswers,
     Source as KivaSource,
@@ -111,4 +113,102 @@ pub fn score(
         coverage,
         skipped_links,
     })
+}
+
+/// A file's name (its path, or the bytes' name) and content.
+type Named = (String, Vec<u8>);
+
+/// The KiVA challenge's files among `paths` (issue 24): `Some((annotations, results))` when
+/// every path is a file and they are one annotation JSON and one result file (JSON or CSV),
+/// in any order, as [`coglab_core::harness::detect`] tells them; `None` when no path is a
+/// challenge file (the paths are KiVA runs). Bytes count as files.
+///
+/// # Errors
+/// [`RunError::Usage`] when challenge files come with other files, or not as one annotation
+/// file and one result file; [`RunError::Input`] for a file that cannot be read.
+pub fn challenge_files(paths: &[Source]) -> Result<Option<(Named, Named)>, RunError> {
+    use coglab_core::harness::{detect, HarnessFormat};
+    let mut ann = Vec::new();
+    let mut res = Vec::new();
+    let mut other = 0;
+    for p in paths {
+        if let Source::Path(path) = p {
+            if !std::path::Path::new(path).is_file() {
+                other += 1;
+                continue;
+            }
+        }
+        let (label, bytes) = (p.label().to_string(), p.read()?);
+        match detect(&label, &bytes) {
+            Some(HarnessFormat::KivaAnnotations) => ann.push((label, bytes)),
+            Some(HarnessFormat::KivaResults) => res.push((label, bytes)),
+            _ => other += 1,
+        }
+    }
+    if ann.is_empty() && res.is_empty() {
+        return Ok(None);
+    }
+    if ann.len() != 1 || res.len() != 1 || other > 0 {
+        return Err(RunError::Usage(format!(
+            "a KiVA challenge result is scored with its annotations: give one annotation JSON and \
+             one result file (found {} annotation, {} result and {other} other files)",
+            ann.len(),
+            res.len()
+        )));
+    }
+    Ok(ann.pop().zip(res.pop()))
+}
+
+/// `coglab score kiva ANNOTATIONS.json RESULTS.{json,csv} [--trials]`: a KiVA challenge result
+/// scored against its annotations ([`coglab_core::harness::kiva_challenge::score`], the
+/// function the web app's worker calls), or `None` when `paths` hold no challenge file.
+/// Without `trials` the per-trial rows are left out.
+///
+/// # Errors
+/// As [`challenge_files`], and the challenge reader's located error.
+pub fn challenge(paths: &[Source], trials: bool) -> Result<Option<ChallengeReport>, RunError> {
+    let Some(((ap, ab), (rp, rb))) = challenge_files(paths)? else {
+        return Ok(None);
+    };
+    let mut report = coglab_core::harness::kiva_challenge::score((&ap, &ab), (&rp, &rb))?;
+    if !trials {
+        report.items.clear();
+    }
+    Ok(Some(report))
+}
+
+/// The result of `coglab score kiva` on any of its inputs. Serializes as its `--json` output.
+#[derive(Debug)]
+pub enum KivaOutput {
+    /// Model runs and/or people's data ([`score`]).
+    Runs(Box<KivaScore>),
+    /// A KiVA challenge result ([`challenge`]).
+    Challenge(Box<ChallengeReport>),
+}
+
+impl Serialize for KivaOutput {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            KivaOutput::Runs(r) => r.serialize(s),
+            KivaOutput::Challenge(c) => c.serialize(s),
+        }
+    }
+}
+
+/// `coglab score kiva PATH...`: a KiVA challenge result with its annotations when `paths` are
+/// those two files ([`challenge`]; `human` and `null` are not used), else runs and people's
+/// data ([`score`]).
+///
+/// # Errors
+/// As [`challenge`] and [`score`].
+pub fn score_any(
+    paths: &[Source],
+    human: Option<&Source>,
+    trials: bool,
+    null: NullAnswers,
+) -> Result<KivaOutput, RunError> {
+    if let Some(report) = challenge(paths, trials)? {
+        return Ok(KivaOutput::Challenge(Box::new(report)));
+    }
+    score(paths, human, trials, null).map(|r| KivaOutput::Runs(Box::new(r)))
 }

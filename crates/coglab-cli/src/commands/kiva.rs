@@ -8,70 +8,28 @@ use crate::cli::ScoreKivaArgs;
 use coglab_core::kiva::{KivaReport, Source, StageStats};
 use coglab_core::stats::describe::MeanSe;
 use coglab_core::stats::p_phrase;
+use coglab_run::kiva::KivaOutput;
 use coglab_run::Source as Input;
-
-/// A file's path and bytes.
-type Named = (String, Vec<u8>);
-
-/// The KiVA challenge's files among `paths` (issue 24): `Some((annotations, results))` when
-/// every path is a file and they are one annotation JSON and one result file (JSON or CSV),
-/// in any order, as [`coglab_core::harness::detect`] tells them; `None` when no path is a
-/// challenge file (the paths are KiVA runs).
-///
-/// # Errors
-/// A usage error when challenge files come with other files, or not as one annotation file
-/// and one result file.
-fn challenge_files(paths: &[String]) -> Result<Option<(Named, Named)>, CliError> {
-    use coglab_core::harness::{detect, HarnessFormat};
-    let mut ann = Vec::new();
-    let mut res = Vec::new();
-    let mut other = 0;
-    for p in paths {
-        if !std::path::Path::new(p).is_file() {
-            other += 1;
-            continue;
-        }
-        let bytes = coglab_run::read_bytes(p)?;
-        match detect(p, &bytes) {
-            Some(HarnessFormat::KivaAnnotations) => ann.push((p.clone(), bytes)),
-            Some(HarnessFormat::KivaResults) => res.push((p.clone(), bytes)),
-            _ => other += 1,
-        }
-    }
-    if ann.is_empty() && res.is_empty() {
-        return Ok(None);
-    }
-    if ann.len() != 1 || res.len() != 1 || other > 0 {
-        return Err(CliError::Usage(format!(
-            "a KiVA challenge result is scored with its annotations: give one annotation JSON and \
-             one result file (found {} annotation, {} result and {other} other files)",
-            ann.len(),
-            res.len()
-        )));
-    }
-    Ok(ann.pop().zip(res.pop()))
-}
 
 /// `coglab score kiva PATH... [--json] [--human HUMAN_CSV] [--trials]`, or
 /// `coglab score kiva ANNOTATIONS.json RESULTS.{json,csv}` for a KiVA challenge result
-/// ([`coglab_core::harness::kiva_challenge::score`], the function the web app's worker calls).
+/// (`coglab_run::kiva::score_any`, shared with the Python package; it calls
+/// [`coglab_core::harness::kiva_challenge::score`], the function the web app's worker calls).
 pub fn score(a: &ScoreKivaArgs) -> Result<(), CliError> {
-    if let Some(((ap, ab), (rp, rb))) = challenge_files(&a.paths)? {
-        let mut report = coglab_core::harness::kiva_challenge::score((&ap, &ab), (&rp, &rb))?;
-        if !a.trials {
-            report.items.clear();
-        }
-        return if a.json {
-            print_json(&report)
-        } else {
-            let mut out = String::new();
-            print_challenge(&mut out, &report);
-            emit(&out)
-        };
-    }
     let paths: Vec<Input> = a.paths.iter().map(Input::path).collect();
     let human = a.human.as_ref().map(Input::path);
-    let scored = coglab_run::kiva::score(&paths, human.as_ref(), a.trials, a.null)?;
+    let scored = match coglab_run::kiva::score_any(&paths, human.as_ref(), a.trials, a.null)? {
+        KivaOutput::Challenge(report) => {
+            return if a.json {
+                print_json(&report)
+            } else {
+                let mut out = String::new();
+                print_challenge(&mut out, &report);
+                emit(&out)
+            };
+        }
+        KivaOutput::Runs(scored) => scored,
+    };
     for link in &scored.skipped_links {
         eprintln!(
             "coglab: note: skipped {}: a folder already read (a link loop or a second link)",
