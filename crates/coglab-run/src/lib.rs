@@ -8,13 +8,14 @@
 //!
 //! Modules: [`mmiq`] (`score mmiq`), [`kiva`] (`score kiva`), [`mmopera`] (`score mmopera`),
 //! [`sem`] (`sem`, `describe`), [`rank`] (`rank`), [`items`] (`items`), [`publish`]
-//! (`publish`, `verify`). Errors are
+//! (`publish`, `verify`), [`export`] (`export eee`). Errors are
 //! [`RunError`]: a usage error, or bad input with its location split into fields
 //! ([`Located`]: file, line or record, field, expected, found).
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod error;
+pub mod export;
 pub mod items;
 pub mod kiva;
 pub mod mmiq;
