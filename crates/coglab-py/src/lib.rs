@@ -208,8 +208,11 @@ fn count(
 /// --json` (with `items=True`, as `--items`: one row per item).
 ///
 /// `answers` and `predictions` are each a path (`str` or `os.PathLike`), `bytes`, or a
-/// `(name, bytes)` tuple. Returns the CLI's JSON as a dict. Raises `coglab.InputError` for a
-/// file that cannot be read or parsed.
+/// `(name, bytes)` tuple. The predictions may be MM-IQ's JSONL, a VLMEvalKit table or
+/// `_acc.csv`, or another harness's file: lmms-eval samples JSONL (or its `results.json`
+/// summary), an Inspect log (`.eval` or `.json`), Every Eval Ever instance records (JSONL) or an
+/// aggregate record (JSON); the format is told from the name and the first bytes. Returns the
+/// CLI's JSON as a dict. Raises `coglab.InputError` for a file that cannot be read or parsed.
 #[pyfunction]
 #[pyo3(signature = (answers, predictions, *, items = false))]
 fn score_mmiq<'py>(
@@ -229,13 +232,16 @@ fn score_mmiq<'py>(
     })
 }
 
-/// Score KiVA model runs and/or the adults' data, as `coglab score kiva PATH... --json`.
+/// Score KiVA model runs and/or the adults' data, or a KiVA challenge result, as
+/// `coglab score kiva PATH... --json`.
 ///
 /// `paths`: one path or a list of them (CSV files, or folders searched recursively for
-/// `*.csv`), or bytes / `(name, bytes)` tuples (the name is the path, whose folder
-/// `output_<Domain>` names the domain). `human`: the adults' `human_adults_KiVA.csv`.
-/// `trials=True` keeps one row per trial (`--trials`). `null`: `"wrong"` (default, the KiVA
-/// repository's rule) or `"missing"` (`--null`).
+/// `*.csv`; a jsPsych export, CSV or JSON, is read as one person's run), or bytes /
+/// `(name, bytes)` tuples (the name is the path, whose folder `output_<Domain>` names the
+/// domain). A KiVA challenge annotation JSON with its result file (JSON or CSV), in any order,
+/// is scored as the challenge (`human` and `null` are not used). `human`: the adults'
+/// `human_adults_KiVA.csv`. `trials=True` keeps one row per trial (`--trials`). `null`:
+/// `"wrong"` (default, the KiVA repository's rule) or `"missing"` (`--null`).
 #[pyfunction]
 #[pyo3(signature = (paths, *, human = None, trials = false, null = "wrong"))]
 fn score_kiva<'py>(
@@ -254,7 +260,7 @@ fn score_kiva<'py>(
         )
     })?;
     run(py, move || {
-        coglab_run::kiva::score(&paths, human.as_ref(), trials, null)
+        coglab_run::kiva::score_any(&paths, human.as_ref(), trials, null)
     })
 }
 
@@ -596,6 +602,117 @@ fn items<'py>(
     run(py, move || coglab_run::items::items(&request))
 }
 
+/// Score sets and write them as Every Eval Ever 0.2.1 records, as `coglab export eee
+/// --answers KEY SCORED... [--out DIR]` (MM-IQ) or `coglab export eee --kiva RUN... [--out
+/// DIR]` (KiVA).
+///
+/// MM-IQ (`answers=KEY`): each of `scored` (one input or a list: any predictions or harness
+/// file `score_mmiq` takes, except a summary) is one set. KiVA (`kiva=True`, no `answers`): the
+/// inputs are one run's CSV files or folders, or one person's data, scored as `score_kiva`
+/// scores them, and make one set. `model` names the model (one set only; default: named by the
+/// file, else guessed from its path); `timestamp` is the `retrieved_timestamp` written (Unix
+/// seconds; default: now). With `out`, each set is also written as the CLI writes it:
+/// `out/<model>/<stem>.json` (aggregate) and `.jsonl` (instances), byte for byte the same.
+///
+/// Returns one dict per set: `benchmark` (`"mmiq"` or `"kiva"`), `file` (the input), `model`,
+/// `evaluation_id`, `count` (items or trials scored), `aggregate` (the aggregate record),
+/// `instances` (the instance records, a list), and `paths` (`{"aggregate": ..., "instances":
+/// ...}` with `out`, else `None`).
+#[pyfunction]
+#[pyo3(signature = (scored, *, answers = None, kiva = false, out = None, model = None,
+    timestamp = None))]
+fn export_eee<'py>(
+    py: Python<'py>,
+    scored: &Bound<'py, PyAny>,
+    answers: Option<&Bound<'py, PyAny>>,
+    kiva: bool,
+    out: Option<&Bound<'py, PyAny>>,
+    model: Option<String>,
+    timestamp: Option<u64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    use coglab_run::export::{EeeBench, EeeRequest};
+    let answers = opt_source(answers)?;
+    match (&answers, kiva) {
+        (Some(_), true) => {
+            return Err(usage(
+                py,
+                "export_eee: answers is for MM-IQ and kiva for KiVA; give one",
+            ))
+        }
+        (None, false) => {
+            return Err(usage(
+                py,
+                "export_eee: give answers=KEY (MM-IQ) or kiva=True (a KiVA run)",
+            ))
+        }
+        _ => {}
+    }
+    let out = match out {
+        Some(o) if !o.is_none() => {
+            let path = py.import("os")?.call_method1("fsdecode", (o,))?;
+            Some(std::path::PathBuf::from(path.extract::<String>()?))
+        }
+        _ => None,
+    };
+    let request = EeeRequest {
+        answers,
+        scored: sources(scored)?,
+        model,
+        timestamp: timestamp.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs())
+        }),
+    };
+    let sets = py
+        .detach(|| {
+            let mut sets = Vec::new();
+            coglab_run::export::eee(&request, |set| {
+                let paths = match &out {
+                    Some(dir) => Some(coglab_run::export::write_set(dir, &set)?),
+                    None => None,
+                };
+                sets.push((set, paths));
+                Ok(())
+            })
+            .map(|()| sets)
+        })
+        .map_err(|e| raise(py, e))?;
+    // The records are parsed by Python's `json` (serde_json's default float parsing may be one
+    // unit in the last place off, and the records must equal the files read back).
+    let loads = py.import("json")?.getattr("loads")?;
+    let list = PyList::empty(py);
+    for (set, paths) in sets {
+        let dict = PyDict::new(py);
+        let bench = match set.bench {
+            EeeBench::Mmiq => "mmiq",
+            EeeBench::Kiva => "kiva",
+        };
+        dict.set_item("benchmark", bench)?;
+        dict.set_item("file", &set.source)?;
+        dict.set_item("model", &set.model)?;
+        dict.set_item("evaluation_id", &set.records.evaluation_id)?;
+        dict.set_item("count", set.count)?;
+        dict.set_item("aggregate", loads.call1((&set.records.aggregate,))?)?;
+        let instances = PyList::empty(py);
+        for line in set.records.instances.lines() {
+            instances.append(loads.call1((line,))?)?;
+        }
+        dict.set_item("instances", instances)?;
+        match paths {
+            Some((aggregate, instances)) => {
+                let p = PyDict::new(py);
+                p.set_item("aggregate", aggregate.to_string_lossy())?;
+                p.set_item("instances", instances.to_string_lossy())?;
+                dict.set_item("paths", p)?;
+            }
+            None => dict.set_item("paths", py.None())?,
+        }
+        list.append(dict)?;
+    }
+    Ok(list.into_any())
+}
+
 /// The native part of the `coglab` package (import `coglab`, not this module).
 #[pymodule]
 #[pyo3(name = "_native")]
@@ -607,6 +724,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(rank, m)?)?;
     m.add_function(wrap_pyfunction!(items, m)?)?;
+    m.add_function(wrap_pyfunction!(export_eee, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

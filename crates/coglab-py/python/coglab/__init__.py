@@ -9,6 +9,13 @@ returns a plain dict with the same fields as the matching command's ``--json`` o
 - ``sem(spec, data)`` and ``describe(data)``       ``coglab sem`` / ``coglab describe``
 - ``rank(bench, files, ...)``                      ``coglab rank``
 - ``items(inputs, ...)``                           ``coglab items``
+- ``export_eee(scored, answers=KEY or kiva=True, out=None)``  ``coglab export eee``
+
+``score_mmiq`` also reads other harnesses' files (lmms-eval samples and ``results.json``,
+Inspect ``.eval`` / ``.json`` logs, VLMEvalKit tables, Every Eval Ever records), and
+``score_kiva`` jsPsych exports and KiVA challenge results with their annotations.
+``export_eee`` returns each scored set's Every Eval Ever records as Python data and, with
+``out=DIR``, writes them as the CLI does.
 
 Inputs are paths (``str`` or ``os.PathLike``), ``bytes`` (named ``<bytes>`` in messages), or
 ``(name, bytes)`` tuples. The GIL is released while files are read, parsed and scored, so
@@ -28,6 +35,7 @@ from ._errors import CoglabError, InputError, UsageError
 from ._native import (
     __version__,
     describe,
+    export_eee,
     items,
     rank,
     score_kiva,
@@ -41,6 +49,7 @@ __all__ = [
     "InputError",
     "UsageError",
     "describe",
+    "export_eee",
     "items",
     "rank",
     "score_kiva",

@@ -1,7 +1,7 @@
 """Type stubs of coglab's native module (re-exported by ``coglab``)."""
 
 import os
-from typing import Any, Dict, Iterable, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 Content = Union[bytes, bytearray, memoryview]
 #: A path, content named ``<bytes>``, or ``(name, content)``.
@@ -12,10 +12,32 @@ Result = Dict[str, Any]
 __version__: str
 
 def score_mmiq(answers: Input, predictions: Input, *, items: bool = ...) -> Result:
-    """MM-IQ accuracy by category, as ``coglab score mmiq --answers KEY PRED --json``."""
+    """MM-IQ accuracy by category, as ``coglab score mmiq --answers KEY PRED --json``.
 
-def score_kiva(paths: Inputs, *, human: Optional[Input] = ..., trials: bool = ...) -> Result:
-    """KiVA scores, as ``coglab score kiva PATH... --json``."""
+    ``predictions``: MM-IQ JSONL, a VLMEvalKit table or ``_acc.csv``, an lmms-eval samples JSONL
+    or ``results.json``, an Inspect log (``.eval`` or ``.json``), or Every Eval Ever instance
+    records (JSONL) or an aggregate record (JSON); told from the name and the first bytes."""
+
+def score_kiva(
+    paths: Inputs, *, human: Optional[Input] = ..., trials: bool = ..., null: str = ...
+) -> Result:
+    """KiVA scores, as ``coglab score kiva PATH... --json``: model-run CSVs or folders, the
+    adults' file, a jsPsych export (CSV or JSON), or a KiVA challenge annotation JSON with its
+    result file (JSON or CSV)."""
+
+def export_eee(
+    scored: Inputs,
+    *,
+    answers: Optional[Input] = ...,
+    kiva: bool = ...,
+    out: Optional[Union[str, "os.PathLike[str]"]] = ...,
+    model: Optional[str] = ...,
+    timestamp: Optional[int] = ...,
+) -> List[Result]:
+    """Every Eval Ever 0.2.1 records, as ``coglab export eee (--answers KEY | --kiva) SCORED...
+    [--out DIR]``: one dict per set (``benchmark``, ``file``, ``model``, ``evaluation_id``,
+    ``count``, ``aggregate``, ``instances``, ``paths``). With ``out``, each set is also written
+    as the CLI writes it: ``out/<model>/<stem>.json`` and ``.jsonl``, the same bytes."""
 
 def score_mmopera(
     task: str,
@@ -27,7 +49,9 @@ def score_mmopera(
     alpha: Optional[float] = ...,
     gamma: Optional[float] = ...,
     min_length: Optional[int] = ...,
+    decay: str = ...,
     paper_decay: bool = ...,
+    ica_average: str = ...,
     exclude_invalid: bool = ...,
     per_label: bool = ...,
     skip_bad_hop_items: bool = ...,
