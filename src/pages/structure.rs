@@ -25,7 +25,6 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 use crate::components::board_table::download_text;
 use crate::components::error_panel::ErrorPanel;
@@ -81,60 +80,11 @@ pub struct ExportedReport {
     pub analysis: Analysis,
 }
 
-/// What loading a saved report reads of it: the inputs (data, model, pruning and any bootstrap's
-/// resamples and seed), from which the page fits again. The fit and the bootstrap are
-/// deterministic, so the figures are those saved; the saved analysis is not read back (its
-/// JSON reader alone was 21.6 KB of the gzipped app).
-#[derive(Deserialize)]
-struct SavedInputs {
-    kind: String,
-    spec: serde_json::Value,
-    prune: bool,
-    #[serde(default)]
-    switches: SemSwitches,
-    data: DataSet,
-    #[serde(default)]
-    analysis: Option<SavedAnalysis>,
-}
-
-#[derive(Deserialize)]
-struct SavedAnalysis {
-    report: SavedSemReport,
-}
-
-#[derive(Deserialize)]
-struct SavedSemReport {
-    #[serde(default)]
-    bootstrap: Option<SavedBootstrap>,
-}
-
-#[derive(Deserialize)]
-struct SavedBootstrap {
-    resamples: u64,
-    seed: u64,
-}
-
 #[derive(Clone, Copy)]
 struct Worker(StoredValue<WorkerClient, LocalStorage>);
 
 /// Where the Structure page keeps its workspace in this browser (IndexedDB key-value store).
 const WORKSPACE_KEY: &str = "structure.workspace";
-
-/// Reads a saved report (`structure-report.json`) or the kept workspace: its inputs and its
-/// model spec, or a message naming `name`, the line and the field.
-fn parse_saved(name: &str, text: &str) -> Result<(SavedInputs, SpecDraft), String> {
-    let r: SavedInputs =
-        serde_json::from_str(text).map_err(|e| format!("{name}: line {}: {e}", e.line()))?;
-    if r.kind != "coglab-structure-report" {
-        return Err(format!(
-            "{name}: field \"kind\": expected \"coglab-structure-report\", found {:?}",
-            r.kind
-        ));
-    }
-    let d = SpecDraft::parse(&r.spec.to_string(), &format!("{name} (spec)"))
-        .map_err(|e| e.to_string())?;
-    Ok((r, d))
-}
 
 /// Fits `request` in the worker; when the worker no longer holds the matrix (a Cancel restarted
 /// it), reads `d`'s text again and fits once more, updating `data`'s handle.
@@ -314,14 +264,15 @@ fn png_button(label: &'static str, testid: &'static str, file: &'static str) -> 
     }
 }
 
-async fn read_file(input: &web_sys::HtmlInputElement) -> Option<Result<(String, String), String>> {
+/// The file picked in `input` as the worker takes it (the worker reads and parses it; the page
+/// reads no byte), or the size limit's message; `None` when nothing was picked.
+fn picked_file(input: &web_sys::HtmlInputElement) -> Option<Result<api::FileRef, String>> {
     let file = input.files()?.get(0)?;
+    input.set_value("");
     let name = file.name();
-    // The worker's file-size limit, checked before the page reads the text (a larger file
-    // would be decoded on the main thread and could take the tab down).
+    // The worker's file-size limit, said before anything is read.
     let limit = crate::worker::protocol::MAX_FILE_BYTES;
     if file.size() > limit {
-        input.set_value("");
         return Some(Err(format!(
             "{name}: {} ({:.0} bytes) is above the {} ({limit:.0} bytes) this page reads in the \
              browser. Fit it with the command line instead, which reads files of any size: \
@@ -331,15 +282,10 @@ async fn read_file(input: &web_sys::HtmlInputElement) -> Option<Result<(String, 
             crate::worker::protocol::megabytes(limit),
         )));
     }
-    let res = match JsFuture::from(file.text()).await {
-        Ok(v) => v
-            .as_string()
-            .map(|t| (name.clone(), t))
-            .ok_or_else(|| format!("{name}: not text")),
-        Err(e) => Err(format!("{name}: could not read the file: {e:?}")),
-    };
-    input.set_value("");
-    Some(res)
+    Some(Ok(api::FileRef {
+        name,
+        blob: file.into(),
+    }))
 }
 
 fn mark(name: &str) {
@@ -496,33 +442,39 @@ pub fn Structure() -> impl IntoView {
         run(None);
     });
 
-    // Applies a saved report or workspace: its matrix is read into the worker again (a saved
-    // handle belongs to an earlier worker), then its model, pruning and bootstrap settings,
-    // and the page fits it. `restoring`: the saved workspace on opening the page, which gives
-    // way to anything the user loads meanwhile.
-    let apply_saved = move |r: SavedInputs, d: SpecDraft, restoring: bool| {
+    // Reads a saved report or workspace in the worker (its matrix is read into the worker
+    // again: a saved handle belongs to an earlier worker), then applies its model, pruning and
+    // bootstrap settings, and the page fits it. `restoring`: the saved workspace on opening the
+    // page, which gives way to anything the user loads meanwhile.
+    let apply_saved = move |source: api::SemSaved, restoring: bool| {
         spawn_local(async move {
-            let loaded = load_columns(worker, r.data.name.clone(), r.data.text.clone()).await;
+            let Some(client) = worker.0.try_get_value() else {
+                return;
+            };
+            let loaded = client.call(source).await;
             if restoring && user_acted.try_get_value().unwrap_or(true) {
                 return;
             }
             match loaded {
-                Ok(fresh) => {
+                Ok(r) => {
                     hold.set_value(true);
                     prune.set(r.prune);
                     switches.set(r.switches);
-                    data.set(Some(fresh));
-                    draft.set(d);
+                    data.set(Some(DataSet {
+                        name: r.name,
+                        text: r.text,
+                        matrix: r.columns.matrix,
+                        models: r.columns.models,
+                        columns: r.columns.columns,
+                    }));
+                    draft.set(r.draft);
                     error.set(None);
-                    let boot = r.analysis.and_then(|a| a.report.bootstrap).and_then(|b| {
-                        boot_n.set(b.resamples);
-                        boot_seed.set(b.seed);
+                    let boot = r.bootstrap.and_then(|(resamples, seed)| {
+                        boot_n.set(resamples);
+                        boot_seed.set(seed);
                         // The command line's bounds (a report file may say anything).
-                        match bootstrap_count(b.resamples) {
-                            Ok(resamples) => Some(BootstrapOptions {
-                                resamples,
-                                seed: b.seed,
-                            }),
+                        match bootstrap_count(resamples) {
+                            Ok(resamples) => Some(BootstrapOptions { resamples, seed }),
                             Err(e) => {
                                 error.set(Some(("The report's bootstrap was not run".into(), e)));
                                 None
@@ -545,12 +497,21 @@ pub fn Structure() -> impl IntoView {
     let on_file = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         user_acted.set_value(true);
+        let Some(picked) = picked_file(&input) else {
+            return;
+        };
         spawn_local(async move {
-            let Some(res) = read_file(&input).await else {
-                return;
-            };
-            let loaded = match res {
-                Ok((name, text)) => load_columns(worker, name, text).await,
+            let loaded = match picked {
+                Ok(file) => match worker.0.try_get_value() {
+                    Some(client) => client.call(api::SemLoad { file }).await.map(|l| DataSet {
+                        name: l.columns.file,
+                        text: l.text,
+                        matrix: l.columns.matrix,
+                        models: l.columns.models,
+                        columns: l.columns.columns,
+                    }),
+                    None => return,
+                },
                 Err(e) => Err(e),
             };
             match loaded {
@@ -582,13 +543,18 @@ pub fn Structure() -> impl IntoView {
     let on_spec_file = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         user_acted.set_value(true);
+        let Some(picked) = picked_file(&input) else {
+            return;
+        };
         spawn_local(async move {
-            let Some(res) = read_file(&input).await else {
-                return;
+            let read = match picked {
+                Ok(file) => match worker.0.try_get_value() {
+                    Some(client) => client.call(api::SemSpec { file }).await,
+                    None => return,
+                },
+                Err(e) => Err(e),
             };
-            match res
-                .and_then(|(name, text)| SpecDraft::parse(&text, &name).map_err(|e| e.to_string()))
-            {
+            match read {
                 Ok(d) => {
                     draft.set(d);
                     error.set(None);
@@ -601,15 +567,11 @@ pub fn Structure() -> impl IntoView {
     let on_report_file = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         user_acted.set_value(true);
-        spawn_local(async move {
-            let Some(res) = read_file(&input).await else {
-                return;
-            };
-            match res.and_then(|(name, text)| parse_saved(&name, &text)) {
-                Ok((r, d)) => apply_saved(r, d, false),
-                Err(e) => error.set(Some(("Could not load the report".into(), e))),
-            }
-        });
+        match picked_file(&input) {
+            Some(Ok(file)) => apply_saved(api::SemSaved::File(file), false),
+            Some(Err(e)) => error.set(Some(("Could not load the report".into(), e))),
+            None => {}
+        }
     };
 
     let export_report = move || {
@@ -669,23 +631,17 @@ pub fn Structure() -> impl IntoView {
         if user_acted.try_get_value().is_none() {
             return;
         }
-        let parsed = saved.map(|text| parse_saved(WORKSPACE_KEY, &text));
-        match parsed {
-            Some(Ok((r, d))) if user_acted.try_get_value() == Some(false) => {
-                restored.try_set_value(true);
-                apply_saved(r, d, true);
-            }
-            Some(Err(e)) => {
-                restored.try_set_value(true);
-                web_sys::console::warn_1(
-                    &format!("the saved Structure workspace was not read: {e}").into(),
-                );
-                load_default(false);
-            }
-            _ => {
-                restored.try_set_value(true);
-                load_default(false);
-            }
+        restored.try_set_value(true);
+        match saved {
+            // Read in the worker; a workspace that does not read gives way to the default.
+            Some(text) if user_acted.try_get_value() == Some(false) => apply_saved(
+                api::SemSaved::Kept {
+                    name: WORKSPACE_KEY.into(),
+                    text,
+                },
+                true,
+            ),
+            _ => load_default(false),
         }
     });
 

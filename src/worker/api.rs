@@ -132,8 +132,14 @@ operations! {
     MmoperaLengthBias => coglab_core::leaderboard::mmopera::LengthBiases;
     /// A kept Gold matrix scored with the paper's layer weights under another assignment.
     GoldAnalyze => GoldResult;
-    /// Reads a score matrix from a file, keeps it, and names its models and numeric columns.
-    SemLoad => SemColumns;
+    /// Reads a score matrix from a file, keeps it, and names its models and numeric columns;
+    /// gives back the file's text, which the page keeps for the saved report and workspace.
+    SemLoad => SemLoaded;
+    /// Reads a model spec file (the format `coglab sem --spec` reads) into an editable draft.
+    SemSpec => coglab_core::sem::suite::SpecDraft;
+    /// Reads a saved Structure report or workspace (`structure-report.json`, or the text kept in
+    /// this browser), keeps its matrix and gives back its inputs, from which the page fits again.
+    SemSaved => SemRestored;
     /// Reads a score matrix from text the page made (the bundled Gold table), keeps it.
     SemLoadText => SemColumns;
     /// Fits a PLS-SEM spec to a kept matrix.
@@ -363,6 +369,56 @@ pub struct SemLoad {
     pub file: FileRef,
 }
 
+/// [`SemLoad`]'s result: the kept matrix and the file's text (UTF-8, as the parser read it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SemLoaded {
+    /// The kept matrix and what it holds.
+    pub columns: SemColumns,
+    /// The file's text, which the page keeps (never parses) for the saved report.
+    pub text: String,
+}
+
+/// [`SemSpec`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SemSpec {
+    /// The spec file (JSON).
+    pub file: FileRef,
+}
+
+/// [`SemSaved`]'s arguments: where the saved report is.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum SemSaved {
+    /// A report file the user picked.
+    File(FileRef),
+    /// The workspace text kept in this browser (IndexedDB), named for messages.
+    Kept {
+        /// A name for messages.
+        name: String,
+        /// The kept JSON text.
+        text: String,
+    },
+}
+
+/// [`SemSaved`]'s result: a saved report's inputs, its matrix kept in the worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SemRestored {
+    /// The matrix's file name.
+    pub name: String,
+    /// The matrix's text (kept by the page for the next save).
+    pub text: String,
+    /// The kept matrix and what it holds.
+    pub columns: SemColumns,
+    /// The model.
+    pub draft: coglab_core::sem::suite::SpecDraft,
+    /// Whether pruning was on.
+    pub prune: bool,
+    /// The paper-fidelity switches.
+    pub switches: SemSwitches,
+    /// The saved bootstrap's resamples and seed, if the report had one (not yet checked
+    /// against the limits: the page says why it does not run one out of bounds).
+    pub bootstrap: Option<(u64, u64)>,
+}
+
 /// [`SemLoadText`]'s arguments.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SemLoadText {
@@ -372,7 +428,7 @@ pub struct SemLoadText {
     pub text: String,
 }
 
-/// The reply to [`SemLoad`] and [`SemLoadText`].
+/// The reply to [`SemLoadText`] (and part of [`SemLoad`]'s and [`SemSaved`]'s).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SemColumns {
     /// The kept matrix.

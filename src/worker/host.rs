@@ -188,6 +188,8 @@ async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> 
         }
         Request::GoldAnalyze(r) => Reply::GoldAnalyze(ops_leaderboard::gold_analyze(&r)?),
         Request::SemLoad(r) => Reply::SemLoad(ops_structure::load(&r.file, progress).await?),
+        Request::SemSpec(r) => Reply::SemSpec(ops_structure::spec(&r.file, progress).await?),
+        Request::SemSaved(r) => Reply::SemSaved(ops_structure::saved(&r, progress).await?),
         Request::SemLoadText(r) => Reply::SemLoadText(ops_structure::load_text(&r.name, &r.text)?),
         Request::SemAnalyze(r) => Reply::SemAnalyze(ops_structure::analyze(&r, progress)?),
         Request::SemRange(r) => Reply::SemRange(ops_structure::range(&r)?),

@@ -1,17 +1,21 @@
 //! Worker operations of the structure page ([`super::api`]'s `SemLoad`, `SemLoadText`,
-//! `SemAnalyze`).
+//! `SemSpec`, `SemSaved`, `SemAnalyze`, `SemRange`).
 //!
-//! A score matrix is read once, kept here under a [`MatrixId`], and fitted as often as the page
-//! asks (another spec, pruning, a bootstrap) without being sent or parsed again.
+//! Every file the page is given (a matrix, a spec, a saved report) and the workspace it kept in
+//! this browser are read and parsed here, never on the page's thread. A score matrix is read
+//! once, kept here under a [`MatrixId`], and fitted as often as the page asks (another spec,
+//! pruning, a bootstrap) without being sent or parsed again.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use super::api::{self, FileRef, MatrixId, SemAnalyzed, SemColumns};
+use serde::Deserialize;
+
+use super::api::{self, FileRef, MatrixId, SemAnalyzed, SemColumns, SemLoaded, SemRestored};
 use super::host::{self, Progress};
 use coglab_core::sem::data::{Missing, ScoreMatrix};
 use coglab_core::sem::spec::ModelSpec;
-use coglab_core::sem::suite::rank_changes;
+use coglab_core::sem::suite::{rank_changes, SpecDraft};
 use coglab_core::sem::{analyze_parsed_with_progress, SemOptions};
 
 thread_local! {
@@ -65,15 +69,133 @@ fn keep(m: ScoreMatrix) -> SemColumns {
     columns
 }
 
-/// [`api::SemLoad`]: reads a matrix file and keeps it.
+/// Reads one file the page gave: its name and bytes.
+async fn read_one(file: &FileRef, progress: &Progress) -> Result<(String, Vec<u8>), String> {
+    let read = host::load(std::slice::from_ref(file), progress).await?;
+    let f = read.into_iter().next().ok_or("no file given")?;
+    Ok((f.name, f.bytes))
+}
+
+/// `bytes` as text, or a message naming `name` and what it found (binary, UTF-16, a byte that
+/// is not UTF-8).
+fn text_of(name: &str, bytes: Vec<u8>) -> Result<String, String> {
+    coglab_core::encoding::check_text(name, &bytes).map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{name}: expected UTF-8 text, found an invalid byte at offset {}",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// [`api::SemLoad`]: reads a matrix file and keeps it; gives back its text for the page to keep.
 ///
 /// # Errors
 /// The browser's or the parser's located message.
-pub async fn load(file: &FileRef, progress: &Progress) -> Result<SemColumns, String> {
-    let read = host::load(std::slice::from_ref(file), progress).await?;
-    let f = read.first().ok_or("no score matrix given")?;
-    let m = ScoreMatrix::parse(&f.bytes, &f.name).map_err(|e| e.to_string())?;
-    Ok(keep(m))
+pub async fn load(file: &FileRef, progress: &Progress) -> Result<SemLoaded, String> {
+    let (name, bytes) = read_one(file, progress).await?;
+    let m = ScoreMatrix::parse(&bytes, &name).map_err(|e| e.to_string())?;
+    // The parser has checked the bytes are UTF-8 text.
+    let text = text_of(&name, bytes)?;
+    Ok(SemLoaded {
+        columns: keep(m),
+        text,
+    })
+}
+
+/// [`api::SemSpec`]: reads a spec file into an editable draft.
+///
+/// # Errors
+/// The browser's message, or the spec reader's located one (file, line, field, expected).
+pub async fn spec(file: &FileRef, progress: &Progress) -> Result<SpecDraft, String> {
+    let (name, bytes) = read_one(file, progress).await?;
+    let text = text_of(&name, bytes)?;
+    SpecDraft::parse(&text, &name).map_err(|e| e.to_string())
+}
+
+/// What [`saved`] reads of a saved report (`structure-report.json`) or workspace: the inputs
+/// (data, model, pruning, switches and any bootstrap's resamples and seed). The fit and the
+/// bootstrap are deterministic, so fitting them again gives the saved figures; the saved
+/// analysis itself is not read back.
+#[derive(Deserialize)]
+struct SavedInputs {
+    kind: String,
+    spec: serde_json::Value,
+    prune: bool,
+    #[serde(default)]
+    switches: api::SemSwitches,
+    data: SavedData,
+    #[serde(default)]
+    analysis: Option<SavedAnalysis>,
+}
+
+/// The saved matrix: its file name and text.
+#[derive(Deserialize)]
+struct SavedData {
+    name: String,
+    text: String,
+}
+
+#[derive(Deserialize)]
+struct SavedAnalysis {
+    report: SavedSemReport,
+}
+
+#[derive(Deserialize)]
+struct SavedSemReport {
+    #[serde(default)]
+    bootstrap: Option<SavedBootstrap>,
+}
+
+#[derive(Deserialize)]
+struct SavedBootstrap {
+    resamples: u64,
+    seed: u64,
+}
+
+/// [`api::SemSaved`]: reads a saved report or the kept workspace, reads its matrix and keeps
+/// it, and gives back the inputs.
+///
+/// # Errors
+/// A message naming the file, the line and the field: not JSON, not a Structure report, a spec
+/// or a matrix that does not read.
+pub async fn saved(source: &api::SemSaved, progress: &Progress) -> Result<SemRestored, String> {
+    let (name, text) = match source {
+        api::SemSaved::File(file) => {
+            let (name, bytes) = read_one(file, progress).await?;
+            let text = text_of(&name, bytes)?;
+            (name, text)
+        }
+        api::SemSaved::Kept { name, text } => (name.clone(), text.clone()),
+    };
+    restore(&name, &text)
+}
+
+/// The inputs of the saved report `text` (named `name` in messages), its matrix kept.
+fn restore(name: &str, text: &str) -> Result<SemRestored, String> {
+    let r: SavedInputs =
+        serde_json::from_str(text).map_err(|e| format!("{name}: line {}: {e}", e.line()))?;
+    if r.kind != "coglab-structure-report" {
+        return Err(format!(
+            "{name}: field \"kind\": expected \"coglab-structure-report\", found {:?}",
+            r.kind
+        ));
+    }
+    let draft = SpecDraft::parse(&r.spec.to_string(), &format!("{name} (spec)"))
+        .map_err(|e| e.to_string())?;
+    let columns = load_text(&r.data.name, &r.data.text)?;
+    Ok(SemRestored {
+        name: r.data.name,
+        text: r.data.text,
+        columns,
+        draft,
+        prune: r.prune,
+        switches: r.switches,
+        bootstrap: r
+            .analysis
+            .and_then(|a| a.report.bootstrap)
+            .map(|b| (b.resamples, b.seed)),
+    })
 }
 
 /// [`api::SemLoadText`]: reads a matrix from text the page made and keeps it.

@@ -117,6 +117,19 @@ test('Gold Table 2 loads by default with the paper layers and every view renders
   assert.match(await s.tid('data-summary').textContent(), /gold-table2\.csv/);
   assert.equal(await s.tid('table-outer').count(), 1);
   await app.screenshot('structure-gold-error-light');
+  // A spec and a report are read in the worker (issue 18: the page parses no file) and keep
+  // their located messages: the spec's line, the report's field.
+  writeFileSync(join(dir, 'bad-spec.json'), '{\n  "constructs": {\n    "A": {"indicators": ["x"],}\n');
+  await s.tid('spec-file').setInputFiles(join(dir, 'bad-spec.json'));
+  await page.waitForFunction(() => /bad-spec\.json/.test(document.querySelector('[data-testid=error-panel]')?.textContent ?? ''));
+  assert.match(await panel.textContent(), /Could not import the spec.*bad-spec\.json.*line 3/s);
+  writeFileSync(join(dir, 'other.json'), JSON.stringify({ kind: 'something-else', spec: {}, prune: false,
+    data: { name: 'm.csv', text: 'model,a\nx,1\n' } }));
+  await s.tid('report-file').setInputFiles(join(dir, 'other.json'));
+  await page.waitForFunction(() => /other\.json/.test(document.querySelector('[data-testid=error-panel]')?.textContent ?? ''));
+  assert.match(await panel.textContent(), /other\.json: field "kind": expected "coglab-structure-report", found "something-else"/);
+  assert.match(await s.tid('data-summary').textContent(), /gold-table2\.csv/);
+  assert.equal(await s.tid('table-outer').count(), 1);
   // Charts save as PNG.
   for (const id of ['sem-diagram', 'htmt-heatmap']) {
     const [dl] = await Promise.all([page.waitForEvent('download'), s.tid(`png-${id}`).click()]);
