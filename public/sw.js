@@ -10,9 +10,10 @@
 // (`force-cache`: the same name is the same bytes), other files are revalidated (`no-cache`: a
 // 304 costs no body). So the first visit downloads each file once.
 //
-// The scoring worker's module (LATER) is not part of the first download: it is cached when the
-// page first starts the worker, or when the page, idle after loading, asks for it
-// ('precache-later'), so that it is there offline.
+// The scoring worker's module and the page module's chunks (LATER) are not part of the first
+// download: each is cached when the page first fetches it (starts the worker, shows a page
+// whose code is in a chunk), or when the page, idle after loading, asks for them
+// ('precache-later'), so that they are there offline.
 //
 // A new deploy changes VERSION, so the browser installs the new worker beside the old one;
 // it waits until the page says "update" (the page shows "Update ready"), then takes over,
@@ -96,7 +97,7 @@ self.addEventListener('fetch', (event) => {
       if (shell) return shell;
     }
     const response = await fetch(request);
-    // The worker module, fetched when the page first needs it: kept for offline use.
+    // The worker module or a page chunk, fetched when the page first needs it: kept for offline use.
     if (response.ok && (isLater(url.origin + url.pathname) || isPublishedItem(url.href))) {
       await cache.put(request, response.clone());
     }

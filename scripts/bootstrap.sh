@@ -2,7 +2,8 @@
 # Installs whatever coglab needs that is missing, from the package registries only
 # (crates.io, npm, Debian apt). Idempotent: skips tools that are present at the right version.
 #
-#   scripts/bootstrap.sh          build tools: wasm32 target, trunk, wasm-bindgen-cli, wasm-opt
+#   scripts/bootstrap.sh          build tools: wasm32 target, trunk, wasm-bindgen-cli, wasm-split-cli,
+#                                 wasm-opt
 #   scripts/bootstrap.sh --tests  also Chromium + chromedriver (apt) and playwright-core (npm)
 #
 # Sourced by scripts/serve.sh and scripts/test.sh; prints what it does.
@@ -44,6 +45,14 @@ fi
 if ! grep -q "^wasm_bindgen = \"$WBG_VERSION\"" "$ROOT/Trunk.toml"; then
   echo "Trunk.toml must pin wasm_bindgen = \"$WBG_VERSION\" (the version in Cargo.lock)" >&2
   exit 1
+fi
+
+# 3b. wasm-split-cli (crate wasm_split_cli_support): cuts the page module at its split points
+#     after the build (scripts/wasm-split.sh), since Trunk 0.21 does not split.
+SPLIT_VERSION="0.2.3"
+if ! cargo install --list | grep -qx "wasm_split_cli_support v$SPLIT_VERSION:"; then
+  log "installing wasm-split-cli $SPLIT_VERSION with cargo (about 2 minutes)"
+  cargo install --locked wasm_split_cli_support --version "$SPLIT_VERSION" --features build-binary
 fi
 
 # 4. Node tools from npm: binaryen@132 (wasm-opt; Debian's 108 breaks the wasm) and

@@ -9,7 +9,8 @@ argument), and rewrites the two marked lines of `sw.js` there:
     const LATER = ['coglab-worker.js', ...]; // coglab:later
 
 PRECACHE is the app shell, cached at install; LATER is the scoring worker's module
-(`coglab-worker*`), cached when first used or when the idle page asks (see public/sw.js).
+(`coglab-worker*`) and the page module's chunks (`split_*.wasm`, `chunk_*.wasm`, see
+scripts/wasm-split.sh), cached when first used or when the idle page asks (see public/sw.js).
 
 VERSION is the first 16 hex digits of a SHA-256 over every file's path and contents. Trunk's
 hashed names (`coglab-app-<hash>.js`) change with their content anyway, but the worker's
@@ -32,6 +33,9 @@ import sys
 
 CSP = re.compile(r'<meta\s+http-equiv="Content-Security-Policy"[^>]*>', re.IGNORECASE)
 SKIP = {"sw.js"}
+# The page module's chunks (scripts/wasm-split.sh): fetched when their page is first shown, so
+# cached then or when the idle page asks, like the worker's module, not at install.
+SPLIT_CHUNK = re.compile(r"^(split|chunk)_[^/]*\.wasm$")
 
 
 def build_files(root):
@@ -84,7 +88,7 @@ def main():
         shell = f.read()
     files = [f for f in files if f == "index.html" or not is_copy(root, f, shell)]
     version = version_of(root, files)
-    later = [f for f in files if f.startswith("coglab-worker")]
+    later = [f for f in files if f.startswith("coglab-worker") or SPLIT_CHUNK.match(f)]
     # The published bundle's item chunks (scripts/published.py): cached when first opened,
     # not at install (public/sw.js, PUBLISHED_ITEMS).
     items = published_items()

@@ -103,9 +103,16 @@ rm -rf dist
 if time_stage trunk build --release --offline 2>&1 | tee "$LOGS/trunk.log"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
   # Sizes of what Trunk emits (the budget itself is what a visitor's first page fetches,
   # measured in the browser by tests/e2e/budget.test.mjs).
-  for f in dist/*.wasm dist/*.js; do
+  for f in dist/coglab-*.wasm dist/coglab-*.js; do
     printf '  %-42s %9d bytes raw %8d bytes gzipped\n' "$(basename "$f")" "$(wc -c < "$f")" "$(gzip -9 -c "$f" | wc -c)"
   done
+  # The page module's chunks (scripts/wasm-split.sh), fetched when their page is first shown.
+  n=0; raw=0; gz=0
+  for f in dist/split_*.wasm dist/chunk_*.wasm dist/__wasm_split-*.js; do
+    [ -f "$f" ] || continue
+    n=$((n + 1)); raw=$((raw + $(wc -c < "$f"))); gz=$((gz + $(gzip -9 -c "$f" | wc -c)))
+  done
+  printf '  %-42s %9d bytes raw %8d bytes gzipped\n' "$n page chunks and their loader" "$raw" "$gz"
   PASSED=$((PASSED + 1))
 else
   FAILED=$((FAILED + 1)); echo "release build failed"

@@ -2,13 +2,14 @@
 //!
 //! Pages live in [`pages`], reusable components in [`components`], and loading of the bundled
 //! data in [`data`]. Every metric shown comes from `coglab-core`; this crate only renders.
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)] // allowed only in `split`, for the code `#[lazy]` generates
 
 pub mod charts;
 pub mod components;
 pub mod data;
 pub mod pages;
 pub mod router;
+pub mod split;
 pub mod store;
 pub mod sw;
 pub mod worker;
@@ -16,10 +17,7 @@ pub mod worker;
 use leptos::prelude::*;
 use router::{Page, A};
 
-use pages::{
-    home::Home, leaderboard::Leaderboard, not_found::NotFound, review::Review, selftest::SelfTest,
-    structure::Structure,
-};
+use pages::{home::Home, leaderboard::Leaderboard, not_found::NotFound};
 
 /// The whole app: header navigation and the routed pages.
 #[component]
@@ -51,9 +49,9 @@ pub fn App() -> impl IntoView {
                 {move || match page.get() {
                     Page::Home => view! { <Home /> }.into_any(),
                     Page::Leaderboard => view! { <Leaderboard /> }.into_any(),
-                    Page::SelfTest => view! { <SelfTest /> }.into_any(),
-                    Page::Review => view! { <Review /> }.into_any(),
-                    Page::Structure => view! { <Structure /> }.into_any(),
+                    Page::SelfTest => split::page(split::self_test()),
+                    Page::Review => split::page(split::review()),
+                    Page::Structure => split::page(split::structure()),
                     Page::NotFound => view! { <NotFound /> }.into_any(),
                 }}
             </main>

@@ -5,6 +5,7 @@
 use std::rc::Rc;
 
 use crate::router::use_query_map;
+use crate::split;
 use coglab_core::kiva::{NullAnswers, Variant};
 use coglab_core::leaderboard::metrics::kiva_null_note;
 use coglab_core::leaderboard::{guess_model, FileKind, FileStatus, KivaRow, MmiqRow, WAITING};
@@ -32,8 +33,8 @@ use std::collections::HashMap;
 
 mod board;
 mod fidelity;
-mod gold;
-mod mmopera;
+pub(crate) mod gold;
+pub(crate) mod mmopera;
 
 use board::{
     kiva_board, kiva_stages, mmiq_board, state_from_query, state_to_query, PARADIGM_SHORT,
@@ -221,9 +222,9 @@ pub fn Leaderboard() -> impl IntoView {
             <div class="tab-panel" role="tabpanel">
                 {move || match selected.get() {
                     "mmiq" => view! { <MmiqTab rows=ws.mmiq acc=ws.mmiq_acc summaries=ws.harness_summary state=state bundle=bundle /> }.into_any(),
-                    "kiva" => view! { <KivaTab rows=ws.kiva challenge=ws.kiva_challenge state=state /> }.into_any(),
-                    "mmopera" => view! { <mmopera::MmoperaTab rows=ws.mmopera state=state bundle=bundle /> }.into_any(),
-                    "gold" => view! { <gold::GoldTab rows=ws.gold state=state bundle=bundle /> }.into_any(),
+                    "kiva" => split::part(split::kiva_tab(ws.kiva, ws.kiva_challenge, state)),
+                    "mmopera" => split::part(split::mmopera_tab(ws.mmopera, state, bundle)),
+                    "gold" => split::part(split::gold_tab(ws.gold, state, bundle)),
                     _ => ().into_any(),
                 }}
                 {move || match (selected.get(), bundle.get()) {
@@ -1286,17 +1287,34 @@ fn MmiqTab(
             _ => None,
         }}
         <BoardTable board=board state=state stem="mmiq" ranks=marks />
-        <RankPanel bench=Bench::Mmiq rows=ids marks=set_marks stem="mmiq" />
+        <Show when=move || !rows.read().is_empty()>
+            {split::part(split::mmiq_ranks(ids, set_marks))}
+        </Show>
         <ChartCanvas data=radar testid="mmiq-radar" file_name="mmiq-radar.png"
             label="MM-IQ radar: accuracy per paradigm for the first rows of the table" />
         <Show when=move || !rows.read().is_empty()
             fallback=|| view! { <p class="notice">"Drop MM-IQ prediction files with the answer key above to add computed rows, a model page and comparisons."</p> }>
-            <fidelity::MmiqLengths rows=rows />
-            <ModelItems rows=ids selected=model_pick />
-            <Show when=move || { rows.read().len() >= 2 }>
-                <CompareModels rows=ids pair=pair testid="compare" />
-                <crate::pages::items::ItemAnalysisSection rows=ids benchmark="mmiq" />
-            </Show>
+            {split::part(split::mmiq_computed(rows, ids, model_pick, pair))}
+        </Show>
+    }
+}
+
+/// The MM-IQ tab's sections over computed rows (in a chunk of their own, see [`split`]):
+/// response lengths, the model page, and with two rows or more the comparison and the item
+/// analysis.
+#[component]
+pub(crate) fn MmiqComputed(
+    rows: RwSignal<Vec<MmiqRow>>,
+    ids: Signal<Vec<(u64, String)>>,
+    model_pick: RwSignal<Option<u64>>,
+    pair: RwSignal<(Option<u64>, Option<u64>)>,
+) -> impl IntoView {
+    view! {
+        <fidelity::MmiqLengths rows=rows />
+        <ModelItems rows=ids selected=model_pick />
+        <Show when=move || { rows.read().len() >= 2 }>
+            <CompareModels rows=ids pair=pair testid="compare" />
+            <crate::pages::items::ItemAnalysisSection rows=ids benchmark="mmiq" />
         </Show>
     }
 }
@@ -1305,7 +1323,7 @@ fn MmiqTab(
 /// table (bundled runs, adults, computed rows), grouped bars of the first rows shown and the
 /// comparison by stage.
 #[component]
-fn KivaTab(
+pub(crate) fn KivaTab(
     /// The computed rows.
     rows: RwSignal<Vec<KivaRow>>,
     /// KiVA challenge results (drawn on the KiVA variant's table).
