@@ -586,7 +586,11 @@ pub fn BoardTable(
                         let b = board.get();
                         let a = arranged.get();
                         let compact = state.read().compact;
-                        let marks = ranks.map(|m| m.get());
+                        // The marks are not read here: each row's paired cell and coverage
+                        // mark follow them on their own, so a rank reply redraws those cells,
+                        // not the whole table (300 rows were one 100 ms task). The column
+                        // itself comes and goes with `paired`.
+                        let keys = crate::components::rank_panel::mark_keys(&b);
                         let with_paired = paired.get();
                         if a.rows.is_empty() {
                             return view! { <tr><td colspan=a.columns.len() + 2 + usize::from(with_paired) class="lb-empty">"No row matches the filters."</td></tr> }.into_any();
@@ -607,9 +611,17 @@ pub fn BoardTable(
                             }).collect_view();
                             let kind = r.kind.label();
                             let badge = r.badge();
-                            let mark = marks.as_ref().and_then(|m| m.for_row(&b, i)).cloned();
-                            let rank_cell = crate::components::rank_panel::rank_cell(marks.is_some(), r.kind, rank);
-                            let paired_cell = with_paired.then(|| crate::components::rank_panel::paired_cell(r.kind, mark.as_ref()));
+                            let key = keys.get(i).cloned().flatten();
+                            let kind_of = r.kind;
+                            let mark = move || {
+                                let key = key.as_ref()?;
+                                ranks?.with(|m| m.0.get(key).cloned())
+                            };
+                            let rank_cell = crate::components::rank_panel::rank_cell(ranks.is_some(), r.kind, rank);
+                            let paired_cell = with_paired.then(|| {
+                                let mark = mark.clone();
+                                move || crate::components::rank_panel::paired_cell(kind_of, mark().as_ref())
+                            });
                             view! {
                                 <tr data-testid=format!("{stem}-{badge}-row") data-model=r.model.clone() data-kind=kind class=format!("kind-{kind}")
                                     data-harness=r.harness.clone()>
@@ -637,7 +649,7 @@ pub fn BoardTable(
                                         {r.flag.clone().map(|f| view! {
                                             " " <span class="badge flag" role="img" aria-label=f.clone() title=f.clone() data-testid="row-flag">{format!("⚠ {f}")}</span>
                                         })}
-                                        {crate::components::rank_panel::coverage_mark(mark.as_ref())}</th>
+                                        {move || crate::components::rank_panel::coverage_mark(mark().as_ref())}</th>
                                     {cells}
                                 </tr>
                             }

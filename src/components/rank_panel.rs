@@ -67,21 +67,32 @@ impl RankMarks {
 
     /// The mark of row `i` of `table`, when it is a computed row the rank board ranked.
     pub fn for_row(&self, table: &Board, i: usize) -> Option<&RankMark> {
-        let row = table.rows.get(i)?;
-        if row.kind != RowKind::Computed {
-            return None;
-        }
-        let k = 1 + table.rows[..i]
-            .iter()
-            .filter(|r| r.kind == RowKind::Computed && r.model == row.model)
-            .count();
-        let key = if k == 1 {
-            row.model.clone()
-        } else {
-            format!("{} ({k})", row.model)
-        };
-        self.0.get(&key)
+        self.0.get(mark_keys(table).get(i)?.as_ref()?)
     }
+}
+
+/// The name each row of `table` has on the rank board (what [`RankMarks`] are keyed by): a
+/// computed row's model, the k-th computed row of the same model named "model (k)"; `None` for
+/// the other rows, which are not ranked. One pass over the table, so that the board table can
+/// key its rows' paired cells once and redraw only those cells when the marks change.
+pub fn mark_keys(table: &Board) -> Vec<Option<String>> {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    table
+        .rows
+        .iter()
+        .map(|row| {
+            if row.kind != RowKind::Computed {
+                return None;
+            }
+            let k = seen.entry(row.model.as_str()).or_insert(0);
+            *k += 1;
+            Some(if *k == 1 {
+                row.model.clone()
+            } else {
+                format!("{} ({k})", row.model)
+            })
+        })
+        .collect()
 }
 
 /// The paired ranks of one board's computed rows: header, switches and panels. Asks the worker
@@ -375,9 +386,14 @@ pub fn export_ranked(
     if !t.numeric.is_empty() {
         t.numeric.insert(1, false);
     }
+    let keys = mark_keys(board);
     for (&(i, _), row) in a.rows.iter().zip(&mut t.rows) {
         let Some(r) = board.rows.get(i) else { continue };
-        let (text, _) = paired_text(r.kind, m.for_row(board, i));
+        let mark = keys
+            .get(i)
+            .and_then(Option::as_ref)
+            .and_then(|k| m.0.get(k));
+        let (text, _) = paired_text(r.kind, mark);
         row.insert(
             1,
             if text.is_empty() && !analysis {
