@@ -577,6 +577,7 @@ fn SetPicker() -> impl IntoView {
 #[component]
 fn ExportImport() -> impl IntoView {
     let state = expect_context::<ReviewState>();
+    let client = StoredValue::new_local(use_worker());
     let import_error = RwSignal::new(None::<String>);
     let merged = RwSignal::new(None::<(String, MergeReport)>);
     let export_json = move |_| {
@@ -609,21 +610,22 @@ fn ExportImport() -> impl IntoView {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         let list = files_of(input.files());
         input.set_value("");
-        if list.is_empty() {
+        let Some(file) = list.into_iter().next() else {
             return;
-        }
+        };
+        // Read and parsed in the scoring worker (the page parses no file).
+        let name = file.name();
+        let request = api::ReviewImport {
+            file: FileRef {
+                name: name.clone(),
+                blob: file.into(),
+            },
+        };
         spawn_local(async move {
-            let files = match read_files(list).await {
-                Ok(f) => f,
-                Err(e) => {
-                    import_error.set(Some(e));
-                    return;
-                }
-            };
-            let Some(file) = files.into_iter().next() else {
+            let Some(client) = client.try_get_value() else {
                 return;
             };
-            let imported = match records::import(&file.name, &file.bytes) {
+            let imported = match client.call(request).await {
                 Ok(i) => i,
                 Err(e) => {
                     import_error.set(Some(e));
@@ -647,7 +649,7 @@ fn ExportImport() -> impl IntoView {
                 if kind != target.kind {
                     import_error.set(Some(format!(
                         "{}: a {:?} review cannot be merged into \"{}\" ({})",
-                        file.name,
+                        name,
                         kind,
                         target.name,
                         target.kind.scale()
@@ -673,7 +675,7 @@ fn ExportImport() -> impl IntoView {
                 }
                 report = core_review::merge(&mut r.records, imported.records.clone());
             });
-            merged.set(Some((file.name, report)));
+            merged.set(Some((name, report)));
         });
     };
     let resolve = move |keep: Keep| {

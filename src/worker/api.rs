@@ -150,6 +150,8 @@ operations! {
     SelftestFolder => coglab_core::selftest::Session;
     /// Reads the Review page's files and builds its reviewable sets.
     ReviewBuild => coglab_core::review::Loaded;
+    /// Reads a review exported from the Review page (JSON or CSV), to merge into the current one.
+    ReviewImport => coglab_core::review::records::ImportedReview;
     /// Gold's weighted scores of a printed table of task scores (the bundled Table 2).
     GoldTable => GoldResult;
     /// Item analysis (classical statistics, Rasch/2PL, S-X2, flags, reduced subset) of kept
@@ -513,6 +515,13 @@ pub struct SelftestFolder {
 pub struct ReviewBuild {
     /// Every file loaded on the Review page.
     pub files: Vec<FileRef>,
+}
+
+/// [`ReviewImport`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ReviewImport {
+    /// The exported review (JSON or CSV).
+    pub file: FileRef,
 }
 
 /// [`GoldTable`]'s arguments: a printed table, one row per model.

@@ -202,6 +202,11 @@ async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> 
                 .collect();
             Reply::ReviewBuild(coglab_core::review::build_sets(&files))
         }
+        Request::ReviewImport(r) => {
+            let read = load(std::slice::from_ref(&r.file), progress).await?;
+            let f = read.first().ok_or("no file given")?;
+            Reply::ReviewImport(coglab_core::review::records::import(&f.name, &f.bytes)?)
+        }
         Request::ItemAnalysis(r) => Reply::ItemAnalysis(ops_items::item_analysis(&r)?),
         Request::ItemCurves(r) => Reply::ItemCurves(ops_items::curves(&r)?),
         Request::GoldTable(r) => Reply::GoldTable(coglab_core::leaderboard::gold::score_table(

@@ -447,8 +447,8 @@ pub fn export_csv(set: &ReviewSet, review: &SetReview) -> String {
     })
 }
 
-/// A review read back from an export.
-#[derive(Debug, Clone, PartialEq)]
+/// A review read back from an export (read in the app's scoring worker and sent to the page).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ImportedReview {
     /// The set it belongs to, when the file says.
     pub set: Option<String>,
