@@ -36,7 +36,11 @@ pub const MAX_FILE_BYTES: f64 = (1u64 << 30) as f64;
 
 /// The least a file's first slice holds when the worker reads it (64 KiB, or the whole file):
 /// enough to tell its format from.
-pub const HEAD_BYTES: f64 = (64u64 << 10) as f64;
+pub const HEAD_BYTES: f64 = SLICE as f64;
+
+/// The most of a file [`read_files`] holds in wasm memory at once, and the length of the
+/// slices it hands on (the last one of a file may be shorter): 64 KiB.
+const SLICE: usize = 64 << 10;
 
 /// Megabytes (10^6 bytes) with one decimal, for messages.
 pub fn megabytes(bytes: f64) -> String {
@@ -57,9 +61,9 @@ pub fn too_large(name: &str, size: f64) -> String {
     )
 }
 
-/// Reads `Blob`s (in a worker) as streams, one file after the other, handing each piece to
-/// `on_slice(file, slice, done, size)` as it arrives (`file` indexes `files`; `done` of the
-/// file's `size` bytes have arrived). Every file's stream is opened at once, so the browser
+/// Reads `Blob`s (in a worker) as streams, one file after the other, handing them on in
+/// slices of [`SLICE`] bytes as they arrive to `on_slice(file, slice, done, size)` (`file`
+/// indexes `files`; `done` of the file's `size` bytes have been handed on with this slice). Every file's stream is opened at once, so the browser
 /// reads ahead (off this thread) while `on_slice` works, also into the next file: a parser fed
 /// this way runs while the files are still being read. The first slice of a file has at least
 /// [`HEAD_BYTES`] (or the whole file), enough to tell its format. `on_slice` returns whether to
@@ -80,7 +84,14 @@ pub async fn read_files(
         .iter()
         .map(|(_, b)| b.stream().get_reader().unchecked_into())
         .collect();
+    // One buffer of SLICE bytes for every file: what the browser hands over (pieces of up to
+    // 2 MiB in Chromium) is copied into it a part at a time, so reading never holds more than
+    // SLICE bytes of a file in wasm memory, which never shrinks (a streamed 500 MB `.eval`
+    // grew it by 26x its largest sample when the buffer took each piece whole).
     let mut buf: Vec<u8> = Vec::new();
+    buf.try_reserve_exact(SLICE)
+        .map_err(|_| "not enough memory to read the files".to_string())?;
+    buf.resize(SLICE, 0);
     for (i, reader) in readers.iter().enumerate() {
         let (name, size) = (files[i].0, files[i].1.size());
         let cant = |e: JsValue| format!("{name}: the browser could not read this file ({e:?})");
@@ -91,10 +102,9 @@ pub async fn read_files(
                 megabytes(size)
             )
         };
-        let head = HEAD_BYTES.min(size) as usize;
-        // Bytes in `buf` not handed on yet, and bytes of this file that have arrived.
+        // Bytes in `buf` not handed on yet, and bytes of this file copied into it so far.
         let (mut held, mut done) = (0usize, 0.0);
-        loop {
+        'file: loop {
             let result = wasm_bindgen_futures::JsFuture::from(reader.read())
                 .await
                 .map_err(cant)?;
@@ -111,27 +121,28 @@ pub async fn read_files(
                 }
                 break;
             };
-            let n = chunk.length() as usize;
-            done += n as f64;
-            if done > size {
-                return Err(changed(done));
+            let n = chunk.length();
+            if done + f64::from(n) > size {
+                return Err(changed(done + f64::from(n)));
             }
-            if buf.len() < held + n {
-                buf.try_reserve(held + n - buf.len()).map_err(|_| {
-                    format!("{name}: not enough memory to read its {}", megabytes(size))
-                })?;
-                buf.resize(held + n, 0);
-            }
-            chunk.copy_to(&mut buf[held..held + n]);
-            held += n;
-            if held < head {
-                continue;
-            }
-            let go_on = on_slice(i, &buf[..held], done, size);
-            held = 0;
-            if !go_on {
-                let _ = reader.cancel();
-                break;
+            let mut at = 0u32;
+            while at < n {
+                // `held < SLICE` here, and SLICE fits a u32.
+                let take = (n - at).min((SLICE - held) as u32);
+                chunk
+                    .subarray(at, at + take)
+                    .copy_to(&mut buf[held..held + take as usize]);
+                (at, held, done) = (at + take, held + take as usize, done + f64::from(take));
+                // A full buffer is handed on; the first slice of a file is then at least
+                // HEAD_BYTES (= SLICE) long, or the whole file.
+                if held == SLICE {
+                    let go_on = on_slice(i, &buf[..held], done, size);
+                    held = 0;
+                    if !go_on {
+                        let _ = reader.cancel();
+                        break 'file;
+                    }
+                }
             }
         }
     }
