@@ -76,6 +76,17 @@ fn post(scope: &DedicatedWorkerGlobalScope, message: &Message) {
     }
 }
 
+/// Reads the one file a request names ([`load`] of one).
+///
+/// # Errors
+/// As [`load`].
+pub async fn load_one(file: &FileRef, progress: &Progress) -> Result<InputFile, String> {
+    let read = load(std::slice::from_ref(file), progress).await?;
+    read.into_iter()
+        .next()
+        .ok_or_else(|| "no file given".to_string())
+}
+
 /// Reads files whole, in slices, with a progress reply per slice ("reading NAME: N of M MB",
 /// done/total in bytes over all the files read).
 ///
@@ -203,8 +214,7 @@ async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> 
             Reply::ReviewBuild(coglab_core::review::build_sets(&files))
         }
         Request::ReviewImport(r) => {
-            let read = load(std::slice::from_ref(&r.file), progress).await?;
-            let f = read.first().ok_or("no file given")?;
+            let f = load_one(&r.file, progress).await?;
             Reply::ReviewImport(coglab_core::review::records::import(&f.name, &f.bytes)?)
         }
         Request::ItemAnalysis(r) => Reply::ItemAnalysis(ops_items::item_analysis(&r)?),

@@ -13,6 +13,7 @@ use serde::Deserialize;
 
 use super::api::{self, FileRef, MatrixId, SemAnalyzed, SemColumns, SemLoaded, SemRestored};
 use super::host::{self, Progress};
+use super::protocol::InputFile;
 use coglab_core::sem::data::{Missing, ScoreMatrix};
 use coglab_core::sem::spec::ModelSpec;
 use coglab_core::sem::suite::{rank_changes, SpecDraft};
@@ -69,13 +70,6 @@ fn keep(m: ScoreMatrix) -> SemColumns {
     columns
 }
 
-/// Reads one file the page gave: its name and bytes.
-async fn read_one(file: &FileRef, progress: &Progress) -> Result<(String, Vec<u8>), String> {
-    let read = host::load(std::slice::from_ref(file), progress).await?;
-    let f = read.into_iter().next().ok_or("no file given")?;
-    Ok((f.name, f.bytes))
-}
-
 /// `bytes` as text, or a message naming `name` and what it found (binary, UTF-16, a byte that
 /// is not UTF-8).
 fn text_of(name: &str, bytes: Vec<u8>) -> Result<String, String> {
@@ -93,7 +87,7 @@ fn text_of(name: &str, bytes: Vec<u8>) -> Result<String, String> {
 /// # Errors
 /// The browser's or the parser's located message.
 pub async fn load(file: &FileRef, progress: &Progress) -> Result<SemLoaded, String> {
-    let (name, bytes) = read_one(file, progress).await?;
+    let InputFile { name, bytes } = host::load_one(file, progress).await?;
     let m = ScoreMatrix::parse(&bytes, &name).map_err(|e| e.to_string())?;
     // The parser has checked the bytes are UTF-8 text.
     let text = text_of(&name, bytes)?;
@@ -108,7 +102,7 @@ pub async fn load(file: &FileRef, progress: &Progress) -> Result<SemLoaded, Stri
 /// # Errors
 /// The browser's message, or the spec reader's located one (file, line, field, expected).
 pub async fn spec(file: &FileRef, progress: &Progress) -> Result<SpecDraft, String> {
-    let (name, bytes) = read_one(file, progress).await?;
+    let InputFile { name, bytes } = host::load_one(file, progress).await?;
     let text = text_of(&name, bytes)?;
     SpecDraft::parse(&text, &name).map_err(|e| e.to_string())
 }
@@ -162,7 +156,7 @@ struct SavedBootstrap {
 pub async fn saved(source: &api::SemSaved, progress: &Progress) -> Result<SemRestored, String> {
     let (name, text) = match source {
         api::SemSaved::File(file) => {
-            let (name, bytes) = read_one(file, progress).await?;
+            let InputFile { name, bytes } = host::load_one(file, progress).await?;
             let text = text_of(&name, bytes)?;
             (name, text)
         }
