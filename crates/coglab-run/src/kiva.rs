@@ -118,6 +118,10 @@ pub fn score(
 /// A file's name (its path, or the bytes' name) and content.
 type Named = (String, Vec<u8>);
 
+/// What [`coglab_core::harness::detect`] reads of a file at most: 16 KiB after a UTF-8
+/// byte-order mark.
+const HARNESS_HEAD: usize = (16 << 10) + 3;
+
 /// The KiVA challenge's files among `paths` (issue 24): `Some((annotations, results))` when
 /// every path is a file and they are one annotation JSON and one result file (JSON or CSV),
 /// in any order, as [`coglab_core::harness::detect`] tells them; `None` when no path is a
@@ -138,10 +142,12 @@ pub fn challenge_files(paths: &[Source]) -> Result<Option<(Named, Named)>, RunEr
                 continue;
             }
         }
-        let (label, bytes) = (p.label().to_string(), p.read()?);
-        match detect(&label, &bytes) {
-            Some(HarnessFormat::KivaAnnotations) => ann.push((label, bytes)),
-            Some(HarnessFormat::KivaResults) => res.push((label, bytes)),
+        // Told from the head detection reads: a run CSV or the adults' file (read whole by
+        // `score` afterwards) is not read twice.
+        let label = p.label().to_string();
+        match detect(&label, &p.head(HARNESS_HEAD)?) {
+            Some(HarnessFormat::KivaAnnotations) => ann.push((label, p.read()?)),
+            Some(HarnessFormat::KivaResults) => res.push((label, p.read()?)),
             _ => other += 1,
         }
     }

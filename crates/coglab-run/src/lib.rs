@@ -74,6 +74,28 @@ impl Source {
         }
     }
 
+    /// The first `n` bytes (fewer when the content is shorter), to tell a format from.
+    ///
+    /// # Errors
+    /// [`RunError::Input`] when the path cannot be opened or read.
+    pub fn head(&self, n: usize) -> Result<Vec<u8>, RunError> {
+        use std::io::Read;
+        match self {
+            Source::Path(p) => {
+                let cant =
+                    |e: std::io::Error| RunError::in_file(p, format!("{p}: cannot read file: {e}"));
+                let mut head = Vec::with_capacity(n);
+                std::fs::File::open(p)
+                    .map_err(cant)?
+                    .take(n as u64)
+                    .read_to_end(&mut head)
+                    .map_err(cant)?;
+                Ok(head)
+            }
+            Source::Bytes { data, .. } => Ok(data[..data.len().min(n)].to_vec()),
+        }
+    }
+
     /// The content, borrowed when it is already in memory.
     ///
     /// # Errors
