@@ -7,7 +7,7 @@
 //!
 //! Everything shown comes from the worker's [`api::Rank`] reply (the core's
 //! [`coglab_core::ranks::view::RankBoard`]); this module only lays it out. The table's rank
-//! column reads the [`RankMarks`] the panel writes ([`RankMarks::for_row`], [`paired_text`]).
+//! column reads the [`RankMarks`] the panel writes (keyed by [`mark_keys`], [`paired_text`]).
 
 use std::collections::HashMap;
 
@@ -63,11 +63,6 @@ impl RankMarks {
                 })
                 .collect(),
         )
-    }
-
-    /// The mark of row `i` of `table`, when it is a computed row the rank board ranked.
-    pub fn for_row(&self, table: &Board, i: usize) -> Option<&RankMark> {
-        self.0.get(mark_keys(table).get(i)?.as_ref()?)
     }
 }
 
@@ -471,10 +466,14 @@ mod tests {
                 .map(|(k, r)| (k.to_string(), mark(r)))
                 .collect(),
         );
-        let got: Vec<Option<&str>> = (0..5)
-            .map(|i| marks.for_row(&table, i).map(|m| m.range.as_str()))
+        let got: Vec<Option<&str>> = mark_keys(&table)
+            .iter()
+            .map(|k| {
+                k.as_ref()
+                    .and_then(|k| marks.0.get(k))
+                    .map(|m| m.range.as_str())
+            })
             .collect();
         assert_eq!(got, [Some("1"), None, Some("2–3"), Some("4"), None]);
-        assert!(marks.for_row(&table, 9).is_none());
     }
 }
