@@ -319,10 +319,12 @@ fn bad_manifests_are_refused_with_their_location_and_out_is_kept() {
     );
 }
 
-/// The sample leaderboard over ../shared/data: a temporary folder with the committed manifest
-/// and links to the data and the hand-made fixtures.
+/// The sample leaderboard over ../shared/data: a temporary folder named `name` with the
+/// committed manifest and links to the data and the hand-made fixtures. Each test gives its own
+/// name: two tests sharing one folder ran in parallel, and one's clean-up removed the other's
+/// links while it published (a "cannot read: No such file or directory" seen in 2 of 6 runs).
 #[cfg(unix)]
-fn sample_board() -> Option<PathBuf> {
+fn sample_board(name: &str) -> Option<PathBuf> {
     let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data");
     if !data.join("kiva/model_data/KiVA").exists() {
         if std::env::var("CI").is_ok_and(|v| v == "true") {
@@ -334,7 +336,7 @@ fn sample_board() -> Option<PathBuf> {
         );
         return None;
     }
-    let dir = temp("sample").join("board");
+    let dir = temp(name).join("board");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::copy(
         fixtures().join("publish/sample/leaderboard.toml"),
@@ -353,7 +355,9 @@ fn sample_board() -> Option<PathBuf> {
 #[cfg(unix)]
 #[test]
 fn sample_board_of_the_real_files_has_the_clis_numbers() {
-    let Some(board) = sample_board() else { return };
+    let Some(board) = sample_board("sample") else {
+        return;
+    };
     let out = board.parent().unwrap().join("published");
     let o = coglab(&["publish", &s(&board), "--out", &s(&out)]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -743,7 +747,9 @@ fn the_rank_file_has_the_clis_verdicts_and_a_changed_one_fails_verify() {
 #[test]
 fn the_sample_boards_rank_files_have_the_clis_verdicts_and_trials() {
     use coglab_core::publish::ranks::RankItems;
-    let Some(board) = sample_board() else { return };
+    let Some(board) = sample_board("sample-ranks") else {
+        return;
+    };
     let out = board.parent().unwrap().join("published-ranks");
     let o = coglab(&["publish", &s(&board), "--out", &s(&out)]);
     assert!(o.status.success(), "{}", stderr(&o));
