@@ -24,6 +24,16 @@ pub fn base_path() -> String {
     base.trim_end_matches('/').to_string()
 }
 
+/// The address of `to`, a path of the app below the base path (`"/leaderboard?b=kiva"`), as
+/// written in links: with the base path in front (`leptos_router`'s `<A>` takes absolute paths
+/// as they are).
+pub fn href(to: &str) -> String {
+    thread_local! {
+        static BASE: String = base_path();
+    }
+    BASE.with(|base| format!("{base}{to}"))
+}
+
 /// Where the site's published bundle (`coglab publish --out`) is, relative to the base path,
 /// ending in `/`: the `content` of `<meta name="coglab-published">`, which the build writes
 /// into `index.html` when it copies a bundle (scripts/published.py; `published/` by default);

@@ -8,56 +8,72 @@ pub mod charts;
 pub mod components;
 pub mod data;
 pub mod pages;
-pub mod router;
 pub mod split;
 pub mod store;
 pub mod sw;
 pub mod worker;
 
 use leptos::prelude::*;
-use router::{Page, A};
+use leptos_router::components::{Route, Router, Routes, A};
+use leptos_router::path;
 
 use pages::{home::Home, leaderboard::Leaderboard, not_found::NotFound};
 
-/// The whole app: header navigation and the routed pages.
+/// The whole app: header navigation and the routed pages (`leptos_router`, under the base path
+/// the site is served from: [`data::base_path`]).
 #[component]
 pub fn App() -> impl IntoView {
-    let page = router::provide_router(data::base_path()).page();
     provide_context(components::theme_toggle::ThemeChoice::new());
     // One scoring worker for the whole tab, started by the first request of any page.
     provide_context(worker::client::AppWorker(StoredValue::new_local(
         worker::client::WorkerClient::for_app(),
     )));
+    let href = data::href;
     view! {
-            <a class="skip-link" href="#main">"Skip to content"</a>
+        <Router base=data::base_path()>
+            <a class="skip-link" href="#main" on:click=skip_to_main>"Skip to content"</a>
             <header class="site-header">
-                <A href="/" attr:class="brand">
+                <A href=href("/") attr:class="brand">
                     <span class="brand-mark" aria-hidden="true">"◆"</span>
                     " coglab"
                 </A>
                 <nav aria-label="Main" data-testid="main-nav">
-                    <A href="/" exact=true>"Home"</A>
-                    <A href="/leaderboard">"Leaderboard"</A>
-                    <A href="/self-test">"Self-test (KiVA)"</A>
-                    <A href="/review">"Review"</A>
-                    <A href="/structure">"Structure (Gold)"</A>
+                    <A href=href("/") exact=true>"Home"</A>
+                    <A href=href("/leaderboard")>"Leaderboard"</A>
+                    <A href=href("/self-test")>"Self-test (KiVA)"</A>
+                    <A href=href("/review")>"Review"</A>
+                    <A href=href("/structure")>"Structure (Gold)"</A>
                 </nav>
                 <components::theme_toggle::ThemeToggle />
             </header>
             <sw::UpdateBanner />
             <main id="main" tabindex="-1">
-                {move || match page.get() {
-                    Page::Home => view! { <Home /> }.into_any(),
-                    Page::Leaderboard => view! { <Leaderboard /> }.into_any(),
-                    Page::SelfTest => split::page(split::self_test()),
-                    Page::Review => split::page(split::review()),
-                    Page::Structure => split::page(split::structure()),
-                    Page::NotFound => view! { <NotFound /> }.into_any(),
-                }}
+                <Routes fallback=|| view! { <NotFound /> }>
+                    <Route path=path!("/") view=Home />
+                    <Route path=path!("/leaderboard") view=Leaderboard />
+                    <Route path=path!("/self-test") view=|| split::page(split::self_test()) />
+                    <Route path=path!("/review") view=|| split::page(split::review()) />
+                    <Route path=path!("/structure") view=|| split::page(split::structure()) />
+                </Routes>
             </main>
             <footer class="site-footer">
                 "coglab runs entirely in your browser: no server, nothing you load leaves this machine."
             </footer>
+        </Router>
+    }
+}
+
+/// The skip link moves the focus to the page's content in place. (With the document's
+/// `<base>`, `#main` would otherwise be a link to the home page, which the router would follow.)
+fn skip_to_main(ev: web_sys::MouseEvent) {
+    ev.prevent_default();
+    let main = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("main"))
+        .and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok());
+    if let Some(main) = main {
+        main.scroll_into_view();
+        let _ = main.focus();
     }
 }
 

@@ -2,22 +2,27 @@
 //! key-value records (e.g. the review workspace), so closing the tab loses nothing.
 //!
 //! One database, `coglab`, with two object stores:
-//! - `files`: key `[area, name]`, value `{ area, name, model, bytes: Uint8Array }`;
+//! - `files`: key `[area, name]`, value `{ area, name, model, bytes: Uint8Array }` (from
+//!   [`put_files`]) or `{ area, name, model, kind, blob: Blob }` (from [`put_blobs`]);
 //! - `kv`: key a string, value a string (JSON written by the caller).
 //!
-//! Every write waits for its transaction to commit, so when a function returns `Ok` the data is
-//! on disk. Errors, including a full disk (`QuotaExceededError`), come back as readable `Err`
-//! strings; nothing is swallowed. Built directly on `web_sys` (no wrapper crate).
+//! The schema is the one the app has written since its first release (version 1), so a
+//! browser keeps what it stored before (`tests/e2e/storage-upgrade.test.mjs` writes records
+//! the old way, then opens the app).
+//!
+//! Requests and transactions go through the `idb` crate (futures over the browser's
+//! IndexedDB): it is the thin layer `rexie` itself is built on, and two object stores need no
+//! more than that. Every write waits for its transaction to commit, so when a function returns
+//! `Ok` the data is on disk. Errors, including a full disk (`QuotaExceededError`, which shows as
+//! an aborted transaction), come back as readable `Err` strings; nothing is swallowed.
 
 use std::cell::RefCell;
 
-use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
-use wasm_bindgen::closure::Closure;
+use idb::{Database, Factory, KeyRange, ObjectStore, ObjectStoreParams, Query, TransactionMode};
+use js_sys::{Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::IdbTransaction;
-use web_sys::{IdbDatabase, IdbKeyRange, IdbObjectStore, IdbOpenDbRequest, IdbRequest};
-use web_sys::{IdbTransactionMode, IdbVersionChangeEvent};
+use web_sys::IdbDatabase;
 
 const DB_NAME: &str = "coglab";
 const DB_VERSION: u32 = 1;
@@ -147,11 +152,12 @@ pub async fn get_blobs(area: &str) -> Result<Vec<StoredBlob>, String> {
 /// # Errors
 /// A readable message when IndexedDB is unavailable or refuses the change.
 pub async fn delete_file(area: &str, name: &str) -> Result<(), String> {
-    let (store, done) = open_store(FILES, IdbTransactionMode::Readwrite).await?;
+    let what = format!("delete {name}");
+    let (store, tx) = open_store(FILES, TransactionMode::ReadWrite).await?;
     store
-        .delete(&file_key(area, name))
-        .map_err(|e| describe(&format!("delete {name}"), &e))?;
-    done.await
+        .delete(file_key(area, name))
+        .map_err(|e| describe(&what, e))?;
+    tx.done(&what).await
 }
 
 /// Removes every file of `area`.
@@ -159,11 +165,12 @@ pub async fn delete_file(area: &str, name: &str) -> Result<(), String> {
 /// # Errors
 /// A readable message when IndexedDB is unavailable or refuses the change.
 pub async fn clear_area(area: &str) -> Result<(), String> {
-    let (store, done) = open_store(FILES, IdbTransactionMode::Readwrite).await?;
+    let what = format!("clear {area}");
+    let (store, tx) = open_store(FILES, TransactionMode::ReadWrite).await?;
     store
-        .delete(area_range(area)?.as_ref())
-        .map_err(|e| describe(&format!("clear {area}"), &e))?;
-    done.await
+        .delete(area_range(area)?)
+        .map_err(|e| describe(&what, e))?;
+    tx.done(&what).await
 }
 
 /// Stores a string under `key`, replacing any previous value.
@@ -171,11 +178,12 @@ pub async fn clear_area(area: &str) -> Result<(), String> {
 /// # Errors
 /// A readable message when IndexedDB is unavailable or refuses the write (e.g. quota exceeded).
 pub async fn put_kv(key: &str, value: &str) -> Result<(), String> {
-    let (store, done) = open_store(KV, IdbTransactionMode::Readwrite).await?;
+    let what = format!("save {key}");
+    let (store, tx) = open_store(KV, TransactionMode::ReadWrite).await?;
     store
-        .put_with_key(&JsValue::from_str(value), &JsValue::from_str(key))
-        .map_err(|e| describe(&format!("save {key}"), &e))?;
-    done.await
+        .put(&JsValue::from_str(value), Some(&JsValue::from_str(key)))
+        .map_err(|e| describe(&what, e))?;
+    tx.done(&what).await
 }
 
 /// The string stored under `key`, if any.
@@ -183,11 +191,14 @@ pub async fn put_kv(key: &str, value: &str) -> Result<(), String> {
 /// # Errors
 /// A readable message when IndexedDB is unavailable or the read fails.
 pub async fn get_kv(key: &str) -> Result<Option<String>, String> {
-    let (store, _) = open_store(KV, IdbTransactionMode::Readonly).await?;
-    let request = store
-        .get(&JsValue::from_str(key))
-        .map_err(|e| describe(&format!("read {key}"), &e))?;
-    Ok(request_done(&request).await?.as_string())
+    let what = format!("read {key}");
+    let (store, _tx) = open_store(KV, TransactionMode::ReadOnly).await?;
+    let value = store
+        .get(JsValue::from_str(key))
+        .map_err(|e| describe(&what, e))?
+        .await
+        .map_err(|e| describe(&what, e))?;
+    Ok(value.and_then(|v| v.as_string()))
 }
 
 /// Removes the record under `key` (no error if there is none).
@@ -195,11 +206,12 @@ pub async fn get_kv(key: &str) -> Result<Option<String>, String> {
 /// # Errors
 /// A readable message when IndexedDB is unavailable or refuses the change.
 pub async fn delete_kv(key: &str) -> Result<(), String> {
-    let (store, done) = open_store(KV, IdbTransactionMode::Readwrite).await?;
+    let what = format!("delete {key}");
+    let (store, tx) = open_store(KV, TransactionMode::ReadWrite).await?;
     store
-        .delete(&JsValue::from_str(key))
-        .map_err(|e| describe(&format!("delete {key}"), &e))?;
-    done.await
+        .delete(JsValue::from_str(key))
+        .map_err(|e| describe(&what, e))?;
+    tx.done(&what).await
 }
 
 /// Deletes everything this app stored in IndexedDB: every file of every area and every
@@ -210,20 +222,18 @@ pub async fn delete_kv(key: &str) -> Result<(), String> {
 /// A readable message when IndexedDB is unavailable or refuses the change.
 pub async fn forget_all() -> Result<(), String> {
     let db = database().await?;
-    let names = Array::of2(&JsValue::from_str(FILES), &JsValue::from_str(KV));
     let tx = db
-        .transaction_with_str_sequence_and_mode(&names, IdbTransactionMode::Readwrite)
-        .map_err(|e| describe("start a transaction", &e))?;
-    let done = transaction_done(&tx);
+        .transaction(&[FILES, KV], TransactionMode::ReadWrite)
+        .map_err(|e| describe("start a transaction", e))?;
     for name in [FILES, KV] {
         let store = tx
             .object_store(name)
-            .map_err(|e| describe("open a store", &e))?;
+            .map_err(|e| describe("open a store", e))?;
         store
             .clear()
-            .map_err(|e| describe(&format!("clear {name}"), &e))?;
+            .map_err(|e| describe(&format!("clear {name}"), e))?;
     }
-    done.await
+    Commit(tx).done("forget the stored data").await
 }
 
 /// The browser's estimate of this site's storage use and quota, or `None` where the browser
@@ -242,10 +252,10 @@ pub async fn quota_estimate() -> Result<Option<QuotaEstimate>, String> {
     let promise = navigator
         .storage()
         .estimate()
-        .map_err(|e| describe("estimate storage", &e))?;
+        .map_err(|e| describe_js("estimate storage", &e))?;
     let estimate = JsFuture::from(promise)
         .await
-        .map_err(|e| describe("estimate storage", &e))?;
+        .map_err(|e| describe_js("estimate storage", &e))?;
     let usage = get(&estimate, "usage").as_f64().unwrap_or(0.0);
     let Some(quota) = get(&estimate, "quota").as_f64() else {
         return Ok(None);
@@ -283,10 +293,10 @@ pub async fn request_persistence() -> Result<bool, String> {
     let promise = navigator
         .storage()
         .persist()
-        .map_err(|e| describe("request persistent storage", &e))?;
+        .map_err(|e| describe_js("request persistent storage", &e))?;
     let granted = JsFuture::from(promise)
         .await
-        .map_err(|e| describe("request persistent storage", &e))?;
+        .map_err(|e| describe_js("request persistent storage", &e))?;
     Ok(granted.as_bool().unwrap_or(false))
 }
 
@@ -309,27 +319,27 @@ pub fn format_bytes(bytes: f64) -> String {
 /// Stores `records` (name, the record's other fields) in `area`, replacing records of the same
 /// names, in one transaction: either all are stored or none.
 async fn put_records(area: &str, records: Vec<(String, Object)>) -> Result<(), String> {
-    let (store, done) = open_store(FILES, IdbTransactionMode::Readwrite).await?;
+    let (store, tx) = open_store(FILES, TransactionMode::ReadWrite).await?;
     for (name, value) in records {
         set(&value, "area", &JsValue::from_str(area))?;
         set(&value, "name", &JsValue::from_str(&name))?;
         store
-            .put_with_key(&value, &file_key(area, &name))
-            .map_err(|e| describe(&format!("save {name}"), &e))?;
+            .put(&value, Some(&file_key(area, &name)))
+            .map_err(|e| describe(&format!("save {name}"), e))?;
     }
-    done.await
+    tx.done("save the files").await
 }
 
 /// Every record stored in `area`, in name order.
 async fn area_records(area: &str) -> Result<Array, String> {
-    let (store, _) = open_store(FILES, IdbTransactionMode::Readonly).await?;
-    let request = store
-        .get_all_with_key(area_range(area)?.as_ref())
-        .map_err(|e| describe("read the stored files", &e))?;
-    request_done(&request)
-        .await?
-        .dyn_into()
-        .map_err(|_| "stored files: not a list".to_string())
+    let what = "read the stored files";
+    let (store, _tx) = open_store(FILES, TransactionMode::ReadOnly).await?;
+    let rows = store
+        .get_all(Some(area_range(area)?), None)
+        .map_err(|e| describe(what, e))?
+        .await
+        .map_err(|e| describe(what, e))?;
+    Ok(rows.into_iter().collect())
 }
 
 /// A JS string, or null for `None`.
@@ -343,160 +353,133 @@ fn file_key(area: &str, name: &str) -> JsValue {
 
 /// Every key `[area, <any string>]`: from `[area]` (shorter arrays sort first) to
 /// `[area, []]` (arrays sort after strings).
-fn area_range(area: &str) -> Result<IdbKeyRange, String> {
+fn area_range(area: &str) -> Result<Query, String> {
     let lower = Array::of1(&JsValue::from_str(area));
     let upper = Array::of2(&JsValue::from_str(area), &Array::new());
-    IdbKeyRange::bound(&lower, &upper).map_err(|e| describe("build a key range", &e))
+    KeyRange::bound(&lower, &upper, None, None)
+        .map(Query::KeyRange)
+        .map_err(|e| describe("build a key range", e))
 }
 
-/// Opens store `name` in a transaction of `mode`: the store, and the transaction's end (after
-/// a write, the change is stored once that resolves).
-async fn open_store(
-    name: &str,
-    mode: IdbTransactionMode,
-) -> Result<
-    (
-        IdbObjectStore,
-        impl std::future::Future<Output = Result<(), String>>,
-    ),
-    String,
-> {
+/// A transaction to wait for: after a write, the change is stored once [`Commit::done`]
+/// resolves.
+struct Commit(idb::Transaction);
+
+impl Commit {
+    /// Waits until the transaction commits; an aborted transaction is an error with the
+    /// browser's reason (a full disk shows up here as `QuotaExceededError`).
+    async fn done(self, what: &str) -> Result<(), String> {
+        let raw: web_sys::IdbTransaction = self.0.into();
+        let outcome = idb::Transaction::from(raw.clone()).await;
+        match outcome {
+            Ok(idb::TransactionResult::Committed) => Ok(()),
+            Ok(idb::TransactionResult::Aborted) => Err(match raw.error() {
+                Some(error) => describe_js(what, &error.into()),
+                None => format!("Could not {what}: the browser gave up on the change"),
+            }),
+            Err(e) => Err(describe(what, e)),
+        }
+    }
+}
+
+/// Opens store `name` in a transaction of `mode`: the store, and the transaction to wait for.
+async fn open_store(name: &str, mode: TransactionMode) -> Result<(ObjectStore, Commit), String> {
     let db = database().await?;
     let tx = db
-        .transaction_with_str_and_mode(name, mode)
-        .map_err(|e| describe("start a transaction", &e))?;
-    let done = transaction_done(&tx);
+        .transaction(&[name], mode)
+        .map_err(|e| describe("start a transaction", e))?;
     let what = if name == FILES {
         "open the file store"
     } else {
         "open the record store"
     };
-    let store = tx.object_store(name).map_err(|e| describe(what, &e))?;
-    Ok((store, done))
+    let store = tx.object_store(name).map_err(|e| describe(what, e))?;
+    Ok((store, Commit(tx)))
 }
 
-async fn database() -> Result<IdbDatabase, String> {
+/// The open database (opened once per page; reopened after another tab upgraded it).
+async fn database() -> Result<Database, String> {
     if let Some(db) = DB.with(|cell| cell.borrow().clone()) {
-        return Ok(db);
+        return Ok(db.into());
     }
-    let db = open_database().await?;
+    let mut db = open_database().await?;
     // Another tab upgrading the schema asks us to let go; forget the handle so the next call
     // reopens.
-    let on_version_change = Closure::<dyn FnMut(JsValue)>::new(|_event: JsValue| {
+    db.on_version_change(|_| {
         DB.with(|cell| {
             if let Some(db) = cell.borrow_mut().take() {
                 db.close();
             }
         });
     });
-    db.set_onversionchange(Some(on_version_change.as_ref().unchecked_ref()));
-    on_version_change.forget();
-    DB.with(|cell| *cell.borrow_mut() = Some(db.clone()));
-    Ok(db)
+    db.forget_callbacks();
+    let raw: IdbDatabase = db.into();
+    DB.with(|cell| *cell.borrow_mut() = Some(raw.clone()));
+    Ok(raw.into())
 }
 
-async fn open_database() -> Result<IdbDatabase, String> {
-    let window = web_sys::window().ok_or("no window: storage needs a browser page")?;
-    let factory = window
-        .indexed_db()
-        .map_err(|e| describe("open local storage", &e))?
-        .ok_or(
-            "this browser offers no local storage (IndexedDB); in a private window it may be off",
-        )?;
-    let request: IdbOpenDbRequest = factory
-        .open_with_u32(DB_NAME, DB_VERSION)
-        .map_err(|e| describe("open local storage", &e))?;
-    let upgrade =
-        Closure::<dyn FnMut(IdbVersionChangeEvent)>::new(move |event: IdbVersionChangeEvent| {
-            let Some(target) = event.target() else {
-                return;
-            };
-            let Ok(request) = target.dyn_into::<IdbRequest>() else {
-                return;
-            };
-            let Ok(db) = request.result().and_then(|r| r.dyn_into::<IdbDatabase>()) else {
-                return;
-            };
-            let names = db.object_store_names();
-            for name in [FILES, KV] {
-                if !names.contains(name) {
-                    let _ = db.create_object_store(name);
-                }
-            }
-        });
-    request.set_onupgradeneeded(Some(upgrade.as_ref().unchecked_ref()));
-    let result = request_done(&request).await;
-    request.set_onupgradeneeded(None);
-    drop(upgrade);
-    result?
-        .dyn_into::<IdbDatabase>()
-        .map_err(|_| "local storage did not open".to_string())
-}
-
-/// Resolves with the request's result on `success`, rejects with its error on `error`.
-async fn request_done(request: &IdbRequest) -> Result<JsValue, String> {
-    let promise = Promise::new(&mut |resolve: Function, reject: Function| {
-        let ok_request = request.clone();
-        let on_success = Closure::once_into_js(move |_event: JsValue| {
-            let value = ok_request.result().unwrap_or(JsValue::UNDEFINED);
-            let _ = resolve.call1(&JsValue::NULL, &value);
-        });
-        let err_request = request.clone();
-        let on_error = Closure::once_into_js(move |_event: JsValue| {
-            let error = get(&err_request, "error");
-            let _ = reject.call1(&JsValue::NULL, &error);
-        });
-        request.set_onsuccess(Some(on_success.unchecked_ref()));
-        request.set_onerror(Some(on_error.unchecked_ref()));
-    });
-    let result = JsFuture::from(promise).await;
-    request.set_onsuccess(None);
-    request.set_onerror(None);
-    result.map_err(|e| describe("local storage", &e))
-}
-
-/// Resolves when the transaction commits; rejects with its error when it aborts or fails
-/// (a full disk shows up here as `QuotaExceededError`).
-fn transaction_done(tx: &IdbTransaction) -> impl std::future::Future<Output = Result<(), String>> {
-    let promise = Promise::new(&mut |resolve: Function, reject: Function| {
-        let on_complete = Closure::once_into_js(move |_event: JsValue| {
-            let _ = resolve.call0(&JsValue::NULL);
-        });
-        let abort_tx = tx.clone();
-        let reject_abort = reject.clone();
-        let on_abort = Closure::once_into_js(move |_event: JsValue| {
-            let error = get(&abort_tx, "error");
-            let _ = reject_abort.call1(&JsValue::NULL, &error);
-        });
-        let error_tx = tx.clone();
-        let on_error = Closure::once_into_js(move |_event: JsValue| {
-            let error = get(&error_tx, "error");
-            let _ = reject.call1(&JsValue::NULL, &error);
-        });
-        tx.set_oncomplete(Some(on_complete.unchecked_ref()));
-        tx.set_onabort(Some(on_abort.unchecked_ref()));
-        tx.set_onerror(Some(on_error.unchecked_ref()));
-    });
-    async move {
-        JsFuture::from(promise)
-            .await
-            .map(|_| ())
-            .map_err(|e| describe("save to local storage", &e))
+async fn open_database() -> Result<Database, String> {
+    const WHAT: &str = "open local storage";
+    if web_sys::window().is_none() {
+        return Err("no window: storage needs a browser page".into());
     }
+    let factory = Factory::new().map_err(|e| match e {
+        idb::Error::IndexedDbNotFound(_) => {
+            "this browser offers no local storage (IndexedDB); in a private window it may be off"
+                .to_string()
+        }
+        e => describe(WHAT, e),
+    })?;
+    let mut request = factory
+        .open(DB_NAME, Some(DB_VERSION))
+        .map_err(|e| describe(WHAT, e))?;
+    request.on_upgrade_needed(|event| {
+        use idb::DatabaseEvent;
+        let Ok(db) = event.database() else {
+            return;
+        };
+        let names = db.store_names();
+        for name in [FILES, KV] {
+            if !names.iter().any(|n| n == name) {
+                let _ = db.create_object_store(name, ObjectStoreParams::new());
+            }
+        }
+    });
+    request.await.map_err(|e| describe(WHAT, e))
 }
 
 fn set(target: &Object, key: &str, value: &JsValue) -> Result<(), String> {
     Reflect::set(target, &JsValue::from_str(key), value)
         .map(|_| ())
-        .map_err(|e| describe("build a record", &e))
+        .map_err(|e| describe_js("build a record", &e))
 }
 
 fn get(target: &JsValue, key: &str) -> JsValue {
     Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// A readable message for a failed storage operation; quota errors say what to do.
-fn describe(what: &str, error: &JsValue) -> String {
+/// A readable message for a failed storage operation.
+fn describe(what: &str, error: idb::Error) -> String {
+    use idb::Error as E;
+    match error {
+        E::DomException(e) => describe_js(what, &e.into()),
+        E::AddFailed(v)
+        | E::ClearFailed(v)
+        | E::DeleteFailed(v)
+        | E::GetFailed(v)
+        | E::GetAllFailed(v)
+        | E::GetAllKeysFailed(v)
+        | E::IndexedDbOpenFailed(v)
+        | E::KeyRangeCreateFailed(v)
+        | E::ObjectStoreNotFound(v)
+        | E::TransactionOpenFailed(v)
+        | E::UpdateFailed(v) => describe_js(what, &v),
+        e => format!("Could not {what}: {e}"),
+    }
+}
+
+/// A readable message for a browser error value; quota errors say what to do.
+fn describe_js(what: &str, error: &JsValue) -> String {
     let name = get(error, "name").as_string().unwrap_or_default();
     let message = get(error, "message")
         .as_string()

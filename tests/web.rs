@@ -28,7 +28,7 @@ fn row_labels(root: &web_sys::HtmlElement) -> Vec<String> {
 }
 
 #[wasm_bindgen_test]
-async fn app_mounts_and_navigates_between_pages() {
+async fn app_mounts_navigates_between_pages_and_goes_back() {
     let root = host();
     let _handle = leptos::mount::mount_to(root.clone(), coglab::App);
     leptos::task::tick().await;
@@ -71,14 +71,10 @@ async fn app_mounts_and_navigates_between_pages() {
             "{href} marked current"
         );
     }
-}
 
-#[wasm_bindgen_test]
-async fn back_button_returns_to_the_previous_page_and_the_skip_link_stays_on_the_page() {
-    let root = host();
-    let _handle = leptos::mount::mount_to(root.clone(), coglab::App);
+    // Back returns to the previous page, and the skip link stays on the page. (One app per
+    // test page: the router's window listeners live as long as the app.)
     settle().await;
-    let nav = query(&root, "[data-testid=main-nav]").expect("navigation is rendered");
     let click = |href: &str| {
         let link: web_sys::HtmlElement = nav
             .query_selector(&format!("a[href$='/{href}']"))
@@ -120,28 +116,6 @@ async fn back_button_returns_to_the_previous_page_and_the_skip_link_stays_on_the
     assert!(window.location().pathname().unwrap().ends_with("/review"));
     let active = window.document().unwrap().active_element().unwrap();
     assert_eq!(active.id(), "main");
-}
-
-#[wasm_bindgen_test]
-fn query_strings_are_decoded_and_paths_name_their_page() {
-    use coglab::router::{Page, Query};
-    let q = Query::parse("b=kiva&cmp=GPT-4o%2CClaude%203&name=a+b&flag&b=mmiq");
-    assert_eq!(
-        q.get("b").as_deref(),
-        Some("kiva"),
-        "the first value counts"
-    );
-    assert_eq!(q.get("cmp").as_deref(), Some("GPT-4o,Claude 3"));
-    assert_eq!(q.get("name").as_deref(), Some("a b"));
-    assert_eq!(q.get("flag").as_deref(), Some(""));
-    assert_eq!(q.get("missing"), None);
-    // A malformed escape is kept as written instead of failing.
-    assert_eq!(Query::parse("m=100%").get("m").as_deref(), Some("100%"));
-    assert_eq!(Page::at(""), Page::Home);
-    assert_eq!(Page::at("/"), Page::Home);
-    assert_eq!(Page::at("/leaderboard/"), Page::Leaderboard);
-    assert_eq!(Page::at("/self-test"), Page::SelfTest);
-    assert_eq!(Page::at("/leaderboard/x"), Page::NotFound);
 }
 
 #[wasm_bindgen_test]

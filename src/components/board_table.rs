@@ -395,15 +395,8 @@ pub fn analysis_table(board: &Board, state: &ViewState) -> Table {
 
 /// Offers `text` as a downloaded file.
 pub fn download_text(name: &str, mime: &str, text: &str) {
-    let parts = js_sys::Array::of1(&text.into());
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else {
-        return;
-    };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
-        return;
-    };
+    let blob = gloo_file::Blob::new_with_options(text, Some(mime));
+    let url = gloo_file::ObjectUrl::from(blob);
     if let Some(a) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.create_element("a").ok())
@@ -413,7 +406,9 @@ pub fn download_text(name: &str, mime: &str, text: &str) {
         a.set_download(name);
         a.click();
     }
-    // The URL is not revoked: revoking right after the click can cancel the download.
+    // Revoking the URL right after the click can cancel the download: it is let go of a
+    // minute later.
+    gloo_timers::callback::Timeout::new(60_000, move || drop(url)).forget();
 }
 
 fn distinct(board: &Board, f: impl Fn(&BoardRow) -> &str) -> Vec<String> {

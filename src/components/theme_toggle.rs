@@ -4,8 +4,6 @@
 use leptos::prelude::*;
 
 use crate::charts::ChartTheme;
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// localStorage key of the choice.
 const KEY: &str = "coglab-theme";
@@ -36,9 +34,9 @@ impl ThemeChoice {
             .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
         {
             let changes = t.system_changes;
-            let cb = Closure::<dyn FnMut()>::new(move || changes.update(|n| *n += 1));
-            let _ = mq.add_event_listener_with_callback("change", cb.as_ref().unchecked_ref());
-            cb.forget();
+            // For the page's lifetime, like the theme itself.
+            gloo_events::EventListener::new(&mq, "change", move |_| changes.update(|n| *n += 1))
+                .forget();
         }
         t
     }
@@ -89,8 +87,12 @@ fn page_is_dark() -> bool {
     }
 }
 
+/// The choice is kept as the plain string the app has always written (`gloo-storage`'s typed
+/// `get`/`set` would read and write JSON), so a choice stored by an earlier version survives.
 fn storage() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+    use gloo_storage::Storage as _;
+    web_sys::window()?.local_storage().ok().flatten()?;
+    Some(gloo_storage::LocalStorage::raw())
 }
 
 fn apply(choice: &str) {

@@ -1,7 +1,8 @@
 //! Home: what coglab does, with a link to each part.
 
-use crate::router::A;
+use crate::data::href;
 use leptos::prelude::*;
+use leptos_router::components::A;
 
 /// The home page.
 #[component]
@@ -17,22 +18,22 @@ pub fn Home() -> impl IntoView {
         </section>
         <div class="cards">
             <article class="card">
-                <h2><A href="/leaderboard">"Leaderboard"</A></h2>
+                <h2><A href=href("/leaderboard")>"Leaderboard"</A></h2>
                 <p>"The results reported in the MM-IQ, KiVA, MM-OPERA and Gold papers as sortable \
                     tables, with the source of every number."</p>
             </article>
             <article class="card">
-                <h2><A href="/self-test">"Self-test (KiVA)"</A></h2>
+                <h2><A href=href("/self-test")>"Self-test (KiVA)"</A></h2>
                 <p>"Take kid-inspired visual-analogy trials (what changed, how, and apply it) and \
                     see how you compare with children, adults and models."</p>
             </article>
             <article class="card">
-                <h2><A href="/review">"Review"</A></h2>
+                <h2><A href=href("/review")>"Review"</A></h2>
                 <p>"Open result files offline, read them item by item and re-score an LLM judge's \
                     outputs by hand, without losing your work."</p>
             </article>
             <article class="card">
-                <h2><A href="/structure">"Structure (Gold)"</A></h2>
+                <h2><A href=href("/structure")>"Structure (Gold)"</A></h2>
                 <p>"Analyse a benchmark suite's structure with PLS-SEM: which tasks are redundant \
                     or weak, whether abilities separate, and a weighted overall score."</p>
             </article>

@@ -4,7 +4,6 @@
 
 use std::rc::Rc;
 
-use crate::router::use_query_map;
 use crate::split;
 use coglab_core::kiva::{NullAnswers, Variant};
 use coglab_core::leaderboard::metrics::kiva_null_note;
@@ -12,6 +11,7 @@ use coglab_core::leaderboard::{guess_model, FileKind, FileStatus, KivaRow, MmiqR
 use coglab_core::mmiq::CATEGORIES;
 use coglab_core::selftest::baselines::Baselines;
 use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
 use wasm_bindgen::JsCast;
 
 use crate::charts::bars::{draw_grouped_bars, BarSeries, GroupedBars};
@@ -255,11 +255,10 @@ pub fn Leaderboard() -> impl IntoView {
 /// restored on reload and can be shared. It changes the current history entry: Back leaves the
 /// page rather than undoing each setting.
 fn set_queries(pairs: &[(&str, String)]) {
-    let Some(loc) = web_sys::window().map(|w| w.location()) else {
-        return;
-    };
-    let search = loc.search().unwrap_or_default();
-    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
+    let url = leptos_router::hooks::use_url();
+    let (path, search) = url.with_untracked(|u| (u.path().to_string(), u.search().to_string()));
+    let search = search.trim_start_matches('?');
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(search) else {
         return;
     };
     for (key, value) in pairs {
@@ -269,17 +268,26 @@ fn set_queries(pairs: &[(&str, String)]) {
             params.set(key, value);
         }
     }
-    let q = String::from(params.to_string());
-    if q == search.trim_start_matches('?') {
+    let query = String::from(params.to_string());
+    if query == search {
         return;
     }
-    let path = crate::router::current_path();
-    let url = if q.is_empty() {
+    let to = if query.is_empty() {
         path
     } else {
-        format!("{path}?{q}")
+        format!("{path}?{query}")
     };
-    crate::router::navigate(&url, true, false);
+    let navigate = leptos_router::hooks::use_navigate();
+    navigate(
+        &to,
+        leptos_router::NavigateOptions {
+            // `path` is the whole path, base included.
+            resolve: false,
+            replace: true,
+            scroll: false,
+            ..Default::default()
+        },
+    );
 }
 
 /// Keeps the selected model (`model=<name>`) and the two compared models (`cmp=<a>,<b>`) in the

@@ -1,7 +1,8 @@
 //! The page shown for an unknown route.
 
-use crate::router::A;
+use crate::data::href;
 use leptos::prelude::*;
+use leptos_router::components::A;
 
 /// Not found: says so and links home.
 #[component]
@@ -9,7 +10,7 @@ pub fn NotFound() -> impl IntoView {
     view! {
         <section data-testid="page-not-found">
             <h1>"Page not found"</h1>
-            <p>"There is no page at this address. "<A href="/">"Go to the home page"</A>"."</p>
+            <p>"There is no page at this address. "<A href=href("/")>"Go to the home page"</A>"."</p>
         </section>
     }
 }

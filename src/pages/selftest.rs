@@ -8,11 +8,14 @@ mod results;
 mod stimuli;
 mod store;
 
-use crate::router::{navigate, use_query_map, A};
+use crate::data::href;
 use coglab_core::kiva::Stage;
 use coglab_core::selftest::objects::render_svg;
 use coglab_core::selftest::{generate, Picture, Response, Session, SessionKind};
 use leptos::prelude::*;
+use leptos_router::components::A;
+use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
 use std::collections::BTreeMap;
 
 use crate::components::error_panel::ErrorPanel;
@@ -65,7 +68,7 @@ pub fn SelfTest() -> impl IntoView {
                         }
                         (Err(e), _) => view! {
                             <ErrorPanel title="This session link is not valid" message=e />
-                            <p><A href="/self-test">"Start a new session"</A></p>
+                            <p><A href=href("/self-test")>"Start a new session"</A></p>
                         }
                             .into_any(),
                         (_, Err(_)) => view! {
@@ -73,7 +76,7 @@ pub fn SelfTest() -> impl IntoView {
                                 title="This session link is not valid"
                                 message=format!("seed {s:?}: expected a whole number")
                             />
-                            <p><A href="/self-test">"Start a new session"</A></p>
+                            <p><A href=href("/self-test")>"Start a new session"</A></p>
                         }
                             .into_any(),
                     }
@@ -91,7 +94,8 @@ fn Start() -> impl IntoView {
     let seed = RwSignal::new(((js_sys::Math::random() * 1_000_000.0) as u64).to_string());
     let participant = RwSignal::new("self".to_string());
     let saved = RwSignal::new(store::load_all());
-    let href = Memo::new(move |_| {
+    let navigate = use_navigate();
+    let start_href = Memo::new(move |_| {
         let k = SessionKind::parse(&kind.get()).unwrap_or(SessionKind::Kiva);
         let s = seed.get().trim().parse::<u64>().unwrap_or(0);
         session_href(&k, s)
@@ -158,7 +162,7 @@ fn Start() -> impl IntoView {
                 when=move || seed_ok.get()
                 fallback=|| view! { <p class="notice" role="alert">"The seed must be a whole number."</p> }
             >
-                <A href=move || href.get() attr:class="button primary" attr:data-testid="start" on:click=on_start>
+                <A href=move || href(&start_href.get()) attr:class="button primary" attr:data-testid="start" on:click=on_start>
                     "Start"
                 </A>
             </Show>
@@ -168,7 +172,7 @@ fn Start() -> impl IntoView {
             on_loaded=Callback::new(move |_| {
                 let s = seed.get_untracked().trim().parse::<u64>().unwrap_or(0);
                 store::ensure(&SessionKind::Stimuli, s, &participant.get_untracked());
-                navigate(&session_href(&SessionKind::Stimuli, s), false, true);
+                navigate(&session_href(&SessionKind::Stimuli, s), NavigateOptions::default());
             })
         />
         <h2>"Your sessions"</h2>
@@ -185,7 +189,7 @@ fn Start() -> impl IntoView {
                         let kind = SessionKind::parse(&s.kind).unwrap_or(SessionKind::Kiva);
                         let total = generate(&kind, s.seed).trials.len();
                         let done = s.answered();
-                        let href = session_href(&kind, s.seed);
+                        let link = href(&session_href(&kind, s.seed));
                         view! {
                             <li>
                                 <span>
@@ -193,7 +197,7 @@ fn Start() -> impl IntoView {
                                     {format!(" · seed {} · {} · {}", s.seed, s.participant, s.created)}
                                 </span>
                                 <span class="badge">{format!("{done} of {total} trials")}</span>
-                                <A href=href>{if done >= total { "Results" } else { "Resume" }}</A>
+                                <A href=link>{if done >= total { "Results" } else { "Resume" }}</A>
                                 <button
                                     type="button"
                                     class="link-button"
@@ -306,7 +310,7 @@ fn StimuliResume(
             )}
         </p>
         <stimuli::StimuliPicker seed=Signal::stored(seed) on_loaded=Callback::new(|_| {}) />
-        <p><A href="/self-test">"All sessions"</A></p>
+        <p><A href=href("/self-test")>"All sessions"</A></p>
     }
 }
 
@@ -514,6 +518,6 @@ fn Runner(
                     .into_any()
             }
         }}
-        <p><A href="/self-test">"All sessions"</A></p>
+        <p><A href=href("/self-test")>"All sessions"</A></p>
     }
 }

@@ -22,8 +22,8 @@ use crate::components::board_table::{BoardTable, ViewState};
 use crate::components::error_panel::ErrorPanel;
 use crate::components::rank_panel::{RankMarks, RankPanel};
 use crate::components::theme_toggle::chart_theme;
-use crate::router::use_query_map;
 use coglab_core::ranks::Bench;
+use leptos_router::hooks::use_query_map;
 
 use super::board::{mmopera_board, OperaSettings};
 use crate::worker::api;

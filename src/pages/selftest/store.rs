@@ -1,6 +1,8 @@
-//! Saved sessions in localStorage: one JSON array under [`KEY`], written after every answer.
+//! Saved sessions in localStorage (through `gloo-storage`): one JSON array under [`KEY`],
+//! written after every answer.
 
 use coglab_core::selftest::{SessionKind, TrialResponses};
+use gloo_storage::{LocalStorage, Storage};
 use serde::{Deserialize, Serialize};
 
 /// The localStorage key.
@@ -33,22 +35,13 @@ impl Saved {
     }
 }
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
-}
-
 /// All saved sessions, newest first; an unreadable store reads as empty.
 pub fn load_all() -> Vec<Saved> {
-    storage()
-        .and_then(|s| s.get_item(KEY).ok().flatten())
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or_default()
+    LocalStorage::get(KEY).unwrap_or_default()
 }
 
 fn write_all(all: &[Saved]) {
-    if let (Some(s), Ok(text)) = (storage(), serde_json::to_string(all)) {
-        let _ = s.set_item(KEY, &text);
-    }
+    let _ = LocalStorage::set(KEY, all);
 }
 
 /// Saves (replaces) one session.
