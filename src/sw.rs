@@ -7,8 +7,8 @@
 
 use std::cell::Cell;
 
+use gloo_events::EventListener;
 use leptos::prelude::*;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{ServiceWorkerContainer, ServiceWorkerRegistration, ServiceWorkerState};
@@ -57,24 +57,23 @@ async fn register(
     if registration.waiting().is_some() && sw_container.controller().is_some() {
         on_update();
     }
+    // The listeners live as long as the page (as the registration does).
     let reg = registration.clone();
-    let on_found = Closure::<dyn FnMut()>::new(move || {
+    EventListener::new(&registration, "updatefound", move |_| {
         let Some(installing) = reg.installing() else {
             return;
         };
         let worker = installing.clone();
         let on_update = on_update.clone();
-        let on_state = Closure::<dyn FnMut()>::new(move || {
+        EventListener::new(&installing, "statechange", move |_| {
             let controlled = container().and_then(|c| c.controller()).is_some();
             if worker.state() == ServiceWorkerState::Installed && controlled {
                 on_update();
             }
-        });
-        installing.set_onstatechange(Some(on_state.as_ref().unchecked_ref()));
-        on_state.forget();
-    });
-    registration.set_onupdatefound(Some(on_found.as_ref().unchecked_ref()));
-    on_found.forget();
+        })
+        .forget();
+    })
+    .forget();
     Ok(registration)
 }
 
@@ -117,9 +116,8 @@ pub fn UpdateBanner() -> impl IntoView {
                 Err(e) => web_sys::console::warn_1(&JsValue::from_str(&e)),
             }
             if let Some(container) = container() {
-                let on_change = Closure::<dyn FnMut()>::new(reload_after_update);
-                container.set_oncontrollerchange(Some(on_change.as_ref().unchecked_ref()));
-                on_change.forget();
+                EventListener::new(&container, "controllerchange", |_| reload_after_update())
+                    .forget();
             }
         });
     }
@@ -129,13 +127,12 @@ pub fn UpdateBanner() -> impl IntoView {
             Some(worker) => {
                 UPDATING.with(|u| u.set(true));
                 let watched = worker.clone();
-                let on_state = Closure::<dyn FnMut()>::new(move || {
+                EventListener::new(&worker, "statechange", move |_| {
                     if watched.state() == ServiceWorkerState::Activated {
                         reload_after_update();
                     }
-                });
-                worker.set_onstatechange(Some(on_state.as_ref().unchecked_ref()));
-                on_state.forget();
+                })
+                .forget();
                 let _ = worker.post_message(&JsValue::from_str("skip-waiting"));
             }
             None => {
