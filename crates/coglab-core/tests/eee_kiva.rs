@@ -10,6 +10,7 @@ use coglab_core::harness::{self, eee, HarnessFormat};
 use coglab_core::kiva::{
     score_human, score_model, score_model_with, HumanData, KivaReport, NullAnswers, Source, Variant,
 };
+use coglab_core::leaderboard::{self, FileKind, InputRef};
 use std::path::Path;
 
 const RUN_SMALL: &str = concat!(
@@ -275,6 +276,35 @@ fn a_second_record_for_a_stage_is_listed_not_scored() {
         u.reason,
         "a second record for this trial and stage (the record on line 1 is scored)"
     );
+}
+
+#[test]
+fn the_leaderboard_scores_kiva_records_as_a_kiva_row() {
+    let files = run_small();
+    let before = score_model(borrowed(&files)).unwrap();
+    let eee = eee::write_kiva(&before, "gpt4", "1").unwrap();
+    let path = "eee/gpt4/KiVA_1.jsonl";
+    assert_eq!(
+        leaderboard::detect(path, eee.instances.as_bytes()),
+        FileKind::Harness
+    );
+    let scored = leaderboard::score_files(
+        &[InputRef {
+            path,
+            bytes: eee.instances.as_bytes(),
+            model: None,
+        }],
+        |_, _, _| {},
+    );
+    assert_eq!(
+        scored.files[0].status, "ok",
+        "{:?}",
+        scored.files[0].message
+    );
+    assert_eq!(scored.kiva.len(), 1);
+    assert_eq!(scored.kiva[0].model, "gpt4");
+    assert_eq!(scored.kiva[0].report.overall, before.overall);
+    assert!(scored.mmiq.is_empty());
 }
 
 #[test]
