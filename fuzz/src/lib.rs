@@ -294,6 +294,11 @@ pub fn run(name: &str, data: &[u8]) {
             let (path, bytes) = named(data, &["eee.jsonl", "eee_aggregate.json"]);
             if path.ends_with(".jsonl") {
                 harness_mapped(eee::read_instances(path, bytes));
+                // KiVA's records read back into a report, and that report written again.
+                let _ = eee::is_kiva(bytes);
+                if let Ok(report) = eee::read_kiva(path, bytes) {
+                    let _ = eee::write_kiva(&report, "m", "0");
+                }
             } else {
                 let _ = eee::read_aggregate(path, bytes);
             }

@@ -211,7 +211,8 @@ pub struct RankArgs {
 pub enum ScoreCommand {
     /// MM-IQ accuracy by category with Wilson 95% intervals (or a VLMEvalKit `_acc.csv`).
     Mmiq(ScoreMmiqArgs),
-    /// KiVA scores from model-run CSVs (folders are searched for `*.csv`) and/or adults' data.
+    /// KiVA scores from model-run CSVs (folders are searched for `*.csv`) and/or adults' data,
+    /// or from KiVA's Every Eval Ever records (`coglab export eee --kiva`).
     Kiva(ScoreKivaArgs),
     /// MM-OPERA holistic (regular) and process-reward (reasoning) scores.
     Mmopera(ScoreMmoperaArgs),
@@ -282,7 +283,8 @@ pub struct CompareMmiqArgs {
 /// Arguments of `coglab score kiva`.
 #[derive(Debug, Args)]
 pub struct ScoreKivaArgs {
-    /// Run CSV files or folders (searched recursively for `*.csv`).
+    /// Run CSV files or folders (searched recursively for `*.csv`), or one file of KiVA's
+    /// Every Eval Ever instance records (`.jsonl`), read back into the same report.
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<String>,
     /// Adults' data (`human_adults_KiVA.csv`): adds their report and the RT-error correlation.

@@ -333,3 +333,143 @@ fn the_leaderboards_kiva_eee_records_equal_export_eee_kiva() {
     assert_eq!(agg["evaluation_results"][0]["score_details"]["score"], 0.5);
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// The keys of `coglab score kiva --json` that Every Eval Ever records do not carry: the files
+/// read, the counts of the original answers (`rows` but its `rows` and `trials`), the warnings
+/// about them, people's reaction times, and the harness information the read-back adds.
+fn scored_part(mut v: serde_json::Value) -> serde_json::Value {
+    let obj = v.as_object_mut().unwrap();
+    for key in ["files", "warnings", "reaction_time", "harness"] {
+        obj.remove(key);
+    }
+    let rows = &obj["rows"];
+    let kept = serde_json::json!({"rows": rows["rows"], "trials": rows["trials"]});
+    obj.insert("rows".into(), kept);
+    v
+}
+
+/// `coglab export eee --kiva` of a scored set, then `coglab score kiva` of the instance records
+/// it wrote: the same JSON as scoring the set itself, but for what the records do not carry
+/// ([`scored_part`]). For model runs (the fixture run, the real GPT-4 run when
+/// `../shared/data` is there) and a person (the jsPsych fixture, sample ids
+/// `p07/<subdomain>#<variation>`).
+#[test]
+fn score_kiva_reads_back_export_eee_kiva() {
+    let run_small = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../coglab-core/tests/fixtures/kiva/run_small"
+    );
+    let real = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/kiva/model_data/KiVA/gpt4_multi_image");
+    let mut sets = vec![
+        (run_small.to_string(), "gpt4", 4),
+        (format!("{DIR}kiva_run_jspsych.csv"), "p07", 2),
+    ];
+    if real.is_dir() {
+        sets.push((real.to_string_lossy().into_owned(), "gpt4_multi_image", 0));
+    }
+    let stamp = "1717243200";
+    for (i, (set, model, trials)) in sets.iter().enumerate() {
+        let out = std::env::temp_dir().join(format!("coglab-eee-back-{}-{i}", std::process::id()));
+        let o = coglab(&[
+            "export",
+            "eee",
+            "--kiva",
+            set,
+            "--model",
+            model,
+            "--timestamp",
+            stamp,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let jsonl = out.join(model).join(format!("KiVA_{stamp}.jsonl"));
+        let jsonl = jsonl.to_str().unwrap();
+        let original = json(&["score", "kiva", set, "--json", "--trials"]);
+        let back = json(&["score", "kiva", jsonl, "--json", "--trials"]);
+        if *trials > 0 {
+            assert_eq!(back["rows"]["trials"], *trials, "{set}");
+        }
+        assert_eq!(
+            scored_part(back.clone()),
+            scored_part(original.clone()),
+            "{set}"
+        );
+        assert_eq!(back["files"], serde_json::json!([jsonl]));
+        assert_eq!(back["harness"]["harness_label"], "Every Eval Ever");
+        assert_eq!(back["harness"]["model"], *model);
+        assert_eq!(back["harness"]["unmapped"], serde_json::json!([]));
+        // The table names the harness and the records read.
+        let text = coglab(&["score", "kiva", jsonl]);
+        assert!(text.status.success());
+        let text = String::from_utf8_lossy(&text.stdout);
+        assert!(
+            text.contains("harness: Every Eval Ever (Every Eval Ever instance records, task KiVA)"),
+            "{text}"
+        );
+        let _ = std::fs::remove_dir_all(&out);
+    }
+    // The fixture run's stage-1 figure by hand (crates/coglab-core/tests/eee_kiva.rs): trials
+    // (2/3, 1, 0, 1), mean 2/3, SE sqrt(1/6) / 2.
+    let out = std::env::temp_dir().join(format!("coglab-eee-back-{}-x", std::process::id()));
+    let o = coglab(&[
+        "export",
+        "eee",
+        "--kiva",
+        run_small,
+        "--model",
+        "gpt4",
+        "--timestamp",
+        stamp,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let jsonl = out.join("gpt4").join(format!("KiVA_{stamp}.jsonl"));
+    let jsonl = jsonl.to_str().unwrap();
+    let v = json(&["score", "kiva", jsonl, "--json"]);
+    let cross = &v["overall"]["cross"];
+    assert!((cross["mean"].as_f64().unwrap() - 2.0 / 3.0).abs() < 1e-15);
+    assert!((cross["se"].as_f64().unwrap() - (1.0f64 / 6.0).sqrt() / 2.0).abs() < 1e-15);
+    // The coverage pair (stage-1 trials scored of those expected) is the runs'.
+    assert_eq!(
+        v["overall"]["coverage"],
+        json(&["score", "kiva", run_small, "--json"])["overall"]["coverage"]
+    );
+    // The records are a scored set of their own: not with run CSVs.
+    let o = coglab(&["score", "kiva", jsonl, run_small]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            "holds Every Eval Ever records, a scored set of its own; give it without run CSVs"
+        ),
+        "{err}"
+    );
+    // KiVA's records given to score mmiq, and MM-IQ's to score kiva, name the task found.
+    let key = format!("{DIR}key.jsonl");
+    let o = coglab(&["score", "mmiq", "--answers", &key, jsonl]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("this is Every Eval Ever output for task \"KiVA: What (cross-domain)\", expected an MM-IQ task"),
+        "{err}"
+    );
+    let mmiq = out.join("mmiq.jsonl");
+    std::fs::write(
+        &mmiq,
+        r#"{"evaluation_name": "MM-IQ", "sample_id": "0", "answer_attribution": [], "evaluation": {"score": 1.0}}"#,
+    )
+    .unwrap();
+    let o = coglab(&["score", "kiva", mmiq.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            "mmiq.jsonl: this is Every Eval Ever output for task \"MM-IQ\", expected KiVA"
+        ),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}

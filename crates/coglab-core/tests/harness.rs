@@ -308,7 +308,7 @@ fn inspect_eval_deflate_members() {
 
 /// With `COGLAB_FUZZ_SEEDS=<dir>`, writes `bytes` as a seed of fuzz target `target` (the
 /// `.eval` and EEE seeds `scripts/fuzz.sh` copies from `fuzz/seeds-generated`).
-fn fuzz_seed(target: &str, name: &str, bytes: &[u8]) {
+pub(crate) fn fuzz_seed(target: &str, name: &str, bytes: &[u8]) {
     if let Ok(dir) = std::env::var("COGLAB_FUZZ_SEEDS") {
         let dir = std::path::Path::new(&dir).join(target);
         std::fs::create_dir_all(&dir).unwrap();

@@ -4,6 +4,7 @@
 
 mod bad_inputs;
 mod common;
+mod eee_kiva;
 mod gold_appendix_tables;
 mod harness;
 mod hostile;

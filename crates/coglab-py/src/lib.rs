@@ -236,7 +236,9 @@ fn score_mmiq<'py>(
 /// `coglab score kiva PATH... --json`.
 ///
 /// `paths`: one path or a list of them (CSV files, or folders searched recursively for
-/// `*.csv`; a jsPsych export, CSV or JSON, is read as one person's run), or bytes /
+/// `*.csv`; a jsPsych export, CSV or JSON, is read as one person's run; a file of KiVA's
+/// Every Eval Ever instance records, as `export_eee(..., kiva=True)` writes them, is read back
+/// into the report of the set it was written from, `null` not used), or bytes /
 /// `(name, bytes)` tuples (the name is the path, whose folder `output_<Domain>` names the
 /// domain). A KiVA challenge annotation JSON with its result file (JSON or CSV), in any order,
 /// is scored as the challenge (`human` and `null` are not used). `human`: the adults'

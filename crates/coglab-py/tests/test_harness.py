@@ -2,7 +2,8 @@
 
 `score_mmiq` on lmms-eval samples JSONL and results.json, an Inspect log (.json, and .eval with
 zstd and deflate members), a VLMEvalKit circular judge table and Every Eval Ever instance and
-aggregate records; `score_kiva` on jsPsych exports (CSV, JSON) and a KiVA challenge result with
+aggregate records; `score_kiva` on jsPsych exports (CSV, JSON), KiVA's Every Eval Ever records
+(read back into the report of the set they were written from) and a KiVA challenge result with
 its annotations; `export_eee` against `coglab export eee`. Each result equals the CLI's --json
 for the same file, and its headline figures are counted again here from the fixture itself
 (`crates/coglab-core/tests/fixtures/harness`; the core's `tests/harness.rs` works them out by
@@ -280,6 +281,80 @@ def test_jspsych_json_run() -> None:
     assert want == {"cross": 1.0, "within_joint": 0.0, "extrapolation": 1.0}
     for stage, mean in want.items():
         assert py["overall"][stage]["mean"] == mean
+
+
+RUN_SMALL = FIXTURES / "kiva" / "run_small"
+#: What Every Eval Ever records do not carry (`score_kiva` of a run has them): the files read,
+#: the counts of the original answers, warnings about them, reaction times, and the harness
+#: information the read-back adds.
+NOT_IN_RECORDS = ("files", "warnings", "reaction_time", "harness")
+
+
+def scored_part(report: dict) -> dict:
+    out = {k: v for k, v in report.items() if k not in NOT_IN_RECORDS}
+    out["rows"] = {k: report["rows"][k] for k in ("rows", "trials")}
+    return out
+
+
+@pytest.mark.parametrize("scored,model", [(RUN_SMALL, "gpt4"), (H / "kiva_run_jspsych.csv", "p07")])
+def test_kiva_eee_records_read_back(tmp_path: Path, scored: Path, model: str) -> None:
+    (s,) = coglab.export_eee(str(scored), kiva=True, model=model, out=tmp_path, timestamp=STAMP)
+    back = kiva(s["paths"]["instances"], trials=True)
+    original = coglab.score_kiva(str(scored), trials=True)
+    assert scored_part(back) == scored_part(original)
+    assert back["files"] == [s["paths"]["instances"]]
+    h = back["harness"]
+    assert (h["harness_label"], h["model"], h["unmapped"]) == ("Every Eval Ever", model, [])
+    assert h["records"] == len(s["instances"])
+    # The same records as named bytes.
+    data = Path(s["paths"]["instances"]).read_bytes()
+    named = coglab.score_kiva([("KiVA.jsonl", data)], trials=True)
+    assert scored_part(named) == scored_part(original)
+
+
+def test_kiva_eee_stage_one_from_the_run_csvs(tmp_path: Path) -> None:
+    # Stage 1 counted again from MCResponse#1 (1 right; 0, Null and empty wrong), each
+    # variation's share of its regenerations, then the mean and the population SD / sqrt(n)
+    # over the trials: (2/3, 1, 0, 1) -> 2/3 and sqrt(1/6) / 2.
+    trials = []
+    for f in sorted(RUN_SMALL.rglob("*.csv")):
+        by_var: Dict[str, List[float]] = {}
+        for r in csv.DictReader(f.open(newline="")):
+            by_var.setdefault(r["Variation"], []).append(r["MCResponse#1"] == "1")
+        trials += [sum(v) / len(v) for v in by_var.values()]
+    mean = sum(trials) / len(trials)
+    se = (sum((t - mean) ** 2 for t in trials) / len(trials)) ** 0.5 / len(trials) ** 0.5
+    (s,) = coglab.export_eee(str(RUN_SMALL), kiva=True, model="gpt4", out=tmp_path,
+                             timestamp=STAMP)
+    back = kiva(s["paths"]["instances"])
+    cross = back["overall"]["cross"]
+    assert cross["n"] == len(trials) == 4
+    assert cross["mean"] == pytest.approx(mean, abs=1e-15) and mean == pytest.approx(2 / 3)
+    assert cross["se"] == pytest.approx(se, abs=1e-15)
+
+
+def test_malformed_kiva_eee_record(tmp_path: Path) -> None:
+    (s,) = coglab.export_eee(str(RUN_SMALL), kiva=True, model="gpt4", timestamp=STAMP)
+    records = s["instances"]
+    records[2]["evaluation"]["score"] = 1.5
+    bad = tmp_path / "bad_kiva.jsonl"
+    bad.write_text("".join(json.dumps(r) + "\n" for r in records))
+    with pytest.raises(coglab.InputError) as e:
+        coglab.score_kiva(str(bad))
+    err = e.value
+    assert (err.file, err.line, err.field) == (str(bad), 3, "evaluation.score")
+    assert (err.expected, err.found) == ("a number from 0 to 1 (the share of regenerations right)",
+                                         "1.5")
+    assert cli("score", "kiva", str(bad)).error == str(err)
+    # A record of MM-IQ among KiVA's.
+    records[2] = {"evaluation_name": "MM-IQ", "sample_id": "0", "evaluation": {"score": 1.0}}
+    bad.write_text("".join(json.dumps(r) + "\n" for r in records))
+    with pytest.raises(coglab.InputError) as e:
+        coglab.score_kiva(str(bad))
+    assert (e.value.line, e.value.field, e.value.found) == (3, "evaluation_name", '"MM-IQ"')
+    # With run CSVs: a usage error.
+    with pytest.raises(coglab.UsageError, match="a scored set of its own"):
+        coglab.score_kiva([str(bad), str(RUN_SMALL)])
 
 
 def challenge_counts(results: List[Tuple[str, str]]) -> Tuple[int, int, int]:

@@ -1,6 +1,7 @@
 //! `coglab score kiva`: model-run CSVs (folders searched recursively for `*.csv`) and/or the
-//! adults' file in, KiVA's report out; or a KiVA challenge result with its annotations
-//! ([`score_any`], [`challenge`]).
+//! adults' file in, KiVA's report out; or KiVA's Every Eval Ever instance records (as
+//! `coglab export eee --kiva` writes them) read back into that report; or a KiVA challenge
+//! result with its annotations ([`score_any`], [`challenge`]).
 
 use coglab_core::harness::kiva_challenge::ChallengeReport;
 use coglab_core::kiva::{
@@ -45,14 +46,28 @@ fn is_jspsych(path: &str, bytes: &[u8]) -> bool {
     )
 }
 
+/// Whether a file is Every Eval Ever instance records (KiVA's are read back by
+/// [`coglab_core::harness::eee::read_kiva`], which names the task of any other benchmark's).
+fn is_eee(path: &str, bytes: &[u8]) -> bool {
+    coglab_core::harness::detect(path, bytes)
+        == Some(coglab_core::harness::HarnessFormat::EeeInstances)
+}
+
 /// `coglab score kiva PATH... [--human HUMAN_CSV] [--trials]`. A file given as `human` is read
 /// as the adults' data whatever its header; among the other files, one whose header starts with
 /// `ParticipantID` is, and so is jsPsych data of a KiVA run (`trial_type`, `trial_index`).
 /// `null` says how model answers naming no option are counted (the adults' file has none).
 ///
+/// A file of Every Eval Ever instance records is a scored set of its own, given without run
+/// CSVs: its trials are read back ([`coglab_core::harness::eee::read_kiva`]) and aggregated as
+/// the runs they were written from; `null` is not used (the records name the rule they were
+/// scored with). With the adults' data beside a model's records, the RT-error correlation is
+/// computed as for runs.
+///
 /// # Errors
-/// [`RunError::Usage`] for two human files; [`RunError::Input`] for unreadable or invalid
-/// files, or no CSV at all.
+/// [`RunError::Usage`] for two human files, two EEE files, or an EEE file with run CSVs;
+/// [`RunError::Input`] for unreadable or invalid files (an EEE file of another benchmark names
+/// its task), or no CSV at all.
 pub fn score(
     paths: &[Source],
     human: Option<&Source>,
@@ -68,8 +83,16 @@ pub fn score(
     let files = list.read()?;
     let skipped_links = list.skipped.clone();
     let mut runs: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut eee: Option<(String, Vec<u8>)> = None;
     for (p, bytes) in files {
-        if is_human(&bytes) || is_jspsych(&p, &bytes) {
+        if is_eee(&p, &bytes) {
+            if let Some((first, _)) = &eee {
+                return Err(RunError::Usage(format!(
+                    "score kiva: two Every Eval Ever files given ({first} and {p}); each is a scored set, give one"
+                )));
+            }
+            eee = Some((p, bytes));
+        } else if is_human(&bytes) || is_jspsych(&p, &bytes) {
             if let Some((first, _)) = &human {
                 return Err(RunError::Usage(format!(
                     "score kiva: two human data files given ({first} and {p}); give one"
@@ -88,7 +111,25 @@ pub fn score(
         Some((p, b)) => Some(score_human(&HumanData::parse(p, b)?)?),
         None => None,
     };
-    let mut report = if runs.is_empty() {
+    let mut report = if let Some((p, b)) = &eee {
+        if let Some((run, _)) = runs.first() {
+            return Err(RunError::Usage(format!(
+                "score kiva: {p} holds Every Eval Ever records, a scored set of its own; give it without run CSVs (found {run})"
+            )));
+        }
+        let mut r = coglab_core::harness::eee::read_kiva(p, b)?;
+        match (&human_report, r.source) {
+            (Some(_), KivaSource::Human) => {
+                return Err(RunError::Usage(format!(
+                "score kiva: two human data files given ({} and {p}, people's records); give one",
+                human.as_ref().map_or("", |h| h.0.as_str())
+            )))
+            }
+            (Some(h), KivaSource::Model) => r.rt_correlation = Some(rt_error_correlation(&r, h)),
+            (None, _) => {}
+        }
+        r
+    } else if runs.is_empty() {
         match human_report.clone() {
             Some(r) => r,
             None => {
@@ -202,8 +243,8 @@ impl Serialize for KivaOutput {
 }
 
 /// `coglab score kiva PATH...`: a KiVA challenge result with its annotations when `paths` are
-/// those two files ([`challenge`]; `human` and `null` are not used), else runs and people's
-/// data ([`score`]).
+/// those two files ([`challenge`]; `human` and `null` are not used), else runs, people's
+/// data or KiVA's Every Eval Ever records ([`score`]).
 ///
 /// # Errors
 /// As [`challenge`] and [`score`].

@@ -1,7 +1,8 @@
 //! `coglab score kiva` (owned by the MM-IQ/KiVA scoring work, issue 3).
 //!
 //! Reads model-run CSVs (folders are searched recursively for `*.csv`) and/or the adult human
-//! file with `coglab_run::kiva` (shared with the Python package) and prints JSON or a table.
+//! file, or KiVA's Every Eval Ever instance records (read back into the same report), with
+//! `coglab_run::kiva` (shared with the Python package) and prints JSON or a table.
 
 use super::{emit, escape_controls, print_json, CliError};
 use crate::cli::ScoreKivaArgs;
@@ -157,14 +158,22 @@ fn print_report(out: &mut String, r: &KivaReport) {
         }
         _ => "left out (--null missing)",
     };
-    outln!(out, "Null answers, {counted}: {}", nulls.join(", "));
-    match r.source {
-        Source::Model => outln!(
+    if nulls.is_empty() && empties.is_empty() {
+        // Read back from stage scores (Every Eval Ever records): no answers to count.
+        outln!(
             out,
-            "empty answers: {} (stage 2 empty = not asked; empty stage 1/3 = wrong)",
-            empties.join(", ")
-        ),
-        Source::Human => outln!(out, "trials without a row: {}", empties.join(", ")),
+            "Null answers {counted}; the answers behind the stage scores are not in the file"
+        );
+    } else {
+        outln!(out, "Null answers, {counted}: {}", nulls.join(", "));
+        match r.source {
+            Source::Model => outln!(
+                out,
+                "empty answers: {} (stage 2 empty = not asked; empty stage 1/3 = wrong)",
+                empties.join(", ")
+            ),
+            Source::Human => outln!(out, "trials without a row: {}", empties.join(", ")),
+        }
     }
     if r.rows.scored_from_raw_answers > 0 {
         outln!(
@@ -207,6 +216,9 @@ fn print_report(out: &mut String, r: &KivaReport) {
                 ),
             }
         }
+    }
+    if let Some(h) = &r.harness {
+        super::mmiq::print_harness(out, h);
     }
     if !r.warnings.counts.is_empty() {
         outln!(out, "warnings ({}):", r.warnings.total());

@@ -19,13 +19,20 @@
 //! person) and `is_correct` when that share is above 0.5
 //! ([`crate::leaderboard::detail::KIVA_RIGHT_RULE`]); in the aggregate each stage's mean over
 //! trials with its standard error and normal 95% interval, overall and per domain, as the
-//! report gives them. Our reader maps instance records onto MM-IQ items only, so KiVA records
-//! are written, not read back.
+//! report gives them; each instance's metadata carries the trial's domain, subdomain,
+//! variation, regenerations, first line and the `null_answers` rule.
+//!
+//! [`read_kiva`] reads KiVA instance records back into the report the KiVA scorer gives (the
+//! same trials, so the same means, SEs and counts per stage, subdomain, domain and overall;
+//! tested on the real runs and the adults' data); [`is_kiva`] tells KiVA's records from
+//! MM-IQ's. [`read_instances`] reads any instance records into [`Record`]s, which
+//! [`super::map::score_mmiq`] maps onto MM-IQ items.
 
 use super::{
     id_of, scalar_text, type_of, HarnessError, HarnessFile, HarnessFormat, Record, SummaryRow,
 };
-use crate::location::Location;
+use crate::kiva::{NullAnswers, TrialResult, Variant};
+use crate::location::{snippet, Location};
 use crate::mmiq::{Accuracy, MmiqReport};
 use serde_json::{json, Value};
 
@@ -34,43 +41,78 @@ pub const SCHEMA_VERSION: &str = "0.2.1";
 /// The instance schema version written.
 pub const INSTANCE_SCHEMA_VERSION: &str = "instance_level_eval_0.2.1";
 
+/// An instance record as a JSON object, or a located error.
+fn object<'v>(
+    file: &str,
+    line: usize,
+    v: &'v Value,
+) -> Result<&'v serde_json::Map<String, Value>, HarnessError> {
+    match v {
+        Value::Object(obj) => Ok(obj),
+        _ => Err(HarnessError::BadValue {
+            location: Location::file(file).at_line(line),
+            expected: "an instance record object".into(),
+            found: type_of(v),
+        }),
+    }
+}
+
+/// A record's `sample_id` (a string, or a number printed), with its JSON value.
+fn sample_id<'v>(
+    file: &str,
+    line: usize,
+    obj: &'v serde_json::Map<String, Value>,
+) -> Result<(&'v Value, String), HarnessError> {
+    let loc = || Location::file(file).at_line(line).in_field("sample_id");
+    let sid = obj.get("sample_id").ok_or_else(|| HarnessError::Missing {
+        location: loc(),
+        expected: "the sample's id (a string)",
+    })?;
+    let text = scalar_text(sid).ok_or_else(|| HarnessError::BadValue {
+        location: loc(),
+        expected: "a string".into(),
+        found: type_of(sid),
+    })?;
+    Ok((sid, text))
+}
+
+/// A record's `evaluation` object (its presence; the fields are read by the caller).
+fn evaluation<'v>(
+    file: &str,
+    line: usize,
+    obj: &'v serde_json::Map<String, Value>,
+) -> Result<&'v Value, HarnessError> {
+    obj.get("evaluation").ok_or_else(|| HarnessError::Missing {
+        location: Location::file(file).at_line(line).in_field("evaluation"),
+        expected: "the evaluation object (score, is_correct)",
+    })
+}
+
+/// A record's `evaluation.is_correct`: `None` when absent or null.
+fn is_correct(file: &str, line: usize, evaluation: &Value) -> Result<Option<bool>, HarnessError> {
+    match evaluation.get("is_correct") {
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        None | Some(Value::Null) => Ok(None),
+        Some(other) => Err(HarnessError::BadValue {
+            location: Location::file(file)
+                .at_line(line)
+                .in_field("evaluation.is_correct"),
+            expected: "true or false".into(),
+            found: type_of(other),
+        }),
+    }
+}
+
 fn record(
     file: &str,
     line: usize,
     v: &Value,
 ) -> Result<(Record, Option<String>, Option<String>), HarnessError> {
     let loc = || Location::file(file).at_line(line);
-    let Value::Object(obj) = v else {
-        return Err(HarnessError::BadValue {
-            location: loc(),
-            expected: "an instance record object".into(),
-            found: type_of(v),
-        });
-    };
-    let sid = obj.get("sample_id").ok_or_else(|| HarnessError::Missing {
-        location: loc().in_field("sample_id"),
-        expected: "the sample's id (a string)",
-    })?;
-    let sample_id = scalar_text(sid).ok_or_else(|| HarnessError::BadValue {
-        location: loc().in_field("sample_id"),
-        expected: "a string".into(),
-        found: type_of(sid),
-    })?;
-    let evaluation = obj.get("evaluation").ok_or_else(|| HarnessError::Missing {
-        location: loc().in_field("evaluation"),
-        expected: "the evaluation object (score, is_correct)",
-    })?;
-    let verdict = match evaluation.get("is_correct") {
-        Some(Value::Bool(b)) => Some(*b),
-        None | Some(Value::Null) => None,
-        Some(other) => {
-            return Err(HarnessError::BadValue {
-                location: loc().in_field("evaluation.is_correct"),
-                expected: "true or false".into(),
-                found: type_of(other),
-            })
-        }
-    };
+    let obj = object(file, line, v)?;
+    let (sid, sample_id) = sample_id(file, line, obj)?;
+    let evaluation = evaluation(file, line, obj)?;
+    let verdict = is_correct(file, line, evaluation)?;
     let response = match obj.get("output") {
         None | Some(Value::Null) => None,
         Some(out) => match out.get("raw") {
@@ -157,6 +199,41 @@ fn record(
     ))
 }
 
+/// Calls `f` with each instance record of a file and its 1-based line (JSONL, blank lines
+/// skipped) or position (a JSON array of records).
+fn each_record(
+    file: &str,
+    bytes: &[u8],
+    mut f: impl FnMut(usize, &Value) -> Result<(), HarnessError>,
+) -> Result<(), HarnessError> {
+    let text = super::text(file, bytes)?;
+    if text.trim_start().starts_with('[') {
+        let doc = super::json_doc(file, text)?;
+        let Value::Array(items) = doc else {
+            return Err(HarnessError::BadValue {
+                location: Location::file(file),
+                expected: "an array of instance records".into(),
+                found: type_of(&doc),
+            });
+        };
+        for (i, item) in items.iter().enumerate() {
+            f(i + 1, item)?;
+        }
+    } else {
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let v: Value = serde_json::from_str(line).map_err(|e| HarnessError::Json {
+                location: Location::file(file).at_line(i + 1),
+                message: e.to_string(),
+            })?;
+            f(i + 1, &v)?;
+        }
+    }
+    Ok(())
+}
+
 /// Reads EEE instance records: JSONL (one record per line, blank lines skipped) or a JSON
 /// array of records.
 ///
@@ -179,42 +256,19 @@ fn record(
 /// assert_eq!(f.task.as_deref(), Some("MM-IQ"));
 /// ```
 pub fn read_instances(file: &str, bytes: &[u8]) -> Result<HarnessFile, HarnessError> {
-    let text = super::text(file, bytes)?;
     let mut records = Vec::new();
     let (mut task, mut model) = (None, None);
-    let mut push = |r: (Record, Option<String>, Option<String>)| {
+    each_record(file, bytes, |line, v| {
+        let (r, t, m) = record(file, line, v)?;
         if task.is_none() {
-            task = r.1;
+            task = t;
         }
         if model.is_none() {
-            model = r.2;
+            model = m;
         }
-        records.push(r.0);
-    };
-    if text.trim_start().starts_with('[') {
-        let doc = super::json_doc(file, text)?;
-        let Value::Array(items) = doc else {
-            return Err(HarnessError::BadValue {
-                location: Location::file(file),
-                expected: "an array of instance records".into(),
-                found: type_of(&doc),
-            });
-        };
-        for (i, item) in items.iter().enumerate() {
-            push(record(file, i + 1, item)?);
-        }
-    } else {
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let v: Value = serde_json::from_str(line).map_err(|e| HarnessError::Json {
-                location: Location::file(file).at_line(i + 1),
-                message: e.to_string(),
-            })?;
-            push(record(file, i + 1, &v)?);
-        }
-    }
+        records.push(r);
+        Ok(())
+    })?;
     if records.is_empty() {
         return Err(HarnessError::Empty {
             file: file.to_string(),
@@ -613,7 +667,7 @@ pub fn write_kiva(
                 "metadata": {
                     "domain": t.domain, "subdomain": t.subdomain,
                     "variation": t.variation.to_string(), "regenerations": t.rows.to_string(),
-                    "line": t.line.to_string(),
+                    "line": t.line.to_string(), "null_answers": report.null.name(),
                 },
             });
             instances.push_str(&line.to_string());
@@ -625,4 +679,499 @@ pub fn write_kiva(
         aggregate: serde_json::to_string_pretty(&aggregate).unwrap_or_default(),
         instances,
     })
+}
+
+/// The KiVA stage an `evaluation_name` names (`KiVA: What (cross-domain)`): its variant, and
+/// the index of the stage in [`KIVA_STAGES`] or the stage name that is none of them. `None`
+/// when the name is not of a KiVA variant.
+fn kiva_stage(name: &str) -> Option<(Variant, Result<usize, &str>)> {
+    let (prefix, stage) = name.split_once(": ")?;
+    let variant = [Variant::Kiva, Variant::KivaAdults]
+        .into_iter()
+        .find(|v| v.name() == prefix)?;
+    Some((
+        variant,
+        KIVA_STAGES
+            .iter()
+            .position(|(_, n, _)| *n == stage)
+            .ok_or(stage),
+    ))
+}
+
+/// Whether `bytes` are EEE instance records of KiVA: their first record's `evaluation_name`
+/// names a KiVA variant (`KiVA: ...`, `KiVA-adults: ...`), as [`write_kiva`] writes them. A
+/// first record that cannot be read says no (the MM-IQ reader then names what is wrong).
+///
+/// # Examples
+/// ```
+/// use coglab_core::harness::eee::is_kiva;
+/// assert!(is_kiva(br#"{"sample_id": "ColourRed#0", "evaluation_name": "KiVA: Apply (extrapolation)", "evaluation": {"score": 1}}"#));
+/// assert!(!is_kiva(br#"{"sample_id": "17", "evaluation_name": "MM-IQ", "evaluation": {"score": 1}}"#));
+/// ```
+pub fn is_kiva(bytes: &[u8]) -> bool {
+    let Ok(text) = super::text("", bytes) else {
+        return false;
+    };
+    let first = if text.trim_start().starts_with('[') {
+        serde_json::from_str::<Value>(text)
+            .ok()
+            .and_then(|d| d.get(0).cloned())
+    } else {
+        text.lines()
+            .find(|l| !l.trim().is_empty())
+            .and_then(|l| serde_json::from_str::<Value>(l).ok())
+    };
+    first
+        .as_ref()
+        .and_then(|r| r.get("evaluation_name"))
+        .and_then(Value::as_str)
+        .is_some_and(|n| kiva_stage(n).is_some())
+}
+
+/// Trial scores above this many regenerations are read as written (see [`share`]).
+const MOST_REGENERATIONS: u64 = 1000;
+
+/// A stage score read back as the share it stands for. A trial's stage score is `k / m`, the
+/// right answers among the `m ≤ regenerations` that count (0 or 1 for a person), and
+/// serde_json's default float parsing can be a unit in the last place off that value when its
+/// shortest decimal has 17 digits (1/11 reads as 0.09090909090909093): the fraction within
+/// 1e-9 of `x` (shares of at most [`MOST_REGENERATIONS`] differ by more than 1e-6) is computed
+/// again, as the scorer computes it. `x` as read when no such fraction is near.
+fn share(x: f64, regenerations: u64) -> f64 {
+    for m in 1..=regenerations.min(MOST_REGENERATIONS) {
+        let m = m as f64;
+        let k = (x * m).round();
+        if (k / m - x).abs() < 1e-9 {
+            return k / m;
+        }
+    }
+    x
+}
+
+/// One KiVA instance record as read.
+struct KivaRecord {
+    variant: Variant,
+    stage: usize,
+    participant: Option<String>,
+    subdomain: String,
+    domain: &'static str,
+    variation: u64,
+    score: f64,
+    verdict: Option<bool>,
+    regenerations: Option<u64>,
+    trial_line: Option<u64>,
+    null: Option<NullAnswers>,
+    model: Option<String>,
+    label: String,
+}
+
+/// The stage names [`KIVA_STAGES`] writes, for messages.
+fn stage_names() -> String {
+    KIVA_STAGES
+        .iter()
+        .map(|(_, n, _)| *n)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Reads one KiVA instance record; `first` is the variant of the file's first record (`None`
+/// for the first record itself, whose task decides whether the file is KiVA's).
+fn kiva_record(
+    file: &str,
+    line: usize,
+    v: &Value,
+    first: Option<Variant>,
+) -> Result<KivaRecord, HarnessError> {
+    let at = |field: &str| Location::file(file).at_line(line).in_field(field);
+    let bad = |field: &str, expected: String, found: String| HarnessError::BadValue {
+        location: at(field),
+        expected,
+        found,
+    };
+    let obj = object(file, line, v)?;
+    let name = match obj.get("evaluation_name") {
+        Some(Value::String(n)) => n.as_str(),
+        None => {
+            return Err(HarnessError::Missing {
+                location: at("evaluation_name"),
+                expected: "the stage (a string \"KiVA: <stage>\")",
+            })
+        }
+        Some(other) => return Err(bad("evaluation_name", "a string".into(), type_of(other))),
+    };
+    let (variant, stage) = match (kiva_stage(name), first) {
+        (Some((variant, Ok(stage))), _) => (variant, stage),
+        (Some((variant, Err(stage))), _) => {
+            return Err(bad(
+                "evaluation_name",
+                format!(
+                    "a KiVA stage after \"{}: \" ({})",
+                    variant.name(),
+                    stage_names()
+                ),
+                snippet(stage),
+            ))
+        }
+        (None, None) => {
+            return Err(HarnessError::WrongTask {
+                file: file.to_string(),
+                harness: super::Harness::EveryEvalEver.label(),
+                found: name.to_string(),
+                expected: "KiVA (an evaluation_name \"KiVA: <stage>\" or \"KiVA-adults: <stage>\")",
+            })
+        }
+        (None, Some(v)) => {
+            return Err(bad(
+                "evaluation_name",
+                format!(
+                    "a {} stage, as the records before (one benchmark a file)",
+                    v.name()
+                ),
+                snippet(name),
+            ))
+        }
+    };
+    if let Some(v) = first.filter(|v| *v != variant) {
+        return Err(bad(
+            "evaluation_name",
+            format!(
+                "a {} stage, as the records before (one variant a file)",
+                v.name()
+            ),
+            snippet(name),
+        ));
+    }
+    let (_, sid) = sample_id(file, line, obj)?;
+    let shape = || {
+        bad(
+            "sample_id",
+            "\"<subdomain>#<variation>\" or \"<participant>/<subdomain>#<variation>\"".into(),
+            snippet(&sid),
+        )
+    };
+    let (head, variation) = sid.rsplit_once('#').ok_or_else(shape)?;
+    let variation = variation.parse::<u64>().map_err(|_| shape())?;
+    let (participant, subdomain) = match head.rsplit_once('/') {
+        Some((p, s)) => (Some(p), s),
+        None => (None, head),
+    };
+    if subdomain.is_empty() || participant.is_some_and(str::is_empty) {
+        return Err(shape());
+    }
+    let domain = crate::kiva::domain_of(subdomain).ok_or_else(|| {
+        bad(
+            "sample_id",
+            format!(
+                "a KiVA subdomain (a name starting with one of {})",
+                crate::kiva::DOMAINS.join(", ")
+            ),
+            snippet(subdomain),
+        )
+    })?;
+    let evaluation = evaluation(file, line, obj)?;
+    let score = evaluation
+        .get("score")
+        .ok_or_else(|| HarnessError::Missing {
+            location: at("evaluation.score"),
+            expected: "the stage score (a number from 0 to 1)",
+        })?;
+    let score = score
+        .as_f64()
+        .filter(|s| (0.0..=1.0).contains(s))
+        .ok_or_else(|| {
+            bad(
+                "evaluation.score",
+                "a number from 0 to 1 (the share of regenerations right)".into(),
+                type_of(score),
+            )
+        })?;
+    let verdict = is_correct(file, line, evaluation)?;
+    if let Some(b) = verdict.filter(|b| *b != (score > 0.5)) {
+        return Err(bad(
+            "evaluation.is_correct",
+            format!(
+                "{} (a score is right when above 0.5, and the score is {score})",
+                !b
+            ),
+            b.to_string(),
+        ));
+    }
+    let metadata = match obj.get("metadata") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(m)) => Some(m),
+        Some(other) => return Err(bad("metadata", "an object".into(), type_of(other))),
+    };
+    let meta = |key: &str| metadata.and_then(|m| m.get(key)).filter(|v| !v.is_null());
+    let whole = |key: &str, least: u64, what: &str| -> Result<Option<u64>, HarnessError> {
+        meta(key)
+            .map(|v| {
+                super::id_of(v)
+                    .filter(|n| *n >= least)
+                    .ok_or_else(|| bad(&format!("metadata.{key}"), what.into(), type_of(v)))
+            })
+            .transpose()
+    };
+    let regenerations = whole(
+        "regenerations",
+        1,
+        "a whole number from 1 (the trial's regenerations, or a person's stage rows)",
+    )?;
+    let trial_line = whole(
+        "line",
+        0,
+        "a whole number (the trial's first line in its file)",
+    )?;
+    for (key, want) in [("domain", domain), ("subdomain", subdomain)] {
+        if let Some(v) = meta(key).filter(|v| v.as_str() != Some(want)) {
+            return Err(bad(
+                &format!("metadata.{key}"),
+                format!("\"{want}\", as sample_id {} says", snippet(&sid)),
+                type_of(v),
+            ));
+        }
+    }
+    if let Some(v) = meta("variation").filter(|v| super::id_of(v) != Some(variation)) {
+        return Err(bad(
+            "metadata.variation",
+            format!("{variation}, as sample_id {} says", snippet(&sid)),
+            type_of(v),
+        ));
+    }
+    let null = meta("null_answers")
+        .map(|v| {
+            v.as_str().and_then(NullAnswers::from_name).ok_or_else(|| {
+                bad(
+                    "metadata.null_answers",
+                    "wrong or missing".into(),
+                    type_of(v),
+                )
+            })
+        })
+        .transpose()?;
+    Ok(KivaRecord {
+        variant,
+        stage,
+        participant: participant.map(str::to_string),
+        subdomain: subdomain.to_string(),
+        domain,
+        variation,
+        score: share(score, regenerations.unwrap_or(1)),
+        verdict,
+        regenerations,
+        trial_line,
+        null,
+        model: obj
+            .get("model_id")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        label: format!("sample_id {sid}, {name}"),
+    })
+}
+
+/// One trial being rebuilt: its result, the line of its first record, and the line of the
+/// record scored for each stage.
+struct TrialSlot {
+    result: TrialResult,
+    first_line: usize,
+    regenerations: Option<u64>,
+    trial_line: Option<u64>,
+    stage_lines: [Option<usize>; 4],
+}
+
+/// Reads EEE instance records of KiVA (as [`write_kiva`] writes them) back into the report the
+/// KiVA scorer gives: each `sample_id` (`<subdomain>#<variation>`, or
+/// `<participant>/<subdomain>#<variation>` for people) is a trial, each record one of its four
+/// stage scores (`evaluation_name` `"<variant>: <stage>"`, the score `evaluation.score`), and
+/// the trials are aggregated as the scorer aggregates them (per subdomain, domain and overall:
+/// the mean over trials and SE = population SD / sqrt(n)). `metadata.regenerations` gives each
+/// trial's rows (1 when absent), `metadata.line` its line in the scored file (else the
+/// record's line) and `metadata.null_answers` how `Null` answers were counted (else the
+/// repository's rule, `wrong`). What the records do not carry is not in the report: the
+/// counts of `Null` and empty answers, the warnings about the original rows and, for people,
+/// reaction times.
+///
+/// A second record for a trial's stage is not scored: it is counted and listed in
+/// [`KivaReport::harness`] with the line of the one that is, as the MM-IQ records that map to
+/// no item are.
+///
+/// # Errors
+/// [`HarnessError::Empty`] without records; [`HarnessError::Json`] for a line that is not
+/// JSON; [`HarnessError::WrongTask`] when the first record is not KiVA's (naming its
+/// `evaluation_name`); [`HarnessError::Missing`] and [`HarnessError::BadValue`] naming line and
+/// field for a record without `evaluation_name`, `sample_id` or `evaluation.score`, a stage
+/// that is none of KiVA's, a record of another benchmark or variant than the first, a
+/// `sample_id` not of the shape above or of no KiVA domain, a score outside 0..1, an
+/// `is_correct` that contradicts the score, metadata that contradicts the `sample_id` or
+/// another record of the trial, and people's records mixed with a model's.
+///
+/// # Examples
+/// ```
+/// use coglab_core::harness::eee::{read_kiva, write_kiva};
+/// use coglab_core::kiva::score_model;
+/// let run = "Variation,Regeneration,MCResponse#1,MCResponse#2,MCResponse#3\n0,0,1,0,1\n0,1,1,1,1\n0,2,0,,1\n";
+/// let scored = score_model([("m/output_Colour/ColourRed.csv", run.as_bytes())]).unwrap();
+/// let eee = write_kiva(&scored, "m", "1717243200").unwrap();
+/// let back = read_kiva("m.jsonl", eee.instances.as_bytes()).unwrap();
+/// // Cross 2/3, stage 2 over the two regenerations that reached it 1/2, joint 1/3.
+/// assert_eq!(back.overall, scored.overall);
+/// assert_eq!(back.trials, scored.trials);
+/// assert_eq!(back.overall.within_conditional.unwrap().mean, 0.5);
+/// ```
+pub fn read_kiva(file: &str, bytes: &[u8]) -> Result<crate::kiva::KivaReport, HarnessError> {
+    use std::collections::HashMap;
+    let mut first: Option<(Variant, bool, usize)> = None;
+    let mut null: Option<(NullAnswers, usize)> = None;
+    let mut model = None;
+    let mut slots: Vec<TrialSlot> = Vec::new();
+    let mut index: HashMap<(Option<String>, String, u64), usize> = HashMap::new();
+    let mut unmapped = Vec::new();
+    let (mut records, mut verdicts) = (0usize, 0usize);
+    each_record(file, bytes, |line, v| {
+        records += 1;
+        let r = kiva_record(file, line, v, first.map(|f| f.0))?;
+        let at = |field: &str| Location::file(file).at_line(line).in_field(field);
+        let person = r.participant.is_some();
+        match first {
+            None => first = Some((r.variant, person, line)),
+            Some((_, p, l)) if p != person => {
+                return Err(HarnessError::BadValue {
+                    location: at("sample_id"),
+                    expected: format!(
+                        "a sample id {} a participant (\"{}<subdomain>#<variation>\"), as on line {l}",
+                        if p { "with" } else { "without" },
+                        if p { "<participant>/" } else { "" },
+                    ),
+                    found: snippet(&r.label),
+                });
+            }
+            Some(_) => {}
+        }
+        match (null, r.null) {
+            (None, Some(n)) => null = Some((n, line)),
+            (Some((n, l)), Some(m)) if n != m => {
+                return Err(HarnessError::BadValue {
+                    location: at("metadata.null_answers"),
+                    expected: format!("{}, as on line {l}", n.name()),
+                    found: format!("{:?}", m.name()),
+                })
+            }
+            _ => {}
+        }
+        if model.is_none() {
+            model = r.model.clone();
+        }
+        let key = (r.participant.clone(), r.subdomain.clone(), r.variation);
+        let i = *index.entry(key).or_insert_with(|| {
+            slots.push(TrialSlot {
+                result: TrialResult {
+                    domain: r.domain.to_string(),
+                    subdomain: r.subdomain.clone(),
+                    variation: r.variation,
+                    participant: r.participant.clone(),
+                    rows: 0,
+                    line: 0,
+                    cross: None,
+                    within_conditional: None,
+                    within_joint: None,
+                    extrapolation: None,
+                },
+                first_line: line,
+                regenerations: r.regenerations,
+                trial_line: r.trial_line,
+                stage_lines: [None; 4],
+            });
+            slots.len() - 1
+        });
+        let slot = &mut slots[i];
+        for (field, ours, theirs) in [
+            (
+                "metadata.regenerations",
+                slot.regenerations,
+                r.regenerations,
+            ),
+            ("metadata.line", slot.trial_line, r.trial_line),
+        ] {
+            if ours != theirs {
+                let say = |n: Option<u64>| n.map_or_else(|| "none".to_string(), |n| n.to_string());
+                return Err(HarnessError::BadValue {
+                    location: at(field),
+                    expected: format!(
+                        "{}, as line {} of the same trial says",
+                        say(ours),
+                        slot.first_line
+                    ),
+                    found: say(theirs),
+                });
+            }
+        }
+        if let Some(p) = slot.stage_lines[r.stage] {
+            unmapped.push(super::map::Unmapped {
+                position: line,
+                record: r.label,
+                reason: format!(
+                    "a second record for this trial and stage (the record on line {p} is scored)"
+                ),
+            });
+            return Ok(());
+        }
+        slot.stage_lines[r.stage] = Some(line);
+        verdicts += usize::from(r.verdict.is_some());
+        let t = &mut slot.result;
+        let stage = match r.stage {
+            0 => &mut t.cross,
+            1 => &mut t.within_conditional,
+            2 => &mut t.within_joint,
+            _ => &mut t.extrapolation,
+        };
+        *stage = Some(r.score);
+        Ok(())
+    })?;
+    let Some((variant, person, _)) = first else {
+        return Err(HarnessError::Empty {
+            file: file.to_string(),
+            expected: "Every Eval Ever instance records of KiVA",
+        });
+    };
+    let mapped = records - unmapped.len();
+    let trials: Vec<TrialResult> = slots
+        .into_iter()
+        .map(|s| TrialResult {
+            rows: usize::try_from(s.regenerations.unwrap_or(1)).unwrap_or(usize::MAX),
+            line: s
+                .trial_line
+                .and_then(|l| usize::try_from(l).ok())
+                .unwrap_or(s.first_line),
+            ..s.result
+        })
+        .collect();
+    let rows = crate::kiva::RowCounts {
+        files: 1,
+        rows: trials.iter().map(|t| t.rows).fold(0, usize::saturating_add),
+        ..crate::kiva::RowCounts::default()
+    };
+    let source = if person {
+        crate::kiva::Source::Human
+    } else {
+        crate::kiva::Source::Model
+    };
+    let mut report = crate::kiva::build_report(
+        variant,
+        source,
+        vec![file.to_string()],
+        trials,
+        rows,
+        crate::mmiq::Warnings::default(),
+    );
+    report.null = null.map_or_else(NullAnswers::default, |n| n.0);
+    let mut info = super::map::HarnessInfo::of(
+        HarnessFormat::EeeInstances,
+        Some(variant.name().to_string()),
+        model,
+        records,
+    );
+    info.mapped_by.insert("sample_id".into(), mapped);
+    info.unmapped = unmapped;
+    info.verdicts = verdicts;
+    report.harness = Some(Box::new(info));
+    Ok(report)
 }

@@ -96,19 +96,38 @@ pub struct HarnessInfo {
 
 impl HarnessInfo {
     fn new(file: &HarnessFile) -> Self {
-        let harness = file.format.harness();
+        Self {
+            summary: file.summary.clone(),
+            ..Self::of(
+                file.format,
+                file.task.clone(),
+                file.model.clone(),
+                file.records.len(),
+            )
+        }
+    }
+
+    /// The information of a file of `format` naming `task` and `model`, with `records` read
+    /// and none mapped yet.
+    pub(crate) fn of(
+        format: HarnessFormat,
+        task: Option<String>,
+        model: Option<String>,
+        records: usize,
+    ) -> Self {
+        let harness = format.harness();
         Self {
             harness,
             harness_label: harness.label().to_string(),
-            format: file.format,
-            task: file.task.clone(),
-            model: file.model.clone(),
-            records: file.records.len(),
+            format,
+            task,
+            model,
+            records,
             mapped_by: BTreeMap::new(),
             unmapped: Vec::new(),
             verdicts: 0,
             disagreements: Vec::new(),
-            summary: file.summary.clone(),
+            summary: Vec::new(),
             circular: None,
         }
     }

@@ -11,7 +11,8 @@
 //!   and circular datasets (`index` ≥ 1,000,000 are rotations of `index % 1,000,000`).
 //! - [`inspect`]: Inspect `.eval` logs (a zip; deflate or zstd members, read one member at a
 //!   time) and `.json` logs.
-//! - [`eee`]: Every Eval Ever 0.2.1 instance and aggregate records, read and written.
+//! - [`eee`]: Every Eval Ever 0.2.1 instance and aggregate records, read and written; KiVA's
+//!   instance records are read back into a KiVA report ([`eee::read_kiva`]).
 //! - [`jspsych`]: jsPsych CSV / JSON data of a KiVA human run.
 //! - [`kiva_challenge`]: KiVA challenge annotations and results.
 //!
@@ -436,6 +437,15 @@ pub(crate) fn verdict_text(s: &str) -> Option<bool> {
     }
 }
 
+/// Whether text holds an EEE instance record's fields: `sample_id` with `answer_attribution`
+/// (a model's answer, as MM-IQ's records have), or with `evaluation_name` and `evaluation`
+/// (a score without an answer, as KiVA's records have).
+fn is_eee_instance(text: &str) -> bool {
+    text.contains("\"sample_id\"")
+        && (text.contains("\"answer_attribution\"")
+            || (text.contains("\"evaluation_name\"") && text.contains("\"evaluation\"")))
+}
+
 /// Guesses a harness format from a file's name and first bytes (a few KB are enough; for an
 /// Inspect `.eval`, the first local file header names a member). `None` when it looks like no
 /// harness format (the benchmarks' own formats included: an MM-IQ predictions JSONL, a plain
@@ -470,7 +480,7 @@ pub fn detect(path: &str, head: &[u8]) -> Option<HarnessFormat> {
         {
             return Some(HarnessFormat::LmmsSamples);
         }
-        if first.contains("\"sample_id\"") && first.contains("\"answer_attribution\"") {
+        if is_eee_instance(first) {
             return Some(HarnessFormat::EeeInstances);
         }
         if text.contains("\"evaluation_results\"") && text.contains("\"schema_version\"") {
@@ -502,7 +512,7 @@ pub fn detect(path: &str, head: &[u8]) -> Option<HarnessFormat> {
         if text.contains("\"trial_type\"") && text.contains("\"trial_index\"") {
             return Some(HarnessFormat::JsPsychJson);
         }
-        if text.contains("\"sample_id\"") && text.contains("\"answer_attribution\"") {
+        if is_eee_instance(&text) {
             return Some(HarnessFormat::EeeInstances);
         }
         if text.contains("\"id\"") && text.contains("\"answer\"") && !text.contains("\"index\"") {

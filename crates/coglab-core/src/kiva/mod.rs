@@ -27,6 +27,7 @@ mod report;
 mod run;
 
 pub use human::{score_human, HumanData, HumanRow};
+pub(crate) use report::build_report;
 pub use report::{
     aggregate_runs, aggregate_runs_with, rt_error_correlation, score_model, score_model_with,
     KivaReport, ReactionTime, RowCounts, RtCorrelation, RtPoint, Source, StageCorrelation,

@@ -613,8 +613,8 @@ fn vlmevalkit_table(
 }
 
 /// Scores one [`FileKind::Harness`] file into its row: MM-IQ records against the key (or
-/// waiting for it), a jsPsych KiVA run as a KiVA row, summary rows as given, KiVA challenge
-/// results against the annotations among the inputs.
+/// waiting for it), a jsPsych KiVA run or KiVA's Every Eval Ever records as a KiVA row,
+/// summary rows as given, KiVA challenge results against the annotations among the inputs.
 fn harness_file(
     f: &InputRef<'_>,
     key: Option<&AnswerKey>,
@@ -693,6 +693,26 @@ fn harness_file(
                         model,
                         report,
                         // People's answers: the Null switch is about model answers.
+                        null_missing: None,
+                    });
+                }
+                Err(e) => fail(&mut out.files[i], e.to_string()),
+            }
+        }
+        HarnessFormat::EeeInstances if harness::eee::is_kiva(f.bytes) => {
+            // KiVA's records, as the EEE export writes them: read back into the KiVA report.
+            match harness::eee::read_kiva(f.path, f.bytes) {
+                Ok(report) => {
+                    if f.model.is_none() {
+                        if let Some(m) = report.harness.as_ref().and_then(|h| h.model.clone()) {
+                            out.files[i].model = m;
+                        }
+                    }
+                    out.kiva.push(KivaRow {
+                        id: 0,
+                        model: out.files[i].model.clone(),
+                        report,
+                        // Scored already, under the rule its records name.
                         null_missing: None,
                     });
                 }

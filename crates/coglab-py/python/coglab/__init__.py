@@ -13,7 +13,8 @@ returns a plain dict with the same fields as the matching command's ``--json`` o
 
 ``score_mmiq`` also reads other harnesses' files (lmms-eval samples and ``results.json``,
 Inspect ``.eval`` / ``.json`` logs, VLMEvalKit tables, Every Eval Ever records), and
-``score_kiva`` jsPsych exports and KiVA challenge results with their annotations.
+``score_kiva`` jsPsych exports, KiVA's Every Eval Ever instance records (read back into the
+report of the set they were written from) and KiVA challenge results with their annotations.
 ``export_eee`` returns each scored set's Every Eval Ever records as Python data and, with
 ``out=DIR``, writes them as the CLI does.
 

@@ -22,8 +22,9 @@ def score_kiva(
     paths: Inputs, *, human: Optional[Input] = ..., trials: bool = ..., null: str = ...
 ) -> Result:
     """KiVA scores, as ``coglab score kiva PATH... --json``: model-run CSVs or folders, the
-    adults' file, a jsPsych export (CSV or JSON), or a KiVA challenge annotation JSON with its
-    result file (JSON or CSV)."""
+    adults' file, a jsPsych export (CSV or JSON), KiVA's Every Eval Ever instance records
+    (JSONL, as ``export_eee(..., kiva=True)`` writes them; read back, ``null`` not used), or a
+    KiVA challenge annotation JSON with its result file (JSON or CSV)."""
 
 def export_eee(
     scored: Inputs,
