@@ -301,6 +301,30 @@ test('Every Eval Ever records downloaded from the KiVA model page equal coglab e
       const stages = ['cross', 'within_conditional', 'within_joint', 'extrapolation'];
       const expected = want.trials.flatMap((t) => stages.filter((s) => t[s] != null).map((s) => t[s]));
       assert.deepEqual(lines.map((l) => l.evaluation.score), expected);
+      // Issue 24: the records dropped back on the leaderboard are a KiVA row of their own
+      // (named by their model_id), marked as read from Every Eval Ever, whose cells equal the
+      // original row's and `coglab score kiva` of the same records.
+      // Named so that the model guessed from the file name is the records' model_id.
+      const back = join(dir, `${model}.jsonl`);
+      writeFileSync(back, got.text);
+      const before = await board.cells(board.row('kiva', model));
+          const fresh = await newPage(env.browser);
+      await new App(fresh.page, env.base).goto('/leaderboard?b=kiva');
+      const b2 = new Board(fresh.page);
+      await b2.pickFiles([back]);
+      const row = b2.row('kiva', model);
+      await row.waitFor();
+      assert.equal(await row.getAttribute('data-harness'), 'Every Eval Ever');
+      assert.equal(await row.getByTestId('row-harness').textContent(), 'via Every Eval Ever');
+      const cells = await b2.cells(row);
+      assert.deepEqual(Object.keys(cells).sort(), Object.keys(before).sort());
+      for (const [k, v] of Object.entries(before)) assert.ok(close(cells[k], v), `${k}: ${cells[k]} vs ${v}`);
+      const read = cli(['score', 'kiva', back, '--json']);
+      const orig = cli(['score', 'kiva', join(FIX, name), '--json']);
+      assert.ok(close(read.overall.cross.mean, orig.overall.cross.mean));
+      assert.ok(close(cells['All/cross'], read.overall.cross.mean), `${cells['All/cross']} vs ${read.overall.cross.mean}`);
+      assert.deepEqual(fresh.errors, []);
+      await fresh.context.close();
     }
   }
   assert.deepEqual(errors, []);
