@@ -144,8 +144,9 @@ pub fn on_result<I: 'static, O: Clone + 'static>(
     action: Action<I, O>,
     apply: impl Fn(O) + 'static,
 ) {
+    let value = action.value();
     Effect::new(move || {
-        if let Some(out) = action.value().get() {
+        if let Some(out) = value.get() {
             untrack(|| apply(out));
         }
     });

@@ -209,8 +209,9 @@ impl Actions {
 
 /// Runs `apply` on each new result of `action` (untracked: only the result is tracked).
 fn on_result<I: 'static, O: Clone + 'static>(action: Action<I, O>, apply: impl Fn(O) + 'static) {
+    let value = action.value();
     Effect::new(move || {
-        if let Some(out) = action.value().get() {
+        if let Some(out) = value.get() {
             untrack(|| apply(out));
         }
     });

@@ -44,7 +44,8 @@ pub fn Fidelity() -> impl IntoView {
         });
         check.dispatch(request);
     });
-    let before_fit = move || check.value().get().flatten();
+    let checked = check.value();
+    let before_fit = move || checked.get().flatten();
     view! {
         <h3>"Paper fidelity"</h3>
         <div class="st-options" data-testid="fidelity">

@@ -141,6 +141,8 @@ pub struct StructureState {
     pub worker: StoredValue<WorkerClient, LocalStorage>,
     /// The page's async work.
     pub actions: Actions,
+    /// Whether a fit runs (the fit action's pending state).
+    pub fitting: Memo<bool>,
 }
 
 impl StructureState {
@@ -151,6 +153,7 @@ impl StructureState {
         let progress = RwSignal::new(None::<f64>);
         let gold = RwSignal::new(None::<ReportedBundle>);
         let opening = StoredValue::new(Opening::Reading);
+        let actions = Actions::new(worker, data, progress, gold, opening);
         Self {
             data,
             draft: RwSignal::new(SpecDraft::default()),
@@ -165,7 +168,8 @@ impl StructureState {
             opening,
             hold: StoredValue::new(false),
             worker,
-            actions: Actions::new(worker, data, progress, gold, opening),
+            actions,
+            fitting: actions.fit.pending(),
         }
     }
 
@@ -212,7 +216,7 @@ impl StructureState {
 
     /// Whether a fit is running, and how far a bootstrap has come (reactive).
     pub fn status(&self) -> FitStatus {
-        if !self.actions.fit.pending().get() {
+        if !self.fitting.get() {
             FitStatus::Idle
         } else {
             match self.progress.get() {
