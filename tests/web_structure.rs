@@ -3,7 +3,7 @@
 //! rendered paths, second-order line and spec JSON show them.
 #![cfg(target_arch = "wasm32")]
 
-use coglab::pages::structure::{DataSet, Editor};
+use coglab::pages::structure::{DataSet, Editor, StructureState};
 use coglab::worker::api::SemSwitches;
 use coglab_core::sem::engine::Mode;
 use coglab_core::sem::suite::gold_table2_draft;
@@ -39,18 +39,21 @@ const TASKS: [&str; 11] = [
 #[wasm_bindgen_test]
 async fn chain_preset_and_mode_b_through_the_model_builder() {
     let root = host();
-    let data = RwSignal::new(Some(DataSet {
+    // The page's state as the page provides it (without the page's reactions: nothing is
+    // fitted or saved here).
+    let state = StructureState::new();
+    state.data.set(Some(DataSet {
         name: "gold-table2.csv".into(),
         text: String::new(),
         matrix: 0,
         models: Vec::new(),
         columns: TASKS.iter().map(|t| t.to_string()).collect(),
     }));
-    let draft = RwSignal::new(gold_table2_draft());
-    let prune = RwSignal::new(false);
-    let switches = RwSignal::new(SemSwitches::default());
+    state.draft.set(gold_table2_draft());
+    let (draft, switches) = (state.draft, state.switches);
     let _handle = leptos::mount::mount_to(root.clone(), move || {
-        view! { <Editor data draft prune switches on_spec_file=|_| {} export_report=|| {} /> }
+        provide_context(state);
+        view! { <Editor /> }
     });
     settle().await;
     // The default: the three layers feed the second-order Overall; no first-order paths.

@@ -4,7 +4,7 @@
 use coglab_core::review::{agreement, error_tally, Agreement, AgreementReport, ErrorType, SetKind};
 use leptos::prelude::*;
 
-use super::ReviewState;
+use super::state::ReviewState;
 
 fn pct(v: Option<f64>) -> String {
     v.map_or("–".into(), |v| format!("{:.1}%", v * 100.0))

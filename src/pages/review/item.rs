@@ -7,7 +7,7 @@ use coglab_core::review::{ErrorType, HopScore, Judge, ReviewItem, ReviewRecord, 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::ReviewState;
+use super::state::ReviewState;
 
 /// Sets one field of the record of `key` (created if absent) and saves.
 fn edit(state: ReviewState, key: &str, f: impl FnOnce(&mut ReviewRecord)) {

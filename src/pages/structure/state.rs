@@ -1,0 +1,282 @@
+//! The Structure page's state: the loaded matrix, the model being edited, the fit's results,
+//! and the page's one error, shared with its parts as one context ([`StructureState`]).
+
+use coglab_core::reported::ReportedBundle;
+use coglab_core::sem::bootstrap::BootstrapOptions;
+use coglab_core::sem::suite::{RankRow, SpecDraft};
+use coglab_core::sem::SemReport;
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::actions::Actions;
+use crate::components::board_table::download_text;
+use crate::worker::api::{self, MatrixId, SemSwitches};
+use crate::worker::client::{use_worker, WorkerClient};
+
+/// A loaded score matrix: its text (kept for the saved report), the worker's handle to the
+/// parsed matrix, and what it holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DataSet {
+    /// File name (used in error messages).
+    pub name: String,
+    /// The file's text.
+    pub text: String,
+    /// The matrix as the worker keeps it (not saved: a loaded report is read again).
+    #[serde(skip)]
+    pub matrix: MatrixId,
+    /// Model names.
+    pub models: Vec<String>,
+    /// Numeric columns (candidate tasks).
+    pub columns: Vec<String>,
+}
+
+impl DataSet {
+    /// The data set of a matrix the worker has read from `text`.
+    pub fn read(name: String, text: String, columns: api::SemColumns) -> Self {
+        Self {
+            name,
+            text,
+            matrix: columns.matrix,
+            models: columns.models,
+            columns: columns.columns,
+        }
+    }
+}
+
+/// The worker's answer to `sem.analyze`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Analysis {
+    /// The core's report.
+    pub report: SemReport,
+    /// Weighted vs plain-mean ranks (from the core).
+    pub ranks: Vec<RankRow>,
+    /// Worker time of the analysis in milliseconds.
+    pub ms: f64,
+}
+
+/// The whole-analysis export (`structure-report.json`): the inputs and the analysis.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExportedReport {
+    /// Always `"coglab-structure-report"`.
+    pub kind: String,
+    /// The spec JSON (the format `coglab sem --spec` reads).
+    pub spec: serde_json::Value,
+    /// Whether pruning was on.
+    pub prune: bool,
+    /// The paper-fidelity switches (HTMT formula, pruning procedure, Arena placement, stated
+    /// scale and whether out-of-range cells were excluded).
+    pub switches: SemSwitches,
+    /// The data set.
+    pub data: DataSet,
+    /// The analysis.
+    pub analysis: Analysis,
+}
+
+/// The page's error panel: what failed and the error's text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PageError {
+    /// Short heading ("Could not read the score matrix").
+    pub title: String,
+    /// The error's `Display` text.
+    pub message: String,
+}
+
+/// How far the page's opening has come: what a default or a saved workspace arriving late
+/// may still overwrite, and whether changes are saved yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opening {
+    /// The workspace of the last visit is being read.
+    Reading,
+    /// It has been read: it (or Gold's Table 2) applies, and every change is saved.
+    Read,
+    /// The user has loaded a matrix, a spec, a report or the default: nothing that arrives
+    /// later overwrites it (issue 26, defect 6: a report opened within 200 ms of loading was
+    /// half replaced by the default table). `read`: the saved workspace has been read.
+    UserActed {
+        /// Whether the saved workspace has been read (saving starts then).
+        read: bool,
+    },
+}
+
+/// Whether a fit is running, and a bootstrap's progress.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FitStatus {
+    /// No fit running.
+    Idle,
+    /// A fit without bootstrap is running.
+    Fitting,
+    /// A bootstrap is running; the fraction done in [0, 1].
+    Bootstrapping(f64),
+}
+
+/// The Structure page's state, provided as context to its parts.
+#[derive(Clone, Copy)]
+pub struct StructureState {
+    /// The loaded matrix.
+    pub data: RwSignal<Option<DataSet>>,
+    /// The spec being edited.
+    pub draft: RwSignal<SpecDraft>,
+    /// Whether pruning runs.
+    pub prune: RwSignal<bool>,
+    /// The paper-fidelity switches.
+    pub switches: RwSignal<SemSwitches>,
+    /// The last analysis.
+    pub analysis: RwSignal<Option<Analysis>>,
+    /// Gold's bundled tables (Table 2 is the default matrix, the others are shown beside ours).
+    pub gold: RwSignal<Option<ReportedBundle>>,
+    /// The error panel's content.
+    pub error: RwSignal<Option<PageError>>,
+    /// Bootstrap resamples as typed (checked against the limits when the bootstrap is run).
+    pub boot_n: RwSignal<u64>,
+    /// Bootstrap seed.
+    pub boot_seed: RwSignal<u64>,
+    /// A running bootstrap's progress in [0, 1].
+    pub progress: RwSignal<Option<f64>>,
+    /// How far the opening has come.
+    pub opening: StoredValue<Opening>,
+    /// Set when a saved report is applied: it starts its own fit (with its bootstrap), so the
+    /// refit on the change of data, model and pruning is skipped once.
+    pub hold: StoredValue<bool>,
+    /// The scoring worker.
+    pub worker: StoredValue<WorkerClient, LocalStorage>,
+    /// The page's async work.
+    pub actions: Actions,
+    /// Whether a fit runs (the fit action's pending state).
+    pub fitting: Memo<bool>,
+}
+
+impl StructureState {
+    /// Empty state (no matrix, an empty model) with the page's actions.
+    pub fn new() -> Self {
+        let worker = StoredValue::new_local(use_worker());
+        let data = RwSignal::new(None::<DataSet>);
+        let progress = RwSignal::new(None::<f64>);
+        let gold = RwSignal::new(None::<ReportedBundle>);
+        let opening = StoredValue::new(Opening::Reading);
+        let actions = Actions::new(worker, data, progress, gold, opening);
+        Self {
+            data,
+            draft: RwSignal::new(SpecDraft::default()),
+            prune: RwSignal::new(false),
+            switches: RwSignal::new(SemSwitches::default()),
+            analysis: RwSignal::new(None),
+            gold,
+            error: RwSignal::new(None),
+            boot_n: RwSignal::new(5000),
+            boot_seed: RwSignal::new(1),
+            progress,
+            opening,
+            hold: StoredValue::new(false),
+            worker,
+            actions,
+            fitting: actions.fit.pending(),
+        }
+    }
+
+    /// Shows `message` in the error panel under `title`.
+    pub fn fail(&self, title: &str, message: String) {
+        self.error.try_set(Some(PageError {
+            title: title.into(),
+            message,
+        }));
+    }
+
+    /// Whether the user has loaded something (true once the page is gone: nothing late
+    /// applies then).
+    pub fn user_acted(&self) -> bool {
+        self.opening
+            .try_get_value()
+            .is_none_or(|o| matches!(o, Opening::UserActed { .. }))
+    }
+
+    /// Notes that the user loaded something.
+    pub fn act(&self) {
+        self.opening.try_update_value(|o| {
+            let read = !matches!(o, Opening::Reading | Opening::UserActed { read: false });
+            *o = Opening::UserActed { read };
+        });
+    }
+
+    /// Notes that the saved workspace has been read (saving starts).
+    pub fn read_done(&self) {
+        self.opening.try_update_value(|o| {
+            *o = match o {
+                Opening::UserActed { .. } => Opening::UserActed { read: true },
+                _ => Opening::Read,
+            }
+        });
+    }
+
+    /// Whether changes are saved (the saved workspace has been read).
+    pub fn saving(&self) -> bool {
+        self.opening
+            .try_get_value()
+            .is_some_and(|o| !matches!(o, Opening::Reading | Opening::UserActed { read: false }))
+    }
+
+    /// Whether a fit is running, and how far a bootstrap has come (reactive).
+    pub fn status(&self) -> FitStatus {
+        if !self.fitting.get() {
+            FitStatus::Idle
+        } else {
+            match self.progress.get() {
+                Some(p) => FitStatus::Bootstrapping(p),
+                None => FitStatus::Fitting,
+            }
+        }
+    }
+
+    /// Fits the model to the loaded matrix in the worker (with a bootstrap when given); with
+    /// no task assigned, clears the analysis instead.
+    pub fn fit(&self, boot: Option<BootstrapOptions>) {
+        let Some(d) = self.data.get_untracked() else {
+            return;
+        };
+        let spec = self.draft.get_untracked();
+        if spec.constructs.iter().all(|c| c.indicators.is_empty()) {
+            self.analysis.set(None);
+            return;
+        }
+        let request = api::SemAnalyze {
+            matrix: d.matrix,
+            spec: spec.to_json(),
+            prune: self.prune.get_untracked(),
+            bootstrap: boot,
+            mean_impute: false,
+            switches: self.switches.get_untracked(),
+        };
+        self.progress.set(boot.map(|_| 0.0));
+        self.actions
+            .fit
+            .dispatch(super::actions::FitInput { data: d, request });
+    }
+
+    /// The spec as JSON (an empty object if it does not serialize).
+    fn spec_value(&self) -> serde_json::Value {
+        serde_json::from_str(&self.draft.get_untracked().to_json()).unwrap_or_default()
+    }
+
+    /// Downloads the whole analysis (`structure-report.json`), when there is one.
+    pub fn export_report(&self) {
+        let (Some(d), Some(a)) = (self.data.get_untracked(), self.analysis.get_untracked()) else {
+            return;
+        };
+        let r = ExportedReport {
+            kind: "coglab-structure-report".into(),
+            spec: self.spec_value(),
+            prune: self.prune.get_untracked(),
+            switches: self.switches.get_untracked(),
+            data: d,
+            analysis: a,
+        };
+        if let Ok(text) = serde_json::to_string_pretty(&r) {
+            download_text("structure-report.json", "application/json", &text);
+        }
+    }
+}
+
+impl Default for StructureState {
+    fn default() -> Self {
+        Self::new()
+    }
+}
