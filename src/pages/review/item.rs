@@ -4,6 +4,7 @@
 //! (on by default, kept in this browser) moves to the next item after each.
 
 use coglab_core::review::{ErrorType, HopScore, Judge, ReviewItem, ReviewRecord, SetKind};
+use gloo_storage::{LocalStorage, Storage};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -24,15 +25,11 @@ fn edit(state: ReviewState, key: &str, f: impl FnOnce(&mut ReviewRecord)) {
 /// Where the "advance after a key score" choice is kept (localStorage).
 const ADVANCE_KEY: &str = "coglab.review.advance";
 
-fn local_storage() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
-}
-
-/// The kept "advance after a key score" choice (on unless turned off).
+/// The kept "advance after a key score" choice (on unless turned off). Kept as the plain
+/// `"1"`/`"0"` the page has always written (`gloo-storage`'s typed `get` reads JSON, which
+/// `"0"` also is).
 fn load_advance() -> bool {
-    local_storage()
-        .and_then(|s| s.get_item(ADVANCE_KEY).ok().flatten())
-        .is_none_or(|v| v != "0")
+    LocalStorage::get::<u8>(ADVANCE_KEY).map_or(true, |v| v != 0)
 }
 
 fn typing_in_field(ev: &web_sys::KeyboardEvent) -> bool {
@@ -172,9 +169,7 @@ pub fn ItemPanel() -> impl IntoView {
                         on:change=move |ev| {
                             let on = event_target_checked(&ev);
                             advance.set(on);
-                            if let Some(s) = local_storage() {
-                                let _ = s.set_item(ADVANCE_KEY, if on { "1" } else { "0" });
-                            }
+                            let _ = LocalStorage::set(ADVANCE_KEY, u8::from(on));
                         } />
                     " Advance after a key score"
                 </label>

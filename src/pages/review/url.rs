@@ -7,7 +7,10 @@
 use leptos::prelude::*;
 
 use super::state::ReviewState;
-use crate::router::{navigate, use_query_map, Query};
+use leptos_router::hooks::use_query_map;
+use leptos_router::params::ParamsMap as Query;
+
+use crate::pages::set_view;
 
 /// The page's query parameters.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -81,7 +84,7 @@ pub fn sync(state: ReviewState) {
         } else {
             format!("/review?{search}")
         };
-        navigate(&to, true, false);
+        set_view(&to);
     });
 }
 

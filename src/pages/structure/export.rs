@@ -15,22 +15,7 @@ fn download_png(testid: &str, name: &str) {
     }
 }
 
-/// Calls `obj[method](...args)`.
-fn js_call(
-    obj: &wasm_bindgen::JsValue,
-    method: &str,
-    args: &[&wasm_bindgen::JsValue],
-) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
-    let f: js_sys::Function = js_sys::Reflect::get(obj, &method.into())?.dyn_into()?;
-    let list = js_sys::Array::new();
-    for a in args {
-        list.push(a);
-    }
-    f.apply(obj, &list)
-}
-
 fn try_download_png(testid: &str, name: String) -> Result<(), wasm_bindgen::JsValue> {
-    use wasm_bindgen::JsValue;
     const PROPS: [&str; 9] = [
         "fill",
         "stroke",
@@ -53,47 +38,37 @@ fn try_download_png(testid: &str, name: String) -> Result<(), wasm_bindgen::JsVa
         let (Some(a), Some(b)) = (src.get(i), dst.get(i)) else {
             continue;
         };
-        let cs = js_call(&window, "getComputedStyle", &[&a])?;
-        let b: web_sys::Element = b.dyn_into()?;
+        let (a, b): (web_sys::Element, web_sys::Element) = (a.dyn_into()?, b.dyn_into()?);
+        let Some(cs) = window.get_computed_style(&a)? else {
+            continue;
+        };
         for p in PROPS {
-            if let Some(v) = js_call(&cs, "getPropertyValue", &[&JsValue::from_str(p)])?.as_string()
-            {
-                if !v.is_empty() {
-                    b.set_attribute(p, &v)?;
-                }
+            let v = cs.get_property_value(p)?;
+            if !v.is_empty() {
+                b.set_attribute(p, &v)?;
             }
         }
     }
     let body = doc.body().ok_or("no body")?;
-    let bg = js_call(&window, "getComputedStyle", &[&body])
-        .and_then(|cs| js_sys::Reflect::get(&cs, &"backgroundColor".into()))?
-        .as_string()
+    let bg = window
+        .get_computed_style(&body)?
+        .and_then(|cs| cs.get_property_value("background-color").ok())
+        .filter(|c| !c.is_empty())
         .unwrap_or_else(|| "#ffffff".into());
     let rect = svg.get_bounding_client_rect();
     let (w, h) = (rect.width(), rect.height());
-    let serializer = js_sys::Reflect::construct(
-        &js_sys::Reflect::get(&window, &"XMLSerializer".into())?.dyn_into::<js_sys::Function>()?,
-        &js_sys::Array::new(),
-    )?;
-    let text = js_call(&serializer, "serializeToString", &[&clone])?
-        .as_string()
-        .unwrap_or_default();
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("image/svg+xml");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(
-        &js_sys::Array::of1(&JsValue::from_str(&text)),
-        &opts,
-    )?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
-    let img = js_sys::Reflect::construct(
-        &js_sys::Reflect::get(&window, &"Image".into())?.dyn_into::<js_sys::Function>()?,
-        &js_sys::Array::new(),
-    )?;
-    let img2 = img.clone();
-    let url2 = url.clone();
-    let onload = wasm_bindgen::closure::Closure::once_into_js(move || {
-        let draw = || -> Result<(), JsValue> {
-            let _ = web_sys::Url::revoke_object_url(&url2);
+    let text = web_sys::XmlSerializer::new()?.serialize_to_string(&clone)?;
+    let url = gloo_file::ObjectUrl::from(gloo_file::Blob::new_with_options(
+        text.as_str(),
+        Some("image/svg+xml"),
+    ));
+    let href = url.to_string();
+    let img = web_sys::HtmlImageElement::new()?;
+    let drawn = img.clone();
+    // A one-time listener, left to the image (as `onload` would be); the object URL is revoked
+    // once the image is drawn.
+    gloo_events::EventListener::once(&img, "load", move |_| {
+        let draw = || -> Result<(), wasm_bindgen::JsValue> {
             let doc = web_sys::window()
                 .and_then(|w| w.document())
                 .ok_or("no document")?;
@@ -107,11 +82,7 @@ fn try_download_png(testid: &str, name: String) -> Result<(), wasm_bindgen::JsVa
             ctx.set_fill_style_str(&bg);
             ctx.fill_rect(0.0, 0.0, w * 2.0, h * 2.0);
             ctx.scale(2.0, 2.0)?;
-            js_call(
-                &ctx,
-                "drawImage",
-                &[&img2, &JsValue::from(0), &JsValue::from(0)],
-            )?;
+            ctx.draw_image_with_html_image_element(&drawn, 0.0, 0.0)?;
             let a: web_sys::HtmlAnchorElement = doc.create_element("a")?.dyn_into()?;
             a.set_href(&canvas.to_data_url_with_type("image/png")?);
             a.set_download(&name);
@@ -121,9 +92,10 @@ fn try_download_png(testid: &str, name: String) -> Result<(), wasm_bindgen::JsVa
         if let Err(e) = draw() {
             web_sys::console::warn_1(&e);
         }
-    });
-    js_sys::Reflect::set(&img, &"onload".into(), &onload)?;
-    js_sys::Reflect::set(&img, &"src".into(), &JsValue::from_str(&url))?;
+        drop(url);
+    })
+    .forget();
+    img.set_src(&href);
     Ok(())
 }
 

@@ -6,7 +6,10 @@
 
 use leptos::prelude::*;
 
-use crate::router::{navigate, use_query_map, Query};
+use leptos_router::hooks::use_query_map;
+use leptos_router::params::ParamsMap as Query;
+
+use crate::pages::set_view;
 
 /// The scores table's default sort key: the weighted rank.
 pub const DEFAULT_SORT: &str = "rank";
@@ -72,5 +75,5 @@ pub fn set_structure_query(q: &StructureQuery) {
     } else {
         format!("/structure?{search}")
     };
-    navigate(&to, true, false);
+    set_view(&to);
 }
