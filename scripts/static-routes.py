@@ -7,7 +7,7 @@ no rewrite rule) answers such a link with 404 when it is opened in a fresh brows
 writes, next to the built `index.html`:
 
 - `<route>/index.html` for every route of the app (ROUTES below, the paths of
-  `src/router.rs`'s `Page::at`): a static server serves `/leaderboard/` from it and redirects
+  the `<Route>`s of `src/lib.rs`'s `App`): a static server serves `/leaderboard/` from it and redirects
   `/leaderboard?b=kiva` to `/leaderboard/?b=kiva` (the query is kept; the app's router ignores
   a trailing slash);
 - `404.html`, the same page, which GitHub Pages, Netlify, Cloudflare Pages and others serve for
@@ -25,7 +25,7 @@ import os
 import shutil
 import sys
 
-# The app's routes below the base path (src/router.rs, `Page::at`); the e2e test
+# The app's routes below the base path (the `<Route>`s of `App` in src/lib.rs); the e2e test
 # tests/e2e/static-host.test.mjs opens every link of the main navigation on a plain server.
 ROUTES = ["leaderboard", "self-test", "review", "structure"]
 
