@@ -10,18 +10,11 @@
 
 use std::future::Future;
 
-use coglab_core::leaderboard::gold::GoldRow;
-use coglab_core::leaderboard::mmopera::MmoperaRow;
-use coglab_core::leaderboard::{KivaChallengeRow, KivaRow, MmiqRow};
 use coglab_core::ranks::Bench;
-use coglab_core::reported::ReportedBundle;
 use leptos::prelude::*;
 
-use crate::components::board_table::ViewState;
 use crate::components::rank_panel::{RankMarks, RankPanel};
-
-/// The reported results bundle as the leaderboard loads it.
-type Bundle = LocalResource<Result<ReportedBundle, String>>;
+use crate::pages::leaderboard::Bundle;
 
 /// A page shown once its chunk is there, with a loading line until then.
 pub fn page<F>(load: F) -> AnyView
@@ -83,37 +76,22 @@ pub async fn structure() -> AnyView {
     view! { <crate::pages::structure::Structure /> }.into_any()
 }
 
-/// The leaderboard's KiVA tab.
+/// The leaderboard's KiVA tab (its rows and view from the page's context).
 #[cfg_attr(feature = "split", leptos::lazy)]
-pub async fn kiva_tab(
-    rows: RwSignal<Vec<KivaRow>>,
-    challenge: RwSignal<Vec<KivaChallengeRow>>,
-    state: RwSignal<ViewState>,
-) -> AnyView {
-    view! { <crate::pages::leaderboard::KivaTab rows=rows challenge=challenge state=state /> }
-        .into_any()
+pub async fn kiva_tab() -> AnyView {
+    view! { <crate::pages::leaderboard::kiva::KivaTab /> }.into_any()
 }
 
 /// The leaderboard's MM-OPERA tab.
 #[cfg_attr(feature = "split", leptos::lazy)]
-pub async fn mmopera_tab(
-    rows: RwSignal<Vec<MmoperaRow>>,
-    state: RwSignal<ViewState>,
-    bundle: Bundle,
-) -> AnyView {
-    view! { <crate::pages::leaderboard::mmopera::MmoperaTab rows=rows state=state bundle=bundle /> }
-        .into_any()
+pub async fn mmopera_tab(bundle: Bundle) -> AnyView {
+    view! { <crate::pages::leaderboard::mmopera::MmoperaTab bundle=bundle /> }.into_any()
 }
 
 /// The leaderboard's Gold tab.
 #[cfg_attr(feature = "split", leptos::lazy)]
-pub async fn gold_tab(
-    rows: RwSignal<Vec<GoldRow>>,
-    state: RwSignal<ViewState>,
-    bundle: Bundle,
-) -> AnyView {
-    view! { <crate::pages::leaderboard::gold::GoldTab rows=rows state=state bundle=bundle /> }
-        .into_any()
+pub async fn gold_tab(bundle: Bundle) -> AnyView {
+    view! { <crate::pages::leaderboard::gold::GoldTab bundle=bundle /> }.into_any()
 }
 
 /// The MM-IQ tab's paired ranks, once it has computed rows.
@@ -128,13 +106,12 @@ pub async fn mmiq_ranks(
 /// The MM-IQ tab's sections over computed rows: model page, comparison, item analysis.
 #[cfg_attr(feature = "split", leptos::lazy)]
 pub async fn mmiq_computed(
-    rows: RwSignal<Vec<MmiqRow>>,
     ids: Signal<Vec<(u64, String)>>,
     model_pick: RwSignal<Option<u64>>,
     pair: RwSignal<(Option<u64>, Option<u64>)>,
 ) -> AnyView {
     view! {
-        <crate::pages::leaderboard::MmiqComputed rows=rows ids=ids model_pick=model_pick pair=pair />
+        <crate::pages::leaderboard::mmiq::MmiqComputed ids=ids model_pick=model_pick pair=pair />
     }
     .into_any()
 }

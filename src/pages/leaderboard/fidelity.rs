@@ -17,32 +17,29 @@ pub fn MmiqLengths(
     /// The computed MM-IQ rows.
     rows: RwSignal<Vec<MmiqRow>>,
 ) -> impl IntoView {
-    let body = move || {
-        rows.read()
-            .iter()
-            .map(|r| {
-                let cells = match &r.report.response_length {
-                    Some(l) => view! {
-                        <td>{l.n}</td>
-                        <td>{format!("{:.1}", l.chars_mean)}</td>
-                        <td>{format!("{:.1}", l.chars_median)}</td>
-                        <td>{format!("{:.1}", l.tokens_mean)}</td>
-                        <td>{format!("{:.1}", l.tokens_median)}</td>
-                    }
-                    .into_any(),
-                    None => view! {
-                        <td colspan="5">"no free-form responses (parsed letters only)"</td>
-                    }
-                    .into_any(),
-                };
-                view! {
-                    <tr data-testid="mmiq-length-row" data-model=r.model.clone()>
-                        <th scope="row">{r.model.clone()}</th>
-                        {cells}
-                    </tr>
+    let body = view! {
+        <For each=move || rows.get() key=|r| r.id children=|r| {
+            let cells = match &r.report.response_length {
+                Some(l) => view! {
+                    <td>{l.n}</td>
+                    <td>{format!("{:.1}", l.chars_mean)}</td>
+                    <td>{format!("{:.1}", l.chars_median)}</td>
+                    <td>{format!("{:.1}", l.tokens_mean)}</td>
+                    <td>{format!("{:.1}", l.tokens_median)}</td>
                 }
-            })
-            .collect_view()
+                .into_any(),
+                None => view! {
+                    <td colspan="5">"no free-form responses (parsed letters only)"</td>
+                }
+                .into_any(),
+            };
+            view! {
+                <tr data-testid="mmiq-length-row" data-model=r.model.clone()>
+                    <th scope="row">{r.model.clone()}</th>
+                    {cells}
+                </tr>
+            }
+        } />
     };
     let letters = move || {
         let rows = rows.read();
@@ -81,6 +78,7 @@ pub fn MmiqLengths(
                 </tr></thead>
                 <tbody>
                     {body}
+                    // The paper's rows: a static list.
                     {PAPER_TOKEN_LENGTHS.iter().map(|p| view! {
                         <tr data-testid="mmiq-length-paper">
                             <th scope="row">{format!("{} — MM-IQ paper, Table 3", p.model)}</th>
@@ -124,20 +122,15 @@ pub fn OperaProcessAnalysis(
     let refused = RwSignal::new(None::<String>);
     let task = row.task;
     let client = StoredValue::new_local(use_worker());
-    let set_threshold = move |ev: leptos::ev::Event| {
-        let Ok(min_length) = event_target_value(&ev).trim().parse::<usize>() else {
-            refused.set(Some(
-                "the short-answer threshold is a whole number of characters, 0 or more (0 keeps every answer)".into(),
-            ));
-            return;
-        };
+    // Each threshold's figures, computed again in the worker from the kept row.
+    let recompute = Action::new_local(move |min_length: &usize| {
         let c = client.get_value();
-        leptos::task::spawn_local(async move {
-            let request = api::MmoperaLengthBias {
-                row: id,
-                task,
-                min_length,
-            };
+        let request = api::MmoperaLengthBias {
+            row: id,
+            task,
+            min_length: *min_length,
+        };
+        async move {
             match c.call(request).await {
                 Ok(b) => {
                     biases.try_set(b);
@@ -147,7 +140,16 @@ pub fn OperaProcessAnalysis(
                     refused.try_set(Some(e));
                 }
             }
-        });
+        }
+    });
+    let set_threshold = move |ev: leptos::ev::Event| {
+        let Ok(min_length) = event_target_value(&ev).trim().parse::<usize>() else {
+            refused.set(Some(
+                "the short-answer threshold is a whole number of characters, 0 or more (0 keeps every answer)".into(),
+            ));
+            return;
+        };
+        recompute.dispatch_local(min_length);
     };
     let bias = move |what: &'static str, paper: &'static str, process: bool| {
         let text = move || {

@@ -2,17 +2,19 @@
 //! of Gold's PLS-SEM model (layers → Overall) beside the plain mean and the paper's Overall,
 //! for Gold's Table 2 and every dropped score matrix ([`super::board::gold_board`]). Gold's Table 2 assignment is used when the task names match; otherwise
 //! (or to change it) each task is assigned to a layer with a select and the matrix is scored
-//! again in the worker (`lb.gold_analyze`). Every number comes from
-//! `coglab_core::leaderboard::gold`; this file only formats and filters.
+//! again in the worker ([`api::GoldAnalyze`]). Every number comes from
+//! `coglab_core::leaderboard::gold`; this file only formats and filters. Loaded in a chunk of
+//! its own ([`crate::split::gold_tab`]).
 
 use std::collections::BTreeMap;
 
 use coglab_core::leaderboard::gold::{GoldRow, LAYERS};
-use coglab_core::reported::ReportedBundle;
 use leptos::prelude::*;
 
 use super::board::{gold_board, gold_table_request};
-use crate::components::board_table::{BoardTable, ViewState};
+use super::state::BoardState;
+use super::Bundle;
+use crate::components::board_table::BoardTable;
 use crate::components::error_panel::ErrorPanel;
 use crate::data::base_path;
 use crate::worker::api;
@@ -24,46 +26,47 @@ use crate::worker::client::{use_worker, WorkerClient};
 /// and the task → layer assignment editor.
 #[component]
 pub fn GoldTab(
-    /// The dropped score matrices and their scores.
-    rows: RwSignal<Vec<GoldRow>>,
-    /// The table view (kept in the URL).
-    state: RwSignal<ViewState>,
     /// The bundled reported results (Table 2).
-    bundle: LocalResource<Result<ReportedBundle, String>>,
+    bundle: Bundle,
 ) -> impl IntoView {
+    let state = BoardState::get();
+    let rows = state.rows.gold;
     let client = StoredValue::new_local(use_worker());
-    // The core's scores of Table 2, computed in the worker once the bundle has loaded.
+    // The core's scores of Table 2, computed in the worker once the bundle has loaded (`None`
+    // without the table).
     let table_scores = LocalResource::new(move || {
         let request = bundle
             .get()
             .and_then(|b| b.ok())
             .and_then(|b| gold_table_request(&b));
         let client = client.get_value();
-        async move { client.call(request?).await.ok() }
+        async move {
+            match request {
+                Some(r) => Some(client.call(r).await),
+                None => None,
+            }
+        }
     });
+    let scores = move || table_scores.get().flatten().and_then(Result::ok);
     let board = Memo::new(move |_| {
         let b = bundle.get();
         let reported = b.as_ref().and_then(|r| r.as_ref().ok());
-        let scores = table_scores.get().flatten();
-        let mut b = gold_board(reported, scores.as_ref(), &rows.read());
-        super::mark_published_rows(&mut b);
+        let mut b = gold_board(reported, scores().as_ref(), &rows.read());
+        state.mark_published(&mut b);
         b
     });
     // The visitor's matrices (published rows have no matrix to assign again).
     let own = Memo::new(move |_| {
-        let published = super::published_row_ids();
+        let published = state.published_ids();
         rows.read()
             .iter()
-            .enumerate()
-            .filter(|(_, r)| !published.contains(&r.id))
-            .map(|(k, _)| k)
-            .collect::<Vec<usize>>()
+            .map(|r| r.id)
+            .filter(|id| !published.contains(id))
+            .collect::<Vec<u64>>()
     });
     // Issue 23: Table 2 cells outside its stated 0-100 % scale, from the core's check.
     let out_of_range = move || {
-        let cells: Vec<String> = table_scores
-            .get()
-            .flatten()
+        let cells: Vec<String> = scores()
             .map(|s| s.out_of_range.iter().map(|c| c.to_string()).collect())
             .unwrap_or_default();
         (!cells.is_empty()).then(|| {
@@ -81,7 +84,11 @@ pub fn GoldTab(
         })
     };
     view! {
-        <BoardTable board=board state=state stem="gold" />
+        <BoardTable board=board state=state.view stem="gold" />
+        {move || match table_scores.get().flatten() {
+            Some(Err(e)) => Some(view! { <ErrorPanel title="Could not score Gold's Table 2" message=e /> }),
+            _ => None,
+        }}
         {out_of_range}
         <p class="notice">"Gold's weighted scores: each task's score weighted by its PLS-SEM \
             loading on its layer (Σ|λ|·s / Σ|λ|), layers feeding one Overall construct, as "
@@ -91,9 +98,8 @@ pub fn GoldTab(
         <Show when=move || !own.read().is_empty()
             fallback=|| view! { <p class="notice">"Drop score matrices (models × tasks as CSV, TSV or JSON, e.g. the OpenVLM leaderboard JSON) above to add computed rows."</p> }>
             <h2 class="lb-subhead">"Your matrices"</h2>
-            {move || own.get().into_iter().map(|k| view! {
-                <GoldMatrixView rows=rows index=k client=client />
-            }).collect_view()}
+            <For each=move || own.get() key=|id| *id
+                children=move |id| view! { <GoldMatrixView rows=rows id=id client=client /> } />
         </Show>
     }
 }
@@ -103,12 +109,12 @@ pub fn GoldTab(
 fn GoldMatrixView(
     /// All rows (this one is updated when re-scored).
     rows: RwSignal<Vec<GoldRow>>,
-    /// Which row.
-    index: usize,
+    /// Which row (its id in the worker).
+    id: api::RowId,
     /// The app's worker client.
     client: StoredValue<WorkerClient, LocalStorage>,
 ) -> impl IntoView {
-    let row = Memo::new(move |_| rows.read().get(index).cloned());
+    let row = Memo::new(move |_| rows.read().iter().find(|r| r.id == id).cloned());
     let file = move || row.get().map(|r| r.matrix.file).unwrap_or_default();
     let tasks = move || row.get().map(|r| r.matrix.tasks).unwrap_or_default();
     let initial: BTreeMap<String, String> = row
@@ -116,29 +122,24 @@ fn GoldMatrixView(
         .and_then(|r| r.result.map(|x| x.assignment))
         .unwrap_or_default();
     let assignment = RwSignal::new(initial);
-    let (busy, set_busy) = signal(false);
-    let (error, set_error) = signal(None::<String>);
+    let analyze = Action::new_local(move |request: &api::GoldAnalyze| {
+        let (c, request) = (client.get_value(), request.clone());
+        async move {
+            let result = c.call(request).await?;
+            rows.update(|v| {
+                if let Some(r) = v.iter_mut().find(|r| r.id == id) {
+                    r.result = Some(result);
+                    r.message = None;
+                }
+            });
+            Ok::<(), String>(())
+        }
+    });
+    let busy = analyze.pending();
     let score = move |_| {
-        let Some(r) = row.get_untracked() else { return };
-        let request = api::GoldAnalyze {
-            row: r.id,
+        analyze.dispatch_local(api::GoldAnalyze {
+            row: id,
             assignment: assignment.get_untracked(),
-        };
-        let c = client.get_value();
-        set_busy.set(true);
-        set_error.set(None);
-        leptos::task::spawn_local(async move {
-            let res = c.call(request).await;
-            set_busy.set(false);
-            match res {
-                Ok(result) => rows.update(|v| {
-                    if let Some(r) = v.get_mut(index) {
-                        r.result = Some(result);
-                        r.message = None;
-                    }
-                }),
-                Err(e) => set_error.set(Some(e)),
-            }
         });
     };
     let summary = move || {
@@ -167,6 +168,7 @@ fn GoldMatrixView(
             <details class="lb-files-box" open=open data-testid="gold-assign">
                 <summary>"Task → layer assignment"</summary>
                 <div class="lb-controls">
+                    // The matrix's tasks (fixed once it is read).
                     {move || tasks().into_iter().map(|t| {
                         let t2 = t.clone();
                         let t3 = t.clone();
@@ -182,6 +184,7 @@ fn GoldMatrixView(
                                         let cur = current.clone();
                                         move || cur().is_empty()
                                     }>"not used"</option>
+                                    // The layers: a static list.
                                     {LAYERS.iter().map(|l| {
                                         let cur = current.clone();
                                         view! { <option value=*l selected=move || cur() == *l>{*l}</option> }
@@ -194,7 +197,10 @@ fn GoldMatrixView(
                 <button type="button" data-testid="gold-score" on:click=score disabled=move || busy.get()>
                     {move || if busy.get() { "Scoring…" } else { "Score with this assignment" }}</button>
             </details>
-            {move || error.get().map(|e| view! { <ErrorPanel title="Could not score the matrix" message=e /> })}
+            {move || match analyze.value().get() {
+                Some(Err(e)) => Some(view! { <ErrorPanel title="Could not score the matrix" message=e /> }),
+                _ => None,
+            }}
         </section>
     }
 }

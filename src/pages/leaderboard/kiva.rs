@@ -1,0 +1,187 @@
+//! The KiVA tab: KiVA / KiVA-adults switch, conditional / joint "how" stage and the Null rule
+//! (in the address), one table (bundled runs, adults, computed rows, challenge results), paired
+//! ranks, grouped bars of the first rows shown, trials and the comparison by stage. Loaded in a
+//! chunk of its own ([`crate::split::kiva_tab`]).
+
+use coglab_core::kiva::{NullAnswers, Variant};
+use coglab_core::leaderboard::metrics::kiva_null_note;
+use coglab_core::ranks::inputs::KivaStage;
+use coglab_core::ranks::Bench;
+use coglab_core::selftest::baselines::Baselines;
+use leptos::prelude::*;
+
+use super::board::{kiva_board, kiva_stages};
+use super::chart::{first_rows, Chart, ChartCanvas, CHART_ROWS};
+use super::state::BoardState;
+use super::url::bind_selection;
+use crate::charts::bars::{BarSeries, GroupedBars};
+use crate::components::board_table::BoardTable;
+use crate::components::error_panel::ErrorPanel;
+use crate::components::model_items::{ChallengeTrials, CompareModels, KivaTrials};
+use crate::components::rank_panel::{RankMarks, RankPanel};
+use crate::components::theme_toggle::chart_theme;
+use crate::data::fetch_text;
+
+/// The KiVA tab: KiVA / KiVA-adults switch and conditional / joint "how" stage (in the URL), one
+/// table (bundled runs, adults, computed rows), grouped bars of the first rows shown and the
+/// comparison by stage.
+#[component]
+pub fn KivaTab() -> impl IntoView {
+    let state = BoardState::get();
+    let (rows, challenge, view) = (state.rows.kiva, state.rows.kiva_challenge, state.view);
+    let adults = Memo::new(move |_| state.query.with(|q| q.adults));
+    let joint = Memo::new(move |_| state.query.with(|q| q.joint));
+    // Issue 23: `null=missing` leaves Null answers out (default: wrong, the repository's rule).
+    let null = Memo::new(move |_| state.query.with(|q| q.null));
+    let variant = Memo::new(move |_| {
+        if adults.get() {
+            Variant::KivaAdults
+        } else {
+            Variant::Kiva
+        }
+    });
+    let baselines = LocalResource::new(|| async move {
+        let text = fetch_text("data/kiva-baselines.json").await?;
+        serde_json::from_str::<Baselines>(&text)
+            .map_err(|e| format!("data/kiva-baselines.json: {e}"))
+    });
+    let board = Memo::new(move |_| {
+        let b = baselines.get();
+        let bl = b.as_ref().and_then(|r| r.as_ref().ok());
+        let mut b = kiva_board(
+            bl,
+            &rows.read(),
+            &challenge.read(),
+            variant.get(),
+            joint.get(),
+            null.get(),
+        );
+        state.mark_published(&mut b);
+        b
+    });
+    let (stage, set_stage) = signal(0usize);
+    let chart = Memo::new(move |_| {
+        let st = kiva_stages(joint.get())[stage.get()];
+        let b = board.get();
+        // Domain columns of this stage (not "All").
+        let cols: Vec<usize> = b
+            .columns
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.key.ends_with(&format!("/{}", st.0)) && !c.key.starts_with("All/"))
+            .map(|(i, _)| i)
+            .collect();
+        let groups = cols
+            .iter()
+            .map(|&c| {
+                b.columns[c]
+                    .key
+                    .split('/')
+                    .next()
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .collect();
+        let series = first_rows(&b, &view.read(), CHART_ROWS)
+            .into_iter()
+            .map(|i| {
+                let r = &b.rows[i];
+                let cell = |c: usize| r.cells.get(c).cloned().flatten();
+                BarSeries {
+                    name: r.model.clone(),
+                    values: cols.iter().map(|&c| cell(c).map(|x| x.value)).collect(),
+                    se: cols
+                        .iter()
+                        .map(|&c| {
+                            cell(c)
+                                .and_then(|x| x.interval)
+                                .map(|(lo, hi)| (hi - lo) / 2.0 / 1.96)
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        Chart::Bars(GroupedBars {
+            title: format!(
+                "{}: {} by domain (first rows of the table; ±1 SE)",
+                variant.get().name(),
+                st.1
+            ),
+            y_label: "Accuracy".into(),
+            groups,
+            series,
+            y_max: Some(1.0),
+            reference: None,
+            theme: chart_theme(),
+        })
+    });
+    let kiva_ids = Signal::derive(move || {
+        let v = variant.get();
+        rows.read()
+            .iter()
+            .filter(|r| r.report.variant == v)
+            .map(|r| (r.id, r.model.clone()))
+            .collect::<Vec<_>>()
+    });
+    // Every computed KiVA row (model runs of both variants and a dropped adults file) for the
+    // item analysis, which takes the adults as respondents when asked.
+    let kiva_all = Signal::derive(move || {
+        rows.read()
+            .iter()
+            .map(|r| (r.id, r.model.clone()))
+            .collect::<Vec<_>>()
+    });
+    let kiva_pair = RwSignal::new((None, None));
+    let kiva_pick = RwSignal::new(None);
+    bind_selection(state.query, kiva_ids, kiva_pick, kiva_pair);
+    let (marks, set_marks) = signal(RankMarks::default());
+    // The paired ranks follow the chart's stage.
+    let rank_stage = Signal::derive(move || {
+        KivaStage::parse(kiva_stages(joint.get())[stage.get()].0).unwrap_or_default()
+    });
+    view! {
+        <div class="lb-controls" role="group" aria-label="KiVA options">
+            <label><input type="checkbox" data-testid="kiva-adults"
+                prop:checked=move || adults.get()
+                on:change=move |ev| { let on = event_target_checked(&ev); state.set_url(|q| q.adults = on) } />" KiVA-adults"</label>
+            <label><input type="checkbox" data-testid="kiva-joint"
+                prop:checked=move || joint.get()
+                on:change=move |ev| { let on = event_target_checked(&ev); state.set_url(|q| q.joint = on) } />
+                " Joint \"how\" stage (skipped counts as 0)"</label>
+            <label title=move || kiva_null_note(null.get())><input type="checkbox" data-testid="kiva-null-missing"
+                prop:checked=move || null.get() == NullAnswers::Missing
+                on:change=move |ev| {
+                    let null = if event_target_checked(&ev) { NullAnswers::Missing } else { NullAnswers::Wrong };
+                    state.set_url(|q| q.null = null)
+                } />
+                " Leave Null answers out (default: counted wrong, as the KiVA repository)"</label>
+        </div>
+        {move || match baselines.get() {
+            Some(Err(e)) => Some(view! { <ErrorPanel title="Could not load the KiVA baselines" message=e /> }),
+            _ => None,
+        }}
+        <BoardTable board=board state=view stem="kiva" ranks=marks />
+        <RankPanel bench=Bench::Kiva rows=kiva_ids stage=rank_stage null=null marks=set_marks stem="kiva" />
+        <div class="lb-controls" role="radiogroup" aria-label="Chart stage">
+            // The three stages: a static list.
+            {(0..3).map(|i| view! {
+                <label><input type="radio" name="kiva-stage" prop:checked=move || stage.get() == i
+                    on:change=move |_| set_stage.set(i) />{move || format!(" {}", kiva_stages(joint.get())[i].1)}</label>
+            }).collect_view()}
+        </div>
+        <ChartCanvas data=chart testid="kiva-chart" file_name="kiva-bars.png" label="KiVA grouped bars: accuracy by domain with ±1 SE, first rows of the table" />
+        <Show when=move || !kiva_ids.read().is_empty()>
+            <KivaTrials rows=kiva_ids selected=kiva_pick joint=joint />
+        </Show>
+        <Show when=move || { !challenge.read().is_empty() && variant.get() == Variant::Kiva }>
+            <ChallengeTrials rows=Signal::derive(move || {
+                challenge.read().iter().map(|c| (c.id, c.model.clone())).collect::<Vec<_>>()
+            }) />
+        </Show>
+        <Show when=move || { kiva_ids.read().len() >= 2 }
+            fallback=|| view! { <p class="notice">"Drop two KiVA run folders above to compare them stage by stage."</p> }>
+            <CompareModels rows=kiva_ids pair=kiva_pair testid="kiva-compare" joint=joint />
+            <crate::pages::items::ItemAnalysisSection rows=kiva_all benchmark="kiva" />
+        </Show>
+    }
+}

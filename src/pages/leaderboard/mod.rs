@@ -1,0 +1,124 @@
+//! Leaderboard: one table per benchmark with the results reported in the papers, rows computed
+//! in the browser from result files the user drops (scored in the worker by `coglab-core`, which
+//! keeps the item-level data), and baselines; charts, a model page and comparisons.
+//!
+//! The page's parts: [`state`] (the one context, [`BoardState`]), [`url`] (the view in the
+//! address), [`actions`] (worker and store calls), [`board`] (the tables built from the
+//! core's values), the drop zone ([`drop_zone`], [`staged`], [`files`]), the submission check
+//! ([`submission`]) and one file per tab ([`mmiq`], [`kiva`], [`mmopera`], [`gold`]; all but
+//! MM-IQ load in chunks of their own, [`crate::split`]).
+
+use leptos::prelude::*;
+
+use crate::components::audit_panel::AuditPanel;
+use crate::components::error_panel::ErrorPanel;
+use crate::components::reported_table::ReportedTableView;
+use crate::data::{base_path, load_reported, BENCHMARKS};
+use crate::split;
+
+mod actions;
+mod board;
+mod chart;
+mod drop_zone;
+mod fidelity;
+mod files;
+pub(crate) mod gold;
+pub(crate) mod kiva;
+pub(crate) mod mmiq;
+pub(crate) mod mmopera;
+mod staged;
+mod state;
+mod submission;
+mod url;
+
+use actions::PageActions;
+use drop_zone::DropZone;
+use mmiq::MmiqTab;
+use state::BoardState;
+use submission::SubmissionCheck;
+
+/// The reported results bundle of the benchmark shown.
+pub(crate) type Bundle = LocalResource<Result<coglab_core::reported::ReportedBundle, String>>;
+
+/// The leaderboard page; the selected benchmark is the `b` query parameter (default MM-IQ);
+/// the table's view (sort, filters, columns, compact mode) lives in the query string too.
+#[component]
+pub fn Leaderboard() -> impl IntoView {
+    let state = BoardState::provide();
+    let selected = Memo::new(move |_| state.query.with(|q| q.bench()));
+    let bundle: Bundle = LocalResource::new(move || async move {
+        match selected.get() {
+            "kiva" => Err(String::new()),
+            key => load_reported(key).await,
+        }
+    });
+    let actions = PageActions::new(state);
+    actions.published.dispatch_local(());
+    actions.warm_when_staged(state);
+    actions.restore.dispatch_local(());
+    let base = base_path();
+    // The tabs are fixed: a static list.
+    let tabs = BENCHMARKS
+        .iter()
+        .map(|(key, name)| {
+            let href = format!("{base}/leaderboard?b={key}");
+            let current = move || (selected.get() == *key).then_some("page");
+            view! {
+                <a href=href role="tab" aria-selected=move || (selected.get() == *key).to_string()
+                    aria-current=current data-testid=format!("tab-{key}")
+                    on:click=move |ev: leptos::ev::MouseEvent| {
+                        ev.prevent_default();
+                        state.set_url(|q| q.bench = Some(*key));
+                    }>{*name}</a>
+            }
+        })
+        .collect_view();
+    let client = state.client;
+    view! {
+        <section data-testid="page-leaderboard" class="leaderboard">
+            <h1>"Leaderboard"</h1>
+            <p class="lede">"Results as reported in each benchmark's paper, rows computed in your \
+                browser from result files you drop below, and baselines, in one table per \
+                benchmark. Click a column header to sort; hover a number for its interval."</p>
+            <DropZone
+                on_files=Callback::new(move |files| { actions.stage.dispatch_local(files); })
+                on_score=Callback::new(move |()| { actions.score.dispatch_local(()); })
+                on_cancel=Callback::new(move |()| client.get_value().cancel())
+                on_forget=Callback::new(move |one| { actions.forget.dispatch_local(one); }) />
+            <AuditPanel rows=Signal::derive(move || {
+                state.published.index.with(|p| p.as_ref().map(|i| i.audit.clone()).unwrap_or_default())
+            }) />
+            <SubmissionCheck />
+            <div class="tabs" role="tablist" aria-label="Benchmark">{tabs}</div>
+            <div class="tab-panel" role="tabpanel">
+                {move || match selected.get() {
+                    "mmiq" => view! { <MmiqTab bundle=bundle /> }.into_any(),
+                    "kiva" => split::part(split::kiva_tab()),
+                    "mmopera" => split::part(split::mmopera_tab(bundle)),
+                    "gold" => split::part(split::gold_tab(bundle)),
+                    _ => ().into_any(),
+                }}
+                {move || match (selected.get(), bundle.get()) {
+                    ("kiva" | "mmiq", _) => ().into_any(),
+                    (_, None) => view! { <p class="loading" aria-busy="true">"Loading…"</p> }.into_any(),
+                    (_, Some(Err(e))) => view! {
+                        <ErrorPanel title="Could not load the reported results" message=e />
+                    }.into_any(),
+                    (_, Some(Ok(b))) => view! {
+                        <h2 class="lb-subhead">"Reported in the paper"</h2>
+                        {b.paper.clone().map(|p| view! {
+                            <p class="source" data-testid="paper-cite">
+                                <cite>{p.title.clone()}</cite>{format!(" ({}). ", p.venue_year())}
+                                <a href=p.url.clone() target="_blank" rel="noopener">"Project page and code"</a>
+                            </p>
+                        })}
+                        // The paper's tables: a static list.
+                        {b.tables.into_iter()
+                            .map(|t| view! { <ReportedTableView table=t /> })
+                            .collect_view()}
+                    }.into_any(),
+                }}
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,186 @@
+//! The submission check: for files a visitor dropped under the name of a published model,
+//! whether they reproduce the published row and where they would rank among the published
+//! rows (computed by the core in the worker, [`api::Reproduce`]).
+
+use leptos::prelude::*;
+
+use super::state::BoardState;
+use crate::components::error_panel::ErrorPanel;
+use crate::worker::api;
+
+/// One submission to check.
+#[derive(Debug, Clone, PartialEq)]
+struct Submission {
+    /// The benchmark's label (`MM-IQ`, `KiVA`, ...).
+    bench: &'static str,
+    /// The model's name.
+    model: String,
+    /// The published row.
+    published: u64,
+    /// The row scored from the visitor's files.
+    submitted: u64,
+    /// The benchmark's published rows.
+    board: Vec<u64>,
+}
+
+/// The submissions among the rows: every dropped (not published) MM-IQ, KiVA or MM-OPERA row
+/// whose model has a published row of the same benchmark.
+fn submissions(state: BoardState) -> Vec<Submission> {
+    let published = state.published_ids();
+    let rows = state.rows;
+    if published.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    // A dropped row against the published row of its model name, ranked among all published.
+    let mut pair_up = |bench: &'static str, rows: Vec<(u64, String)>| {
+        let board: Vec<u64> = rows
+            .iter()
+            .map(|r| r.0)
+            .filter(|id| published.contains(id))
+            .collect();
+        for (id, model) in rows.iter().filter(|r| !published.contains(&r.0)) {
+            if let Some(p) = rows
+                .iter()
+                .find(|p| published.contains(&p.0) && p.1 == *model)
+            {
+                out.push(Submission {
+                    bench,
+                    model: model.clone(),
+                    published: p.0,
+                    submitted: *id,
+                    board: board.clone(),
+                });
+            }
+        }
+    };
+    pair_up(
+        "MM-IQ",
+        rows.mmiq
+            .with(|rows| rows.iter().map(|r| (r.id, r.model.clone())).collect()),
+    );
+    pair_up(
+        "MM-OPERA",
+        rows.mmopera
+            .with(|rows| rows.iter().map(|r| (r.id, r.model.clone())).collect()),
+    );
+    rows.kiva.with(|rows| {
+        for r in rows.iter().filter(|r| !published.contains(&r.id)) {
+            let variant = r.report.variant;
+            let board: Vec<u64> = rows
+                .iter()
+                .filter(|p| published.contains(&p.id) && p.report.variant == variant)
+                .map(|p| p.id)
+                .collect();
+            if let Some(p) = rows.iter().find(|p| {
+                published.contains(&p.id) && p.model == r.model && p.report.variant == variant
+            }) {
+                out.push(Submission {
+                    bench: variant.name(),
+                    model: r.model.clone(),
+                    published: p.id,
+                    submitted: r.id,
+                    board,
+                });
+            }
+        }
+    });
+    out
+}
+
+/// The submission check: for files a visitor dropped under the name of a published model,
+/// whether they reproduce the published row (the same item verdicts, or which items differ)
+/// and where they would rank among the published rows; computed by the core in the worker.
+#[component]
+pub fn SubmissionCheck() -> impl IntoView {
+    let state = BoardState::get();
+    let pairs = Memo::new(move |_| submissions(state));
+    let checks = LocalResource::new(move || {
+        let pairs = pairs.get();
+        let client = state.client.get_value();
+        async move {
+            let mut out = Vec::new();
+            for s in pairs {
+                let request = api::Reproduce {
+                    published: s.published,
+                    submitted: s.submitted,
+                    board: s.board.clone(),
+                };
+                let r = client.call(request).await;
+                out.push((s, r));
+            }
+            out
+        }
+    });
+    let list = move || checks.get().unwrap_or_default();
+    view! {
+        <Show when=move || !list().is_empty()>
+            <section class="submission-checks" data-testid="submission-checks">
+                <h2 class="lb-subhead">"Submission check against the published leaderboard"</h2>
+                <ul>
+                    <For each=list key=|(s, _)| (s.bench, s.submitted, s.published)
+                        children=|(s, r)| check_item(s.bench, s.model, r) />
+                </ul>
+            </section>
+        </Show>
+    }
+}
+
+/// One submission's line: the verdict, or why it could not be checked.
+fn check_item(
+    bench: &'static str,
+    model: String,
+    r: Result<coglab_core::publish::site::Reproduction, String>,
+) -> AnyView {
+    match r {
+        Ok(r) => {
+            let verdict = if r.reproduces {
+                format!(
+                    "reproduce the published row: all {} verdicts are the same.",
+                    r.compared
+                )
+            } else {
+                let mut s = format!(
+                    "do not reproduce the published row: {} of {} verdicts differ",
+                    r.n_differing, r.compared
+                );
+                if !r.differing.is_empty() {
+                    s.push_str(&format!(
+                        " ({}{})",
+                        r.differing.join(", "),
+                        if r.n_differing > r.differing.len() {
+                            ", …"
+                        } else {
+                            ""
+                        }
+                    ));
+                }
+                if r.only_published + r.only_submitted > 0 {
+                    s.push_str(&format!(
+                        "; {} only in the published row, {} only in your files",
+                        r.only_published, r.only_submitted
+                    ));
+                }
+                s.push('.');
+                s
+            };
+            view! {
+                <li data-testid="submission-check" data-model=model.clone()
+                    data-reproduces=r.reproduces.to_string()>
+                    {format!(
+                        "{bench}, {model}: your files {verdict} Your figure {:.2}% \
+                         (published {:.2}%) would rank {} of {} published rows.",
+                        100.0 * r.figure, 100.0 * r.published_figure, r.rank, r.of
+                    )}
+                </li>
+            }
+            .into_any()
+        }
+        Err(e) => view! {
+            <li data-testid="submission-check" data-model=model.clone()>
+                <ErrorPanel title=format!("Checking {model} ({bench})") message=e />
+            </li>
+        }
+        .into_any(),
+    }
+}
