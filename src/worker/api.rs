@@ -1,4 +1,6 @@
 //! The one API between the pages and the scoring worker, declared once for both sides.
+//! (Longer than the app's other files by design: every operation's request and result types
+//! are declared here, in one place, so that neither side declares its own copy.)
 //!
 //! Every operation is a request type (its arguments) paired with the type of its result in
 //! [`operations!`]. From that one list the macro makes the [`Request`] enum the worker matches
