@@ -1,8 +1,13 @@
 // Issue 19: the URL is the one source of truth for a page's view. For each page with view
 // state: set the view with the controls, copy the address, open it in a fresh browser context
 // (no storage shared), and see the same view; Back and Forward between pages restore views.
+// The Review page's address picks within the workspace kept in this browser, so its link is
+// opened in a new tab of the same browser.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { start, newPage, App } from './support.mjs';
 
 let env;
@@ -134,4 +139,70 @@ test('home and an unknown address: the same page in a fresh browser', async () =
     const got = await fresh(url, (p) => p.getByTestId(testid).waitFor(), (p) => p.getByTestId(testid).count());
     assert.equal(got, 1, path);
   }
+});
+
+test('structure: the weighted-scores order round-trips through the URL', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/structure');
+  const scores = (p) => p.getByTestId('table-scores');
+  const ready = (p) => scores(p).locator('tbody tr').first().waitFor({ timeout: 60000 });
+  const view = async (p) => ({
+    sorts: await scores(p).locator('thead th[aria-sort]').evaluateAll((ths) => ths.map((th) => `${th.textContent}:${th.getAttribute('aria-sort')}`)),
+    rows: await scores(p).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.dataset.model)),
+  });
+  await ready(page);
+  const before = await view(page);
+  // "Weighted overall", twice: descending.
+  await scores(page).locator('thead th', { hasText: 'Weighted overall' }).locator('button').click();
+  await scores(page).locator('thead th', { hasText: 'Weighted overall' }).locator('button').click();
+  await page.waitForURL(/sort=overall&desc=1/);
+  const want = await view(page);
+  assert.ok(want.sorts.includes('Weighted overall:descending'), want.sorts.join(', '));
+  assert.equal(want.rows.length, before.rows.length);
+  const url = page.url();
+  assert.deepEqual(await fresh(url, ready, view), want, url);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('review: the set and item on screen round-trip through the URL (in the browser that holds the workspace)', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/review');
+  const dir = mkdtempSync(join(tmpdir(), 'coglab-url-review-'));
+  const meta = [];
+  const regular = {};
+  const results = {};
+  for (let i = 0; i < 5; i++) {
+    const id = `ria_${String(i + 1).padStart(3, '0')}`;
+    meta.push({ id, foldername: id, domain: 'Nature', type: 'Relation', culture: 'Global', language: 'English',
+      hop_count: 1, perception: "['Visual Similarity']", conception: "['Functional Links']", relation: `R${i}`,
+      explanation: `E${i}`, reasoning: `A → C${i} → B`, description1: `a${i}`, description2: `b${i}` });
+    results[id] = `Answer ${i}.`;
+    regular[id] = { score_judge: String(i % 5), score_reason: `r${i}` };
+  }
+  const files = { 'metadata.json': meta, 'gpt-4o_RIA_results.json': results, 'gpt-4o_RIA_regular_scoring.json': regular };
+  const paths = Object.entries(files).map(([name, v]) => { const p = join(dir, name); writeFileSync(p, JSON.stringify(v)); return p; });
+  await page.getByTestId('review-file-input').setInputFiles(paths);
+  await page.getByTestId('set-select').waitFor();
+  await page.getByTestId('sample-n').fill('5');
+  await page.getByTestId('draw-sample').click();
+  await page.getByTestId('review-pos').waitFor();
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  const key = await page.getByTestId('item-key').innerText();
+  await page.waitForURL((u) => u.searchParams.get('item') === key.replace(/^Item /, ''));
+  const url = page.url();
+  assert.match(url, /set=/);
+  // Another item on screen, then the copied address in a new tab of the same browser.
+  await page.keyboard.press('ArrowLeft');
+  const tab = await context.newPage();
+  await tab.goto(url);
+  await tab.getByTestId('review-pos').waitFor();
+  await tab.waitForFunction((k) => document.querySelector('[data-testid=item-key]')?.innerText === k, key);
+  assert.equal(await tab.getByTestId('review-pos').innerText(), 'Item 3 of 5');
+  assert.deepEqual(errors, []);
+  await context.close();
 });
