@@ -33,7 +33,26 @@ const KINDS: [&str; 8] = [
     "domain:Counting",
 ];
 
-/// The link that opens a session.
+/// The page's view in the address: the session a link opens (`?kind=kiva&seed=42`), as
+/// written; the runner checks both. Read here, written by [`session_href`] alone.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SessionQuery {
+    /// `kind`: the session kind's URL spelling.
+    pub kind: Option<String>,
+    /// `seed`: the seed, as written.
+    pub seed: Option<String>,
+}
+
+impl SessionQuery {
+    fn from_query(q: &leptos_router::params::ParamsMap) -> Self {
+        Self {
+            kind: q.get("kind"),
+            seed: q.get("seed"),
+        }
+    }
+}
+
+/// The link that opens a session (the one writer of [`SessionQuery`]).
 pub(crate) fn session_href(kind: &SessionKind, seed: u64) -> String {
     format!("/self-test?kind={}&seed={seed}", kind.as_str())
 }
@@ -45,8 +64,8 @@ pub fn SelfTest() -> impl IntoView {
     let query = use_query_map();
     let loaded = stimuli::LoadedStimuli::provide();
     let params = Memo::new(move |_| {
-        let q = query.read();
-        (q.get("kind"), q.get("seed"))
+        let q = query.with(SessionQuery::from_query);
+        (q.kind, q.seed)
     });
     view! {
         <section data-testid="page-self-test" class="selftest">
