@@ -158,3 +158,59 @@ async fn reported_mmiq_table_sorts_by_clicked_column() {
     assert_eq!(row_labels(&root)[1], "Deepseek-vl-7b-chat");
     assert_eq!(th.get_attribute("aria-sort").as_deref(), Some("none"));
 }
+
+/// `latest_reply` makes a new request when its key changes while the previous one is still
+/// out, shows the new reply, and drops the older one when it comes later (the comparison that
+/// stayed at "Comparing…" with `LocalResource`, CI run of be0b9d3).
+#[wasm_bindgen_test]
+async fn latest_reply_follows_a_change_made_while_a_request_is_out() {
+    use coglab::worker::client::latest_reply;
+    use gloo_timers::future::TimeoutFuture;
+    let root = host();
+    let pair = RwSignal::new(1u32);
+    let chosen = Memo::new(move |_| pair.get() * 10);
+    let made = StoredValue::new(Vec::<u32>::new());
+    let _handle = leptos::mount::mount_to(root.clone(), move || {
+        // Key 10 answers after 300 ms, key 20 after 50 ms.
+        let reply = latest_reply(
+            move || chosen.get(),
+            move |k| {
+                made.update_value(|m| m.push(k));
+                async move {
+                    TimeoutFuture::new(if k == 10 { 300 } else { 50 }).await;
+                    format!("reply {k}")
+                }
+            },
+        );
+        view! {
+            <p id="shown">{move || format!("{} {}", chosen.get(), reply.get_for(&chosen.get()).unwrap_or_else(|| "waiting".into()))}</p>
+            <p id="latest">{move || reply.get().unwrap_or_default()}</p>
+        }
+    });
+    settle().await;
+    assert_eq!(
+        query(&root, "#shown").unwrap().text_content().unwrap(),
+        "10 waiting"
+    );
+    pair.set(2);
+    support::settle_after(150).await;
+    assert_eq!(
+        query(&root, "#shown").unwrap().text_content().unwrap(),
+        "20 reply 20"
+    );
+    // Key 10's reply comes after key 20's and is dropped.
+    support::settle_after(300).await;
+    assert_eq!(
+        query(&root, "#latest").unwrap().text_content().unwrap(),
+        "reply 20"
+    );
+    assert_eq!(made.get_value(), vec![10, 20]);
+    // Back to key 10: asked again, and shown once it comes.
+    pair.set(1);
+    support::settle_after(400).await;
+    assert_eq!(
+        query(&root, "#shown").unwrap().text_content().unwrap(),
+        "10 reply 10"
+    );
+    assert_eq!(made.get_value(), vec![10, 20, 10]);
+}

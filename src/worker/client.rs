@@ -72,6 +72,71 @@ pub fn use_worker() -> WorkerClient {
     }
 }
 
+/// The reply to the latest of a series of worker requests, each made from reactive state
+/// (a model page's row, filter and offset; a comparison's pair), kept with the key it was
+/// made for. See [`latest_reply`].
+pub struct LatestReply<K: 'static, V: 'static> {
+    reply: RwSignal<Option<(K, V)>, LocalStorage>,
+}
+
+impl<K, V> Clone for LatestReply<K, V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<K, V> Copy for LatestReply<K, V> {}
+
+impl<K: Clone + PartialEq + 'static, V: Clone + 'static> LatestReply<K, V> {
+    /// The latest reply that has come (tracked); while a newer request is out, the one before
+    /// it, as a `LocalResource` would. `None` before the first reply.
+    pub fn get(&self) -> Option<V> {
+        self.reply.with(|r| r.as_ref().map(|(_, v)| v.clone()))
+    }
+
+    /// The reply made for `key` (tracked), or `None` while that request is still out.
+    pub fn get_for(&self, key: &K) -> Option<V> {
+        self.reply
+            .with(|r| r.as_ref().filter(|(k, _)| k == key).map(|(_, v)| v.clone()))
+    }
+}
+
+/// Makes the request `fetch(key())` now and again whenever what `key` reads changes, and keeps
+/// the reply to the latest one: a reply that comes after a newer request was made is dropped.
+///
+/// Written here rather than taken from Leptos's `LocalResource` because that one missed
+/// changes (reactive_graph 0.2.16): an async derived signal awaits its pending future before
+/// it looks at its sources again, and if a render effect has checked it in between, the change
+/// is lost. A comparison whose second model was picked while the first pair was still being
+/// compared then stayed at "Comparing…" for good (the CI run of be0b9d3, reproduced 1 in 4
+/// runs of the defect 8 test with a logging build). An effect is rerun on every change.
+pub fn latest_reply<K, V, Fut>(
+    key: impl Fn() -> K + 'static,
+    fetch: impl Fn(K) -> Fut + 'static,
+) -> LatestReply<K, V>
+where
+    K: Clone + PartialEq + 'static,
+    V: 'static,
+    Fut: std::future::Future<Output = V> + 'static,
+{
+    let reply = RwSignal::new_local(None);
+    let latest = Rc::new(std::cell::Cell::new(0u64));
+    Effect::new(move |_| {
+        let k = key();
+        let n = latest.get() + 1;
+        latest.set(n);
+        let (latest, request) = (latest.clone(), fetch(k.clone()));
+        leptos::task::spawn_local(async move {
+            let v = request.await;
+            if latest.get() == n {
+                // The page may have gone meanwhile; then there is nothing to update.
+                let _ = reply.try_set(Some((k, v)));
+            }
+        });
+    });
+    LatestReply { reply }
+}
+
 impl WorkerClient {
     /// A client for the worker script at `url` (started on the first call).
     pub fn new(url: impl Into<String>) -> Self {

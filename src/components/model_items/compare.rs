@@ -39,22 +39,24 @@ pub fn CompareModels(
             .map(|(_, m)| m.clone())
             .unwrap_or_default()
     };
-    let result = LocalResource::new(move || {
-        let (a, b) = chosen.get();
-        let client = client.get_value();
-        async move {
-            let (first, second) = (a?, b?);
-            let request = api::Compare {
-                first,
-                second,
-                resamples: RESAMPLES as u64,
-                seed: SEED,
-            };
-            // The pair travels with its result, so a reply for a pair no longer chosen is
-            // never shown under the new pair's names.
-            Some(((first, second), client.call(request).await))
-        }
-    });
+    // The reply is kept with the pair it was made for, so a reply for a pair no longer chosen
+    // is never shown under the new pair's names.
+    let result = latest_reply(
+        move || chosen.get(),
+        move |(a, b)| {
+            let client = client.get_value();
+            async move {
+                let (first, second) = (a?, b?);
+                let request = api::Compare {
+                    first,
+                    second,
+                    resamples: RESAMPLES as u64,
+                    seed: SEED,
+                };
+                Some(client.call(request).await)
+            }
+        },
+    );
     let select = move |first: bool| {
         let cur = move || {
             if first {
@@ -86,13 +88,11 @@ pub fn CompareModels(
             {move || {
                 let (a, b) = chosen.get();
                 let (x, y) = (name(a), name(b));
-                let current = a.zip(b);
-                match result.get() {
+                match result.get_for(&(a, b)) {
                     None => view! { <p class="loading" aria-busy="true">"Comparing…"</p> }.into_any(),
                     Some(None) => view! { <p class="notice">"Load two runs to compare them."</p> }.into_any(),
-                    Some(Some((pair, _))) if Some(pair) != current => view! { <p class="loading" aria-busy="true">"Comparing…"</p> }.into_any(),
-                    Some(Some((_, Err(e)))) => view! { <ErrorPanel title="Could not compare" message=e /> }.into_any(),
-                    Some(Some((_, Ok(Compared::Mmiq(c))))) => {
+                    Some(Some(Err(e))) => view! { <ErrorPanel title="Could not compare" message=e /> }.into_any(),
+                    Some(Some(Ok(Compared::Mmiq(c)))) => {
                         let downloads = compare_downloads(&x, &y, vec![(String::new(), c.cells.clone())], &c, testid);
                         let s = format!("McNemar exact {}; difference {x} − {y} = {} points, paired bootstrap {:.0}% interval [{}, {}] ({} resamples, seed {})",
                             p_phrase(c.comparison.mcnemar_p), pct(c.comparison.difference.estimate), c.comparison.difference.confidence * 100.0,
@@ -106,7 +106,7 @@ pub fn CompareModels(
                             {downloads}
                         }.into_any()
                     }
-                    Some(Some((_, Ok(Compared::Kiva(c))))) => {
+                    Some(Some(Ok(Compared::Kiva(c)))) => {
                         let hide = match joint.map(|j| j.get()) {
                             Some(true) => "within_conditional",
                             Some(false) => "within_joint",

@@ -25,18 +25,23 @@ pub fn KivaTrials(
     let (domain, set_domain) = signal(String::new());
     let (offset, set_offset) = signal(0usize);
     let pick = picked(rows, selected);
-    let page = LocalResource::new(move || {
-        let id = pick.get();
-        let query = TrialsQuery {
-            wrong_only: wrong_only.get(),
-            domain: Some(domain.get()).filter(|d| !d.is_empty()),
-            joint: joint.get(),
-            offset: offset.get(),
-            limit: PAGE,
-        };
-        let client = client.get_value();
-        async move { Some(client.call(api::Trials { row: id?, query }).await) }
-    });
+    let page = latest_reply(
+        move || {
+            let id = pick.get();
+            let query = TrialsQuery {
+                wrong_only: wrong_only.get(),
+                domain: Some(domain.get()).filter(|d| !d.is_empty()),
+                joint: joint.get(),
+                offset: offset.get(),
+                limit: PAGE,
+            };
+            (id, query)
+        },
+        move |(id, query)| {
+            let client = client.get_value();
+            async move { Some(client.call(api::Trials { row: id?, query }).await) }
+        },
+    );
     let options = model_options(rows, pick);
     view! {
         <section class="lb-model" data-testid="kiva-trials" aria-labelledby="lb-kiva-model-h">
@@ -278,16 +283,21 @@ pub fn ChallengeTrials(
     let (wrong_only, set_wrong_only) = signal(false);
     let (offset, set_offset) = signal(0usize);
     let pick = picked(rows, selected);
-    let page = LocalResource::new(move || {
-        let id = pick.get();
-        let query = coglab_core::leaderboard::detail::ChallengeQuery {
-            wrong_only: wrong_only.get(),
-            offset: offset.get(),
-            limit: PAGE,
-        };
-        let client = client.get_value();
-        async move { Some(client.call(api::ChallengeItems { row: id?, query }).await) }
-    });
+    let page = latest_reply(
+        move || {
+            let id = pick.get();
+            let query = coglab_core::leaderboard::detail::ChallengeQuery {
+                wrong_only: wrong_only.get(),
+                offset: offset.get(),
+                limit: PAGE,
+            };
+            (id, query)
+        },
+        move |(id, query)| {
+            let client = client.get_value();
+            async move { Some(client.call(api::ChallengeItems { row: id?, query }).await) }
+        },
+    );
     let options = model_options(rows, pick);
     view! {
         <section class="lb-model" data-testid="challenge-trials" aria-labelledby="lb-challenge-h">

@@ -16,7 +16,7 @@ use leptos::prelude::*;
 
 use crate::components::error_panel::ErrorPanel;
 use crate::worker::api::{self, Compared};
-use crate::worker::client::use_worker;
+use crate::worker::client::{latest_reply, use_worker};
 
 mod compare;
 mod kiva;
@@ -212,17 +212,22 @@ pub fn ModelItems(
     let (category, set_category) = signal(String::new());
     let (offset, set_offset) = signal(0usize);
     let pick = picked(rows, selected);
-    let page = LocalResource::new(move || {
-        let id = pick.get();
-        let query = ItemsQuery {
-            wrong_only: wrong_only.get(),
-            category: Some(category.get()).filter(|c| !c.is_empty()),
-            offset: offset.get(),
-            limit: PAGE,
-        };
-        let client = client.get_value();
-        async move { Some(client.call(api::Items { row: id?, query }).await) }
-    });
+    let page = latest_reply(
+        move || {
+            let id = pick.get();
+            let query = ItemsQuery {
+                wrong_only: wrong_only.get(),
+                category: Some(category.get()).filter(|c| !c.is_empty()),
+                offset: offset.get(),
+                limit: PAGE,
+            };
+            (id, query)
+        },
+        move |(id, query)| {
+            let client = client.get_value();
+            async move { Some(client.call(api::Items { row: id?, query }).await) }
+        },
+    );
     let options = model_options(rows, pick);
     view! {
         <section class="lb-model" data-testid="model-items" aria-labelledby="lb-model-h">

@@ -12,7 +12,7 @@ use crate::charts::ChartTheme;
 use crate::components::error_panel::ErrorPanel;
 use crate::components::theme_toggle::chart_theme;
 use crate::worker::api;
-use crate::worker::client::use_worker;
+use crate::worker::client::{latest_reply, use_worker};
 
 /// Items picked in the table for the characteristic-curve chart (shared with [`super::table`]).
 #[derive(Clone, Copy)]
@@ -102,17 +102,19 @@ pub fn ReportCharts(
     let capped = report.with_value(|r| r.curves_capped);
     // Curves of the picked items come from the worker's kept analysis; none picked: the
     // flagged items' curves, which came with the report.
-    let fetched = LocalResource::new(move || {
-        let ids = picked.map(|p| p.get()).unwrap_or_default();
-        let c = client.get_value();
-        async move {
-            if ids.is_empty() {
-                None
-            } else {
-                Some(c.call(api::ItemCurves { ids }).await)
+    let fetched = latest_reply(
+        move || picked.map(|p| p.get()).unwrap_or_default(),
+        move |ids| {
+            let c = client.get_value();
+            async move {
+                if ids.is_empty() {
+                    None
+                } else {
+                    Some(c.call(api::ItemCurves { ids }).await)
+                }
             }
-        }
-    });
+        },
+    );
     let icc = Memo::new(move |_| {
         let curves = match fetched.get() {
             Some(Some(Ok(c))) => c,
