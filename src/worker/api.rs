@@ -527,7 +527,7 @@ pub struct ReviewImport {
 }
 
 /// [`GoldTable`]'s arguments: a printed table, one row per model.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GoldTable {
     /// Model names.
     pub labels: Vec<String>,

@@ -18,7 +18,7 @@ use crate::components::board_table::BoardTable;
 use crate::components::error_panel::ErrorPanel;
 use crate::data::base_path;
 use crate::worker::api;
-use crate::worker::client::{use_worker, WorkerClient};
+use crate::worker::client::{latest_reply, use_worker, WorkerClient};
 
 /// The Gold tab: the unified table (Gold Table 2 reported, with the core's weighted scores of
 /// its task accuracies; every scored matrix's models computed; [`BoardTable`] does sort,
@@ -34,19 +34,23 @@ pub fn GoldTab(
     let client = StoredValue::new_local(use_worker());
     // The core's scores of Table 2, computed in the worker once the bundle has loaded (`None`
     // without the table).
-    let table_scores = LocalResource::new(move || {
-        let request = bundle
-            .get()
-            .and_then(|b| b.ok())
-            .and_then(|b| gold_table_request(&b));
-        let client = client.get_value();
-        async move {
-            match request {
-                Some(r) => Some(client.call(r).await),
-                None => None,
+    let table_scores = latest_reply(
+        move || {
+            bundle
+                .get()
+                .and_then(|b| b.ok())
+                .and_then(|b| gold_table_request(&b))
+        },
+        move |request| {
+            let client = client.get_value();
+            async move {
+                match request {
+                    Some(r) => Some(client.call(r).await),
+                    None => None,
+                }
             }
-        }
-    });
+        },
+    );
     let scores = move || table_scores.get().flatten().and_then(Result::ok);
     let board = Memo::new(move |_| {
         let b = bundle.get();

@@ -15,6 +15,7 @@ use crate::components::error_panel::ErrorPanel;
 use crate::components::reported_table::ReportedTableView;
 use crate::data::{base_path, load_reported, BENCHMARKS};
 use crate::split;
+use crate::worker::client::{latest_reply, LatestReply};
 
 mod actions;
 mod board;
@@ -38,7 +39,8 @@ use state::BoardState;
 use submission::SubmissionCheck;
 
 /// The reported results bundle of the benchmark shown.
-pub(crate) type Bundle = LocalResource<Result<coglab_core::reported::ReportedBundle, String>>;
+pub(crate) type Bundle =
+    LatestReply<&'static str, Result<coglab_core::reported::ReportedBundle, String>>;
 
 /// The leaderboard page; the selected benchmark is the `b` query parameter (default MM-IQ);
 /// the table's view (sort, filters, columns, compact mode) lives in the query string too.
@@ -46,12 +48,15 @@ pub(crate) type Bundle = LocalResource<Result<coglab_core::reported::ReportedBun
 pub fn Leaderboard() -> impl IntoView {
     let state = BoardState::provide();
     let selected = Memo::new(move |_| state.query.with(|q| q.bench()));
-    let bundle: Bundle = LocalResource::new(move || async move {
-        match selected.get() {
-            "kiva" => Err(String::new()),
-            key => load_reported(key).await,
-        }
-    });
+    let bundle: Bundle = latest_reply(
+        move || selected.get(),
+        |key| async move {
+            match key {
+                "kiva" => Err(String::new()),
+                key => load_reported(key).await,
+            }
+        },
+    );
     let actions = PageActions::new(state);
     actions.published.dispatch_local(());
     actions.warm_when_staged(state);

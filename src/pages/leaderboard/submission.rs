@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use super::state::BoardState;
 use crate::components::error_panel::ErrorPanel;
 use crate::worker::api;
+use crate::worker::client::latest_reply;
 
 /// One submission to check.
 #[derive(Debug, Clone, PartialEq)]
@@ -95,23 +96,25 @@ fn submissions(state: BoardState) -> Vec<Submission> {
 pub fn SubmissionCheck() -> impl IntoView {
     let state = BoardState::get();
     let pairs = Memo::new(move |_| submissions(state));
-    let checks = LocalResource::new(move || {
-        let pairs = pairs.get();
-        let client = state.client.get_value();
-        async move {
-            let mut out = Vec::new();
-            for s in pairs {
-                let request = api::Reproduce {
-                    published: s.published,
-                    submitted: s.submitted,
-                    board: s.board.clone(),
-                };
-                let r = client.call(request).await;
-                out.push((s, r));
+    let checks = latest_reply(
+        move || pairs.get(),
+        move |pairs| {
+            let client = state.client.get_value();
+            async move {
+                let mut out = Vec::new();
+                for s in pairs {
+                    let request = api::Reproduce {
+                        published: s.published,
+                        submitted: s.submitted,
+                        board: s.board.clone(),
+                    };
+                    let r = client.call(request).await;
+                    out.push((s, r));
+                }
+                out
             }
-            out
-        }
-    });
+        },
+    );
     let list = move || checks.get().unwrap_or_default();
     view! {
         <Show when=move || !list().is_empty()>
