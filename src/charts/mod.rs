@@ -3,6 +3,7 @@
 //! browser on a canvas with `plotters-canvas`.
 
 pub mod bars;
+pub mod canvas;
 pub mod curves;
 pub mod frame;
 pub mod histogram;

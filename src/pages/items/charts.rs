@@ -7,6 +7,7 @@ use coglab_core::items::report::{ReportCurve, ReportSubset};
 use coglab_core::items::ItemsReport;
 use leptos::prelude::*;
 
+use crate::charts::canvas::CanvasChart;
 use crate::charts::curves::{draw_curves, Curve, CurveChart};
 use crate::charts::ChartTheme;
 use crate::components::error_panel::ErrorPanel;
@@ -160,29 +161,9 @@ fn CurveCanvas(
     /// Accessible description.
     label: &'static str,
 ) -> impl IntoView {
-    let canvas = NodeRef::<leptos::html::Canvas>::new();
-    let (err, set_err) = signal(None::<String>);
-    // Drawn at the width it is shown at, so its text keeps its size on phones, and again when
-    // the window is resized (as the leaderboard's charts: issue 26, defect 7).
-    let resized = crate::charts::resize_counter();
-    Effect::new(move |_| {
-        resized.track();
-        let d = data.get();
-        request_animation_frame(move || {
-            let Some(c) = canvas.get_untracked() else {
-                return;
-            };
-            crate::charts::fit_to_shown_width(&c, 400);
-            set_err.set(crate::charts::draw_on_canvas(c, |area| {
-                draw_curves(area, &d)
-            }));
-        });
-    });
     view! {
         <figure class="lb-chart">
-            <canvas node_ref=canvas width="900" height="400" role="img" aria-label=label
-                data-testid=testid></canvas>
-            {move || err.get().map(|e| view! { <ErrorPanel title="Could not draw the chart" message=e /> })}
+            <CanvasChart data=data draw=|area, d| draw_curves(area, d) height=400 testid=testid label=label />
         </figure>
     }
 }

@@ -5,13 +5,12 @@
 use coglab_core::leaderboard::mmopera::MmoperaRow;
 use coglab_core::mmopera::Task;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::breakdown::sorted_keys;
+use crate::charts::canvas::CanvasChart;
 use crate::charts::histogram::{draw_histogram, Histogram, HistogramSeries};
 use crate::charts::line::{draw_lines, LineChart, LineSeries};
 use crate::charts::radar::{draw_radar, Radar, RadarSeries};
-use crate::components::error_panel::ErrorPanel;
 use crate::components::theme_toggle::chart_theme;
 
 /// One chart of this tab.
@@ -128,7 +127,21 @@ pub(super) fn score_histogram(task: Task, rows: &[MmoperaRow]) -> OperaChart {
     })
 }
 
-/// A chart of this tab on a canvas, with a PNG download button.
+/// Draws one of this tab's charts (nothing for an empty one, which is not drawn).
+fn draw_opera(
+    area: &plotters::prelude::DrawingArea<plotters_canvas::CanvasBackend, plotters::coord::Shift>,
+    chart: &OperaChart,
+) -> Result<(), String> {
+    match chart {
+        OperaChart::Radar(r) => draw_radar(area, r),
+        OperaChart::Line(l) => draw_lines(area, l),
+        OperaChart::Histogram(h) => draw_histogram(area, h),
+        OperaChart::Empty(_) => Ok(()),
+    }
+}
+
+/// A chart of this tab on a canvas, with a PNG download button; a notice instead when there
+/// is nothing to draw.
 #[component]
 pub(super) fn OperaCanvas(
     /// The chart (redrawn when it changes).
@@ -140,37 +153,6 @@ pub(super) fn OperaCanvas(
     /// Accessible description of the chart.
     label: &'static str,
 ) -> impl IntoView {
-    let canvas = NodeRef::<leptos::html::Canvas>::new();
-    let (err, set_err) = signal(None::<String>);
-    // Redrawn at the new width when the window is resized (e.g. a phone turned).
-    let resized = crate::charts::resize_counter();
-    Effect::new(move |_| {
-        resized.track();
-        let d = data.get();
-        let Some(c) = canvas.get() else { return };
-        let c: web_sys::HtmlCanvasElement = c;
-        crate::charts::fit_to_shown_width(&c, 420);
-        set_err.set(crate::charts::draw_on_canvas(c, |area| match &d {
-            OperaChart::Radar(r) => draw_radar(area, r),
-            OperaChart::Line(l) => draw_lines(area, l),
-            OperaChart::Histogram(h) => draw_histogram(area, h),
-            OperaChart::Empty(_) => Ok(()),
-        }));
-    });
-    let download = move |_| {
-        let Some(c) = canvas.get() else { return };
-        let c: web_sys::HtmlCanvasElement = c;
-        let Ok(url) = c.to_data_url() else { return };
-        if let Some(a) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.create_element("a").ok())
-            .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok())
-        {
-            a.set_href(&url);
-            a.set_download(file_name);
-            a.click();
-        }
-    };
     let empty = move || match data.get() {
         OperaChart::Empty(why) => Some(why),
         _ => None,
@@ -179,13 +161,8 @@ pub(super) fn OperaCanvas(
         <figure class="lb-chart" data-testid=format!("{testid}-figure")>
             <Show when=move || empty().is_none()
                 fallback=move || view! { <p class="notice" data-testid=format!("{testid}-empty")>{empty()}</p> }>
-                <canvas node_ref=canvas width="900" height="420" role="img" aria-label=label
-                    data-testid=testid></canvas>
-                <figcaption>
-                    <button type="button" on:click=download data-testid="chart-download">"Download PNG"</button>
-                </figcaption>
+                <CanvasChart data=data draw=draw_opera testid=testid label=label file_name=file_name />
             </Show>
-            {move || err.get().map(|e| view! { <ErrorPanel title="Could not draw the chart" message=e /> })}
         </figure>
     }
 }
