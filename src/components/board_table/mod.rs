@@ -347,14 +347,14 @@ pub fn BoardTable(
                         let b = board.get();
                         let a = arranged.get();
                         let compact = state.read().compact;
-                        // The marks are not read here: each row's paired cell and coverage
-                        // mark follow them on their own, so a rank reply redraws those cells,
-                        // not the whole table (300 rows were one 100 ms task). The column
-                        // itself comes and goes with `paired`.
+                        // Neither the marks nor the Paired column's presence are read here:
+                        // each row's paired cell and coverage mark follow them on their own, so
+                        // a rank reply adds or redraws those cells, not the whole table (300
+                        // rows were one 100 ms task, issue 22).
                         let keys = crate::components::rank_panel::mark_keys(&b);
-                        let with_paired = paired.get();
                         if a.rows.is_empty() {
-                            return view! { <tr><td colspan=a.columns.len() + 2 + usize::from(with_paired) class="lb-empty">"No row matches the filters."</td></tr> }.into_any();
+                            let span = a.columns.len() + 2;
+                            return view! { <tr><td colspan=move || span + usize::from(paired.get()) class="lb-empty">"No row matches the filters."</td></tr> }.into_any();
                         }
                         a.rows.iter().map(|&(i, rank)| {
                             let r = &b.rows[i];
@@ -379,10 +379,10 @@ pub fn BoardTable(
                                 ranks?.with(|m| m.0.get(key).cloned())
                             };
                             let rank_cell = crate::components::rank_panel::rank_cell(ranks.is_some(), r.kind, rank);
-                            let paired_cell = with_paired.then(|| {
+                            let paired_cell = {
                                 let mark = mark.clone();
-                                move || crate::components::rank_panel::paired_cell(kind_of, mark().as_ref())
-                            });
+                                move || paired.get().then(|| crate::components::rank_panel::paired_cell(kind_of, mark().as_ref()))
+                            };
                             view! {
                                 <tr data-testid=format!("{stem}-{badge}-row") data-model=r.model.clone() data-kind=kind class=format!("kind-{kind}")
                                     data-harness=r.harness.clone()>
