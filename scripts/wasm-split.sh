@@ -12,6 +12,9 @@
 #      new main module with an old chunk), the results replace Trunk's files of the same names
 #      in the staging folder, and index.html's Subresource Integrity hashes are computed again.
 # Without the `split` feature (no __wasm_split_unstable section) Trunk's files are kept as they are.
+# COGLAB_WASM_NAMES=1 keeps the function names in every module (wasm-opt -g), for a CPU profile
+# of the page that names Rust functions; e.g. `COGLAB_WASM_NAMES=1 trunk build --release
+# --offline --dist /tmp/dist-names`, then the e2e scripts with COGLAB_DIST=/tmp/dist-names.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 STAGE="${TRUNK_STAGING_DIR:?run by Trunk, or scripts/post-build.sh DIR}"
@@ -37,8 +40,10 @@ wasm-bindgen --target web --keep-lld-exports --no-demangle --no-typescript \
 rm "$TMP/split/$NAME.wasm"
 mv "$TMP/bg/${NAME}_bg.wasm" "$TMP/bg/$NAME.js" "$TMP/split/"
 if [ "${TRUNK_PROFILE:-release}" = release ]; then
+  NAMES=()
+  [ "${COGLAB_WASM_NAMES:-0}" = 1 ] && NAMES=(-g)
   for w in "$TMP"/split/*.wasm; do
-    wasm-opt -Os --low-memory-unused --enable-reference-types "$w" -o "$w.opt" && mv "$w.opt" "$w"
+    wasm-opt -Os --low-memory-unused --enable-reference-types "${NAMES[@]}" "$w" -o "$w.opt" && mv "$w.opt" "$w"
   done
 fi
 python3 - "$TMP/split" "$STAGE" "$NAME" <<'PY'

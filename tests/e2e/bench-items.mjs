@@ -102,6 +102,7 @@ try {
     const summary = await section.getByTestId('items-summary').innerText();
     results.push({ ms, tasks });
     console.log(`run ${r + 1}: click to summary ${ms} ms; ${summary.split('\n')[0]}; traced tasks > 10 ms (wall/CPU) ${JSON.stringify(tasks.map((t) => `${t.wallMs}/${t.cpuMs}`))}`);
+    for (const t of tasks.filter((x) => x.parts.length)) console.log(`  task ${t.wallMs}/${t.cpuMs} ms: ${t.parts.join(', ')}`);
   }
   console.log(JSON.stringify({
     models: MODELS, items: 2710, model: '2pl',
