@@ -16,12 +16,11 @@ pub type Draw<T> = fn(&DrawingArea<CanvasBackend, Shift>, &T) -> Result<(), Stri
 /// resized; with a "Download PNG" button when `file_name` is given. The caller wraps it in its
 /// `<figure>`.
 ///
-/// A chart is drawn in a task of its own, after the frame that shows the new page content:
-/// not in the task that changed the data (a worker's reply, whose rendering is already that
-/// task's work), and not beside the other charts of the page. The width is read once that
-/// frame has laid the page out, so reading it does not force a layout either. Issue 22: the
-/// first item-analysis report drew its three charts in one frame, after a forced layout of the
-/// new report, in one main-thread task with the report itself.
+/// A chart is sized at the next frame (before it is painted, so nothing under it moves: the
+/// layout-shift test) and drawn in a task of its own after that frame: not in the task that
+/// changed the data (a worker's reply, whose rendering is already that task's work), and not
+/// beside the other charts of the page. Issue 22: the first item-analysis report drew its
+/// three charts in one frame, in one main-thread task with the report itself.
 #[component]
 pub fn CanvasChart<T>(
     /// The chart's data (redrawn when it changes).
@@ -50,11 +49,13 @@ where
         resized.track();
         let d = data.get();
         request_animation_frame(move || {
+            // The chart may have left the page by now (a report replaced by the next one).
+            let Some(c) = canvas.try_get_untracked().flatten() else {
+                return;
+            };
+            // Sized before this frame is painted, so nothing under it moves afterwards.
+            super::fit_to_shown_width(&c, height);
             gloo_timers::callback::Timeout::new(0, move || {
-                let Some(c) = canvas.get_untracked() else {
-                    return;
-                };
-                super::fit_to_shown_width(&c, height);
                 let _ = set_err.try_set(super::draw_on_canvas(c, |area| draw(area, &d)));
             })
             .forget();
