@@ -4,7 +4,6 @@ use leptos::prelude::*;
 use plotters::coord::Shift;
 use plotters::prelude::DrawingArea;
 use plotters_canvas::CanvasBackend;
-use wasm_bindgen::JsCast;
 
 use crate::components::error_panel::ErrorPanel;
 
@@ -65,15 +64,8 @@ where
         let Some(name) = file_name else { return };
         let Some(c) = canvas.get() else { return };
         let c: web_sys::HtmlCanvasElement = c;
-        let Ok(url) = c.to_data_url() else { return };
-        if let Some(a) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.create_element("a").ok())
-            .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok())
-        {
-            a.set_href(&url);
-            a.set_download(name);
-            a.click();
+        if let Ok(url) = c.to_data_url() {
+            crate::components::board_table::download_url(name, &url);
         }
     };
     view! {

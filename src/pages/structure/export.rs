@@ -83,10 +83,10 @@ fn try_download_png(testid: &str, name: String) -> Result<(), wasm_bindgen::JsVa
             ctx.fill_rect(0.0, 0.0, w * 2.0, h * 2.0);
             ctx.scale(2.0, 2.0)?;
             ctx.draw_image_with_html_image_element(&drawn, 0.0, 0.0)?;
-            let a: web_sys::HtmlAnchorElement = doc.create_element("a")?.dyn_into()?;
-            a.set_href(&canvas.to_data_url_with_type("image/png")?);
-            a.set_download(&name);
-            a.click();
+            crate::components::board_table::download_url(
+                &name,
+                &canvas.to_data_url_with_type("image/png")?,
+            );
             Ok(())
         };
         if let Err(e) = draw() {
