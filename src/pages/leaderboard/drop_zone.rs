@@ -77,6 +77,41 @@ pub fn DropZone(
             }
         }
     };
+    // The lists below the zone change height as a run goes on (the staged table goes, the
+    // progress comes and goes, the kept files and statuses come). Their height at "Score" is
+    // held until the next click or key press, so what the run's end changes does not move the
+    // tables under the zone: the Layout Instability API excuses only shifts within 500 ms of
+    // an input, and a run often ends later (the layout-shift e2e test). Released as the click
+    // starts its way to its target (capture phase), when the pointer has already come up on
+    // it: released at the press, the page moved under the pointer before the button came up,
+    // and the click landed on whatever had moved there.
+    let lists_ref = NodeRef::<leptos::html::Div>::new();
+    let held = RwSignal::new(None::<f64>);
+    let score = move |()| {
+        held.set(
+            lists_ref
+                .get_untracked()
+                .map(|el| el.get_bounding_client_rect().height()),
+        );
+        on_score.run(());
+    };
+    let release = move |_: &web_sys::Event| {
+        if held.get_untracked().is_some() {
+            held.set(None);
+        }
+    };
+    // Removed with the zone (a stored value is dropped when its owner is).
+    StoredValue::new_local(web_sys::window().map(|w| {
+        [
+            gloo_events::EventListener::new_with_options(
+                &w,
+                "click",
+                gloo_events::EventListenerOptions::run_in_capture_phase(),
+                release,
+            ),
+            gloo_events::EventListener::new(&w, "keydown", release),
+        ]
+    }));
     let folder_ref = NodeRef::<leptos::html::Input>::new();
     Effect::new(move |_| {
         if let Some(el) = folder_ref.get() {
@@ -103,13 +138,16 @@ pub fn DropZone(
                         node_ref=folder_ref on:change=on_input />
                 </label>
             </div>
-            <StagedFiles on_score=on_score />
-            <ScoringProgress on_cancel=on_cancel />
-            {move || state.error.get().map(|e| view! {
-                <ErrorPanel title="Scoring stopped" message=e />
-            })}
-            <KeptFiles on_forget=on_forget />
-            <FileStatuses />
+            <div class="dropzone-lists" node_ref=lists_ref
+                style:min-height=move || held.get().map(|h| format!("{h}px"))>
+                <StagedFiles on_score=Callback::new(score) />
+                <ScoringProgress on_cancel=on_cancel />
+                {move || state.error.get().map(|e| view! {
+                    <ErrorPanel title="Scoring stopped" message=e />
+                })}
+                <KeptFiles on_forget=on_forget />
+                <FileStatuses />
+            </div>
         </div>
     }
 }
