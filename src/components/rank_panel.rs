@@ -142,13 +142,24 @@ pub fn RankPanel(
         leptos::task::spawn_local(async move {
             let reply = c.call(api::Rank { rows, request }).await;
             // The page may have been left meanwhile: its values are then disposed.
-            if generation.try_get_value() == Some(mine) {
-                marks.set(match &reply {
-                    Ok(b) => RankMarks::of(b),
-                    Err(_) => RankMarks::default(),
-                });
-                state.set(Some(reply));
+            if generation.try_get_value() != Some(mine) {
+                return;
             }
+            marks.set(match &reply {
+                Ok(b) => RankMarks::of(b),
+                Err(_) => RankMarks::default(),
+            });
+            // The panel is drawn a frame after the board's marks, in a task of its own: with
+            // both in one frame (a Paired column of 50 rows and the ranked-rows table of 50),
+            // that frame's layout was 50-55 ms CPU in issue 22's item-analysis bench.
+            request_animation_frame(move || {
+                gloo_timers::callback::Timeout::new(0, move || {
+                    if generation.try_get_value() == Some(mine) {
+                        state.set(Some(reply));
+                    }
+                })
+                .forget();
+            });
         });
     });
     view! {
@@ -259,8 +270,10 @@ fn PanelView(
 }
 
 /// Rows of a panel's table drawn at first; a button draws the rest (a 300-model board's ranked
-/// rows drawn at once took one 165 ms main-thread task).
-const SHOWN_ROWS: usize = 100;
+/// rows drawn at once took one 165 ms main-thread task; the first 100 with the board's Paired
+/// column, one frame of 54-63 ms CPU in issue 22's item-analysis bench). As many as the board
+/// draws at first ([`crate::components::board_table::FIRST_ROWS`]).
+const SHOWN_ROWS: usize = crate::components::board_table::FIRST_ROWS;
 
 /// A panel's table, lists and notes.
 fn panel_body(p: &Panel, stem: &'static str) -> AnyView {
