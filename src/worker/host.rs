@@ -217,7 +217,7 @@ async fn handle(request: Request, progress: &Progress) -> Result<Reply, String> 
             let f = load_one(&r.file, progress).await?;
             Reply::ReviewImport(coglab_core::review::records::import(&f.name, &f.bytes)?)
         }
-        Request::ItemAnalysis(r) => Reply::ItemAnalysis(ops_items::item_analysis(&r)?),
+        Request::ItemAnalysis(r) => Reply::ItemAnalysis(api::Packed(ops_items::item_analysis(&r)?)),
         Request::ItemCurves(r) => Reply::ItemCurves(ops_items::curves(&r)?),
         Request::GoldTable(r) => Reply::GoldTable(coglab_core::leaderboard::gold::score_table(
             &r.labels, &r.columns, &r.values,

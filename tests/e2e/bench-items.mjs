@@ -80,8 +80,9 @@ try {
   await page.waitForFunction((k) => document.querySelectorAll('[data-testid=staged-row]').length >= k, files.length,
     { timeout: 300_000 });
   await page.getByTestId('lb-score').click();
-  await page.waitForFunction((k) => document.querySelectorAll('[data-testid=mmiq-computed-row]').length >= k,
-    MODELS, { timeout: 300_000 });
+  // The board draws its first 50 rows; the item-analysis section counts the computed rows.
+  await page.waitForFunction((k) => document.querySelector('[data-testid=item-analysis]')?.textContent
+    .includes(`of the ${k} computed rows`), MODELS, { timeout: 300_000 });
   const section = page.getByTestId('item-analysis');
   const results = [];
   for (let r = 0; r < RUNS; r++) {
@@ -89,12 +90,12 @@ try {
     const tasks = await traceMainThread(env.browser, page, async () => {
       const t0 = Date.now();
       await section.getByTestId(r === 0 ? 'items-open' : 'items-run').click();
-      // The run is over when the "Fitting…" line has gone and the summary is shown (a run
+      // The run is over when "Fitting…" has gone and the summary is shown (a run
       // again gives an equal report, so the summary itself need not change).
-      await section.locator('.loading').waitFor({ timeout: 5_000 }).catch(() => {});
+      await section.locator('[data-testid=items-busy][aria-busy=true]').waitFor({ timeout: 5_000 }).catch(() => {});
       await page.waitForFunction(() => {
         const s = document.querySelector('[data-testid=item-analysis]');
-        return s && !s.querySelector('.loading') && s.querySelector('[data-testid=items-summary]');
+        return s && !s.querySelector('[data-testid=items-busy][aria-busy=true]') && s.querySelector('[data-testid=items-summary]');
       }, null, { timeout: 120_000, polling: 'raf' });
       ms = Date.now() - t0;
       await page.evaluate(() => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 300))));
@@ -104,6 +105,20 @@ try {
     console.log(`run ${r + 1}: click to summary ${ms} ms; ${summary.split('\n')[0]}; traced tasks > 10 ms (wall/CPU) ${JSON.stringify(tasks.map((t) => `${t.wallMs}/${t.cpuMs}`))}`);
     for (const t of tasks.filter((x) => x.parts.length)) console.log(`  task ${t.wallMs}/${t.cpuMs} ms: ${t.parts.join(', ')}`);
   }
+  // COGLAB_BENCH_SHOTS=DIR: the board's end (its first 50 rows of 300) and the report, to look at.
+  if (process.env.COGLAB_BENCH_SHOTS) {
+    const out = process.env.COGLAB_BENCH_SHOTS;
+    await page.getByTestId('mmiq-more').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(out, 'bench-board-more.png') });
+    await section.screenshot({ path: join(out, 'bench-items-report.png') });
+  }
+  // What the page holds: elements in all, and in its largest parts.
+  console.log(`elements: ${JSON.stringify(await page.evaluate(() => {
+    const n = (sel) => [...document.querySelectorAll(sel)].reduce((a, e) => a + e.querySelectorAll('*').length, 0);
+    return { all: document.querySelectorAll('*').length, board: n('[data-testid=mmiq-board]'),
+      dropzone: n('[data-testid=dropzone]'), ranks: n('.rank-panel, [data-testid$=rank-panel]'),
+      items: n('[data-testid=item-analysis]') };
+  }))}`);
   console.log(JSON.stringify({
     models: MODELS, items: 2710, model: '2pl',
     click_to_summary_ms_median: median(results.map((x) => x.ms)),

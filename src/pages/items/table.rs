@@ -163,7 +163,7 @@ pub fn ItemTable(
             <button type="button" disabled=move || page.get() == 0
                 on:click=move |_| page.update(|p| *p = p.saturating_sub(1))>"Previous"</button>
             <span>{move || format!("page {} of {}", page.get() + 1, pages())}</span>
-            <button type="button" data-testid="items-next" disabled=move || page.get() + 1 >= pages()
+            <button type="button" data-testid="items-next" disabled=move || { page.get() + 1 >= pages() }
                 on:click=move |_| page.update(|p| *p += 1)>"Next"</button>
         </div>
         <div class="table-scroll">
