@@ -152,13 +152,10 @@ pub fn RankPanel(
             // The panel is drawn a frame after the board's marks, in a task of its own: with
             // both in one frame (a Paired column of 50 rows and the ranked-rows table of 50),
             // that frame's layout was 50-55 ms CPU in issue 22's item-analysis bench.
-            request_animation_frame(move || {
-                gloo_timers::callback::Timeout::new(0, move || {
-                    if generation.try_get_value() == Some(mine) {
-                        state.set(Some(reply));
-                    }
-                })
-                .forget();
+            crate::components::after_next_frame(move || {
+                if generation.try_get_value() == Some(mine) {
+                    state.set(Some(reply));
+                }
             });
         });
     });

@@ -654,32 +654,7 @@ impl<T: Serialize> Serialize for Packed<T> {
 
 impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for Packed<T> {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        /// Takes the bytes as the format hands them over.
-        struct Bytes;
-        impl<'de> serde::de::Visitor<'de> for Bytes {
-            type Value = Vec<u8>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("postcard bytes")
-            }
-            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Vec<u8>, E> {
-                Ok(v.to_vec())
-            }
-            fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<Vec<u8>, E> {
-                Ok(v)
-            }
-            // Formats without a bytes type (JSON) give a sequence of numbers.
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<Vec<u8>, A::Error> {
-                let mut v = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-                while let Some(b) = seq.next_element()? {
-                    v.push(b);
-                }
-                Ok(v)
-            }
-        }
-        let bytes = deserializer.deserialize_byte_buf(Bytes)?;
+        let bytes = serde_bytes::ByteBuf::deserialize(deserializer)?;
         postcard::from_bytes(&bytes)
             .map(Packed)
             .map_err(serde::de::Error::custom)

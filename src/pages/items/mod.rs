@@ -151,11 +151,8 @@ fn ReportView(
     // a task of their own: drawn with it, the report was one main-thread task of 65-90 ms, and
     // its first layout another (issue 22's bench, 2,710 items).
     let tables = RwSignal::new(false);
-    request_animation_frame(move || {
-        gloo_timers::callback::Timeout::new(0, move || {
-            let _ = tables.try_set(true);
-        })
-        .forget();
+    crate::components::after_next_frame(move || {
+        let _ = tables.try_set(true);
     });
     let export = move |what: &'static str| {
         report.with_value(|r| match what {
