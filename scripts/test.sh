@@ -53,7 +53,7 @@ stage "0/5 lint: cargo fmt --check, cargo clippy -D warnings (native and wasm32)
 lint() {
   cargo fmt --all -- --check || { echo "cargo fmt: unformatted code (run cargo fmt --all)"; return 1; }
   cargo clippy --workspace --all-targets --color never -- -D warnings || return 1
-  cargo clippy --target wasm32-unknown-unknown -p coglab --all-targets --color never -- -D warnings || return 1
+  cargo clippy --target wasm32-unknown-unknown -p coglab -p coglab-worker --all-targets --color never -- -D warnings || return 1
 }
 if time_stage lint; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); echo "lint failed"; fi
 

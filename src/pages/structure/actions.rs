@@ -415,7 +415,7 @@ async fn analyze(
 ) -> Result<Analysis, String> {
     let first = client.call_with(request.clone(), on_progress.clone()).await;
     let out = match first {
-        Err(e) if e == crate::worker::ops_structure::GONE => {
+        Err(e) if e == coglab_worker::ops_structure::GONE => {
             let c = client
                 .call(api::SemLoadText {
                     name: d.name.clone(),

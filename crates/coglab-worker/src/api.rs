@@ -4,7 +4,7 @@
 //!
 //! Every operation is a request type (its arguments) paired with the type of its result in
 //! [`operations!`]. From that one list the macro makes the [`Request`] enum the worker matches
-//! on (a missing operation is a compile error in [`super::host`]), the [`Reply`] enum, and an
+//! on (a missing operation is a compile error in [`crate::host`]), the [`Reply`] enum, and an
 //! [`Operation`] impl per request type, so the page calls
 //! `client.call(Items { row, query }).await` and gets an `ItemsPage` back, typed.
 //!
@@ -543,7 +543,7 @@ pub struct GoldTable {
 /// (`SemAnalyze`: [`MIN_BOOTSTRAP`](coglab_core::limits::MIN_BOOTSTRAP) to
 /// [`MAX_BOOTSTRAP`](coglab_core::limits::MAX_BOOTSTRAP)). The worker calls it before any
 /// work, so a count out of bounds is refused at once, whatever the page or a message sent it.
-/// (File sizes are checked when a file is read: [`super::protocol::MAX_FILE_BYTES`].)
+/// (File sizes are checked when a file is read: [`crate::protocol::MAX_FILE_BYTES`].)
 ///
 /// # Errors
 /// [`coglab_core::limits::LimitError`]'s message, the one `coglab` prints for the same count,

@@ -1,13 +1,13 @@
 //! The worker side: runs `coglab-core` parsers and scorers off the main thread.
 //!
 //! Reads each [`Envelope`] posted by the page, runs its [`Request`] (the match in [`handle`] is
-//! exhaustive, so every operation declared in [`super::api`] has a handler) and posts
+//! exhaustive, so every operation declared in [`crate::api`] has a handler) and posts
 //! [`Message::Progress`] updates and one [`Message::Done`]. Requests run one after the other;
 //! data they keep (scored rows, matrices) lives in this worker's memory under typed handles.
 
-use super::api::{self, Envelope, FileRef, Message, Reply, Request};
-use super::protocol::{self, InputFile};
-use super::{ops_items, ops_leaderboard, ops_published, ops_structure};
+use crate::api::{self, Envelope, FileRef, Message, Reply, Request};
+use crate::protocol::{self, InputFile};
+use crate::{ops_items, ops_leaderboard, ops_published, ops_structure};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use wasm_bindgen::prelude::*;

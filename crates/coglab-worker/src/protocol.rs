@@ -1,6 +1,6 @@
 //! Reading the user's files in the worker (as streams, with limits and progress), and the
 //! progress updates the client hands to pages. The messages themselves are typed in
-//! [`super::api`].
+//! [`crate::api`].
 
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};

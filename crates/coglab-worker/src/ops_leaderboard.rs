@@ -1,4 +1,4 @@
-//! Worker operations of the leaderboard page ([`super::api`]'s `Detect`, `Score`, `Items`,
+//! Worker operations of the leaderboard page ([`crate::api`]'s `Detect`, `Score`, `Items`,
 //! `Trials`, `ItemsCsv`, `EeeExport`, `Compare`, `Answers`, `Forget`, `MmoperaCompare`,
 //! `MmoperaLengthBias`, `GoldAnalyze`, `Rank`).
 //!
@@ -9,9 +9,9 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use super::api::{self, Compared, FileRef, RowId};
-use super::host::{self, Progress};
-use super::protocol::{self, InputFile};
+use crate::api::{self, Compared, FileRef, RowId};
+use crate::host::{self, Progress};
+use crate::protocol::{self, InputFile};
 use coglab_core::harness::eval_stream::EvalStream;
 use coglab_core::kiva::RegenerationAnswers;
 use coglab_core::leaderboard::detail::{
@@ -451,7 +451,7 @@ pub fn forget(rows: &[RowId]) {
 }
 
 /// Numbers `scored`'s rows (as [`score`] does) and keeps their reports; returns the ids of
-/// the kept reports with a copy of each (for [`super::ops_published`], whose rows get their
+/// the kept reports with a copy of each (for [`crate::ops_published`], whose rows get their
 /// items later).
 pub fn keep(scored: &mut Scored) -> Vec<(RowId, Detail)> {
     let details = NEXT_ID.with_borrow_mut(|next| scored.split_details(next));
@@ -552,13 +552,13 @@ pub fn gold_analyze(a: &api::GoldAnalyze) -> Result<GoldResult, String> {
 /// [`api::Rank`]: the kept rows ranked with paired tests ([`coglab_core::ranks::view::rank_board`]);
 /// a row no longer kept or of another kind is left off with a note, never an error. A row in
 /// `published` is ranked from that report (a published row filled from its rank file,
-/// [`super::ops_published::rank_details`]) rather than the kept one.
+/// [`crate::ops_published::rank_details`]) rather than the kept one.
 pub fn rank(
     a: &api::Rank,
     published: &HashMap<RowId, Detail>,
 ) -> coglab_core::ranks::view::RankBoard {
     use coglab_core::ranks::view::{rank_board, RankEntry, RankSource};
-    let start = super::ops_structure::now_ms();
+    let start = crate::ops_structure::now_ms();
     let mut board = STORE.with_borrow(|s| {
         KIVA_FILES.with_borrow(|k| {
             let entries: Vec<RankEntry<'_>> = a
@@ -582,6 +582,6 @@ pub fn rank(
             rank_board(&entries, &a.request)
         })
     });
-    board.worker_ms = super::ops_structure::now_ms() - start;
+    board.worker_ms = crate::ops_structure::now_ms() - start;
     board
 }

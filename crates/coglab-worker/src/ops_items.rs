@@ -1,12 +1,12 @@
-//! Worker operations of the item-analysis section ([`super::api`]'s `ItemAnalysis` and
+//! Worker operations of the item-analysis section ([`crate::api`]'s `ItemAnalysis` and
 //! `ItemCurves`): builds the response matrix from kept leaderboard rows (core `items::rows`),
 //! runs the analysis, keeps it, and returns the page-sized report (core `items::report`); more
 //! item curves come from the kept analysis without fitting again. The page only renders them.
 
 use std::cell::RefCell;
 
-use super::api::{self, RowId};
-use super::ops_leaderboard::with_details;
+use crate::api::{self, RowId};
+use crate::ops_leaderboard::with_details;
 use coglab_core::items::rows::{matrix_from_rows, RowsOptions};
 use coglab_core::items::{
     analyse, item_curves, report, AnalysisOptions, IrtOptions, ItemAnalysis, ItemsReport,

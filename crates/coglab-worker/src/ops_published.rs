@@ -19,8 +19,8 @@ use coglab_core::publish::{Benchmark, Index};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::api::{self, RowId};
-use super::ops_leaderboard;
+use crate::api::{self, RowId};
+use crate::ops_leaderboard;
 
 /// A published row whose items are not fetched yet.
 #[derive(Clone)]

@@ -1,4 +1,4 @@
-//! Worker operations of the structure page ([`super::api`]'s `SemLoad`, `SemLoadText`,
+//! Worker operations of the structure page ([`crate::api`]'s `SemLoad`, `SemLoadText`,
 //! `SemSpec`, `SemSaved`, `SemAnalyze`, `SemRange`).
 //!
 //! Every file the page is given (a matrix, a spec, a saved report) and the workspace it kept in
@@ -11,9 +11,9 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 
-use super::api::{self, FileRef, MatrixId, SemAnalyzed, SemColumns, SemLoaded, SemRestored};
-use super::host::{self, Progress};
-use super::protocol::InputFile;
+use crate::api::{self, FileRef, MatrixId, SemAnalyzed, SemColumns, SemLoaded, SemRestored};
+use crate::host::{self, Progress};
+use crate::protocol::InputFile;
 use coglab_core::sem::data::{Missing, ScoreMatrix};
 use coglab_core::sem::spec::ModelSpec;
 use coglab_core::sem::suite::{rank_changes, SpecDraft};
