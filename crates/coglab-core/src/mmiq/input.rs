@@ -321,6 +321,12 @@ impl AnswerKey {
         self.slot(data_id).map(|i| (i, self.category_index[i]))
     }
 
+    /// The position in [`AnswerKey::categories`] of the category of the item at `pos` (a
+    /// position in [`AnswerKey::items`]).
+    pub(crate) fn category_at(&self, pos: usize) -> usize {
+        self.category_index[pos]
+    }
+
     /// Number of items.
     pub fn len(&self) -> usize {
         self.items.len()

@@ -94,12 +94,19 @@ pub struct LetterBaseline {
 
 impl LetterBaseline {
     fn of(letters: impl Iterator<Item = char>) -> Self {
-        let mut counts: BTreeMap<String, u64> = BTreeMap::new();
-        let mut n = 0;
+        let mut tally = BTreeMap::new();
         for c in letters {
-            *counts.entry(c.to_string()).or_insert(0) += 1;
-            n += 1;
+            *tally.entry(c).or_insert(0) += 1;
         }
+        Self::from_tally(&tally)
+    }
+
+    /// The baseline of letters counted by `char` (counted so, a letter costs no allocation;
+    /// a `String` of one character sorts as its `char` does, so the order is the same).
+    fn from_tally(tally: &BTreeMap<char, u64>) -> Self {
+        let counts: BTreeMap<String, u64> =
+            tally.iter().map(|(c, k)| (c.to_string(), *k)).collect();
+        let n = counts.values().sum();
         // BTreeMap order is A-E; `max_by_key` keeps the last maximum, so reverse it.
         let (majority, top) = counts
             .iter()
@@ -148,18 +155,19 @@ pub fn key_letters(key: &AnswerKey) -> KeyLetters {
 }
 
 fn letters_of(key: &AnswerKey, scored: impl Iterator<Item = char>) -> KeyLetters {
-    let mut by_category = BTreeMap::new();
-    for c in &key.categories {
-        by_category.insert(
-            c.clone(),
-            LetterBaseline::of(
-                key.items
-                    .iter()
-                    .filter(|i| &i.category == c)
-                    .map(|i| i.answer),
-            ),
-        );
+    // One pass over the key, each item's letter counted under its category's position.
+    let mut per_category = vec![BTreeMap::new(); key.categories.len()];
+    for (pos, item) in key.items.iter().enumerate() {
+        *per_category[key.category_at(pos)]
+            .entry(item.answer)
+            .or_insert(0) += 1;
     }
+    let by_category: BTreeMap<String, LetterBaseline> = key
+        .categories
+        .iter()
+        .zip(&per_category)
+        .map(|(c, tally)| (c.clone(), LetterBaseline::from_tally(tally)))
+        .collect();
     let best: u64 = by_category
         .values()
         .map(|b: &LetterBaseline| b.counts.get(&b.majority).copied().unwrap_or(0))
