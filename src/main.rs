@@ -1,5 +1,5 @@
 //! Entry point of the coglab web app's page module: installs the panic hook and mounts
-//! [`coglab::App`]. The scoring worker is a module of its own (`src/bin/worker.rs`).
+//! [`coglab::App`]. The scoring worker is a module of its own (`crates/coglab-worker`).
 
 fn main() {
     coglab::install_panic_hook();

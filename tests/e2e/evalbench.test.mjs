@@ -4,7 +4,7 @@
 // same 2,600 samples with one-letter outputs and empty inputs: read whole, as it is under 64 MiB,
 // its records hold what big.eval's lean records hold), written to /tmp/evalbench unless COGLAB_EVAL_DIR
 // names a folder holding them and key.jsonl. Each is picked with the key and posted to a fresh
-// scoring worker as one typed Score request (src/worker/api.rs); the worker's wasm linear memory
+// scoring worker as one typed Score request (crates/coglab-worker/src/api.rs); the worker's wasm linear memory
 // is asked before and after (api::WorkerMemory; linear memory never shrinks, so "after" is the
 // peak of the read). Prints time, progress replies, memory before and after, and the largest
 // sample's size; asserts the row equals the CLI's for the same files and that big.eval grew the

@@ -43,7 +43,7 @@ async function pick(page, paths) {
 }
 
 /**
- * In the page: starts the app's worker module, posts one typed `Score` request (src/worker/api.rs)
+ * In the page: starts the app's worker module, posts one typed `Score` request (crates/coglab-worker/src/api.rs)
  * whose files are the picked Files (plus Files made in the page from `extraSizes`), records every
  * reply (as plain objects: Maps and BigInts of serde-wasm-bindgen's form converted), the main
  * thread's long tasks and the time, and resolves when the request finishes.
