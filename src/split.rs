@@ -94,6 +94,20 @@ pub async fn gold_tab(bundle: Bundle) -> AnyView {
     view! { <crate::pages::leaderboard::gold::GoldTab bundle=bundle /> }.into_any()
 }
 
+/// Fetches the chunks of the MM-IQ tab's sections over computed rows ([`mmiq_ranks`],
+/// [`mmiq_computed`]) without showing them, for a page where MM-IQ files were just staged: the
+/// sections are then there with the first computed row. Without this, their 40-odd chunk
+/// fetches (through the service worker) came in the same moment as the scores, on a 2-core
+/// machine taking the CPU the page needed to show the row (`tests/e2e/leaderboard.test.mjs`'s
+/// 100k benchmark). Without the `split` feature there is nothing to fetch.
+pub fn preload_mmiq_sections() {
+    #[cfg(feature = "split")]
+    {
+        leptos::task::spawn_local(__preload_mmiq_ranks());
+        leptos::task::spawn_local(__preload_mmiq_computed());
+    }
+}
+
 /// The MM-IQ tab's paired ranks, once it has computed rows.
 #[cfg_attr(feature = "split", leptos::lazy)]
 pub async fn mmiq_ranks(

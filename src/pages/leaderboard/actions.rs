@@ -104,6 +104,16 @@ async fn stage_files(state: BoardState, files: Picked) {
             ]
         }
     };
+    // Files that give MM-IQ rows: fetch the code of the sections shown with them now, while
+    // the person looks at the staged table, not when the scores arrive.
+    if kinds.iter().any(|d| {
+        matches!(
+            d.kind,
+            FileKind::MmiqPredictions | FileKind::MmiqTable | FileKind::Harness
+        )
+    }) {
+        crate::split::preload_mmiq_sections();
+    }
     let staged: Vec<Staged> = files
         .into_iter()
         .zip(kinds)
