@@ -411,15 +411,14 @@ impl TextLength {
                 tokens: s.split_whitespace().count() as u64,
             };
         }
-        if cfg!(target_arch = "wasm32") {
-            Self::of_ascii_space_by_words(b)
-        } else {
-            Self::of_ascii_space_by_bytes(b)
-        }
+        Self::of_ascii_space_by_bytes(b)
     }
 
     /// [`TextLength::of`] of text whose only White_Space is ASCII, a byte at a time in pieces
-    /// of 255 (the counts fit a byte), which LLVM vectorizes in the native build.
+    /// of 255 (the counts fit a byte), which LLVM vectorizes, natively and in the worker's
+    /// wasm (opt-level 3 with `simd128`). A word-at-a-time (SWAR) variant, written when the
+    /// worker was built for size, was about 10 ms slower on the 100k benchmark's 72 MB once
+    /// the worker was built for speed (wasm in V8, interleaved runs), and was removed.
     fn of_ascii_space_by_bytes(b: &[u8]) -> Self {
         let space = |c: u8| c == b' ' || c.wrapping_sub(b'\t') < 5;
         let mut chars = 0u64;
@@ -440,73 +439,6 @@ impl TextLength {
         // The last byte has no successor in the pairs above; count its character.
         chars += u64::from(b.last().is_some_and(|&c| c & 0xC0 != 0x80));
         Self { chars, tokens }
-    }
-
-    /// [`TextLength::of`] of text whose only White_Space is ASCII, eight bytes at a time with
-    /// word arithmetic, for the worker's size-optimized wasm, which does not vectorize the
-    /// byte loop ([`Counts`]).
-    fn of_ascii_space_by_words(b: &[u8]) -> Self {
-        let mut counts = Counts::default();
-        let mut words = b.chunks_exact(8);
-        for w in &mut words {
-            let mut x = [0u8; 8];
-            x.copy_from_slice(w);
-            counts.word(u64::from_le_bytes(x), 8);
-        }
-        let rest = words.remainder();
-        if !rest.is_empty() {
-            let mut x = [0u8; 8];
-            x[..rest.len()].copy_from_slice(rest);
-            counts.word(u64::from_le_bytes(x), rest.len());
-        }
-        Self {
-            chars: counts.chars,
-            tokens: counts.tokens,
-        }
-    }
-}
-
-/// [`TextLength::of`]'s word-at-a-time counter over text without White_Space outside ASCII:
-/// each byte's flag is the high bit of that byte in a mask, so one word gives eight answers.
-#[derive(Default)]
-struct Counts {
-    chars: u64,
-    tokens: u64,
-    /// Whether the byte before the current word was not White_Space (a token went on).
-    in_token: bool,
-}
-
-impl Counts {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    const ONES: u64 = 0x0101_0101_0101_0101;
-
-    /// Counts the first `len` bytes of `x` (little-endian: byte k in bits 8k..8k+7).
-    fn word(&mut self, x: u64, len: usize) {
-        let (high, low7, ones) = (Self::HIGH, Self::LOW7, Self::ONES);
-        // The bytes that are counted: all eight, or the first `len`.
-        let valid = if len == 8 {
-            high
-        } else {
-            high & ((1u64 << (8 * len)) - 1)
-        };
-        // Exact per-byte tests (no borrow crosses a byte): `zero` flags bytes equal to 0.
-        let zero = |t: u64| !(((t & low7) + low7) | t) & high;
-        let y = x & low7;
-        let ascii = !x & high;
-        // U+0009..U+000D: an ASCII byte at least 9 and below 14.
-        let tab_to_cr = (y + ones * (0x80 - 9)) & !(y + ones * (0x80 - 14)) & ascii;
-        let space = (zero(x ^ (ones * u64::from(b' '))) | tab_to_cr) & valid;
-        // A UTF-8 continuation byte is 10xxxxxx; every other byte starts a character.
-        let continuation = x & !(x << 1) & high & valid;
-        self.chars += u64::from((valid.count_ones() - continuation.count_ones()) as u8);
-        // A token starts at a byte that is not White_Space after one that is (or after the
-        // start): the previous byte's flag is this mask moved one byte up.
-        let before = (space << 8) | if self.in_token { 0 } else { 0x80 };
-        let starts = before & !space & valid;
-        self.tokens += u64::from(starts.count_ones());
-        let last = 1u64 << (8 * len - 1);
-        self.in_token = space & last == 0;
     }
 }
 
@@ -774,16 +706,11 @@ mod tests {
         }
         for s in &cases {
             assert_eq!(TextLength::of(s), std_count(s), "{s:?}");
-            // Both byte passes (native and wasm), where they apply.
+            // The byte pass, where it applies.
             if !s.chars().any(|c| !c.is_ascii() && c.is_whitespace()) {
                 let b = s.as_bytes();
                 assert_eq!(
                     TextLength::of_ascii_space_by_bytes(b),
-                    std_count(s),
-                    "{s:?}"
-                );
-                assert_eq!(
-                    TextLength::of_ascii_space_by_words(b),
                     std_count(s),
                     "{s:?}"
                 );
