@@ -8,6 +8,7 @@
 use crate::api::{self, Envelope, FileRef, Message, Reply, Request};
 use crate::protocol::{self, InputFile};
 use crate::{ops_items, ops_leaderboard, ops_published, ops_structure};
+use coglab_core::leaderboard::{score_files_with, FileKind, InputRef, Prepared};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use wasm_bindgen::prelude::*;
@@ -321,12 +322,20 @@ pub fn serve() {
     post(&scope, &Message::Ready);
 }
 
-/// [`api::Warm`]: runs the MM-IQ line reader and scorer once on a few thousand made-up lines,
-/// so that the browser has compiled their optimised code before the user's files arrive (the
-/// leaderboard asks for it when files are staged). WebAssembly functions start in a quick
-/// baseline compiler and are optimised only once they have run for a while: without this the
-/// first large file was read by the baseline code, about 30% slower. Takes a few
-/// milliseconds, off the page's thread.
+/// [`api::Warm`]: runs the path of an MM-IQ "Score" request ([`ops_leaderboard::score`] after
+/// the reading: line readers, `score_files_with`, the kept details, the reply's conversion)
+/// [`WARM_ROUNDS`] times on a few thousand made-up lines, so that the browser has compiled
+/// their optimised code before the user's files arrive (the leaderboard asks for it when files
+/// are staged). Takes a few tens of milliseconds, off the page's thread.
+///
+/// Why rounds: WebAssembly functions start in V8's baseline compiler and are optimised once
+/// they have run for a while, and a call already running keeps its code. A function called once
+/// per request with a loop over every row (scoring, the key's index, the reply's conversion)
+/// therefore ran the user's whole file in baseline code unless earlier calls had used up its
+/// budget: one round of 3,000 lines did not. With every function compiled optimised up front
+/// (Chromium's `--no-wasm-dynamic-tiering`, for comparison only) the worker spent about 65 ms
+/// less on the 100k benchmark (`tests/e2e/leaderboard.test.mjs`); BENCHMARKS.md has what the
+/// rounds give.
 fn warm_up() {
     const LINES: u64 = 3000;
     let mut key = String::new();
@@ -341,12 +350,39 @@ fn warm_up() {
             "Each row applies the same rule to the shapes; the count grows by one. ".repeat(4)
         ));
     }
-    let mut k = coglab_core::mmiq::KeyReader::new("warm-up key");
-    // Read lean, as a large file is.
-    let mut p = coglab_core::mmiq::PredictionsReader::new("warm-up", usize::MAX);
-    if k.push(key.as_bytes()).is_ok() && p.push(preds.as_bytes()).is_ok() {
-        if let (Ok(k), Ok(p)) = (k.finish(), p.finish()) {
-            let _ = coglab_core::mmiq::score_owned(&k, p);
+    let inputs = [
+        InputRef {
+            path: "warm-up key",
+            bytes: &[],
+            model: None,
+        },
+        InputRef {
+            path: "warm-up",
+            bytes: &[],
+            model: Some("warm-up"),
+        },
+    ];
+    let chosen = [Some(FileKind::MmiqKey), Some(FileKind::MmiqPredictions)];
+    for _ in 0..WARM_ROUNDS {
+        let mut k = coglab_core::mmiq::KeyReader::new("warm-up key");
+        // Read lean, as a large file is.
+        let mut p = coglab_core::mmiq::PredictionsReader::new("warm-up", usize::MAX);
+        if k.push(key.as_bytes()).is_err() || p.push(preds.as_bytes()).is_err() {
+            return;
         }
+        let prepared = vec![
+            Some(Prepared::MmiqKey(k.finish())),
+            Some(Prepared::MmiqPredictions(p.finish())),
+        ];
+        let mut scored = score_files_with(&inputs, &chosen, prepared, |_, _, _| {});
+        let mut next = 0;
+        drop(scored.split_details(&mut next));
+        let _ = api::to_js(&Message::Done {
+            id: 0,
+            result: Ok(Reply::Score(scored)),
+        });
     }
 }
+
+/// How many times [`warm_up`] runs the scoring path.
+const WARM_ROUNDS: usize = 5;
