@@ -40,7 +40,7 @@ pub struct PageActions {
     pub forget: Action<Option<String>, ()>,
     /// Loads the site's published bundle ([`load_published`]).
     pub published: Action<(), ()>,
-    /// Lets the worker warm up its MM-IQ reader ([`api::Warm`]).
+    /// Lets the worker warm up its MM-IQ scoring path ([`api::Warm`]).
     pub warm: Action<(), ()>,
 }
 
