@@ -29,8 +29,9 @@ pub fn text(theme: &ChartTheme, size: f64) -> TextStyle<'static> {
         .color(&theme.foreground)
 }
 
-/// Fills the background and draws the title (when not empty), centred at the top. Returns the
-/// area's width and height and the y below the title.
+/// Fills the background and draws the title (when not empty), centred at the top, on as many
+/// lines as it needs to fit the width ([`title_lines`]; a long title on a phone-width chart
+/// was cut at both ends). Returns the area's width and height and the y below the title.
 ///
 /// # Errors
 /// The backend's error as a message.
@@ -44,15 +45,47 @@ pub fn begin<DB: DrawingBackend>(
     let (w, h) = (w as i32, h as i32);
     let mut top = MARGIN;
     if !title.is_empty() {
-        area.draw_text(
-            title,
-            &text(theme, 16.0).pos(Pos::new(HPos::Center, VPos::Top)),
-            (w / 2, top),
-        )
-        .map_err(err)?;
-        top += TITLE_H;
+        let style = text(theme, TITLE_PX).pos(Pos::new(HPos::Center, VPos::Top));
+        for line in title_lines(title, w - 2 * MARGIN, title_width) {
+            area.draw_text(&line, &style, (w / 2, top)).map_err(err)?;
+            top += TITLE_H;
+        }
     }
     Ok((w, h, top))
+}
+
+/// The title's font size (pixels).
+const TITLE_PX: f64 = 16.0;
+
+/// A title line's width, estimated as 0.55 em per character, about a sans-serif font's mean
+/// (as the legend estimates its names). Not measured: plotters measures text in the browser by
+/// adding a `<span>` with an inline style to the page, which the Content Security Policy
+/// refuses (and which would force a layout per line).
+fn title_width(s: &str) -> i32 {
+    (s.chars().count() as f64 * TITLE_PX * 0.55).ceil() as i32
+}
+
+/// `title` broken at spaces into lines no wider than `max` (as `width` measures them), each
+/// line taking as many words as fit; a word wider than `max` has a line of its own.
+fn title_lines(title: &str, max: i32, width: impl Fn(&str) -> i32) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in title.split(' ').filter(|w| !w.is_empty()) {
+        let joined = if line.is_empty() {
+            word.to_string()
+        } else {
+            format!("{line} {word}")
+        };
+        if line.is_empty() || width(&joined) <= max {
+            line = joined;
+        } else {
+            lines.push(std::mem::replace(&mut line, word.to_string()));
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 /// How a legend entry shows its series.
@@ -165,4 +198,36 @@ pub fn check_finite(series: &str, mut values: impl Iterator<Item = f64>) -> Resu
         return Err(format!("series {series:?}: a value is not a finite number"));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_titles_wrap_at_spaces_to_the_width() {
+        // 10 px per character.
+        let width = |s: &str| 10 * s.chars().count() as i32;
+        let title = "KiVA: What by domain (first rows of the table; ±1 SE)";
+        // 54 characters: one line in 600 px.
+        assert_eq!(title_lines(title, 600, width), vec![title.to_string()]);
+        // 35 characters per line at most.
+        assert_eq!(
+            title_lines(title, 350, width),
+            vec![
+                "KiVA: What by domain (first rows of".to_string(),
+                "the table; ±1 SE)".to_string()
+            ]
+        );
+        // A word wider than the line keeps a line of its own; nothing is dropped.
+        assert_eq!(
+            title_lines("a verylongword b", 50, width),
+            vec!["a".to_string(), "verylongword".to_string(), "b".to_string()]
+        );
+        assert!(title_lines("", 100, width).is_empty());
+        // The estimate used: 0.55 x 16 px per character, rounded up (3 x 8.8 = 26.4).
+        assert_eq!(title_width("abc"), 27);
+        // The KiVA chart's title on a phone (a 350 px canvas): two lines.
+        assert_eq!(title_lines(title, 350 - 2 * MARGIN, title_width).len(), 2);
+    }
 }
