@@ -84,6 +84,8 @@ def inline(root):
             continue
         with open(path, encoding="utf-8") as f:
             html = f.read()
+        # The board's own policy tag is for the board opened alone; the page has its own.
+        html = re.sub(r'\A<meta http-equiv="Content-Security-Policy"[^>]*>\n?', "", html)
         if 'data-source="published"' in html or 'data-source="reported"' in html:
             parts.append(html)
     if not parts:

@@ -13,7 +13,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, mkdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,9 +49,12 @@ let index = null;
 if (HAVE_DATA) {
   mkdirSync(board, { recursive: true });
   cpSync(join(FIX, 'publish/sample/leaderboard.toml'), join(board, 'leaderboard.toml'));
-  symlinkSync(realpathSync(DATA), join(board, 'data'));
-  symlinkSync(realpathSync(join(FIX, 'mmopera')), join(board, 'mmopera'));
-  symlinkSync(realpathSync(join(FIX, 'publish/tiny')), join(board, 'gold'));
+  // Copies, not links: a manifest names only files inside its folder, links resolved (issue 37).
+  for (const p of ['mmiq', 'kiva/model_data/KiVA/gpt4_multi_image', 'kiva/model_data/KiVA/gpt4_single_image', 'kiva/model_data/KiVA/mantis_multi_image']) {
+    cpSync(join(DATA, p), join(board, 'data', p), { recursive: true });
+  }
+  cpSync(join(FIX, 'mmopera'), join(board, 'mmopera'), { recursive: true });
+  cpSync(join(FIX, 'publish/tiny/gold-table2.csv'), join(board, 'gold/gold-table2.csv'));
   index = cli(['publish', board, '--out', bundle, '--json']);
   cpSync(SRC_DIST, site, { recursive: true });
   const env = { ...process.env, COGLAB_PUBLISHED_SRC: bundle };
@@ -341,9 +344,11 @@ test('a board is visible on Fast 3G from an empty cache (time printed; target 1.
 test('300 published models: all rows shown (time printed; target 1 s), ranked from one file, one model\'s items ≤ 50 KB', { skip }, async () => {
   const { serve } = await import('./server.mjs');
   const dir = join(work, 'scale');
-  writeScaleBoard(dir, 300);
+  // The bundle beside the leaderboard folder: publish refuses an OUT inside it (issue 37).
+  const boardDir = join(dir, 'board');
+  writeScaleBoard(boardDir, 300);
   const out = join(dir, 'published');
-  cliText(['publish', dir, '--out', out]);
+  cliText(['publish', boardDir, '--out', out]);
   const dist = publishedSite(SRC_DIST, dir, out);
   const server = await serve(dist);
   try {

@@ -62,7 +62,9 @@ pub struct PublishArgs {
     /// The leaderboard folder (holding `leaderboard.toml`), or the manifest file itself.
     #[arg(value_name = "DIR")]
     pub dir: String,
-    /// The bundle folder to write (replaced as a whole; e.g. `public/published`).
+    /// The bundle folder to write (e.g. `public/published`): absent, empty, or a bundle an
+    /// earlier publish wrote (its `.coglab-bundle` lists its files); never the leaderboard
+    /// folder, a folder inside it or above it.
     #[arg(long, value_name = "OUT")]
     pub out: String,
     /// Print the index as JSON instead of the summary.

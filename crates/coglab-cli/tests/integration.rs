@@ -10,6 +10,7 @@ mod kiva_cli;
 mod mmiq_cli;
 mod mmopera;
 mod publish_cli;
+mod publish_hostile;
 mod rank_cli;
 mod resources;
 mod sem_cli;

@@ -266,8 +266,10 @@ fn a_tampered_input_or_bundle_file_fails_verify_naming_it() {
 fn bad_manifests_are_refused_with_their_location_and_out_is_kept() {
     let board = mmiq_board("bad");
     let out = board.parent().unwrap().join("out");
-    std::fs::create_dir_all(&out).unwrap();
-    std::fs::write(out.join("index.json"), "previous bundle").unwrap();
+    // A previous bundle at OUT, which every refused publish must leave as it is.
+    let o = coglab(&["publish", &s(&board), "--out", &s(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let previous = std::fs::read_to_string(out.join("index.json")).unwrap();
     let manifest = board.join("leaderboard.toml");
     let good = std::fs::read_to_string(&manifest).unwrap();
     let refuse = |text: &str, want: &[&str]| {
@@ -281,7 +283,7 @@ fn bad_manifests_are_refused_with_their_location_and_out_is_kept() {
         // Nothing half-written: OUT as it was, no temporary folder left beside it.
         assert_eq!(
             std::fs::read_to_string(out.join("index.json")).unwrap(),
-            "previous bundle"
+            previous
         );
         let left: Vec<String> = std::fs::read_dir(out.parent().unwrap())
             .unwrap()
@@ -323,6 +325,20 @@ fn bad_manifests_are_refused_with_their_location_and_out_is_kept() {
 /// committed manifest and links to the data and the hand-made fixtures. Each test gives its own
 /// name: two tests sharing one folder ran in parallel, and one's clean-up removed the other's
 /// links while it published (a "cannot read: No such file or directory" seen in 2 of 6 runs).
+/// Copies the file or folder `from` to `to` (folders whole, links followed).
+fn copy_tree(from: &Path, to: &Path) {
+    if from.is_dir() {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            copy_tree(&e.path(), &to.join(e.file_name()));
+        }
+    } else {
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(from, to).unwrap();
+    }
+}
+
 #[cfg(unix)]
 fn sample_board(name: &str) -> Option<PathBuf> {
     let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data");
@@ -343,12 +359,30 @@ fn sample_board(name: &str) -> Option<PathBuf> {
         dir.join("leaderboard.toml"),
     )
     .unwrap();
-    let link = |to: PathBuf, name: &str| {
-        std::os::unix::fs::symlink(std::fs::canonicalize(to).unwrap(), dir.join(name)).unwrap()
-    };
-    link(data, "data");
-    link(fixtures().join("mmopera"), "mmopera");
-    link(fixtures().join("publish/tiny"), "gold");
+    // Copies, not links: a manifest's files must be inside its folder, links resolved
+    // (issue 37), so a link out to ../shared/data is refused.
+    for (from, to) in [
+        (data.join("mmiq"), "data/mmiq"),
+        (
+            data.join("kiva/model_data/KiVA/gpt4_multi_image"),
+            "data/kiva/model_data/KiVA/gpt4_multi_image",
+        ),
+        (
+            data.join("kiva/model_data/KiVA/gpt4_single_image"),
+            "data/kiva/model_data/KiVA/gpt4_single_image",
+        ),
+        (
+            data.join("kiva/model_data/KiVA/mantis_multi_image"),
+            "data/kiva/model_data/KiVA/mantis_multi_image",
+        ),
+        (fixtures().join("mmopera"), "mmopera"),
+        (
+            fixtures().join("publish/tiny/gold-table2.csv"),
+            "gold/gold-table2.csv",
+        ),
+    ] {
+        copy_tree(&from, &dir.join(to));
+    }
     Some(dir)
 }
 

@@ -1,10 +1,13 @@
 //! The subcommands, one module per benchmark, plus shared helpers for reading files.
 
-/// `writeln!` into a `String` (formatting into a `String` cannot fail).
+/// `writeln!` into a `String` (formatting into a `String` cannot fail), one line of table
+/// text: a line break that comes from the data (a model name, a category, a label with a
+/// newline) is escaped as `\u{a}` ([`data_line`]), so a file cannot print a forged row.
 macro_rules! outln {
-    ($out:expr, $($arg:tt)*) => {{
+    ($out:expr, $fmt:literal $($arg:tt)*) => {{
         use std::fmt::Write as _;
-        let _ = writeln!($out, $($arg)*);
+        let line = format!($fmt $($arg)*);
+        let _ = writeln!($out, "{}", $crate::commands::data_line(&line, $fmt));
     }};
 }
 
@@ -42,6 +45,26 @@ pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
             out.extend(c.escape_unicode());
         } else {
             out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// `line` as [`outln!`] writes it: the line breaks its format string `fmt` starts with are
+/// kept, every other one (which can only come from the data formatted into it) is escaped as
+/// [`escape_controls`] escapes other control characters (`\u{a}`, `\u{d}`).
+pub fn data_line<'a>(line: &'a str, fmt: &str) -> std::borrow::Cow<'a, str> {
+    let lead = fmt.len() - fmt.trim_start_matches('\n').len();
+    let (head, rest) = line.split_at(lead.min(line.len()));
+    if !rest.contains(['\n', '\r']) {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len() + 8);
+    out.push_str(head);
+    for c in rest.chars() {
+        match c {
+            '\n' | '\r' => out.extend(c.escape_unicode()),
+            _ => out.push(c),
         }
     }
     std::borrow::Cow::Owned(out)

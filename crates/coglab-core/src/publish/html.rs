@@ -31,6 +31,35 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// The Content-Security-Policy a board file carries in its first tag, for a visitor who opens
+/// `boards/<benchmark>.html` by itself: no script, no frame, no form, no base URL, nothing from
+/// another origin. (Inlined into the app's page, the board is under the page's own policy, and
+/// `scripts/published.py` leaves this tag out.)
+pub const BOARD_CSP: &str = "default-src 'none'; style-src 'self'; img-src 'self'; \
+                             base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+
+/// A model's `source` as a link target, when it is an `http(s)` URL with no space or control
+/// character; anything else (`javascript:`, `data:`, a relative path) is shown as text.
+///
+/// # Examples
+/// ```
+/// use coglab_core::publish::html::safe_href;
+/// assert_eq!(safe_href("https://arxiv.org/abs/2502.00698"), Some("https://arxiv.org/abs/2502.00698"));
+/// assert_eq!(safe_href(" HTTP://example.org/x "), Some("HTTP://example.org/x"));
+/// assert_eq!(safe_href("javascript:alert(1)"), None);
+/// assert_eq!(safe_href("JaVaScRiPt:alert(1)"), None);
+/// assert_eq!(safe_href("data:text/html,<script>"), None);
+/// assert_eq!(safe_href("https://x.org/\njavascript:"), None);
+/// assert_eq!(safe_href("//evil.example"), None);
+/// ```
+pub fn safe_href(source: &str) -> Option<&str> {
+    let s = source.trim();
+    let lower = s.get(..8).unwrap_or(s).to_ascii_lowercase();
+    let scheme = lower.starts_with("https://") || lower.starts_with("http://");
+    let clean = !s.chars().any(|c| c.is_control() || c.is_whitespace());
+    (scheme && clean && s.len() > "http://".len()).then_some(s)
+}
+
 /// A proportion as a percentage with 2 decimals.
 fn pct(x: f64) -> String {
     format!("{:.2}", x * 100.0)
@@ -50,8 +79,9 @@ fn mean_cells(m: Option<Mean>) -> (String, String) {
     })
 }
 
-/// The board fragment of one benchmark: a `<section>` holding a table of published rows
-/// (`data-source="published"`) and reported rows (`data-source="reported"`).
+/// The board fragment of one benchmark: its policy ([`BOARD_CSP`]) as a `<meta>` tag, then a
+/// `<section>` holding a table of published rows (`data-source="published"`) and reported rows
+/// (`data-source="reported"`). A model's `source` is a link only when [`safe_href`] takes it.
 ///
 /// # Examples
 /// ```
@@ -61,7 +91,8 @@ fn mean_cells(m: Option<Mean>) -> (String, String) {
 ///     manifest_sha256: String::new(), keys: vec![], mmiq_key_chunk: None, ranks: vec![],
 ///     models: vec![], audit: vec![] };
 /// let html = board(&index, Benchmark::Kiva, &[]);
-/// assert!(html.starts_with("<section class=\"published-board\" data-benchmark=\"kiva\""));
+/// assert!(html.starts_with("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src &#39;none&#39;;"));
+/// assert!(html.contains("\n<section class=\"published-board\" data-benchmark=\"kiva\""));
 /// assert!(html.contains("No published rows"));
 /// ```
 pub fn board(index: &Index, benchmark: Benchmark, reported: &[ReportedBundle]) -> String {
@@ -72,6 +103,11 @@ pub fn board(index: &Index, benchmark: Benchmark, reported: &[ReportedBundle]) -
         Benchmark::Gold => ("Weighted overall", ""),
     };
     let mut h = String::new();
+    let _ = writeln!(
+        h,
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">",
+        escape(BOARD_CSP)
+    );
     let _ = write!(
         h,
         "<section class=\"published-board\" data-benchmark=\"{}\" data-testid=\"static-board-{}\">\
@@ -124,10 +160,16 @@ pub fn board(index: &Index, benchmark: Benchmark, reported: &[ReportedBundle]) -
                 .map(|(k, v)| format!("{k}: {v}"))
                 .collect();
             let files: Vec<&str> = run.files.iter().map(|f| f.path.as_str()).collect();
-            let source = m.meta.source.as_deref().map_or_else(
-                || escape(&format!("{} file(s)", files.len())),
-                |s| format!("<a href=\"{}\">source</a>", escape(s)),
-            );
+            let source = match m.meta.source.as_deref() {
+                None => escape(&format!("{} file(s)", files.len())),
+                Some(s) => match safe_href(s) {
+                    Some(url) => format!(
+                        "<a href=\"{}\" rel=\"nofollow noopener noreferrer\">source</a>",
+                        escape(url)
+                    ),
+                    None => escape(s),
+                },
+            };
             let _ = write!(
                 h,
                 "<tr data-source=\"published\" data-model=\"{}\"><td>{}</td><td>published</td>\

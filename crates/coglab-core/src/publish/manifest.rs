@@ -252,6 +252,9 @@ struct RawRun {
     settings: BTreeMap<String, String>,
 }
 
+/// What a manifest path must be ([`super::check_relative`]).
+const INSIDE: &str = "a path inside the leaderboard folder (relative, without `..`)";
+
 /// A path in the manifest with its line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PathEntry {
@@ -394,6 +397,13 @@ impl Manifest {
                 let path = p.into_inner();
                 if path.trim().is_empty() {
                     Err(value_err(entry, field, "a file path", "an empty string"))
+                } else if let Err(why) = super::check_relative(&path) {
+                    Err(value_err(
+                        entry,
+                        field,
+                        INSIDE,
+                        &format!("{path:?} ({why})"),
+                    ))
                 } else {
                     Ok(PathEntry { path, entry })
                 }
@@ -464,6 +474,10 @@ impl Manifest {
                     let path = f.into_inner();
                     if path.trim().is_empty() {
                         return Err(value_err(entry, "files", "a path", "an empty string"));
+                    }
+                    if let Err(why) = super::check_relative(&path) {
+                        let found = format!("{path:?} ({why})");
+                        return Err(value_err(entry, "files", INSIDE, &found));
                     }
                     files.push(PathEntry { path, entry });
                 }

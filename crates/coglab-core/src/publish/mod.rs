@@ -82,6 +82,17 @@ pub enum PublishError {
         /// The JSON error.
         message: String,
     },
+    /// The bundle's index names an input file by a path that could leave the leaderboard
+    /// folder ([`check_relative`]); nothing was read.
+    #[error("index.json: {field}: {path:?} is refused: {message}; a bundle names only files inside its leaderboard folder")]
+    IndexPath {
+        /// The index field (`keys[0].path`, `models[2].runs[0].files[1].path`).
+        field: String,
+        /// The path as the index gives it.
+        path: String,
+        /// Why it is refused.
+        message: String,
+    },
 }
 
 impl From<ManifestError> for PublishError {
@@ -90,42 +101,99 @@ impl From<ManifestError> for PublishError {
     }
 }
 
-/// Checks that every input file a bundle lists (keys and runs) still has its published
-/// SHA-256; `read` gives a file's bytes by its path relative to the manifest's folder.
+/// Why `path`, as a manifest or a bundle index names an input file, could leave the
+/// leaderboard folder: an absolute path (`/…`, `\\…`, `C:…`), a `..` component, or a NUL.
+/// Only the text is checked here; `coglab_run::publish` also resolves symbolic links and
+/// keeps the real path inside the folder.
 ///
 /// # Errors
-/// [`PublishError::Tampered`] naming the first changed file, [`PublishError::Missing`] for one
-/// that cannot be read.
+/// What is wrong with the path, for a message.
+///
+/// # Examples
+/// ```
+/// use coglab_core::publish::check_relative;
+/// assert!(check_relative("runs/gpt-4o/preds.jsonl").is_ok());
+/// assert!(check_relative("./key.jsonl").is_ok());
+/// assert!(check_relative("../../etc/passwd").is_err());
+/// assert!(check_relative("runs/../../x").is_err());
+/// assert!(check_relative("/etc/passwd").is_err());
+/// assert!(check_relative("C:\\x").is_err());
+/// ```
+pub fn check_relative(path: &str) -> Result<(), &'static str> {
+    if path.contains('\0') {
+        return Err("a NUL character");
+    }
+    if path.starts_with('/') || path.starts_with('\\') {
+        return Err("an absolute path");
+    }
+    let b = path.as_bytes();
+    if b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':' {
+        return Err("a drive-letter path");
+    }
+    if path.split(['/', '\\']).any(|c| c == "..") {
+        return Err("a `..` component leaves the folder");
+    }
+    Ok(())
+}
+
+/// Checks that every input file a bundle lists (keys and runs) still has its published
+/// SHA-256; `read` gives a file's bytes by its path relative to the manifest's folder. Every
+/// path is first held to [`check_relative`], so an index naming `../../etc/passwd` is refused
+/// before anything is read.
+///
+/// # Errors
+/// [`PublishError::IndexPath`] for a path that could leave the folder (naming the index
+/// field), [`PublishError::Tampered`] naming the first changed file, [`PublishError::Missing`]
+/// for one that cannot be read.
 ///
 /// # Examples
 /// ```
 /// use coglab_core::publish::{check_inputs, bundle::{sha256_hex, FileHash, Index}};
-/// let index = Index { format: 1, coglab: "0.1.0".into(), title: None,
+/// let mut index = Index { format: 1, coglab: "0.1.0".into(), title: None,
 ///     manifest_sha256: String::new(),
 ///     keys: vec![FileHash { path: "key.jsonl".into(), sha256: sha256_hex(b"abc") }],
 ///     mmiq_key_chunk: None, ranks: vec![], models: vec![], audit: vec![] };
 /// assert!(check_inputs(&index, |_| Ok(b"abc".to_vec())).is_ok());
 /// let e = check_inputs(&index, |_| Ok(b"abd".to_vec())).unwrap_err().to_string();
 /// assert!(e.starts_with("key.jsonl: SHA-256 "), "{e}");
+/// index.keys[0].path = "../../etc/passwd".into();
+/// let e = check_inputs(&index, |_| panic!("nothing is read")).unwrap_err().to_string();
+/// assert!(e.starts_with("index.json: keys[0].path: \"../../etc/passwd\""), "{e}");
 /// ```
 pub fn check_inputs(
     index: &Index,
     mut read: impl FnMut(&str) -> Result<Vec<u8>, String>,
 ) -> Result<(), PublishError> {
-    let all = index.keys.iter().chain(
-        index
-            .models
-            .iter()
-            .flat_map(|m| m.runs.iter().flat_map(|r| &r.files)),
-    );
+    let keys = index
+        .keys
+        .iter()
+        .enumerate()
+        .map(|(k, f)| (format!("keys[{k}].path"), f));
+    let runs = index.models.iter().enumerate().flat_map(|(m, model)| {
+        model.runs.iter().enumerate().flat_map(move |(r, run)| {
+            run.files
+                .iter()
+                .enumerate()
+                .map(move |(k, f)| (format!("models[{m}].runs[{r}].files[{k}].path"), f))
+        })
+    });
+    let all: Vec<_> = keys.chain(runs).collect();
+    // Every path is checked before any is read.
+    for (field, f) in &all {
+        check_relative(&f.path).map_err(|why| PublishError::IndexPath {
+            field: field.clone(),
+            path: f.path.clone(),
+            message: why.to_string(),
+        })?;
+    }
     let mut seen = std::collections::BTreeSet::new();
-    for f in all {
+    for (field, f) in all {
         if !seen.insert(&f.path) {
             continue;
         }
         let bytes = read(&f.path).map_err(|message| PublishError::Missing {
             file: f.path.clone(),
-            message,
+            message: format!("{message} (index.json: {field})"),
         })?;
         let found = bundle::sha256_hex(&bytes);
         if found != f.sha256 {
