@@ -89,6 +89,7 @@ make_seeds() {
     $F/mmopera/ica/modelx_ICA_reasoning_scoring.json $F/mmopera/ica/modelx_ICA_results.json
   seed sem_matrix $F/sem/*.csv $BAD/sem_matrix_csv/* $BAD/sem_matrix_json/*
   seed sem_spec $BAD/sem_spec/*
+  seed publish_paths $BAD/publish_manifest/* $F/publish/tiny/leaderboard.toml $F/publish/sample/leaderboard.toml
   seed xlsx $F/mmiq/preds_small.xlsx $F/xlsx/*.xlsx
   # Targets whose files are named by a first byte (DROP_NAMES in fuzz/src/lib.rs: 0 key,
   # 1 predictions JSONL, 6/7 KiVA runs, 8 KiVA human, 9 MM-OPERA metadata, 11 answers,

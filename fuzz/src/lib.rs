@@ -46,6 +46,7 @@ pub const TARGETS: &[&str] = &[
     "harness_eee",
     "harness_jspsych",
     "harness_kiva_challenge",
+    "publish_paths",
 ];
 
 /// The 4-item MM-IQ key the harness targets map records onto (ids 0-3, with MD5s).
@@ -378,8 +379,54 @@ pub fn run(name: &str, data: &[u8]) {
                 .collect();
             let _ = selftest::stimuli::session_from_folder(&paths, &texts, data.len() as u64);
         }
+        "publish_paths" => publish_paths(data),
         other => panic!("unknown fuzz target {other}"),
     }
+}
+
+/// Issue 37: the bytes as a leaderboard manifest and as a bundle index. Every path the
+/// manifest accepts, and every path `check_inputs` asks to read, stays inside the folder it is
+/// joined onto ([`stays_inside`], an independent lexical walk).
+fn publish_paths(data: &[u8]) {
+    use coglab_core::publish;
+    let text = String::from_utf8_lossy(data);
+    if let Ok(m) = publish::Manifest::parse("leaderboard.toml", &text) {
+        let keys = m.keys.mmiq.iter().chain(&m.keys.mmopera_metadata);
+        let runs = m.models.iter().flat_map(|m| m.runs.iter().flat_map(|r| &r.files));
+        for p in keys.chain(runs) {
+            assert!(stays_inside(&p.path), "manifest accepted {:?}", p.path);
+        }
+    }
+    if let Ok(index) = serde_json::from_slice::<publish::Index>(data) {
+        let _ = publish::check_inputs(&index, |p| {
+            assert!(stays_inside(p), "check_inputs read {p:?}");
+            Ok(Vec::new())
+        });
+    }
+}
+
+/// Whether `path`, joined onto a folder and resolved lexically (`/` and `\` both separators),
+/// stays inside it: not absolute, no drive letter, no NUL, never more `..` than names so far.
+fn stays_inside(path: &str) -> bool {
+    let b = path.as_bytes();
+    if path.contains('\0')
+        || path.starts_with(['/', '\\'])
+        || (b.len() >= 2 && b[1] == b':')
+    {
+        return false;
+    }
+    let mut depth = 0usize;
+    for c in path.split(['/', '\\']) {
+        match c {
+            "" | "." => {}
+            ".." => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            _ => depth += 1,
+        }
+    }
+    true
 }
 
 /// The MM-IQ JSONL readers fed in slices, as the web worker and the CLI feed a large file:

@@ -20,6 +20,7 @@ use coglab_core::kiva::{HumanData, RunFile};
 use coglab_core::mmiq::{AccSummary, AnswerKey, Predictions};
 use coglab_core::mmopera::files::{Answers, ReasoningScores, RegularScores};
 use coglab_core::mmopera::metadata::Metadata;
+use coglab_core::publish::Manifest;
 use coglab_core::sem::data::ScoreMatrix;
 use coglab_core::sem::spec::ModelSpec;
 
@@ -131,6 +132,14 @@ fn parse(format: &str, name: &str, bytes: &[u8]) -> Outcome {
         "sem_spec" => match ModelSpec::parse(&String::from_utf8_lossy(bytes), name) {
             Ok(s) => Outcome::Ok {
                 n: s.constructs.len(),
+                warnings: String::new(),
+            },
+            Err(e) => err(e),
+        },
+        // `coglab publish` reads the manifest as UTF-8 text.
+        "publish_manifest" => match Manifest::parse(name, &String::from_utf8_lossy(bytes)) {
+            Ok(m) => Outcome::Ok {
+                n: m.models.len(),
                 warnings: String::new(),
             },
             Err(e) => err(e),
