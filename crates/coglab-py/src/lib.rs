@@ -669,9 +669,10 @@ fn export_eee<'py>(
     let sets = py
         .detach(|| {
             let mut sets = Vec::new();
+            let mut writer = out.as_deref().map(coglab_run::export::SetWriter::new);
             coglab_run::export::eee(&request, |set| {
-                let paths = match &out {
-                    Some(dir) => Some(coglab_run::export::write_set(dir, &set)?),
+                let paths = match &mut writer {
+                    Some(w) => Some(w.write(&set)?),
                     None => None,
                 };
                 sets.push((set, paths));
@@ -702,10 +703,11 @@ fn export_eee<'py>(
         }
         dict.set_item("instances", instances)?;
         match paths {
-            Some((aggregate, instances)) => {
+            Some(written) => {
                 let p = PyDict::new(py);
-                p.set_item("aggregate", aggregate.to_string_lossy())?;
-                p.set_item("instances", instances.to_string_lossy())?;
+                p.set_item("aggregate", written.aggregate.to_string_lossy())?;
+                p.set_item("instances", written.instances.to_string_lossy())?;
+                p.set_item("notes", written.notes)?;
                 dict.set_item("paths", p)?;
             }
             None => dict.set_item("paths", py.None())?,
