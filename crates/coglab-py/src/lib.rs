@@ -619,7 +619,9 @@ fn items<'py>(
 /// Returns one dict per set: `benchmark` (`"mmiq"` or `"kiva"`), `file` (the input), `model`,
 /// `evaluation_id`, `count` (items or trials scored), `aggregate` (the aggregate record),
 /// `instances` (the instance records, a list), and `paths` (`{"aggregate": ..., "instances":
-/// ...}` with `out`, else `None`).
+/// ..., "notes": [...]}` with `out`, else `None`). As the CLI, `<model>` is one safe folder
+/// name inside `out` and a file name taken is suffixed (`_2`), never overwritten; `notes` says
+/// what was renamed and why.
 #[pyfunction]
 #[pyo3(signature = (scored, *, answers = None, kiva = false, out = None, model = None,
     timestamp = None))]

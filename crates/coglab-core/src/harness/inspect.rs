@@ -13,7 +13,7 @@
 //! header and data overlap another's or the central directory are refused, as are a member
 //! declaring more than [`MAX_MEMBER_BYTES`] and members declaring more than
 //! [`crate::limits::MAX_EVAL_INFLATED_BYTES`] in all; each member of every compression is held
-//! to its declared size and CRC-32 ([`inflate`]), and a response longer than
+//! to its declared size and CRC-32 (`inflate`), and a response longer than
 //! [`crate::limits::MAX_RESPONSE_BYTES`] is kept cut ([`super::kept_response`]).
 //!
 //! A `.json` log is one object with the same `eval` and `results` and a `samples` array.
