@@ -5,8 +5,9 @@
 //! method, CRC-32 and sizes, its bytes follow, and the member is decompressed (stored, deflate
 //! by `flate2`, zstd by `ruzstd`), held to the size its header declares (reading stops one
 //! byte past it) and checked against its CRC-32, parsed and dropped before the next one is
-//! kept. The members may declare at most [`MAX_EVAL_INFLATED_BYTES`] in all. Memory holds the records and one member (compressed, then
-//! decompressed and parsed): never the log. Reading stops at the central directory.
+//! kept. The members may declare at most [`MAX_EVAL_INFLATED_BYTES`] in all. Memory holds the
+//! records and one member (compressed, then decompressed and parsed): never the log. Reading
+//! stops at the central directory.
 //!
 //! Inspect writes its logs with Python's `zipfile` on a seekable file, so the local headers
 //! carry the sizes; a member written with a data descriptor and no sizes (a zip streamed out)
