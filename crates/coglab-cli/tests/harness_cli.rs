@@ -473,3 +473,242 @@ fn score_kiva_reads_back_export_eee_kiva() {
     );
     let _ = std::fs::remove_dir_all(&out);
 }
+
+// ---------------------------------------------------------------------------------------
+// Issue 37, finding 5: `export eee` output names and reading its own records back.
+
+/// A fresh temporary folder.
+fn temp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("coglab-eee37-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// An Inspect `.json` log for `model` whose item 0 answers B after `pad` characters and item 1
+/// answers A (key: 0 = B, 1 = C): 1 of 2.
+fn inspect_log(model: &str, pad: usize) -> String {
+    let model = serde_json::Value::String(model.into());
+    let first = format!("{} ANSWER: B", "z".repeat(pad));
+    format!(
+        r#"{{"eval": {{"task": "mmiq", "model": {model}}}, "samples": [
+            {{"id": 0, "epoch": 1, "output": {{"completion": "{first}"}}}},
+            {{"id": 1, "epoch": 1, "output": {{"completion": "ANSWER: A"}}}}]}}"#
+    )
+}
+
+/// Every file below `dir`, relative, sorted.
+fn files_below(dir: &std::path::Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p.strip_prefix(dir).unwrap().to_string_lossy().into_owned());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// coglab reads back its own export of a set whose first response is 20,000 characters (past
+/// the 16 KB detection window), with the scores it exported.
+#[test]
+fn export_eee_reads_back_a_20000_character_response() {
+    let key = format!("{DIR}key.jsonl");
+    let dir = temp("long");
+    let log = dir.join("log.json");
+    std::fs::write(&log, inspect_log("m", 20_000)).unwrap();
+    let before = json(&[
+        "score",
+        "mmiq",
+        "--answers",
+        &key,
+        log.to_str().unwrap(),
+        "--json",
+    ]);
+    let out = dir.join("out");
+    let o = coglab(&[
+        "export",
+        "eee",
+        "--answers",
+        &key,
+        log.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--timestamp",
+        "1717243200",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let inst = out.join("m/MM-IQ_1717243200.jsonl");
+    let after = json(&[
+        "score",
+        "mmiq",
+        "--answers",
+        &key,
+        inst.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(after["harness"]["harness_label"], "Every Eval Ever");
+    assert_eq!(
+        (&after["overall"]["correct"], &after["overall"]["n"]),
+        (&before["overall"]["correct"], &before["overall"]["n"])
+    );
+    assert_eq!(
+        (
+            after["overall"]["correct"].as_u64(),
+            after["overall"]["n"].as_u64()
+        ),
+        (Some(1), Some(2))
+    );
+    let agg = out.join("m/MM-IQ_1717243200.json");
+    let a = json(&[
+        "score",
+        "mmiq",
+        "--answers",
+        &key,
+        agg.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(a["summary"][0]["value"], 0.5);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A model named `..` (from the log, or `--model`), `.`, `/`, a leading dot or control
+/// characters writes one folder inside `--out`, never beside or above it.
+#[test]
+fn export_eee_model_names_stay_inside_out() {
+    let key = format!("{DIR}key.jsonl");
+    for (i, (model, from_flag, folder)) in [
+        ("..", false, "_."),
+        ("..", true, "_."),
+        (".", true, "_"),
+        ("../../etc", true, "_._.._etc"),
+        ("/", false, "_"),
+        (".hidden", true, "_hidden"),
+        ("a\u{0}b\nc", false, "a_b_c"),
+        ("", true, "model"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let dir = temp(&format!("name{i}"));
+        let log = dir.join("log.json");
+        std::fs::write(&log, inspect_log(if from_flag { "m" } else { model }, 0)).unwrap();
+        let out = dir.join("out");
+        let mut args = vec![
+            "export",
+            "eee",
+            "--answers",
+            &key,
+            log.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--timestamp",
+            "7",
+        ];
+        if from_flag {
+            args.extend(["--model", model]);
+        }
+        let o = coglab(&args);
+        assert!(
+            o.status.success(),
+            "{model:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(
+            files_below(&dir),
+            [
+                "log.json".to_string(),
+                format!("out/{folder}/MM-IQ_7.json"),
+                format!("out/{folder}/MM-IQ_7.jsonl"),
+            ],
+            "{model:?}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Two inputs with the same model and time are both kept (the second one's files suffixed
+/// `_2`), and the output says so.
+#[test]
+fn export_eee_same_model_and_time_keeps_both() {
+    let key = format!("{DIR}key.jsonl");
+    let dir = temp("twice");
+    let (a, b) = (dir.join("a.json"), dir.join("b.json"));
+    std::fs::write(&a, inspect_log("m", 0)).unwrap();
+    // b: item 0 wrong too (0 of 2), so the two files differ.
+    std::fs::write(&b, inspect_log("m", 0).replace("ANSWER: B", "ANSWER: D")).unwrap();
+    let out = dir.join("out");
+    let o = coglab(&[
+        "export",
+        "eee",
+        "--answers",
+        &key,
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--timestamp",
+        "7",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.contains(
+            "MM-IQ_7.json was written for another input in this export: written as MM-IQ_7_2.json"
+        ),
+        "{said}"
+    );
+    let got: Vec<String> = files_below(&out);
+    assert_eq!(
+        got,
+        [
+            "m/MM-IQ_7.json",
+            "m/MM-IQ_7.jsonl",
+            "m/MM-IQ_7_2.json",
+            "m/MM-IQ_7_2.jsonl"
+        ]
+    );
+    let first = json(&[
+        "score",
+        "mmiq",
+        "--answers",
+        &key,
+        out.join("m/MM-IQ_7.jsonl").to_str().unwrap(),
+        "--json",
+    ]);
+    let second = json(&[
+        "score",
+        "mmiq",
+        "--answers",
+        &key,
+        out.join("m/MM-IQ_7_2.jsonl").to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(first["overall"]["correct"], 1);
+    assert_eq!(second["overall"]["correct"], 0);
+    // Run again into the same folder: the files there are not overwritten either.
+    let o = coglab(&[
+        "export",
+        "eee",
+        "--answers",
+        &key,
+        a.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--timestamp",
+        "7",
+    ]);
+    assert!(o.status.success());
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.contains("MM-IQ_7.json already exists: written as MM-IQ_7_3.json"),
+        "{said}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

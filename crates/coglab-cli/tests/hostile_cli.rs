@@ -413,3 +413,158 @@ fn wrong_type_answers_are_counted() {
     let all = serde_json::to_string(w).unwrap();
     assert!(all.contains("r2") && all.contains("r3"), "{all}");
 }
+
+// ---------------------------------------------------------------------------------------
+// Issue 37, finding 4: hostile Inspect `.eval` archives, run as `coglab score mmiq` and
+// `coglab export eee` under `prlimit --as=1GiB` with a 20 s limit (`resources::run_limited`).
+
+/// Each hostile archive is refused with status 1 (never killed or aborted) within 1 GiB and
+/// 20 s, its message naming the file, the member and what was expected:
+/// - a 33 KB log whose `header.json` declares its 80-odd bytes but whose zstd frame goes on
+///   with 1 GiB of spaces (the reader went to 1 GiB, beyond the limit: abort);
+/// - a zstd member with a wrong CRC-32 (it was scored);
+/// - a 36 KB log of 500 central-directory entries on one 32 MiB member (read 500 times:
+///   16 GB of JSON, killed at 20 s);
+/// - a 30 KB log whose one completion is 900 MB (1.8 GB at its peak: abort, also in
+///   `export eee`).
+#[test]
+fn hostile_eval_archives_are_refused_within_bounds() {
+    use crate::evalzip::{self as ez, Member, Part};
+    use crate::resources::run_limited;
+    let dir = temp_dir("eval");
+    let key = core_fixture("harness/key.jsonl");
+    let good = |model: &str| {
+        vec![
+            Member::zstd_of("header.json", &ez::header(model)),
+            Member::zstd_of("samples/0_epoch_1.json", &ez::sample(0, "B")),
+        ]
+    };
+    let head = ez::header("m");
+    let mut lie = good("m");
+    lie[0] = Member {
+        size: head.len() as u32,
+        crc: ez::crc32(&head),
+        ..Member::zstd_sized("header.json", &[Part::Raw(&head), Part::Rle(b' ', 1 << 30)])
+    };
+    let mut bad_crc = good("m");
+    bad_crc[1].crc ^= 1;
+    let big_sample = {
+        let open = br#"{"id": 0, "epoch": 1, "output": {"completion": "ANSWER: B"}}"#;
+        Member::zstd(
+            "samples/0_epoch_1.json",
+            &[Part::Raw(open), Part::Rle(b' ', 32 << 20)],
+        )
+    };
+    let overlap_members = vec![good("m")[0].clone(), big_sample];
+    let mut central = vec![(0, "header.json".to_string())];
+    central.extend((0..500).map(|i| (1, format!("samples/{i}_epoch_1.json"))));
+    let completion = |n: u64| {
+        Member::zstd_sized(
+            "samples/0_epoch_1.json",
+            &[
+                Part::Raw(br#"{"id": 0, "epoch": 1, "output": {"completion": ""#),
+                Part::Rle(b'x', n),
+                Part::Raw(br#" ANSWER: B"}}"#),
+            ],
+        )
+    };
+    let huge = vec![good("m")[0].clone(), completion(900_000_000)];
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "lie.eval",
+            ez::zip(&lie),
+            "lie.eval: header.json: decompresses past the 75 bytes the header declares",
+        ),
+        (
+            "crc.eval",
+            ez::zip(&bad_crc),
+            "crc.eval: samples/0_epoch_1.json: CRC-32 mismatch",
+        ),
+        (
+            "overlap.eval",
+            ez::zip_with(&overlap_members, &central),
+            "overlap.eval: samples/1_epoch_1.json: bytes ",
+        ),
+        (
+            "huge.eval",
+            ez::zip(&huge),
+            "huge.eval: samples/0_epoch_1.json: 900000061 bytes decompressed, more than the \
+             268435456 read from one member",
+        ),
+    ];
+    for (name, bytes, want) in &cases {
+        assert!(bytes.len() < 40_000, "{name}: {} bytes", bytes.len());
+        let path = write(&dir, name, bytes);
+        let out = dir.join("out");
+        for args in [
+            vec!["score", "mmiq", "--answers", &key, &path],
+            vec![
+                "export",
+                "eee",
+                "--answers",
+                &key,
+                &path,
+                "--out",
+                out.to_str().unwrap(),
+            ],
+        ] {
+            let (code, secs, err) = run_limited(&args);
+            assert_eq!(code, Some(1), "{name} {args:?}: {err}");
+            assert!(err.contains(want), "{name}: got {err}\nwant {want}");
+            assert!(secs < 20.0, "{name}: {secs} s");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A 24 MiB completion (over the 1 MiB `limits::MAX_RESPONSE_BYTES`, under the member bound)
+/// is read and exported within 1 GiB, its response cut with a note that says so, and its
+/// answer (at the end) still scored.
+#[test]
+fn a_long_completion_is_exported_cut_with_a_note() {
+    use crate::evalzip::{self as ez, Member, Part};
+    use crate::resources::run_limited;
+    let dir = temp_dir("eval-long");
+    let key = core_fixture("harness/key.jsonl");
+    let n = 24u64 << 20;
+    let members = vec![
+        Member::zstd_of("header.json", &ez::header("m")),
+        Member::zstd(
+            "samples/0_epoch_1.json",
+            &[
+                Part::Raw(br#"{"id": 0, "epoch": 1, "output": {"completion": ""#),
+                Part::Rle(b'x', n),
+                Part::Raw(br#" ANSWER: B"}}"#),
+            ],
+        ),
+    ];
+    let path = write(&dir, "long.eval", &ez::zip(&members));
+    let out = dir.join("out");
+    let (code, secs, err) = run_limited(&[
+        "export",
+        "eee",
+        "--answers",
+        &key,
+        &path,
+        "--out",
+        out.to_str().unwrap(),
+        "--timestamp",
+        "1717243200",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(secs < 20.0, "{secs} s");
+    let inst = std::fs::read_to_string(out.join("m/MM-IQ_1717243200.jsonl")).unwrap();
+    // 25,165,824 + 10 bytes, 1,048,576 kept.
+    let cut = n + 10 - (1 << 20);
+    assert!(
+        inst.contains(&format!(
+            "[coglab: {cut} bytes cut from the middle of this {}-byte response",
+            n + 10
+        )),
+        "{}",
+        &inst[..200.min(inst.len())]
+    );
+    assert!(inst.len() < 2 << 20, "{} bytes written", inst.len());
+    assert!(inst.contains(r#""is_correct":true"#));
+    let _ = std::fs::remove_dir_all(&dir);
+}

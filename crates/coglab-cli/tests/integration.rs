@@ -3,6 +3,8 @@
 //! and the CLI, with full debug info) once filled a CI machine's disk.
 
 mod cli_args;
+#[path = "../../coglab-core/tests/common/evalzip.rs"]
+mod evalzip;
 mod harness_cli;
 mod hostile_cli;
 mod items_cli;

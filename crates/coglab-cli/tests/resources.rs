@@ -37,7 +37,7 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
 }
 
 /// Runs the CLI under the memory limit; returns (exit code, seconds, stderr).
-fn run_limited(args: &[&str]) -> (Option<i32>, f64, String) {
+pub(crate) fn run_limited(args: &[&str]) -> (Option<i32>, f64, String) {
     let start = Instant::now();
     let mut child = Command::new("prlimit")
         .arg(format!("--as={LIMIT_BYTES}"))

@@ -139,3 +139,26 @@ pub fn check(name: &'static str, found: u64, min: usize, max: usize) -> Result<u
     // In range, so it fits in usize.
     Ok(usize::try_from(found).unwrap_or(max))
 }
+
+/// The largest member (decompressed) read from an Inspect `.eval` log: 256 MiB, as its header
+/// declares it (a member is held to its declared size, so no member inflates past it). A
+/// sample's member is held in memory with its parsed JSON (about twice its size at the peak),
+/// so 256 MiB stays within the 1 GB the resource tests allow; the largest sample of the
+/// 503 MB benchmark log is 250 KB, and a sample carrying its images and events runs to a few
+/// MB. It was 1 GiB, which let a 30 KB log with one 900 MB completion take 1.8 GB.
+pub const MAX_EVAL_MEMBER_BYTES: u64 = 256 << 20;
+
+/// The most bytes the members of one `.eval` log may declare (decompressed) in all: 16 GiB,
+/// 64 members at [`MAX_EVAL_MEMBER_BYTES`]. Memory holds one member at a time, so this bounds
+/// time: the 503 MB benchmark log (about 0.65 GB decompressed) reads in 4.8 s, so 16 GiB is a
+/// few minutes of reading, where a log made of overlapping or lying entries could otherwise
+/// ask for any amount. Checked from the declared sizes before anything is inflated (from the
+/// central directory; a streamed log, member by member).
+pub const MAX_EVAL_INFLATED_BYTES: u64 = 64 * MAX_EVAL_MEMBER_BYTES;
+
+/// The longest response (bytes of UTF-8) a harness record keeps: 1 MiB. A longer one keeps its
+/// first and last halves with a note between them naming how much was cut (the answer a
+/// scorer reads is usually at the end). A model writing at its output limit (64K tokens, about
+/// 256 KB of text) fits four times over; 2,710 MM-IQ items at the bound keep 2.8 GB with
+/// `--items`, where a single 900 MB completion was kept whole before.
+pub const MAX_RESPONSE_BYTES: usize = 1 << 20;

@@ -8,6 +8,7 @@ mod eee_kiva;
 mod gold_appendix_tables;
 mod harness;
 mod hostile;
+mod hostile_eval;
 mod items_real;
 mod items_recovery;
 mod items_reference;

@@ -619,7 +619,9 @@ fn items<'py>(
 /// Returns one dict per set: `benchmark` (`"mmiq"` or `"kiva"`), `file` (the input), `model`,
 /// `evaluation_id`, `count` (items or trials scored), `aggregate` (the aggregate record),
 /// `instances` (the instance records, a list), and `paths` (`{"aggregate": ..., "instances":
-/// ...}` with `out`, else `None`).
+/// ..., "notes": [...]}` with `out`, else `None`). As the CLI, `<model>` is one safe folder
+/// name inside `out` and a file name taken is suffixed (`_2`), never overwritten; `notes` says
+/// what was renamed and why.
 #[pyfunction]
 #[pyo3(signature = (scored, *, answers = None, kiva = false, out = None, model = None,
     timestamp = None))]
@@ -669,9 +671,10 @@ fn export_eee<'py>(
     let sets = py
         .detach(|| {
             let mut sets = Vec::new();
+            let mut writer = out.as_deref().map(coglab_run::export::SetWriter::new);
             coglab_run::export::eee(&request, |set| {
-                let paths = match &out {
-                    Some(dir) => Some(coglab_run::export::write_set(dir, &set)?),
+                let paths = match &mut writer {
+                    Some(w) => Some(w.write(&set)?),
                     None => None,
                 };
                 sets.push((set, paths));
@@ -702,10 +705,11 @@ fn export_eee<'py>(
         }
         dict.set_item("instances", instances)?;
         match paths {
-            Some((aggregate, instances)) => {
+            Some(written) => {
                 let p = PyDict::new(py);
-                p.set_item("aggregate", aggregate.to_string_lossy())?;
-                p.set_item("instances", instances.to_string_lossy())?;
+                p.set_item("aggregate", written.aggregate.to_string_lossy())?;
+                p.set_item("instances", written.instances.to_string_lossy())?;
+                p.set_item("notes", written.notes)?;
                 dict.set_item("paths", p)?;
             }
             None => dict.set_item("paths", py.None())?,

@@ -3,8 +3,9 @@
 //! web app's download calls the same functions), shared by the CLI and the Python package.
 //!
 //! [`eee`] scores each set as `coglab score mmiq --items` (or `coglab score kiva --trials`)
-//! scores it and hands its records to a callback, one set at a time; [`write_set`] writes one
-//! set as `DIR/<model>/<stem>.json` and `.jsonl`.
+//! scores it and hands its records to a callback, one set at a time; [`SetWriter`] writes each
+//! set as `DIR/<model>/<stem>.json` and `.jsonl`, the model's name made one safe path
+//! component ([`safe_name`]) and a name already taken suffixed (`<stem>_2`), never overwritten.
 
 use std::path::{Path, PathBuf};
 
@@ -56,9 +57,29 @@ pub struct EeeSet {
     pub records: EeeRecords,
 }
 
-/// A file-system-safe name part (letters, digits, `-`, `_`, `.`; others become `_`).
+/// The longest folder name [`safe_name`] makes (characters, all ASCII): a model name from a log
+/// can be of any length, and a path component may be at most 255 bytes on common file systems.
+pub const MAX_NAME_CHARS: usize = 100;
+
+/// A model's name as one safe path component: letters, digits, `-`, `_` and `.` kept, any
+/// other character (`/`, `\`, NUL, control characters, spaces, non-ASCII) made `_`; a leading
+/// `.` made `_` (so neither `.`, `..` nor a hidden name); at most [`MAX_NAME_CHARS`]
+/// characters; `model` when nothing is left.
+///
+/// # Examples
+/// ```
+/// use coglab_run::export::safe_name;
+/// assert_eq!(safe_name("openai/gpt-4o"), "openai_gpt-4o");
+/// assert_eq!(safe_name(".."), "_.");
+/// assert_eq!(safe_name("../../etc"), "_._.._etc");
+/// assert_eq!(safe_name(".hidden"), "_hidden");
+/// assert_eq!(safe_name("a\0b\nc"), "a_b_c");
+/// assert_eq!(safe_name(""), "model");
+/// ```
 pub fn safe_name(name: &str) -> String {
-    name.chars()
+    let mut out: String = name
+        .chars()
+        .take(MAX_NAME_CHARS)
         .map(|c| {
             if c.is_ascii_alphanumeric() || "-_.".contains(c) {
                 c
@@ -66,23 +87,120 @@ pub fn safe_name(name: &str) -> String {
                 '_'
             }
         })
-        .collect()
+        .collect();
+    if out.starts_with('.') {
+        out.replace_range(..1, "_");
+    }
+    if out.is_empty() {
+        out.push_str("model");
+    }
+    out
 }
 
-/// Writes one set's two records as `DIR/<model>/<stem>.json` (aggregate) and `.jsonl`
-/// (instances), the model's name made safe ([`safe_name`]); their paths.
+/// Where one set was written, and why its names are not the plain ones when they are not.
+#[derive(Debug, Clone)]
+pub struct Written {
+    /// The aggregate record (`.json`).
+    pub aggregate: PathBuf,
+    /// The instance records (`.jsonl`).
+    pub instances: PathBuf,
+    /// What was renamed and why (the model's folder, a file name taken), for the output.
+    pub notes: Vec<String>,
+}
+
+/// Writes the sets of one export under `out` ([`SetWriter::write`]), remembering the files it
+/// wrote, so that a second set with the same model and time does not overwrite the first.
+#[derive(Debug)]
+pub struct SetWriter {
+    out: PathBuf,
+    written: std::collections::HashSet<PathBuf>,
+}
+
+impl SetWriter {
+    /// A writer into the folder `out`.
+    pub fn new(out: &Path) -> Self {
+        Self {
+            out: out.to_path_buf(),
+            written: Default::default(),
+        }
+    }
+
+    /// Writes one set's two records as `OUT/<model>/<stem>.json` (aggregate) and `.jsonl`
+    /// (instances), the model's name made one safe path component ([`safe_name`]). When either
+    /// file is taken (written for another set of this export, or already there) the set is
+    /// written as `<stem>_2`, `<stem>_3`, ...: nothing is overwritten, and the notes say so.
+    ///
+    /// # Errors
+    /// [`RunError::Input`] naming the folder or file when it cannot be made or written to, or
+    /// when 1,000 names are taken.
+    pub fn write(&mut self, set: &EeeSet) -> Result<Written, RunError> {
+        let folder = safe_name(&set.model);
+        let mut notes = Vec::new();
+        if folder != set.model {
+            notes.push(format!(
+                "model {:?} written as the folder {folder:?}",
+                set.model
+            ));
+        }
+        let dir = self.out.join(&folder);
+        let fail = |p: &Path, e: std::io::Error| {
+            RunError::input(format!("{}: cannot write: {e}", p.display()))
+        };
+        std::fs::create_dir_all(&dir).map_err(|e| fail(&dir, e))?;
+        let taken = |p: &Path| std::fs::symlink_metadata(p).is_ok();
+        let plain = format!("{}.json", set.stem);
+        for n in 1..=1000u32 {
+            let stem = if n == 1 {
+                set.stem.clone()
+            } else {
+                format!("{}_{n}", set.stem)
+            };
+            let aggregate = dir.join(format!("{stem}.json"));
+            let instances = dir.join(format!("{stem}.jsonl"));
+            if taken(&aggregate) || taken(&instances) {
+                continue;
+            }
+            if n > 1 {
+                let why = if self.written.contains(&dir.join(&plain)) {
+                    "was written for another input in this export"
+                } else {
+                    "already exists"
+                };
+                notes.push(format!("{plain} {why}: written as {stem}.json"));
+            }
+            for (path, text) in [
+                (&aggregate, &set.records.aggregate),
+                (&instances, &set.records.instances),
+            ] {
+                let mut f = std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(path)
+                    .map_err(|e| fail(path, e))?;
+                std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|e| fail(path, e))?;
+                self.written.insert(path.clone());
+            }
+            return Ok(Written {
+                aggregate,
+                instances,
+                notes,
+            });
+        }
+        Err(RunError::input(format!(
+            "{}: {} and 999 suffixed names are all taken",
+            dir.display(),
+            plain
+        )))
+    }
+}
+
+/// Writes one set into `out` as a new [`SetWriter`] does (a name taken is suffixed); its paths.
 ///
 /// # Errors
-/// [`RunError::Input`] naming the folder when it cannot be made or written to.
+/// As [`SetWriter::write`].
 pub fn write_set(out: &Path, set: &EeeSet) -> Result<(PathBuf, PathBuf), RunError> {
-    let dir = out.join(safe_name(&set.model));
-    let fail = |e: std::io::Error| RunError::input(format!("{}: cannot write: {e}", dir.display()));
-    std::fs::create_dir_all(&dir).map_err(fail)?;
-    let aggregate = dir.join(format!("{}.json", set.stem));
-    let instances = dir.join(format!("{}.jsonl", set.stem));
-    std::fs::write(&aggregate, &set.records.aggregate).map_err(fail)?;
-    std::fs::write(&instances, &set.records.instances).map_err(fail)?;
-    Ok((aggregate, instances))
+    let w = SetWriter::new(out).write(set)?;
+    Ok((w.aggregate, w.instances))
 }
 
 /// `coglab export eee`: each set scored and written as EEE records, handed to `each` in turn

@@ -11,7 +11,9 @@ use coglab_run::Source;
 /// `coglab export eee --answers KEY SCORED... --out DIR [--model NAME] [--timestamp S]`, or
 /// `--kiva RUN...` for a KiVA run (or people's data) scored as `coglab score kiva` scores it:
 /// each set written as `DIR/<model>/<stem>.json` and `.jsonl` (`MM-IQ_<timestamp>`, KiVA's
-/// `<variant>_<timestamp>`), one line printed per set.
+/// `<variant>_<timestamp>`), one line printed per set. The model's folder is one safe path
+/// component inside `DIR`, and a file name taken (by another set of this export, or already
+/// there) is suffixed (`_2`), the line saying so.
 pub fn eee(a: &ExportEeeArgs) -> Result<(), CliError> {
     let timestamp = a.timestamp.unwrap_or_else(|| {
         std::time::SystemTime::now()
@@ -26,20 +28,27 @@ pub fn eee(a: &ExportEeeArgs) -> Result<(), CliError> {
     };
     let out = std::path::Path::new(&a.out);
     let mut lines = String::new();
+    let mut writer = coglab_run::export::SetWriter::new(out);
     coglab_run::export::eee(&request, |set| {
-        let (aggregate, instances) = coglab_run::export::write_set(out, &set)?;
+        let written = writer.write(&set)?;
         let what = match set.bench {
             EeeBench::Mmiq => "items",
             EeeBench::Kiva => "trials",
         };
-        lines.push_str(&format!(
-            "{}: {} ({} {what}) -> {} and {}\n",
+        let notes = if written.notes.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", written.notes.join("; "))
+        };
+        outln!(
+            lines,
+            "{}: {} ({} {what}) -> {} and {}{notes}",
             set.source,
             set.records.evaluation_id,
             set.count,
-            aggregate.display(),
-            instances.display()
-        ));
+            written.aggregate.display(),
+            written.instances.display()
+        );
         Ok(())
     })?;
     emit(&lines)

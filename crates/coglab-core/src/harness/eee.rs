@@ -441,6 +441,29 @@ fn result(name: &str, a: &Accuracy, description: &str) -> Value {
     })
 }
 
+/// A record (a JSON object without `schema_version`) as one line of JSON with
+/// `"schema_version": schema` as its first key: the marker [`super::detect`] reads, so that
+/// coglab's own records are told from their first bytes whatever their responses' length
+/// (serde_json writes the other keys in sorted order, which put `sample_id` after
+/// `output.raw`).
+fn marker_first(schema: &str, record: &Value) -> String {
+    let rest = record.to_string();
+    let body = rest.strip_prefix('{').unwrap_or(&rest);
+    let comma = if body == "}" { "" } else { "," };
+    format!("{{\"schema_version\":{}{comma}{body}", Value::from(schema))
+}
+
+/// [`marker_first`] for the pretty-printed aggregate record.
+fn pretty_marker_first(schema: &str, record: &Value) -> String {
+    let rest = serde_json::to_string_pretty(record).unwrap_or_default();
+    let body = rest.strip_prefix('{').unwrap_or(&rest);
+    let comma = if body == "}" { "" } else { "," };
+    format!(
+        "{{\n  \"schema_version\": {}{comma}{body}",
+        Value::from(schema)
+    )
+}
+
 /// Writes a scored MM-IQ report as EEE 0.2.1 records. `timestamp` is the record's
 /// `retrieved_timestamp` (Unix seconds as text, as the schema asks).
 ///
@@ -471,7 +494,6 @@ pub fn write_mmiq(
         ));
     }
     let aggregate = json!({
-        "schema_version": SCHEMA_VERSION,
         "evaluation_id": evaluation_id,
         "retrieved_timestamp": timestamp,
         "source_metadata": {
@@ -494,7 +516,6 @@ pub fn write_mmiq(
             None => item.parsed.to_string(),
         };
         let line = json!({
-            "schema_version": INSTANCE_SCHEMA_VERSION,
             "evaluation_id": evaluation_id,
             "model_id": model,
             "evaluation_name": "MM-IQ",
@@ -509,12 +530,12 @@ pub fn write_mmiq(
             "evaluation": {"score": if item.correct { 1.0 } else { 0.0 }, "is_correct": item.correct},
             "metadata": {"data_id": item.data_id.to_string(), "category": item.category},
         });
-        instances.push_str(&line.to_string());
+        instances.push_str(&marker_first(INSTANCE_SCHEMA_VERSION, &line));
         instances.push('\n');
     }
     Ok(EeeRecords {
         evaluation_id,
-        aggregate: serde_json::to_string_pretty(&aggregate).unwrap_or_default(),
+        aggregate: pretty_marker_first(SCHEMA_VERSION, &aggregate),
         instances,
     })
 }
@@ -625,7 +646,6 @@ pub fn write_kiva(
         }
     }
     let aggregate = json!({
-        "schema_version": SCHEMA_VERSION,
         "evaluation_id": evaluation_id,
         "retrieved_timestamp": timestamp,
         "source_metadata": {
@@ -656,7 +676,6 @@ pub fn write_kiva(
         for ((_, name, _), score) in KIVA_STAGES.iter().zip(scores) {
             let Some(score) = score else { continue };
             let line = json!({
-                "schema_version": INSTANCE_SCHEMA_VERSION,
                 "evaluation_id": evaluation_id,
                 "model_id": model,
                 "evaluation_name": format!("{variant}: {name}"),
@@ -670,13 +689,13 @@ pub fn write_kiva(
                     "line": t.line.to_string(), "null_answers": report.null.name(),
                 },
             });
-            instances.push_str(&line.to_string());
+            instances.push_str(&marker_first(INSTANCE_SCHEMA_VERSION, &line));
             instances.push('\n');
         }
     }
     Ok(EeeRecords {
         evaluation_id,
-        aggregate: serde_json::to_string_pretty(&aggregate).unwrap_or_default(),
+        aggregate: pretty_marker_first(SCHEMA_VERSION, &aggregate),
         instances,
     })
 }

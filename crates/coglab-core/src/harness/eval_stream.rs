@@ -3,19 +3,21 @@
 //!
 //! The zip's local file headers are read in order: each member's header gives its name,
 //! method, CRC-32 and sizes, its bytes follow, and the member is decompressed (stored, deflate
-//! by `flate2`, zstd by `ruzstd`), checked against its CRC-32 and size, parsed and dropped
-//! before the next one is kept. Memory holds the records and one member (compressed, then
-//! decompressed and parsed): never the log. Reading stops at the central directory.
+//! by `flate2`, zstd by `ruzstd`), held to the size its header declares (reading stops one
+//! byte past it) and checked against its CRC-32, parsed and dropped before the next one is
+//! kept. The members may declare at most [`MAX_EVAL_INFLATED_BYTES`] in all. Memory holds the
+//! records and one member (compressed, then decompressed and parsed): never the log. Reading
+//! stops at the central directory.
 //!
 //! Inspect writes its logs with Python's `zipfile` on a seekable file, so the local headers
 //! carry the sizes; a member written with a data descriptor and no sizes (a zip streamed out)
 //! or a zip64 member is refused, naming the member: read such a log with
 //! [`super::inspect::read_eval`], which reads the central directory.
 
-use super::inspect::{from_header, make_lean, parse_member, sample, MAX_MEMBER_BYTES};
+use super::inspect::{from_header, inflate, make_lean, parse_member, sample, MAX_MEMBER_BYTES};
 use super::{HarnessError, HarnessFile, HarnessFormat};
+use crate::limits::MAX_EVAL_INFLATED_BYTES;
 use crate::location::Location;
-use std::io::Read;
 
 /// The room kept in the reader's buffer between members (bytes): a browser stream's slice is
 /// 64 KiB.
@@ -72,6 +74,8 @@ pub struct EvalStream {
     state: State,
     header: Option<HarnessFile>,
     records: Vec<super::Record>,
+    /// Bytes the members so far declare (decompressed).
+    declared: u64,
 }
 
 fn u16_at(b: &[u8], i: usize) -> u16 {
@@ -94,6 +98,7 @@ impl EvalStream {
             state: State::Header,
             header: None,
             records: Vec::new(),
+            declared: 0,
         }
     }
 
@@ -178,7 +183,20 @@ impl EvalStream {
                         return Err(self.error(
                             &name,
                             format!(
-                                "{size} bytes decompressed, more than the {MAX_MEMBER_BYTES} read"
+                                "{size} bytes decompressed, more than the {MAX_MEMBER_BYTES} \
+                                 read from one member (limits::MAX_EVAL_MEMBER_BYTES)"
+                            ),
+                        ));
+                    }
+                    self.declared = self.declared.saturating_add(u64::from(size));
+                    if self.declared > MAX_EVAL_INFLATED_BYTES {
+                        return Err(self.error(
+                            &name,
+                            format!(
+                                "with it the members so far declare {} bytes decompressed, more \
+                                 than the {MAX_EVAL_INFLATED_BYTES} (16 GiB) read from one log \
+                                 (limits::MAX_EVAL_INFLATED_BYTES)",
+                                self.declared
                             ),
                         ));
                     }
@@ -211,10 +229,8 @@ impl EvalStream {
                     else {
                         unreachable!("matched State::Member above")
                     };
-                    let data = self.inflate(&name, method, &self.buf[..packed], size)?;
-                    if crc32fast::hash(&data) != crc {
-                        return Err(self.error(&name, "CRC-32 mismatch: the member is corrupt"));
-                    }
+                    let data = inflate(&self.buf[..packed], method, size, crc)
+                        .map_err(|m| self.error(&name, m))?;
                     let desc = need - packed;
                     self.consume(packed + desc);
                     // The compressed member is no longer needed: give its room back before the
@@ -224,47 +240,6 @@ impl EvalStream {
                 }
             }
         }
-    }
-
-    fn inflate(
-        &self,
-        name: &str,
-        method: u16,
-        raw: &[u8],
-        size: u64,
-    ) -> Result<Vec<u8>, HarnessError> {
-        let mut out = Vec::with_capacity(usize::try_from(size.min(1 << 24)).unwrap_or(0));
-        let limit = MAX_MEMBER_BYTES + 1;
-        let read = match method {
-            0 => {
-                out.extend_from_slice(raw);
-                Ok(raw.len())
-            }
-            8 => flate2::read::DeflateDecoder::new(raw)
-                .take(limit)
-                .read_to_end(&mut out),
-            93 => match ruzstd::decoding::StreamingDecoder::new(raw) {
-                Ok(mut d) => (&mut d).take(limit).read_to_end(&mut out),
-                Err(e) => return Err(self.error(name, format!("zstd: {e}"))),
-            },
-            m => {
-                return Err(self.error(
-                    name,
-                    format!("compression method {m} (read: stored 0, deflate 8, zstd 93)"),
-                ))
-            }
-        };
-        read.map_err(|e| self.error(name, format!("cannot decompress: {e}")))?;
-        if out.len() as u64 != size {
-            return Err(self.error(
-                name,
-                format!(
-                    "decompressed to {} bytes, the header says {size}",
-                    out.len()
-                ),
-            ));
-        }
-        Ok(out)
     }
 
     /// Parses one decompressed member. Memory at its peak holds the member's bytes and its
@@ -294,7 +269,7 @@ impl EvalStream {
                 if let Some(text) = completion {
                     // The sample's response is its completion when that is not empty (as
                     // `sample` reads it); taken out above, it goes back here.
-                    record.response = Some(text);
+                    record.response = Some(super::capped_response(text));
                 }
                 make_lean(&mut record);
             }
@@ -341,5 +316,44 @@ impl EvalStream {
         }
         out.records = self.records;
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A local header for a stored member `name` declaring `size` bytes.
+    fn local_header(name: &str, size: u32) -> Vec<u8> {
+        let mut b = b"PK\x03\x04".to_vec();
+        b.extend_from_slice(&[20, 0, 0, 0, 0, 0, 0, 0, 0, 0]); // version, flags, stored, time, date
+        b.extend_from_slice(&0u32.to_le_bytes()); // CRC-32
+        b.extend_from_slice(&size.to_le_bytes()); // compressed
+        b.extend_from_slice(&size.to_le_bytes()); // decompressed
+        b.extend_from_slice(&(name.len() as u16).to_le_bytes());
+        b.extend_from_slice(&0u16.to_le_bytes());
+        b.extend_from_slice(name.as_bytes());
+        b
+    }
+
+    /// The members' declared sizes are bounded in all: a member that takes the total past
+    /// [`MAX_EVAL_INFLATED_BYTES`] is refused from its header (as if the members before it had
+    /// declared all but 100 bytes of the bound: 17,179,869,084 + 101 = 17,179,869,185).
+    #[test]
+    fn the_members_declared_sizes_are_bounded_in_all() {
+        let mut s = EvalStream::new("s.eval", false);
+        s.declared = MAX_EVAL_INFLATED_BYTES - 100;
+        s.push(&local_header("a.json", 100)).unwrap();
+        let mut s = EvalStream::new("s.eval", false);
+        s.declared = MAX_EVAL_INFLATED_BYTES - 100;
+        let e = s
+            .push(&local_header("a.json", 101))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "s.eval: a.json: with it the members so far declare 17179869185 bytes decompressed, \
+             more than the 17179869184 (16 GiB) read from one log (limits::MAX_EVAL_INFLATED_BYTES)"
+        );
     }
 }

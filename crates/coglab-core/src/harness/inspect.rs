@@ -3,11 +3,18 @@
 //! An `.eval` log is a zip holding `header.json` (the run: `eval.task`, `eval.model`,
 //! `results.scores[].metrics`), one `samples/{id}_epoch_{n}.json` per sample and epoch,
 //! `summaries.json` and `reductions.json` (not needed here). Members are deflate- or
-//! zstd-compressed (Inspect writes zstd since 0.3.9x): deflate is read by the `zip` crate,
-//! zstd by `ruzstd` (pure Rust, so it builds for the browser) from the member's raw bytes.
-//! [`read_eval`] reads the members one at a time from any seekable reader, so memory holds the
-//! archive's directory, the records kept and one sample at a time (twice: compressed and
-//! decompressed), never the whole log.
+//! zstd-compressed (Inspect writes zstd since 0.3.9x): the `zip` crate reads the directory and
+//! hands over each member's raw bytes, inflated by `flate2` (deflate) or `ruzstd` (zstd; pure
+//! Rust, so it builds for the browser). [`read_eval`] reads the members one at a time from any
+//! seekable reader, so memory holds the archive's directory, the records kept and one sample at
+//! a time (twice: compressed and decompressed), never the whole log.
+//!
+//! A hostile archive is bounded before anything is inflated (issue 37): entries whose local
+//! header and data overlap another's or the central directory are refused, as are a member
+//! declaring more than [`MAX_MEMBER_BYTES`] and members declaring more than
+//! [`crate::limits::MAX_EVAL_INFLATED_BYTES`] in all; each member of every compression is held
+//! to its declared size and CRC-32 (`inflate`), and a response longer than
+//! [`crate::limits::MAX_RESPONSE_BYTES`] is kept cut ([`super::kept_response`]).
 //!
 //! A `.json` log is one object with the same `eval` and `results` and a `samples` array.
 //!
@@ -24,9 +31,10 @@ use crate::location::Location;
 use serde_json::Value;
 use std::io::{Read, Seek};
 
-/// The largest member (decompressed) read from an `.eval` log: 1 GiB. A member that would
-/// inflate past it is refused (an archive cannot make the reader allocate without bound).
-pub const MAX_MEMBER_BYTES: u64 = 1 << 30;
+/// The largest member (decompressed) read from an `.eval` log: 256 MiB
+/// ([`crate::limits::MAX_EVAL_MEMBER_BYTES`]). A member declaring more is refused from its
+/// header; every member is held to the size it declares.
+pub const MAX_MEMBER_BYTES: u64 = crate::limits::MAX_EVAL_MEMBER_BYTES;
 
 fn zip_error(file: &str, member: &str, message: impl std::fmt::Display) -> HarnessError {
     HarnessError::Zip {
@@ -39,59 +47,183 @@ fn zip_error(file: &str, member: &str, message: impl std::fmt::Display) -> Harne
     }
 }
 
-/// Reads one member of the archive whole (deflate, stored or zstd).
-fn member<R: Read + Seek>(
+/// Decompresses one member's packed bytes (`method` 0 stored, 8 deflate, 93 zstd) and holds it
+/// to what its header declares: reading stops one byte past the declared `size` (so a member
+/// cannot inflate past it, whatever its compression), and the bytes must have its `crc`.
+///
+/// # Errors
+/// The reason as text (the caller names the file and member): an unknown method, a bad
+/// stream, more or fewer bytes than declared, a CRC-32 mismatch.
+pub(super) fn inflate(raw: impl Read, method: u16, size: u64, crc: u32) -> Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(usize::try_from(size.min(1 << 24)).unwrap_or(0));
+    let limit = size.saturating_add(1);
+    let read = match method {
+        0 => raw.take(limit).read_to_end(&mut out),
+        8 => flate2::read::DeflateDecoder::new(raw)
+            .take(limit)
+            .read_to_end(&mut out),
+        93 => match ruzstd::decoding::StreamingDecoder::new(raw) {
+            Ok(mut d) => (&mut d).take(limit).read_to_end(&mut out),
+            Err(e) => return Err(format!("zstd: {e}")),
+        },
+        m => {
+            return Err(format!(
+                "compression method {m} (read: stored 0, deflate 8, zstd 93)"
+            ))
+        }
+    };
+    read.map_err(|e| match method {
+        93 => format!("zstd: {e}"),
+        8 => format!("deflate: {e}"),
+        _ => format!("cannot read: {e}"),
+    })?;
+    let n = out.len() as u64;
+    if n > size {
+        return Err(format!(
+            "decompresses past the {size} bytes the header declares (read stopped there)"
+        ));
+    }
+    if n < size {
+        return Err(format!("decompressed to {n} bytes, the header says {size}"));
+    }
+    let got = crc32fast::hash(&out);
+    if got != crc {
+        return Err(format!(
+            "CRC-32 mismatch: the header declares {crc:08x}, the bytes give {got:08x} (the member is corrupt)"
+        ));
+    }
+    Ok(out)
+}
+
+/// A member [`read_eval`] inflates: its index in the central directory and what its entry
+/// declares.
+struct Entry {
+    index: usize,
+    name: String,
+    method: u16,
+    crc: u32,
+    size: u64,
+}
+
+/// The members [`read_eval`] reads (`header.json`, then the samples), after every entry of
+/// the central directory is checked: its local header and data (from the local header to the
+/// end of its compressed bytes) must not overlap another entry's nor run into the central
+/// directory, a member read must declare at most [`MAX_MEMBER_BYTES`], and the members read
+/// at most [`crate::limits::MAX_EVAL_INFLATED_BYTES`] in all. Nothing is inflated yet.
+fn entries<R: Read + Seek>(
     file: &str,
     archive: &mut zip::ZipArchive<R>,
-    index: usize,
-) -> Result<(String, Vec<u8>), HarnessError> {
-    let (name, method, size) = {
+) -> Result<(Option<Entry>, Vec<Entry>), HarnessError> {
+    use crate::limits::MAX_EVAL_INFLATED_BYTES;
+    let cd = archive.central_directory_start();
+    let mut spans: Vec<(u64, u64, String)> = Vec::with_capacity(archive.len());
+    let (mut header, mut samples) = (None, Vec::new());
+    let mut total = 0u64;
+    for index in 0..archive.len() {
         let raw = archive
             .by_index_raw(index)
             .map_err(|e| zip_error(file, &format!("member {}", index + 1), e))?;
-        (
-            raw.name().map(|n| n.into_owned()).unwrap_or_default(),
-            raw.compression(),
-            raw.size(),
-        )
-    };
-    if size > MAX_MEMBER_BYTES {
+        let name = raw
+            .name()
+            .map(|n| n.into_owned())
+            .unwrap_or_else(|_| format!("member {}", index + 1));
+        let start = raw.header_start();
+        let end = raw
+            .data_start()
+            .unwrap_or(start)
+            .saturating_add(raw.compressed_size());
+        if end > cd {
+            return Err(zip_error(
+                file,
+                &name,
+                format!(
+                    "its data runs into the central directory (its local header and data \
+                     span bytes {start}..{end}, the central directory starts at byte {cd})"
+                ),
+            ));
+        }
+        // The method's number, as the local header gives it to the stream reader and as an
+        // unknown one is named (zip 9 deprecates `to_u16` for matching on its constants).
+        #[allow(deprecated)]
+        let method = raw.compression().to_u16();
+        let entry = Entry {
+            index,
+            name: name.clone(),
+            method,
+            crc: raw.crc32(),
+            size: raw.size(),
+        };
+        drop(raw);
+        spans.push((start, end, name));
+        let is_header = entry.name == "header.json";
+        let is_sample = entry.name.starts_with("samples/") && entry.name.ends_with(".json");
+        if !is_header && !is_sample {
+            continue;
+        }
+        if entry.size > MAX_MEMBER_BYTES {
+            return Err(zip_error(
+                file,
+                &entry.name,
+                format!(
+                    "{} bytes decompressed, more than the {MAX_MEMBER_BYTES} read from one \
+                     member (limits::MAX_EVAL_MEMBER_BYTES)",
+                    entry.size
+                ),
+            ));
+        }
+        total = total.saturating_add(entry.size);
+        if is_header {
+            header = Some(entry);
+        } else {
+            samples.push(entry);
+        }
+    }
+    // Sorted by where they start (ties in directory order), each span must start at or after
+    // the furthest end before it.
+    spans.sort_by_key(|s| (s.0, s.1));
+    let mut furthest: Option<&(u64, u64, String)> = None;
+    for s in &spans {
+        if let Some(p) = furthest {
+            if s.0 < p.1 {
+                return Err(zip_error(
+                    file,
+                    &s.2,
+                    format!(
+                        "bytes {}..{} (its local header and data) overlap those of {} ({}..{}): \
+                         each entry must have bytes of its own",
+                        s.0, s.1, p.2, p.0, p.1
+                    ),
+                ));
+            }
+        }
+        if furthest.is_none_or(|p| s.1 > p.1) {
+            furthest = Some(s);
+        }
+    }
+    if total > MAX_EVAL_INFLATED_BYTES {
         return Err(zip_error(
             file,
-            &name,
+            "",
             format!(
-                "the member is {size} bytes decompressed, more than the {MAX_MEMBER_BYTES} read"
+                "the members declare {total} bytes decompressed in all, more than the \
+                 {MAX_EVAL_INFLATED_BYTES} (16 GiB) read from one log \
+                 (limits::MAX_EVAL_INFLATED_BYTES)"
             ),
         ));
     }
-    let mut out = Vec::with_capacity(usize::try_from(size.min(1 << 24)).unwrap_or(0));
-    if method == zip::CompressionMethod::ZSTD {
-        let raw = archive
-            .by_index_raw(index)
-            .map_err(|e| zip_error(file, &name, e))?;
-        let mut decoder = ruzstd::decoding::StreamingDecoder::new(raw)
-            .map_err(|e| zip_error(file, &name, format!("zstd: {e}")))?;
-        (&mut decoder)
-            .take(MAX_MEMBER_BYTES + 1)
-            .read_to_end(&mut out)
-            .map_err(|e| zip_error(file, &name, format!("zstd: {e}")))?;
-    } else {
-        let reader = archive
-            .by_index(index)
-            .map_err(|e| zip_error(file, &name, e))?;
-        reader
-            .take(MAX_MEMBER_BYTES + 1)
-            .read_to_end(&mut out)
-            .map_err(|e| zip_error(file, &name, e))?;
-    }
-    if out.len() as u64 > MAX_MEMBER_BYTES {
-        return Err(zip_error(
-            file,
-            &name,
-            "the member inflates past the 1 GiB read",
-        ));
-    }
-    Ok((name, out))
+    Ok((header, samples))
+}
+
+/// Reads and inflates one member ([`inflate`]).
+fn member<R: Read + Seek>(
+    file: &str,
+    archive: &mut zip::ZipArchive<R>,
+    entry: &Entry,
+) -> Result<Vec<u8>, HarnessError> {
+    let raw = archive
+        .by_index_raw(entry.index)
+        .map_err(|e| zip_error(file, &entry.name, e))?;
+    inflate(raw, entry.method, entry.size, entry.crc).map_err(|m| zip_error(file, &entry.name, m))
 }
 
 /// Reads an Inspect `.eval` log from any seekable reader, one member at a time, calling
@@ -132,36 +264,23 @@ fn read_eval_as<R: Read + Seek>(
     lean: bool,
 ) -> Result<HarnessFile, HarnessError> {
     let mut archive = zip::ZipArchive::new(reader).map_err(|e| zip_error(file, "", e))?;
-    let mut header_index = None;
-    let mut samples = Vec::new();
-    for i in 0..archive.len() {
-        let name = archive
-            .name_for_index(i)
-            .and_then(Result::ok)
-            .map(|n| n.into_owned())
-            .unwrap_or_default();
-        if name == "header.json" {
-            header_index = Some(i);
-        } else if name.starts_with("samples/") && name.ends_with(".json") {
-            samples.push(i);
-        }
-    }
-    let Some(h) = header_index else {
+    let (header, samples) = entries(file, &mut archive)?;
+    let Some(h) = header else {
         return Err(HarnessError::Missing {
             location: Location::file(file).in_field("header.json"),
             expected: "the log's header.json member (an Inspect .eval zip)",
         });
     };
-    let (name, bytes) = member(file, &mut archive, h)?;
-    let header = parse_member(file, &name, &bytes)?;
+    let bytes = member(file, &mut archive, &h)?;
+    let header = parse_member(file, &h.name, &bytes)?;
     drop(bytes);
-    let mut out = from_header(file, HarnessFormat::InspectEval, &header, &name)?;
+    let mut out = from_header(file, HarnessFormat::InspectEval, &header, &h.name)?;
     let total = samples.len();
-    for (k, i) in samples.into_iter().enumerate() {
-        let (name, bytes) = member(file, &mut archive, i)?;
-        let value = parse_member(file, &name, &bytes)?;
+    for (k, e) in samples.iter().enumerate() {
+        let bytes = member(file, &mut archive, e)?;
+        let value = parse_member(file, &e.name, &bytes)?;
         drop(bytes);
-        let mut record = sample(&format!("{file}: {name}"), k + 1, &value)?;
+        let mut record = sample(&format!("{file}: {}", e.name), k + 1, &value)?;
         drop(value);
         if lean {
             make_lean(&mut record);
@@ -364,7 +483,7 @@ pub(super) fn sample(label: &str, position: usize, v: &Value) -> Result<Record, 
             .get("completion")
             .and_then(Value::as_str)
             .filter(|c| !c.is_empty())
-            .map(str::to_string)
+            .map(super::kept_response)
             .or_else(|| {
                 out.get("choices")
                     .and_then(Value::as_array)
@@ -372,6 +491,7 @@ pub(super) fn sample(label: &str, position: usize, v: &Value) -> Result<Record, 
                     .and_then(|c| c.get("message"))
                     .and_then(|m| m.get("content"))
                     .and_then(content_text)
+                    .map(super::capped_response)
             })
             .unwrap_or_default(),
         Some(other) => {

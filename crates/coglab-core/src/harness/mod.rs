@@ -436,6 +436,72 @@ pub(crate) fn verdict_text(s: &str) -> Option<bool> {
         _ => None,
     }
 }
+/// A response as a record keeps it: whole up to [`crate::limits::MAX_RESPONSE_BYTES`], else its
+/// first and last halves (at character boundaries) with a note between them naming how many
+/// bytes were cut (the answer a scorer reads is usually at the end). Only the kept parts are
+/// copied.
+///
+/// # Examples
+/// ```
+/// use coglab_core::harness::kept_response;
+/// use coglab_core::limits::MAX_RESPONSE_BYTES;
+/// assert_eq!(kept_response("ANSWER: B"), "ANSWER: B");
+/// let long = format!("{}ANSWER: B", "x".repeat(MAX_RESPONSE_BYTES));
+/// let kept = kept_response(&long);
+/// assert!(kept.ends_with("xANSWER: B"));
+/// assert!(kept.contains("[coglab: 9 bytes cut from the middle of this 1048585-byte response"));
+/// ```
+pub fn kept_response(text: &str) -> String {
+    use crate::limits::MAX_RESPONSE_BYTES;
+    if text.len() <= MAX_RESPONSE_BYTES {
+        return text.to_string();
+    }
+    let mut head = MAX_RESPONSE_BYTES / 2;
+    while !text.is_char_boundary(head) {
+        head -= 1;
+    }
+    let mut tail = text.len() - MAX_RESPONSE_BYTES / 2;
+    while !text.is_char_boundary(tail) {
+        tail += 1;
+    }
+    let note = format!(
+        "\n[coglab: {} bytes cut from the middle of this {}-byte response (more than the \
+         {MAX_RESPONSE_BYTES} bytes kept, limits::MAX_RESPONSE_BYTES)]\n",
+        tail - head,
+        text.len()
+    );
+    let mut out = String::with_capacity(head + note.len() + text.len() - tail);
+    out.push_str(&text[..head]);
+    out.push_str(&note);
+    out.push_str(&text[tail..]);
+    out
+}
+
+/// [`kept_response`] of an owned response (moved when it is within the bound).
+pub(crate) fn capped_response(text: String) -> String {
+    if text.len() <= crate::limits::MAX_RESPONSE_BYTES {
+        text
+    } else {
+        kept_response(&text)
+    }
+}
+
+/// Whether `text` starts with the marker coglab writes first in an EEE instance record
+/// (`{"schema_version": "instance_level_eval_...`, any spacing), so its own records are told
+/// from their first bytes whatever the length of their responses.
+fn starts_with_eee_instance_marker(text: &str) -> bool {
+    let rest = text.trim_start();
+    let Some(rest) = rest.strip_prefix('{') else {
+        return false;
+    };
+    let Some(rest) = rest.trim_start().strip_prefix("\"schema_version\"") else {
+        return false;
+    };
+    let Some(rest) = rest.trim_start().strip_prefix(':') else {
+        return false;
+    };
+    rest.trim_start().starts_with("\"instance_level_eval")
+}
 
 /// Whether text holds an EEE instance record's fields: `sample_id` with `answer_attribution`
 /// (a model's answer, as MM-IQ's records have), or with `evaluation_name` and `evaluation`
@@ -473,6 +539,9 @@ pub fn detect(path: &str, head: &[u8]) -> Option<HarnessFormat> {
     let text = String::from_utf8_lossy(&head[..head.len().min(16384)]);
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     let trimmed = text.trim_start();
+    if starts_with_eee_instance_marker(trimmed) {
+        return Some(HarnessFormat::EeeInstances);
+    }
     if trimmed.starts_with('{') {
         // JSONL (one object per line) or one JSON document.
         if first.contains("\"doc_id\"")

@@ -63,3 +63,4 @@ pub const MOBI_SPEC: &str = r#"{"constructs": {"Image": ["IMAG1", "IMAG2", "IMAG
       "Expectation": ["CUEX1", "CUEX2", "CUEX3"], "Value": ["PERV1", "PERV2"],
       "Satisfaction": ["CUSA1", "CUSA2", "CUSA3"]},
       "paths": [["Image", "Satisfaction"], ["Expectation", "Satisfaction"], ["Value", "Satisfaction"]]}"#;
+pub mod evalzip;

@@ -38,7 +38,9 @@ def export_eee(
     """Every Eval Ever 0.2.1 records, as ``coglab export eee (--answers KEY | --kiva) SCORED...
     [--out DIR]``: one dict per set (``benchmark``, ``file``, ``model``, ``evaluation_id``,
     ``count``, ``aggregate``, ``instances``, ``paths``). With ``out``, each set is also written
-    as the CLI writes it: ``out/<model>/<stem>.json`` and ``.jsonl``, the same bytes."""
+    as the CLI writes it: ``out/<model>/<stem>.json`` and ``.jsonl``, the same bytes (``<model>``
+    one safe folder name inside ``out``; a name taken suffixed ``_2``, said in
+    ``paths["notes"]``)."""
 
 def score_mmopera(
     task: str,
