@@ -289,11 +289,18 @@ impl ResponseMatrix {
         }
         // The size is checked before the rows are read: each non-blank line after the
         // header is a respondent (a quoted field over several lines makes this an upper bound).
-        let rows = text
-            .split(['\n', '\r'])
-            .filter(|l| !l.trim().is_empty())
-            .count()
-            .saturating_sub(1);
+        let bytes = text.as_bytes();
+        let (mut rows, mut start) = (0usize, 0usize);
+        for end in memchr::memchr2_iter(b'\n', b'\r', bytes).chain([bytes.len()]) {
+            // A data line starts with its id, so `any` stops at its first byte.
+            rows += usize::from(
+                bytes[start.min(end)..end]
+                    .iter()
+                    .any(|b| !b.is_ascii_whitespace()),
+            );
+            start = end + 1;
+        }
+        let rows = rows.saturating_sub(1);
         check_size(file, rows, items.len())?;
         let mut seen: HashMap<&str, usize> = HashMap::new();
         for (k, it) in items.iter().enumerate() {
