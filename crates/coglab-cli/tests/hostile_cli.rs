@@ -568,3 +568,159 @@ fn a_long_completion_is_exported_cut_with_a_note() {
     assert!(inst.contains(r#""is_correct":true"#));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ---- Issue 37 ("Nothing lost, nothing escapes"), finding 7: messages. Each test failed
+// before its fix.
+
+/// A Latin-1 or UTF-16 manifest said only "stream did not contain valid UTF-8": the message
+/// now names the encoding and that UTF-8 is expected (for Latin-1 with the line, the column
+/// and the character the byte is in Latin-1).
+#[test]
+fn issue_37_a_latin1_or_utf16_manifest_is_named_as_such() {
+    let dir = temp_dir("manifest-enc");
+    std::fs::create_dir_all(dir.join("lat")).unwrap();
+    write(
+        &dir.join("lat"),
+        "leaderboard.toml",
+        b"[[model]]\nname = \"Mod\xe8le\"\n[[model.run]]\nbenchmark = \"kiva\"\nfiles = [\"x\"]\n",
+    );
+    let o = coglab(&[
+        "publish",
+        &dir.join("lat").to_string_lossy(),
+        "--out",
+        &dir.join("out1").to_string_lossy(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains(
+            "leaderboard.toml: the manifest must be UTF-8 text: byte 0xE8 at line 2, column 12 \
+             is not UTF-8 (in Latin-1 or Windows-1252 it is \"è\""
+        ),
+        "{err}"
+    );
+    std::fs::create_dir_all(dir.join("u16")).unwrap();
+    let utf16: Vec<u8> = "\u{feff}[[model]]\nname = \"a\"\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    write(&dir.join("u16"), "leaderboard.toml", &utf16);
+    let o = coglab(&[
+        "publish",
+        &dir.join("u16").to_string_lossy(),
+        "--out",
+        &dir.join("out2").to_string_lossy(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("the manifest must be UTF-8 text: it is UTF-16 LE text (with a byte-order mark), not UTF-8: save it as UTF-8"),
+        "{err}"
+    );
+}
+
+/// A Latin-1 byte in a score-matrix CSV was located by byte offset only ("invalid byte at
+/// offset 18"): now by line, column name and column, with the Latin-1 character.
+#[test]
+fn issue_37_a_latin1_byte_in_a_csv_names_line_and_column() {
+    let dir = temp_dir("latin1-csv");
+    let f = write(&dir, "l1.csv", b"model,a,b\nm1,1,2\nm\xe92,3,3\nm3,2,4\n");
+    let o = coglab(&["describe", &f]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains(
+            "l1.csv line 3: field \"model\": expected UTF-8 text, found byte 0xE9 at line 3, \
+             column 2 is not UTF-8 (in Latin-1 or Windows-1252 it is \"é\""
+        ),
+        "{err}"
+    );
+}
+
+/// `describe` left out a column with one non-numeric cell without a word: it now says so on
+/// stderr, naming the cell (the table is still printed; status 0).
+#[test]
+fn issue_37_describe_names_a_column_left_out_for_one_text_cell() {
+    let dir = temp_dir("describe-text");
+    let f = write(
+        &dir,
+        "d.csv",
+        b"model,a,b,family\nm1,1,2,x\nm2,x,3,y\nm3,2,4,z\n",
+    );
+    let o = coglab(&["describe", &f]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains(
+            "coglab: note: column \"a\" is left out: d.csv line 3: field \"a\" holds \"x\", not \
+             a number (2 other cells of the column are numbers;"
+        ),
+        "{err}"
+    );
+    // A column of text only (family) is a label column: no note.
+    assert!(!err.contains("\"family\""), "{err}");
+    assert!(text(&o.stdout).contains("\nb "), "{}", text(&o.stdout));
+}
+
+/// A file with old Mac line ends (a CR alone) put every error on line 1.
+#[test]
+fn issue_37_cr_only_line_ends_count_as_lines() {
+    let dir = temp_dir("cr-only");
+    let f = write(&dir, "cr.csv", b"model,a1,a2\rm1,1,2\rm2,3\rm3,2,4\r");
+    let err = text(&coglab(&["describe", &f]).stderr);
+    assert!(err.contains("cr.csv line 3:"), "{err}");
+    let f = write(&dir, "cri.csv", b"id,i1,i2\rr1,1,0\rr2,1,0\rr3,1,7\r");
+    let err = text(&coglab(&["items", &f]).stderr);
+    assert!(err.contains("cri.csv line 4: field \"i2\""), "{err}");
+}
+
+/// `score mmiq` printed a summary file's impossible figures as given (an accuracy of 7.0, a
+/// standard error of -1) and a summary of another task (MMMU) as MM-IQ's.
+#[test]
+fn issue_37_impossible_or_foreign_summaries_are_refused() {
+    let dir = temp_dir("summaries");
+    let key = core_fixture("publish/tiny/keys/key.jsonl");
+    let seven = write(
+        &dir,
+        "seven_results.json",
+        br#"{"results": {"mmiq": {"alias": "mmiq", "acc,none": 7.0, "acc_stderr,none": 0.01}}}"#,
+    );
+    let o = coglab(&["score", "mmiq", "--answers", &key, &seven]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("seven_results.json: field \"results.mmiq.acc,none\": expected an accuracy between 0 and 1, found 7"),
+        "{err}"
+    );
+    let negative = write(
+        &dir,
+        "se_results.json",
+        br#"{"results": {"mmiq": {"acc,none": 0.3, "acc_stderr,none": -1}}}"#,
+    );
+    let err = text(&coglab(&["score", "mmiq", "--answers", &key, &negative]).stderr);
+    assert!(
+        err.contains("field \"results.mmiq.acc_stderr,none\": expected a standard error of at least 0, found -1"),
+        "{err}"
+    );
+    let mmmu = write(
+        &dir,
+        "mmmu_results.json",
+        br#"{"results": {"mmmu_val": {"mmmu_acc,none": 0.41, "mmmu_acc_stderr,none": 0.01}}}"#,
+    );
+    let o = coglab(&["score", "mmiq", "--answers", &key, &mmmu]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("mmmu_results.json: this is lmms-eval output for task \"mmmu_val\", expected an MM-IQ task"),
+        "{err}"
+    );
+    // A possible MM-IQ summary is still printed as given.
+    let fine = write(
+        &dir,
+        "fine_results.json",
+        br#"{"results": {"mmiq": {"acc,none": 0.3, "acc_stderr,none": 0.0088}}}"#,
+    );
+    let o = coglab(&["score", "mmiq", "--answers", &key, &fine]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("0.3000"));
+}

@@ -214,3 +214,35 @@ fn report_json_is_the_page_summary() {
             .success()
     );
 }
+
+/// Issue 37: an item analysis larger than `limits::MAX_ITEM_CELLS` (10,000,000 cells) is
+/// refused before the rows are read, naming the size and the limit (100,000 × 1,000 ran past
+/// 30 s). The rows here hold only an id: read, the first would be a ragged row; the size is
+/// refused first. 10,001 × 1,000 is one respondent over; 10,000 × 1,000 is not refused for
+/// its size (it reaches the ragged row).
+#[test]
+fn items_refuses_a_matrix_over_the_cell_limit_before_reading_rows() {
+    let header: Vec<String> = (0..1000).map(|i| format!("i{i}")).collect();
+    let make = |rows: usize| {
+        let mut text = format!("id,{}\n", header.join(","));
+        for r in 0..rows {
+            text.push_str(&format!("r{r}\n"));
+        }
+        text
+    };
+    let big = temp_file("too_big.csv", &make(10_001));
+    let o = coglab(&["items", &big]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            "too_big.csv: 10001 respondents x 1000 items make 10001000 cells, more than the \
+             10000000 an item analysis takes"
+        ),
+        "{err}"
+    );
+    let fits = temp_file("fits.csv", &make(10_000));
+    let err = String::from_utf8_lossy(&coglab(&["items", &fits]).stderr).into_owned();
+    assert!(err.contains("fits.csv line 2"), "{err}");
+    assert!(!err.contains("cells"), "{err}");
+}

@@ -155,7 +155,7 @@ fn rank_table_and_bad_input() {
         "{text}"
     );
     assert!(text.contains("one model only (one)"), "{text}");
-    // A missing file is skipped with its reason; the others are ranked.
+    // A missing file is an error naming it (issue 37: it was skipped with exit status 0).
     let o = coglab(&[
         "rank",
         "mmiq",
@@ -164,8 +164,13 @@ fn rank_table_and_bad_input() {
         &one,
         "/no/such/file.jsonl",
     ]);
-    assert!(o.status.success());
-    assert!(stdout(&o).contains("skipped: /no/such/file.jsonl: cannot read file"));
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).is_empty());
+    assert!(
+        stderr(&o).contains("/no/such/file.jsonl: cannot read file"),
+        "{}",
+        stderr(&o)
+    );
     // Usage errors exit 2.
     assert_eq!(coglab(&["rank"]).status.code(), Some(2));
     let o = coglab(&["rank", "mmiq", &one]);
@@ -276,4 +281,69 @@ fn rank_mmopera_with_judges() {
         .unwrap()
         .contains("1 item(s) are not in the metadata"));
     assert_eq!(v["benchmark_size"], 15);
+}
+
+/// Issue 37: a model file that cannot be read or scored fails the command naming it (it was
+/// skipped with exit status 0), for every benchmark.
+#[test]
+fn rank_fails_on_an_unreadable_or_unscorable_model_file() {
+    let key = fixture("ranks", "extraction_key.jsonl");
+    let one = format!("one={}", fixture("ranks", "extraction_model1.jsonl"));
+    let broken = temp_file(
+        "broken.jsonl",
+        b"{\"data_id\": 0, \"parsed_pred\": \"A\"}\n{oops\n",
+    );
+    let o = coglab(&["rank", "mmiq", "--answers", &key, &one, &broken]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("broken.jsonl line 2"), "{err}");
+    let o = coglab(&["rank", "kiva", "/no/such/kiva/run"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("/no/such/kiva/run"), "{}", stderr(&o));
+    let o = coglab(&["rank", "mmopera", "/no/such/judge_regular_scoring.json"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("/no/such/judge_regular_scoring.json"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Issue 37: 10,000 models at the default 2,000 resamples are refused before any file is read
+/// (the paths do not exist: the refusal comes first), and the advice names the models to
+/// drop, never "use at most 0 resamples" (even one resample of 10,000 models keeps 50,005,000
+/// values: 10,000 models + 49,995,000 pairs; 7,070 models keep 7,070 · 7,071 / 2 = 24,995,985,
+/// 7,071 would keep 25,003,056, over 25,000,000).
+#[test]
+fn rank_of_10000_models_is_refused_before_reading_with_advice_on_models() {
+    let key = fixture("ranks", "extraction_key.jsonl");
+    let files: Vec<String> = (0..10_000)
+        .map(|i| format!("/no/such/m{i}.jsonl"))
+        .collect();
+    let mut args = vec!["rank", "mmiq", "--answers", key.as_str()];
+    args.extend(files.iter().map(String::as_str));
+    let o = coglab(&args);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "resamples: 2000 resamples of 10000 models keep 100010000000 bootstrap values"
+        ) && err
+            .contains("even 1 resample keeps 50005000 values: rank at most 7070 models at a time"),
+        "{err}"
+    );
+    assert!(!err.contains("at most 0 resamples"), "{err}");
+    // 100 models fit 2,000 resamples (100 + 4,950 values each) but not 10,000: the advice is
+    // then resamples, 25,000,000 / 5,050 = 4,950.
+    let mut args = vec![
+        "rank",
+        "mmiq",
+        "--answers",
+        key.as_str(),
+        "--resamples",
+        "10000",
+    ];
+    args.extend(files[..100].iter().map(String::as_str));
+    let err = stderr(&coglab(&args));
+    assert!(err.contains("use at most 4950 resamples"), "{err}");
 }

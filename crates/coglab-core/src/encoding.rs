@@ -141,6 +141,116 @@ fn binary(head: &[u8]) -> Option<NotText> {
     ((controls + invalid) * 10 >= head.len()).then_some(NotText::Binary("binary data"))
 }
 
+/// The first byte of a text that is not UTF-8, located by line and column, with what it would
+/// be in the usual legacy encoding (issue 37: a Latin-1 byte was reported as "invalid byte at
+/// offset 18", and a Latin-1 manifest as "stream did not contain valid UTF-8").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BadUtf8 {
+    /// 1-based line (lines end at LF, CRLF or a CR alone).
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// Byte offset of the start of the line.
+    pub line_start: usize,
+    /// Byte offset of the bad byte.
+    pub offset: usize,
+    /// The bad byte.
+    pub byte: u8,
+}
+
+/// Windows-1252's characters for 0x80-0x9F (Latin-1 has control characters there; the
+/// undefined five are `None`).
+const CP1252_80: [Option<char>; 32] = [
+    Some('€'),
+    None,
+    Some('‚'),
+    Some('ƒ'),
+    Some('„'),
+    Some('…'),
+    Some('†'),
+    Some('‡'),
+    Some('ˆ'),
+    Some('‰'),
+    Some('Š'),
+    Some('‹'),
+    Some('Œ'),
+    None,
+    Some('Ž'),
+    None,
+    None,
+    Some('‘'),
+    Some('’'),
+    Some('“'),
+    Some('”'),
+    Some('•'),
+    Some('–'),
+    Some('—'),
+    Some('˜'),
+    Some('™'),
+    Some('š'),
+    Some('›'),
+    Some('œ'),
+    None,
+    Some('ž'),
+    Some('Ÿ'),
+];
+
+impl BadUtf8 {
+    /// The first byte that is not UTF-8, or `None` for UTF-8 text.
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::encoding::BadUtf8;
+    /// let b = BadUtf8::find(b"model,a\rgpt,1\rcaf\xe9,2\r").unwrap();
+    /// assert_eq!((b.line, b.column, b.byte), (3, 4, 0xE9));
+    /// assert_eq!(b.to_string(), "byte 0xE9 at line 3, column 4 is not UTF-8 (in Latin-1 or \
+    ///     Windows-1252 it is \"é\": the file looks saved in one of them; save it as UTF-8)");
+    /// assert_eq!(BadUtf8::find("café".as_bytes()), None);
+    /// ```
+    pub fn find(bytes: &[u8]) -> Option<BadUtf8> {
+        let offset = std::str::from_utf8(bytes).err()?.valid_up_to();
+        let (line, line_start) = crate::location::line_and_start(bytes, offset);
+        // The bytes before it on its line are valid UTF-8.
+        let column = std::str::from_utf8(&bytes[line_start..offset])
+            .map_or(offset - line_start, |s| s.chars().count())
+            + 1;
+        Some(BadUtf8 {
+            line,
+            column,
+            line_start,
+            offset,
+            byte: bytes[offset],
+        })
+    }
+
+    /// The byte as a Latin-1 or Windows-1252 character, when it is one.
+    pub fn legacy_char(&self) -> Option<char> {
+        match self.byte {
+            0x80..=0x9F => CP1252_80[usize::from(self.byte - 0x80)],
+            0xA0..=0xFF => Some(char::from(self.byte)),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for BadUtf8 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "byte 0x{:02X} at line {}, column {} is not UTF-8",
+            self.byte, self.line, self.column
+        )?;
+        match self.legacy_char() {
+            Some(c) => write!(
+                f,
+                " (in Latin-1 or Windows-1252 it is \"{c}\": the file looks saved in one of them; \
+                 save it as UTF-8)"
+            ),
+            None => write!(f, " (save the file as UTF-8)"),
+        }
+    }
+}
+
 /// A file that is not UTF-8 text, with what it is instead.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{file}: the file is {what}")]

@@ -91,6 +91,13 @@ pub const MIN_BOOTSTRAP: usize = 2;
 /// cells take 320 MB.
 pub const MAX_CELLS: usize = 20_000_000;
 
+/// Most cells (respondents × items) of an item analysis (`coglab items`, the Items page).
+/// The fit, the flags and the reduced subset each pass over every cell many times: 1.6
+/// million cells took 6-7 s in a debug build; 100,000 respondents × 1,000 items (100 million
+/// cells) ran past 30 s in a release build (issue 37). A response-matrix CSV is refused
+/// before its rows are read.
+pub const MAX_ITEM_CELLS: usize = 10_000_000;
+
 /// Share of the models that listwise deletion may drop before `coglab sem` warns loudly
 /// (naming how many rows each column cost): above one half, most of the data is gone.
 pub const LISTWISE_WARN_SHARE: f64 = 0.5;

@@ -123,13 +123,61 @@ pub fn unterminated_quote(text: &[u8], delimiter: u8) -> Option<usize> {
             in_quote = true;
             opened_at = line;
         }
-        if b == b'\n' {
+        if b == b'\n' || (b == b'\r' && text.get(i + 1) != Some(&b'\n')) {
             line += 1;
         }
         at_start = !in_quote && (b == delimiter || b == b'\n' || (b == b'\r'));
         i += 1;
     }
     in_quote.then_some(opened_at)
+}
+
+/// The line ends in `text[from..to]`: a LF, a CRLF (counted once, at its LF) or a CR alone
+/// (old Mac line ends, which the `csv` crate reads as record ends: issue 37, every error of
+/// such a file was on line 1).
+fn line_ends(text: &[u8], from: usize, to: usize) -> usize {
+    memchr::memchr2_iter(b'\n', b'\r', &text[from..to])
+        .filter(|&i| text[from + i] == b'\n' || text.get(from + i + 1) != Some(&b'\n'))
+        .count()
+}
+
+/// The 1-based line holding byte `offset` of `text` and the offset where that line starts;
+/// lines end at LF, CRLF or a CR alone.
+///
+/// # Examples
+/// ```
+/// use coglab_core::location::line_and_start;
+/// // a \n b \r \n c \r d: "c" at byte 5 on line 3, "d" at byte 7 on line 4.
+/// assert_eq!(line_and_start(b"a\nb\r\nc\rd", 7), (4, 7));
+/// assert_eq!(line_and_start(b"a\nb\r\nc\rd", 5), (3, 5));
+/// assert_eq!(line_and_start(b"abc", 2), (1, 0));
+/// ```
+pub fn line_and_start(text: &[u8], offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let line = 1 + line_ends(text, 0, offset);
+    let start = memchr::memrchr2(b'\n', b'\r', &text[..offset]).map_or(0, |i| i + 1);
+    (line, start)
+}
+
+/// The 0-based field of a delimited line holding the byte at `offset` (`line` is the line's
+/// bytes up to that byte): delimiters inside a quoted field do not count.
+///
+/// # Examples
+/// ```
+/// use coglab_core::location::field_index;
+/// assert_eq!(field_index(b"a,\"b,c\",d", b','), 2);
+/// assert_eq!(field_index(b"x", b','), 0);
+/// ```
+pub fn field_index(line: &[u8], delimiter: u8) -> usize {
+    let (mut field, mut quoted) = (0, false);
+    for &b in line {
+        if b == b'"' {
+            quoted = !quoted;
+        } else if b == delimiter && !quoted {
+            field += 1;
+        }
+    }
+    field
 }
 
 /// Physical 1-based line numbers of byte offsets in a text, counted incrementally.
@@ -177,7 +225,7 @@ impl<'a> LineIndex<'a> {
             self.pos = 0;
             self.line = 1;
         }
-        self.line += memchr::memchr_iter(b'\n', &self.text[self.pos..byte]).count();
+        self.line += line_ends(self.text, self.pos, byte);
         self.pos = byte;
         self.line
     }

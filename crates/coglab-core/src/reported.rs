@@ -117,6 +117,35 @@ pub enum ReportedError {
         /// Number of values in the row.
         found: usize,
     },
+    /// A value outside what the table's unit allows (issue 37): a percentage outside [0, 100]
+    /// in a table whose unit is `%` or `% accuracy`, or a value outside [0, 1] in one whose
+    /// unit is `score in [0, 1]`.
+    #[error("{file}: table \"{table}\" row \"{row}\": column \"{column}\": expected {expected}, found {found}")]
+    Impossible {
+        /// File name.
+        file: String,
+        /// Table id.
+        table: String,
+        /// Row label.
+        row: String,
+        /// Column name.
+        column: String,
+        /// The range the unit allows.
+        expected: &'static str,
+        /// The value.
+        found: f64,
+    },
+}
+
+/// The range a table's unit allows, when the unit says: `%` and `% accuracy` are
+/// percentages, `score in [0, 1]` a fraction; other units (weighted scores, standardised
+/// scores, counts) are not bounded here.
+fn unit_range(unit: &str) -> Option<(f64, f64, &'static str)> {
+    match unit.trim() {
+        "%" | "% accuracy" => Some((0.0, 100.0, "a percentage between 0 and 100")),
+        "score in [0, 1]" => Some((0.0, 1.0, "a score between 0 and 1")),
+        _ => None,
+    }
 }
 
 impl ReportedBundle {
@@ -124,7 +153,8 @@ impl ReportedBundle {
     ///
     /// # Errors
     /// [`ReportedError::Json`] for malformed JSON, [`ReportedError::RowLength`] when a row's
-    /// length differs from its table's column count.
+    /// length differs from its table's column count, [`ReportedError::Impossible`] for a
+    /// value its table's unit does not allow (a percentage of 700).
     pub fn parse(file: &str, text: &str) -> Result<Self, ReportedError> {
         let bundle: Self = serde_json::from_str(text).map_err(|source| ReportedError::Json {
             file: file.to_string(),
@@ -140,7 +170,24 @@ impl ReportedBundle {
                     found: table.decimals.len(),
                 });
             }
+            let range = unit_range(&table.unit);
             for row in &table.rows {
+                if let Some((lo, hi, expected)) = range {
+                    let bad =
+                        row.values.iter().zip(&table.columns).find_map(|(v, c)| {
+                            v.filter(|x| !(lo..=hi).contains(x)).map(|x| (c, x))
+                        });
+                    if let Some((column, found)) = bad {
+                        return Err(ReportedError::Impossible {
+                            file: file.to_string(),
+                            table: table.id.clone(),
+                            row: row.label.clone(),
+                            column: column.clone(),
+                            expected,
+                            found,
+                        });
+                    }
+                }
                 if row.values.len() != table.columns.len() {
                     return Err(ReportedError::RowLength {
                         file: file.to_string(),
@@ -214,6 +261,31 @@ mod tests {
             err.to_string(),
             "x.json: table \"t\" row \"m\": expected 2 values, found 1"
         );
+    }
+
+    #[test]
+    fn issue_37_impossible_figures_are_refused_naming_the_cell() {
+        // A transcribed accuracy of 700% (a misplaced decimal point) was shown as given.
+        let text = r#"{"benchmark":"x","name":"X","tables":[{"id":"t","title":"T","source":"s",
+            "unit":"% accuracy","columns":["a","b"],"rows":[{"label":"m","values":[27.5, 700.0]}]}]}"#;
+        let err = ReportedBundle::parse("x.json", text).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "x.json: table \"t\" row \"m\": column \"b\": expected a percentage between 0 and 100, found 700"
+        );
+        let text = text
+            .replace("% accuracy", "score in [0, 1]")
+            .replace("27.5, 700.0", "0.5, -0.1");
+        let err = ReportedBundle::parse("x.json", &text)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.ends_with("column \"b\": expected a score between 0 and 1, found -0.1"),
+            "{err}"
+        );
+        // A unit without a bound (a weighted score) is left alone.
+        let text = text.replace("score in [0, 1]", "weighted score");
+        assert!(ReportedBundle::parse("x.json", &text).is_ok());
     }
 
     #[test]

@@ -136,14 +136,16 @@ fn parse(format: &str, name: &str, bytes: &[u8]) -> Outcome {
             },
             Err(e) => err(e),
         },
-        // `coglab publish` reads the manifest as UTF-8 text.
-        "publish_manifest" => match Manifest::parse(name, &String::from_utf8_lossy(bytes)) {
-            Ok(m) => Outcome::Ok {
-                n: m.models.len(),
-                warnings: String::new(),
-            },
-            Err(e) => err(e),
-        },
+        // As `coglab publish` reads it: the bytes as UTF-8 text, then the TOML.
+        "publish_manifest" => {
+            match Manifest::text(name, bytes).and_then(|t| Manifest::parse(name, t)) {
+                Ok(m) => Outcome::Ok {
+                    n: m.models.len(),
+                    warnings: String::new(),
+                },
+                Err(e) => err(e),
+            }
+        }
         other => panic!("cases.tsv names an unknown format {other:?}"),
     }
 }

@@ -28,7 +28,8 @@ use coglab_run::rank::{RankEntry, RankRequest};
 use coglab_run::{RunError, Source};
 use pyo3::prelude::*;
 use pyo3::types::{
-    PyByteArray, PyBytes, PyDict, PyList, PyMapping, PyMemoryView, PyString, PyTuple,
+    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyMapping, PyMemoryView,
+    PyString, PyTuple,
 };
 
 /// The name given to bytes passed without one.
@@ -184,24 +185,85 @@ fn run<'py, T: serde::Serialize + Send>(
     to_python(py, &value)
 }
 
-/// A count option checked as the CLI checks it.
+/// A Python value for a message: its `repr`, cut at 40 characters.
+fn shown(obj: &Bound<'_, PyAny>) -> String {
+    let r = obj
+        .repr()
+        .map_or_else(|_| "an object".to_string(), |r| r.to_string());
+    let type_name = obj
+        .get_type()
+        .name()
+        .map_or_else(|_| "object".into(), |n| n.to_string());
+    let mut cut: String = r.chars().take(40).collect();
+    if r.chars().count() > 40 {
+        cut.push('…');
+    }
+    format!("{cut} ({type_name})")
+}
+
+/// A whole-number option (`int`, not `bool`) from `min` to `max`, converted here: a huge or
+/// negative `int`, a `float` or a `str` raises `coglab.UsageError` naming the option, where
+/// pyo3's conversion raised `OverflowError` or `TypeError` (issue 37).
+fn whole(
+    py: Python<'_>,
+    value: Option<&Bound<'_, PyAny>>,
+    name: &'static str,
+    min: u64,
+    max: u64,
+) -> PyResult<Option<u64>> {
+    let Some(v) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    let expected = || {
+        format!(
+            "{name}: expected a whole number from {min} to {max}, found {}",
+            shown(v)
+        )
+    };
+    if v.is_instance_of::<PyBool>() || !v.is_instance_of::<PyInt>() {
+        return Err(usage(py, expected()));
+    }
+    match v.extract::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(Some(n)),
+        _ => Err(usage(py, expected())),
+    }
+}
+
+/// A count option checked as the CLI checks it ([`check`]'s message for a count out of range).
 fn count(
     py: Python<'_>,
-    value: Option<i64>,
+    value: Option<&Bound<'_, PyAny>>,
     name: &'static str,
     min: usize,
     max: usize,
 ) -> PyResult<Option<usize>> {
-    let Some(v) = value else { return Ok(None) };
-    let n = u64::try_from(v).map_err(|_| {
-        usage(
-            py,
-            format!("{name}: expected a whole number from {min} to {max}, found {v}"),
-        )
-    })?;
+    let Some(n) = whole(py, value, name, 0, u64::MAX)? else {
+        return Ok(None);
+    };
     check(name, n, min, max)
         .map(Some)
         .map_err(|e| usage(py, e.to_string()))
+}
+
+/// A number option (`int` or `float`, not `bool` or `str`), converted here: another type, or
+/// an `int` too large for a float, raises `coglab.UsageError` naming the option (issue 37).
+fn number(
+    py: Python<'_>,
+    value: Option<&Bound<'_, PyAny>>,
+    name: &'static str,
+) -> PyResult<Option<f64>> {
+    let Some(v) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    let numeric = !v.is_instance_of::<PyBool>()
+        && (v.is_instance_of::<PyInt>() || v.is_instance_of::<PyFloat>());
+    match v.extract::<f64>() {
+        Ok(x) if numeric && x.is_finite() => Ok(Some(x)),
+        _ => Err(usage(
+            py,
+            format!("{name}: expected a finite number, found {}", shown(v)),
+        )),
+    }
 }
 
 /// Score MM-IQ predictions against the answer key, as `coglab score mmiq --answers KEY PRED
@@ -286,9 +348,9 @@ fn score_mmopera<'py>(
     regular: Option<&Bound<'py, PyAny>>,
     reasoning: Option<&Bound<'py, PyAny>>,
     answers: Option<&Bound<'py, PyAny>>,
-    alpha: Option<f64>,
-    gamma: Option<f64>,
-    min_length: Option<usize>,
+    alpha: Option<&Bound<'py, PyAny>>,
+    gamma: Option<&Bound<'py, PyAny>>,
+    min_length: Option<&Bound<'py, PyAny>>,
     decay: &str,
     paper_decay: bool,
     ica_average: &str,
@@ -324,8 +386,8 @@ fn score_mmopera<'py>(
         })?;
     let defaults = ScoreOptions::default();
     let options = ScoreOptions {
-        alpha: alpha.unwrap_or(defaults.alpha),
-        gamma: gamma.unwrap_or(defaults.gamma),
+        alpha: number(py, alpha, "alpha")?.unwrap_or(defaults.alpha),
+        gamma: number(py, gamma, "gamma")?.unwrap_or(defaults.gamma),
         decay_exponent: if paper_decay {
             DecayExponent::FromOne
         } else {
@@ -347,7 +409,8 @@ fn score_mmopera<'py>(
         } else {
             LabelCounting::PerItem
         },
-        min_answer_length: min_length.unwrap_or(defaults.min_answer_length),
+        min_answer_length: count(py, min_length, "min_length", 0, usize::MAX)?
+            .unwrap_or(defaults.min_answer_length),
     };
     run(py, move || {
         coglab_run::mmopera::score(&inputs, &options, items)
@@ -368,14 +431,15 @@ fn sem<'py>(
     py: Python<'py>,
     spec: &Bound<'py, PyAny>,
     data: &Bound<'py, PyAny>,
-    bootstrap: Option<i64>,
-    seed: Option<u64>,
+    bootstrap: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
     prune: bool,
     missing: &str,
-    max_iter: Option<i64>,
+    max_iter: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let bootstrap = count(py, bootstrap, "bootstrap", MIN_BOOTSTRAP, MAX_BOOTSTRAP)?;
     let max_iter = count(py, max_iter, "max-iter", 1, MAX_ITERATIONS)?;
+    let seed = whole(py, seed, "seed", 0, u64::MAX)?;
     if seed.is_some() && bootstrap.is_none() {
         return Err(usage(py, "sem: seed is used only with bootstrap"));
     }
@@ -404,10 +468,26 @@ fn sem<'py>(
 }
 
 /// Descriptive statistics of each column of a score matrix, as `coglab describe DATA --json`.
+///
+/// A column left out although it holds numbers (one non-numeric cell makes it a text column)
+/// is named in a `UserWarning`, as the CLI names it on stderr (issue 37).
 #[pyfunction]
 fn describe<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let data = source(data)?;
-    run(py, move || coglab_run::sem::describe(&data))
+    let (table, notes) = py
+        .detach(|| coglab_run::sem::describe_with_notes(&data))
+        .map_err(|e| raise(py, e))?;
+    for note in &notes {
+        let text = std::ffi::CString::new(note.replace('\0', "\\0")).unwrap_or_default();
+        PyErr::warn(
+            py,
+            &py.get_type::<pyo3::exceptions::PyUserWarning>(),
+            &text,
+            1,
+        )?;
+    }
+    let value = serde_json::to_value(&table).map_err(|e| raise(py, e.into()))?;
+    to_python(py, &value)
 }
 
 /// A leaderboard with paired tests, adjusted p-values, rank ranges and groups, as
@@ -430,9 +510,9 @@ fn rank<'py>(
     answered_only: bool,
     test: Option<&str>,
     adjust: Option<&str>,
-    alpha: Option<f64>,
-    resamples: Option<i64>,
-    seed: Option<u64>,
+    alpha: Option<&Bound<'py, PyAny>>,
+    resamples: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
     bootstrap_ranks: bool,
     stage: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -460,10 +540,10 @@ fn rank<'py>(
                 .ok_or_else(|| usage(py, format!("adjust: {s:?} is not holm, bh or none")))?,
             None => defaults.adjust,
         },
-        alpha: alpha.unwrap_or(defaults.alpha),
+        alpha: number(py, alpha, "alpha")?.unwrap_or(defaults.alpha),
         resamples: count(py, resamples, "resamples", 1, MAX_RESAMPLES)?
             .unwrap_or(defaults.resamples),
-        seed: seed.unwrap_or(defaults.seed),
+        seed: whole(py, seed, "seed", 0, u64::MAX)?.unwrap_or(defaults.seed),
         range: if bootstrap_ranks {
             RankRange::Bootstrap
         } else {
@@ -541,10 +621,10 @@ fn items<'py>(
     answers: Option<&Bound<'py, PyAny>>,
     model: Option<&str>,
     stage: Option<&str>,
-    threshold: Option<f64>,
+    threshold: Option<&Bound<'py, PyAny>>,
     per_subdomain: bool,
     subset: Option<&str>,
-    tau: Option<f64>,
+    tau: Option<&Bound<'py, PyAny>>,
     curves: bool,
     report: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -572,10 +652,10 @@ fn items<'py>(
             }
         };
     }
-    if let Some(t) = threshold {
+    if let Some(t) = number(py, threshold, "threshold")? {
         request.threshold = t;
     }
-    if let Some(t) = tau {
+    if let Some(t) = number(py, tau, "tau")? {
         request.target_tau = t;
     }
     if let Some(s) = subset {
@@ -632,7 +712,7 @@ fn export_eee<'py>(
     kiva: bool,
     out: Option<&Bound<'py, PyAny>>,
     model: Option<String>,
-    timestamp: Option<u64>,
+    timestamp: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     use coglab_run::export::{EeeBench, EeeRequest};
     let answers = opt_source(answers)?;
@@ -662,7 +742,7 @@ fn export_eee<'py>(
         answers,
         scored: sources(scored)?,
         model,
-        timestamp: timestamp.unwrap_or_else(|| {
+        timestamp: whole(py, timestamp, "timestamp", 0, u64::MAX)?.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs())

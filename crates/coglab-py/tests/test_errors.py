@@ -166,3 +166,58 @@ def test_the_gil_is_released_while_scoring(tmp_path: Path) -> None:
     # Released: the main thread loops all along (its longest pause is a scheduling blip).
     # Held: it stops for the whole native call, one pause of nearly `elapsed`.
     assert gap < 0.5 * elapsed, f"main thread paused {gap:.3f} s of {elapsed:.3f} s ({count} iterations)"
+
+
+ONE = fixture("ranks/extraction_model1.jsonl")
+RANK_KEY = fixture("ranks/extraction_key.jsonl")
+
+
+@pytest.mark.parametrize("call", [
+    # Huge and negative whole numbers raised OverflowError (issue 37).
+    lambda: coglab.sem(PRUNE, PRUNE, bootstrap=10**30),
+    lambda: coglab.sem(PRUNE, PRUNE, bootstrap=-5),
+    lambda: coglab.sem(PRUNE, PRUNE, bootstrap=100, seed=-1),
+    lambda: coglab.sem(PRUNE, PRUNE, bootstrap=100, seed=2**64),
+    lambda: coglab.sem(PRUNE, PRUNE, max_iter=10**40),
+    lambda: coglab.rank("mmiq", [ONE], answers=RANK_KEY, resamples=-3),
+    lambda: coglab.rank("mmiq", [ONE], answers=RANK_KEY, seed=-7),
+    lambda: coglab.score_mmopera("ria", str(RIA / "metadata.json"),
+                                 str(RIA / "modelx_RIA_regular_scoring.json"), min_length=-1),
+    lambda: coglab.rank("mmiq", [ONE], answers=RANK_KEY, alpha=10**400),
+    # Wrong types raised TypeError.
+    lambda: coglab.sem(PRUNE, PRUNE, bootstrap="100"),
+    lambda: coglab.sem(PRUNE, PRUNE, bootstrap=100.0),
+    lambda: coglab.sem(PRUNE, PRUNE, bootstrap=True),
+    lambda: coglab.rank("mmiq", [ONE], answers=RANK_KEY, alpha="0.05"),
+    lambda: coglab.rank("mmiq", [ONE], answers=RANK_KEY, resamples=[1]),
+    lambda: coglab.items([ONE], answers=RANK_KEY, tau="high"),
+    lambda: coglab.items([ONE], answers=RANK_KEY, threshold=[0.5]),
+    lambda: coglab.score_mmopera("ria", str(RIA / "metadata.json"),
+                                 str(RIA / "modelx_RIA_regular_scoring.json"), gamma="1"),
+    lambda: coglab.export_eee(PREDS, answers=KEY, timestamp="now"),
+    lambda: coglab.export_eee(PREDS, answers=KEY, timestamp=-1),
+])
+def test_bad_numeric_options_raise_usage_error(call) -> None:
+    # Converted at the boundary: never OverflowError or TypeError, and the message names the
+    # option.
+    with pytest.raises(coglab.UsageError) as info:
+        call()
+    assert isinstance(info.value, coglab.CoglabError)
+    assert re.match(r"^[a-z_-]+: ", str(info.value)), str(info.value)
+
+
+def test_rank_raises_on_a_missing_model_file() -> None:
+    # Issue 37: a missing rank file was skipped (the board built from the others).
+    with pytest.raises(coglab.InputError) as info:
+        coglab.rank("mmiq", [ONE, "/nonexistent/two.jsonl"], answers=RANK_KEY)
+    assert info.value.file == "/nonexistent/two.jsonl"
+    assert "/nonexistent/two.jsonl: cannot read file" in str(info.value)
+
+
+def test_describe_warns_of_a_column_left_out_for_one_text_cell(tmp_path: Path) -> None:
+    # Issue 37: the column was left out without a word; the CLI names it on stderr.
+    data = tmp_path / "d.csv"
+    data.write_text("model,a,b\nm1,1,2\nm2,x,3\nm3,2,4\n")
+    with pytest.warns(UserWarning, match=r'column "a" is left out: d.csv line 3: field "a" holds "x"'):
+        table = coglab.describe(data)
+    assert sorted(table) == ["b"]

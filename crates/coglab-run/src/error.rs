@@ -309,6 +309,15 @@ impl From<ItemsError> for Located {
                 expected,
             } => l.file(&source_name).expected(expected),
             ItemsError::Degenerate { source_name, .. } => l.file(&source_name),
+            ItemsError::TooLarge {
+                source_name,
+                cells,
+                max,
+                ..
+            } => l
+                .file(&source_name)
+                .expected(format!("at most {max} cells"))
+                .found(format!("{cells} cells")),
             ItemsError::BadOption {
                 expected, found, ..
             } => l.expected(expected).found(found),

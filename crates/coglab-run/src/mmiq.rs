@@ -342,6 +342,7 @@ pub fn score(
         // A harness file: its records mapped onto the key's items (see coglab_core::harness).
         let (answer_key, file) = with_key(key, || input.read_harness(format, items))?;
         if format.is_summary() {
+            coglab_core::harness::summary::check_mmiq_summary(&file)?;
             return Ok(MmiqScore::Summary(file));
         }
         let report = coglab_core::harness::map::score_mmiq(&file, &answer_key, items);

@@ -78,6 +78,7 @@ impl From<PublishError> for RunError {
             PublishError::Run { manifest, .. } => Some(manifest.clone()),
             PublishError::Manifest(m) => Some(match m.as_ref() {
                 publish::ManifestError::Toml { file, .. }
+                | publish::ManifestError::Encoding { file, .. }
                 | publish::ManifestError::Benchmark { file, .. }
                 | publish::ManifestError::DuplicateModel { file, .. }
                 | publish::ManifestError::DuplicateRun { file, .. }
@@ -217,14 +218,15 @@ fn walk(
 /// The manifest's or a file's located [`PublishError`], as a [`RunError::Input`].
 pub fn build(manifest: &Path) -> Result<Bundle, RunError> {
     let name = manifest.display().to_string();
-    let text = std::fs::read_to_string(manifest)
-        .map_err(|e| RunError::in_file(&name, format!("{name}: cannot read the manifest: {e}")))?;
-    let m = Manifest::parse(&name, &text).map_err(PublishError::from)?;
+    let bytes = read_regular(manifest)
+        .map_err(|e| RunError::in_file(&name, format!("{name}: the manifest: {e}")))?;
+    let text = Manifest::text(&name, &bytes).map_err(PublishError::from)?;
+    let m = Manifest::parse(&name, text).map_err(PublishError::from)?;
     let root = real(manifest.parent().unwrap_or(Path::new(".")))
         .map_err(|e| RunError::in_file(&name, format!("{name}: {e}")))?;
     let bundle = publish::build(
         &m,
-        &text,
+        text,
         |p: &PathEntry| resolve(&root, &p.path),
         &reported(),
     )?;

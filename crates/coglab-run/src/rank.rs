@@ -18,7 +18,8 @@ use coglab_core::ranks::extraction::{
 use coglab_core::ranks::inputs::{kiva_items, mmiq_items, mmiq_key_items, KivaStage};
 use coglab_core::ranks::judges::{judge_name, judge_robustness, JudgeFile, JudgeRobustness};
 use coglab_core::ranks::{
-    build_board, Bench, Board, BoardInput, BoardOptions, ModelScores, ReportedRow,
+    build_board, check_bootstrap_size, Bench, Board, BoardInput, BoardOptions, ModelScores,
+    ReportedRow,
 };
 use serde::Serialize;
 
@@ -44,8 +45,6 @@ pub struct RankOutput {
     /// MM-OPERA with several judges per model.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub judges: Option<JudgeRobustness>,
-    /// Files that could not be read (the board is built from the others).
-    pub skipped: Vec<String>,
 }
 
 /// One model's entry: an optional name and a file or folder (or bytes).
@@ -93,18 +92,20 @@ pub struct RankRequest {
     pub board: BoardOptions,
 }
 
-/// `m`, or the message of a [`RunError`] (a model file that cannot be read is skipped with it).
-fn msg(e: RunError) -> String {
-    e.message().to_string()
-}
-
 /// Runs `coglab rank`.
 ///
+/// Every model file must be read and scored: one that cannot be is an error naming it (it
+/// was skipped with a note and exit status 0, so a board could silently lack a model: issue
+/// 37). For MM-IQ and KiVA, where each entry is one model, the bootstrap's size
+/// ([`check_bootstrap_size`]) is checked with the number of entries before any file is read.
+///
 /// # Errors
-/// [`RunError::Usage`] for missing options, [`RunError::Input`] when a required file cannot be
-/// read or no model could be scored; a model file that cannot be read is skipped with a note.
+/// [`RunError::Usage`] for missing options, [`RunError::Input`] when a file cannot be read or
+/// scored (naming it), or when the board would be too large.
 pub fn rank(opts: &RankRequest) -> Result<RankOutput, RunError> {
-    let mut skipped = Vec::new();
+    if matches!(opts.bench, Bench::Mmiq | Bench::Kiva) {
+        check_bootstrap_size(opts.entries.len(), opts.board.resamples)?;
+    }
     let mut extraction = None;
     let mut kiva_extraction = None;
     let mut judges = None;
@@ -122,39 +123,25 @@ pub fn rank(opts: &RankRequest) -> Result<RankOutput, RunError> {
             for entry in &opts.entries {
                 let path = entry.source.label();
                 let name = entry.name.clone().unwrap_or_else(|| guess_model(path));
-                let bytes = match entry.source.bytes() {
-                    Ok(b) => b,
-                    Err(e) => {
-                        skipped.push(msg(e));
-                        continue;
-                    }
-                };
+                let bytes = entry.source.bytes()?;
                 let fname = entry.source.file_name();
                 if detect(&fname, &bytes) == Some(MmiqFormat::VlmEvalKitAcc) {
-                    match AccSummary::parse(&fname, &bytes) {
-                        Ok(s) => {
-                            if let Some(row) = s.rows.first() {
-                                reported.push(ReportedRow {
-                                    name,
-                                    score: row.overall,
-                                    low: None,
-                                    high: None,
-                                    interval_rank: 0,
-                                    label: String::new(),
-                                });
-                            }
-                        }
-                        Err(e) => skipped.push(e.to_string()),
+                    let s = AccSummary::parse(&fname, &bytes)?;
+                    if let Some(row) = s.rows.first() {
+                        reported.push(ReportedRow {
+                            name,
+                            score: row.overall,
+                            low: None,
+                            high: None,
+                            interval_rank: 0,
+                            label: String::new(),
+                        });
                     }
                     continue;
                 }
-                match Predictions::parse(&fname, &bytes).and_then(|p| score_owned(&key, p)) {
-                    Ok(report) => {
-                        models.push(mmiq_items(&name, path, &report));
-                        reports.push((name, report));
-                    }
-                    Err(e) => skipped.push(e.to_string()),
-                }
+                let report = score_owned(&key, Predictions::parse(&fname, &bytes)?)?;
+                models.push(mmiq_items(&name, path, &report));
+                reports.push((name, report));
             }
             let refs: Vec<(String, &coglab_core::mmiq::MmiqReport)> =
                 reports.iter().map(|(n, r)| (n.clone(), r)).collect();
@@ -175,23 +162,14 @@ pub fn rank(opts: &RankRequest) -> Result<RankOutput, RunError> {
                 let (name, path) = (entry.name.as_deref(), entry.source.label());
                 let mut files = Vec::new();
                 let paths = match &entry.source {
-                    Source::Path(path) => match csv_files(path) {
-                        Ok(p) => p,
-                        Err(e) => {
-                            skipped.push(msg(e));
-                            continue;
-                        }
-                    },
+                    Source::Path(path) => csv_files(path)?,
                     Source::Bytes { name, data } => {
                         files.push((name.clone(), data.clone()));
                         Vec::new()
                     }
                 };
                 for p in &paths {
-                    match read_bytes(p) {
-                        Ok(b) => files.push((p.clone(), b)),
-                        Err(e) => skipped.push(msg(e)),
-                    }
+                    files.push((p.clone(), read_bytes(p)?));
                 }
                 let name = name.map_or_else(
                     || {
@@ -201,13 +179,9 @@ pub fn rank(opts: &RankRequest) -> Result<RankOutput, RunError> {
                     },
                     str::to_string,
                 );
-                match score_model(files.iter().map(|(p, b)| (p.as_str(), b.as_slice()))) {
-                    Ok(report) => {
-                        models.push(kiva_items(&name, &report, opts.stage));
-                        runs.push((name, files));
-                    }
-                    Err(e) => skipped.push(format!("{name}: {e}")),
-                }
+                let report = score_model(files.iter().map(|(p, b)| (p.as_str(), b.as_slice())))?;
+                models.push(kiva_items(&name, &report, opts.stage));
+                runs.push((name, files));
             }
             if !runs.is_empty() {
                 kiva_extraction = Some(kiva_extraction_robustness(&runs, opts.stage.number()));
@@ -231,45 +205,36 @@ pub fn rank(opts: &RankRequest) -> Result<RankOutput, RunError> {
                 let path = entry.source.label();
                 let mut paths = Vec::new();
                 if let Source::Bytes { name: label, data } = &entry.source {
-                    match RegularScores::parse(&file_name(label), data) {
-                        Ok(s) => {
-                            let model = name.map_or_else(|| model_of(label), str::to_string);
-                            judged.push((model, judge_name(label, 0), s));
-                        }
-                        Err(e) => skipped.push(e.to_string()),
-                    }
+                    let s = RegularScores::parse(&file_name(label), data)?;
+                    let model = name.map_or_else(|| model_of(label), str::to_string);
+                    judged.push((model, judge_name(label, 0), s));
                     continue;
                 }
                 if Path::new(path).is_dir() {
-                    if let Ok(rd) = std::fs::read_dir(path) {
-                        let mut v: Vec<String> = rd
-                            .filter_map(Result::ok)
-                            .map(|e| e.path().to_string_lossy().into_owned())
-                            .filter(|p| p.to_ascii_lowercase().contains("regular_scoring"))
-                            .collect();
-                        v.sort();
-                        paths.extend(v);
-                    }
+                    let rd = std::fs::read_dir(path).map_err(|e| {
+                        RunError::in_file(path, format!("{path}: cannot read the folder: {e}"))
+                    })?;
+                    let mut v: Vec<String> = rd
+                        .filter_map(Result::ok)
+                        .map(|e| e.path().to_string_lossy().into_owned())
+                        .filter(|p| p.to_ascii_lowercase().contains("regular_scoring"))
+                        .collect();
+                    v.sort();
+                    paths.extend(v);
                     if paths.is_empty() {
-                        skipped.push(format!(
-                            "{path}: no *_regular_scoring*.json file in the folder"
+                        return Err(RunError::in_file(
+                            path,
+                            format!("{path}: no *_regular_scoring*.json file in the folder"),
                         ));
                     }
                 } else {
                     paths.push(path.to_string());
                 }
                 for (k, p) in paths.iter().enumerate() {
-                    let parsed = read_bytes(p).and_then(|b| {
-                        RegularScores::parse(&file_name(p), &b).map_err(RunError::from)
-                    });
-                    match parsed {
-                        Ok(s) => {
-                            let model = name.map_or_else(|| model_of(p), str::to_string);
-                            let judge = judge_name(p, k);
-                            judged.push((model, judge, s));
-                        }
-                        Err(e) => skipped.push(msg(e)),
-                    }
+                    let s = RegularScores::parse(&file_name(p), &read_bytes(p)?)?;
+                    let model = name.map_or_else(|| model_of(p), str::to_string);
+                    let judge = judge_name(p, k);
+                    judged.push((model, judge, s));
                 }
             }
             let tasks: BTreeSet<&str> = judged.iter().map(|(_, _, s)| s.task.name()).collect();
@@ -322,14 +287,7 @@ pub fn rank(opts: &RankRequest) -> Result<RankOutput, RunError> {
         }
     };
     if input.models.is_empty() {
-        return Err(RunError::input(format!(
-            "rank: no model could be scored{}",
-            if skipped.is_empty() {
-                String::new()
-            } else {
-                format!(":\n  {}", skipped.join("\n  "))
-            }
-        )));
+        return Err(RunError::input("rank: no model could be scored"));
     }
     let board = build_board(&input, &opts.board)?;
     let out = RankOutput {
@@ -337,7 +295,6 @@ pub fn rank(opts: &RankRequest) -> Result<RankOutput, RunError> {
         extraction,
         kiva_extraction,
         judges,
-        skipped,
     };
     Ok(out)
 }

@@ -39,6 +39,24 @@ pub fn sem(spec: &Source, data: &Source, opts: &SemOptions) -> Result<SemReport,
 pub fn describe(
     data: &Source,
 ) -> Result<std::collections::BTreeMap<String, coglab_core::sem::describe::Descriptive>, RunError> {
+    Ok(describe_with_notes(data)?.0)
+}
+
+/// [`describe`], with a note for each column left out although it holds numbers (a
+/// non-numeric cell makes it a text column: [`coglab_core::sem::describe::left_out`]).
+///
+/// # Errors
+/// [`RunError::Input`] for an unreadable or invalid file.
+pub fn describe_with_notes(
+    data: &Source,
+) -> Result<
+    (
+        std::collections::BTreeMap<String, coglab_core::sem::describe::Descriptive>,
+        Vec<String>,
+    ),
+    RunError,
+> {
     let matrix = ScoreMatrix::parse(&data.bytes()?, &data.file_name())?;
-    Ok(describe_matrix(&matrix))
+    let notes = coglab_core::sem::describe::left_out(&matrix);
+    Ok((describe_matrix(&matrix), notes))
 }

@@ -124,7 +124,7 @@ impl RankOptions {
 ///
 /// # Errors
 /// [`CliError::Usage`] for missing options, [`CliError::Input`] when a required file cannot be
-/// read or no model could be scored; a model file that cannot be read is skipped with a note.
+/// read or scored (naming it), or no model could be scored.
 pub fn run(opts: &RankOptions) -> Result<(), CliError> {
     let out = rank(&opts.request())?;
     if opts.json {
@@ -376,9 +376,6 @@ fn render(o: &RankOutput) -> String {
     }
     for n in &b.notes {
         outln!(out, "note: {n}");
-    }
-    for s in &o.skipped {
-        outln!(out, "skipped: {s}");
     }
     out
 }

@@ -16,7 +16,10 @@ fn opt(v: Option<f64>) -> String {
 
 /// `coglab describe DATA [--json]`.
 pub fn describe(a: &DescribeArgs) -> Result<(), CliError> {
-    let d = coglab_run::sem::describe(&Source::path(&a.data))?;
+    let (d, notes) = coglab_run::sem::describe_with_notes(&Source::path(&a.data))?;
+    for n in &notes {
+        eprintln!("coglab: note: {}", super::escape_controls(n));
+    }
     if a.json {
         return print_json(&d);
     }

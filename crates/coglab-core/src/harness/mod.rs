@@ -27,6 +27,7 @@ pub mod jspsych;
 pub mod kiva_challenge;
 pub mod lmms;
 pub mod map;
+pub mod summary;
 pub mod vlmevalkit;
 
 use crate::location::Location;

@@ -124,12 +124,38 @@ pub struct ScoredResponse<'a> {
     pub answer: Option<&'a str>,
 }
 
+/// Refuses a matrix of more than [`crate::limits::MAX_ITEM_CELLS`] cells (issue 37).
+///
+/// # Errors
+/// [`ItemsError::TooLarge`] naming the respondents, the items and the limit.
+///
+/// # Examples
+/// ```
+/// use coglab_core::items::matrix::check_size;
+/// assert!(check_size("m.csv", 10_000, 1_000).is_ok());
+/// let e = check_size("m.csv", 100_000, 1_000).unwrap_err();
+/// assert_eq!(e.to_string(), "m.csv: 100000 respondents x 1000 items make 100000000 cells, \
+///     more than the 10000000 an item analysis takes; analyse a sample of the respondents or \
+///     fewer items");
+/// ```
+pub fn check_size(source: &str, respondents: usize, items: usize) -> Result<(), ItemsError> {
+    let cells = (respondents as u64).saturating_mul(items as u64);
+    if cells > crate::limits::MAX_ITEM_CELLS as u64 {
+        return Err(ItemsError::TooLarge {
+            source_name: source.to_string(),
+            respondents,
+            items,
+            cells,
+            max: crate::limits::MAX_ITEM_CELLS,
+        });
+    }
+    Ok(())
+}
+
 fn utf8<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, ItemsError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     std::str::from_utf8(bytes).map_err(|e| {
-        let before = &bytes[..e.valid_up_to()];
-        let line = memchr::memchr_iter(b'\n', before).count() + 1;
-        let start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+        let (line, start) = crate::location::line_and_start(bytes, e.valid_up_to());
         ItemsError::NotUtf8 {
             location: Location::file(file).at_line(line),
             byte: e.valid_up_to() - start + 1,
@@ -234,10 +260,14 @@ impl ResponseMatrix {
             .has_headers(false)
             .flexible(true)
             .from_reader(text.as_bytes());
+        // Lines from byte offsets: the csv crate's own count is one low after CRLF and stays
+        // at 1 in a file with CR-only line ends (issue 37).
         let err = |e: csv::Error| ItemsError::Csv {
-            location: Location::file(file).at_line(e.position().map_or(0, |p| p.line() as usize)),
+            location: Location::file(file)
+                .at_line(crate::location::LineIndex::new(text.as_bytes()).csv_line(e.position())),
             message: e.to_string(),
         };
+        let mut lines = crate::location::LineIndex::new(text.as_bytes());
         let mut records = reader.records();
         let empty = || ItemsError::Empty {
             source_name: file.to_string(),
@@ -257,6 +287,21 @@ impl ResponseMatrix {
                     .into(),
             });
         }
+        // The size is checked before the rows are read: each non-blank line after the
+        // header is a respondent (a quoted field over several lines makes this an upper bound).
+        let bytes = text.as_bytes();
+        let (mut rows, mut start) = (0usize, 0usize);
+        for end in memchr::memchr2_iter(b'\n', b'\r', bytes).chain([bytes.len()]) {
+            // A data line starts with its id, so `any` stops at its first byte.
+            rows += usize::from(
+                bytes[start.min(end)..end]
+                    .iter()
+                    .any(|b| !b.is_ascii_whitespace()),
+            );
+            start = end + 1;
+        }
+        let rows = rows.saturating_sub(1);
+        check_size(file, rows, items.len())?;
         let mut seen: HashMap<&str, usize> = HashMap::new();
         for (k, it) in items.iter().enumerate() {
             let location = Location::file(file).at_line(1).in_field(&it.id);
@@ -286,7 +331,7 @@ impl ResponseMatrix {
             if rec.iter().all(|f| f.trim().is_empty()) {
                 continue;
             }
-            let line = rec.position().map_or(0, |p| p.line() as usize);
+            let line = lines.csv_line(rec.position());
             if rec.len() != items.len() + 1 {
                 return Err(ItemsError::Csv {
                     location: Location::file(file).at_line(line),
@@ -758,6 +803,7 @@ impl ResponseMatrix {
     /// [`ItemsError::Degenerate`] with fewer than two respondents, every cell missing, or no
     /// item with both a right and a wrong answer (e.g. everyone right everywhere).
     pub fn check_analysable(&self) -> Result<(), ItemsError> {
+        check_size(&self.source, self.respondents.len(), self.items.len())?;
         let degenerate = |reason: String| ItemsError::Degenerate {
             source_name: self.source.clone(),
             reason,

@@ -91,6 +91,24 @@ pub enum ItemsError {
         /// Why, in words.
         reason: String,
     },
+    /// The matrix is larger than [`crate::limits::MAX_ITEM_CELLS`] (issue 37).
+    #[error(
+        "{source_name}: {respondents} respondents x {items} items make {cells} cells, more than \
+         the {max} an item analysis takes; analyse a sample of the respondents or fewer items"
+    )]
+    TooLarge {
+        /// The matrix's source.
+        source_name: String,
+        /// Respondents (for a CSV checked before reading: its non-blank lines after the
+        /// header).
+        respondents: usize,
+        /// Items.
+        items: usize,
+        /// Their product.
+        cells: u64,
+        /// [`crate::limits::MAX_ITEM_CELLS`].
+        max: usize,
+    },
     /// An option is out of range.
     #[error("option {name}: expected {expected}, found {found}")]
     BadOption {

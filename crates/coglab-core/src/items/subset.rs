@@ -6,7 +6,7 @@
 //! furthest below its share of the full benchmark, so the subset keeps the benchmark's mix.
 //! After each pick the ranked respondents are scored on the subset (proportion right among the
 //! subset items they answered; 0 when they answered none) and compared with their full score by
-//! Kendall's tau-b (`kendalls` crate). The reported size is the smallest `k` from which tau stays
+//! Kendall's tau-b ([`crate::stats::correlation::kendall_tau_b`]). The reported size is the smallest `k` from which tau stays
 //! at or above the target for every larger subset in the order.
 
 use super::classical::ClassicalStats;
@@ -94,8 +94,7 @@ pub fn kendall_tau_b(x: &[f64], y: &[f64]) -> Option<f64> {
     if x.len() < 2 || x.len() != y.len() {
         return None;
     }
-    let (t, _) = kendalls::tau_b_with_comparator(x, y, |a: &f64, b: &f64| a.total_cmp(b)).ok()?;
-    t.is_finite().then_some(t)
+    crate::stats::correlation::kendall_tau_b(x, y)
 }
 
 /// Builds the greedy subset and its tau curve (see the module documentation).

@@ -331,9 +331,7 @@ pub(crate) fn utf8<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, KivaError
     crate::encoding::check_text(file, bytes)?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     std::str::from_utf8(bytes).map_err(|e| {
-        let before = &bytes[..e.valid_up_to()];
-        let line = memchr::memchr_iter(b'\n', before).count() + 1;
-        let start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+        let (line, start) = crate::location::line_and_start(bytes, e.valid_up_to());
         KivaError::NotUtf8 {
             location: Location::file(file).at_line(line),
             byte: e.valid_up_to() - start + 1,

@@ -544,9 +544,7 @@ pub(super) fn utf8<'a>(file_name: &str, bytes: &'a [u8]) -> Result<&'a str, Mmiq
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     std::str::from_utf8(bytes).map_err(|e| {
         let bad_at = e.valid_up_to();
-        let before = &bytes[..bad_at];
-        let line = memchr::memchr_iter(b'\n', before).count() + 1;
-        let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+        let (line, line_start) = crate::location::line_and_start(bytes, bad_at);
         MmiqError::NotUtf8 {
             location: Location::file(file_name).at_line(line),
             byte: bad_at - line_start + 1,

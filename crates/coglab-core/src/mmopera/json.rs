@@ -195,17 +195,14 @@ pub(crate) fn text<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, MmoperaEr
             file: file.to_owned(),
         });
     }
-    std::str::from_utf8(bytes).map_err(|e| {
-        let line = 1 + bytes[..e.valid_up_to()]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
-        MmoperaError::Unexpected {
-            location: Location::file(file).at_line(line),
+    match crate::encoding::BadUtf8::find(bytes) {
+        Some(bad) => Err(MmoperaError::Unexpected {
+            location: Location::file(file).at_line(bad.line),
             expected: "UTF-8 text".into(),
-            found: format!("an invalid byte at offset {}", e.valid_up_to()),
-        }
-    })
+            found: bad.to_string(),
+        }),
+        None => Ok(std::str::from_utf8(bytes).unwrap_or_default()),
+    }
 }
 
 /// Parses one JSON document into a [`Node`]. `first_line` is added to serde_json's line

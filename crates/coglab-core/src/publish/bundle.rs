@@ -16,7 +16,7 @@
 //! are in the chunks, as bit strings in the MM-IQ key's order (hex, most significant bit
 //! first).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -407,17 +407,33 @@ pub struct Bundle {
     pub files: Vec<(String, Vec<u8>)>,
 }
 
+/// The slugs given so far ([`slug`]): the set of taken slugs and, per base, the suffix to try
+/// next. Every suffix below it is taken (the set only grows), so a name resumes the search
+/// where the last name of its base stopped: n names sharing a base cost O(n) in all, where a
+/// list searched from `-2` each time cost O(n³) (issue 37: 10,000 models whose names share a
+/// slug ran past 30 s).
+#[derive(Debug, Clone, Default)]
+pub struct Slugs {
+    taken: HashSet<String>,
+    next: HashMap<String, usize>,
+}
+
 /// The file name part of a model's chunk: lower-case ASCII letters, digits and `-`, other
-/// characters as `-`, made unique with `-2`, `-3`, ... against `taken`.
+/// characters as `-`, made unique with `-2`, `-3`, ... against the slugs `taken` so far.
 ///
 /// # Examples
 /// ```
-/// use coglab_core::publish::bundle::slug;
-/// let mut taken = Vec::new();
+/// use coglab_core::publish::bundle::{slug, Slugs};
+/// let mut taken = Slugs::default();
 /// assert_eq!(slug("GPT-4V (multi image)", &mut taken), "gpt-4v-multi-image");
 /// assert_eq!(slug("gpt-4v multi.image", &mut taken), "gpt-4v-multi-image-2");
+/// // A name whose own slug is a suffixed one is kept clear of later suffixes.
+/// assert_eq!(slug("a 3", &mut taken), "a-3");
+/// assert_eq!(slug("a", &mut taken), "a");
+/// assert_eq!(slug("a!", &mut taken), "a-2");
+/// assert_eq!(slug("a?", &mut taken), "a-4");
 /// ```
-pub fn slug(name: &str, taken: &mut Vec<String>) -> String {
+pub fn slug(name: &str, taken: &mut Slugs) -> String {
     let mut s = String::new();
     for c in name.chars() {
         let c = c.to_ascii_lowercase();
@@ -433,8 +449,6 @@ pub fn slug(name: &str, taken: &mut Vec<String>) -> String {
     } else {
         base
     };
-    let mut out = base.clone();
-    let mut k = 2;
     // The key chunk's and the rank files' names are taken.
     let reserved = |s: &str| {
         s == "mmiq-key"
@@ -442,11 +456,18 @@ pub fn slug(name: &str, taken: &mut Vec<String>) -> String {
                 .iter()
                 .any(|b| s.strip_prefix("ranks-") == Some(b.key()))
     };
-    while taken.contains(&out) || reserved(&out) {
-        out = format!("{base}-{k}");
+    let mut k = taken.next.get(&base).copied().unwrap_or(1);
+    let mut out = if k == 1 {
+        base.clone()
+    } else {
+        format!("{base}-{k}")
+    };
+    while taken.taken.contains(&out) || reserved(&out) {
         k += 1;
+        out = format!("{base}-{k}");
     }
-    taken.push(out.clone());
+    taken.next.insert(base, k + 1);
+    taken.taken.insert(out.clone());
     out
 }
 
@@ -653,7 +674,7 @@ where
         })?;
         key_chunk = Some(mmiq_key_chunk(&key));
     }
-    let mut taken = Vec::new();
+    let mut taken = Slugs::default();
     let mut models = Vec::new();
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     let mut rank_files: BTreeMap<Benchmark, RanksFile> = BTreeMap::new();
@@ -1116,5 +1137,38 @@ fn score_run(
             };
             Ok((index, RunItems::Gold(row.clone()), None))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn issue_37_many_names_sharing_a_slug_get_every_suffix_in_order() {
+        // 20,000 names whose slug is "m-x": the first keeps it, the others take -2, -3, ...
+        // in order (the list this replaced searched from -2 for each name: O(n³), which did
+        // not finish here). A name that is itself "m-x-5" takes its slug first, so the
+        // 5th name sharing the base skips it.
+        let mut taken = Slugs::default();
+        assert_eq!(slug("M x 5", &mut taken), "m-x-5");
+        let got: Vec<String> = (0..20_000)
+            .map(|i| {
+                slug(
+                    &format!("m{}x{}", "-".repeat(i % 3 + 1), ".".repeat(i / 3)),
+                    &mut taken,
+                )
+            })
+            .collect();
+        assert_eq!(got[0], "m-x");
+        assert_eq!(got[1], "m-x-2");
+        assert_eq!(got[3], "m-x-4");
+        assert_eq!(got[4], "m-x-6");
+        assert_eq!(got[19_999], "m-x-20001");
+        let unique: HashSet<&String> = got.iter().collect();
+        assert_eq!(unique.len(), got.len());
+        // Reserved names are skipped as before.
+        assert_eq!(slug("MMIQ key", &mut taken), "mmiq-key-2");
+        assert_eq!(slug("ranks: mmiq", &mut taken), "ranks-mmiq-2");
     }
 }

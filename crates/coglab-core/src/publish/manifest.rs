@@ -129,6 +129,15 @@ impl fmt::Display for Entry {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ManifestError {
+    /// The manifest is not UTF-8 text (issue 37: a UTF-16 or Latin-1 manifest said only
+    /// "stream did not contain valid UTF-8").
+    #[error("{file}: the manifest must be UTF-8 text: {what}")]
+    Encoding {
+        /// Manifest file.
+        file: String,
+        /// What it is instead, and where (`UTF-16 LE text ...`, `byte 0xE8 at line 2, ...`).
+        what: String,
+    },
     /// Not TOML, or not the manifest's shape (an unknown key, a wrong type).
     #[error("{file}: line {line}, column {column}: {message}")]
     Toml {
@@ -336,15 +345,73 @@ pub struct Manifest {
     pub models: Vec<Model>,
 }
 
-/// 1-based line and column of a byte offset.
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, col)
+/// The byte offsets where the manifest's lines start, for [`Lines::line_col`]: every entry
+/// of a manifest is located, and counting the newlines before each from the start made a
+/// manifest of 10,000 models quadratic (issue 37: past 30 s).
+struct Lines<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Self {
+        let starts = std::iter::once(0)
+            .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
+            .collect();
+        Self { text, starts }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        // The number of line starts at or before the offset is its line.
+        let line = self.starts.partition_point(|&s| s <= offset).max(1);
+        let start = self.starts[line - 1];
+        let col = self
+            .text
+            .get(start..offset)
+            .map_or(0, |l| l.chars().count())
+            + 1;
+        (line, col)
+    }
 }
 
 impl Manifest {
+    /// A manifest's bytes as text (a UTF-8 byte-order mark dropped), or what the file is
+    /// instead: UTF-16 or UTF-32 ([`crate::encoding::sniff`]), or the first byte that is not
+    /// UTF-8 with its line, column and Latin-1 reading ([`crate::encoding::BadUtf8`]).
+    ///
+    /// # Errors
+    /// [`ManifestError::Encoding`].
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::publish::Manifest;
+    /// let e = Manifest::text("lb.toml", b"[[model]]\nname = \"Mod\xe8le\"\n").unwrap_err();
+    /// assert_eq!(e.to_string(), "lb.toml: the manifest must be UTF-8 text: byte 0xE8 at line \
+    ///     2, column 12 is not UTF-8 (in Latin-1 or Windows-1252 it is \"è\": the file looks \
+    ///     saved in one of them; save it as UTF-8)");
+    /// let utf16: Vec<u8> = "\u{feff}title = \"x\"\n".encode_utf16().flat_map(u16::to_le_bytes).collect();
+    /// let e = Manifest::text("lb.toml", &utf16).unwrap_err();
+    /// assert_eq!(e.to_string(), "lb.toml: the manifest must be UTF-8 text: it is UTF-16 LE \
+    ///     text (with a byte-order mark), not UTF-8: save it as UTF-8");
+    /// assert_eq!(Manifest::text("lb.toml", b"\xEF\xBB\xBFtitle = \"x\"").unwrap(), "title = \"x\"");
+    /// ```
+    pub fn text<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, ManifestError> {
+        let err = |what: String| ManifestError::Encoding {
+            file: file.to_string(),
+            what,
+        };
+        if let Some(what) = crate::encoding::sniff(bytes) {
+            return Err(err(format!("it is {what}")));
+        }
+        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        match crate::encoding::BadUtf8::find(bytes) {
+            Some(bad) => Err(err(bad.to_string())),
+            None => Ok(std::str::from_utf8(bytes).unwrap_or_default()),
+        }
+    }
+
     /// Reads and checks a manifest's text. `file` names it in errors.
     ///
     /// # Errors
@@ -368,8 +435,9 @@ impl Manifest {
     /// assert!(e.starts_with("lb.toml: line 4, model \"A\", run 1: benchmark \"kiwa\" is not known"), "{e}");
     /// ```
     pub fn parse(file: &str, text: &str) -> Result<Manifest, ManifestError> {
+        let lines = Lines::new(text);
         let raw: RawManifest = toml::from_str(text).map_err(|e| {
-            let (line, column) = line_col(text, e.span().map_or(0, |s| s.start));
+            let (line, column) = lines.line_col(e.span().map_or(0, |s| s.start));
             ManifestError::Toml {
                 file: file.to_string(),
                 line,
@@ -378,7 +446,7 @@ impl Manifest {
             }
         })?;
         let at = |span: Range<usize>, model: &str, run: usize| Entry {
-            line: line_col(text, span.start).0,
+            line: lines.line_col(span.start).0,
             model: model.to_string(),
             run,
         };
@@ -415,6 +483,9 @@ impl Manifest {
             mmopera_metadata: key_path(raw.keys.mmopera_metadata, "keys.mmopera_metadata")?,
         };
         let mut models: Vec<Model> = Vec::new();
+        // Each name's line, to refuse a second use in O(1).
+        let mut lines_of_names: std::collections::HashMap<String, usize> =
+            std::collections::HashMap::new();
         for m in raw.model {
             let entry = at(m.name.span(), m.name.get_ref(), 0);
             let name = m.name.into_inner();
@@ -426,14 +497,15 @@ impl Manifest {
                     &format!("\"{name}\""),
                 ));
             }
-            if let Some(first) = models.iter().find(|o| o.name == name) {
+            if let Some(&first_line) = lines_of_names.get(&name) {
                 return Err(ManifestError::DuplicateModel {
                     file: file.to_string(),
                     entry,
                     name,
-                    first_line: first.entry.line,
+                    first_line,
                 });
             }
+            lines_of_names.insert(name.clone(), entry.line);
             let mut runs: Vec<Run> = Vec::new();
             for (r, run) in m.run.into_iter().enumerate() {
                 let entry = at(run.benchmark.span(), &name, r + 1);
@@ -604,6 +676,30 @@ files = ["runs/example_output_parsed.jsonl"]
         let e = Manifest::parse("lb.toml", &two).unwrap_err().to_string();
         assert!(
             e.starts_with("lb.toml: line 18, model \"example\", run 2: a second mmiq run"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn issue_37_a_manifest_of_20000_models_keeps_every_line() {
+        // Each entry's line was counted from the start of the text (quadratic: 20,000 models
+        // did not finish here); the line index keeps the same lines.
+        let mut text = String::from("[keys]\nmmiq = \"k.jsonl\"\n");
+        for i in 0..20_000 {
+            text.push_str(&format!(
+                "[[model]]\nname = \"m {i}\"\n[[model.run]]\nbenchmark = \"mmiq\"\nfiles = [\"r.jsonl\"]\n"
+            ));
+        }
+        let m = Manifest::parse("lb.toml", &text).unwrap();
+        assert_eq!(m.models.len(), 20_000);
+        // Model i's name is on line 3 + 5i + 1, its benchmark two lines below.
+        assert_eq!(m.models[19_999].entry.line, 3 + 5 * 19_999 + 1);
+        assert_eq!(m.models[19_999].runs[0].entry.line, 3 + 5 * 19_999 + 3);
+        // A second "m 7" at the end is refused naming both lines.
+        text.push_str("[[model]]\nname = \"m 7\"\n");
+        let e = Manifest::parse("lb.toml", &text).unwrap_err().to_string();
+        assert!(
+            e.starts_with("lb.toml: line 100004, model \"m 7\": model name \"m 7\" is already used at line 39;"),
             "{e}"
         );
     }

@@ -342,7 +342,56 @@ struct Prepared {
     items: Vec<String>,
 }
 
-fn prepare(input: &BoardInput, notes: &mut Vec<String>) -> Result<Prepared, RanksError> {
+/// Checks that the bootstrap of `models` models at `resamples` resamples keeps at most
+/// [`crate::limits::MAX_BOOTSTRAP_VALUES`] values (one per resample for each model and each
+/// pair of models). [`build_board`] checks it before it lays out the models' items, and a
+/// caller that reads one file per model can check it with the number of files before reading
+/// any (issue 37: `rank` of 10,000 models allocated 1.1 GB before this check).
+///
+/// # Errors
+/// [`RanksError::TooManyBootstrapValues`], naming the resamples that fit, or the models
+/// that fit when even one resample is too many.
+///
+/// # Examples
+/// ```
+/// use coglab_core::ranks::check_bootstrap_size;
+/// assert!(check_bootstrap_size(50, 2000).is_ok());
+/// let e = check_bootstrap_size(10_000, 2000).unwrap_err().to_string();
+/// assert!(e.ends_with("even 1 resample keeps 50005000 values: rank at most 7070 models at a time"), "{e}");
+/// ```
+pub fn check_bootstrap_size(models: usize, resamples: usize) -> Result<(), RanksError> {
+    let max = crate::limits::MAX_BOOTSTRAP_VALUES as u64;
+    let k = models as u64;
+    let pairs = k.saturating_mul(k.saturating_sub(1)) / 2;
+    let per_resample = pairs.saturating_add(k);
+    let values = per_resample.saturating_mul(resamples as u64);
+    if values <= max {
+        return Ok(());
+    }
+    // The most models m with m(m + 1)/2 <= max: from the square root, then corrected.
+    let mut m = ((2.0 * max as f64).sqrt()) as u64;
+    while m > 0 && m * (m + 1) / 2 > max {
+        m -= 1;
+    }
+    while (m + 1) * (m + 2) / 2 <= max {
+        m += 1;
+    }
+    Err(RanksError::TooManyBootstrapValues {
+        resamples,
+        models,
+        pairs: usize::try_from(pairs).unwrap_or(usize::MAX),
+        values,
+        max: crate::limits::MAX_BOOTSTRAP_VALUES,
+        fit: usize::try_from(max / per_resample.max(1)).unwrap_or(usize::MAX),
+        max_models: usize::try_from(m).unwrap_or(usize::MAX),
+    })
+}
+
+fn prepare(
+    input: &BoardInput,
+    notes: &mut Vec<String>,
+    resamples: usize,
+) -> Result<Prepared, RanksError> {
     let mut seen: BTreeMap<&str, &str> = BTreeMap::new();
     for m in &input.models {
         if let Some(first) = seen.insert(&m.name, &m.source) {
@@ -373,6 +422,18 @@ fn prepare(input: &BoardInput, notes: &mut Vec<String>) -> Result<Prepared, Rank
         .enumerate()
         .map(|(i, s)| (s.as_str(), i))
         .collect();
+    // The models that stay on the board (a finite score on some benchmark item), counted
+    // before their items are laid out: the bootstrap's size is checked first (issue 37).
+    let kept = input
+        .models
+        .iter()
+        .filter(|m| {
+            m.items.iter().any(|(id, reps)| {
+                index.contains_key(id.as_str()) && reps.iter().any(|x| x.is_finite())
+            })
+        })
+        .count();
+    check_bootstrap_size(kept, resamples)?;
     let mut names = Vec::new();
     let mut values = Vec::new();
     let mut replicates = Vec::new();
@@ -467,25 +528,10 @@ pub fn build_board(input: &BoardInput, opts: &BoardOptions) -> Result<Board, Ran
         crate::limits::MAX_RESAMPLES,
     )?;
     let mut notes = Vec::new();
-    let prep = prepare(input, &mut notes)?;
+    let prep = prepare(input, &mut notes, opts.resamples)?;
     let test = opts.test.unwrap_or(input.bench.default_test());
     let n_items = prep.items.len();
     let k = prep.names.len();
-    // The bootstrap keeps a value per resample for each model and each pair (issue 27: 50
-    // models at 1,000,000 resamples asked for 10 GB).
-    let n_pairs = k * k.saturating_sub(1) / 2;
-    let per_resample = (n_pairs + k) as u64;
-    let values = per_resample.saturating_mul(opts.resamples as u64);
-    if values > crate::limits::MAX_BOOTSTRAP_VALUES as u64 {
-        return Err(RanksError::TooManyBootstrapValues {
-            resamples: opts.resamples,
-            models: k,
-            pairs: n_pairs,
-            values,
-            max: crate::limits::MAX_BOOTSTRAP_VALUES,
-            fit: (crate::limits::MAX_BOOTSTRAP_VALUES as u64 / per_resample.max(1)) as usize,
-        });
-    }
     // Each resample draws every item once (2,710 MM-IQ items at 1,000,000 resamples took 88 s).
     if opts.resamples > 0 {
         crate::limits::check_draws("resamples", opts.resamples, n_items, "items")?;

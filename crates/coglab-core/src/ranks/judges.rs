@@ -7,7 +7,7 @@
 //!   values a judge's valid scores 0-4 (an invalid verdict is a missing rating, not a 0); units
 //!   with fewer than two ratings are left out, as the `krippendorff` package does.
 //! - Kendall's τ-b between every two judges' model rankings (SR), over the models both scored
-//!   (the `kendalls` crate; scipy's `kendalltau`).
+//!   ([`crate::stats::correlation::kendall_tau_b`]; scipy's `kendalltau`).
 //! - The items with the largest disagreement: per (model, item), each judge's mean counted
 //!   score over the rotations (an invalid verdict counts 0, as in SR, so a judge that failed on
 //!   an item shows up here), and the spread (highest minus lowest judge).
@@ -144,10 +144,7 @@ pub fn kendall_tau_b(x: &[f64], y: &[f64]) -> Option<f64> {
     if x.len() < 2 || x.len() != y.len() {
         return None;
     }
-    let tau = kendalls::tau_b_with_comparator(x, y, |a: &f64, b: &f64| a.total_cmp(b))
-        .ok()?
-        .0;
-    tau.is_finite().then_some(tau)
+    crate::stats::correlation::kendall_tau_b(x, y)
 }
 
 /// Judge robustness of MM-OPERA judge files. `known_items`, when given (the metadata's ids),

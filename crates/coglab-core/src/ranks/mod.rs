@@ -41,8 +41,8 @@ pub mod view;
 
 pub use adjust::Adjust;
 pub use board::{
-    build_board, Bench, Board, BoardInput, BoardOptions, Missing, ModelRow, ModelScores, PairRow,
-    PairTest, RankRange, ReportedRow,
+    build_board, check_bootstrap_size, Bench, Board, BoardInput, BoardOptions, Missing, ModelRow,
+    ModelScores, PairRow, PairTest, RankRange, ReportedRow,
 };
 
 /// Why a board or robustness table could not be built.
@@ -87,7 +87,12 @@ pub enum RanksError {
     #[error(
         "resamples: {resamples} resamples of {models} models keep {values} bootstrap values (one \
          per resample for each model and each of the {pairs} pairs of models), more than the \
-         {max} allowed; use at most {fit} resamples"
+         {max} allowed; {}",
+        if *fit > 0 {
+            format!("use at most {fit} resamples")
+        } else {
+            format!("even 1 resample keeps {} values: rank at most {max_models} models at a time", models + pairs)
+        }
     )]
     TooManyBootstrapValues {
         /// Resamples asked for.
@@ -100,8 +105,11 @@ pub enum RanksError {
         values: u64,
         /// [`crate::limits::MAX_BOOTSTRAP_VALUES`].
         max: usize,
-        /// The most resamples that fit.
+        /// The most resamples that fit (0 when even one resample keeps too many values).
         fit: usize,
+        /// The most models whose bootstrap fits with one resample (what to reduce when `fit`
+        /// is 0: issue 37, the advice was "use at most 0 resamples").
+        max_models: usize,
     },
     /// A statistic failed.
     #[error("{context}: {source}")]

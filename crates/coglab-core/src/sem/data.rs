@@ -62,6 +62,48 @@ fn parse_cell(s: &str) -> Result<Option<f64>, ()> {
     }
 }
 
+/// The error for a byte that is not UTF-8: its line, and for a CSV/TSV its column's name
+/// (the header's field, or `column N` on the header line), with what the byte would be in
+/// Latin-1 or Windows-1252 (issue 37: it was "invalid byte at offset 18").
+fn not_utf8(bytes: &[u8], file: &str, bad: &crate::encoding::BadUtf8) -> SemError {
+    let mut at = Location::file(file).at_line(bad.line);
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let json = matches!(
+        body.iter().find(|b| !b.is_ascii_whitespace()),
+        Some(b'[' | b'{')
+    );
+    if !json {
+        let first = body
+            .split(|&b| b == b'\n' || b == b'\r')
+            .next()
+            .unwrap_or(b"");
+        let delimiter = if first.contains(&b'\t') {
+            b'\t'
+        } else if first.contains(&b';') && !first.contains(&b',') {
+            b';'
+        } else {
+            b','
+        };
+        let k = crate::location::field_index(&bytes[bad.line_start..bad.offset], delimiter);
+        let name = (bad.line > 1)
+            .then(|| {
+                let header = String::from_utf8_lossy(first);
+                header
+                    .split(char::from(delimiter))
+                    .nth(k)
+                    .map(|h| h.trim().trim_matches('"').to_string())
+            })
+            .flatten()
+            .filter(|h| !h.is_empty());
+        at = at.in_field(name.unwrap_or_else(|| format!("column {}", k + 1)));
+    }
+    SemError::Data {
+        at,
+        expected: "UTF-8 text".into(),
+        found: bad.to_string(),
+    }
+}
+
 impl ScoreMatrix {
     /// Reads a score matrix, choosing the format from the first non-blank byte (`[` JSON list,
     /// `{` OpenVLM JSON, else CSV/TSV).
@@ -79,11 +121,10 @@ impl ScoreMatrix {
     /// ```
     pub fn parse(bytes: &[u8], file: &str) -> Result<Self, SemError> {
         crate::encoding::check_text(file, bytes)?;
-        let text = std::str::from_utf8(bytes).map_err(|e| SemError::Data {
-            at: Location::file(file),
-            expected: "UTF-8 text".into(),
-            found: format!("invalid byte at offset {}", e.valid_up_to()),
-        })?;
+        if let Some(bad) = crate::encoding::BadUtf8::find(bytes) {
+            return Err(not_utf8(bytes, file, &bad));
+        }
+        let text = std::str::from_utf8(bytes).unwrap_or_default();
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         match text.trim_start().chars().next() {
             Some('[') | Some('{') => Self::parse_json(text, file),

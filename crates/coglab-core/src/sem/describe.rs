@@ -90,6 +90,43 @@ pub fn describe_matrix(m: &ScoreMatrix) -> BTreeMap<String, Descriptive> {
     out
 }
 
+/// The columns [`describe_matrix`] leaves out although they hold numbers: a column with a
+/// number in some cell and a non-numeric cell elsewhere is a text column, which was left out
+/// without a word (issue 37). One note per column, naming its first non-numeric cell.
+///
+/// # Examples
+/// ```
+/// use coglab_core::sem::{data::ScoreMatrix, describe::left_out};
+/// let m = ScoreMatrix::parse(b"model,A,note\nx,1,ok\ny,x,fine\nz,3,-\n", "s.csv").unwrap();
+/// assert_eq!(left_out(&m), ["column \"A\" is left out: s.csv line 3: field \"A\" holds \"x\", \
+///     not a number (2 other cells of the column are numbers; a missing value is empty, NA, \
+///     N/A, NaN, nan, null, None, - or na)"]);
+/// ```
+pub fn left_out(m: &ScoreMatrix) -> Vec<String> {
+    m.columns
+        .iter()
+        .filter_map(|c| {
+            let (at, found) = c.text_at.as_ref()?;
+            let numbers = c.values.iter().flatten().count();
+            (numbers > 0).then(|| {
+                format!(
+                    "column {:?} is left out: {at} holds {}, not a number ({numbers} other \
+                     cell{} of the column {}; a missing value is empty, NA, N/A, NaN, \
+                     nan, null, None, - or na)",
+                    c.name,
+                    crate::location::snippet(found),
+                    if numbers == 1 { "" } else { "s" },
+                    if numbers == 1 {
+                        "is a number"
+                    } else {
+                        "are numbers"
+                    },
+                )
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -350,6 +350,15 @@ impl ModelSpec {
         }
         for (name, rc) in raw.constructs.0 {
             let field = format!("constructs.{name}");
+            // An empty name was accepted and then named nothing in paths or reports (issue 37).
+            if name.trim().is_empty() {
+                return Err(spec.err(
+                    &name,
+                    0,
+                    "constructs",
+                    format!("expected a construct name, found {}", snippet(&name)),
+                ));
+            }
             if let Some(k) = spec.constructs.iter().position(|c| c.name == name) {
                 let _ = k;
                 return Err(spec.err(
@@ -375,6 +384,19 @@ impl ModelSpec {
                 ));
             }
             for (k, ind) in indicators.iter().enumerate() {
+                if ind.trim().is_empty() {
+                    return Err(spec.err(
+                        &name,
+                        0,
+                        &field,
+                        format!(
+                            "indicator {} of {}: expected a column name, found {}",
+                            k + 1,
+                            snippet(&name),
+                            snippet(ind)
+                        ),
+                    ));
+                }
                 let earlier = spec
                     .constructs
                     .iter()
@@ -403,6 +425,14 @@ impl ModelSpec {
         if let Some(hocs) = raw.second_order {
             for (name, rh) in hocs.0 {
                 let field = format!("second_order.{name}");
+                if name.trim().is_empty() {
+                    return Err(spec.err(
+                        &name,
+                        0,
+                        "second_order",
+                        format!("expected a construct name, found {}", snippet(&name)),
+                    ));
+                }
                 let (constructs, mode) = match rh {
                     RawHoc::List(v) => (v, Mode::A),
                     RawHoc::Full { constructs, mode } => {
