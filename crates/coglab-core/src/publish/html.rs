@@ -35,8 +35,9 @@ pub fn escape(s: &str) -> String {
 /// `boards/<benchmark>.html` by itself: no script, no frame, no form, no base URL, nothing from
 /// another origin. (Inlined into the app's page, the board is under the page's own policy, and
 /// `scripts/published.py` leaves this tag out.)
-pub const BOARD_CSP: &str = "default-src 'none'; style-src 'self'; img-src 'self'; \
-                             base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+/// (`frame-ancestors` is left out: a browser ignores it in a `<meta>` policy, with a warning.)
+pub const BOARD_CSP: &str =
+    "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'";
 
 /// A model's `source` as a link target, when it is an `http(s)` URL with no space or control
 /// character; anything else (`javascript:`, `data:`, a relative path) is shown as text.
