@@ -158,43 +158,6 @@ pub struct BadUtf8 {
     pub byte: u8,
 }
 
-/// Windows-1252's characters for 0x80-0x9F (Latin-1 has control characters there; the
-/// undefined five are `None`).
-const CP1252_80: [Option<char>; 32] = [
-    Some('€'),
-    None,
-    Some('‚'),
-    Some('ƒ'),
-    Some('„'),
-    Some('…'),
-    Some('†'),
-    Some('‡'),
-    Some('ˆ'),
-    Some('‰'),
-    Some('Š'),
-    Some('‹'),
-    Some('Œ'),
-    None,
-    Some('Ž'),
-    None,
-    None,
-    Some('‘'),
-    Some('’'),
-    Some('“'),
-    Some('”'),
-    Some('•'),
-    Some('–'),
-    Some('—'),
-    Some('˜'),
-    Some('™'),
-    Some('š'),
-    Some('›'),
-    Some('œ'),
-    None,
-    Some('ž'),
-    Some('Ÿ'),
-];
-
 impl BadUtf8 {
     /// The first byte that is not UTF-8, or `None` for UTF-8 text.
     ///
@@ -224,12 +187,15 @@ impl BadUtf8 {
     }
 
     /// The byte as a Latin-1 or Windows-1252 character, when it is one.
+    /// (Decoded by `encoding_rs`, which calamine already brings in; its Windows-1252 is
+    /// Latin-1 above 0x9F and maps 0x80-0x9F as the WHATWG encoding standard does.)
     pub fn legacy_char(&self) -> Option<char> {
-        match self.byte {
-            0x80..=0x9F => CP1252_80[usize::from(self.byte - 0x80)],
-            0xA0..=0xFF => Some(char::from(self.byte)),
-            _ => None,
+        if self.byte < 0x80 {
+            return None;
         }
+        let byte = [self.byte];
+        let (text, _, _) = encoding_rs::WINDOWS_1252.decode(&byte);
+        text.chars().next().filter(|c| !c.is_control())
     }
 }
 

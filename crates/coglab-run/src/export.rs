@@ -147,6 +147,13 @@ impl SetWriter {
             RunError::input(format!("{}: cannot write: {e}", p.display()))
         };
         std::fs::create_dir_all(&dir).map_err(|e| fail(&dir, e))?;
+        // A link in place of the model's folder would send the files elsewhere.
+        if std::fs::symlink_metadata(&dir).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(RunError::input(format!(
+                "{}: a symbolic link; export eee writes only into folders inside --out",
+                dir.display()
+            )));
+        }
         let taken = |p: &Path| std::fs::symlink_metadata(p).is_ok();
         let plain = format!("{}.json", set.stem);
         for n in 1..=1000u32 {
@@ -192,15 +199,6 @@ impl SetWriter {
             plain
         )))
     }
-}
-
-/// Writes one set into `out` as a new [`SetWriter`] does (a name taken is suffixed); its paths.
-///
-/// # Errors
-/// As [`SetWriter::write`].
-pub fn write_set(out: &Path, set: &EeeSet) -> Result<(PathBuf, PathBuf), RunError> {
-    let w = SetWriter::new(out).write(set)?;
-    Ok((w.aggregate, w.instances))
 }
 
 /// `coglab export eee`: each set scored and written as EEE records, handed to `each` in turn
