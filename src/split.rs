@@ -8,6 +8,7 @@
 //! they are plain async functions in the one module. [`page`] shows one while its chunk loads.
 #![allow(unsafe_code)] // `#[lazy]` generates an extern import and a static loader per point
 
+use crate::worker::api::RowId;
 use std::future::Future;
 
 use coglab_core::ranks::Bench;
@@ -111,7 +112,7 @@ pub fn preload_mmiq_sections() {
 /// The MM-IQ tab's paired ranks, once it has computed rows.
 #[cfg_attr(feature = "split", leptos::lazy)]
 pub async fn mmiq_ranks(
-    rows: Signal<Vec<(u64, String)>>,
+    rows: Signal<Vec<(RowId, String)>>,
     marks: WriteSignal<RankMarks>,
 ) -> AnyView {
     view! { <RankPanel bench=Bench::Mmiq rows=rows marks=marks stem="mmiq" /> }.into_any()
@@ -120,9 +121,9 @@ pub async fn mmiq_ranks(
 /// The MM-IQ tab's sections over computed rows: model page, comparison, item analysis.
 #[cfg_attr(feature = "split", leptos::lazy)]
 pub async fn mmiq_computed(
-    ids: Signal<Vec<(u64, String)>>,
-    model_pick: RwSignal<Option<u64>>,
-    pair: RwSignal<(Option<u64>, Option<u64>)>,
+    ids: Signal<Vec<(RowId, String)>>,
+    model_pick: RwSignal<Option<RowId>>,
+    pair: RwSignal<(Option<RowId>, Option<RowId>)>,
 ) -> AnyView {
     view! {
         <crate::pages::leaderboard::mmiq::MmiqComputed ids=ids model_pick=model_pick pair=pair />

@@ -45,7 +45,7 @@ async fn chain_preset_and_mode_b_through_the_model_builder() {
     state.data.set(Some(DataSet {
         name: "gold-table2.csv".into(),
         text: String::new(),
-        matrix: 0,
+        matrix: Default::default(),
         models: Vec::new(),
         columns: TASKS.iter().map(|t| t.to_string()).collect(),
     }));

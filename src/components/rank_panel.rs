@@ -18,7 +18,7 @@ use coglab_core::ranks::{Adjust, Bench, Missing};
 use leptos::prelude::*;
 
 use crate::components::board_table::{Board, RowKind};
-use crate::components::error_panel::ErrorPanel;
+use crate::components::error_panel::{ErrorPanel, WorkerErrorPanel};
 use crate::worker::api::{self, RowId};
 use crate::worker::client::use_worker;
 
@@ -117,7 +117,7 @@ pub fn RankPanel(
     let adjust = RwSignal::new(Adjust::Holm);
     let missing = RwSignal::new(Missing::Wrong);
     // The latest reply (`None`: no computed row, or the first reply not yet in).
-    let state = RwSignal::new(None::<Result<RankBoard, String>>);
+    let state = RwSignal::new(None::<Result<RankBoard, api::WorkerError>>);
     // Requests are numbered so that a late reply to an older request is dropped.
     let generation = StoredValue::new(0u64);
     // The panels the user opened stay open when a new reply redraws them (another
@@ -183,7 +183,7 @@ pub fn RankPanel(
             })}
             {move || match state.get() {
                 None => (!rows.read().is_empty()).then(|| view! { <p class="loading" aria-busy="true">"Ranking the computed rows…"</p> }.into_any()),
-                Some(Err(e)) => Some(view! { <ErrorPanel title="Could not rank the computed rows" message=e /> }.into_any()),
+                Some(Err(e)) => Some(view! { <WorkerErrorPanel title="Could not rank the computed rows" error=e /> }.into_any()),
                 Some(Ok(b)) => Some(view! { <RankView board=b stem=stem opened=opened /> }.into_any()),
             }}
         </section>

@@ -3,6 +3,13 @@
 //!
 //! One worker per tab: the app provides one [`WorkerClient`] in a context ([`use_worker`]), and
 //! every page asks through it.
+//!
+//! **Generations.** Each worker the client starts has the next generation (1, 2, …), in its
+//! name and in every handle it gives ([`api::Handle`]). When a worker ends (the page's Cancel
+//! terminates it, it crashes, or it is ended from outside, which [`lifeline`] reports) every
+//! call waiting on it fails ([`WorkerError::Cancelled`], [`WorkerError::Stopped`]) and
+//! [`WorkerClient::generation`] moves on, so a page tells data of the ended worker by its
+//! handles' generation ([`WorkerClient::is_live`]) in one place, before it asks for it.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -15,8 +22,9 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{MessageEvent, Worker};
 
-use super::api::{self, Envelope, Message, Operation, Reply};
+use super::api::{self, Envelope, Handle, Message, Operation, Reply, WorkerError};
 use super::protocol::ProgressUpdate;
+use coglab_worker::lifeline;
 
 /// Called with each progress update of one request.
 pub type OnProgress = Rc<dyn Fn(ProgressUpdate)>;
@@ -27,7 +35,7 @@ pub const LOADER: &str = "coglab-worker_loader.js";
 
 /// What a request's promise settles with: the typed reply or the error, put here by the
 /// message handler before it resolves the promise.
-type Slot = Rc<RefCell<Option<Result<Reply, String>>>>;
+type Slot = Rc<RefCell<Option<Result<Reply, WorkerError>>>>;
 
 struct Pending {
     resolve: Function,
@@ -35,9 +43,10 @@ struct Pending {
     on_progress: Option<OnProgress>,
 }
 
-#[derive(Default)]
 struct Inner {
     worker: Option<Worker>,
+    /// The generation of the running worker, or of the next one started.
+    generation: u32,
     /// Whether the worker has said it is ready; requests wait in `queue` until then.
     ready: bool,
     queue: Vec<JsValue>,
@@ -48,11 +57,30 @@ struct Inner {
     on_error: Option<Closure<dyn FnMut(web_sys::Event)>>,
 }
 
+impl Default for Inner {
+    fn default() -> Self {
+        Self {
+            worker: None,
+            generation: 1,
+            ready: false,
+            queue: Vec::new(),
+            next_id: 0,
+            pending: HashMap::new(),
+            on_message: None,
+            on_error: None,
+        }
+    }
+}
+
 /// A handle to the scoring worker. Cheap to clone; all clones share one worker.
 #[derive(Clone)]
 pub struct WorkerClient {
     url: Rc<str>,
+    /// This tab's token in its workers' names ([`lifeline::worker_name`]).
+    tab: Rc<str>,
     inner: Rc<RefCell<Inner>>,
+    /// The generation, for pages to track.
+    generation: ArcRwSignal<u32>,
 }
 
 /// The app's one [`WorkerClient`], in a context (a stored value, as the client is not `Send`).
@@ -142,8 +170,21 @@ impl WorkerClient {
     pub fn new(url: impl Into<String>) -> Self {
         Self {
             url: url.into().into(),
+            tab: lifeline::tab_token().into(),
             inner: Rc::new(RefCell::new(Inner::default())),
+            generation: ArcRwSignal::new(1),
         }
+    }
+
+    /// The generation of the running worker, or of the next one (tracked): handles of another
+    /// generation name data that went with an ended worker.
+    pub fn generation(&self) -> u32 {
+        self.generation.get()
+    }
+
+    /// Whether `handle` names data of the running (or next) worker (tracked).
+    pub fn is_live<H: Handle>(&self, handle: &H) -> bool {
+        handle.generation() == self.generation()
     }
 
     /// The client for the app's worker module ([`LOADER`] beside `index.html`).
@@ -151,14 +192,24 @@ impl WorkerClient {
         Self::new(format!("{}/{LOADER}", crate::data::base_path()))
     }
 
-    fn worker(&self) -> Result<Worker, String> {
+    fn worker(&self) -> Result<Worker, WorkerError> {
         if let Some(w) = &self.inner.borrow().worker {
             return Ok(w.clone());
         }
-        let start =
-            |e: JsValue| format!("could not start the scoring worker ({}): {e:?}", self.url);
-        let worker = Worker::new(&self.url).map_err(start)?;
+        let start = |e: JsValue| {
+            WorkerError::Stopped(format!(
+                "could not start the scoring worker ({}): {e:?}",
+                self.url
+            ))
+        };
+        let generation = self.inner.borrow().generation;
+        let name = lifeline::worker_name(&self.tab, generation);
+        let options = web_sys::WorkerOptions::new();
+        options.set_name(&name);
+        let worker = Worker::new_with_options(&self.url, &options).map_err(start)?;
         let inner = Rc::downgrade(&self.inner);
+        let (lifeline_inner, lifeline_signal) =
+            (Rc::downgrade(&self.inner), self.generation.clone());
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let Some(inner) = inner.upgrade() else { return };
             let Ok(message) = api::from_js::<Message>(event.data()) else {
@@ -171,6 +222,19 @@ impl WorkerClient {
                         i.ready = true;
                         (i.worker.clone(), std::mem::take(&mut i.queue))
                     };
+                    // The worker holds its lock now: the lock comes free when it ends.
+                    let (weak, signal) = (lifeline_inner.clone(), lifeline_signal.clone());
+                    lifeline::when_released(&name, move || {
+                        let Some(inner) = weak.upgrade() else { return };
+                        // Ended by the page itself (Cancel), the generation has moved on.
+                        if inner.borrow().generation == generation {
+                            fail_all(
+                                &inner,
+                                &signal,
+                                WorkerError::Stopped("it was ended from outside the page".into()),
+                            );
+                        }
+                    });
                     if let Some(worker) = worker {
                         for msg in queue {
                             let _ = worker.post_message(&msg);
@@ -210,7 +274,7 @@ impl WorkerClient {
             }
         });
         let weak = Rc::downgrade(&self.inner);
-        let url = self.url.clone();
+        let (url, signal) = (self.url.clone(), self.generation.clone());
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
             // A crash inside the worker (an ErrorEvent with a message), or its script could not
             // be loaded (a plain Event, e.g. offline before it was cached): fail every pending
@@ -226,7 +290,7 @@ impl WorkerClient {
                     )
                 });
             if let Some(inner) = weak.upgrade() {
-                fail_all(&inner, &format!("the scoring worker stopped: {message}"));
+                fail_all(&inner, &signal, WorkerError::Stopped(message));
             }
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -241,10 +305,10 @@ impl WorkerClient {
     /// Runs operation `op` in the worker and returns its typed result.
     ///
     /// # Errors
-    /// The operation's error message (naming file, line and field for bad input),
-    /// "cancelled" after [`WorkerClient::cancel`], or a message when the worker cannot start
-    /// or crashes.
-    pub async fn call<O: Operation>(&self, op: O) -> Result<O::Output, String> {
+    /// The operation's error ([`WorkerError::Input`] naming file, line and field for bad
+    /// input), [`WorkerError::Cancelled`] after [`WorkerClient::cancel`], or
+    /// [`WorkerError::Stopped`] when the worker cannot start or ends.
+    pub async fn call<O: Operation>(&self, op: O) -> Result<O::Output, WorkerError> {
         self.call_with(op, None).await
     }
 
@@ -256,16 +320,19 @@ impl WorkerClient {
         &self,
         op: O,
         on_progress: Option<OnProgress>,
-    ) -> Result<O::Output, String> {
+    ) -> Result<O::Output, WorkerError> {
         let id = self.next_id();
         let message = api::to_js(&Envelope {
             id,
             request: op.into_request(),
         })
-        .map_err(|e| format!("{}: the request could not be sent: {e}", O::NAME))?;
+        .map_err(|e| {
+            WorkerError::Browser(format!("{}: the request could not be sent: {e}", O::NAME))
+        })?;
         let reply = self.send(id, message, on_progress).await?;
-        O::from_reply(reply)
-            .ok_or_else(|| format!("{}: the worker answered another request", O::NAME))
+        O::from_reply(reply).ok_or_else(|| {
+            WorkerError::Browser(format!("{}: the worker answered another request", O::NAME))
+        })
     }
 
     fn next_id(&self) -> u64 {
@@ -280,11 +347,12 @@ impl WorkerClient {
         id: u64,
         msg: JsValue,
         on_progress: Option<OnProgress>,
-    ) -> Result<Reply, String> {
+    ) -> Result<Reply, WorkerError> {
         let worker = self.worker()?;
         let mut resolver = None;
         let promise = Promise::new(&mut |resolve, _reject| resolver = Some(resolve));
-        let resolve = resolver.ok_or("promise executor did not run")?;
+        let resolve =
+            resolver.ok_or_else(|| WorkerError::Browser("promise executor did not run".into()))?;
         let slot: Slot = Rc::default();
         self.inner.borrow_mut().pending.insert(
             id,
@@ -298,34 +366,47 @@ impl WorkerClient {
             self.inner.borrow_mut().queue.push(msg);
         } else if let Err(e) = worker.post_message(&msg) {
             self.inner.borrow_mut().pending.remove(&id);
-            return Err(format!(
+            return Err(WorkerError::Browser(format!(
                 "could not send the request to the scoring worker: {e:?}"
-            ));
+            )));
         }
         let _ = JsFuture::from(promise).await;
         let result = slot.borrow_mut().take();
-        result.unwrap_or_else(|| Err("the scoring worker's reply was lost".into()))
+        result.unwrap_or_else(|| {
+            Err(WorkerError::Browser(
+                "the scoring worker's reply was lost".into(),
+            ))
+        })
     }
 
     /// Stops all running operations: terminates the worker and fails their calls with
-    /// "cancelled". The next call starts a fresh worker (kept rows and matrices are gone).
+    /// [`WorkerError::Cancelled`]. The next call starts a worker of the next generation (what
+    /// the ended one kept is gone).
     pub fn cancel(&self) {
-        fail_all(&self.inner, "cancelled");
+        fail_all(&self.inner, &self.generation, WorkerError::Cancelled);
     }
 }
 
-fn fail_all(inner: &Rc<RefCell<Inner>>, message: &str) {
-    let (worker, pending) = {
+/// Ends the running worker, if any: terminates it, fails every call waiting on it with
+/// `error`, and moves the generation on (the next call starts the next worker).
+fn fail_all(inner: &Rc<RefCell<Inner>>, generation: &ArcRwSignal<u32>, error: WorkerError) {
+    let (worker, pending, next) = {
         let mut i = inner.borrow_mut();
         i.ready = false;
         i.queue.clear();
-        (i.worker.take(), std::mem::take(&mut i.pending))
+        let worker = i.worker.take();
+        if worker.is_some() {
+            i.generation += 1;
+        }
+        (worker, std::mem::take(&mut i.pending), i.generation)
     };
     if let Some(w) = worker {
         w.terminate();
+        // Untracked readers see it next time; tracked ones now. The page may be gone.
+        let _ = generation.try_set(next);
     }
     for (_, p) in pending {
-        *p.slot.borrow_mut() = Some(Err(message.to_string()));
+        *p.slot.borrow_mut() = Some(Err(error.clone()));
         let _ = p.resolve.call0(&JsValue::NULL);
     }
 }

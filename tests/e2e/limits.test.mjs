@@ -72,11 +72,11 @@ test('the worker refuses over-limit counts in any request, before looking anythi
     const worker = new Worker('coglab-worker_loader.js');
     const seen = [];
     const requests = [
-      { id: 1n, request: { Compare: { first: 1n, second: 2n, resamples: 2000000n, seed: 1n } } },
-      { id: 2n, request: { Compare: { first: 1n, second: 2n, resamples: 0n, seed: 1n } } },
-      { id: 3n, request: { MmoperaCompare: { first: 1n, second: 2n, task: 'ria', resamples: 1000000000000n, seed: 1n } } },
-      { id: 4n, request: { SemAnalyze: { matrix: 1n, spec: '{}', prune: false, bootstrap: { resamples: 100001, seed: 1n }, mean_impute: false } } },
-      { id: 5n, request: { SemAnalyze: { matrix: 1n, spec: '{}', prune: false, bootstrap: { resamples: 1, seed: 1n }, mean_impute: false } } },
+      { id: 1n, request: { Compare: { first: { generation: 1, n: 1 }, second: { generation: 1, n: 2 }, resamples: 2000000n, seed: 1n } } },
+      { id: 2n, request: { Compare: { first: { generation: 1, n: 1 }, second: { generation: 1, n: 2 }, resamples: 0n, seed: 1n } } },
+      { id: 3n, request: { MmoperaCompare: { first: { generation: 1, n: 1 }, second: { generation: 1, n: 2 }, task: 'ria', resamples: 1000000000000n, seed: 1n } } },
+      { id: 4n, request: { SemAnalyze: { matrix: { generation: 1, n: 1 }, spec: '{}', prune: false, bootstrap: { resamples: 100001, seed: 1n }, mean_impute: false } } },
+      { id: 5n, request: { SemAnalyze: { matrix: { generation: 1, n: 1 }, spec: '{}', prune: false, bootstrap: { resamples: 1, seed: 1n }, mean_impute: false } } },
     ];
     await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`timed out; replies: ${JSON.stringify(seen, (k, v) => (typeof v === 'bigint' ? Number(v) : v))}`)), 30000);
@@ -101,11 +101,11 @@ test('the worker refuses over-limit counts in any request, before looking anythi
   });
   const byId = Object.fromEntries(done.map((d) => [d.id, d.result]));
   assert.deepEqual(byId, {
-    1: { Err: 'resamples: at most 1000000 allowed, found 2000000' },
-    2: { Err: 'resamples: at least 1 needed, found 0' },
-    3: { Err: 'resamples: at most 1000000 allowed, found 1000000000000' },
-    4: { Err: 'bootstrap: at most 100000 allowed, found 100001' },
-    5: { Err: 'bootstrap: at least 2 needed, found 1' },
+    1: { Err: { OverLimit: 'resamples: at most 1000000 allowed, found 2000000' } },
+    2: { Err: { OverLimit: 'resamples: at least 1 needed, found 0' } },
+    3: { Err: { OverLimit: 'resamples: at most 1000000 allowed, found 1000000000000' } },
+    4: { Err: { OverLimit: 'bootstrap: at most 100000 allowed, found 100001' } },
+    5: { Err: { OverLimit: 'bootstrap: at least 2 needed, found 1' } },
   });
   assert.deepEqual(errors, []);
   await context.close();

@@ -90,7 +90,7 @@ test('a malformed message gets a readable error, and the worker goes on serving'
   assert.equal(replies[0], 'Ready');
   const done = replies.filter((m) => m?.Done).map((m) => m.Done);
   assert.equal(done[0].id, 0);
-  assert.match(done[0].result.Err, /^worker request: unknown variant `Nope`, expected one of `Warm`, `Detect`, `Score`/);
+  assert.match(done[0].result.Err.Browser, /^worker request: unknown variant `Nope`, expected one of `Warm`, `Detect`, `Score`/);
   assert.equal(done[1].id, 8);
   assert.ok('Ok' in done[1].result, JSON.stringify(done[1]));
   assert.deepEqual(errors, []);

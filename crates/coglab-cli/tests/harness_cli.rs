@@ -257,7 +257,7 @@ fn the_leaderboards_eee_records_equal_export_eee() {
     let mut scored = score_files(&inputs, |_, _, _| {});
     assert_eq!(scored.mmiq.len(), 1, "{:?}", scored.files);
     assert_eq!(scored.mmiq[0].model, model);
-    let mut next = 1;
+    let mut next = coglab_core::leaderboard::RowId::first(1);
     let details = scored.split_details(&mut next);
     let Some((_, Detail::Mmiq(report))) = details.first() else {
         panic!("no MM-IQ detail")
@@ -301,7 +301,7 @@ fn the_leaderboards_kiva_eee_records_equal_export_eee_kiva() {
     let mut scored = score_files(&inputs, |_, _, _| {});
     assert_eq!(scored.kiva.len(), 1, "{:?}", scored.files);
     assert_eq!(scored.kiva[0].model, model);
-    let mut next = 1;
+    let mut next = coglab_core::leaderboard::RowId::first(1);
     let details = scored.split_details(&mut next);
     let Some((_, Detail::Kiva(report))) = details.first() else {
         panic!("no KiVA detail")

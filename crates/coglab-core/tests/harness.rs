@@ -1252,11 +1252,16 @@ fn kiva_challenge_items_are_kept_apart_and_paged() {
     ];
     let mut scored = score_files(&inputs, |_, _, _| {});
     assert_eq!(scored.kiva_challenge[0].report.items.len(), 4);
-    let mut next = 7;
+    let seven = coglab_core::leaderboard::RowId {
+        generation: 2,
+        n: 7,
+    };
+    let mut next = seven;
     let details = scored.split_details(&mut next);
-    assert_eq!(scored.kiva_challenge[0].id, 7);
+    assert_eq!(scored.kiva_challenge[0].id, seven);
     assert!(scored.kiva_challenge[0].report.items.is_empty());
-    let Some((7, Detail::KivaChallenge(full))) = details.first() else {
+    let Some((_, Detail::KivaChallenge(full))) = details.first().filter(|(id, _)| *id == seven)
+    else {
         panic!("{details:?}")
     };
     let page = challenge_items(

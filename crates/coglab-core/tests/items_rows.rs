@@ -20,7 +20,7 @@ const KEY: &str = concat!(
 
 /// Three models: a answers A B A D (right, right, wrong, right); b answers A A B A (right,
 /// wrong, wrong, wrong); c answers B B C D (wrong, right, right, right).
-fn details() -> Vec<(u64, Detail)> {
+fn details() -> Vec<(coglab_core::leaderboard::RowId, Detail)> {
     let files: [(&str, &[u8]); 4] = [
         ("MMIQ_benchmark_answer_dict.jsonl", KEY.as_bytes()),
         ("a_output.jsonl", b"{\"data_id\": 0, \"parsed_pred\": \"A\"}\n{\"data_id\": 1, \"parsed_pred\": \"B\"}\n{\"data_id\": 2, \"parsed_pred\": \"A\"}\n{\"data_id\": 3, \"parsed_pred\": \"D\"}\n"),
@@ -36,7 +36,7 @@ fn details() -> Vec<(u64, Detail)> {
         })
         .collect();
     let mut s = score_files(&inputs, |_, _, _| {});
-    let mut next = 1;
+    let mut next = coglab_core::leaderboard::RowId::first(1);
     s.split_details(&mut next)
 }
 
@@ -122,7 +122,7 @@ fn kiva_runs_and_adults_from_rows() {
         })
         .collect();
     let mut s = score_files(&inputs, |_, _, _| {});
-    let mut next = 1;
+    let mut next = coglab_core::leaderboard::RowId::first(1);
     let d = s.split_details(&mut next);
     assert_eq!(d.len(), 4, "three runs and the adults");
     let rows: Vec<(&str, &Detail)> = d

@@ -45,10 +45,16 @@ fn batch() -> coglab_core::leaderboard::Scored {
 fn split_details_numbers_rows_and_strips_items() {
     let mut s = batch();
     assert_eq!(s.mmiq.len(), 2);
-    let mut next = 7;
+    let id = |n| coglab_core::leaderboard::RowId { generation: 3, n };
+    let mut next = id(7);
     let details = s.split_details(&mut next);
-    assert_eq!(next, 9);
-    assert_eq!((s.mmiq[0].id, s.mmiq[1].id), (7, 8));
+    assert_eq!(next, id(9));
+    assert_eq!((s.mmiq[0].id, s.mmiq[1].id), (id(7), id(8)));
+    // The form a page's option value carries, and back.
+    assert_eq!(id(8).to_string(), "3.8");
+    assert_eq!("3.8".parse(), Ok(id(8)));
+    assert!("8".parse::<coglab_core::leaderboard::RowId>().is_err());
+    assert!("3.x".parse::<coglab_core::leaderboard::RowId>().is_err());
     assert!(s.mmiq.iter().all(|r| r.report.items.is_empty()));
     // The summary keeps the numbers: a is 3 of 4.
     assert_eq!(
@@ -58,7 +64,7 @@ fn split_details_numbers_rows_and_strips_items() {
     let Detail::Mmiq(full) = &details[0].1 else {
         panic!("not MM-IQ")
     };
-    assert_eq!(details[0].0, 7);
+    assert_eq!(details[0].0, id(7));
     assert_eq!(full.items.len(), 4);
     // The summary JSON has no items.
     let json = serde_json::to_string(&s).unwrap();
@@ -68,7 +74,7 @@ fn split_details_numbers_rows_and_strips_items() {
 #[test]
 fn items_pages_and_filters() {
     let mut s = batch();
-    let details = s.split_details(&mut 1);
+    let details = s.split_details(&mut coglab_core::leaderboard::RowId::first(1));
     let Detail::Mmiq(a) = &details[0].1 else {
         panic!()
     };
@@ -105,7 +111,7 @@ fn items_pages_and_filters() {
 #[test]
 fn mmiq_comparison_cells_by_hand() {
     let mut s = batch();
-    let details = s.split_details(&mut 1);
+    let details = s.split_details(&mut coglab_core::leaderboard::RowId::first(1));
     let (Detail::Mmiq(a), Detail::Mmiq(b)) = (&details[0].1, &details[1].1) else {
         panic!()
     };

@@ -148,7 +148,10 @@ fn rank_groups_of_rows_filled_from_the_rank_file_are_the_hand_worked_ones() {
         .zip(names)
         .enumerate()
         .map(|(i, (r, name))| RankEntry {
-            id: i as u64 + 1,
+            id: coglab_core::leaderboard::RowId {
+                generation: 1,
+                n: i as u32 + 1,
+            },
             name,
             source: RankSource::Mmiq(r),
         })

@@ -1004,7 +1004,10 @@ fn rank_board_on_real_kiva_runs() {
         .iter()
         .enumerate()
         .map(|(k, (name, report, files))| RankEntry {
-            id: 10 + k as u64,
+            id: coglab_core::leaderboard::RowId {
+                generation: 1,
+                n: 10 + k as u32,
+            },
             name,
             source: RankSource::Kiva {
                 report,
@@ -1031,7 +1034,7 @@ fn rank_board_on_real_kiva_runs() {
         .iter()
         .position(|n| *n == m.name)
         .unwrap();
-        assert_eq!(m.id, 10 + k as u64);
+        assert_eq!(m.id.n, 10 + k as u32);
         assert_relative_eq!(m.score, f(&r["scores"][&m.name]), max_relative = 1e-12);
         // Clustered by trial, 1.2-1.5 times the naive SE: shown.
         assert!(m.se_text.as_deref().unwrap().contains("clustered by trial"));
@@ -1129,7 +1132,10 @@ fn rank_board_judges_from_leaderboard_rows() {
         .iter()
         .enumerate()
         .map(|(k, row)| RankEntry {
-            id: k as u64,
+            id: coglab_core::leaderboard::RowId {
+                generation: 1,
+                n: k as u32,
+            },
             name: &row.model,
             source: RankSource::Mmopera(row),
         })

@@ -38,11 +38,179 @@ use coglab_core::sem::{ArenaPlacement, HtmtVariant, PruneVariant, Scale, SemRepo
 use serde::{Deserialize, Serialize};
 
 /// A scored row whose item-level data the worker keeps (MM-IQ items, KiVA trials and run
-/// files). Ids are never reused while the worker lives.
-pub type RowId = u64;
+/// files): the worker's generation and the row's number. The core's type, since the rows the
+/// worker sends carry it ([`coglab_core::leaderboard::MmiqRow::id`]).
+pub use coglab_core::leaderboard::RowId;
 
-/// A score matrix the worker has read and keeps (Structure page, Gold rows).
-pub type MatrixId = u64;
+/// A score matrix the worker has read and keeps (Structure page): the worker's generation and
+/// the matrix's number in it.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
+pub struct MatrixId {
+    /// The worker that keeps it.
+    pub generation: u32,
+    /// Its number among the matrices that worker has read (from 1).
+    pub n: u32,
+}
+
+/// An item analysis the worker keeps for more item curves ([`ItemCurves`]): the worker's
+/// generation and the analysis's number in it.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
+pub struct AnalysisId {
+    /// The worker that keeps it.
+    pub generation: u32,
+    /// Its number among the analyses that worker has made (from 1).
+    pub n: u32,
+}
+
+/// A handle to something the worker keeps: which worker (generation) keeps it. A handle of
+/// another generation than the running worker's names something that went with an earlier
+/// worker (a Cancel, a crash, or the browser ending it).
+pub trait Handle {
+    /// The generation of the worker that made it.
+    fn generation(&self) -> u32;
+    /// What it names, for messages ("row", "matrix", "item analysis").
+    const WHAT: Kept;
+}
+
+impl Handle for RowId {
+    fn generation(&self) -> u32 {
+        self.generation
+    }
+    const WHAT: Kept = Kept::Row;
+}
+
+impl Handle for MatrixId {
+    fn generation(&self) -> u32 {
+        self.generation
+    }
+    const WHAT: Kept = Kept::Matrix;
+}
+
+impl Handle for AnalysisId {
+    fn generation(&self) -> u32 {
+        self.generation
+    }
+    const WHAT: Kept = Kept::Analysis;
+}
+
+/// What kind of kept data a handle names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Kept {
+    /// A scored or published row ([`RowId`]).
+    Row,
+    /// A score matrix ([`MatrixId`]).
+    Matrix,
+    /// An item analysis ([`AnalysisId`]).
+    Analysis,
+}
+
+impl Kept {
+    /// Its name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kept::Row => "row",
+            Kept::Matrix => "score matrix",
+            Kept::Analysis => "item analysis",
+        }
+    }
+}
+
+/// Why a request to the worker failed: what the pages match on (they never read the text).
+/// Its [`Display`](std::fmt::Display) is the sentence shown to the user.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum WorkerError {
+    /// The page cancelled the request ([`Cancel`](crate::api) terminates the worker).
+    Cancelled,
+    /// The worker stopped before it answered: it crashed, could not start, or was ended from
+    /// outside (the reason, as the browser gave it).
+    Stopped(String),
+    /// The handle names data of an earlier worker, gone with it: the page sends its files
+    /// again (or offers to).
+    Stale {
+        /// What the handle names.
+        what: Kept,
+        /// The handle's generation.
+        generation: u32,
+        /// The running worker's generation.
+        current: u32,
+    },
+    /// The handle is of this worker but names nothing kept (dropped with Forget, or a matrix
+    /// among the oldest, dropped to make room).
+    Gone {
+        /// What the handle names.
+        what: Kept,
+    },
+    /// The request does not apply to what the handle names (items of a KiVA row, two rows of
+    /// different benchmarks, a task the row has no scores of).
+    NotApplicable(String),
+    /// A file above the size the browser reads ([`crate::protocol::MAX_FILE_BYTES`]).
+    TooLarge {
+        /// The file.
+        file: String,
+        /// Its size in bytes.
+        size: f64,
+    },
+    /// A count over its limit (resamples, bootstrap): the command line's message.
+    OverLimit(String),
+    /// Bad input: the located message naming file, line or record, field and what was
+    /// expected.
+    Input(String),
+    /// The browser failed at something (reading a file, a request, memory).
+    Browser(String),
+}
+
+impl std::fmt::Display for WorkerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WorkerError::Cancelled => write!(f, "cancelled"),
+            WorkerError::Stopped(reason) => write!(f, "the scoring worker stopped: {reason}"),
+            WorkerError::Stale { what, .. } => write!(
+                f,
+                "this {}'s data was in the scoring worker that was stopped (a Cancel, or the \
+                 browser ended it); restore it to go on",
+                what.name()
+            ),
+            WorkerError::Gone { what } => write!(
+                f,
+                "this {} is no longer kept in the scoring worker; load it again",
+                what.name()
+            ),
+            WorkerError::TooLarge { file, size } => {
+                write!(f, "{}", crate::protocol::too_large(file, *size))
+            }
+            WorkerError::NotApplicable(m)
+            | WorkerError::OverLimit(m)
+            | WorkerError::Input(m)
+            | WorkerError::Browser(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for WorkerError {}
+
+/// A core or reader message: bad input (the core's errors name the file, line and field).
+impl From<String> for WorkerError {
+    fn from(message: String) -> Self {
+        WorkerError::Input(message)
+    }
+}
+
+impl From<&str> for WorkerError {
+    fn from(message: &str) -> Self {
+        WorkerError::Input(message.to_string())
+    }
+}
+
+impl From<coglab_core::limits::LimitError> for WorkerError {
+    fn from(e: coglab_core::limits::LimitError) -> Self {
+        WorkerError::OverLimit(e.to_string())
+    }
+}
 
 /// A file the user picked or dropped, as the page holds it: its path (folder-relative for
 /// folders) and the browser's `File` handle, which the worker reads itself.
@@ -157,9 +325,9 @@ operations! {
     /// Gold's weighted scores of a printed table of task scores (the bundled Table 2).
     GoldTable => GoldResult;
     /// Item analysis (classical statistics, Rasch/2PL, S-X2, flags, reduced subset) of kept
-    /// rows of one benchmark, as a page-sized report.
-    ItemAnalysis => Packed<coglab_core::items::ItemsReport>;
-    /// Characteristic curves of some items of the last item analysis (no new fit).
+    /// rows of one benchmark, as a page-sized report; the analysis is kept for more curves.
+    ItemAnalysis => ItemAnalyzed;
+    /// Characteristic curves of some items of a kept item analysis (no new fit).
     ItemCurves => Vec<coglab_core::items::ReportCurve>;
     /// Ranks kept rows of one benchmark with paired tests: coverage, rank ranges, groups,
     /// adjusted p-values, MDD, clustered SEs, extraction and judge robustness.
@@ -546,9 +714,9 @@ pub struct GoldTable {
 /// (File sizes are checked when a file is read: [`crate::protocol::MAX_FILE_BYTES`].)
 ///
 /// # Errors
-/// [`coglab_core::limits::LimitError`]'s message, the one `coglab` prints for the same count,
-/// e.g. `resamples: at most 1000000 allowed, found 2000000`.
-pub fn check_limits(request: &Request) -> Result<(), String> {
+/// [`WorkerError::OverLimit`] with [`coglab_core::limits::LimitError`]'s message, the one
+/// `coglab` prints for the same count, e.g. `resamples: at most 1000000 allowed, found 2000000`.
+pub fn check_limits(request: &Request) -> Result<(), WorkerError> {
     use coglab_core::limits::{check, MAX_BOOTSTRAP, MAX_RESAMPLES, MIN_BOOTSTRAP};
     let result = match request {
         Request::Compare(r) => check("resamples", r.resamples, 1, MAX_RESAMPLES).map(drop),
@@ -564,7 +732,7 @@ pub fn check_limits(request: &Request) -> Result<(), String> {
         .map(drop),
         _ => Ok(()),
     };
-    result.map_err(|e| e.to_string())
+    result.map_err(WorkerError::from)
 }
 
 /// [`ItemAnalysis`]'s arguments.
@@ -582,9 +750,20 @@ pub struct ItemAnalysis {
     pub curves_for: Vec<String>,
 }
 
+/// [`ItemAnalysis`]'s result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ItemAnalyzed {
+    /// The kept analysis, for [`ItemCurves`].
+    pub analysis: AnalysisId,
+    /// The page-sized report.
+    pub report: Packed<coglab_core::items::ItemsReport>,
+}
+
 /// [`ItemCurves`]'s arguments.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ItemCurves {
+    /// The kept analysis.
+    pub analysis: AnalysisId,
     /// Item ids, in the order wanted (at most 24 are returned).
     pub ids: Vec<String>,
 }
@@ -626,12 +805,12 @@ pub enum Message {
         /// What is being worked on, e.g. a file name.
         label: String,
     },
-    /// Request `id` finished: its reply, or a readable error naming file, line and field.
+    /// Request `id` finished: its reply, or why it failed.
     Done {
         /// The request.
         id: u64,
-        /// The reply or the error message.
-        result: Result<Reply, String>,
+        /// The reply or the error.
+        result: Result<Reply, WorkerError>,
     },
 }
 
@@ -722,8 +901,11 @@ mod tests {
 
     fn compare(resamples: u64) -> Request {
         Request::Compare(Compare {
-            first: 1,
-            second: 2,
+            first: RowId::first(1),
+            second: RowId {
+                generation: 1,
+                n: 2,
+            },
             resamples,
             seed: 1,
         })
@@ -731,7 +913,10 @@ mod tests {
 
     fn sem(resamples: usize) -> Request {
         Request::SemAnalyze(SemAnalyze {
-            matrix: 1,
+            matrix: MatrixId {
+                generation: 1,
+                n: 1,
+            },
             spec: String::new(),
             prune: false,
             bootstrap: Some(BootstrapOptions { resamples, seed: 1 }),
@@ -747,38 +932,51 @@ mod tests {
     fn counts_beyond_the_limits_are_refused_with_the_cli_message() {
         assert_eq!(
             check_limits(&compare(2_000_000)),
-            Err("resamples: at most 1000000 allowed, found 2000000".into())
+            Err(WorkerError::OverLimit(
+                "resamples: at most 1000000 allowed, found 2000000".into()
+            ))
         );
         assert_eq!(
             check_limits(&compare(1_000_000_000_000)),
-            Err("resamples: at most 1000000 allowed, found 1000000000000".into())
+            Err(WorkerError::OverLimit(
+                "resamples: at most 1000000 allowed, found 1000000000000".into()
+            ))
         );
         assert_eq!(
             check_limits(&compare(0)),
-            Err("resamples: at least 1 needed, found 0".into())
+            Err(WorkerError::OverLimit(
+                "resamples: at least 1 needed, found 0".into()
+            ))
         );
         assert_eq!(check_limits(&compare(1_000_000)), Ok(()));
         let opera = Request::MmoperaCompare(MmoperaCompare {
-            first: 1,
-            second: 2,
+            first: RowId::first(1),
+            second: RowId {
+                generation: 1,
+                n: 2,
+            },
             task: coglab_core::mmopera::Task::Ria,
             resamples: u64::MAX,
             seed: 1,
         });
         assert_eq!(
             check_limits(&opera),
-            Err(format!(
+            Err(WorkerError::OverLimit(format!(
                 "resamples: at most 1000000 allowed, found {}",
                 u64::MAX
-            ))
+            )))
         );
         assert_eq!(
             check_limits(&sem(100_001)),
-            Err("bootstrap: at most 100000 allowed, found 100001".into())
+            Err(WorkerError::OverLimit(
+                "bootstrap: at most 100000 allowed, found 100001".into()
+            ))
         );
         assert_eq!(
             check_limits(&sem(1)),
-            Err("bootstrap: at least 2 needed, found 1".into())
+            Err(WorkerError::OverLimit(
+                "bootstrap: at least 2 needed, found 1".into()
+            ))
         );
         assert_eq!(check_limits(&sem(100_000)), Ok(()));
         assert_eq!(check_limits(&Request::Warm(Warm)), Ok(()));

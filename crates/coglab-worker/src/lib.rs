@@ -4,9 +4,13 @@
 //! second wasm module that only the worker loads) runs [`host::serve`].
 //!
 //! - [`api`]: every operation, its arguments and its result, declared once for both sides.
-//! - [`host`] (with [`ops_leaderboard`], [`ops_published`], [`ops_structure`], [`ops_items`]):
-//!   runs the requests in the worker, over [`coglab_core`].
+//! - [`host`]: the worker's serving loop; it owns the one [`state::WorkerState`] (what the
+//!   worker keeps between requests) and hands it to the operations, [`ops_leaderboard`],
+//!   [`ops_published`], [`ops_structure`], [`ops_items`], which run over [`coglab_core`].
+//! - [`io`]: the worker's side of the browser: progress replies, reading files, fetching, the
+//!   heap and the clock.
 //! - [`protocol`]: reading the user's files as streams in the worker, limits and progress.
+//! - [`lifeline`]: how the page learns that its worker has ended, whatever ended it.
 //!
 //! A crate of its own, without Leptos or any page code, so that the worker module is built
 //! with its own cargo profile (`wasm-worker`, optimized for speed: it is fetched only when a
@@ -16,8 +20,11 @@
 
 pub mod api;
 pub mod host;
+pub mod io;
+pub mod lifeline;
 pub mod ops_items;
 pub mod ops_leaderboard;
 pub mod ops_published;
 pub mod ops_structure;
 pub mod protocol;
+pub mod state;

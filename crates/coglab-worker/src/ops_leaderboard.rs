@@ -3,15 +3,15 @@
 //! `MmoperaLengthBias`, `GoldAnalyze`, `Rank`).
 //!
 //! The worker keeps the full reports (MM-IQ items with their responses, KiVA trials and run
-//! files) in its own memory, keyed by [`RowId`], and sends the page only summaries, so nothing
-//! heavy is sent to or parsed on the main thread.
+//! files) in its [`WorkerState`], keyed by [`RowId`], and sends the page only summaries, so
+//! nothing heavy is sent to or parsed on the main thread.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 
-use crate::api::{self, Compared, FileRef, RowId};
-use crate::host::{self, Progress};
+use crate::api::{self, Compared, FileRef, RowId, WorkerError};
+use crate::io::{self, Progress};
 use crate::protocol::{self, InputFile};
+use crate::state::WorkerState;
 use coglab_core::harness::eval_stream::EvalStream;
 use coglab_core::kiva::RegenerationAnswers;
 use coglab_core::leaderboard::detail::{
@@ -22,36 +22,10 @@ use coglab_core::leaderboard::mmopera::MmoperaComparison;
 use coglab_core::leaderboard::{score_files_with, Detail, FileKind, InputRef, Prepared, Scored};
 use coglab_core::mmiq::{KeyReader, MmiqError, MmiqFormat, PredictionsReader};
 
-/// A KiVA row's run files: (path, bytes).
-type RunFiles = Vec<(String, Vec<u8>)>;
-
-thread_local! {
-    /// The full reports of scored rows, by row id.
-    static STORE: RefCell<HashMap<RowId, Detail>> = RefCell::new(HashMap::new());
-    /// The run files (path, bytes) of KiVA model rows, by row id, for [`answers`].
-    static KIVA_FILES: RefCell<HashMap<RowId, RunFiles>> = RefCell::new(HashMap::new());
-    /// The next row id (ids are never reused while this worker lives).
-    static NEXT_ID: RefCell<u64> = const { RefCell::new(1) };
-}
-
-const GONE: &str = "this row's item data is no longer in the scoring worker (scoring was \
-                    cancelled, which restarts the worker): drop its files again";
-
 /// Bytes read from the start of a file to detect its format.
 const DETECT_HEAD: f64 = 8192.0;
 /// Files up to this size are read whole when their start alone is not recognised (JSON).
 const WHOLE_FOR_DETECT: f64 = 4.0 * 1024.0 * 1024.0;
-
-/// Reads `blob`'s bytes from `start` to `end`.
-async fn read_range(blob: &web_sys::Blob, start: f64, end: f64) -> Result<Vec<u8>, String> {
-    let part = blob
-        .slice_with_f64_and_f64(start, end)
-        .map_err(|e| format!("{e:?}"))?;
-    let buf = wasm_bindgen_futures::JsFuture::from(part.array_buffer())
-        .await
-        .map_err(|e| format!("{e:?}"))?;
-    Ok(js_sys::Uint8Array::new(&buf).to_vec())
-}
 
 /// [`api::Detect`]: each file's format, from its first 8 KiB (core
 /// [`coglab_core::leaderboard::detect`]), or from the whole file up to 4 MiB when its start
@@ -60,16 +34,16 @@ async fn read_range(blob: &web_sys::Blob, start: f64, end: f64) -> Result<Vec<u8
 ///
 /// # Errors
 /// None today; the signature leaves room for a refusal of the whole request.
-pub async fn detect(files: &[FileRef]) -> Result<Vec<api::Detected>, String> {
+pub async fn detect(files: &[FileRef]) -> Result<Vec<api::Detected>, WorkerError> {
     let mut out = Vec::with_capacity(files.len());
     for f in files {
         let size = f.blob.size();
-        let head = read_range(&f.blob, 0.0, DETECT_HEAD.min(size))
+        let head = io::read_range(&f.blob, 0.0, DETECT_HEAD.min(size))
             .await
             .unwrap_or_default();
         let mut kind = coglab_core::leaderboard::detect(&f.name, &head);
         if kind == FileKind::Unknown && size > DETECT_HEAD && size <= WHOLE_FOR_DETECT {
-            if let Ok(all) = read_range(&f.blob, 0.0, size).await {
+            if let Ok(all) = io::read_range(&f.blob, 0.0, size).await {
                 kind = coglab_core::leaderboard::detect(&f.name, &all);
             }
         }
@@ -79,27 +53,6 @@ pub async fn detect(files: &[FileRef]) -> Result<Vec<api::Detected>, String> {
         out.push(api::Detected { kind, note });
     }
     Ok(out)
-}
-
-/// Keeps the run files of the KiVA model rows among `details` (a few MB at most) for
-/// [`answers`]; the rest of `files` is dropped.
-fn keep_kiva_files(details: &[(RowId, Detail)], files: Vec<InputFile>) {
-    let mut files: Vec<Option<InputFile>> = files.into_iter().map(Some).collect();
-    KIVA_FILES.with_borrow_mut(|kept| {
-        for (id, d) in details {
-            let Detail::Kiva(r) = d else { continue };
-            if r.source != coglab_core::kiva::Source::Model {
-                continue;
-            }
-            let mine: RunFiles = files
-                .iter_mut()
-                .filter(|f| f.as_ref().is_some_and(|f| r.files.contains(&f.name)))
-                .filter_map(Option::take)
-                .map(|f| (f.name, f.bytes))
-                .collect();
-            kept.insert(*id, mine);
-        }
-    });
 }
 
 /// The subdomain a run file is named for (`.../output_Colour/ColourRed.csv` → `ColourRed`), as
@@ -113,85 +66,102 @@ fn subdomain_of(path: &str) -> &str {
     stem.strip_prefix("output_").unwrap_or(stem)
 }
 
+/// One file of a [`score`] request while it is read: its handle, where it starts in the bytes
+/// of all of them (for the progress bar), and what is made of it as it arrives (parsed piece
+/// by piece, or its bytes kept).
+struct Incoming {
+    file: FileRef,
+    start: f64,
+    parser: Option<Parser>,
+    bytes: Vec<u8>,
+}
+
 /// [`api::Score`]: reads the files as streams ([`protocol::read_files`]), parsing MM-IQ JSONL keys
 /// and predictions piece by piece as they arrive ([`Parser`]; the browser reads ahead
 /// meanwhile) and keeping the other files' bytes; then scores the batch with
-/// [`score_files_with`], keeps the full reports and returns the summaries.
+/// [`score_files_with`], keeps the full reports in `state` and returns the summaries.
 ///
 /// # Errors
-/// A message for a file too large or one the browser cannot read (a file that does not parse
-/// gets its located error in its [`coglab_core::leaderboard::FileStatus`] instead).
-pub async fn score(args: api::Score, progress: &Progress) -> Result<Scored, String> {
-    let files = args.files;
-    host::refuse_large(&files)?;
-    let total = host::blob_bytes(&files);
+/// [`WorkerError::TooLarge`], or [`WorkerError::Browser`] for a file the browser cannot read or
+/// memory that runs out (a file that does not parse gets its located error in its
+/// [`coglab_core::leaderboard::FileStatus`] instead).
+pub async fn score(
+    state: &mut WorkerState,
+    args: api::Score,
+    progress: &Progress,
+) -> Result<Scored, WorkerError> {
+    io::refuse_large(&args.files)?;
+    let total = io::blob_bytes(&args.files);
     // The heap is grown once for what is kept or parsed into records, not for Inspect `.eval`
     // logs: they are read one member at a time ([`EvalStream`]), and reserving their size
     // would grow the worker's memory (which never shrinks) by 256 MiB for a 500 MB log whose
     // largest sample is 250 KB (`tests/e2e/evalbench.test.mjs` measures it).
-    let streamed: f64 = files
+    let streamed: f64 = args
+        .files
         .iter()
         .filter(|f| is_eval_log(&f.name))
         .map(|f| f.blob.size())
         .sum();
-    host::reserve_heap(total - streamed);
-    // Files are read as streams, each piece parsed as it arrives when the file is an MM-IQ
-    // key or predictions JSONL ([`Parser`]), else kept.
-    let mut read: Vec<InputFile> = files
-        .iter()
-        .map(|f| InputFile {
-            name: f.name.clone(),
-            bytes: Vec::new(),
-        })
-        .collect();
-    let blobs: Vec<(usize, String, web_sys::Blob)> = files
+    io::reserve_heap(total - streamed);
+    let mut at = 0.0;
+    let mut incoming: Vec<Incoming> = args
+        .files
         .into_iter()
-        .enumerate()
-        .map(|(i, f)| (i, f.name, f.blob))
-        .collect();
-    let named: Vec<(&str, &web_sys::Blob)> =
-        blobs.iter().map(|(_, n, b)| (n.as_str(), b)).collect();
-    // Where each file starts in the bytes of all of them (for the progress bar).
-    let starts: Vec<f64> = blobs
-        .iter()
-        .scan(0.0, |at, (_, _, b)| {
-            let start = *at;
-            *at += b.size();
-            Some(start)
+        .map(|file| {
+            let start = at;
+            at += file.blob.size();
+            Incoming {
+                file,
+                start,
+                parser: None,
+                bytes: Vec::new(),
+            }
         })
         .collect();
-    let mut parsers: Vec<Option<Parser>> = read.iter().map(|_| None).collect();
+    let handles: Vec<(String, web_sys::Blob)> = incoming
+        .iter()
+        .map(|f| (f.file.name.clone(), f.file.blob.clone()))
+        .collect();
+    let named: Vec<(&str, &web_sys::Blob)> = handles.iter().map(|(n, b)| (n.as_str(), b)).collect();
     let mut no_memory = None;
     protocol::read_files(&named, |k, slice, done, size| {
-        let (i, name) = (blobs[k].0, named[k].0);
+        let f = &mut incoming[k];
+        let name = f.file.name.as_str();
         if done == slice.len() as f64 {
             // The first slice of this file: parse it as it arrives, or keep its bytes.
             let chosen = args.kinds.get(name).copied();
-            parsers[i] = Parser::for_file(name, chosen, slice, size);
-            if parsers[i].is_none() && read[i].bytes.try_reserve_exact(size as usize).is_err() {
+            f.parser = Parser::for_file(name, chosen, slice, size);
+            if f.parser.is_none() && f.bytes.try_reserve_exact(size as usize).is_err() {
                 no_memory = Some(format!(
                     "{name}: not enough memory to read its {}",
                     protocol::megabytes(size)
                 ));
             }
         }
-        let go_on = match &mut parsers[i] {
+        let go_on = match &mut f.parser {
             _ if no_memory.is_some() => false,
             Some(p) => p.push(slice),
             None => {
-                read[i].bytes.extend_from_slice(slice);
+                f.bytes.extend_from_slice(slice);
                 true
             }
         };
-        progress.reading(name, starts[k] + done, total, done, size);
+        progress.reading(name, f.start + done, total, done, size);
         go_on
     })
-    .await?;
+    .await
+    .map_err(WorkerError::Browser)?;
     if let Some(e) = no_memory {
-        return Err(e);
+        return Err(WorkerError::Browser(e));
     }
-    let prepared: Vec<Option<Prepared>> =
-        parsers.into_iter().map(|p| p.map(Parser::finish)).collect();
+    let (mut prepared, mut read) = (Vec::new(), Vec::new());
+    for f in incoming {
+        prepared.push(f.parser.map(Parser::finish));
+        read.push(InputFile {
+            name: f.file.name,
+            bytes: f.bytes,
+        });
+    }
     let inputs: Vec<InputRef> = read
         .iter()
         .map(|f| InputRef {
@@ -208,9 +178,7 @@ pub async fn score(args: api::Score, progress: &Progress) -> Result<Scored, Stri
         progress.report(done as f64, total as f64, label);
     });
     drop(inputs);
-    let details = NEXT_ID.with_borrow_mut(|next| scored.split_details(next));
-    keep_kiva_files(&details, read);
-    STORE.with_borrow_mut(|s| s.extend(details));
+    state.keep_scored(&mut scored, read);
     Ok(scored)
 }
 
@@ -295,293 +263,255 @@ impl Parser {
     }
 }
 
-/// Runs `f` on the kept details of `rows` (in order), or says which row is gone.
-///
-/// # Errors
-/// [`GONE`]'s message when a row is no longer kept.
-pub fn with_details<R>(
-    rows: &[RowId],
-    f: impl FnOnce(&[&Detail]) -> Result<R, String>,
-) -> Result<R, String> {
-    STORE.with_borrow(|s| {
-        let details = rows
-            .iter()
-            .map(|id| s.get(id).ok_or_else(|| GONE.to_string()))
-            .collect::<Result<Vec<&Detail>, String>>()?;
-        f(&details)
-    })
+/// The message for a row of another benchmark than an operation needs.
+fn not_for(what: &str) -> WorkerError {
+    WorkerError::NotApplicable(what.to_string())
 }
 
 /// [`api::Items`]: one page of an MM-IQ row's items.
 ///
 /// # Errors
-/// A message when the row is not an MM-IQ row or is no longer kept.
-pub fn items(a: &api::Items) -> Result<ItemsPage, String> {
-    STORE.with_borrow(|s| match s.get(&a.row) {
-        Some(Detail::Mmiq(r)) => Ok(mmiq_items(r, &a.query)),
-        Some(_) => Err("item pages are available for MM-IQ rows".into()),
-        None => Err(GONE.into()),
-    })
+/// [`WorkerError::NotApplicable`] for a row of another benchmark; the state's for a row not
+/// kept.
+pub fn items(state: &WorkerState, a: &api::Items) -> Result<ItemsPage, WorkerError> {
+    match state.row(a.row)? {
+        Detail::Mmiq(r) => Ok(mmiq_items(r, &a.query)),
+        _ => Err(not_for("item pages are available for MM-IQ rows")),
+    }
 }
 
 /// [`api::ItemsCsv`]: all of an MM-IQ row's items or a KiVA row's trials as CSV.
 ///
 /// # Errors
-/// A message when the row is of another benchmark or is no longer kept.
-pub fn items_csv(a: &api::ItemsCsv) -> Result<String, String> {
-    STORE.with_borrow(|s| match s.get(&a.row) {
-        Some(Detail::Mmiq(r)) => Ok(coglab_core::leaderboard::detail::mmiq_items_csv(
-            &a.model, r,
+/// As [`items`].
+pub fn items_csv(state: &WorkerState, a: &api::ItemsCsv) -> Result<String, WorkerError> {
+    use coglab_core::leaderboard::detail::{kiva_trials_csv, mmiq_items_csv};
+    match state.row(a.row)? {
+        Detail::Mmiq(r) => Ok(mmiq_items_csv(&a.model, r)),
+        Detail::Kiva(r) => Ok(kiva_trials_csv(&a.model, r)),
+        _ => Err(not_for(
+            "item downloads are available for MM-IQ and KiVA rows",
         )),
-        Some(Detail::Kiva(r)) => Ok(coglab_core::leaderboard::detail::kiva_trials_csv(
-            &a.model, r,
-        )),
-        Some(_) => Err("item downloads are available for MM-IQ and KiVA rows".into()),
-        None => Err(GONE.into()),
-    })
+    }
 }
 
 /// [`api::EeeExport`]: a scored MM-IQ or KiVA row as Every Eval Ever records, written by
 /// [`coglab_core::harness::eee::write_mmiq`] or [`coglab_core::harness::eee::write_kiva`], the
-/// functions `coglab export eee` (`--kiva`) calls on the same report (so the download equals the CLI's files for the same input, model name and
-/// timestamp).
+/// functions `coglab export eee` (`--kiva`) calls on the same report (so the download equals
+/// the CLI's files for the same input, model name and timestamp).
 ///
 /// # Errors
-/// A message when the row is of another benchmark, is no longer kept, or has no items (the
-/// core's [`coglab_core::harness::HarnessError::Empty`]).
-pub fn eee_export(a: &api::EeeExport) -> Result<coglab_core::harness::eee::EeeRecords, String> {
-    STORE.with_borrow(|s| match s.get(&a.row) {
-        Some(Detail::Mmiq(r)) => {
-            coglab_core::harness::eee::write_mmiq(r, &a.model, &a.timestamp.to_string())
-                .map_err(|e| e.to_string())
-        }
-        Some(Detail::Kiva(r)) => {
-            coglab_core::harness::eee::write_kiva(r, &a.model, &a.timestamp.to_string())
-                .map_err(|e| e.to_string())
-        }
-        Some(_) => Err("Every Eval Ever records are written for scored MM-IQ and KiVA rows".into()),
-        None => Err(GONE.into()),
-    })
+/// As [`items`], or the core's [`coglab_core::harness::HarnessError::Empty`] for a row without
+/// items.
+pub fn eee_export(
+    state: &WorkerState,
+    a: &api::EeeExport,
+) -> Result<coglab_core::harness::eee::EeeRecords, WorkerError> {
+    use coglab_core::harness::eee::{write_kiva, write_mmiq};
+    let at = a.timestamp.to_string();
+    match state.row(a.row)? {
+        Detail::Mmiq(r) => write_mmiq(r, &a.model, &at).map_err(|e| e.to_string().into()),
+        Detail::Kiva(r) => write_kiva(r, &a.model, &at).map_err(|e| e.to_string().into()),
+        _ => Err(not_for(
+            "Every Eval Ever records are written for scored MM-IQ and KiVA rows",
+        )),
+    }
 }
 
 /// [`api::ChallengeItems`]: one page of a KiVA challenge row's trials.
 ///
 /// # Errors
-/// A message when the row is not a KiVA challenge row or is no longer kept.
+/// As [`items`].
 pub fn challenge_items(
+    state: &WorkerState,
     a: &api::ChallengeItems,
-) -> Result<coglab_core::leaderboard::detail::ChallengePage, String> {
-    STORE.with_borrow(|s| match s.get(&a.row) {
-        Some(Detail::KivaChallenge(r)) => Ok(coglab_core::leaderboard::detail::challenge_items(
+) -> Result<coglab_core::leaderboard::detail::ChallengePage, WorkerError> {
+    match state.row(a.row)? {
+        Detail::KivaChallenge(r) => Ok(coglab_core::leaderboard::detail::challenge_items(
             r, &a.query,
         )),
-        Some(_) => Err("challenge trial pages are available for KiVA challenge rows".into()),
-        None => Err(GONE.into()),
-    })
+        _ => Err(not_for(
+            "challenge trial pages are available for KiVA challenge rows",
+        )),
+    }
 }
 
 /// [`api::Trials`]: one page of a KiVA row's trials.
 ///
 /// # Errors
-/// A message when the row is not a KiVA row or is no longer kept.
-pub fn trials(a: &api::Trials) -> Result<TrialsPage, String> {
-    STORE.with_borrow(|s| match s.get(&a.row) {
-        Some(Detail::Kiva(r)) => Ok(kiva_trials(r, &a.query)),
-        Some(_) => Err("trial pages are available for KiVA rows".into()),
-        None => Err(GONE.into()),
-    })
+/// As [`items`].
+pub fn trials(state: &WorkerState, a: &api::Trials) -> Result<TrialsPage, WorkerError> {
+    match state.row(a.row)? {
+        Detail::Kiva(r) => Ok(kiva_trials(r, &a.query)),
+        _ => Err(not_for("trial pages are available for KiVA rows")),
+    }
 }
 
 /// [`api::Compare`]: two MM-IQ or two KiVA rows on their shared items.
 ///
 /// # Errors
-/// A message for rows of different benchmarks, rows no longer kept, or the core's.
-pub fn compare(a: &api::Compare) -> Result<Compared, String> {
+/// [`WorkerError::OverLimit`], the state's for a row not kept, rows of different benchmarks,
+/// or the core's.
+pub fn compare(state: &WorkerState, a: &api::Compare) -> Result<Compared, WorkerError> {
     let resamples = coglab_core::limits::check(
         "resamples",
         a.resamples,
         1,
         coglab_core::limits::MAX_RESAMPLES,
-    )
-    .map_err(|e| e.to_string())?;
-    STORE.with_borrow(|s| match (s.get(&a.first), s.get(&a.second)) {
-        (Some(Detail::Mmiq(x)), Some(Detail::Mmiq(y))) => {
-            compare_mmiq(x, y, resamples, a.seed).map(|c| Compared::Mmiq(Box::new(c)))
+    )?;
+    match (state.row(a.first)?, state.row(a.second)?) {
+        (Detail::Mmiq(x), Detail::Mmiq(y)) => {
+            Ok(compare_mmiq(x, y, resamples, a.seed).map(|c| Compared::Mmiq(Box::new(c)))?)
         }
-        (Some(Detail::Kiva(x)), Some(Detail::Kiva(y))) => {
-            compare_kiva(x, y, resamples, a.seed).map(Compared::Kiva)
+        (Detail::Kiva(x), Detail::Kiva(y)) => {
+            Ok(compare_kiva(x, y, resamples, a.seed).map(Compared::Kiva)?)
         }
-        (Some(_), Some(_)) => Err("the two rows are from different benchmarks".into()),
-        _ => Err(GONE.into()),
-    })
+        _ => Err(not_for("the two rows are from different benchmarks")),
+    }
 }
 
 /// [`api::Answers`]: the model's answers to one KiVA trial, read from the kept run file.
 ///
 /// # Errors
-/// A message when the row is not a KiVA model row, the subdomain has no run file, or the core's.
-pub fn answers(a: &api::Answers) -> Result<Vec<RegenerationAnswers>, String> {
-    KIVA_FILES.with_borrow(|k| {
-        let files = k.get(&a.row).ok_or_else(|| {
-            STORE.with_borrow(|s| match s.get(&a.row) {
-                Some(_) => "answers are available for KiVA model runs".to_string(),
-                None => GONE.to_string(),
-            })
+/// The state's for a row not kept, [`WorkerError::NotApplicable`] for a row that is not a
+/// KiVA model run or has no run file of the subdomain, or the core's.
+pub fn answers(
+    state: &WorkerState,
+    a: &api::Answers,
+) -> Result<Vec<RegenerationAnswers>, WorkerError> {
+    state.row(a.row)?;
+    let files = state
+        .run_files(a.row)
+        .ok_or_else(|| not_for("answers are available for KiVA model runs"))?;
+    let (path, bytes) = files
+        .iter()
+        .find(|(p, _)| subdomain_of(p) == a.subdomain)
+        .ok_or_else(|| {
+            WorkerError::NotApplicable(format!(
+                "no run file of subdomain {:?} in this row",
+                a.subdomain
+            ))
         })?;
-        let (path, bytes) = files
-            .iter()
-            .find(|(p, _)| subdomain_of(p) == a.subdomain)
-            .ok_or_else(|| format!("no run file of subdomain {:?} in this row", a.subdomain))?;
-        coglab_core::kiva::trial_answers(path, bytes, a.variation).map_err(|e| e.to_string())
-    })
-}
-
-/// [`api::Forget`]: drops kept rows.
-pub fn forget(rows: &[RowId]) {
-    STORE.with_borrow_mut(|s| {
-        for id in rows {
-            s.remove(id);
-        }
-    });
-    KIVA_FILES.with_borrow_mut(|k| {
-        for id in rows {
-            k.remove(id);
-        }
-    });
-}
-
-/// Numbers `scored`'s rows (as [`score`] does) and keeps their reports; returns the ids of
-/// the kept reports with a copy of each (for [`crate::ops_published`], whose rows get their
-/// items later).
-pub fn keep(scored: &mut Scored) -> Vec<(RowId, Detail)> {
-    let details = NEXT_ID.with_borrow_mut(|next| scored.split_details(next));
-    STORE.with_borrow_mut(|s| s.extend(details.iter().cloned()));
-    details
-}
-
-/// Replaces the kept report of a row (a published row once its items are fetched).
-pub fn replace(id: RowId, detail: Detail) {
-    STORE.with_borrow_mut(|s| {
-        s.insert(id, detail);
-    });
+    coglab_core::kiva::trial_answers(path, bytes, a.variation).map_err(|e| e.to_string().into())
 }
 
 /// [`api::MmoperaLengthBias`]: a kept MM-OPERA row's length bias under another threshold.
+///
+/// # Errors
+/// The state's for a row not kept, or [`WorkerError::NotApplicable`] for a row of another
+/// benchmark, without the task, or published without its answers.
 pub fn mmopera_length_bias(
-    a: api::MmoperaLengthBias,
-) -> Result<coglab_core::leaderboard::mmopera::LengthBiases, String> {
-    STORE.with_borrow(|s| {
-        let Some(Detail::Mmopera(row)) = s.get(&a.row) else {
-            return Err(GONE.to_string());
-        };
-        let task = row
-            .task(a.task)
-            .ok_or_else(|| format!("{} has no {} scores", row.model, a.task.name()))?;
-        let at = task.length_bias_at(a.min_length);
-        let scored = task
-            .holistic
+    state: &WorkerState,
+    a: &api::MmoperaLengthBias,
+) -> Result<coglab_core::leaderboard::mmopera::LengthBiases, WorkerError> {
+    let Detail::Mmopera(row) = state.row(a.row)? else {
+        return Err(not_for("length bias is computed for MM-OPERA rows"));
+    };
+    let task = row.task(a.task).ok_or_else(|| {
+        WorkerError::NotApplicable(format!("{} has no {} scores", row.model, a.task.name()))
+    })?;
+    let at = task.length_bias_at(a.min_length);
+    let scored = task
+        .holistic
+        .as_ref()
+        .is_some_and(|h| h.length_bias.is_some())
+        || task
+            .reasoning
             .as_ref()
-            .is_some_and(|h| h.length_bias.is_some())
-            || task
-                .reasoning
-                .as_ref()
-                .is_some_and(|r| r.length_bias.is_some());
-        if scored && at.holistic.is_none() && at.process.is_none() {
-            // A published row: the bundle has its figures, not the answers behind them.
-            return Err(format!(
-                "{}'s answers are not in the published bundle: its length bias is shown at the \
-                 threshold it was published with",
-                row.model
-            ));
-        }
-        Ok(at)
-    })
+            .is_some_and(|r| r.length_bias.is_some());
+    if scored && at.holistic.is_none() && at.process.is_none() {
+        // A published row: the bundle has its figures, not the answers behind them.
+        return Err(WorkerError::NotApplicable(format!(
+            "{}'s answers are not in the published bundle: its length bias is shown at the \
+             threshold it was published with",
+            row.model
+        )));
+    }
+    Ok(at)
 }
 
 /// [`api::MmoperaCompare`]: two MM-OPERA rows on one task, on the items both were judged on.
 ///
 /// # Errors
-/// A message for rows no longer kept or without scores on the task, or the core's.
-pub fn mmopera_compare(a: api::MmoperaCompare) -> Result<MmoperaComparison, String> {
+/// [`WorkerError::OverLimit`], the state's for a row not kept, [`WorkerError::NotApplicable`]
+/// for rows without scores on the task, or the core's.
+pub fn mmopera_compare(
+    state: &WorkerState,
+    a: &api::MmoperaCompare,
+) -> Result<MmoperaComparison, WorkerError> {
     let resamples = coglab_core::limits::check(
         "resamples",
         a.resamples,
         1,
         coglab_core::limits::MAX_RESAMPLES,
-    )
-    .map_err(|e| e.to_string())?;
-    STORE.with_borrow(|s| {
-        let (Some(Detail::Mmopera(x)), Some(Detail::Mmopera(y))) =
-            (s.get(&a.first), s.get(&a.second))
-        else {
-            return Err(GONE.to_string());
-        };
-        let on = |r: &coglab_core::leaderboard::mmopera::MmoperaRow| {
-            r.task(a.task).cloned().ok_or_else(|| {
-                format!(
-                    "{} has no {} scores: pick two models scored on {}",
-                    r.model,
-                    a.task.name(),
-                    a.task.name()
-                )
-            })
-        };
-        coglab_core::leaderboard::mmopera::CompareArgs {
-            models: [x.model.clone(), y.model.clone()],
-            a: on(x)?,
-            b: on(y)?,
-            resamples,
-            seed: a.seed,
-        }
-        .compare()
-    })
+    )?;
+    let (Detail::Mmopera(x), Detail::Mmopera(y)) = (state.row(a.first)?, state.row(a.second)?)
+    else {
+        return Err(not_for("MM-OPERA comparisons are of two MM-OPERA rows"));
+    };
+    let on = |r: &coglab_core::leaderboard::mmopera::MmoperaRow| {
+        r.task(a.task).cloned().ok_or_else(|| {
+            WorkerError::NotApplicable(format!(
+                "{} has no {} scores: pick two models scored on {}",
+                r.model,
+                a.task.name(),
+                a.task.name()
+            ))
+        })
+    };
+    Ok(coglab_core::leaderboard::mmopera::CompareArgs {
+        models: [x.model.clone(), y.model.clone()],
+        a: on(x)?,
+        b: on(y)?,
+        resamples,
+        seed: a.seed,
+    }
+    .compare()?)
 }
 
 /// [`api::GoldAnalyze`]: a kept Gold matrix under another task → layer assignment.
 ///
 /// # Errors
-/// The core's message.
-pub fn gold_analyze(a: &api::GoldAnalyze) -> Result<GoldResult, String> {
-    STORE.with_borrow(|s| match s.get(&a.row) {
-        Some(Detail::Gold(m)) => coglab_core::leaderboard::gold::analyze(m, &a.assignment),
-        Some(_) => Err("not a Gold row".into()),
-        None => Err(GONE.into()),
-    })
+/// The state's for a row not kept, [`WorkerError::NotApplicable`] for another benchmark's row,
+/// or the core's message.
+pub fn gold_analyze(state: &WorkerState, a: &api::GoldAnalyze) -> Result<GoldResult, WorkerError> {
+    match state.row(a.row)? {
+        Detail::Gold(m) => Ok(coglab_core::leaderboard::gold::analyze(m, &a.assignment)?),
+        _ => Err(not_for("not a Gold row")),
+    }
 }
 
-/// [`api::Rank`]: the kept rows ranked with paired tests ([`coglab_core::ranks::view::rank_board`]);
-/// a row no longer kept or of another kind is left off with a note, never an error. A row in
-/// `published` is ranked from that report (a published row filled from its rank file,
-/// [`crate::ops_published::rank_details`]) rather than the kept one.
+/// [`api::Rank`]: the kept rows ranked with paired tests
+/// ([`coglab_core::ranks::view::rank_board`]); a row no longer kept or of another kind is left
+/// off with a note, never an error. A row in `published` is ranked from that report (a
+/// published row filled from its rank file, [`crate::ops_published::rank_details`]) rather
+/// than the kept one.
 pub fn rank(
+    state: &WorkerState,
     a: &api::Rank,
     published: &HashMap<RowId, Detail>,
 ) -> coglab_core::ranks::view::RankBoard {
     use coglab_core::ranks::view::{rank_board, RankEntry, RankSource};
-    let start = crate::ops_structure::now_ms();
-    let mut board = STORE.with_borrow(|s| {
-        KIVA_FILES.with_borrow(|k| {
-            let entries: Vec<RankEntry<'_>> = a
-                .rows
-                .iter()
-                .map(|(id, name)| RankEntry {
-                    id: *id,
-                    name,
-                    source: match published.get(id).or_else(|| s.get(id)) {
-                        Some(Detail::Mmiq(r)) => RankSource::Mmiq(r),
-                        Some(Detail::Kiva(r)) => RankSource::Kiva {
-                            report: r,
-                            files: k.get(id).map(Vec::as_slice),
-                        },
-                        Some(Detail::Mmopera(r)) => RankSource::Mmopera(r),
-                        Some(Detail::Gold(_) | Detail::KivaChallenge(_)) => RankSource::Other,
-                        None => RankSource::Gone,
-                    },
-                })
-                .collect();
-            rank_board(&entries, &a.request)
+    let start = io::now_ms();
+    let entries: Vec<RankEntry<'_>> = a
+        .rows
+        .iter()
+        .map(|(id, name)| RankEntry {
+            id: *id,
+            name,
+            source: match published.get(id).or_else(|| state.row_if_kept(*id)) {
+                Some(Detail::Mmiq(r)) => RankSource::Mmiq(r),
+                Some(Detail::Kiva(r)) => RankSource::Kiva {
+                    report: r,
+                    files: state.run_files(*id).map(Vec::as_slice),
+                },
+                Some(Detail::Mmopera(r)) => RankSource::Mmopera(r),
+                Some(Detail::Gold(_) | Detail::KivaChallenge(_)) => RankSource::Other,
+                None => RankSource::Gone,
+            },
         })
-    });
-    board.worker_ms = crate::ops_structure::now_ms() - start;
+        .collect();
+    let mut board = rank_board(&entries, &a.request);
+    board.worker_ms = io::now_ms() - start;
     board
 }

@@ -8,7 +8,6 @@
 //! [`rank_details`]). The core rebuilds the reports ([`coglab_core::publish::site`],
 //! [`coglab_core::publish::ranks::fill`]); nothing is recomputed here.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 
 use coglab_core::leaderboard::Detail;
@@ -16,82 +15,20 @@ use coglab_core::publish::bundle::{sha256_hex, MmiqKeyChunk, ModelChunk};
 use coglab_core::publish::ranks::{fill, RanksFile};
 use coglab_core::publish::site::{board_rows, details, row_benchmarks};
 use coglab_core::publish::{Benchmark, Index};
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
-use crate::api::{self, RowId};
-use crate::ops_leaderboard;
-
-/// A published row whose items are not fetched yet.
-#[derive(Clone)]
-struct Pending {
-    /// The chunk's URL.
-    chunk: String,
-    /// The key chunk's URL, for MM-IQ rows.
-    key: Option<String>,
-    /// The row's benchmark.
-    benchmark: Benchmark,
-    /// The row's summary report.
-    summary: Detail,
-}
-
-/// What the rank groups of a published row read: its summary and, per benchmark of the row,
-/// the rank file's URL and SHA-256 and the model's position in it.
-#[derive(Clone)]
-struct RankSource {
-    /// The row's summary report (from the index).
-    summary: Detail,
-    /// The rank files of the row's benchmarks: (benchmark, URL, SHA-256).
-    files: Vec<(Benchmark, String, String)>,
-    /// The model's position in the index (the rank files' `model`).
-    model: usize,
-}
-
-thread_local! {
-    /// Published rows waiting for their chunk, by row id.
-    static PENDING: RefCell<HashMap<RowId, Pending>> = RefCell::new(HashMap::new());
-    /// Published rows with a rank file, by row id.
-    static RANK_SOURCES: RefCell<HashMap<RowId, RankSource>> = RefCell::new(HashMap::new());
-    /// The rank files fetched, by URL.
-    static RANK_FILES: RefCell<HashMap<String, std::rc::Rc<RanksFile>>> =
-        RefCell::new(HashMap::new());
-}
-
-/// `GET url` from the worker, as text; `Ok(None)` on HTTP 404 (no bundle published).
-async fn get(url: &str) -> Result<Option<String>, String> {
-    let scope: web_sys::WorkerGlobalScope = js_sys::global()
-        .dyn_into()
-        .map_err(|_| "not running in a worker".to_string())?;
-    let resp = JsFuture::from(scope.fetch_with_str(url))
-        .await
-        .map_err(|e| format!("{url}: request failed: {e:?}"))?;
-    let resp: web_sys::Response = resp
-        .dyn_into()
-        .map_err(|_| format!("{url}: not an HTTP response"))?;
-    if resp.status() == 404 {
-        return Ok(None);
-    }
-    if !resp.ok() {
-        return Err(format!(
-            "{url}: HTTP {} {}",
-            resp.status(),
-            resp.status_text()
-        ));
-    }
-    let text = JsFuture::from(resp.text().map_err(|e| format!("{url}: {e:?}"))?)
-        .await
-        .map_err(|e| format!("{url}: {e:?}"))?;
-    text.as_string()
-        .map(Some)
-        .ok_or_else(|| format!("{url}: body is not text"))
-}
+use crate::api::{self, RowId, WorkerError};
+use crate::io::get;
+use crate::state::{Pending, RankSource, WorkerState};
 
 /// [`api::Published`]: reads `{base}index.json`; `None` when there is none (a site without a
 /// published bundle, or a server answering the app's page for unknown paths).
 ///
 /// # Errors
 /// A message naming the URL for a failed request or an index that does not parse.
-pub async fn load(base: &str) -> Result<Option<api::PublishedBoard>, String> {
+pub async fn load(
+    state: &mut WorkerState,
+    base: &str,
+) -> Result<Option<api::PublishedBoard>, WorkerError> {
     let url = format!("{base}index.json");
     let Some(text) = get(&url).await? else {
         return Ok(None);
@@ -102,9 +39,14 @@ pub async fn load(base: &str) -> Result<Option<api::PublishedBoard>, String> {
     }
     let index: Index = serde_json::from_str(&text).map_err(|e| format!("{url}: {e}"))?;
     let (mut rows, sources) = board_rows(&index);
-    let kept = ops_leaderboard::keep(&mut rows);
+    let ids = state.keep_scored(&mut rows, Vec::new());
+    let kept: Vec<(RowId, Detail)> = ids
+        .into_iter()
+        .map(|id| Ok((id, state.row(id)?.clone())))
+        .collect::<Result<_, WorkerError>>()?;
     let key = index.mmiq_key_chunk.as_ref().map(|k| format!("{base}{k}"));
-    RANK_SOURCES.with_borrow_mut(|r| {
+    {
+        let r = &mut state.published.rank_sources;
         for ((id, summary), src) in kept.iter().zip(&sources) {
             let benchmarks = row_benchmarks(&index, src);
             let files: Vec<(Benchmark, String, String)> = index
@@ -124,8 +66,9 @@ pub async fn load(base: &str) -> Result<Option<api::PublishedBoard>, String> {
                 );
             }
         }
-    });
-    PENDING.with_borrow_mut(|p| {
+    }
+    {
+        let p = &mut state.published.pending;
         for ((id, summary), src) in kept.into_iter().zip(sources) {
             let Some(model) = index.models.get(src.model) else {
                 continue;
@@ -142,7 +85,7 @@ pub async fn load(base: &str) -> Result<Option<api::PublishedBoard>, String> {
                 },
             );
         }
-    });
+    }
     Ok(Some(api::PublishedBoard { index, rows }))
 }
 
@@ -151,12 +94,11 @@ pub async fn load(base: &str) -> Result<Option<api::PublishedBoard>, String> {
 ///
 /// # Errors
 /// A message naming the chunk's URL when it cannot be fetched or read.
-pub async fn ensure(rows: &[RowId]) -> Result<(), String> {
-    let wanted: Vec<(RowId, Pending)> = PENDING.with_borrow(|p| {
-        rows.iter()
-            .filter_map(|id| p.get(id).map(|x| (*id, x.clone())))
-            .collect()
-    });
+pub async fn ensure(state: &mut WorkerState, rows: &[RowId]) -> Result<(), WorkerError> {
+    let wanted: Vec<(RowId, Pending)> = rows
+        .iter()
+        .filter_map(|id| state.published.pending.get(id).map(|x| (*id, x.clone())))
+        .collect();
     let mut chunks: HashMap<String, ModelChunk> = HashMap::new();
     let mut keys: HashMap<String, MmiqKeyChunk> = HashMap::new();
     for (id, p) in wanted {
@@ -179,10 +121,8 @@ pub async fn ensure(rows: &[RowId]) -> Result<(), String> {
         let chunk = &chunks[&p.chunk];
         let key = p.key.as_ref().and_then(|k| keys.get(k));
         let full = details(&p.summary, p.benchmark, chunk, key)?;
-        ops_leaderboard::replace(id, full);
-        PENDING.with_borrow_mut(|m| {
-            m.remove(&id);
-        });
+        state.replace(id, full);
+        state.published.pending.remove(&id);
     }
     Ok(())
 }
@@ -199,14 +139,20 @@ pub async fn ensure(rows: &[RowId]) -> Result<(), String> {
 /// A message naming the rank file's URL when it cannot be fetched, differs from the index's
 /// SHA-256 or does not parse, or [`fill`]'s.
 pub async fn rank_details(
+    state: &mut WorkerState,
     rows: &[RowId],
     only: Option<Benchmark>,
-) -> Result<HashMap<RowId, Detail>, String> {
-    let wanted: Vec<(RowId, RankSource)> = RANK_SOURCES.with_borrow(|r| {
-        rows.iter()
-            .filter_map(|id| r.get(id).map(|x| (*id, x.clone())))
-            .collect()
-    });
+) -> Result<HashMap<RowId, Detail>, WorkerError> {
+    let wanted: Vec<(RowId, RankSource)> = rows
+        .iter()
+        .filter_map(|id| {
+            state
+                .published
+                .rank_sources
+                .get(id)
+                .map(|x| (*id, x.clone()))
+        })
+        .collect();
     let mut out = HashMap::new();
     for (id, src) in wanted {
         let mut detail = src.summary.clone();
@@ -215,21 +161,21 @@ pub async fn rank_details(
             .iter()
             .filter(|(b, _, _)| only.is_none_or(|o| o == *b))
         {
-            let file = match RANK_FILES.with_borrow(|f| f.get(url).cloned()) {
+            let file = match state.published.rank_files.get(url).cloned() {
                 Some(f) => f,
                 None => {
                     let text = get(url).await?.ok_or_else(|| format!("{url}: not found"))?;
                     let found = sha256_hex(text.as_bytes());
                     if found != *sha {
-                        return Err(format!(
+                        return Err(WorkerError::Input(format!(
                             "{url}: SHA-256 {found} differs from the index's {sha} (a stale or \
                              altered file: reload the page)"
-                        ));
+                        )));
                     }
                     let f: RanksFile =
                         serde_json::from_str(&text).map_err(|e| format!("{url}: {e}"))?;
                     let f = std::rc::Rc::new(f);
-                    RANK_FILES.with_borrow_mut(|m| m.insert(url.clone(), f.clone()));
+                    state.published.rank_files.insert(url.clone(), f.clone());
                     f
                 }
             };
@@ -244,16 +190,18 @@ pub async fn rank_details(
 /// published row's chunk fetched first by the caller, [`ensure`]).
 ///
 /// # Errors
-/// A message when a row is no longer kept, or the core's.
-pub fn reproduce(a: &api::Reproduce) -> Result<coglab_core::publish::site::Reproduction, String> {
+/// The state's for a row not kept, or the core's.
+pub fn reproduce(
+    state: &WorkerState,
+    a: &api::Reproduce,
+) -> Result<coglab_core::publish::site::Reproduction, WorkerError> {
     use coglab_core::publish::site::{board_figure, reproduce};
     let mut ids = vec![a.published, a.submitted];
     ids.extend(&a.board);
-    ops_leaderboard::with_details(&ids, |d| {
-        let board: Vec<f64> = d[2..]
-            .iter()
-            .filter_map(|x| board_figure(d[1], x))
-            .collect();
-        reproduce(d[0], d[1], &board)
-    })
+    let d = state.rows(&ids)?;
+    let board: Vec<f64> = d[2..]
+        .iter()
+        .filter_map(|x| board_figure(d[1], x))
+        .collect();
+    Ok(reproduce(d[0], d[1], &board)?)
 }

@@ -12,6 +12,7 @@
 //! - this file: the rows' types, the view state and the [`BoardTable`] component;
 //! - `tests.rs`: the native tests of the plain functions.
 
+use crate::worker::api::RowId;
 use coglab_core::leaderboard::{board_ranks, to_csv, to_json, to_latex, Table};
 use leptos::prelude::*;
 
@@ -99,7 +100,7 @@ pub struct BoardRow {
     pub published: bool,
     /// The scoring worker's id of a computed row (to tell published rows from dropped ones of
     /// the same model).
-    pub row_id: Option<u64>,
+    pub row_id: Option<RowId>,
 }
 
 impl BoardRow {

@@ -10,9 +10,9 @@ use super::*;
 pub fn CompareModels(
     /// The rows to choose from, as (row id, model name).
     #[prop(into)]
-    rows: Signal<Vec<(u64, String)>>,
+    rows: Signal<Vec<(RowId, String)>>,
     /// The two selected row ids (shared with the URL).
-    pair: RwSignal<(Option<u64>, Option<u64>)>,
+    pair: RwSignal<(Option<RowId>, Option<RowId>)>,
     /// Prefix of the test ids (`compare` for MM-IQ, `kiva-compare` for KiVA).
     testid: &'static str,
     /// KiVA: show stage 2 as the joint score (skipped counted as 0) rather than the
@@ -23,7 +23,7 @@ pub fn CompareModels(
     let client = StoredValue::new_local(use_worker());
     let chosen = Memo::new(move |_| {
         let rows = rows.get();
-        let ok = |id: Option<u64>| id.filter(|i| rows.iter().any(|(r, _)| r == i));
+        let ok = |id: Option<RowId>| id.filter(|i| rows.iter().any(|(r, _)| r == i));
         let (a, b) = pair.get();
         let a = ok(a).or_else(|| rows.first().map(|r| r.0));
         // A model is not compared with itself: the second falls back to another row.
@@ -32,7 +32,7 @@ pub fn CompareModels(
             .or_else(|| rows.iter().map(|r| r.0).find(|r| Some(*r) != a));
         (a, b)
     });
-    let name = move |id: Option<u64>| {
+    let name = move |id: Option<RowId>| {
         rows.read()
             .iter()
             .find(|(r, _)| Some(*r) == id)
@@ -91,7 +91,7 @@ pub fn CompareModels(
                 match result.get_for(&(a, b)) {
                     None => view! { <p class="loading" aria-busy="true">"Comparing…"</p> }.into_any(),
                     Some(None) => view! { <p class="notice">"Load two runs to compare them."</p> }.into_any(),
-                    Some(Some(Err(e))) => view! { <ErrorPanel title="Could not compare" message=e /> }.into_any(),
+                    Some(Some(Err(e))) => view! { <WorkerErrorPanel title="Could not compare" error=e /> }.into_any(),
                     Some(Some(Ok(Compared::Mmiq(c)))) => {
                         let downloads = compare_downloads(&x, &y, vec![(String::new(), c.cells.clone())], &c, testid);
                         let s = format!("McNemar exact {}; difference {x} − {y} = {} points, paired bootstrap {:.0}% interval [{}, {}] ({} resamples, seed {})",

@@ -13,9 +13,9 @@ const KIVA_STAGES: [&str; 3] = ["What (1)", "How (2)", "Apply (3)"];
 pub fn KivaTrials(
     /// The computed KiVA rows to choose from, as (row id, model name).
     #[prop(into)]
-    rows: Signal<Vec<(u64, String)>>,
+    rows: Signal<Vec<(RowId, String)>>,
     /// The selected row id (shared with the URL); `None` picks the first row.
-    selected: RwSignal<Option<u64>>,
+    selected: RwSignal<Option<RowId>>,
     /// Stage 2 as the joint score (skipped counted as 0).
     #[prop(into)]
     joint: Signal<bool>,
@@ -71,7 +71,7 @@ pub fn KivaTrials(
             {move || match page.get() {
                 None => view! { <p class="loading" aria-busy="true">"Loading trials…"</p> }.into_any(),
                 Some(None) => ().into_any(),
-                Some(Some(Err(e))) => view! { <ErrorPanel title="Could not load the trials" message=e /> }.into_any(),
+                Some(Some(Err(e))) => view! { <WorkerErrorPanel title="Could not load the trials" error=e /> }.into_any(),
                 Some(Some(Ok(p))) => {
                     let id = pick.get_untracked().unwrap_or_default();
                     trials_view(p, joint.get_untracked(), offset, set_offset, (client, id)).into_any()
@@ -132,7 +132,7 @@ fn trials_view(
     set_offset: WriteSignal<usize>,
     (client, id): (
         StoredValue<crate::worker::client::WorkerClient, LocalStorage>,
-        u64,
+        RowId,
     ),
 ) -> impl IntoView {
     let how = if joint {
@@ -181,7 +181,7 @@ fn trials_view(
             let trial = format!("{} #{}{who}", t.subdomain, t.variation);
             let label = StoredValue::new(trial.clone());
             let open = RwSignal::new(false);
-            let answers = RwSignal::new(None::<Result<Vec<RegenerationAnswers>, String>>);
+            let answers = RwSignal::new(None::<Result<Vec<RegenerationAnswers>, api::WorkerError>>);
             let (subdomain, variation) = (t.subdomain.clone(), t.variation);
             let toggle = move |_| {
                 open.update(|o| *o = !*o);
@@ -218,7 +218,7 @@ fn trials_view(
                     <tr class="lb-answers-row" data-testid="trial-answers">
                         <td colspan="8">{move || match answers.get() {
                             None => view! { <p class="loading" aria-busy="true">"Reading the run file…"</p> }.into_any(),
-                            Some(Err(e)) => view! { <ErrorPanel title="Could not read the answers" message=e /> }.into_any(),
+                            Some(Err(e)) => view! { <WorkerErrorPanel title="Could not read the answers" error=e /> }.into_any(),
                             Some(Ok(regs)) => label.with_value(|l| answers_view(l, regs)).into_any(),
                         }}</td>
                     </tr>
@@ -276,10 +276,10 @@ fn trials_view(
 pub fn ChallengeTrials(
     /// The KiVA challenge rows to choose from, as (row id, model name).
     #[prop(into)]
-    rows: Signal<Vec<(u64, String)>>,
+    rows: Signal<Vec<(RowId, String)>>,
 ) -> impl IntoView {
     let client = StoredValue::new_local(use_worker());
-    let selected = RwSignal::new(None::<u64>);
+    let selected = RwSignal::new(None::<RowId>);
     let (wrong_only, set_wrong_only) = signal(false);
     let (offset, set_offset) = signal(0usize);
     let pick = picked(rows, selected);
@@ -316,7 +316,7 @@ pub fn ChallengeTrials(
             {move || match page.get() {
                 None => view! { <p class="loading" aria-busy="true">"Loading trials…"</p> }.into_any(),
                 Some(None) => ().into_any(),
-                Some(Some(Err(e))) => view! { <ErrorPanel title="Could not load the trials" message=e /> }.into_any(),
+                Some(Some(Err(e))) => view! { <WorkerErrorPanel title="Could not load the trials" error=e /> }.into_any(),
                 Some(Some(Ok(p))) => challenge_view(p, offset, set_offset).into_any(),
             }}
         </section>

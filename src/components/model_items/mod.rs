@@ -8,13 +8,14 @@
 //! - `kiva.rs`: a KiVA model's trials and a KiVA challenge run's ([`KivaTrials`],
 //!   [`ChallengeTrials`]).
 
+use crate::worker::api::RowId;
 use coglab_core::kiva::{Outcome, RegenerationAnswers};
 use coglab_core::leaderboard::detail::{CellItems, ItemsPage, ItemsQuery, TrialsPage, TrialsQuery};
 use coglab_core::mmiq::CATEGORIES;
 use coglab_core::stats::p_phrase;
 use leptos::prelude::*;
 
-use crate::components::error_panel::ErrorPanel;
+use crate::components::error_panel::WorkerErrorPanel;
 use crate::worker::api::{self, Compared};
 use crate::worker::client::{latest_reply, use_worker};
 
@@ -35,7 +36,10 @@ const MAX_RESPONSE: usize = 4000;
 const MAX_CELL_ITEMS: usize = 300;
 
 /// The row shown: the selected one while it exists, else the first.
-fn picked(rows: Signal<Vec<(u64, String)>>, selected: RwSignal<Option<u64>>) -> Memo<Option<u64>> {
+fn picked(
+    rows: Signal<Vec<(RowId, String)>>,
+    selected: RwSignal<Option<RowId>>,
+) -> Memo<Option<RowId>> {
     Memo::new(move |_| {
         let rows = rows.get();
         selected
@@ -46,7 +50,7 @@ fn picked(rows: Signal<Vec<(u64, String)>>, selected: RwSignal<Option<u64>>) -> 
 }
 
 /// The `<option>`s of a model picker over `rows`, `pick` selected.
-fn model_options(rows: Signal<Vec<(u64, String)>>, pick: Memo<Option<u64>>) -> impl IntoView {
+fn model_options(rows: Signal<Vec<(RowId, String)>>, pick: Memo<Option<RowId>>) -> impl IntoView {
     move || {
         let cur = pick.get();
         rows.get()
@@ -60,8 +64,8 @@ fn model_options(rows: Signal<Vec<(u64, String)>>, pick: Memo<Option<u64>>) -> i
 /// written by the worker ([`api::ItemsCsv`]); a failure is shown beside it.
 fn download_items(
     client: StoredValue<crate::worker::client::WorkerClient, LocalStorage>,
-    rows: Signal<Vec<(u64, String)>>,
-    pick: Memo<Option<u64>>,
+    rows: Signal<Vec<(RowId, String)>>,
+    pick: Memo<Option<RowId>>,
     what: &'static str,
     testid: &'static str,
 ) -> impl IntoView {
@@ -94,7 +98,7 @@ fn download_items(
                     );
                 }
                 Err(e) => {
-                    set_error.try_set(Some(e));
+                    set_error.try_set(Some(e.to_string()));
                 }
             }
         });
@@ -114,8 +118,8 @@ fn download_items(
 /// as the evaluation id names it: `MM-IQ`, `KiVA`, `KiVA-adults`).
 fn download_eee(
     client: StoredValue<crate::worker::client::WorkerClient, LocalStorage>,
-    rows: Signal<Vec<(u64, String)>>,
-    pick: Memo<Option<u64>>,
+    rows: Signal<Vec<(RowId, String)>>,
+    pick: Memo<Option<RowId>>,
 ) -> impl IntoView {
     let (error, set_error) = signal(None::<String>);
     let fetch = move |instances: bool| {
@@ -156,7 +160,7 @@ fn download_eee(
                     }
                 }
                 Err(e) => {
-                    set_error.try_set(Some(e));
+                    set_error.try_set(Some(e.to_string()));
                 }
             }
         });
@@ -203,9 +207,9 @@ fn pct(x: f64) -> String {
 pub fn ModelItems(
     /// The computed MM-IQ rows to choose from, as (row id, model name).
     #[prop(into)]
-    rows: Signal<Vec<(u64, String)>>,
+    rows: Signal<Vec<(RowId, String)>>,
     /// The selected row id (shared with the URL); `None` picks the first row.
-    selected: RwSignal<Option<u64>>,
+    selected: RwSignal<Option<RowId>>,
 ) -> impl IntoView {
     let client = StoredValue::new_local(use_worker());
     let (wrong_only, set_wrong_only) = signal(false);
@@ -257,7 +261,7 @@ pub fn ModelItems(
             {move || match page.get() {
                 None => view! { <p class="loading" aria-busy="true">"Loading items…"</p> }.into_any(),
                 Some(None) => ().into_any(),
-                Some(Some(Err(e))) => view! { <ErrorPanel title="Could not load the items" message=e /> }.into_any(),
+                Some(Some(Err(e))) => view! { <WorkerErrorPanel title="Could not load the items" error=e /> }.into_any(),
                 Some(Some(Ok(p))) => items_view(p, offset, set_offset).into_any(),
             }}
         </section>

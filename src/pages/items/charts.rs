@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use crate::charts::canvas::CanvasChart;
 use crate::charts::curves::{draw_curves, Curve, CurveChart};
 use crate::charts::ChartTheme;
-use crate::components::error_panel::ErrorPanel;
+use crate::components::error_panel::WorkerErrorPanel;
 use crate::components::theme_toggle::chart_theme;
 use crate::worker::api;
 use crate::worker::client::{latest_reply, use_worker};
@@ -93,6 +93,8 @@ fn range(x: &[f64]) -> (f64, f64) {
 /// The three charts of a report.
 #[component]
 pub fn ReportCharts(
+    /// The worker's kept analysis the report is of.
+    analysis: api::AnalysisId,
     /// The worker's report.
     report: StoredValue<ItemsReport>,
 ) -> impl IntoView {
@@ -111,7 +113,7 @@ pub fn ReportCharts(
                 if ids.is_empty() {
                     None
                 } else {
-                    Some(c.call(api::ItemCurves { ids }).await)
+                    Some(c.call(api::ItemCurves { analysis, ids }).await)
                 }
             }
         },
@@ -139,7 +141,7 @@ pub fn ReportCharts(
             }
         }}</p>
         {move || match fetched.get() {
-            Some(Some(Err(e))) => Some(view! { <ErrorPanel title="Could not fetch the item curves" message=e /> }),
+            Some(Some(Err(e))) => Some(view! { <WorkerErrorPanel title="Could not fetch the item curves" error=e /> }),
             _ => None,
         }}
         <CurveCanvas data=icc testid="items-icc" label="Item characteristic curves: probability right against ability" />

@@ -7,11 +7,12 @@
 //! - [`charts`]: item characteristic curves, test information, the reduced subset's tau curve;
 //! - CSV and JSON export of what the worker returned (the CSV text is the core's).
 
+use crate::worker::api::RowId;
 use coglab_core::items::{IrtModel, ItemsReport};
 use leptos::prelude::*;
 
 use crate::components::board_table::download_text;
-use crate::components::error_panel::ErrorPanel;
+use crate::components::error_panel::WorkerErrorPanel;
 use crate::worker::api;
 use crate::worker::client::use_worker;
 
@@ -23,7 +24,7 @@ pub mod table;
 pub fn ItemAnalysisSection(
     /// Computed rows of the benchmark, as (row id, model name).
     #[prop(into)]
-    rows: Signal<Vec<(u64, String)>>,
+    rows: Signal<Vec<(RowId, String)>>,
     /// Benchmark key (`mmiq`, `kiva`, `mmopera`): options shown and file names.
     benchmark: &'static str,
 ) -> impl IntoView {
@@ -34,7 +35,7 @@ pub fn ItemAnalysisSection(
     let client = StoredValue::new_local(use_worker());
     let run = Action::new_local(move |req: &api::ItemAnalysis| {
         let (c, req) = (client.get_value(), req.clone());
-        async move { c.call(req).await.map(|r| r.0) }
+        async move { c.call(req).await.map(|r| (r.analysis, r.report.0)) }
     });
     let start = move || {
         run.dispatch(api::ItemAnalysis {
@@ -45,6 +46,18 @@ pub fn ItemAnalysisSection(
             curves_for: Vec::new(),
         });
     };
+    // Rows given back after their worker ended (new ids, same models): an analysis that
+    // failed because its rows were stale runs again on them.
+    Effect::new(move |before: Option<Vec<(RowId, String)>>| {
+        let now = rows.get();
+        let stale = run
+            .value()
+            .with_untracked(|v| matches!(v, Some(Err(api::WorkerError::Stale { .. }))));
+        if before.is_some_and(|b| b != now) && open.get_untracked() && stale {
+            start();
+        }
+        now
+    });
     let report = Memo::new(move |_| run.value().get().and_then(Result::ok));
     let error = move || run.value().get().and_then(Result::err);
     view! {
@@ -95,8 +108,8 @@ pub fn ItemAnalysisSection(
                         aria-hidden=move || (!run.pending().get()).to_string()
                         class:idle=move || !run.pending().get()>"Fitting in the scoring worker…"</span>
                 </div>
-                {move || error().map(|e| view! { <ErrorPanel title="Could not analyse the items" message=e /> })}
-                {move || report.get().map(|r| view! { <ReportView report=r benchmark=benchmark /> })}
+                {move || error().map(|e| view! { <WorkerErrorPanel title="Could not analyse the items" error=e /> })}
+                {move || report.get().map(|(analysis, r)| view! { <ReportView analysis report=r benchmark=benchmark /> })}
             </Show>
         </section>
     }
@@ -105,6 +118,8 @@ pub fn ItemAnalysisSection(
 /// One item analysis: summary, notes, exports, charts and tables.
 #[component]
 fn ReportView(
+    /// The worker's kept analysis, for more item curves.
+    analysis: api::AnalysisId,
     /// The worker's report.
     report: ItemsReport,
     /// Benchmark key, for file names.
@@ -188,7 +203,7 @@ fn ReportView(
             <button type="button" data-testid="items-export-respondents" on:click=move |_| export("respondents")>"Respondents CSV"</button>
             <button type="button" data-testid="items-export-json" on:click=move |_| export("json")>"JSON"</button>
         </div>
-        <charts::ReportCharts report=report />
+        <charts::ReportCharts analysis report=report />
         {move || tables.get().then(|| view! {
             <table::ItemTable report=report />
             <table::RespondentTable report=report />

@@ -9,6 +9,7 @@
 //! components, in their tabs' files: created here they would pull those tabs' code into the
 //! first download (see [`crate::split`]).
 
+use crate::worker::api::RowId;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -18,7 +19,7 @@ use leptos::prelude::*;
 use super::state::{BoardState, ScoreStatus, ScoringFile, ScoringRun, Staged};
 use crate::data::base_path;
 use crate::store::{self, StoredBlob};
-use crate::worker::api::{self, FileRef};
+use crate::worker::api::{self, FileRef, WorkerError};
 use crate::worker::protocol::ProgressUpdate;
 
 /// Area of this page's files in the browser's store.
@@ -30,6 +31,8 @@ pub type Picked = Vec<(String, web_sys::File)>;
 /// The page's actions.
 #[derive(Clone, Copy)]
 pub struct PageActions {
+    /// Gets back the rows of an ended worker ([`restore_worker_data`]).
+    pub restore_worker: Action<(), ()>,
     /// Stages picked files ([`stage_files`]).
     pub stage: Action<Picked, ()>,
     /// Scores the staged files ([`score_staged`]).
@@ -48,6 +51,7 @@ impl PageActions {
     /// The actions over `state`.
     pub fn new(state: BoardState) -> Self {
         Self {
+            restore_worker: Action::new_local(move |_: &()| restore_worker_data(state)),
             stage: Action::new_local(move |files: &Picked| stage_files(state, files.clone())),
             score: Action::new_local(move |_: &()| score_staged(state)),
             restore: Action::new_local(move |_: &()| restore(state)),
@@ -94,7 +98,7 @@ async fn stage_files(state: BoardState, files: Picked) {
     let kinds = match client.call(api::Detect { files: refs }).await {
         Ok(k) => k,
         Err(e) => {
-            state.error.set(Some(e));
+            state.error.set(Some(e.to_string()));
             vec![
                 api::Detected {
                     kind: FileKind::Unknown,
@@ -224,18 +228,42 @@ async fn score_staged(state: BoardState) {
                     .set(all.files.iter().map(|f| f.path.clone()).collect());
                 all.append(batch);
                 batch = all;
-                clear_rows(state).await;
+                // The rows computed so far are replaced once the new ones are there; until
+                // then (and if scoring fails or is cancelled) they stay on the page.
+                let replace = computed_ids(state);
+                score_batch(state, batch, Keep::Replacing(replace)).await;
+                return;
             }
             Err(e) => state.kept.error.set(Some(e)),
         }
     }
-    score_batch(state, batch, true).await;
+    score_batch(state, batch, Keep::Adding).await;
 }
 
-/// Scores a batch in the worker and appends the results to the state; with `keep`, the files
-/// scored without error are then kept in this browser's store (IndexedDB, area "leaderboard")
-/// with their model names and formats, to be scored again on the next visit.
-async fn score_batch(state: BoardState, batch: Batch, keep: bool) {
+/// The ids of the rows computed from the visitor's files (not the published ones).
+fn computed_ids(state: BoardState) -> Vec<RowId> {
+    let published = state.published.rows.get_untracked();
+    let mut ids = state.rows.ids_untracked();
+    ids.retain(|id| !published.contains(id));
+    ids
+}
+
+/// What [`score_batch`] does with the scored files and the rows before.
+enum Keep {
+    /// Keeps the files scored without error in the store; the new rows join the others.
+    Adding,
+    /// As `Adding`, and once the new rows are there, drops these computed rows (the batch
+    /// scored them again) with the file statuses before.
+    Replacing(Vec<RowId>),
+    /// The files come from the store: nothing to keep.
+    Restoring,
+}
+
+/// Scores a batch in the worker and appends the results to the state (see [`Keep`] for the
+/// rows before); unless restoring, the files scored without error are then kept in this
+/// browser's store (IndexedDB, area "leaderboard") with their model names and formats, to be
+/// scored again on the next visit. A failed or cancelled scoring changes no row.
+async fn score_batch(state: BoardState, batch: Batch, keep: Keep) {
     if batch.inputs.is_empty() {
         return;
     }
@@ -272,15 +300,23 @@ async fn score_batch(state: BoardState, batch: Batch, keep: bool) {
         .call_with(request, Some(on_progress))
         .await;
     state.scoring.set(ScoreStatus::Idle);
-    let before = state.files.with_untracked(Vec::len);
-    match result {
-        Ok(mut s) => {
-            state.files.update(|v| v.append(&mut s.files));
-            state.rows.extend(s);
+    let mut s = match result {
+        Ok(s) => s,
+        // The page's own Cancel: the rows stay, marked stale with the way back
+        // ([`restore_worker_data`]).
+        Err(WorkerError::Cancelled) => return,
+        Err(e) => {
+            state.error.set(Some(e.to_string()));
+            return;
         }
-        Err(e) => state.error.set(Some(e)),
+    };
+    if let Keep::Replacing(old) = &keep {
+        drop_rows(state, old.clone()).await;
     }
-    if !keep {
+    let before = state.files.with_untracked(Vec::len);
+    state.files.update(|v| v.append(&mut s.files));
+    state.rows.extend(s);
+    if matches!(keep, Keep::Restoring) {
         return;
     }
     let ok: Vec<String> = state.files.with_untracked(|f| {
@@ -328,28 +364,51 @@ async fn restore(state: BoardState) {
     let names: Vec<String> = stored.iter().map(|b| b.name.clone()).collect();
     state.kept.names.set(names.clone());
     state.kept.restored.set(names);
-    score_batch(state, Batch::of_kept(stored), false).await;
+    score_batch(state, Batch::of_kept(stored), Keep::Restoring).await;
 }
 
 /// Removes every row computed from the visitor's files and every file status, and has the
 /// worker drop those rows' item data; the published bundle's rows stay.
 async fn clear_rows(state: BoardState) {
-    let published = state.published.rows.get_untracked();
-    let mut ids = state.rows.ids_untracked();
-    ids.retain(|id| !published.contains(id));
-    state.rows.retain(|id| published.contains(&id));
+    drop_rows(state, computed_ids(state)).await;
+}
+
+/// Removes the rows `ids` (computed ones) and every file status, and has the worker drop
+/// those rows' item data.
+async fn drop_rows(state: BoardState, ids: Vec<RowId>) {
+    state.rows.retain(|id| !ids.contains(&id));
     state.files.set(Vec::new());
     state.error.set(None);
+    let client = state.client.get_value();
+    // Rows of an ended worker went with it.
+    let rows: Vec<RowId> = ids.into_iter().filter(|id| client.is_live(id)).collect();
+    if rows.is_empty() {
+        return;
+    }
     // The rows are gone from the page whatever the worker answers; a failure only leaves
     // their items in the worker's memory until the tab closes, so it is not shown.
-    if let Err(e) = state
-        .client
-        .get_value()
-        .call(api::Forget { rows: ids })
-        .await
-    {
+    if let Err(e) = client.call(api::Forget { rows }).await {
         web_sys::console::warn_1(&format!("dropping the rows' items in the worker: {e}").into());
     }
+}
+
+/// Gets back what an ended worker kept (after a Cancel, a crash, or the browser ending it):
+/// the rows of earlier generations leave the page, the published bundle is read again and the
+/// kept files are scored again, in the running worker. The model page and comparisons follow,
+/// since they pick their rows by model name (the address's `model` and `cmp`).
+async fn restore_worker_data(state: BoardState) {
+    let client = state.client.get_value();
+    let stale = |id: &RowId| !client.is_live(id);
+    let published_stale = state.published.rows.with_untracked(|r| r.iter().any(stale));
+    state.rows.retain(|id| !stale(&id));
+    state.files.set(Vec::new());
+    state.error.set(None);
+    if published_stale {
+        state.published.rows.set(Vec::new());
+        state.published.meta.set(HashMap::new());
+        load_published(state).await;
+    }
+    restore(state).await;
 }
 
 /// Forgets the kept files: all of them (`None`), or one, whose rows go and the others are
@@ -395,7 +454,7 @@ async fn load_published(state: BoardState) {
         }
     };
     let rows = &board.rows;
-    let ids: Vec<u64> = (rows.mmiq.iter().map(|r| r.id))
+    let ids: Vec<RowId> = (rows.mmiq.iter().map(|r| r.id))
         .chain(rows.kiva.iter().map(|r| r.id))
         .chain(rows.mmopera.iter().map(|r| r.id))
         .chain(rows.gold.iter().map(|r| r.id))
@@ -417,7 +476,7 @@ async fn load_published(state: BoardState) {
                 .iter()
                 .filter_map(|r| Some((r.id, r.matrix.models.first()?.as_str()))),
         );
-    let meta: HashMap<u64, _> = named
+    let meta: HashMap<RowId, _> = named
         .filter_map(|(id, name)| Some((id, meta_of(name)?)))
         .collect();
     state.published.meta.set(meta);

@@ -137,7 +137,7 @@ pub fn OperaProcessAnalysis(
                     refused.try_set(None);
                 }
                 Err(e) => {
-                    refused.try_set(Some(e));
+                    refused.try_set(Some(e.to_string()));
                 }
             }
         }

@@ -6,6 +6,7 @@
 //! `coglab_core::leaderboard::gold`; this file only formats and filters. Loaded in a chunk of
 //! its own ([`crate::split::gold_tab`]).
 
+use crate::worker::api::RowId;
 use std::collections::BTreeMap;
 
 use coglab_core::leaderboard::gold::{GoldRow, LAYERS};
@@ -15,7 +16,7 @@ use super::board::{gold_board, gold_table_request};
 use super::state::BoardState;
 use super::Bundle;
 use crate::components::board_table::BoardTable;
-use crate::components::error_panel::ErrorPanel;
+use crate::components::error_panel::WorkerErrorPanel;
 use crate::data::base_path;
 use crate::worker::api;
 use crate::worker::client::{latest_reply, use_worker, WorkerClient};
@@ -66,7 +67,7 @@ pub fn GoldTab(
             .iter()
             .map(|r| r.id)
             .filter(|id| !published.contains(id))
-            .collect::<Vec<u64>>()
+            .collect::<Vec<RowId>>()
     });
     // Issue 23: Table 2 cells outside its stated 0-100 % scale, from the core's check.
     let out_of_range = move || {
@@ -90,7 +91,7 @@ pub fn GoldTab(
     view! {
         <BoardTable board=board state=state.view stem="gold" />
         {move || match table_scores.get().flatten() {
-            Some(Err(e)) => Some(view! { <ErrorPanel title="Could not score Gold's Table 2" message=e /> }),
+            Some(Err(e)) => Some(view! { <WorkerErrorPanel title="Could not score Gold's Table 2" error=e /> }),
             _ => None,
         }}
         {out_of_range}
@@ -136,7 +137,7 @@ fn GoldMatrixView(
                     r.message = None;
                 }
             });
-            Ok::<(), String>(())
+            Ok::<(), api::WorkerError>(())
         }
     });
     let busy = analyze.pending();
@@ -202,7 +203,7 @@ fn GoldMatrixView(
                     {move || if busy.get() { "Scoring…" } else { "Score with this assignment" }}</button>
             </details>
             {move || match analyze.value().get() {
-                Some(Err(e)) => Some(view! { <ErrorPanel title="Could not score the matrix" message=e /> }),
+                Some(Err(e)) => Some(view! { <WorkerErrorPanel title="Could not score the matrix" error=e /> }),
                 _ => None,
             }}
         </section>

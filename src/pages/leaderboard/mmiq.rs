@@ -2,6 +2,7 @@
 //! rows shown, paired ranks, the model page and the comparison (the last two in chunks of
 //! their own, [`split`]).
 
+use crate::worker::api::RowId;
 use coglab_core::mmiq::CATEGORIES;
 use leptos::prelude::*;
 
@@ -93,11 +94,11 @@ pub fn MmiqTab(
 #[component]
 pub fn MmiqComputed(
     /// The computed rows with items, as (row id, model).
-    ids: Signal<Vec<(u64, String)>>,
+    ids: Signal<Vec<(RowId, String)>>,
     /// The model page's row.
-    model_pick: RwSignal<Option<u64>>,
+    model_pick: RwSignal<Option<RowId>>,
     /// The compared rows.
-    pair: RwSignal<(Option<u64>, Option<u64>)>,
+    pair: RwSignal<(Option<RowId>, Option<RowId>)>,
 ) -> impl IntoView {
     let rows = BoardState::get().rows.mmiq;
     view! {

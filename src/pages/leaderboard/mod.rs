@@ -11,7 +11,7 @@
 use leptos::prelude::*;
 
 use crate::components::audit_panel::AuditPanel;
-use crate::components::error_panel::ErrorPanel;
+use crate::components::error_panel::{ErrorPanel, RestoreWorkerData};
 use crate::components::reported_table::ReportedTableView;
 use crate::data::{base_path, load_reported, BENCHMARKS};
 use crate::split;
@@ -58,6 +58,10 @@ pub fn Leaderboard() -> impl IntoView {
         },
     );
     let actions = PageActions::new(state);
+    let restore_worker = Callback::new(move |()| {
+        actions.restore_worker.dispatch_local(());
+    });
+    provide_context(RestoreWorkerData(restore_worker));
     actions.published.dispatch_local(());
     actions.warm_when_staged(state);
     actions.restore.dispatch_local(());
@@ -90,6 +94,7 @@ pub fn Leaderboard() -> impl IntoView {
                 on_score=Callback::new(move |()| { actions.score.dispatch_local(()); })
                 on_cancel=Callback::new(move |()| client.get_value().cancel())
                 on_forget=Callback::new(move |one| { actions.forget.dispatch_local(one); }) />
+            <StaleRows restore=restore_worker busy=actions.restore_worker.pending() />
             <AuditPanel rows=Signal::derive(move || {
                 state.published.index.with(|p| p.as_ref().map(|i| i.audit.clone()).unwrap_or_default())
             }) />
@@ -125,5 +130,36 @@ pub fn Leaderboard() -> impl IntoView {
                 }}
             </div>
         </section>
+    }
+}
+
+/// The one notice for rows whose worker has ended (a Cancel, a crash, the browser ending it):
+/// their figures stay on the page; their items, comparisons, ranks and item analysis come back
+/// with one click, which scores the kept files again and reads the published bundle again.
+#[component]
+fn StaleRows(
+    /// Gets the rows back.
+    restore: Callback<()>,
+    /// Whether that is running.
+    busy: Memo<bool>,
+) -> impl IntoView {
+    let state = BoardState::get();
+    let count = Memo::new(move |_| state.stale_rows());
+    view! {
+        <Show when=move || { count.get() > 0 && !matches!(state.scoring.get(), state::ScoreStatus::Scoring(_)) }>
+            <div class="notice stale-rows" role="status" data-testid="stale-rows">
+                <p>{move || format!(
+                    "The scoring worker was stopped, and the item data of {} {} on this page \
+                     went with it: their figures stay, but their model pages, comparisons, \
+                     ranks and item analysis need them scored again.",
+                    count.get(),
+                    if count.get() == 1 { "row" } else { "rows" }
+                )}</p>
+                <button type="button" data-testid="stale-restore" disabled=move || busy.get()
+                    on:click=move |_| restore.run(())>
+                    {move || if busy.get() { "Restoring…" } else { "Restore the rows" }}
+                </button>
+            </div>
+        </Show>
     }
 }

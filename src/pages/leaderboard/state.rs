@@ -2,6 +2,7 @@
 //! the view (from the address, [`super::url`]), the rows (published, computed in the worker),
 //! the files staged, being scored, scored and kept, and the page's errors.
 
+use crate::worker::api::RowId;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -76,8 +77,24 @@ impl BoardState {
         url::update(self.query, f);
     }
 
+    /// How many rows on the page went with an ended worker (tracked): their figures are
+    /// shown, but their items, comparisons and ranks need [`super::actions::PageActions`]'s
+    /// `restore_worker` first.
+    pub fn stale_rows(self) -> usize {
+        let generation = self.client.with_value(|c| c.generation());
+        let stale = |id: &RowId| id.generation != generation;
+        let r = self.rows;
+        r.mmiq.with(|v| v.iter().filter(|x| stale(&x.id)).count())
+            + r.kiva.with(|v| v.iter().filter(|x| stale(&x.id)).count())
+            + r.kiva_challenge
+                .with(|v| v.iter().filter(|x| stale(&x.id)).count())
+            + r.mmopera
+                .with(|v| v.iter().filter(|x| stale(&x.id)).count())
+            + r.gold.with(|v| v.iter().filter(|x| stale(&x.id)).count())
+    }
+
     /// The worker's ids of the published rows (tracked).
-    pub fn published_ids(self) -> Vec<u64> {
+    pub fn published_ids(self) -> Vec<RowId> {
         self.published.rows.get()
     }
 
@@ -136,8 +153,8 @@ impl Rows {
     }
 
     /// The worker's ids of every row with items (untracked).
-    pub fn ids_untracked(self) -> Vec<u64> {
-        let mut ids: Vec<u64> = self
+    pub fn ids_untracked(self) -> Vec<RowId> {
+        let mut ids: Vec<RowId> = self
             .mmiq
             .with_untracked(|r| r.iter().map(|r| r.id).collect());
         self.kiva
@@ -152,12 +169,12 @@ impl Rows {
     }
 
     /// Keeps only the rows whose id `keep` accepts (summaries have no id: they all go).
-    pub fn retain(self, keep: impl Fn(u64) -> bool) {
+    pub fn retain(self, keep: impl Fn(RowId) -> bool) {
+        self.kiva_challenge.update(|v| v.retain(|r| keep(r.id)));
         self.mmiq.update(|v| v.retain(|r| keep(r.id)));
         self.mmiq_acc.set(Vec::new());
         self.harness_summary.set(Vec::new());
         self.kiva.update(|v| v.retain(|r| keep(r.id)));
-        self.kiva_challenge.set(Vec::new());
         self.mmopera.update(|v| v.retain(|r| keep(r.id)));
         self.gold.update(|v| v.retain(|r| keep(r.id)));
     }
@@ -293,9 +310,9 @@ pub struct Published {
     /// Its index.
     pub index: RwSignal<Option<coglab_core::publish::Index>>,
     /// The worker's ids of the published rows.
-    pub rows: RwSignal<Vec<u64>>,
+    pub rows: RwSignal<Vec<RowId>>,
     /// The published rows' model metadata (family, parameters, ...) by row id.
-    pub meta: RwSignal<HashMap<u64, ModelMeta>>,
+    pub meta: RwSignal<HashMap<RowId, ModelMeta>>,
 }
 
 impl Default for Published {

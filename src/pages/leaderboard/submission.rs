@@ -2,10 +2,11 @@
 //! whether they reproduce the published row and where they would rank among the published
 //! rows (computed by the core in the worker, [`api::Reproduce`]).
 
+use crate::worker::api::RowId;
 use leptos::prelude::*;
 
 use super::state::BoardState;
-use crate::components::error_panel::ErrorPanel;
+use crate::components::error_panel::WorkerErrorPanel;
 use crate::worker::api;
 use crate::worker::client::latest_reply;
 
@@ -17,11 +18,11 @@ struct Submission {
     /// The model's name.
     model: String,
     /// The published row.
-    published: u64,
+    published: RowId,
     /// The row scored from the visitor's files.
-    submitted: u64,
+    submitted: RowId,
     /// The benchmark's published rows.
-    board: Vec<u64>,
+    board: Vec<RowId>,
 }
 
 /// The submissions among the rows: every dropped (not published) MM-IQ, KiVA or MM-OPERA row
@@ -34,8 +35,8 @@ fn submissions(state: BoardState) -> Vec<Submission> {
     }
     let mut out = Vec::new();
     // A dropped row against the published row of its model name, ranked among all published.
-    let mut pair_up = |bench: &'static str, rows: Vec<(u64, String)>| {
-        let board: Vec<u64> = rows
+    let mut pair_up = |bench: &'static str, rows: Vec<(RowId, String)>| {
+        let board: Vec<RowId> = rows
             .iter()
             .map(|r| r.0)
             .filter(|id| published.contains(id))
@@ -68,7 +69,7 @@ fn submissions(state: BoardState) -> Vec<Submission> {
     rows.kiva.with(|rows| {
         for r in rows.iter().filter(|r| !published.contains(&r.id)) {
             let variant = r.report.variant;
-            let board: Vec<u64> = rows
+            let board: Vec<RowId> = rows
                 .iter()
                 .filter(|p| published.contains(&p.id) && p.report.variant == variant)
                 .map(|p| p.id)
@@ -133,7 +134,7 @@ pub fn SubmissionCheck() -> impl IntoView {
 fn check_item(
     bench: &'static str,
     model: String,
-    r: Result<coglab_core::publish::site::Reproduction, String>,
+    r: Result<coglab_core::publish::site::Reproduction, api::WorkerError>,
 ) -> AnyView {
     match r {
         Ok(r) => {
@@ -181,7 +182,7 @@ fn check_item(
         }
         Err(e) => view! {
             <li data-testid="submission-check" data-model=model.clone()>
-                <ErrorPanel title=format!("Checking {model} ({bench})") message=e />
+                <WorkerErrorPanel title=format!("Checking {model} ({bench})") error=e />
             </li>
         }
         .into_any(),

@@ -10,6 +10,7 @@
 //! name); KiVA `v=adults`, `j=1`, `null=missing`; MM-OPERA `t=ica`, `decay=paper`,
 //! `avg=paths`. A default value is left out of the address.
 
+use crate::worker::api::RowId;
 use coglab_core::kiva::NullAnswers;
 use coglab_core::mmopera::score::{DecayExponent, IcaAverage};
 use coglab_core::mmopera::Task;
@@ -241,13 +242,13 @@ pub fn bind_view_state(query: Memo<LeaderboardQuery>) -> RwSignal<ViewState> {
 /// a reload), and a user's choice is written back.
 pub fn bind_selection(
     query: Memo<LeaderboardQuery>,
-    rows: Signal<Vec<(u64, String)>>,
-    pick: RwSignal<Option<u64>>,
-    pair: RwSignal<(Option<u64>, Option<u64>)>,
+    rows: Signal<Vec<(RowId, String)>>,
+    pick: RwSignal<Option<RowId>>,
+    pair: RwSignal<(Option<RowId>, Option<RowId>)>,
 ) {
     let id_of =
         move |name: &str| rows.with(|r| r.iter().find(|(_, m)| m == name).map(|(id, _)| *id));
-    let name_of = move |id: Option<u64>| {
+    let name_of = move |id: Option<RowId>| {
         rows.with_untracked(|r| {
             r.iter()
                 .find(|(i, _)| Some(*i) == id)

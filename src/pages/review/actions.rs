@@ -114,7 +114,7 @@ impl Actions {
                         .call(api::ReviewBuild { files: refs })
                         .await
                         .unwrap_or_else(|e| Loaded {
-                            errors: vec![e],
+                            errors: vec![e.to_string()],
                             ..Loaded::default()
                         })
                 }
@@ -131,7 +131,10 @@ impl Actions {
                     let client = client.try_get_value().ok_or("the page was left")?;
                     let name = file.name.clone();
                     // Read and parsed in the scoring worker (the page parses no file).
-                    let imported = client.call(api::ReviewImport { file }).await?;
+                    let imported = client
+                        .call(api::ReviewImport { file })
+                        .await
+                        .map_err(|e| e.to_string())?;
                     Ok((name, imported))
                 }
             }),

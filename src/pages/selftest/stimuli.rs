@@ -97,7 +97,7 @@ async fn load(
         trackers,
         seed,
     };
-    let session = client.call(request).await?;
+    let session = client.call(request).await.map_err(|e| e.to_string())?;
     let used: std::collections::BTreeSet<&str> = session
         .trials
         .iter()

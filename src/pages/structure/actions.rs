@@ -18,7 +18,7 @@ use coglab_core::sem::suite::{gold_table2_draft, matrix_csv_from_reported, SpecD
 use leptos::prelude::*;
 
 use super::state::{Analysis, DataSet, Opening, PageError, StructureState};
-use crate::worker::api::{self, FileRef};
+use crate::worker::api::{self, FileRef, WorkerError};
 use crate::worker::client::{OnProgress, WorkerClient};
 use crate::worker::protocol::ProgressUpdate;
 
@@ -64,7 +64,7 @@ pub enum Opened {
 #[derive(Clone, Copy)]
 pub struct Actions {
     /// Fits the model (`sem.analyze`).
-    pub fit: Action<FitInput, Result<Analysis, String>>,
+    pub fit: Action<FitInput, Result<Analysis, WorkerError>>,
     /// Reads a picked matrix file.
     pub load_matrix: Action<FileRef, Result<DataSet, String>>,
     /// Reads a picked spec file.
@@ -104,7 +104,9 @@ impl Actions {
         let fit = Action::new_unsync(move |input: &FitInput| {
             let input = input.clone();
             async move {
-                let client = worker.try_get_value().ok_or("the page was left")?;
+                let client = worker
+                    .try_get_value()
+                    .ok_or_else(|| WorkerError::Browser("the page was left".into()))?;
                 let boot = input.request.bootstrap.is_some();
                 let on_progress: Option<OnProgress> = boot.then(|| {
                     Rc::new(move |p: ProgressUpdate| {
@@ -122,7 +124,10 @@ impl Actions {
             let file = file.clone();
             async move {
                 let client = worker.try_get_value().ok_or("the page was left")?;
-                let l = client.call(api::SemLoad { file }).await?;
+                let l = client
+                    .call(api::SemLoad { file })
+                    .await
+                    .map_err(|e| e.to_string())?;
                 Ok(DataSet::read(l.columns.file.clone(), l.text, l.columns))
             }
         });
@@ -130,7 +135,10 @@ impl Actions {
             let file = file.clone();
             async move {
                 let client = worker.try_get_value().ok_or("the page was left")?;
-                client.call(api::SemSpec { file }).await
+                client
+                    .call(api::SemSpec { file })
+                    .await
+                    .map_err(|e| e.to_string())
             }
         });
         let open_saved = Action::new_local(move |input: &OpenSaved| {
@@ -145,7 +153,10 @@ impl Actions {
                 }
                 match loaded {
                     Ok(r) => Opened::Restored(Box::new(r)),
-                    Err(message) => Opened::Failed { restoring, message },
+                    Err(e) => Opened::Failed {
+                        restoring,
+                        message: e.to_string(),
+                    },
                 }
             }
         });
@@ -179,7 +190,7 @@ impl Actions {
                 }
                 loaded
                     .map(Some)
-                    .map_err(|e| fail("Could not read Gold's Table 2", e))
+                    .map_err(|e| fail("Could not read Gold's Table 2", e.to_string()))
             }
         });
         let read_kept = Action::new_unsync(|_: &()| crate::store::get_kv(WORKSPACE_KEY));
@@ -228,8 +239,8 @@ pub fn wire(s: StructureState) {
                 s.analysis.set(Some(analysis));
                 s.error.set(None);
             }
-            Err(e) if e == "cancelled" => {}
-            Err(e) => s.fail("The model could not be fitted", e),
+            Err(WorkerError::Cancelled) => {}
+            Err(e) => s.fail("The model could not be fitted", e.to_string()),
         }
     });
     on_result(a.load_matrix, move |out| match out {
@@ -394,7 +405,11 @@ pub fn bootstrap_count(n: u64) -> Result<usize, String> {
 }
 
 /// Reads a matrix from its text in the worker; returns the data set.
-async fn load_text(client: &WorkerClient, name: String, text: String) -> Result<DataSet, String> {
+async fn load_text(
+    client: &WorkerClient,
+    name: String,
+    text: String,
+) -> Result<DataSet, WorkerError> {
     let c = client
         .call(api::SemLoadText {
             name: name.clone(),
@@ -404,18 +419,19 @@ async fn load_text(client: &WorkerClient, name: String, text: String) -> Result<
     Ok(DataSet::read(name, text, c))
 }
 
-/// Fits `request` in the worker; when the worker no longer holds the matrix (a Cancel restarted
-/// it), reads `d`'s text again and fits once more, updating `data`'s handle.
+/// Fits `request` in the worker; when the worker no longer holds the matrix (it went with an
+/// ended worker, or was dropped for newer ones), reads `d`'s text again and fits once more,
+/// updating `data`'s handle.
 async fn analyze(
     client: &WorkerClient,
     d: &DataSet,
     mut request: api::SemAnalyze,
     on_progress: Option<OnProgress>,
     data: RwSignal<Option<DataSet>>,
-) -> Result<Analysis, String> {
+) -> Result<Analysis, WorkerError> {
     let first = client.call_with(request.clone(), on_progress.clone()).await;
     let out = match first {
-        Err(e) if e == coglab_worker::ops_structure::GONE => {
+        Err(WorkerError::Stale { .. } | WorkerError::Gone { .. }) => {
             let c = client
                 .call(api::SemLoadText {
                     name: d.name.clone(),

@@ -289,9 +289,9 @@ pub fn score_table(
 /// A dropped score matrix and its Gold scores.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GoldRow {
-    /// Row id, set by [`crate::leaderboard::Scored::split_details`] (0 until then).
+    /// Row id, set by [`crate::leaderboard::Scored::split_details`] (the default until then).
     #[serde(default)]
-    pub id: u64,
+    pub id: crate::leaderboard::RowId,
     /// The matrix.
     pub matrix: GoldMatrix,
     /// The parsed matrix, for scoring it again under another assignment ([`analyze`]); not
@@ -326,7 +326,7 @@ pub fn score_matrix(path: &str, bytes: &[u8]) -> Result<GoldRow, String> {
         ),
     };
     Ok(GoldRow {
-        id: 0,
+        id: Default::default(),
         matrix,
         data: Some(m),
         result,

@@ -144,9 +144,9 @@ pub fn ria_ica_gap(ria_sr: f64, ica_sr: f64) -> f64 {
 /// A computed MM-OPERA row: one model, RIA and/or ICA.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MmoperaRow {
-    /// Row id, set by [`crate::leaderboard::Scored::split_details`] (0 until then).
+    /// Row id, set by [`crate::leaderboard::Scored::split_details`] (the default until then).
     #[serde(default)]
-    pub id: u64,
+    pub id: crate::leaderboard::RowId,
     /// Model name.
     pub model: String,
     /// RIA scores, if RIA judge files were given.
@@ -432,7 +432,7 @@ pub fn score_mmopera(
                 let mut row = task_row(&input, metadata, report);
                 row.reasoning_settings = reasoning_settings(&input, &options);
                 let entry = rows.entry(model.clone()).or_insert_with(|| MmoperaRow {
-                    id: 0,
+                    id: Default::default(),
                     model: model.clone(),
                     ria: None,
                     ica: None,

@@ -95,13 +95,65 @@ pub struct FileStatus {
     pub message: Option<String>,
 }
 
+/// Which kept row a scored row is, as the keeper of the full reports numbers it (the web app's
+/// scoring worker, [`Scored::split_details`]): the keeper's generation and the row's number in
+/// it. A worker started again (after a Cancel, a crash, or the browser ending it) has another
+/// generation, so a row of the one before is known for gone rather than taken for another row
+/// of the same number. [`RowId::default`] (generation 0) is a row no one keeps: what
+/// [`score_files`] and the command line give.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
+pub struct RowId {
+    /// The keeper's generation (1 for the first worker of a page, 0 for no keeper).
+    pub generation: u32,
+    /// The row's number among the rows its keeper has numbered (from 1).
+    pub n: u32,
+}
+
+impl RowId {
+    /// The first id a keeper of `generation` gives.
+    pub fn first(generation: u32) -> Self {
+        Self { generation, n: 1 }
+    }
+
+    /// This id, and moves `self` on to the next one.
+    pub fn take(&mut self) -> Self {
+        let id = *self;
+        self.n += 1;
+        id
+    }
+}
+
+/// `GENERATION.N`, e.g. `2.14`: the form a page writes in an option's value and reads back
+/// ([`RowId::from_str`](std::str::FromStr)).
+impl std::fmt::Display for RowId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.generation, self.n)
+    }
+}
+
+impl std::str::FromStr for RowId {
+    type Err = String;
+
+    /// Reads `GENERATION.N` ([`RowId`]'s `Display`).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || format!("expected a row id GENERATION.N, found {s:?}");
+        let (generation, n) = s.split_once('.').ok_or_else(bad)?;
+        Ok(Self {
+            generation: generation.parse().map_err(|_| bad())?,
+            n: n.parse().map_err(|_| bad())?,
+        })
+    }
+}
+
 /// A computed MM-IQ row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MmiqRow {
     /// Which scored result this row is (set by whoever keeps the full reports, e.g. the web
-    /// worker, to ask for its items later; 0 from [`score_files`]).
+    /// worker, to ask for its items later; [`RowId::default`] from [`score_files`]).
     #[serde(default)]
-    pub id: u64,
+    pub id: RowId,
     /// Model name.
     pub model: String,
     /// The report (item results included, for the model page; see [`Scored::split_details`]).
@@ -113,7 +165,7 @@ pub struct MmiqRow {
 pub struct KivaRow {
     /// Which scored result this row is (see [`MmiqRow::id`]).
     #[serde(default)]
-    pub id: u64,
+    pub id: RowId,
     /// Model name (or "Adults (human data)").
     pub model: String,
     /// The report, trials included (for comparisons; see [`Scored::split_details`]).
@@ -189,7 +241,7 @@ pub struct HarnessSummaryRow {
 pub struct KivaChallengeRow {
     /// Which scored result this row is (see [`MmiqRow::id`]).
     #[serde(default)]
-    pub id: u64,
+    pub id: RowId,
     /// Model name.
     pub model: String,
     /// Always `KiVA challenge`: the harness whose files these are.
@@ -228,27 +280,24 @@ impl Scored {
     /// (MM-IQ items, KiVA trials, KiVA challenge items and MM-OPERA item scores cleared; the MM-OPERA intervals were
     /// computed before) small enough to send to the page. Returns the `(id, detail)` pairs, for
     /// answering item and comparison queries later.
-    pub fn split_details(&mut self, next_id: &mut u64) -> Vec<(u64, Detail)> {
+    pub fn split_details(&mut self, next_id: &mut RowId) -> Vec<(RowId, Detail)> {
         let mut out = Vec::new();
         for r in &mut self.mmiq {
-            r.id = *next_id;
-            *next_id += 1;
+            r.id = next_id.take();
             let items = std::mem::take(&mut r.report.items);
             let mut full = r.report.clone();
             full.items = items;
             out.push((r.id, Detail::Mmiq(full)));
         }
         for r in &mut self.kiva {
-            r.id = *next_id;
-            *next_id += 1;
+            r.id = next_id.take();
             let trials = std::mem::take(&mut r.report.trials);
             let mut full = r.report.clone();
             full.trials = trials;
             out.push((r.id, Detail::Kiva(full)));
         }
         for r in &mut self.mmopera {
-            r.id = *next_id;
-            *next_id += 1;
+            r.id = next_id.take();
             let full = r.clone();
             for t in [&mut r.ria, &mut r.ica].into_iter().flatten() {
                 t.items = Vec::new();
@@ -256,15 +305,13 @@ impl Scored {
             out.push((r.id, Detail::Mmopera(Box::new(full))));
         }
         for r in &mut self.gold {
-            r.id = *next_id;
-            *next_id += 1;
+            r.id = next_id.take();
             if let Some(m) = r.data.take() {
                 out.push((r.id, Detail::Gold(m)));
             }
         }
         for r in &mut self.kiva_challenge {
-            r.id = *next_id;
-            *next_id += 1;
+            r.id = next_id.take();
             let items = std::mem::take(&mut r.report.items);
             let mut full = r.report.clone();
             full.items = items;
@@ -445,7 +492,7 @@ pub fn score_files_with(
                 };
                 match parsed.and_then(|p| mmiq::score_owned(key, p)) {
                     Ok(report) => out.mmiq.push(MmiqRow {
-                        id: 0,
+                        id: Default::default(),
                         model: out.files[i].model.clone(),
                         report,
                     }),
@@ -471,7 +518,7 @@ pub fn score_files_with(
                         });
                         out.files[i].model = model.clone();
                         out.kiva.push(KivaRow {
-                            id: 0,
+                            id: Default::default(),
                             model,
                             report,
                             null_missing: None,
@@ -554,7 +601,7 @@ pub fn score_files_with(
                     })
                 };
                 out.kiva.push(KivaRow {
-                    id: 0,
+                    id: Default::default(),
                     model,
                     report,
                     null_missing,
@@ -604,7 +651,7 @@ fn vlmevalkit_table(
     Some(
         crate::harness::map::score_mmiq(&file, key, true)
             .map(|report| MmiqRow {
-                id: 0,
+                id: Default::default(),
                 model: model.to_string(),
                 report,
             })
@@ -661,7 +708,7 @@ fn harness_file(
             };
             match harness::kiva_challenge::score((a.path, a.bytes), (f.path, f.bytes)) {
                 Ok(report) => out.kiva_challenge.push(KivaChallengeRow {
-                    id: 0,
+                    id: Default::default(),
                     model: out.files[i].model.clone(),
                     harness: harness::Harness::KivaChallenge.label().into(),
                     report,
@@ -689,7 +736,7 @@ fn harness_file(
                     });
                     out.files[i].model = model.clone();
                     out.kiva.push(KivaRow {
-                        id: 0,
+                        id: Default::default(),
                         model,
                         report,
                         // People's answers: the Null switch is about model answers.
@@ -709,7 +756,7 @@ fn harness_file(
                         }
                     }
                     out.kiva.push(KivaRow {
-                        id: 0,
+                        id: Default::default(),
                         model: out.files[i].model.clone(),
                         report,
                         // Scored already, under the rule its records name.
@@ -767,7 +814,7 @@ fn harness_mmiq(
                 }
             }
             out.mmiq.push(MmiqRow {
-                id: 0,
+                id: Default::default(),
                 model: out.files[i].model.clone(),
                 report,
             });

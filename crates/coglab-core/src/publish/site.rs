@@ -98,7 +98,7 @@ pub fn board_rows(index: &Index) -> (Scored, Vec<RowSource>) {
                         .map(|f| f.path.clone())
                         .unwrap_or_default();
                     out.mmiq.push(MmiqRow {
-                        id: 0,
+                        id: Default::default(),
                         model: m.name.clone(),
                         report: MmiqReport {
                             benchmark: "MM-IQ".into(),
@@ -141,7 +141,7 @@ pub fn board_rows(index: &Index) -> (Scored, Vec<RowSource>) {
                 }
                 Figures::Kiva { overall, by_domain } => {
                     out.kiva.push(KivaRow {
-                        id: 0,
+                        id: Default::default(),
                         model: m.name.clone(),
                         report: KivaReport {
                             benchmark: "kiva".into(),
@@ -204,7 +204,7 @@ pub fn board_rows(index: &Index) -> (Scored, Vec<RowSource>) {
                         .collect();
                     layers.extend(others);
                     out.gold.push(GoldRow {
-                        id: 0,
+                        id: Default::default(),
                         matrix: GoldMatrix {
                             file,
                             models: vec![m.name.clone()],
@@ -253,7 +253,7 @@ pub fn board_rows(index: &Index) -> (Scored, Vec<RowSource>) {
                     .map(|(_, row)| (*row).clone())
             };
             out.mmopera.push(MmoperaRow {
-                id: 0,
+                id: Default::default(),
                 model: m.name.clone(),
                 ria: task(Task::Ria),
                 ica: task(Task::Ica),

@@ -98,7 +98,7 @@ pub enum RankSource<'a> {
 #[derive(Debug, Clone, Copy)]
 pub struct RankEntry<'a> {
     /// The page's row id (echoed in [`RankedModel::id`]).
-    pub id: u64,
+    pub id: crate::leaderboard::RowId,
     /// The name the table shows.
     pub name: &'a str,
     /// The data.
@@ -109,7 +109,7 @@ pub struct RankEntry<'a> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RankedModel {
     /// The page's row id.
-    pub id: u64,
+    pub id: crate::leaderboard::RowId,
     /// The name the table shows for the row.
     pub name: String,
     /// The board's name for the row (a repeated name carries ` (2)`, ` (3)`).
@@ -360,7 +360,12 @@ fn adjust_words(adjust: &str) -> &'static str {
     }
 }
 
-fn ranked(row: &ModelRow, id: u64, name: &str, clusters: &str) -> RankedModel {
+fn ranked(
+    row: &ModelRow,
+    id: crate::leaderboard::RowId,
+    name: &str,
+    clusters: &str,
+) -> RankedModel {
     let coverage_text = (!row.full_coverage).then(|| {
         format!(
             "{} of {} items ({:.1}%)",
@@ -784,13 +789,14 @@ fn judges_panel(j: &JudgeRobustness) -> Panel {
 /// let preds = |right: u32| -> String { (0..20).map(|i| format!("{{\"data_id\": {i}, \"parsed_pred\": \"{}\"}}\n", if i < right { "A" } else { "B" })).collect() };
 /// let a = score(&key, &Predictions::parse("a.jsonl", preds(18).as_bytes()).unwrap()).unwrap();
 /// let b = score(&key, &Predictions::parse("b.jsonl", preds(2).as_bytes()).unwrap()).unwrap();
+/// let id = |n| coglab_core::leaderboard::RowId { generation: 1, n };
 /// let board = rank_board(&[
-///     RankEntry { id: 7, name: "b", source: RankSource::Mmiq(&b) },
-///     RankEntry { id: 3, name: "a", source: RankSource::Mmiq(&a) },
-///     RankEntry { id: 9, name: "gone", source: RankSource::Gone },
+///     RankEntry { id: id(7), name: "b", source: RankSource::Mmiq(&b) },
+///     RankEntry { id: id(3), name: "a", source: RankSource::Mmiq(&a) },
+///     RankEntry { id: id(9), name: "gone", source: RankSource::Gone },
 /// ], &RankRequest::new(Bench::Mmiq));
 /// // a: 18 right, b: 2, b only right where a is: McNemar b = 16, c = 0, p = 2 · 0.5^16.
-/// assert_eq!((board.models[0].id, board.models[0].rank_text.as_str()), (3, "1"));
+/// assert_eq!((board.models[0].id, board.models[0].rank_text.as_str()), (id(3), "1"));
 /// assert_eq!(board.models[1].group, "b");
 /// assert!(board.notes.iter().any(|n| n.contains("no longer")));
 /// ```
@@ -837,7 +843,7 @@ pub fn rank_board(entries: &[RankEntry<'_>], req: &RankRequest) -> RankBoard {
         });
     }
     // Board name -> page id and page name.
-    let mut ids: BTreeMap<String, (u64, &str)> = BTreeMap::new();
+    let mut ids: BTreeMap<String, (crate::leaderboard::RowId, &str)> = BTreeMap::new();
     let mut models = Vec::new();
     let mut benchmark_items = None;
     let wrong_bench = |e: &RankEntry<'_>| {
@@ -1046,7 +1052,10 @@ pub fn rank_board(entries: &[RankEntry<'_>], req: &RankRequest) -> RankBoard {
                 .models
                 .iter()
                 .map(|m| {
-                    let (id, name) = ids.get(&m.name).copied().unwrap_or((0, m.name.as_str()));
+                    let (id, name) = ids
+                        .get(&m.name)
+                        .copied()
+                        .unwrap_or((Default::default(), m.name.as_str()));
                     ranked(m, id, name, clusters)
                 })
                 .collect();
@@ -1097,7 +1106,7 @@ mod tests {
 
     fn mmopera_row(model: &str, files: &[&str], items: Vec<ItemScores>) -> MmoperaRow {
         MmoperaRow {
-            id: 0,
+            id: Default::default(),
             model: model.into(),
             ria: Some(MmoperaTaskRow {
                 task: Task::Ria,
@@ -1147,7 +1156,10 @@ mod tests {
         );
         let b = rank_board(
             &[RankEntry {
-                id: 1,
+                id: crate::leaderboard::RowId {
+                    generation: 1,
+                    n: 1,
+                },
                 name: "m",
                 source: RankSource::Mmopera(&m),
             }],
@@ -1174,12 +1186,18 @@ mod tests {
         let b = rank_board(
             &[
                 RankEntry {
-                    id: 1,
+                    id: crate::leaderboard::RowId {
+                        generation: 1,
+                        n: 1,
+                    },
                     name: "x",
                     source: RankSource::Mmopera(&x),
                 },
                 RankEntry {
-                    id: 2,
+                    id: crate::leaderboard::RowId {
+                        generation: 1,
+                        n: 2,
+                    },
                     name: "y",
                     source: RankSource::Mmopera(&y),
                 },
@@ -1232,7 +1250,10 @@ mod tests {
         let entries = |with_files: bool| {
             vec![
                 RankEntry {
-                    id: 1,
+                    id: crate::leaderboard::RowId {
+                        generation: 1,
+                        n: 1,
+                    },
                     name: "a",
                     source: RankSource::Kiva {
                         report: &ra,
@@ -1240,7 +1261,10 @@ mod tests {
                     },
                 },
                 RankEntry {
-                    id: 2,
+                    id: crate::leaderboard::RowId {
+                        generation: 1,
+                        n: 2,
+                    },
                     name: "b",
                     source: RankSource::Kiva {
                         report: &rb,
@@ -1298,7 +1322,10 @@ mod tests {
             .zip(&names)
             .enumerate()
             .map(|(k, (r, n))| RankEntry {
-                id: k as u64,
+                id: crate::leaderboard::RowId {
+                    generation: 1,
+                    n: k as u32,
+                },
                 name: n,
                 source: RankSource::Mmopera(r),
             })
@@ -1320,7 +1347,10 @@ mod tests {
     fn no_usable_row_gives_an_error_not_a_panic() {
         let b = rank_board(
             &[RankEntry {
-                id: 4,
+                id: crate::leaderboard::RowId {
+                    generation: 1,
+                    n: 4,
+                },
                 name: "old",
                 source: RankSource::Gone,
             }],

@@ -1,6 +1,7 @@
 //! The Gold board: loading-weighted overall and layer scores, the plain mean and the paper's
 //! Overall, for Gold's Table 2 and every dropped score matrix.
 
+use crate::worker::api::RowId;
 use coglab_core::leaderboard::gold::{GoldResult, GoldRow, LAYERS};
 use coglab_core::leaderboard::metrics::definition;
 use coglab_core::reported::ReportedBundle;
@@ -33,7 +34,7 @@ pub fn gold_board(
     computed: &[GoldRow],
 ) -> Board {
     let table = reported.and_then(|b| b.table("gold-table2"));
-    let results: Vec<(&GoldResult, String, Option<u64>)> = table_scores
+    let results: Vec<(&GoldResult, String, Option<RowId>)> = table_scores
         .into_iter()
         .map(|r| (r, String::new(), None))
         .chain(

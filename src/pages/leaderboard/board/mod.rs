@@ -3,6 +3,7 @@
 //! humans). One file per benchmark; this one holds what they share (cells, rows, citations,
 //! the "published" badge). Pure functions, tested natively; the tabs only render them.
 
+use crate::worker::api::RowId;
 use coglab_core::leaderboard::metrics::model_info;
 use coglab_core::mmiq::Accuracy;
 use coglab_core::reported::ReportedBundle;
@@ -66,8 +67,8 @@ fn row(model: &str, kind: RowKind, source: String, cells: Vec<Option<BoardCell>>
 /// of those guessed from the name, for the board's filters.
 pub fn mark_published(
     board: &mut Board,
-    published: &[u64],
-    meta: &std::collections::HashMap<u64, coglab_core::publish::manifest::ModelMeta>,
+    published: &[RowId],
+    meta: &std::collections::HashMap<RowId, coglab_core::publish::manifest::ModelMeta>,
 ) {
     for r in &mut board.rows {
         let Some(id) = r.row_id.filter(|id| published.contains(id)) else {
@@ -205,6 +206,11 @@ mod tests {
         }
     }
 
+    /// A row id of the first worker.
+    fn id(n: u32) -> RowId {
+        RowId { generation: 1, n }
+    }
+
     #[test]
     fn published_rows_are_badged_by_row_id() {
         // Two MM-IQ rows of one model: row 7 published, row 8 dropped by the visitor.
@@ -218,10 +224,10 @@ mod tests {
         let s = scored(&[("k.jsonl", key), ("m.jsonl", preds)]);
         let mut a = s.mmiq[0].clone();
         let mut b = a.clone();
-        a.id = 7;
-        b.id = 8;
+        a.id = id(7);
+        b.id = id(8);
         let mut board = mmiq_board(None, &[a, b], &[], &[]);
-        mark_published(&mut board, &[7], &Default::default());
+        mark_published(&mut board, &[id(7)], &Default::default());
         let computed: Vec<(bool, bool)> = board
             .rows
             .iter()
@@ -240,10 +246,10 @@ mod tests {
             ("RIA_metadata.json", RIA_META),
             ("m_RIA_regular_scoring.json", RIA_REGULAR),
         ]);
-        s.mmopera[0].id = 11;
+        s.mmopera[0].id = id(11);
         let opera = mmopera_board(None, &s.mmopera, Task::Ria, OperaSettings::default());
         let gold_row = coglab_core::leaderboard::gold::GoldRow {
-            id: 12,
+            id: id(12),
             matrix: coglab_core::leaderboard::gold::GoldMatrix {
                 file: "gold-table2.csv".into(),
                 models: vec!["GPT-4o".into()],
@@ -270,9 +276,9 @@ mod tests {
             message: None,
         };
         let gold = gold_board(None, None, &[gold_row]);
-        for (mut board, id, model) in [(opera, 11, "m"), (gold, 12, "GPT-4o")] {
+        for (mut board, row, model) in [(opera, id(11), "m"), (gold, id(12), "GPT-4o")] {
             // Another id published: the row stays computed.
-            mark_published(&mut board, &[99], &Default::default());
+            mark_published(&mut board, &[id(99)], &Default::default());
             let r = board.rows.iter().find(|r| r.model == model).unwrap();
             assert!(!r.published, "{}", board.caption);
             // The manifest's family and parameters replace those guessed from the name.
@@ -281,7 +287,7 @@ mod tests {
                 parameters: Some("7B".into()),
                 ..Default::default()
             };
-            mark_published(&mut board, &[id], &[(id, meta)].into());
+            mark_published(&mut board, &[row], &[(row, meta)].into());
             let r = board.rows.iter().find(|r| r.model == model).unwrap();
             assert_eq!((r.published, r.badge()), (true, "published"));
             assert!(r.source.starts_with("published bundle"), "{}", r.source);

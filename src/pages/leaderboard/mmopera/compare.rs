@@ -5,7 +5,7 @@ use coglab_core::leaderboard::mmopera::{MmoperaComparison, MmoperaRow};
 use coglab_core::mmopera::Task;
 use leptos::prelude::*;
 
-use crate::components::error_panel::ErrorPanel;
+use crate::components::error_panel::WorkerErrorPanel;
 use crate::worker::api;
 use crate::worker::client::use_worker;
 
@@ -83,7 +83,7 @@ pub(super) fn MmoperaCompare(
         </div>
         {move || match compare.value().get() {
             None => None,
-            Some(Err(e)) => Some(view! { <ErrorPanel title="Could not compare" message=e /> }.into_any()),
+            Some(Err(e)) => Some(view! { <WorkerErrorPanel title="Could not compare" error=e /> }.into_any()),
             Some(Ok(c)) => Some(view! { <ComparisonView c=c /> }.into_any()),
         }}
     }
