@@ -20,7 +20,7 @@ use leptos::prelude::*;
 use crate::components::board_table::{Board, RowKind};
 use crate::components::error_panel::{ErrorPanel, WorkerErrorPanel};
 use crate::worker::api::{self, RowId};
-use crate::worker::client::use_worker;
+use crate::worker::client::{latest_reply, use_worker};
 
 /// What the rank column shows for one computed row.
 #[derive(Debug, Clone, PartialEq)]
@@ -116,47 +116,43 @@ pub fn RankPanel(
     let client = StoredValue::new_local(use_worker());
     let adjust = RwSignal::new(Adjust::Holm);
     let missing = RwSignal::new(Missing::Wrong);
-    // The latest reply (`None`: no computed row, or the first reply not yet in).
-    let state = RwSignal::new(None::<Result<RankBoard, api::WorkerError>>);
-    // Requests are numbered so that a late reply to an older request is dropped.
-    let generation = StoredValue::new(0u64);
     // The panels the user opened stay open when a new reply redraws them (another
     // adjustment, a new row).
     let opened = RwSignal::new(vec!["rank-rows".to_string()]);
-    Effect::new(move || {
-        let rows = rows.get();
-        let mut request = RankRequest::new(bench);
-        request.task = task.get();
-        request.stage = stage.get().unwrap_or_default();
-        request.null = null.get().unwrap_or_default();
-        request.options.adjust = adjust.get();
-        request.options.missing = missing.get();
-        generation.update_value(|g| *g += 1);
-        let mine = generation.get_value();
-        if rows.is_empty() {
-            state.set(None);
-            marks.set(RankMarks::default());
-            return;
-        }
-        let c = client.get_value();
-        leptos::task::spawn_local(async move {
-            let reply = c.call(api::Rank { rows, request }).await;
-            // The page may have been left meanwhile: its values are then disposed.
-            if generation.try_get_value() != Some(mine) {
-                return;
-            }
-            marks.set(match &reply {
-                Ok(b) => RankMarks::of(b),
-                Err(_) => RankMarks::default(),
-            });
-            // The panel is drawn a frame after the board's marks, in a task of its own: with
-            // both in one frame (a Paired column of 50 rows and the ranked-rows table of 50),
-            // that frame's layout was 50-55 ms CPU in issue 22's item-analysis bench.
-            crate::components::after_next_frame(move || {
-                if generation.try_get_value() == Some(mine) {
-                    state.set(Some(reply));
+    // The reply to the latest request (`None` inside: no computed row); a late reply to an
+    // older request is dropped ([`latest_reply`], as every keyed worker read on the pages).
+    let reply = latest_reply(
+        move || {
+            let mut request = RankRequest::new(bench);
+            request.task = task.get();
+            request.stage = stage.get().unwrap_or_default();
+            request.null = null.get().unwrap_or_default();
+            request.options.adjust = adjust.get();
+            request.options.missing = missing.get();
+            (rows.get(), request)
+        },
+        move |(rows, request)| {
+            let c = client.get_value();
+            async move {
+                if rows.is_empty() {
+                    return None;
                 }
-            });
+                Some(c.call(api::Rank { rows, request }).await)
+            }
+        },
+    );
+    // The board's marks follow the reply at once; the panel is drawn a frame after them, in a
+    // task of its own: with both in one frame (a Paired column of 50 rows and the ranked-rows
+    // table of 50), that frame's layout was 50-55 ms CPU in issue 22's item-analysis bench.
+    let state = RwSignal::new(None::<Result<RankBoard, api::WorkerError>>);
+    Effect::new(move || {
+        let Some(r) = reply.get() else { return };
+        marks.set(match &r {
+            Some(Ok(b)) => RankMarks::of(b),
+            _ => RankMarks::default(),
+        });
+        crate::components::after_next_frame(move || {
+            let _ = state.try_set(r);
         });
     });
     view! {

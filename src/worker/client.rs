@@ -182,9 +182,10 @@ impl WorkerClient {
         self.generation.get()
     }
 
-    /// Whether `handle` names data of the running (or next) worker (tracked).
+    /// Whether `handle` names data of the running (or next) worker (untracked: for a request
+    /// about to be made).
     pub fn is_live<H: Handle>(&self, handle: &H) -> bool {
-        handle.generation() == self.generation()
+        handle.generation() == self.generation.get_untracked()
     }
 
     /// The client for the app's worker module ([`LOADER`] beside `index.html`).

@@ -47,9 +47,13 @@ pub fn ItemAnalysisSection(
         });
     };
     // Rows given back after their worker ended (new ids, same models): an analysis that
-    // failed because its rows were stale runs again on them.
+    // failed because its rows were stale runs again on them. (While they are restored the
+    // board has no rows for a moment; that is not a new set of rows.)
     Effect::new(move |before: Option<Vec<(RowId, String)>>| {
         let now = rows.get();
+        if now.is_empty() {
+            return before.unwrap_or_default();
+        }
         let stale = run
             .value()
             .with_untracked(|v| matches!(v, Some(Err(api::WorkerError::Stale { .. }))));

@@ -16,7 +16,7 @@ use std::rc::Rc;
 use coglab_core::leaderboard::{guess_model, FileKind, FileStatus, WAITING};
 use leptos::prelude::*;
 
-use super::state::{BoardState, ScoreStatus, ScoringFile, ScoringRun, Staged};
+use super::state::{BoardState, HasRowId, ScoreStatus, ScoringFile, ScoringRun, Staged};
 use crate::data::base_path;
 use crate::store::{self, StoredBlob};
 use crate::worker::api::{self, FileRef, WorkerError};
@@ -54,9 +54,9 @@ impl PageActions {
             restore_worker: Action::new_local(move |_: &()| restore_worker_data(state)),
             stage: Action::new_local(move |files: &Picked| stage_files(state, files.clone())),
             score: Action::new_local(move |_: &()| score_staged(state)),
-            restore: Action::new_local(move |_: &()| restore(state)),
+            restore: Action::new_local(move |_: &()| restore(state, Vec::new())),
             forget: Action::new_local(move |one: &Option<String>| forget_kept(state, one.clone())),
-            published: Action::new_local(move |_: &()| load_published(state)),
+            published: Action::new_local(move |_: &()| load_published(state, Vec::new())),
             warm: Action::new_local(move |_: &()| {
                 let client = state.client.get_value();
                 async move {
@@ -255,8 +255,9 @@ enum Keep {
     /// As `Adding`, and once the new rows are there, drops these computed rows (the batch
     /// scored them again) with the file statuses before.
     Replacing(Vec<RowId>),
-    /// The files come from the store: nothing to keep.
-    Restoring,
+    /// The files come from the store: nothing to keep; once the new rows are there, these
+    /// rows (of an ended worker) are dropped.
+    Restoring(Vec<RowId>),
 }
 
 /// Scores a batch in the worker and appends the results to the state (see [`Keep`] for the
@@ -310,13 +311,15 @@ async fn score_batch(state: BoardState, batch: Batch, keep: Keep) {
             return;
         }
     };
-    if let Keep::Replacing(old) = &keep {
-        drop_rows(state, old.clone()).await;
+    if let Keep::Replacing(old) | Keep::Restoring(old) = &keep {
+        if !old.is_empty() {
+            drop_rows(state, old.clone()).await;
+        }
     }
     let before = state.files.with_untracked(Vec::len);
     state.files.update(|v| v.append(&mut s.files));
     state.rows.extend(s);
-    if matches!(keep, Keep::Restoring) {
+    if matches!(keep, Keep::Restoring(_)) {
         return;
     }
     let ok: Vec<String> = state.files.with_untracked(|f| {
@@ -353,7 +356,7 @@ async fn score_batch(state: BoardState, batch: Batch, keep: Keep) {
 
 /// Scores again, in the worker, the files kept in this browser's store (on page load, or after
 /// one of them is removed).
-async fn restore(state: BoardState) {
+async fn restore(state: BoardState, replacing: Vec<RowId>) {
     let stored = match store::get_blobs(AREA).await {
         Ok(s) => s,
         Err(e) => {
@@ -364,7 +367,7 @@ async fn restore(state: BoardState) {
     let names: Vec<String> = stored.iter().map(|b| b.name.clone()).collect();
     state.kept.names.set(names.clone());
     state.kept.restored.set(names);
-    score_batch(state, Batch::of_kept(stored), Keep::Restoring).await;
+    score_batch(state, Batch::of_kept(stored), Keep::Restoring(replacing)).await;
 }
 
 /// Removes every row computed from the visitor's files and every file status, and has the
@@ -393,22 +396,25 @@ async fn drop_rows(state: BoardState, ids: Vec<RowId>) {
 }
 
 /// Gets back what an ended worker kept (after a Cancel, a crash, or the browser ending it):
-/// the rows of earlier generations leave the page, the published bundle is read again and the
-/// kept files are scored again, in the running worker. The model page and comparisons follow,
-/// since they pick their rows by model name (the address's `model` and `cmp`).
+/// the published bundle is read again and the kept files are scored again, in the running
+/// worker, each replacing the rows of the ended one once its new rows are there (until then
+/// they stay on the board). The model page and comparisons follow, since they pick their rows
+/// by model name (the address's `model` and `cmp`).
 async fn restore_worker_data(state: BoardState) {
     let client = state.client.get_value();
     let stale = |id: &RowId| !client.is_live(id);
-    let published_stale = state.published.rows.with_untracked(|r| r.iter().any(stale));
-    state.rows.retain(|id| !stale(&id));
-    state.files.set(Vec::new());
+    let published: Vec<RowId> = state
+        .published
+        .rows
+        .with_untracked(|r| r.iter().copied().filter(stale).collect());
+    let computed: Vec<RowId> = computed_ids(state).into_iter().filter(stale).collect();
     state.error.set(None);
-    if published_stale {
-        state.published.rows.set(Vec::new());
-        state.published.meta.set(HashMap::new());
-        load_published(state).await;
+    if !published.is_empty() {
+        load_published(state, published).await;
     }
-    restore(state).await;
+    if !computed.is_empty() {
+        restore(state, computed).await;
+    }
 }
 
 /// Forgets the kept files: all of them (`None`), or one, whose rows go and the others are
@@ -429,7 +435,7 @@ async fn forget_kept(state: BoardState, one: Option<String>) {
             state.kept.names.set(Vec::new());
             state.kept.restored.set(Vec::new());
         }
-        Some(_) => restore(state).await,
+        Some(_) => restore(state, Vec::new()).await,
     }
 }
 
@@ -438,7 +444,7 @@ async fn forget_kept(state: BoardState, one: Option<String>) {
 /// started): the worker reads its index and keeps its MM-IQ, KiVA, MM-OPERA and Gold rows,
 /// which join the boards badged "published"; their items are fetched when a row is opened or
 /// compared, and the rank groups read one rank file per board.
-async fn load_published(state: BoardState) {
+async fn load_published(state: BoardState, replacing: Vec<RowId>) {
     let Some(rel) = crate::data::published_rel() else {
         return;
     };
@@ -481,10 +487,17 @@ async fn load_published(state: BoardState) {
         .collect();
     state.published.meta.set(meta);
     state.published.rows.set(ids);
+    // The published rows come first (they are read first when the page opens), in place of
+    // those they replace.
+    fn first<T: HasRowId>(v: &mut Vec<T>, new: Vec<T>, replacing: &[RowId]) {
+        v.retain(|r| !replacing.contains(&r.row_id()));
+        v.splice(0..0, new);
+    }
     let r = &state.rows;
-    r.mmiq.update(|v| v.extend(board.rows.mmiq));
-    r.kiva.update(|v| v.extend(board.rows.kiva));
-    r.mmopera.update(|v| v.extend(board.rows.mmopera));
-    r.gold.update(|v| v.extend(board.rows.gold));
+    r.mmiq.update(|v| first(v, board.rows.mmiq, &replacing));
+    r.kiva.update(|v| first(v, board.rows.kiva, &replacing));
+    r.mmopera
+        .update(|v| first(v, board.rows.mmopera, &replacing));
+    r.gold.update(|v| first(v, board.rows.gold, &replacing));
     state.published.index.set(Some(board.index));
 }

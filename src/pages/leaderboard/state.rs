@@ -180,6 +180,21 @@ impl Rows {
     }
 }
 
+/// A row kept by the worker under an id.
+pub trait HasRowId {
+    /// The row's id.
+    fn row_id(&self) -> RowId;
+}
+
+macro_rules! has_row_id {
+    ($($t:ty),*) => {$(impl HasRowId for $t {
+        fn row_id(&self) -> RowId {
+            self.id
+        }
+    })*};
+}
+has_row_id!(MmiqRow, KivaRow, MmoperaRow, GoldRow);
+
 /// A file waiting to be scored: detected format and the model name, which the user can edit.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Staged {
