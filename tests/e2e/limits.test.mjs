@@ -75,8 +75,8 @@ test('the worker refuses over-limit counts in any request, before looking anythi
       { id: 1n, request: { Compare: { first: { generation: 1, n: 1 }, second: { generation: 1, n: 2 }, resamples: 2000000n, seed: 1n } } },
       { id: 2n, request: { Compare: { first: { generation: 1, n: 1 }, second: { generation: 1, n: 2 }, resamples: 0n, seed: 1n } } },
       { id: 3n, request: { MmoperaCompare: { first: { generation: 1, n: 1 }, second: { generation: 1, n: 2 }, task: 'ria', resamples: 1000000000000n, seed: 1n } } },
-      { id: 4n, request: { SemAnalyze: { matrix: { generation: 1, n: 1 }, spec: '{}', prune: false, bootstrap: { resamples: 100001, seed: 1n }, mean_impute: false } } },
-      { id: 5n, request: { SemAnalyze: { matrix: { generation: 1, n: 1 }, spec: '{}', prune: false, bootstrap: { resamples: 1, seed: 1n }, mean_impute: false } } },
+      { id: 4n, request: { SemAnalyze: { matrix: { generation: 1, n: 1 }, spec: {}, prune: false, bootstrap: { resamples: 100001, seed: 1n }, mean_impute: false } } },
+      { id: 5n, request: { SemAnalyze: { matrix: { generation: 1, n: 1 }, spec: {}, prune: false, bootstrap: { resamples: 1, seed: 1n }, mean_impute: false } } },
     ];
     await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`timed out; replies: ${JSON.stringify(seen, (k, v) => (typeof v === 'bigint' ? Number(v) : v))}`)), 30000);

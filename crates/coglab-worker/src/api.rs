@@ -618,8 +618,8 @@ pub struct SemColumns {
 pub struct SemRange {
     /// The kept matrix.
     pub matrix: MatrixId,
-    /// The spec as JSON text (its indicator columns are the task cells checked).
-    pub spec: String,
+    /// The model as the page edits it (its indicator columns are the task cells checked).
+    pub spec: coglab_core::sem::suite::SpecDraft,
     /// The stated scale.
     pub scale: coglab_core::sem::analysis::Scale,
 }
@@ -629,8 +629,9 @@ pub struct SemRange {
 pub struct SemAnalyze {
     /// The kept matrix.
     pub matrix: MatrixId,
-    /// The spec as JSON text.
-    pub spec: String,
+    /// The model as the page edits it; the worker checks it as `coglab sem --spec` checks a
+    /// spec file ([`coglab_core::sem::suite::SpecDraft::to_spec`]).
+    pub spec: coglab_core::sem::suite::SpecDraft,
     /// Run Algorithm 1.
     pub prune: bool,
     /// Bootstrap resamples and seed, if wanted.
@@ -917,7 +918,7 @@ mod tests {
                 generation: 1,
                 n: 1,
             },
-            spec: String::new(),
+            spec: Default::default(),
             prune: false,
             bootstrap: Some(BootstrapOptions { resamples, seed: 1 }),
             mean_impute: false,

@@ -13,7 +13,6 @@ use crate::io::{self, Progress};
 use crate::protocol::InputFile;
 use crate::state::WorkerState;
 use coglab_core::sem::data::{Missing, ScoreMatrix};
-use coglab_core::sem::spec::ModelSpec;
 use coglab_core::sem::suite::{rank_changes, SpecDraft};
 use coglab_core::sem::{analyze_parsed_with_progress, SemOptions};
 
@@ -166,7 +165,7 @@ pub fn range(
     a: &api::SemRange,
 ) -> Result<Vec<coglab_core::sem::analysis::OutOfRange>, WorkerError> {
     let m = state.matrix(a.matrix)?;
-    let spec = ModelSpec::parse(&a.spec, "spec.json").map_err(|e| e.to_string())?;
+    let spec = a.spec.to_spec().map_err(|e| e.to_string())?;
     Ok(coglab_core::sem::analysis::out_of_range(&spec, m, a.scale))
 }
 
@@ -183,7 +182,7 @@ pub fn analyze(
     progress: &Progress,
 ) -> Result<SemAnalyzed, WorkerError> {
     let m = state.matrix(a.matrix)?;
-    let spec = ModelSpec::parse(&a.spec, "spec.json").map_err(|e| e.to_string())?;
+    let spec = a.spec.to_spec().map_err(|e| e.to_string())?;
     let opts = SemOptions {
         missing: if a.mean_impute {
             Missing::Mean

@@ -36,7 +36,7 @@ pub fn Fidelity() -> impl IntoView {
     Effect::new(move || {
         let matrix = data.read().as_ref().map(|d| d.matrix);
         let scale = switches.read().scale;
-        let spec = draft.read().to_json();
+        let spec = draft.get();
         let request = matrix.zip(scale).map(|(matrix, scale)| api::SemRange {
             matrix,
             spec,

@@ -239,7 +239,7 @@ impl StructureState {
         }
         let request = api::SemAnalyze {
             matrix: d.matrix,
-            spec: spec.to_json(),
+            spec,
             prune: self.prune.get_untracked(),
             bootstrap: boot,
             mean_impute: false,

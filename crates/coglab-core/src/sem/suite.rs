@@ -39,6 +39,7 @@ pub struct DraftSecondOrder {
 /// pass through invalid states while editing. [`SpecDraft::to_json`] writes the spec format
 /// that [`ModelSpec::parse`] (and `coglab sem --spec`) reads.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct SpecDraft {
     /// First-order constructs in order.
     pub constructs: Vec<DraftConstruct>,
@@ -159,6 +160,33 @@ impl SpecDraft {
     /// assert_eq!(back, d);
     /// ```
     pub fn to_json(&self) -> String {
+        self.json()
+    }
+
+    /// The draft checked as a spec: what [`ModelSpec::parse`] makes of [`SpecDraft::to_json`]
+    /// (the web app's worker fits the model the page edits with it).
+    ///
+    /// # Errors
+    /// [`ModelSpec::parse`]'s, naming the construct or path at fault.
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::sem::suite::{SpecDraft, DraftConstruct};
+    /// use coglab_core::sem::engine::Mode;
+    /// let mut d = SpecDraft::default();
+    /// d.constructs.push(DraftConstruct { name: "A".into(), indicators: vec!["a1".into(), "a2".into()], mode: Mode::A });
+    /// d.constructs.push(DraftConstruct { name: "B".into(), indicators: vec!["b1".into()], mode: Mode::A });
+    /// d.paths.push(("A".into(), "B".into()));
+    /// let spec = d.to_spec().unwrap();
+    /// assert_eq!(spec.constructs.len(), 2);
+    /// d.paths.push(("A".into(), "C".into()));
+    /// assert!(d.to_spec().unwrap_err().to_string().contains("C"));
+    /// ```
+    pub fn to_spec(&self) -> Result<ModelSpec, SemError> {
+        ModelSpec::parse(&self.json(), "the model")
+    }
+
+    fn json(&self) -> String {
         // Objects are written by hand: construct order is meaningful (HTMT keys, layout) and
         // serde_json's map would sort the keys.
         let q = |v: &str| serde_json::to_string(v).unwrap_or_default();
