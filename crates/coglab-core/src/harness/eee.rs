@@ -565,7 +565,7 @@ const KIVA_STAGES: [(&str, &str, &str); 4] = [
 ];
 
 fn kiva_result(name: &str, m: &crate::stats::describe::MeanSe, description: &str) -> Value {
-    let (lo, hi) = crate::leaderboard::metrics::normal_interval(*m);
+    let (lo, hi) = crate::stats::describe::normal_interval(*m);
     json!({
         "evaluation_name": name,
         "source_data": {

@@ -476,7 +476,7 @@ fn reasoning_settings(input: &ScoreInput<'_>, base: &ScoreOptions) -> Vec<SrSett
                     (s_r.len() >= 2)
                         .then(|| crate::stats::describe::mean_se(&s_r, 1).ok())
                         .flatten()
-                        .map(super::metrics::normal_interval)
+                        .map(crate::stats::describe::normal_interval)
                 })
                 .flatten();
             out.push(SrSetting {
@@ -641,7 +641,7 @@ pub fn intervals(items: &[ItemScores]) -> Option<([f64; 4], TaskIntervals)> {
     let reasoning = (s_r.len() >= 2)
         .then(|| crate::stats::describe::mean_se(&s_r, 1).ok())
         .flatten()
-        .map(super::metrics::normal_interval);
+        .map(crate::stats::describe::normal_interval);
     Some((
         [sr.0, hr4.0, hr3.0, dhr.0],
         TaskIntervals {

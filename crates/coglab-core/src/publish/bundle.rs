@@ -133,7 +133,7 @@ pub struct Mean {
 
 impl From<crate::stats::describe::MeanSe> for Mean {
     fn from(m: crate::stats::describe::MeanSe) -> Self {
-        let (lo, hi) = crate::leaderboard::metrics::normal_interval(m);
+        let (lo, hi) = crate::stats::describe::normal_interval(m);
         Mean {
             mean: round6(m.mean),
             se: round6(m.se),
