@@ -3,6 +3,7 @@
 use super::table;
 use super::MmiqError;
 use crate::location::{snippet, Location};
+use crate::provenance::TableKind;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -83,21 +84,6 @@ pub enum MmiqFormat {
     VlmEvalKit(TableKind),
     /// A VLMEvalKit `*_acc.csv` summary of pre-computed accuracies.
     VlmEvalKitAcc,
-}
-
-/// The container of a VLMEvalKit prediction table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum TableKind {
-    /// Excel workbook (first sheet).
-    Xlsx,
-    /// Tab-separated values.
-    Tsv,
-    /// Comma-separated values.
-    Csv,
-    /// JSON: an array of row objects, or pandas' column-oriented object.
-    Json,
 }
 
 /// Guesses the format of an MM-IQ input from its file name and first bytes (a few KB are
