@@ -28,6 +28,7 @@ mod jsonfast;
 mod jsonl;
 pub mod lean;
 mod pyword;
+mod read;
 mod score;
 pub(crate) mod table;
 pub mod xlsx;
