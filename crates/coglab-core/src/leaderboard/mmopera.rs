@@ -12,11 +12,11 @@ use serde::{Deserialize, Serialize};
 use super::{FileStatus, InputRef};
 use crate::mmopera::detect::{detect, FileKind as OperaKind};
 use crate::mmopera::files::{Answers, ReasoningScores, RegularScores};
+use crate::mmopera::length::{LengthBias, LengthSamples};
 use crate::mmopera::metadata::Metadata;
 use crate::mmopera::score::{
     score, DecayExponent, HolisticReport, IcaAverage, ReasoningReport, ScoreInput, ScoreOptions,
 };
-use crate::mmopera::validate::{LengthBias, LengthSamples};
 use crate::mmopera::Task;
 
 /// How many warnings / skipped items / missing ids a row keeps (the counts stay exact).
