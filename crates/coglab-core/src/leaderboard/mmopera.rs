@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{FileStatus, InputRef};
+use super::{FileState, FileStatus, InputRef};
 use crate::mmopera::detect::{detect, FileKind as OperaKind};
 use crate::mmopera::files::{Answers, ReasoningScores, RegularScores};
 use crate::mmopera::length::{LengthBias, LengthSamples};
@@ -325,7 +325,7 @@ pub fn score_mmopera(
                 parsed.insert(i, p);
             }
             Err(e) => {
-                files[i].status = "error".into();
+                files[i].status = FileState::Error;
                 files[i].message = Some(e);
             }
         }
@@ -344,7 +344,7 @@ pub fn score_mmopera(
             Parsed::Reasoning(_) => g.reasoning.push(i),
             Parsed::Answers(_) => {
                 if g.answers.is_some() {
-                    files[i].status = "error".into();
+                    files[i].status = FileState::Error;
                     files[i].message = Some(format!(
                         "{}: a second answers file for {} {}: the first one is used",
                         inputs[i].path,
@@ -370,7 +370,7 @@ pub fn score_mmopera(
             .collect();
         if g.regular.is_empty() && g.reasoning.is_empty() {
             for &i in &members {
-                files[i].status = "error".into();
+                files[i].status = FileState::Error;
                 files[i].message = Some(format!(
                     "{}: model answers for {model} {} but no judge file (_regular_scoring.json \
                      or _reasoning_scoring.json) to score them",
@@ -444,7 +444,7 @@ pub fn score_mmopera(
             }
             Err(e) => {
                 for &i in &members {
-                    files[i].status = "error".into();
+                    files[i].status = FileState::Error;
                     files[i].message = Some(e.to_string());
                 }
             }

@@ -17,7 +17,7 @@ use super::ranks::{RankItems, RanksFile, RanksRef, RanksRow};
 use super::PublishError;
 use crate::kiva::Variant;
 use crate::leaderboard::mmopera::TaskIntervals;
-use crate::leaderboard::{score_files_as, FileKind, InputRef, Scored};
+use crate::leaderboard::{score_files_as, FileKind, FileState, InputRef, Scored};
 use crate::mmiq::AnswerKey;
 use crate::mmopera::Task;
 
@@ -263,7 +263,7 @@ fn score_run(
     }
     let scored: Scored = score_files_as(&refs, &chosen, |_, _, _| {});
     for (i, st) in scored.files.iter().enumerate() {
-        if st.status != "ok" {
+        if st.status != FileState::Ok {
             let entry = entries[i].cloned().unwrap_or_else(|| run.entry.clone());
             return Err(PublishError::File {
                 manifest: manifest.file.clone(),
