@@ -11,6 +11,8 @@
 //! - [`location`]: where in an input file a problem was found, shared by every parser's errors.
 //! - [`reported`]: the results reported in the benchmarks' papers, as bundled reference tables.
 //! - [`mmiq`], [`kiva`], [`mmopera`]: each benchmark's parsers and scorers.
+//! - [`provenance`]: which tool wrote a result file, in which format, and what its records
+//!   contributed to a report (shared by the benchmarks' reports and [`harness`]).
 //! - [`harness`]: files other harnesses write (lmms-eval, VLMEvalKit, Inspect, Every Eval Ever,
 //!   jsPsych, the KiVA challenge), mapped onto benchmark items.
 //! - [`selftest`]: the KiVA self-test's trial generator, scoring and export.
@@ -34,6 +36,7 @@ pub mod linalg;
 pub mod location;
 pub mod mmiq;
 pub mod mmopera;
+pub mod provenance;
 pub mod publish;
 pub mod ranks;
 pub mod reported;

@@ -10,7 +10,7 @@ use coglab_core::harness::{self, eee, HarnessFormat};
 use coglab_core::kiva::{
     score_human, score_model, score_model_with, HumanData, KivaReport, NullAnswers, Source, Variant,
 };
-use coglab_core::leaderboard::{self, FileKind, InputRef};
+use coglab_core::leaderboard::{self, FileKind, FileState, InputRef};
 use std::path::Path;
 
 const RUN_SMALL: &str = concat!(
@@ -304,7 +304,8 @@ fn the_leaderboard_scores_kiva_records_as_a_kiva_row() {
         |_, _, _| {},
     );
     assert_eq!(
-        scored.files[0].status, "ok",
+        scored.files[0].status,
+        FileState::Ok,
         "{:?}",
         scored.files[0].message
     );

@@ -982,7 +982,7 @@ fn detection_of_every_fixture() {
 
 #[test]
 fn leaderboard_rows_name_their_harness() {
-    use coglab_core::leaderboard::{detect, score_files, FileKind, InputRef};
+    use coglab_core::leaderboard::{detect, score_files, FileKind, FileState, InputRef};
     let names = [
         "key.jsonl",
         "20240601_120000_samples_mmiq.jsonl",
@@ -1013,7 +1013,7 @@ fn leaderboard_rows_name_their_harness() {
     assert_eq!(detect(names[3], &bytes[3]), FileKind::MmiqTable);
     let s = score_files(&inputs, |_, _, _| {});
     for f in &s.files {
-        assert_eq!(f.status, "ok", "{}: {:?}", f.file, f.message);
+        assert_eq!(f.status, FileState::Ok, "{}: {:?}", f.file, f.message);
     }
     let mmiq: Vec<(&str, &str, u64, u64)> = s
         .mmiq
@@ -1058,7 +1058,7 @@ fn leaderboard_rows_name_their_harness() {
     assert_eq!(s.kiva_challenge[0].report.overall.correct, 3);
     // Without the key, the MM-IQ harness files wait for it.
     let alone = score_files(&inputs[1..2], |_, _, _| {});
-    assert_eq!(alone.files[0].status, "waiting");
+    assert_eq!(alone.files[0].status, FileState::Waiting);
 }
 
 #[test]
@@ -1183,7 +1183,7 @@ fn malformed_eval_streams() {
 #[test]
 fn an_eval_read_as_it_arrived_scores_as_its_bytes() {
     use coglab_core::harness::eval_stream::EvalStream;
-    use coglab_core::leaderboard::{score_files, score_files_with, InputRef, Prepared};
+    use coglab_core::leaderboard::{score_files, score_files_with, FileState, InputRef, Prepared};
     let key_bytes = fixture("key.jsonl");
     let eval = eval_zstd(&eval_members());
     let inputs = [
@@ -1219,7 +1219,8 @@ fn an_eval_read_as_it_arrived_scores_as_its_bytes() {
         |_, _, _| {},
     );
     assert_eq!(
-        streamed.files[1].status, "ok",
+        streamed.files[1].status,
+        FileState::Ok,
         "{:?}",
         streamed.files[1].message
     );

@@ -1,6 +1,6 @@
 //! Batch scoring of dropped files on the real MM-IQ and KiVA data (skipped when absent).
 
-use coglab_core::leaderboard::{score_files, FileKind, InputRef};
+use coglab_core::leaderboard::{score_files, FileKind, FileState, InputRef};
 use std::path::Path;
 
 const DATA: &str = "/work/shared/data";
@@ -41,10 +41,10 @@ fn mmiq_key_predictions_and_a_bad_file() {
     assert!(calls >= 3);
     assert_eq!(s.files[0].kind, FileKind::MmiqPredictions);
     assert_eq!(s.files[2].kind, FileKind::MmiqKey);
-    assert_eq!(s.files[0].status, "ok");
+    assert_eq!(s.files[0].status, FileState::Ok);
     assert_eq!(s.files[0].model, "example");
     // The bad file fails with its line number; the good one is still scored.
-    assert_eq!(s.files[1].status, "error");
+    assert_eq!(s.files[1].status, FileState::Error);
     let msg = s.files[1].message.as_deref().unwrap();
     assert!(
         msg.contains("broken_output.jsonl") && msg.contains('2'),
@@ -76,7 +76,7 @@ fn defect_1_predictions_without_a_key_wait_for_it() {
         }],
         |_, _, _| {},
     );
-    assert_eq!(s.files[0].status, coglab_core::leaderboard::WAITING);
+    assert_eq!(s.files[0].status, FileState::Waiting);
     assert!(s.files[0]
         .message
         .as_deref()
@@ -117,7 +117,7 @@ fn kiva_folders_group_by_model() {
     assert!(s
         .files
         .iter()
-        .all(|f| f.kind == FileKind::KivaRun && f.status == "ok"));
+        .all(|f| f.kind == FileKind::KivaRun && f.status == FileState::Ok));
     let models: Vec<&str> = s.kiva.iter().map(|r| r.model.as_str()).collect();
     assert_eq!(models, ["gpt4_multi_image", "mantis_multi_image"]);
     // Each is the same report as scoring that folder alone.
@@ -173,7 +173,7 @@ fn a_dropped_utf16_file_is_named_as_utf16() {
             "notes.txt: not a recognised MM-IQ, KiVA or MM-OPERA result file",
         ]
     );
-    assert!(s.files.iter().all(|f| f.status == "error"));
+    assert!(s.files.iter().all(|f| f.status == FileState::Error));
     // The Review page: the UTF-16 file is an error naming its encoding, not a note.
     let loaded = coglab_core::review::build_sets(&[("model_output.jsonl".to_string(), le)]);
     assert_eq!(

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use approx::assert_relative_eq;
 use coglab_core::leaderboard::gold::{analyze, is_score_matrix, GoldResult};
-use coglab_core::leaderboard::{detect, score_files, FileKind, InputRef, Scored};
+use coglab_core::leaderboard::{detect, score_files, FileKind, FileState, InputRef, Scored};
 use coglab_core::reported::ReportedBundle;
 use coglab_core::sem::suite::matrix_csv_from_reported;
 
@@ -39,7 +39,7 @@ fn gold_table2_matrix_is_scored_with_the_papers_layers() {
         FileKind::ScoreMatrix
     );
     let s = run(&[("gold-table2.csv", csv.as_bytes())]);
-    assert_eq!(s.files[0].status, "ok", "{:?}", s.files[0]);
+    assert_eq!(s.files[0].status, FileState::Ok, "{:?}", s.files[0]);
     assert_eq!(s.files[0].model, "");
     let g = &s.gold[0];
     assert_eq!(g.matrix.models.len(), 10);
@@ -190,13 +190,13 @@ fn mmiq_acc_summary_rows_are_taken_as_given() {
     let acc = b"\"split\",\"Overall\",\"Logical Operation\",\"Mathematical\"\n\"none\",\"0.2675\",\"0.25\",\"0.3\"\n";
     let s = run(&[("GPT4o_MMIQ_acc.csv", acc)]);
     assert_eq!(s.files[0].kind, FileKind::MmiqAcc);
-    assert_eq!(s.files[0].status, "ok");
+    assert_eq!(s.files[0].status, FileState::Ok);
     let r = &s.mmiq_acc[0];
     assert_eq!(r.model, "GPT4o");
     assert_eq!(r.summary.rows[0].overall, 0.2675);
     assert_eq!(r.summary.rows[0].by_category["Mathematical"], 0.3);
     let s = run(&[("bad_acc.csv", b"split,Overall\nnone,1.7\n")]);
-    assert_eq!(s.files[0].status, "error");
+    assert_eq!(s.files[0].status, FileState::Error);
     assert!(s.files[0]
         .message
         .as_deref()

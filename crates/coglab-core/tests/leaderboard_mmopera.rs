@@ -6,7 +6,7 @@ use approx::assert_relative_eq;
 use coglab_core::leaderboard::mmopera::{
     compare, paired_bootstrap_mean_diff, CompareArgs, MmoperaRow,
 };
-use coglab_core::leaderboard::{detect, score_files, FileKind, InputRef, Scored};
+use coglab_core::leaderboard::{detect, score_files, FileKind, FileState, InputRef, Scored};
 use coglab_core::mmopera::Task;
 use coglab_core::stats::paired::paired_bootstrap_diff;
 
@@ -62,7 +62,11 @@ fn ria_and_ica_of_one_model_form_one_row() {
         fixture("ica/modelx_ICA_results.json"),
         fixture("ica/modelx_ICA_regular_scoring.json"),
     ]);
-    assert!(s.files.iter().all(|f| f.status == "ok"), "{:?}", s.files);
+    assert!(
+        s.files.iter().all(|f| f.status == FileState::Ok),
+        "{:?}",
+        s.files
+    );
     assert_eq!(s.mmopera.len(), 1);
     let r = row(&s, "modelx");
     // RIA, hand-worked in tests/mmopera.rs: SR 17/28, HR-3 4/7, HR-4 2/7, ΔHR 2/7; S_r 0.91106.
@@ -147,17 +151,17 @@ fn a_bad_file_gets_a_located_error_and_the_others_are_scored() {
         bad,
         fixture("ria/modelx_RIA_regular_scoring.json"),
     ]);
-    assert_eq!(s.files[1].status, "error");
+    assert_eq!(s.files[1].status, FileState::Error);
     let msg = s.files[1].message.as_deref().unwrap();
     assert!(
         msg.contains("broken_RIA_regular_scoring.json") && msg.contains("line 2"),
         "{msg}"
     );
-    assert_eq!(s.files[2].status, "ok");
+    assert_eq!(s.files[2].status, FileState::Ok);
     assert_eq!(s.mmopera.len(), 1);
     // Answers alone are not scored: the error says what is missing.
     let s = run(&[fixture("ria/modelx_RIA_results.json")]);
-    assert_eq!(s.files[0].status, "error");
+    assert_eq!(s.files[0].status, FileState::Error);
     assert!(s.files[0]
         .message
         .as_deref()

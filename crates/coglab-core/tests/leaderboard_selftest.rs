@@ -6,7 +6,7 @@
 use crate::common;
 
 use coglab_core::kiva::{score_human, HumanData, Stage};
-use coglab_core::leaderboard::{score_files, FileKind, InputRef};
+use coglab_core::leaderboard::{score_files, FileKind, FileState, InputRef};
 use coglab_core::selftest::{
     generate, score_session, to_human_csv, Response, SessionKind, TrialResponses,
 };
@@ -67,7 +67,7 @@ fn a_self_test_export_reads_back_as_a_participant() {
         |_, _, _| {},
     );
     assert_eq!(scored.files[0].kind, FileKind::KivaHuman);
-    assert_eq!(scored.files[0].status, "ok");
+    assert_eq!(scored.files[0].status, FileState::Ok);
     assert_eq!(scored.files[0].model, "tester-7 (self-test)");
     assert_eq!(scored.kiva.len(), 1);
     let row = &scored.kiva[0];

@@ -6,7 +6,8 @@
 use std::collections::BTreeMap;
 
 use coglab_core::leaderboard::Detail;
-use coglab_core::publish::bundle::{build, sha256_hex, InputFile};
+use coglab_core::publish::build;
+use coglab_core::publish::bundle::{sha256_hex, InputFile};
 use coglab_core::publish::ranks::{fill, RankItems, RanksFile};
 use coglab_core::publish::site::board_rows;
 use coglab_core::publish::{check_ranks, Benchmark, Manifest};

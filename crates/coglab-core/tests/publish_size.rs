@@ -6,7 +6,8 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use coglab_core::publish::bundle::{build, InputFile};
+use coglab_core::publish::build;
+use coglab_core::publish::bundle::InputFile;
 use coglab_core::publish::Manifest;
 
 /// xorshift64*: a fixed sequence, so the sizes are the same on every run.

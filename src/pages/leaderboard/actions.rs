@@ -13,7 +13,7 @@ use crate::worker::api::RowId;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use coglab_core::leaderboard::{guess_model, FileKind, FileStatus, WAITING};
+use coglab_core::leaderboard::{guess_model, FileKind, FileState, FileStatus};
 use leptos::prelude::*;
 
 use super::state::{BoardState, HasRowId, ScoreStatus, ScoringFile, ScoringRun, Staged};
@@ -186,7 +186,7 @@ async fn score_staged(state: BoardState) {
                     file: s.path.clone(),
                     kind: s.kind,
                     model: s.model.clone(),
-                    status: "error".into(),
+                    status: FileState::Error,
                     message: Some(message),
                 })
             });
@@ -325,7 +325,7 @@ async fn score_batch(state: BoardState, batch: Batch, keep: Keep) {
     let ok: Vec<String> = state.files.with_untracked(|f| {
         f.iter()
             .skip(before)
-            .filter(|f| f.status == "ok" || f.status == WAITING)
+            .filter(|f| matches!(f.status, FileState::Ok | FileState::Waiting))
             .map(|f| f.file.clone())
             .collect()
     });

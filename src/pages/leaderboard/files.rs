@@ -2,7 +2,7 @@
 //! kept in this browser (with "Forget"), and the status of every file scored (a notice for a
 //! file waiting for its partner, an error panel for a file that failed).
 
-use coglab_core::leaderboard::{FileStatus, WAITING};
+use coglab_core::leaderboard::{FileState, FileStatus};
 use leptos::prelude::*;
 
 use super::state::{BoardState, ScoreStatus, ScoringRun};
@@ -171,7 +171,7 @@ pub fn FileStatuses() -> impl IntoView {
     let (files, restored) = (state.files, state.kept.restored);
     // Keyed by position, path and status: a file scored twice (not kept) is listed twice, and a
     // file scored again with another outcome is drawn again.
-    let with_status = move |status: Option<&'static str>| {
+    let with_status = move |status: Option<FileState>| {
         files
             .get()
             .into_iter()
@@ -179,26 +179,25 @@ pub fn FileStatuses() -> impl IntoView {
             .filter(|(_, f)| status.is_none_or(|s| f.status == s))
             .collect::<Vec<_>>()
     };
-    let key =
-        |(i, f): &(usize, FileStatus)| (*i, f.file.clone(), f.status.clone(), f.message.clone());
+    let key = |(i, f): &(usize, FileStatus)| (*i, f.file.clone(), f.status, f.message.clone());
     view! {
         <Show when=move || !files.read().is_empty()>
             <details class="lb-files-box" data-testid="lb-files-box">
                 <summary>{move || {
                     let f = files.read();
-                    let count = |s: &str| f.iter().filter(|f| f.status == s).count();
-                    let waiting = count(WAITING);
+                    let count = |s: FileState| f.iter().filter(|f| f.status == s).count();
+                    let waiting = count(FileState::Waiting);
                     format!("{} files loaded: {} scored, {} with errors, {} not scored here{}",
-                        f.len(), count("ok"), count("error"), count("unsupported"),
+                        f.len(), count(FileState::Ok), count(FileState::Error), count(FileState::Unsupported),
                         if waiting > 0 { format!(", {waiting} waiting for a partner file") } else { String::new() })
                 }}</summary>
                 <ul class="lb-files" data-testid="lb-files">
                     <For each=move || with_status(None) key=key children=move |(_, f)| view! {
-                        <li class=format!("lb-file status-{}", f.status) data-status=f.status.clone()>
-                            <span class="badge">{f.status.clone()}</span>
+                        <li class=format!("lb-file status-{}", f.status) data-status=f.status.as_str()>
+                            <span class="badge">{f.status.as_str()}</span>
                             " "<code>{f.file.clone()}</code>" · "{f.kind.label()}
                             {(!f.model.is_empty()).then(|| format!(" · model {}", f.model))}
-                            {f.message.clone().filter(|_| f.status == "unsupported" || f.status == WAITING).map(|m| format!(" · {m}"))}
+                            {f.message.clone().filter(|_| matches!(f.status, FileState::Unsupported | FileState::Waiting)).map(|m| format!(" · {m}"))}
                             {
                                 let file = f.file.clone();
                                 move || restored.with(|r| r.contains(&file)).then_some(" · from this browser's storage")
@@ -209,13 +208,13 @@ pub fn FileStatuses() -> impl IntoView {
             </details>
         </Show>
         // Files waiting for a partner (kept; scored when it comes): a notice, not an error.
-        <For each=move || with_status(Some(WAITING)) key=key children=|(_, f)| view! {
+        <For each=move || with_status(Some(FileState::Waiting)) key=key children=|(_, f)| view! {
             <p class="notice lb-waiting" role="status" data-testid="lb-waiting" data-path=f.file.clone()>
                 <code>{f.file.clone()}</code>" "{f.message.unwrap_or_default()}
                 ". It is kept in this browser meanwhile."
             </p>
         } />
-        <For each=move || with_status(Some("error")) key=key children=|(_, f)| view! {
+        <For each=move || with_status(Some(FileState::Error)) key=key children=|(_, f)| view! {
             <ErrorPanel title=format!("Could not score {}", f.file) message=f.message.unwrap_or_default() />
         } />
     }

@@ -223,7 +223,7 @@ fn print_report(out: &mut String, r: &MmiqReport) {
 
 /// Which harness produced the file, what did not map, where its verdicts differ from ours
 /// (also under a KiVA report read from a harness file).
-pub(super) fn print_harness(out: &mut String, h: &coglab_core::harness::map::HarnessInfo) {
+pub(super) fn print_harness(out: &mut String, h: &coglab_core::provenance::HarnessInfo) {
     let by: Vec<String> = h
         .mapped_by
         .iter()

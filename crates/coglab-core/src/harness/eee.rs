@@ -565,7 +565,7 @@ const KIVA_STAGES: [(&str, &str, &str); 4] = [
 ];
 
 fn kiva_result(name: &str, m: &crate::stats::describe::MeanSe, description: &str) -> Value {
-    let (lo, hi) = crate::leaderboard::metrics::normal_interval(*m);
+    let (lo, hi) = crate::stats::describe::normal_interval(*m);
     json!({
         "evaluation_name": name,
         "source_data": {
@@ -1124,7 +1124,7 @@ pub fn read_kiva(file: &str, bytes: &[u8]) -> Result<crate::kiva::KivaReport, Ha
             }
         }
         if let Some(p) = slot.stage_lines[r.stage] {
-            unmapped.push(super::map::Unmapped {
+            unmapped.push(crate::provenance::Unmapped {
                 position: line,
                 record: r.label,
                 reason: format!(
@@ -1182,7 +1182,7 @@ pub fn read_kiva(file: &str, bytes: &[u8]) -> Result<crate::kiva::KivaReport, Ha
         crate::mmiq::Warnings::default(),
     );
     report.null = null.map_or_else(NullAnswers::default, |n| n.0);
-    let mut info = super::map::HarnessInfo::of(
+    let mut info = crate::provenance::HarnessInfo::of(
         HarnessFormat::EeeInstances,
         Some(variant.name().to_string()),
         model,

@@ -10,10 +10,10 @@
 //! counted as not answered (it does not enter the accuracy, as a missing MM-IQ prediction).
 //! Accuracy overall and per level, domain and concept carries the Wilson 95% interval.
 
-use super::map::Unmapped;
 use super::{scalar_text, type_of, HarnessError};
 use crate::location::{snippet, Location};
 use crate::mmiq::Accuracy;
+use crate::provenance::Unmapped;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;

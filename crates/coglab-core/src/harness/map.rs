@@ -15,126 +15,23 @@
 //! KiVA ([`score_kiva_human`]): jsPsych trials become rows of the KiVA human format and are
 //! scored as the self-test export is.
 
-use super::{Harness, HarnessError, HarnessFile, HarnessFormat, SummaryRow};
+use super::{HarnessError, HarnessFile};
 use crate::kiva::{HumanData, HumanRow, KivaReport};
 use crate::mmiq::{AnswerKey, MmiqReport, PredContent, PredRecord, Predictions};
-use serde::{Deserialize, Serialize};
+use crate::provenance::{CircularScore, Disagreement, HarnessInfo, Unmapped};
 use std::collections::{BTreeMap, HashMap};
 
-/// A record that could not be mapped to an item.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Unmapped {
-    /// Its line, row or sample number in the file.
-    pub position: usize,
-    /// How the record names itself.
-    pub record: String,
-    /// Why it was not mapped.
-    pub reason: String,
-}
-
-/// An item where the harness's verdict differs from ours.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Disagreement {
-    /// The item.
-    pub data_id: u64,
-    /// Line, row or sample number of the record.
-    pub position: usize,
-    /// The harness's verdict.
-    pub harness_correct: bool,
-    /// Ours (MM-IQ's extractor against the key).
-    pub ours_correct: bool,
-    /// The letter we extracted (`Z`: none).
-    pub parsed: String,
-    /// The key's letter.
-    pub key: char,
-}
-
-/// The circular score of a VLMEvalKit circular file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CircularScore {
-    /// Items with at least one rotation beyond the first.
-    pub items: usize,
-    /// Of those, items whose every rotation was answered right (against its row's `answer`).
-    pub all_correct: usize,
-    /// The circular accuracy, `all_correct / items`, with its Wilson interval.
-    pub accuracy: Option<crate::mmiq::Accuracy>,
-}
-
-/// What a harness file contributed to a scored row: which harness, how its records mapped,
-/// and where its verdicts differ from ours.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct HarnessInfo {
-    /// The harness that produced the file.
-    pub harness: Harness,
-    /// Its name, for display (`lmms-eval`, `Inspect`, ...).
-    pub harness_label: String,
-    /// The file's format.
-    pub format: HarnessFormat,
-    /// The task the file names, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub task: Option<String>,
-    /// The model the file names, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
-    /// Records read.
-    pub records: usize,
-    /// Records mapped to an item, by what mapped them (`data_id`, `md5`, `trial`).
-    pub mapped_by: BTreeMap<String, usize>,
-    /// Records that could not be mapped (all of them, in file order).
-    pub unmapped: Vec<Unmapped>,
-    /// Mapped records that carry a harness verdict.
-    pub verdicts: usize,
-    /// Items where the harness's verdict differs from ours.
-    pub disagreements: Vec<Disagreement>,
-    /// The file's summary rows (e.g. an Inspect header's metrics), as given.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub summary: Vec<SummaryRow>,
-    /// The circular score (VLMEvalKit circular files only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub circular: Option<CircularScore>,
-}
-
-impl HarnessInfo {
-    fn new(file: &HarnessFile) -> Self {
-        Self {
-            summary: file.summary.clone(),
-            ..Self::of(
-                file.format,
-                file.task.clone(),
-                file.model.clone(),
-                file.records.len(),
-            )
-        }
-    }
-
-    /// The information of a file of `format` naming `task` and `model`, with `records` read
-    /// and none mapped yet.
-    pub(crate) fn of(
-        format: HarnessFormat,
-        task: Option<String>,
-        model: Option<String>,
-        records: usize,
-    ) -> Self {
-        let harness = format.harness();
-        Self {
-            harness,
-            harness_label: harness.label().to_string(),
-            format,
-            task,
-            model,
-            records,
-            mapped_by: BTreeMap::new(),
-            unmapped: Vec::new(),
-            verdicts: 0,
-            disagreements: Vec::new(),
-            summary: Vec::new(),
-            circular: None,
-        }
-    }
-
-    /// Records mapped to an item.
-    pub fn mapped(&self) -> usize {
-        self.mapped_by.values().sum()
+/// A file's [`HarnessInfo`] before any record is mapped: its format, task, model, records
+/// read and summary rows.
+fn info_of(file: &HarnessFile) -> HarnessInfo {
+    HarnessInfo {
+        summary: file.summary.clone(),
+        ..HarnessInfo::of(
+            file.format,
+            file.task.clone(),
+            file.model.clone(),
+            file.records.len(),
+        )
     }
 }
 
@@ -166,7 +63,7 @@ pub fn mmiq_predictions(file: &HarnessFile, key: &AnswerKey) -> Result<Mapped, H
             expected: "per-item records (a summary file has none to score)",
         });
     }
-    let mut info = HarnessInfo::new(file);
+    let mut info = info_of(file);
     let md5: HashMap<String, u64> = key
         .items
         .iter()
@@ -374,7 +271,7 @@ pub fn score_mmiq(
 /// [`HarnessError::NothingMapped`] when no trial maps; the KiVA scorer's errors (e.g. the
 /// same participant, trial and stage twice).
 pub fn score_kiva_human(file: &HarnessFile) -> Result<KivaReport, HarnessError> {
-    let mut info = HarnessInfo::new(file);
+    let mut info = info_of(file);
     let mut rows = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
     for r in &file.records {

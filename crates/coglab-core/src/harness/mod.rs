@@ -18,7 +18,7 @@
 //!
 //! [`map`] maps records onto MM-IQ items (by `data_id`, else by the key's `MD5`) and scores them
 //! with MM-IQ's own extractor, keeping the harness's verdict beside ours; a record that cannot
-//! be mapped is counted and listed ([`map::HarnessInfo`]).
+//! be mapped is counted and listed ([`crate::provenance::HarnessInfo`]).
 
 pub mod eee;
 pub mod eval_stream;
@@ -30,110 +30,10 @@ pub mod map;
 pub mod summary;
 pub mod vlmevalkit;
 
+pub use crate::provenance::{Harness, HarnessFormat, SummaryRow};
+
 use crate::location::Location;
-use crate::mmiq::TableKind;
 use serde::{Deserialize, Serialize};
-
-/// The harness that wrote a file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum Harness {
-    /// EvolvingLMMs-Lab's lmms-eval.
-    LmmsEval,
-    /// open-compass's VLMEvalKit.
-    VlmEvalKit,
-    /// UK AISI's Inspect.
-    Inspect,
-    /// EvalEval's Every Eval Ever schema (0.2.1).
-    EveryEvalEver,
-    /// jsPsych (a human run in the browser).
-    JsPsych,
-    /// The KiVA challenge's annotation and result files.
-    KivaChallenge,
-}
-
-impl Harness {
-    /// The harness's name as its authors write it.
-    pub fn label(self) -> &'static str {
-        match self {
-            Harness::LmmsEval => "lmms-eval",
-            Harness::VlmEvalKit => "VLMEvalKit",
-            Harness::Inspect => "Inspect",
-            Harness::EveryEvalEver => "Every Eval Ever",
-            Harness::JsPsych => "jsPsych",
-            Harness::KivaChallenge => "KiVA challenge",
-        }
-    }
-}
-
-/// The harness file formats read here.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum HarnessFormat {
-    /// lmms-eval per-sample JSONL (`*_samples_<task>.jsonl`).
-    LmmsSamples,
-    /// lmms-eval `*_results.json` (summary rows only).
-    LmmsResults,
-    /// A VLMEvalKit per-item table (plain, judge `_result`, or circular).
-    VlmEvalKit(TableKind),
-    /// An Inspect `.eval` log (zip).
-    InspectEval,
-    /// An Inspect `.json` log.
-    InspectJson,
-    /// Every Eval Ever instance records (JSONL, or a JSON array).
-    EeeInstances,
-    /// An Every Eval Ever aggregate record (summary rows only).
-    EeeAggregate,
-    /// jsPsych data as CSV.
-    JsPsychCsv,
-    /// jsPsych data as JSON (an array of trials).
-    JsPsychJson,
-    /// KiVA challenge annotations (`{trial_id: {level, transformation_domain, ...}}`).
-    KivaAnnotations,
-    /// KiVA challenge results (`[{"id", "answer"}]` JSON or `id,answer` CSV).
-    KivaResults,
-}
-
-impl HarnessFormat {
-    /// The harness that writes this format.
-    pub fn harness(self) -> Harness {
-        match self {
-            HarnessFormat::LmmsSamples | HarnessFormat::LmmsResults => Harness::LmmsEval,
-            HarnessFormat::VlmEvalKit(_) => Harness::VlmEvalKit,
-            HarnessFormat::InspectEval | HarnessFormat::InspectJson => Harness::Inspect,
-            HarnessFormat::EeeInstances | HarnessFormat::EeeAggregate => Harness::EveryEvalEver,
-            HarnessFormat::JsPsychCsv | HarnessFormat::JsPsychJson => Harness::JsPsych,
-            HarnessFormat::KivaAnnotations | HarnessFormat::KivaResults => Harness::KivaChallenge,
-        }
-    }
-
-    /// Whether the format holds only summary rows (no per-item records).
-    pub fn is_summary(self) -> bool {
-        matches!(
-            self,
-            HarnessFormat::LmmsResults | HarnessFormat::EeeAggregate
-        )
-    }
-
-    /// A short human-readable name.
-    pub fn label(self) -> &'static str {
-        match self {
-            HarnessFormat::LmmsSamples => "lmms-eval samples (JSONL)",
-            HarnessFormat::LmmsResults => "lmms-eval results (JSON)",
-            HarnessFormat::VlmEvalKit(_) => "VLMEvalKit per-item table",
-            HarnessFormat::InspectEval => "Inspect log (.eval)",
-            HarnessFormat::InspectJson => "Inspect log (.json)",
-            HarnessFormat::EeeInstances => "Every Eval Ever instance records",
-            HarnessFormat::EeeAggregate => "Every Eval Ever aggregate record",
-            HarnessFormat::JsPsychCsv => "jsPsych data (CSV)",
-            HarnessFormat::JsPsychJson => "jsPsych data (JSON)",
-            HarnessFormat::KivaAnnotations => "KiVA challenge annotations",
-            HarnessFormat::KivaResults => "KiVA challenge results",
-        }
-    }
-}
 
 /// One per-item record of a harness file.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -180,48 +80,6 @@ pub struct Record {
     /// some item columns but not all).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub problem: Option<String>,
-}
-
-/// One summary figure of a harness file (lmms-eval results, EEE aggregate, Inspect header).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SummaryRow {
-    /// Task (evaluation) name.
-    pub task: String,
-    /// lmms-eval filter (`none`, `flexible-extract`, ...), when the harness has filters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub filter: Option<String>,
-    /// Metric name (`acc`, `exact_match`, `accuracy`, ...).
-    pub metric: String,
-    /// The value as given.
-    pub value: f64,
-    /// Its standard error, when given.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stderr: Option<f64>,
-    /// Its clustered standard error, when given (lmms-eval `_stderr_clustered`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stderr_clustered: Option<f64>,
-    /// Number of samples, when given.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub n: Option<u64>,
-}
-
-impl SummaryRow {
-    /// The normal 95% interval `value ± 1.96 · stderr` from the file's standard error, when it
-    /// gives one (the clustered one is not used: it is shown beside it).
-    ///
-    /// # Examples
-    /// ```
-    /// use coglab_core::harness::SummaryRow;
-    /// let r = SummaryRow { task: "mmiq".into(), filter: None, metric: "acc".into(), value: 0.2745,
-    ///     stderr: Some(0.0086), stderr_clustered: None, n: None };
-    /// // 0.2745 ± 1.96 × 0.0086 = 0.2745 ± 0.016856
-    /// let (lo, hi) = r.interval().unwrap();
-    /// assert!((lo - 0.257644).abs() < 1e-12 && (hi - 0.291356).abs() < 1e-12);
-    /// ```
-    pub fn interval(&self) -> Option<(f64, f64)> {
-        let se = self.stderr.filter(|s| s.is_finite() && *s >= 0.0)?;
-        Some((self.value - 1.96 * se, self.value + 1.96 * se))
-    }
 }
 
 /// A harness file read into records and summary rows.

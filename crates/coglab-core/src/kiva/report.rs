@@ -235,7 +235,7 @@ pub struct KivaReport {
     /// The harness that produced the file and how its records mapped (`None` for KiVA's own
     /// formats; see [`crate::harness`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub harness: Option<Box<crate::harness::map::HarnessInfo>>,
+    pub harness: Option<Box<crate::provenance::HarnessInfo>>,
 }
 
 const STAGE_NAMES: [&str; 3] = ["cross", "within", "extrapolation"];

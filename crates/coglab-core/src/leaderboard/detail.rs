@@ -712,7 +712,7 @@ pub struct ChallengePage {
     /// Annotated trials without a result.
     pub not_answered: usize,
     /// Results that could not be mapped to an annotated trial.
-    pub unmapped: Vec<crate::harness::map::Unmapped>,
+    pub unmapped: Vec<crate::provenance::Unmapped>,
 }
 
 /// One page of a KiVA challenge result's trials (the model page's drill-down of a challenge

@@ -276,7 +276,12 @@ mod tests {
         assert_eq!(detect(as_txt.path, &bytes), FileKind::Unknown);
         let want = super::super::score_files(&[as_csv], |_, _, _| {});
         let got = super::super::score_files_as(&[as_txt], &[Some(FileKind::KivaRun)], |_, _, _| {});
-        assert_eq!(got.files[0].status, "ok", "{:?}", got.files[0].message);
+        assert_eq!(
+            got.files[0].status,
+            super::super::FileState::Ok,
+            "{:?}",
+            got.files[0].message
+        );
         assert_eq!(got.files[0].kind, FileKind::KivaRun);
         assert_eq!(got.kiva.len(), 1);
         assert_eq!(got.kiva[0].model, "gpt4");
@@ -288,7 +293,7 @@ mod tests {
         // Read as an MM-IQ key, it fails with a located error naming the file.
         let bad = super::super::score_files_as(&[as_csv], &[Some(FileKind::MmiqKey)], |_, _, _| {});
         let msg = bad.files[0].message.as_deref().unwrap_or_default();
-        assert_eq!(bad.files[0].status, "error");
+        assert_eq!(bad.files[0].status, super::super::FileState::Error);
         assert!(
             msg.contains("ColourRed.csv") && msg.contains("detected as KiVA model run"),
             "{msg}"

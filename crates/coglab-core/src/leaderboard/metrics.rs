@@ -2,7 +2,6 @@
 //! the 95% intervals used to rank rows.
 
 use crate::mmiq::Accuracy;
-use crate::stats::describe::MeanSe;
 
 /// Number of MM-IQ test items (all of them are scored in the paper's Table 2).
 pub const MMIQ_ITEMS: u64 = 2710;
@@ -210,18 +209,10 @@ pub fn reported_mmiq_interval(percent: f64) -> Option<Accuracy> {
     Accuracy::new(correct, MMIQ_ITEMS)
 }
 
-/// The normal 95% interval mean ± 1.96 SE of a mean (as ranks of KiVA stage scores use).
-///
-/// # Examples
-/// ```
-/// use coglab_core::leaderboard::metrics::normal_interval;
-/// use coglab_core::stats::describe::MeanSe;
-/// let (lo, hi) = normal_interval(MeanSe { mean: 0.5, se: 0.1, n: 25 });
-/// assert!((lo - 0.304).abs() < 1e-12 && (hi - 0.696).abs() < 1e-12);
-/// ```
-pub fn normal_interval(m: MeanSe) -> (f64, f64) {
-    (m.mean - 1.96 * m.se, m.mean + 1.96 * m.se)
-}
+/// The normal 95% interval of a mean, the one KiVA stage scores are ranked by (a statistic of
+/// [`crate::stats::describe::MeanSe`], defined beside it: the harness export and the published
+/// bundle compute it too).
+pub use crate::stats::describe::normal_interval;
 
 #[cfg(test)]
 mod tests {

@@ -9,14 +9,14 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{FileStatus, InputRef};
+use super::{FileState, FileStatus, InputRef};
 use crate::mmopera::detect::{detect, FileKind as OperaKind};
 use crate::mmopera::files::{Answers, ReasoningScores, RegularScores};
+use crate::mmopera::length::{LengthBias, LengthSamples};
 use crate::mmopera::metadata::Metadata;
 use crate::mmopera::score::{
     score, DecayExponent, HolisticReport, IcaAverage, ReasoningReport, ScoreInput, ScoreOptions,
 };
-use crate::mmopera::validate::{LengthBias, LengthSamples};
 use crate::mmopera::Task;
 
 /// How many warnings / skipped items / missing ids a row keeps (the counts stay exact).
@@ -325,7 +325,7 @@ pub fn score_mmopera(
                 parsed.insert(i, p);
             }
             Err(e) => {
-                files[i].status = "error".into();
+                files[i].status = FileState::Error;
                 files[i].message = Some(e);
             }
         }
@@ -344,7 +344,7 @@ pub fn score_mmopera(
             Parsed::Reasoning(_) => g.reasoning.push(i),
             Parsed::Answers(_) => {
                 if g.answers.is_some() {
-                    files[i].status = "error".into();
+                    files[i].status = FileState::Error;
                     files[i].message = Some(format!(
                         "{}: a second answers file for {} {}: the first one is used",
                         inputs[i].path,
@@ -370,7 +370,7 @@ pub fn score_mmopera(
             .collect();
         if g.regular.is_empty() && g.reasoning.is_empty() {
             for &i in &members {
-                files[i].status = "error".into();
+                files[i].status = FileState::Error;
                 files[i].message = Some(format!(
                     "{}: model answers for {model} {} but no judge file (_regular_scoring.json \
                      or _reasoning_scoring.json) to score them",
@@ -444,7 +444,7 @@ pub fn score_mmopera(
             }
             Err(e) => {
                 for &i in &members {
-                    files[i].status = "error".into();
+                    files[i].status = FileState::Error;
                     files[i].message = Some(e.to_string());
                 }
             }
@@ -476,7 +476,7 @@ fn reasoning_settings(input: &ScoreInput<'_>, base: &ScoreOptions) -> Vec<SrSett
                     (s_r.len() >= 2)
                         .then(|| crate::stats::describe::mean_se(&s_r, 1).ok())
                         .flatten()
-                        .map(super::metrics::normal_interval)
+                        .map(crate::stats::describe::normal_interval)
                 })
                 .flatten();
             out.push(SrSetting {
@@ -641,7 +641,7 @@ pub fn intervals(items: &[ItemScores]) -> Option<([f64; 4], TaskIntervals)> {
     let reasoning = (s_r.len() >= 2)
         .then(|| crate::stats::describe::mean_se(&s_r, 1).ok())
         .flatten()
-        .map(super::metrics::normal_interval);
+        .map(crate::stats::describe::normal_interval);
     Some((
         [sr.0, hr4.0, hr3.0, dhr.0],
         TaskIntervals {

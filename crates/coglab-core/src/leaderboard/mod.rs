@@ -88,9 +88,8 @@ pub struct FileStatus {
     pub kind: FileKind,
     /// Model the file's scores are attributed to.
     pub model: String,
-    /// `ok`, `error`, `unsupported`, or `waiting` (a file that needs a partner file not among
-    /// the inputs, e.g. predictions without the MM-IQ answer key; the message says which).
-    pub status: String,
+    /// Scored, failed, or waiting for a partner file.
+    pub status: FileState,
     /// The located error, or why the file was not scored.
     pub message: Option<String>,
 }
@@ -144,6 +143,41 @@ impl std::str::FromStr for RowId {
             generation: generation.parse().map_err(|_| bad())?,
             n: n.parse().map_err(|_| bad())?,
         })
+    }
+}
+
+/// What happened to one file of a scored batch ([`FileStatus::status`]). In JSON it is its
+/// lower-case name (`"ok"`, `"error"`, `"unsupported"`, `"waiting"`), as when it was a string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileState {
+    /// Read and scored (or, for an answer key or metadata, read and used).
+    Ok,
+    /// Not scored: the message is the located error.
+    Error,
+    /// Read but not scored here (no file is given it today: a file of no known kind is an
+    /// [`FileState::Error`]; the page still counts these apart).
+    Unsupported,
+    /// Waits for a partner file not among the inputs (predictions without the MM-IQ answer key,
+    /// say); the message says which. The page keeps it and scores it when the partner comes.
+    Waiting,
+}
+
+impl FileState {
+    /// The state's name, as in JSON and on the page's badge (`ok`, `error`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileState::Ok => "ok",
+            FileState::Error => "error",
+            FileState::Unsupported => "unsupported",
+            FileState::Waiting => "waiting",
+        }
+    }
+}
+
+impl std::fmt::Display for FileState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -432,7 +466,7 @@ pub fn score_files_with(
                 .model
                 .map(str::to_string)
                 .unwrap_or_else(|| guess_model(f.path)),
-            status: "ok".into(),
+            status: FileState::Ok,
             message: None,
         });
     }
@@ -467,7 +501,7 @@ pub fn score_files_with(
                 progress(done, total, f.path);
                 done += 1;
                 let Some(key) = &key else {
-                    out.files[i].status = WAITING.into();
+                    out.files[i].status = FileState::Waiting;
                     out.files[i].message = Some(
                         "waits for the MM-IQ answer key (MMIQ_benchmark_answer_dict.jsonl): \
                          add it, and this file is scored with it"
@@ -620,7 +654,7 @@ pub fn score_files_with(
     });
     progress(total, total, "");
     for (i, f) in out.files.iter_mut().enumerate() {
-        if f.status == "error" && kinds[i] != detected[i] {
+        if f.status == FileState::Error && kinds[i] != detected[i] {
             let m = f.message.get_or_insert_with(String::new);
             m.push_str(&format!(
                 " (read as {}, as chosen; its content was detected as {})",
@@ -682,7 +716,7 @@ fn harness_file(
         return;
     };
     let waiting = |s: &mut FileStatus, what: &str| {
-        s.status = WAITING.into();
+        s.status = FileState::Waiting;
         s.message = Some(what.to_string());
     };
     match format {
@@ -798,7 +832,7 @@ fn harness_mmiq(
     i: usize,
 ) {
     let Some(key) = key else {
-        out.files[i].status = WAITING.into();
+        out.files[i].status = FileState::Waiting;
         out.files[i].message = Some(
             "waits for the MM-IQ answer key (MMIQ_benchmark_answer_dict.jsonl): \
              add it, and this file is scored with it"
@@ -823,9 +857,6 @@ fn harness_mmiq(
     }
 }
 
-/// [`FileStatus::status`] of a file that waits for a partner file (see there).
-pub const WAITING: &str = "waiting";
-
 /// What a dropped file is when it is UTF-16 or UTF-32 text ([`crate::encoding::sniff`]); a
 /// zip archive is left to the readers (an `.xlsx` workbook is one).
 pub(crate) fn not_text(bytes: &[u8]) -> Option<crate::encoding::NotText> {
@@ -833,6 +864,37 @@ pub(crate) fn not_text(bytes: &[u8]) -> Option<crate::encoding::NotText> {
 }
 
 fn fail(s: &mut FileStatus, message: String) {
-    s.status = "error".into();
+    s.status = FileState::Error;
     s.message = Some(message);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_states_serialize_as_the_strings_they_were() {
+        for (state, json) in [
+            (FileState::Ok, r#""ok""#),
+            (FileState::Error, r#""error""#),
+            (FileState::Unsupported, r#""unsupported""#),
+            (FileState::Waiting, r#""waiting""#),
+        ] {
+            assert_eq!(serde_json::to_string(&state).unwrap(), json);
+            assert_eq!(serde_json::from_str::<FileState>(json).unwrap(), state);
+            assert_eq!(format!("\"{state}\""), json);
+        }
+        // A whole status, as `score_files` gave it when the field was a string.
+        let s = FileStatus {
+            file: "m_preds.jsonl".into(),
+            kind: FileKind::MmiqPredictions,
+            model: "m".into(),
+            status: FileState::Waiting,
+            message: Some("waits for the MM-IQ answer key".into()),
+        };
+        let json = r#"{"file":"m_preds.jsonl","kind":"mmiq_predictions","model":"m","status":"waiting","message":"waits for the MM-IQ answer key"}"#;
+        assert_eq!(serde_json::to_string(&s).unwrap(), json);
+        assert_eq!(serde_json::from_str::<FileStatus>(json).unwrap(), s);
+        assert!(serde_json::from_str::<FileState>(r#""OK""#).is_err());
+    }
 }

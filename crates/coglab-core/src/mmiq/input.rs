@@ -1,8 +1,8 @@
 //! Reading MM-IQ answer keys and prediction files, and guessing a file's format.
 
-use super::table;
 use super::MmiqError;
 use crate::location::{snippet, Location};
+use crate::provenance::TableKind;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -83,21 +83,6 @@ pub enum MmiqFormat {
     VlmEvalKit(TableKind),
     /// A VLMEvalKit `*_acc.csv` summary of pre-computed accuracies.
     VlmEvalKitAcc,
-}
-
-/// The container of a VLMEvalKit prediction table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum TableKind {
-    /// Excel workbook (first sheet).
-    Xlsx,
-    /// Tab-separated values.
-    Tsv,
-    /// Comma-separated values.
-    Csv,
-    /// JSON: an array of row objects, or pandas' column-oriented object.
-    Json,
 }
 
 /// Guesses the format of an MM-IQ input from its file name and first bytes (a few KB are
@@ -200,34 +185,6 @@ pub struct AnswerKey {
 }
 
 impl AnswerKey {
-    /// Parses `MMIQ_benchmark_answer_dict.jsonl`: one object per line with `data_id`
-    /// (non-negative integer, or a string holding one), `category` (non-empty string) and
-    /// `answer` (`A`-`E`); `MD5` is kept when present, other keys are ignored. Blank lines are
-    /// skipped.
-    ///
-    /// # Errors
-    /// [`MmiqError::Empty`], [`MmiqError::Json`], [`MmiqError::MissingField`],
-    /// [`MmiqError::BadValue`] and [`MmiqError::DuplicateId`], each naming file, line and field.
-    ///
-    /// # Examples
-    /// ```
-    /// use coglab_core::mmiq::AnswerKey;
-    /// let key = AnswerKey::parse("key.jsonl", concat!(
-    ///     r#"{"category": "Mathematical", "MD5": "a", "data_id": 0, "answer": "B"}"#, "\n",
-    ///     r#"{"category": "2D-Geometry", "MD5": "b", "data_id": 1, "answer": "D"}"#, "\n",
-    /// )).unwrap();
-    /// assert_eq!(key.get(1).unwrap().answer, 'D');
-    /// let err = AnswerKey::parse("key.jsonl", r#"{"category": "M", "data_id": "x", "answer": "B"}"#)
-    ///     .unwrap_err();
-    /// assert_eq!(err.to_string(),
-    ///     r#"key.jsonl line 1: field "data_id": expected a non-negative integer, found "x""#);
-    /// ```
-    pub fn parse(file_name: &str, text: &str) -> Result<Self, MmiqError> {
-        let mut reader = super::KeyReader::new(file_name);
-        reader.push(text.as_bytes())?;
-        reader.finish()
-    }
-
     /// The key of `items`, read from lines `lines_of` of `file_name` (both in file order).
     ///
     /// # Errors
@@ -287,18 +244,6 @@ impl AnswerKey {
             dense,
             category_index,
         })
-    }
-
-    /// [`AnswerKey::parse`] on bytes, checking UTF-8 first (a leading BOM is dropped).
-    ///
-    /// # Errors
-    /// [`MmiqError::NotText`] for UTF-16/UTF-32/zip input, [`MmiqError::NotUtf8`] naming the
-    /// line, then as [`AnswerKey::parse`].
-    pub fn parse_bytes(file_name: &str, bytes: &[u8]) -> Result<Self, MmiqError> {
-        crate::encoding::check_text(file_name, bytes)?;
-        let mut reader = super::KeyReader::new(file_name);
-        reader.push(bytes)?;
-        reader.finish()
     }
 
     /// The item with the given id.
@@ -453,89 +398,6 @@ pub struct Predictions {
     pub records: Vec<PredRecord>,
     /// Blank lines skipped (JSONL only).
     pub blank_lines: usize,
-}
-
-impl Predictions {
-    /// Parses a predictions file of any supported format, chosen by [`detect`]: MM-IQ JSONL or a
-    /// VLMEvalKit table (`.xlsx`, `.tsv`, `.csv`, `.json`). Each row must have an id and either a
-    /// response or a parsed letter; duplicate ids are an error.
-    ///
-    /// # Errors
-    /// [`MmiqError::UnknownFormat`] for an answer key, an `_acc.csv` summary or anything else;
-    /// the parse errors of [`Predictions::parse_jsonl`] and of the table readers; and
-    /// [`MmiqError::NotUtf8`] for text that is not UTF-8.
-    ///
-    /// # Examples
-    /// ```
-    /// use coglab_core::mmiq::{Predictions, PredContent};
-    /// let p = Predictions::parse("out.jsonl", br#"{"data_id": "7", "response": "B"}"#).unwrap();
-    /// assert_eq!(p.records[0].data_id, 7);
-    /// assert_eq!(p.records[0].content, PredContent::Response("B".into()));
-    /// ```
-    pub fn parse(file_name: &str, bytes: &[u8]) -> Result<Self, MmiqError> {
-        // A zip archive may be an .xlsx prediction table, which `detect` recognizes.
-        match crate::encoding::sniff(bytes) {
-            Some(crate::encoding::NotText::Zip) | None => {}
-            Some(what) => {
-                return Err(crate::encoding::NotTextError {
-                    file: file_name.to_string(),
-                    what,
-                }
-                .into())
-            }
-        }
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Err(MmiqError::Empty {
-                file: file_name.to_string(),
-                expected: "MM-IQ predictions or a VLMEvalKit prediction table",
-            });
-        }
-        match detect(file_name, bytes) {
-            Some(MmiqFormat::PredictionsJsonl) => {
-                let mut reader = super::PredictionsReader::new(file_name, bytes.len());
-                reader.push(bytes)?;
-                reader.finish()
-            }
-            Some(MmiqFormat::VlmEvalKit(kind)) => table::parse_predictions_table(file_name, kind, bytes),
-            Some(MmiqFormat::AnswerKey) => Err(MmiqError::UnknownFormat {
-                file: file_name.to_string(),
-                reason: "this looks like an answer key (it has \"answer\"/\"MD5\" but no \"response\" or \"parsed_pred\")".into(),
-            }),
-            Some(MmiqFormat::VlmEvalKitAcc) => Err(MmiqError::UnknownFormat {
-                file: file_name.to_string(),
-                reason: "this is a VLMEvalKit accuracy summary (_acc.csv), which has no per-item predictions".into(),
-            }),
-            None => Err(MmiqError::UnknownFormat {
-                file: file_name.to_string(),
-                reason: format!("the first line is {}", snippet(first_line(bytes))),
-            }),
-        }
-    }
-
-    /// Parses MM-IQ predictions JSONL: per line an object with `data_id` (integer or integer
-    /// string), optional `category`, and `response` or `parsed_pred` (strings). Blank lines are
-    /// counted and skipped; other keys are ignored. A text over [`super::LEAN_INPUT_BYTES`] is
-    /// read lean: each response's answer is extracted while reading and only a preview of the
-    /// response is kept (see [`PredRecord::response_preview`]).
-    ///
-    /// # Errors
-    /// [`MmiqError::Empty`], [`MmiqError::Json`], [`MmiqError::MissingField`],
-    /// [`MmiqError::BadValue`], [`MmiqError::DuplicateId`].
-    pub fn parse_jsonl(file_name: &str, text: &str) -> Result<Self, MmiqError> {
-        let mut reader = super::PredictionsReader::new(file_name, text.len());
-        reader.push(text.as_bytes())?;
-        reader.finish()
-    }
-}
-
-/// The first line of a byte buffer (for error messages).
-fn first_line(bytes: &[u8]) -> &str {
-    let line = bytes.split(|&b| b == b'\n').next().unwrap_or(&[]);
-    let line = &line[..line.len().min(200)];
-    match std::str::from_utf8(line) {
-        Ok(s) => s,
-        Err(e) => std::str::from_utf8(&line[..e.valid_up_to()]).unwrap_or(""),
-    }
 }
 
 /// Checks that `bytes` is UTF-8 (a leading BOM is dropped), or names the line and byte of the

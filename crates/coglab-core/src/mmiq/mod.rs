@@ -28,6 +28,7 @@ mod jsonfast;
 mod jsonl;
 pub mod lean;
 mod pyword;
+mod read;
 mod score;
 pub(crate) mod table;
 pub mod xlsx;
@@ -35,16 +36,20 @@ pub mod xlsx;
 #[doc(hidden)]
 pub use jsonl::{scanner_and_serde, LineFields};
 
+/// The container of a VLMEvalKit table, as [`MmiqFormat::VlmEvalKit`] names it (defined with
+/// the other harness formats in [`crate::provenance`]).
+pub use crate::provenance::TableKind;
+/// The accuracy every MM-IQ figure is (defined with the Wilson interval in [`crate::stats`]).
+pub use crate::stats::interval::Accuracy;
 pub use input::{
-    detect, AnswerKey, KeyItem, MmiqFormat, PredContent, PredRecord, Predictions, TableKind,
-    TextLength,
+    detect, AnswerKey, KeyItem, MmiqFormat, PredContent, PredRecord, Predictions, TextLength,
 };
 pub use jsonl::{KeyReader, PredictionsReader};
 pub use lean::{LEAN_INPUT_BYTES, PREVIEW_CHARS};
 pub use score::{
-    compare, key_letters, score, score_owned, score_totals, Accuracy, HumanReference, ItemResult,
-    KeyLetters, LetterBaseline, MmiqComparison, MmiqReport, PaperTokenLength, ResponseLength,
-    RowCounts, SideSummary, Warnings, CHANCE, PAPER_TOKEN_LENGTHS,
+    compare, key_letters, score, score_owned, score_totals, HumanReference, ItemResult, KeyLetters,
+    LetterBaseline, MmiqComparison, MmiqReport, PaperTokenLength, ResponseLength, RowCounts,
+    SideSummary, Warnings, CHANCE, PAPER_TOKEN_LENGTHS,
 };
 pub use table::{AccRow, AccSummary};
 

@@ -3,7 +3,7 @@
 use super::extract::{extract, NO_ANSWER};
 use super::input::{AnswerKey, PredContent, PredRecord, Predictions, TextLength};
 use super::{MmiqError, CATEGORIES};
-use crate::stats::interval::wilson;
+use crate::stats::interval::Accuracy;
 use crate::stats::paired::{mcnemar_exact_p, paired_bootstrap_diff, BootstrapDiff, PairedTable};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -184,44 +184,6 @@ fn letters_of(key: &AnswerKey, scored: impl Iterator<Item = char>) -> KeyLetters
 /// How many example messages each warning kind keeps (the counts are always complete).
 const EXAMPLES_PER_KIND: usize = 5;
 
-/// An accuracy with its size and Wilson 95% interval.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Accuracy {
-    /// Fraction correct, in [0, 1].
-    pub accuracy: f64,
-    /// Number of scored items.
-    pub n: u64,
-    /// Number correct.
-    pub correct: u64,
-    /// Lower bound of the Wilson 95% interval.
-    pub ci_low: f64,
-    /// Upper bound of the Wilson 95% interval.
-    pub ci_high: f64,
-}
-
-impl Accuracy {
-    /// Accuracy `correct / n` with its Wilson 95% interval, or `None` when `n == 0`.
-    ///
-    /// # Examples
-    /// ```
-    /// use coglab_core::mmiq::Accuracy;
-    /// let a = Accuracy::new(1, 4).unwrap();
-    /// assert_eq!(a.accuracy, 0.25);
-    /// assert!(a.ci_low < 0.25 && a.ci_high > 0.25);
-    /// assert!(Accuracy::new(0, 0).is_none());
-    /// ```
-    pub fn new(correct: u64, n: u64) -> Option<Self> {
-        let ci = wilson(correct, n, 0.95).ok()?;
-        Some(Self {
-            accuracy: correct as f64 / n as f64,
-            n,
-            correct,
-            ci_low: ci.low,
-            ci_high: ci.high,
-        })
-    }
-}
-
 /// The human row of MM-IQ's Table 2 (seed 001), as fractions.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HumanReference {
@@ -356,7 +318,7 @@ pub struct MmiqReport {
     /// The harness that produced the file, how its records mapped onto items and where its
     /// verdicts differ from ours (`None` for MM-IQ's own formats; see [`crate::harness`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub harness: Option<Box<crate::harness::map::HarnessInfo>>,
+    pub harness: Option<Box<crate::provenance::HarnessInfo>>,
 }
 
 /// Scores predictions against the key, extracting letters from free-form responses with

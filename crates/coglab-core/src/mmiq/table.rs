@@ -1,9 +1,10 @@
 //! VLMEvalKit files: multiple-choice prediction tables (`.xlsx`, `.tsv`, `.csv`, `.json`) and
 //! `*_acc.csv` accuracy summaries.
 
-use super::input::{parse_id, utf8, MmiqFormat, PredContent, PredRecord, Predictions, TableKind};
+use super::input::{parse_id, utf8, MmiqFormat, PredContent, PredRecord, Predictions};
 use super::MmiqError;
 use crate::location::{snippet, Location};
+use crate::provenance::TableKind;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

@@ -13,6 +13,8 @@
 //! - [`score`]: SR, HR-3, HR-4, ΔHR, score distribution, process-reward S_r with R/D/K, every
 //!   breakdown (domain, culture, type, language, hop count, L-1/L-2/L-3), per-item rows, and
 //!   several judges averaged.
+//! - [`length`]: length (verbosity) bias, the Pearson r between answer length and score, which
+//!   the scorer reports and judge validation offers on its own.
 //! - [`validate`]: agreement between two score sources (MAD, exact / within-1 shares,
 //!   Pearson r, Cohen's κ), process-score agreement, length bias and order bias.
 //! - [`taxonomy`]: the L-1 / L-2 / L-3 ability taxonomy.
@@ -39,6 +41,7 @@
 pub mod detect;
 pub mod files;
 mod json;
+pub mod length;
 pub mod metadata;
 pub mod score;
 pub mod taxonomy;

@@ -25,8 +25,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 
 use super::files::{Answers, ReasoningScores, RegularScores, Verdict};
+use super::length::{length_samples, LengthBias, LengthSamples};
 use super::metadata::{ItemMeta, Metadata};
-use super::validate::{length_samples, LengthBias, LengthSamples};
 use super::{MmoperaError, Task, Warning};
 
 /// Which power of γ the first hop gets.

@@ -8,38 +8,13 @@
 //! Gold's bundled figures are on other scales (per-stage baselines, the paper's own Overall),
 //! so they are not audited.
 
-use serde::{Deserialize, Serialize};
-
 use super::bundle::{Acc, Figures, Index, RunIndex, Value};
+
+/// One audited figure, as [`audit`] returns it (defined with the index that keeps the
+/// audit, [`Index::audit`]).
+pub use super::bundle::AuditRow;
 use super::manifest::Benchmark;
 use crate::reported::{ReportedBundle, ReportedTable};
-
-/// One audited figure.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AuditRow {
-    /// The published model.
-    pub model: String,
-    /// The benchmark.
-    pub benchmark: Benchmark,
-    /// The column (`Mean`, `Logical Operation`, `SR`, ...).
-    pub column: String,
-    /// Where the reported figure is (`MM-IQ Table 2`, row label).
-    pub source: String,
-    /// The paper's figure, in the paper's unit.
-    pub reported: f64,
-    /// The decimals the paper prints.
-    pub decimals: u8,
-    /// The computed figure, in the paper's unit.
-    pub computed: f64,
-    /// The computed figure's 95% interval, in the paper's unit.
-    pub interval: (f64, f64),
-    /// computed − reported.
-    pub gap: f64,
-    /// The reported figure lies outside the interval widened by half the paper's last digit.
-    pub flagged: bool,
-    /// Settings that could explain a gap (extractor, judge, decay, Null convention, coverage).
-    pub explain: Vec<String>,
-}
 
 /// Case-, space- and punctuation-blind model name, for matching paper rows.
 fn norm(s: &str) -> String {

@@ -9,13 +9,15 @@
 //! atomically is `coglab_run::publish`.
 
 pub mod audit;
+mod build;
 pub mod bundle;
 pub mod html;
 pub mod manifest;
 pub mod ranks;
 pub mod site;
 
-pub use bundle::{build, Bundle, Index, InputFile};
+pub use build::build;
+pub use bundle::{Bundle, Index, InputFile};
 pub use manifest::{Benchmark, Entry, Manifest, ManifestError};
 
 /// Why a publish or a verify failed. Each variant names the manifest entry (line, model, run)

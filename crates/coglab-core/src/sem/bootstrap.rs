@@ -9,8 +9,8 @@
 //! the multiplicities of the drawn rows, then the fit on that matrix: nothing is re-parsed
 //! or re-allocated per row.
 
-use super::analysis::{Estimates, Plan};
 use super::data::Table;
+use super::plan::{Estimates, Plan};
 use super::SemError;
 use crate::linalg::Matrix;
 use crate::stats::describe::{quantile, std_dev};

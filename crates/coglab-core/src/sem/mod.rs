@@ -33,6 +33,7 @@ pub mod bootstrap;
 pub mod data;
 pub mod describe;
 pub mod engine;
+mod plan;
 pub mod quality;
 pub mod spec;
 pub mod suite;

@@ -148,6 +148,18 @@ pub fn mean_se(xs: &[f64], ddof: usize) -> Result<MeanSe, StatsError> {
     })
 }
 
+/// The normal 95% interval mean ± 1.96 SE of a mean (as ranks of KiVA stage scores use).
+///
+/// # Examples
+/// ```
+/// use coglab_core::stats::describe::{normal_interval, MeanSe};
+/// let (lo, hi) = normal_interval(MeanSe { mean: 0.5, se: 0.1, n: 25 });
+/// assert!((lo - 0.304).abs() < 1e-12 && (hi - 0.696).abs() < 1e-12);
+/// ```
+pub fn normal_interval(m: MeanSe) -> (f64, f64) {
+    (m.mean - 1.96 * m.se, m.mean + 1.96 * m.se)
+}
+
 /// Median (mean of the two middle values for even n).
 ///
 /// # Errors

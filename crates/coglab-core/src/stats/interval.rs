@@ -1,4 +1,5 @@
-//! Intervals for proportions: Wilson score interval (issue 3).
+//! Intervals for proportions: Wilson score interval, and [`Accuracy`], a proportion correct
+//! with it (issue 3).
 //!
 //! The Wilson interval is the default interval for an accuracy in this crate: unlike the
 //! normal ("Wald") interval it stays inside [0, 1] and behaves well for small `n` and for
@@ -75,6 +76,45 @@ pub fn wilson(successes: u64, n: u64, confidence: f64) -> Result<Interval, Stats
         (centre + half).min(1.0)
     };
     Ok(Interval { low, high })
+}
+
+/// An accuracy with its size and Wilson 95% interval: the proportion every benchmark reports
+/// (MM-IQ's accuracy, KiVA challenge items, a VLMEvalKit circular score).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Accuracy {
+    /// Fraction correct, in [0, 1].
+    pub accuracy: f64,
+    /// Number of scored items.
+    pub n: u64,
+    /// Number correct.
+    pub correct: u64,
+    /// Lower bound of the Wilson 95% interval.
+    pub ci_low: f64,
+    /// Upper bound of the Wilson 95% interval.
+    pub ci_high: f64,
+}
+
+impl Accuracy {
+    /// Accuracy `correct / n` with its Wilson 95% interval, or `None` when `n == 0`.
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::stats::interval::Accuracy;
+    /// let a = Accuracy::new(1, 4).unwrap();
+    /// assert_eq!(a.accuracy, 0.25);
+    /// assert!(a.ci_low < 0.25 && a.ci_high > 0.25);
+    /// assert!(Accuracy::new(0, 0).is_none());
+    /// ```
+    pub fn new(correct: u64, n: u64) -> Option<Self> {
+        let ci = wilson(correct, n, 0.95).ok()?;
+        Some(Self {
+            accuracy: correct as f64 / n as f64,
+            n,
+            correct,
+            ci_low: ci.low,
+            ci_high: ci.high,
+        })
+    }
 }
 
 #[cfg(test)]
