@@ -115,7 +115,7 @@ impl Predictions {
     /// string), optional `category`, and `response` or `parsed_pred` (strings). Blank lines are
     /// counted and skipped; other keys are ignored. A text over [`super::LEAN_INPUT_BYTES`] is
     /// read lean: each response's answer is extracted while reading and only a preview of the
-    /// response is kept (see [`PredRecord::response_preview`]).
+    /// response is kept (see [`super::PredRecord::response_preview`]).
     ///
     /// # Errors
     /// [`MmiqError::Empty`], [`MmiqError::Json`], [`MmiqError::MissingField`],
