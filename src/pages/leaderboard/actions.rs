@@ -311,10 +311,12 @@ async fn score_batch(state: BoardState, batch: Batch, keep: Keep) {
             return;
         }
     };
-    if let Keep::Replacing(old) | Keep::Restoring(old) = &keep {
-        if !old.is_empty() {
-            drop_rows(state, old.clone()).await;
-        }
+    match &keep {
+        // The batch scored every kept file again: its statuses replace all those before, even
+        // when no row was replaced (a file that waited for its partner).
+        Keep::Replacing(old) => drop_rows(state, old.clone()).await,
+        Keep::Restoring(old) if !old.is_empty() => drop_rows(state, old.clone()).await,
+        _ => {}
     }
     let before = state.files.with_untracked(Vec::len);
     state.files.update(|v| v.append(&mut s.files));
