@@ -366,6 +366,16 @@ async fn restore(state: BoardState, replacing: Vec<RowId>) {
             return;
         }
     };
+    if stored.is_empty() && !replacing.is_empty() {
+        // Rows of an ended worker whose files this browser could not keep (a full storage):
+        // nothing to score again, which the page says rather than leave the button inert.
+        state.error.set(Some(format!(
+            "{} rows cannot be restored: their files are not kept in this browser (see the \
+             storage message above, if any); drop the files again to score them",
+            replacing.len()
+        )));
+        return;
+    }
     let names: Vec<String> = stored.iter().map(|b| b.name.clone()).collect();
     state.kept.names.set(names.clone());
     state.kept.restored.set(names);

@@ -624,14 +624,7 @@ pub(crate) fn prune(
     let mut excluded = BTreeSet::new();
     let mut steps = Vec::new();
     loop {
-        let plan = Plan::build(
-            spec,
-            &table.names,
-            &excluded,
-            max_iterations,
-            opts.htmt,
-            opts.arena == ArenaPlacement::TopIndicator,
-        );
+        let plan = plan_for(spec, table, &excluded, max_iterations, opts);
         let r1 = r_full.select(&plan.items, &plan.items);
         let est = plan.estimate(&r1)?;
         let (diag, vifs, measured) = plan.diagnostics(&r1, &est)?;
@@ -690,14 +683,7 @@ fn prune_algorithm1(
     let mut excluded = BTreeSet::new();
     let mut steps = Vec::new();
     for pass in 1.. {
-        let plan = Plan::build(
-            spec,
-            &table.names,
-            &excluded,
-            max_iterations,
-            opts.htmt,
-            opts.arena == ArenaPlacement::TopIndicator,
-        );
+        let plan = plan_for(spec, table, &excluded, max_iterations, opts);
         let r1 = r_full.select(&plan.items, &plan.items);
         let est = plan.estimate(&r1)?;
         let (diag, vifs, measured) = plan.diagnostics(&r1, &est)?;
@@ -847,14 +833,7 @@ pub fn analyze_parsed_with_progress(
             "cells (models x columns)",
         )?;
     }
-    let full_plan = Plan::build(
-        spec,
-        &table.names,
-        &BTreeSet::new(),
-        max_iterations,
-        opts.htmt,
-        opts.arena == ArenaPlacement::TopIndicator,
-    );
+    let full_plan = plan_for(spec, &table, &BTreeSet::new(), max_iterations, opts);
     let (needed, reason) = needed_models(&full_plan);
     if table.models.len() < needed {
         return Err(SemError::TooFewModels {
@@ -870,14 +849,7 @@ pub fn analyze_parsed_with_progress(
     } else {
         (BTreeSet::new(), Vec::new())
     };
-    let plan = Plan::build(
-        spec,
-        &table.names,
-        &excluded,
-        max_iterations,
-        opts.htmt,
-        opts.arena == ArenaPlacement::TopIndicator,
-    );
+    let plan = plan_for(spec, &table, &excluded, max_iterations, opts);
     let r1 = r_full.select(&plan.items, &plan.items);
     let est = plan.estimate(&r1)?;
     let (diagnostics, mut vif, measured) = plan.diagnostics(&r1, &est)?;
@@ -1266,4 +1238,22 @@ pub fn analyze_parsed_with_progress(
         bootstrap,
         descriptives,
     })
+}
+/// The compiled model for `table` without the `excluded` indicators, under `opts`' HTMT
+/// formula and human-column placement (every fit, pruning pass and bootstrap plan is built so).
+fn plan_for(
+    spec: &ModelSpec,
+    table: &Table,
+    excluded: &BTreeSet<String>,
+    max_iterations: usize,
+    opts: &SemOptions,
+) -> Plan {
+    Plan::build(
+        spec,
+        &table.names,
+        excluded,
+        max_iterations,
+        opts.htmt,
+        opts.arena == ArenaPlacement::TopIndicator,
+    )
 }
