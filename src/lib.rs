@@ -2,7 +2,7 @@
 //!
 //! Pages live in [`pages`], reusable components in [`components`], and loading of the bundled
 //! data in [`data`]. Every metric shown comes from `coglab-core`; this crate only renders.
-#![deny(unsafe_code)] // allowed only in `split`, for the code `#[lazy]` generates
+#![forbid(unsafe_code)]
 
 pub mod charts;
 pub mod components;
@@ -51,9 +51,9 @@ pub fn App() -> impl IntoView {
                 <Routes fallback=|| view! { <NotFound /> }>
                     <Route path=path!("/") view=Home />
                     <Route path=path!("/leaderboard") view=Leaderboard />
-                    <Route path=path!("/self-test") view=|| split::page(split::self_test()) />
-                    <Route path=path!("/review") view=|| split::page(split::review()) />
-                    <Route path=path!("/structure") view=|| split::page(split::structure()) />
+                    <Route path=path!("/self-test") view=pages::selftest::lazy_page />
+                    <Route path=path!("/review") view=pages::review::lazy_page />
+                    <Route path=path!("/structure") view=pages::structure::lazy_page />
                 </Routes>
             </main>
             <footer class="site-footer">

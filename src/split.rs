@@ -1,21 +1,26 @@
-//! The app's split points: pages that a visitor's first page does not need, each moved into a
-//! WebAssembly chunk of its own that is fetched when the page is first shown.
+//! How the app's split points are shown: pages that a visitor's first page does not need are
+//! each in a WebAssembly chunk of their own, fetched when the page (or leaderboard tab) is first
+//! shown.
 //!
-//! Each function here is a Leptos `#[lazy]` function under the `split` feature (Trunk's build,
-//! see index.html): `wasm-split-cli` cuts the linked module at these points before
-//! wasm-bindgen runs (scripts/wasm-split.sh), and the service worker keeps the chunks for
-//! offline use like every other file. Without the feature (the in-browser tests, native checks)
-//! they are plain async functions in the one module. [`page`] shows one while its chunk loads.
-#![allow(unsafe_code)] // `#[lazy]` generates an extern import and a static loader per point
+//! The split points sit beside what they load, as in Leptos' `lazy_routes` example: the
+//! `lazy_page` of each routed page (self-test, review, structure), the `lazy_tab` of each
+//! leaderboard tab but MM-IQ, and the MM-IQ tab's `computed_sections` hold a Leptos `#[lazy]`
+//! function (under the `split` feature, which Trunk's build turns on, see index.html) and hand
+//! its call to [`page`] or [`part`].
+//! `wasm-split-cli` cuts the linked module at these points before wasm-bindgen runs
+//! (scripts/wasm-split.sh), and the service worker keeps the chunks for offline use like every
+//! other file. Without the feature (the in-browser tests) they are plain async functions in the
+//! one module. The extern import and static loader that `#[lazy]` generates are macro code from
+//! another crate, which the `unsafe_code` lint does not look into: the crate forbids unsafe
+//! code with no exception, and the lint stage checks the `split` build too.
+//!
+//! Points are cut at routes and tabs, and finer only where a point was measured to pay for
+//! itself: the MM-IQ tab's sections over computed rows (`computed_sections` in
+//! `pages/leaderboard/mmiq.rs`, with the figures) are one, its paired-ranks panel is no longer.
 
-use crate::worker::api::RowId;
 use std::future::Future;
 
-use coglab_core::ranks::Bench;
 use leptos::prelude::*;
-
-use crate::components::rank_panel::{RankMarks, RankPanel};
-use crate::pages::leaderboard::Bundle;
 
 /// A page shown once its chunk is there, with a loading line until then.
 pub fn page<F>(load: F) -> AnyView
@@ -56,77 +61,5 @@ where
             .flatten()
             .unwrap_or_else(fallback)
     })
-    .into_any()
-}
-
-/// The self-test page (KiVA trials, stimuli, results).
-#[cfg_attr(feature = "split", leptos::lazy)]
-pub async fn self_test() -> AnyView {
-    view! { <crate::pages::selftest::SelfTest /> }.into_any()
-}
-
-/// The review page (items, judge scores, agreement).
-#[cfg_attr(feature = "split", leptos::lazy)]
-pub async fn review() -> AnyView {
-    view! { <crate::pages::review::Review /> }.into_any()
-}
-
-/// The structure page (Gold's PLS-SEM analysis).
-#[cfg_attr(feature = "split", leptos::lazy)]
-pub async fn structure() -> AnyView {
-    view! { <crate::pages::structure::Structure /> }.into_any()
-}
-
-/// The leaderboard's KiVA tab (its rows and view from the page's context).
-#[cfg_attr(feature = "split", leptos::lazy)]
-pub async fn kiva_tab() -> AnyView {
-    view! { <crate::pages::leaderboard::kiva::KivaTab /> }.into_any()
-}
-
-/// The leaderboard's MM-OPERA tab.
-#[cfg_attr(feature = "split", leptos::lazy)]
-pub async fn mmopera_tab(bundle: Bundle) -> AnyView {
-    view! { <crate::pages::leaderboard::mmopera::MmoperaTab bundle=bundle /> }.into_any()
-}
-
-/// The leaderboard's Gold tab.
-#[cfg_attr(feature = "split", leptos::lazy)]
-pub async fn gold_tab(bundle: Bundle) -> AnyView {
-    view! { <crate::pages::leaderboard::gold::GoldTab bundle=bundle /> }.into_any()
-}
-
-/// Fetches the chunks of the MM-IQ tab's sections over computed rows ([`mmiq_ranks`],
-/// [`mmiq_computed`]) without showing them, for a page where MM-IQ files were just staged: the
-/// sections are then there with the first computed row. Without this, their 40-odd chunk
-/// fetches (through the service worker) came in the same moment as the scores, on a 2-core
-/// machine taking the CPU the page needed to show the row (`tests/e2e/leaderboard.test.mjs`'s
-/// 100k benchmark). Without the `split` feature there is nothing to fetch.
-pub fn preload_mmiq_sections() {
-    #[cfg(feature = "split")]
-    {
-        leptos::task::spawn_local(__preload_mmiq_ranks());
-        leptos::task::spawn_local(__preload_mmiq_computed());
-    }
-}
-
-/// The MM-IQ tab's paired ranks, once it has computed rows.
-#[cfg_attr(feature = "split", leptos::lazy)]
-pub async fn mmiq_ranks(
-    rows: Signal<Vec<(RowId, String)>>,
-    marks: WriteSignal<RankMarks>,
-) -> AnyView {
-    view! { <RankPanel bench=Bench::Mmiq rows=rows marks=marks stem="mmiq" /> }.into_any()
-}
-
-/// The MM-IQ tab's sections over computed rows: model page, comparison, item analysis.
-#[cfg_attr(feature = "split", leptos::lazy)]
-pub async fn mmiq_computed(
-    ids: Signal<Vec<(RowId, String)>>,
-    model_pick: RwSignal<Option<RowId>>,
-    pair: RwSignal<(Option<RowId>, Option<RowId>)>,
-) -> AnyView {
-    view! {
-        <crate::pages::leaderboard::mmiq::MmiqComputed ids=ids model_pick=model_pick pair=pair />
-    }
     .into_any()
 }

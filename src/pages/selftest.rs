@@ -57,6 +57,16 @@ pub(crate) fn session_href(kind: &SessionKind, seed: u64) -> String {
     format!("/self-test?kind={}&seed={seed}", kind.as_str())
 }
 
+/// The self-test page in a WebAssembly chunk of its own, fetched when the page is first shown
+/// (the route's view; [`crate::split::page`] shows a loading line until then).
+pub fn lazy_page() -> AnyView {
+    #[cfg_attr(feature = "split", leptos::lazy)]
+    async fn self_test() -> AnyView {
+        view! { <SelfTest /> }.into_any()
+    }
+    crate::split::page(self_test())
+}
+
 /// The self-test page: a start screen with past sessions, or the trial runner when the URL
 /// names a session (`?kind=kiva&seed=42`), or its results when it is complete.
 #[component]

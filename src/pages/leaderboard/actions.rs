@@ -116,7 +116,7 @@ async fn stage_files(state: BoardState, files: Picked) {
             FileKind::MmiqPredictions | FileKind::MmiqTable | FileKind::Harness
         )
     }) {
-        crate::split::preload_mmiq_sections();
+        super::mmiq::preload_computed_sections();
     }
     let staged: Vec<Staged> = files
         .into_iter()

@@ -4,7 +4,7 @@
 //! (or to change it) each task is assigned to a layer with a select and the matrix is scored
 //! again in the worker ([`api::GoldAnalyze`]). Every number comes from
 //! `coglab_core::leaderboard::gold`; this file only formats and filters. Loaded in a chunk of
-//! its own ([`crate::split::gold_tab`]).
+//! its own ([`lazy_tab`]).
 
 use crate::worker::api::RowId;
 use std::collections::BTreeMap;
@@ -20,6 +20,16 @@ use crate::components::error_panel::WorkerErrorPanel;
 use crate::data::base_path;
 use crate::worker::api;
 use crate::worker::client::{latest_reply, use_worker, WorkerClient};
+
+/// The Gold tab in a WebAssembly chunk of its own, fetched when the tab is first shown
+/// ([`crate::split::part`] shows a loading line until then).
+pub(crate) fn lazy_tab(bundle: Bundle) -> AnyView {
+    #[cfg_attr(feature = "split", leptos::lazy)]
+    async fn gold_tab(bundle: Bundle) -> AnyView {
+        view! { <GoldTab bundle=bundle /> }.into_any()
+    }
+    crate::split::part(gold_tab(bundle))
+}
 
 /// The Gold tab: the unified table (Gold Table 2 reported, with the core's weighted scores of
 /// its task accuracies; every scored matrix's models computed; [`BoardTable`] does sort,

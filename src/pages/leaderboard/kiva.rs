@@ -1,7 +1,7 @@
 //! The KiVA tab: KiVA / KiVA-adults switch, conditional / joint "how" stage and the Null rule
 //! (in the address), one table (bundled runs, adults, computed rows, challenge results), paired
 //! ranks, grouped bars of the first rows shown, trials and the comparison by stage. Loaded in a
-//! chunk of its own ([`crate::split::kiva_tab`]).
+//! chunk of its own ([`lazy_tab`]).
 
 use coglab_core::kiva::{NullAnswers, Variant};
 use coglab_core::leaderboard::metrics::kiva_null_note;
@@ -21,6 +21,16 @@ use crate::components::model_items::{ChallengeTrials, CompareModels, KivaTrials}
 use crate::components::rank_panel::{RankMarks, RankPanel};
 use crate::components::theme_toggle::chart_theme;
 use crate::data::fetch_text;
+
+/// The KiVA tab in a WebAssembly chunk of its own, fetched when the tab is first shown
+/// ([`crate::split::part`] shows a loading line until then).
+pub(crate) fn lazy_tab() -> AnyView {
+    #[cfg_attr(feature = "split", leptos::lazy)]
+    async fn kiva_tab() -> AnyView {
+        view! { <KivaTab /> }.into_any()
+    }
+    crate::split::part(kiva_tab())
+}
 
 /// The KiVA tab: KiVA / KiVA-adults switch and conditional / joint "how" stage (in the URL), one
 /// table (bundled runs, adults, computed rows), grouped bars of the first rows shown and the

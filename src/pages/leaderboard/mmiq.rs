@@ -1,9 +1,10 @@
 //! The MM-IQ tab: one table (reported, computed, baselines), the paradigm radar of the first
-//! rows shown, paired ranks, the model page and the comparison (the last two in chunks of
-//! their own, [`split`]).
+//! rows shown, paired ranks, the model page and the comparison. The leaderboard's first tab, so
+//! in the main module, but for its sections over computed rows ([`computed_sections`]).
 
 use crate::worker::api::RowId;
 use coglab_core::mmiq::CATEGORIES;
+use coglab_core::ranks::Bench;
 use leptos::prelude::*;
 
 use super::board::{mmiq_board, PARADIGM_SHORT};
@@ -15,9 +16,8 @@ use crate::charts::radar::{Radar, RadarSeries};
 use crate::components::board_table::BoardTable;
 use crate::components::error_panel::ErrorPanel;
 use crate::components::model_items::{CompareModels, ModelItems};
-use crate::components::rank_panel::RankMarks;
+use crate::components::rank_panel::{RankMarks, RankPanel};
 use crate::components::theme_toggle::chart_theme;
-use crate::split;
 
 /// The MM-IQ tab: one table (reported, computed, baselines), the paradigm radar of the first
 /// rows shown, the model page and the comparison.
@@ -77,20 +77,52 @@ pub fn MmiqTab(
         }}
         <BoardTable board=board state=view stem="mmiq" ranks=marks />
         <Show when=move || !rows.read().is_empty()>
-            {split::part(split::mmiq_ranks(ids, set_marks))}
+            <RankPanel bench=Bench::Mmiq rows=ids marks=set_marks stem="mmiq" />
         </Show>
         <ChartCanvas data=radar testid="mmiq-radar" file_name="mmiq-radar.png"
             label="MM-IQ radar: accuracy per paradigm for the first rows of the table" />
         <Show when=move || !rows.read().is_empty()
             fallback=|| view! { <p class="notice">"Drop MM-IQ prediction files with the answer key above to add computed rows, a model page and comparisons."</p> }>
-            {split::part(split::mmiq_computed(ids, model_pick, pair))}
+            {crate::split::part(computed_sections(ids, model_pick, pair))}
         </Show>
     }
 }
 
-/// The MM-IQ tab's sections over computed rows (in a chunk of their own, see [`split`]):
-/// response lengths, the model page, and with two rows or more the comparison and the item
-/// analysis.
+/// The MM-IQ tab's sections over computed rows ([`MmiqComputed`]) in a WebAssembly chunk of
+/// their own, fetched when the tab first has computed rows ([`crate::split::part`] shows a
+/// loading line until then), or before, when MM-IQ files are staged
+/// ([`preload_computed_sections`]).
+///
+/// The one split point finer than a route or a tab, kept because it was measured to pay: built
+/// without it (these sections in the main module too), the first load of `/` and `/leaderboard`
+/// was 639.9 KB gzipped, over the 600 KB budget, against 568.3 KB with it. The model page, the
+/// comparison and the item analysis are shared with the KiVA and MM-OPERA tabs, so without
+/// this point they all land in the main module.
+///
+/// The tab's paired-ranks panel had a point of its own too; it kept 15.3 KB off the first load
+/// (553.0 KB with both points) and nothing off the 100,000-response run (BENCHMARKS.md,
+/// "Download size"), so it is drawn in the main module.
+#[cfg_attr(feature = "split", leptos::lazy)]
+async fn computed_sections(
+    ids: Signal<Vec<(RowId, String)>>,
+    model_pick: RwSignal<Option<RowId>>,
+    pair: RwSignal<(Option<RowId>, Option<RowId>)>,
+) -> AnyView {
+    view! { <MmiqComputed ids=ids model_pick=model_pick pair=pair /> }.into_any()
+}
+
+/// Fetches the chunk of [`computed_sections`] without showing it, for a page where MM-IQ files
+/// were just staged: the sections are then there with the first computed row. Without this,
+/// their chunk fetches (through the service worker) came in the same moment as the scores, on
+/// a 2-core machine taking the CPU the page needed to show the row (BENCHMARKS.md, the
+/// 100,000-response run of session 16). Without the `split` feature there is nothing to fetch.
+pub(crate) fn preload_computed_sections() {
+    #[cfg(feature = "split")]
+    leptos::task::spawn_local(__preload_computed_sections());
+}
+
+/// The MM-IQ tab's sections over computed rows: response lengths, the model page, and with two
+/// rows or more the comparison and the item analysis.
 #[component]
 pub fn MmiqComputed(
     /// The computed rows with items, as (row id, model).

@@ -6,7 +6,7 @@
 //! address), [`actions`] (worker and store calls), [`board`] (the tables built from the
 //! core's values), the drop zone ([`drop_zone`], [`staged`], [`files`]), the submission check
 //! ([`submission`]) and one file per tab ([`mmiq`], [`kiva`], [`mmopera`], [`gold`]; all but
-//! MM-IQ load in chunks of their own, [`crate::split`]).
+//! MM-IQ load in chunks of their own, each tab's `lazy_tab`, see [`crate::split`]).
 
 use leptos::prelude::*;
 
@@ -14,7 +14,6 @@ use crate::components::audit_panel::AuditPanel;
 use crate::components::error_panel::{ErrorPanel, RestoreWorkerData};
 use crate::components::reported_table::ReportedTableView;
 use crate::data::{base_path, load_reported, BENCHMARKS};
-use crate::split;
 use crate::worker::client::{latest_reply, LatestReply};
 
 mod actions;
@@ -103,9 +102,9 @@ pub fn Leaderboard() -> impl IntoView {
             <div class="tab-panel" role="tabpanel">
                 {move || match selected.get() {
                     "mmiq" => view! { <MmiqTab bundle=bundle /> }.into_any(),
-                    "kiva" => split::part(split::kiva_tab()),
-                    "mmopera" => split::part(split::mmopera_tab(bundle)),
-                    "gold" => split::part(split::gold_tab(bundle)),
+                    "kiva" => kiva::lazy_tab(),
+                    "mmopera" => mmopera::lazy_tab(bundle),
+                    "gold" => gold::lazy_tab(bundle),
                     _ => ().into_any(),
                 }}
                 {move || match (selected.get(), bundle.get()) {

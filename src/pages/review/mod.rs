@@ -29,6 +29,16 @@ pub use actions::{Actions, AREA, WORKSPACE_KEY};
 pub use state::{LoadedFile, ReviewState, StoreStatus};
 pub use url::ReviewQuery;
 
+/// The review page in a WebAssembly chunk of its own, fetched when the page is first shown
+/// (the route's view; [`crate::split::page`] shows a loading line until then).
+pub fn lazy_page() -> AnyView {
+    #[cfg_attr(feature = "split", leptos::lazy)]
+    async fn review() -> AnyView {
+        view! { <Review /> }.into_any()
+    }
+    crate::split::page(review())
+}
+
 /// The review page: load files, pick a set and a sample, score item by item with the
 /// keyboard, watch agreement with the judge, export/import, forget.
 #[component]

@@ -41,6 +41,16 @@ fn opt3(v: Option<f64>) -> String {
     v.map(f3).unwrap_or_else(|| "–".into())
 }
 
+/// The structure page in a WebAssembly chunk of its own, fetched when the page is first shown
+/// (the route's view; [`crate::split::page`] shows a loading line until then).
+pub fn lazy_page() -> AnyView {
+    #[cfg_attr(feature = "split", leptos::lazy)]
+    async fn structure() -> AnyView {
+        view! { <Structure /> }.into_any()
+    }
+    crate::split::page(structure())
+}
+
 /// The structure page.
 #[component]
 pub fn Structure() -> impl IntoView {

@@ -5,7 +5,7 @@
 //! histogram of holistic scores ([`chart`]), and a two-model comparison computed in the worker
 //! ([`compare`]). Every number comes from `coglab_core::leaderboard::mmopera` (scored in the
 //! worker with `coglab score mmopera`'s defaults); these files only format, sort and filter.
-//! Loaded in a chunk of its own ([`crate::split::mmopera_tab`]).
+//! Loaded in a chunk of its own ([`lazy_tab`]).
 
 use coglab_core::mmopera::score::{DecayExponent, IcaAverage};
 use coglab_core::mmopera::Task;
@@ -35,6 +35,16 @@ fn task_key(t: Task) -> &'static str {
         Task::Ria => "ria",
         Task::Ica => "ica",
     }
+}
+
+/// The MM-OPERA tab in a WebAssembly chunk of its own, fetched when the tab is first shown
+/// ([`crate::split::part`] shows a loading line until then).
+pub(crate) fn lazy_tab(bundle: Bundle) -> AnyView {
+    #[cfg_attr(feature = "split", leptos::lazy)]
+    async fn mmopera_tab(bundle: Bundle) -> AnyView {
+        view! { <MmoperaTab bundle=bundle /> }.into_any()
+    }
+    crate::split::part(mmopera_tab(bundle))
 }
 
 /// The MM-OPERA tab: a RIA / ICA switch (the `t` query parameter), the unified table of the
