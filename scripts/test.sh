@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs whatever is missing, then runs every test of coglab:
-#   0. lint:     cargo fmt --check; cargo clippy -D warnings, natively and for wasm32 (a failure
-#                fails the run); then the independent reference figures (Python, in git-ignored
-#                venvs under .tools/)
+#   0. lint:     cargo fmt --check; cargo clippy -D warnings, natively and for wasm32, the app
+#                also with the `split` feature Trunk builds it with (a failure fails the run);
+#                then the independent reference figures (Python, in git-ignored venvs under
+#                .tools/)
 #   1. native:   cargo test --workspace (core library, CLI, app logic)
 #   2. python:   scripts/python-tests.sh: the Python package's abi3 wheel (maturin, release)
 #                installed in a git-ignored venv (.tools/py-venv), then pytest
@@ -49,11 +50,13 @@ count_cargo() {
 footprint() { du -sh "$ROOT/target" 2>/dev/null | awk '{ printf "target/: %s", $1 }'; df -h "$ROOT" | awk 'NR == 2 { printf "; disk free: %s\n", $4 }'; }
 time_stage() { local start=$SECONDS; "$@"; local rc=$?; echo "(took $((SECONDS - start)) s; $(footprint))"; return $rc; }
 
-stage "0/5 lint: cargo fmt --check, cargo clippy -D warnings (native and wasm32)"
+stage "0/5 lint: cargo fmt --check, cargo clippy -D warnings (native, wasm32, wasm32 with split)"
 lint() {
   cargo fmt --all -- --check || { echo "cargo fmt: unformatted code (run cargo fmt --all)"; return 1; }
   cargo clippy --workspace --all-targets --color never -- -D warnings || return 1
   cargo clippy --target wasm32-unknown-unknown -p coglab -p coglab-worker --all-targets --color never -- -D warnings || return 1
+  # The page module as Trunk builds it: with the split points' `#[lazy]` code (src/split.rs).
+  cargo clippy --target wasm32-unknown-unknown -p coglab --features split --all-targets --color never -- -D warnings || return 1
 }
 if time_stage lint; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); echo "lint failed"; fi
 
