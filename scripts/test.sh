@@ -9,7 +9,9 @@
 #                installed in a git-ignored venv (.tools/py-venv), then pytest
 #                (crates/coglab-py/tests: the same JSON as the CLI stage 1 built, Dask fan-out)
 #   3. browser:  wasm-bindgen-test in headless Chromium (tests/web*.rs)
-#   4. release:  trunk build --release (the page module and the worker module; sizes printed)
+#   4. release:  the post-build step's own tests (tests/scripts/*.test.mjs: scripts/wasm-opt.mjs
+#                against the wasm-opt command), then trunk build --release (the page module, its
+#                chunks and the worker module; sizes printed)
 #   5. end-to-end: Playwright (playwright-core + Debian's Chromium) against dist/ on a free
 #                loopback port (tests/e2e/*.test.mjs), screenshots in tests/e2e/screenshots/;
 #                among them the download budget (tests/e2e/budget.test.mjs: what the first page
@@ -101,7 +103,14 @@ for f in tests/web*.rs; do web_tests+=(--test "$(basename "$f" .rs)"); done
 time_stage cargo test --target wasm32-unknown-unknown -p coglab "${web_tests[@]}" --color never 2>&1 | tee "$LOGS/browser.log"
 count_cargo "$LOGS/browser.log" "${PIPESTATUS[0]}"
 
-stage "4/5 release build: trunk build --release --offline"
+stage "4/5 release build: the post-build step's tests, then trunk build --release --offline"
+time_stage node --test --test-reporter=spec tests/scripts/ 2>&1 | tee "$LOGS/scripts.log"
+rc=${PIPESTATUS[0]}
+p=$(awk '/^ℹ pass/ { print $3 }' "$LOGS/scripts.log" | tail -1)
+f=$(awk '/^ℹ fail/ { print $3 }' "$LOGS/scripts.log" | tail -1)
+PASSED=$((PASSED + ${p:-0}))
+FAILED=$((FAILED + ${f:-0}))
+if [ "$rc" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then FAILED=$((FAILED + 1)); fi
 rm -rf dist
 if time_stage trunk build --release --offline 2>&1 | tee "$LOGS/trunk.log"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
   # Sizes of what Trunk emits (the budget itself is what a visitor's first page fetches,

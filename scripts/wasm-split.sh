@@ -6,8 +6,10 @@
 #      per split point (and chunks of code shared by several) and their loader __wasm_split.js;
 #   2. wasm-bindgen (the version in Cargo.lock) generates the JS glue of the main module, with
 #      the linker's exports kept (the chunks call into them);
-#   3. wasm-opt (npm binaryen) optimizes the main module and every chunk, as Trunk would have
-#      (index.html turns Trunk's own wasm-opt off for this module);
+#   3. scripts/wasm-opt.mjs optimizes the main module and every chunk, to the byte as
+#      `wasm-opt -Os --low-memory-unused --enable-reference-types` does (what Trunk would have
+#      run; index.html turns Trunk's own wasm-opt off for this module), with npm binaryen's
+#      JavaScript API loaded once per core rather than that command once per file (see there);
 #   4. the chunks and the loader get content-hashed names (a static host's cache never pairs a
 #      new main module with an old chunk), the results replace Trunk's files of the same names
 #      in the staging folder, and index.html's Subresource Integrity hashes are computed again.
@@ -42,9 +44,7 @@ mv "$TMP/bg/${NAME}_bg.wasm" "$TMP/bg/$NAME.js" "$TMP/split/"
 if [ "${TRUNK_PROFILE:-release}" = release ]; then
   NAMES=()
   [ "${COGLAB_WASM_NAMES:-0}" = 1 ] && NAMES=(-g)
-  for w in "$TMP"/split/*.wasm; do
-    wasm-opt -Os --low-memory-unused --enable-reference-types "${NAMES[@]}" "$w" -o "$w.opt" && mv "$w.opt" "$w"
-  done
+  node "$ROOT/scripts/wasm-opt.mjs" "${NAMES[@]}" "$TMP"/split/*.wasm
 fi
 python3 - "$TMP/split" "$STAGE" "$NAME" <<'PY'
 import base64, hashlib, pathlib, re, shutil, sys
