@@ -10,8 +10,9 @@
 #                (crates/coglab-py/tests: the same JSON as the CLI stage 1 built, Dask fan-out)
 #   3. browser:  wasm-bindgen-test in headless Chromium (tests/web*.rs)
 #   4. release:  the post-build step's own tests (tests/scripts/*.test.mjs: scripts/wasm-opt.mjs
-#                against the wasm-opt command), then trunk build --release (the page module, its
-#                chunks and the worker module; sizes printed)
+#                against the wasm-opt command, scripts/split-stage.py on a synthetic folder),
+#                then trunk build --release (the page module, its chunks and the worker module;
+#                sizes printed)
 #   5. end-to-end: Playwright (playwright-core + Debian's Chromium) against dist/ on a free
 #                loopback port (tests/e2e/*.test.mjs), screenshots in tests/e2e/screenshots/;
 #                among them the download budget (tests/e2e/budget.test.mjs: what the first page

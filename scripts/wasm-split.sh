@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Trunk post_build step: splits the app's page module at its split points (src/split.rs), the
-# way cargo-leptos's `--split` does, since Trunk 0.21 cannot (trunk-rs/trunk#1022):
+# Trunk post_build step: splits the app's page module at its split points (the `#[lazy]`
+# functions beside the pages, see src/split.rs), the way cargo-leptos's `--split` does, since
+# Trunk 0.21 cannot (trunk-rs/trunk#1022):
 #   1. wasm-split-cli (crate wasm_split_cli_support, installed by scripts/bootstrap.sh) cuts
 #      the linked module, built with `--emit-relocs` (build.rs), into a main module, one chunk
 #      per split point (and chunks of code shared by several) and their loader __wasm_split.js;
@@ -10,9 +11,22 @@
 #      `wasm-opt -Os --low-memory-unused --enable-reference-types` does (what Trunk would have
 #      run; index.html turns Trunk's own wasm-opt off for this module), with npm binaryen's
 #      JavaScript API loaded once per core rather than that command once per file (see there);
-#   4. the chunks and the loader get content-hashed names (a static host's cache never pairs a
-#      new main module with an old chunk), the results replace Trunk's files of the same names
-#      in the staging folder, and index.html's Subresource Integrity hashes are computed again.
+#   4. scripts/split-stage.py gives the chunks and the loader content-hashed names (a static
+#      host's cache never pairs a new main module with an old chunk), copies the results over
+#      Trunk's files of the same names in the staging folder and sets index.html's Subresource
+#      Integrity hashes again (tested on its own: tests/scripts/split-stage.test.mjs).
+#
+# Why wasm-bindgen runs twice on the page module (once in Trunk, once here): wasm-split-cli
+# moves code by the linker's relocations, which hold byte offsets into the code as the linker
+# wrote it. wasm-bindgen rewrites the code and copies those sections unchanged, so they no
+# longer match (wasm-split-cli stops on Trunk's output: "Invalid relocation entry ... no
+# function contains its relocation range"): the split must come between cargo and wasm-bindgen.
+# Trunk 0.21's rust pipeline runs cargo, wasm-bindgen, wasm-opt and the integrity digest in
+# one go: its hooks run before it (pre_build), beside it (build) or after it (post_build),
+# never in between, and `data-trunk-skip` drops the whole pipeline, Trunk's loader script and
+# file names with it. So Trunk's run stays, for its loader script and file names, and its glue
+# and main module are replaced here (BENCHMARKS.md has what each step takes).
+#
 # Without the `split` feature (no __wasm_split_unstable section) Trunk's files are kept as they are.
 # COGLAB_WASM_NAMES=1 keeps the function names in every module (wasm-opt -g), for a CPU profile
 # of the page that names Rust functions; e.g. `COGLAB_WASM_NAMES=1 trunk build --release
@@ -46,41 +60,4 @@ if [ "${TRUNK_PROFILE:-release}" = release ]; then
   [ "${COGLAB_WASM_NAMES:-0}" = 1 ] && NAMES=(-g)
   node "$ROOT/scripts/wasm-opt.mjs" "${NAMES[@]}" "$TMP"/split/*.wasm
 fi
-python3 - "$TMP/split" "$STAGE" "$NAME" <<'PY'
-import base64, hashlib, pathlib, re, shutil, sys
-out, stage, name = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3]
-def tag(data):
-    return hashlib.sha256(data).hexdigest()[:16]
-# Chunks and their loader get content-hashed names, as Trunk's files have: a static host's
-# cache can never pair a new main module with an old chunk.
-loader = (out / "__wasm_split.js").read_text()
-for chunk in sorted(out.glob("*.wasm")):
-    if chunk.name == f"{name}_bg.wasm":
-        continue
-    hashed = f"{chunk.stem}-{tag(chunk.read_bytes())}.wasm"
-    if loader.count(f'"./{chunk.name}"') != 1:
-        sys.exit(f"wasm-split: expected one reference to {chunk.name} in __wasm_split.js")
-    loader = loader.replace(f'"./{chunk.name}"', f'"./{hashed}"')
-    chunk.rename(out / hashed)
-(out / "__wasm_split.js").unlink()
-loader_name = f"__wasm_split-{tag(loader.encode())}.js"
-(out / loader_name).write_text(loader)
-glue = (out / f"{name}.js").read_text()
-if '"./__wasm_split.js"' not in glue:
-    sys.exit("wasm-split: the main module's glue does not import ./__wasm_split.js")
-# Only the import specifiers: the imports object stays keyed by the wasm's module name.
-glue = re.sub(r'(import \* as \w+ from )"\./__wasm_split\.js"', r'\1"./' + loader_name + '"', glue)
-(out / f"{name}.js").write_text(glue)
-for f in out.iterdir():
-    shutil.copyfile(f, stage / f.name)
-index = stage / "index.html"
-html = index.read_text()
-for f in (f"{name}.js", f"{name}_bg.wasm"):
-    digest = base64.b64encode(hashlib.sha384((stage / f).read_bytes()).digest()).decode()
-    html, n = re.subn(r'(href="[^"]*' + re.escape(f) + r'"[^>]*integrity=")sha384-[^"]*"',
-                      lambda m: m.group(1) + "sha384-" + digest + '"', html)
-    if n != 1:
-        sys.exit(f"wasm-split: expected one preload link of {f} in index.html, found {n}")
-index.write_text(html)
-PY
-ls -l "$TMP"/split | awk 'NR>1 {print "wasm-split:", $5, $9}'
+python3 "$ROOT/scripts/split-stage.py" "$TMP/split" "$STAGE" "$NAME"
