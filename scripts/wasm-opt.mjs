@@ -15,17 +15,37 @@
 // target_features section plus reference types, and Stack IR generated and optimized when the
 // binary is written, which wasm-opt does by itself at -O2 and above.
 //
+// binaryen is the package of the `wasm-opt` on PATH (the one Trunk runs, which
+// scripts/bootstrap.sh installs in tools/ and checks), else the one in tools/.
+//
 //   node scripts/wasm-opt.mjs [-g] FILE...
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
-const TOOLS = join(dirname(fileURLToPath(import.meta.url)), '..', 'tools', 'package.json');
+/** The entry file of npm's binaryen: beside the `wasm-opt` on PATH, else in tools/. */
+export function binaryenEntry() {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const bin = dir && join(dir, 'wasm-opt');
+    if (!bin || !existsSync(bin)) continue;
+    const pkg = dirname(dirname(realpathSync(bin)));
+    const manifest = join(pkg, 'package.json');
+    const meta = existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')) : {};
+    if (meta.name === 'binaryen') return join(pkg, meta.main ?? 'index.js');
+    break; // a wasm-opt that is not npm's binaryen (e.g. Debian's): use tools/
+  }
+  const tools = join(dirname(fileURLToPath(import.meta.url)), '..', 'tools', 'package.json');
+  try {
+    return createRequire(tools).resolve('binaryen');
+  } catch {
+    throw new Error('npm binaryen not found (no wasm-opt from it on PATH, none in tools/): run scripts/bootstrap.sh');
+  }
+}
 
-if (isMainThread) {
+if (isMainThread && process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const names = args.includes('-g');
   const files = args.filter((a) => a !== '-g');
@@ -35,10 +55,17 @@ if (isMainThread) {
   }
   // Largest first, so that the page's main module does not start last.
   const queue = files.map((f) => [statSync(f).size, f]).sort((a, b) => b[0] - a[0]).map(([, f]) => f);
+  let binaryen;
+  try {
+    binaryen = binaryenEntry();
+  } catch (e) {
+    console.error(`wasm-opt: ${e.message}`);
+    process.exit(1);
+  }
   const threads = Math.min(availableParallelism(), queue.length);
   let failed = false;
   for (let i = 0; i < threads; i += 1) {
-    const worker = new Worker(new URL(import.meta.url), { workerData: { names } });
+    const worker = new Worker(new URL(import.meta.url), { workerData: { names, binaryen } });
     const next = () => {
       const file = failed ? undefined : queue.shift();
       if (file === undefined) worker.postMessage(null);
@@ -60,8 +87,8 @@ if (isMainThread) {
       process.exitCode = failed ? 1 : process.exitCode;
     });
   }
-} else {
-  const binaryen = (await import(pathToFileURL(createRequire(TOOLS).resolve('binaryen')).href)).default;
+} else if (!isMainThread) {
+  const binaryen = (await import(pathToFileURL(workerData.binaryen).href)).default;
   binaryen.setOptimizeLevel(2);
   binaryen.setShrinkLevel(1);
   binaryen.setLowMemoryUnused(true);

@@ -1,22 +1,23 @@
 // scripts/wasm-opt.mjs against the command it stands in for: on a chunk of the page module
 // (fixtures/chunk.wat, with the target_features section rustc writes), its output must be the
-// bytes `wasm-opt -Os --low-memory-unused --enable-reference-types [-g]` writes (npm binaryen's
-// wasm-opt, tools/), and a file it cannot read must fail the run and be left as it was.
+// bytes `wasm-opt -Os --low-memory-unused --enable-reference-types [-g]` writes (the wasm-opt
+// of the same npm binaryen), and a file it cannot read must fail the run and be left as it was.
 //
 //   node --test tests/scripts/
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { binaryenEntry } from '../../scripts/wasm-opt.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
 const SCRIPT = join(ROOT, 'scripts', 'wasm-opt.mjs');
-const WASM_OPT = join(ROOT, 'tools', 'node_modules', '.bin', 'wasm-opt');
+// The wasm-opt of the binaryen the script uses (the package's own command-line tool).
+const WASM_OPT = join(dirname(binaryenEntry()), 'bin', 'wasm-opt');
 const FLAGS = ['-Os', '--low-memory-unused', '--enable-reference-types'];
 // The features rustc's wasm32 output declares (its target_features section) for this app.
 const FEATURES = ['bulk-memory', 'bulk-memory-opt', 'call-indirect-overlong', 'multivalue',
@@ -36,8 +37,7 @@ const str = (s) => [...leb(Buffer.byteLength(s)), ...Buffer.from(s)];
 
 /** The fixture as a binary module with a target_features custom section. */
 async function chunk() {
-  const toolsRequire = createRequire(join(ROOT, 'tools', 'package.json'));
-  const binaryen = (await import(pathToFileURL(toolsRequire.resolve('binaryen')).href)).default;
+  const binaryen = (await import(pathToFileURL(binaryenEntry()).href)).default;
   const module = binaryen.parseText(readFileSync(join(HERE, 'fixtures', 'chunk.wat'), 'utf8'));
   const F = binaryen.Features;
   module.setFeatures(F.BulkMemory | F.BulkMemoryOpt | F.CallIndirectOverlong | F.Multivalue
