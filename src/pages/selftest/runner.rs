@@ -1,251 +1,17 @@
-//! Self-test (KiVA): take visual-analogy trials in three stages (what changed, how, apply it)
-//! and compare with adults and models. Trials come from `coglab_core::selftest::generate`
-//! (seeded: the kind and seed are in the URL); every answer is saved to localStorage as it is
-//! given, so a reload resumes at the same question; results and exports come from the core.
-//! A session can also use KiVA's own images from a picked folder (`stimuli`).
+//! The trial runner: one question at a time, answered by key or click, each answer timed from
+//! the animation frame that drew the trial and saved as it is given; the results once the last
+//! is answered.
 
-mod results;
-mod stimuli;
-mod store;
-
-use crate::data::href;
-use coglab_core::kiva::Stage;
-use coglab_core::selftest::objects::render_svg;
-use coglab_core::selftest::{generate, Picture, Response, Session, SessionKind};
-use leptos::prelude::*;
-use leptos_router::components::A;
-use leptos_router::hooks::{use_navigate, use_query_map};
-use leptos_router::NavigateOptions;
 use std::collections::BTreeMap;
 
-use crate::components::error_panel::ErrorPanel;
-use store::Saved;
+use coglab_core::kiva::Stage;
+use coglab_core::selftest::objects::render_svg;
+use coglab_core::selftest::{Picture, Response, Session, SessionKind};
+use leptos::prelude::*;
+use leptos_router::components::A;
 
-/// The session kinds offered on the start screen, in URL spelling.
-const KINDS: [&str; 8] = [
-    "kiva",
-    "kiva-adults",
-    "short",
-    "domain:Colour",
-    "domain:Resize",
-    "domain:2DRotation",
-    "domain:Reflect",
-    "domain:Counting",
-];
-
-/// The page's view in the address: the session a link opens (`?kind=kiva&seed=42`), as
-/// written; the runner checks both. Read here, written by [`session_href`] alone.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct SessionQuery {
-    /// `kind`: the session kind's URL spelling.
-    pub kind: Option<String>,
-    /// `seed`: the seed, as written.
-    pub seed: Option<String>,
-}
-
-impl SessionQuery {
-    fn from_query(q: &leptos_router::params::ParamsMap) -> Self {
-        Self {
-            kind: q.get("kind"),
-            seed: q.get("seed"),
-        }
-    }
-}
-
-/// The link that opens a session (the one writer of [`SessionQuery`]).
-pub(crate) fn session_href(kind: &SessionKind, seed: u64) -> String {
-    format!("/self-test?kind={}&seed={seed}", kind.as_str())
-}
-
-/// The self-test page in a WebAssembly chunk of its own, fetched when the page is first shown
-/// (the route's view; [`crate::split::page`] shows a loading line until then).
-pub fn lazy_page() -> AnyView {
-    #[cfg_attr(feature = "split", leptos::lazy)]
-    async fn self_test() -> AnyView {
-        view! { <SelfTest /> }.into_any()
-    }
-    crate::split::page(self_test())
-}
-
-/// The self-test page: a start screen with past sessions, or the trial runner when the URL
-/// names a session (`?kind=kiva&seed=42`), or its results when it is complete.
-#[component]
-pub fn SelfTest() -> impl IntoView {
-    let query = use_query_map();
-    let loaded = stimuli::LoadedStimuli::provide();
-    let params = Memo::new(move |_| {
-        let q = query.with(SessionQuery::from_query);
-        (q.kind, q.seed)
-    });
-    view! {
-        <section data-testid="page-self-test" class="selftest">
-            {move || match params.get() {
-                (Some(k), Some(s)) => {
-                    match (SessionKind::parse(&k), s.trim().parse::<u64>()) {
-                        (Ok(SessionKind::Stimuli), Ok(seed)) => {
-                            let l = loaded.0.get().filter(|l| l.seed == seed);
-                            match l {
-                                Some(l) => view! {
-                                    <Runner session=l.session.clone() urls=Some(l.urls.clone()) />
-                                }
-                                    .into_any(),
-                                None => view! { <StimuliResume seed=seed /> }.into_any(),
-                            }
-                        }
-                        (Ok(kind), Ok(seed)) => {
-                            view! { <Runner session=generate(&kind, seed) urls=None /> }.into_any()
-                        }
-                        (Err(e), _) => view! {
-                            <ErrorPanel title="This session link is not valid" message=e />
-                            <p><A href=href("/self-test")>"Start a new session"</A></p>
-                        }
-                            .into_any(),
-                        (_, Err(_)) => view! {
-                            <ErrorPanel
-                                title="This session link is not valid"
-                                message=format!("seed {s:?}: expected a whole number")
-                            />
-                            <p><A href=href("/self-test")>"Start a new session"</A></p>
-                        }
-                            .into_any(),
-                    }
-                }
-                _ => view! { <Start /> }.into_any(),
-            }}
-        </section>
-    }
-}
-
-/// The start screen: choose a session kind, seed and participant id; past sessions below.
-#[component]
-fn Start() -> impl IntoView {
-    let kind = RwSignal::new("kiva".to_string());
-    let seed = RwSignal::new(((js_sys::Math::random() * 1_000_000.0) as u64).to_string());
-    let participant = RwSignal::new("self".to_string());
-    let saved = RwSignal::new(store::load_all());
-    let navigate = use_navigate();
-    let start_href = Memo::new(move |_| {
-        let k = SessionKind::parse(&kind.get()).unwrap_or(SessionKind::Kiva);
-        let s = seed.get().trim().parse::<u64>().unwrap_or(0);
-        session_href(&k, s)
-    });
-    let seed_ok = Memo::new(move |_| seed.get().trim().parse::<u64>().is_ok());
-    let on_start = move |_| {
-        let k = SessionKind::parse(&kind.get_untracked()).unwrap_or(SessionKind::Kiva);
-        let s = seed.get_untracked().trim().parse::<u64>().unwrap_or(0);
-        store::ensure(&k, s, &participant.get_untracked());
-    };
-    view! {
-        <h1>"Self-test: KiVA visual analogies"</h1>
-        <p class="lede">
-            "Each trial shows an object changing (before → after). Say what changed, how it \
-             changed, then pick the picture where a new object changes the same way. Answer with \
-             the number or letter keys, or click. There is no feedback until the end; your answers \
-             stay in this browser."
-        </p>
-        <details class="card" data-testid="selftest-paper-prompts">
-            <summary>"The paper's instructions (KiVA appendix A.2) and what differs here"</summary>
-            <p>{coglab_core::selftest::paper_prompts::SYSTEM}</p>
-            <p>{coglab_core::selftest::paper_prompts::INSTRUCTION}</p>
-            <p data-testid="selftest-differences">{coglab_core::selftest::paper_prompts::DIFFERENCES}</p>
-        </details>
-        <form class="card selftest-start" on:submit=|ev| ev.prevent_default()>
-            <label>
-                "Session "
-                <select
-                    data-testid="kind"
-                    prop:value=move || kind.get()
-                    on:change=move |ev| kind.set(event_target_value(&ev))
-                >
-                    {KINDS
-                        .iter()
-                        .map(|k| {
-                            let label = SessionKind::parse(k).map(|s| s.label()).unwrap_or_default();
-                            view! { <option value=*k>{label}</option> }
-                        })
-                        .collect_view()}
-                </select>
-            </label>
-            <label>
-                "Seed "
-                <input
-                    data-testid="seed"
-                    inputmode="numeric"
-                    prop:value=move || seed.get()
-                    on:input=move |ev| seed.set(event_target_value(&ev))
-                    aria-describedby="seed-help"
-                />
-            </label>
-            <label>
-                "Participant id "
-                <input
-                    data-testid="participant"
-                    prop:value=move || participant.get()
-                    on:input=move |ev| participant.set(event_target_value(&ev))
-                />
-            </label>
-            <p id="seed-help" class="hint">
-                "The same kind and seed give the same trials: share the link to compare."
-            </p>
-            <Show
-                when=move || seed_ok.get()
-                fallback=|| view! { <p class="notice" role="alert">"The seed must be a whole number."</p> }
-            >
-                <A href=move || href(&start_href.get()) attr:class="button primary" attr:data-testid="start" on:click=on_start>
-                    "Start"
-                </A>
-            </Show>
-        </form>
-        <stimuli::StimuliPicker
-            seed=Signal::derive(move || seed.get().trim().parse::<u64>().unwrap_or(0))
-            on_loaded=Callback::new(move |_| {
-                let s = seed.get_untracked().trim().parse::<u64>().unwrap_or(0);
-                store::ensure(&SessionKind::Stimuli, s, &participant.get_untracked());
-                navigate(&session_href(&SessionKind::Stimuli, s), NavigateOptions::default());
-            })
-        />
-        <h2>"Your sessions"</h2>
-        <Show
-            when=move || !saved.read().is_empty()
-            fallback=|| view! { <p class="hint">"No sessions yet."</p> }
-        >
-            <ul class="selftest-sessions" data-testid="sessions">
-                <For
-                    each=move || saved.get()
-                    key=|s: &Saved| (s.id.clone(), s.answered())
-                    children=move |s: Saved| {
-                        let id = s.id.clone();
-                        let kind = SessionKind::parse(&s.kind).unwrap_or(SessionKind::Kiva);
-                        let total = generate(&kind, s.seed).trials.len();
-                        let done = s.answered();
-                        let link = href(&session_href(&kind, s.seed));
-                        view! {
-                            <li>
-                                <span>
-                                    <strong>{kind.label()}</strong>
-                                    {format!(" · seed {} · {} · {}", s.seed, s.participant, s.created)}
-                                </span>
-                                <span class="badge">{format!("{done} of {total} trials")}</span>
-                                <A href=link>{if done >= total { "Results" } else { "Resume" }}</A>
-                                <button
-                                    type="button"
-                                    class="link-button"
-                                    data-testid="delete-session"
-                                    on:click=move |_| {
-                                        store::delete(&id);
-                                        saved.set(store::load_all());
-                                    }
-                                >
-                                    "Delete"
-                                </button>
-                            </li>
-                        }
-                    }
-                />
-            </ul>
-        </Show>
-    }
-}
+use super::{results, stimuli, store};
+use crate::data::href;
 
 /// One picture of a trial: a drawing, or one of KiVA's images (an object URL).
 #[derive(Clone)]
@@ -322,7 +88,7 @@ fn when_drawn(f: impl FnOnce() + 'static) {
 /// A session of KiVA's images whose folder is not loaded (e.g. after a reload): the answers
 /// are kept; picking the folder again resumes it.
 #[component]
-fn StimuliResume(
+pub(super) fn StimuliResume(
     /// The session's seed.
     seed: u64,
 ) -> impl IntoView {
@@ -351,7 +117,7 @@ fn now_ms() -> f64 {
 
 /// Runs a session: one question at a time, answered by key or click, saved as given.
 #[component]
-fn Runner(
+pub(super) fn Runner(
     /// The session (generated, or built from KiVA's images).
     session: Session,
     /// Object URLs of the images by path, for a session of KiVA's images.
