@@ -148,21 +148,57 @@ where
     Fut: std::future::Future<Output = V> + 'static,
 {
     let reply = RwSignal::new_local(None);
-    let latest = Rc::new(std::cell::Cell::new(0u64));
+    let latest = Latest::new();
     Effect::new(move |_| {
         let k = key();
-        let n = latest.get() + 1;
-        latest.set(n);
-        let (latest, request) = (latest.clone(), fetch(k.clone()));
+        let ticket = latest.next();
+        let request = fetch(k.clone());
         leptos::task::spawn_local(async move {
             let v = request.await;
-            if latest.get() == n {
-                // The page may have gone meanwhile; then there is nothing to update.
+            if latest.is_current(ticket) {
                 let _ = reply.try_set(Some((k, v)));
             }
         });
     });
     LatestReply { reply }
+}
+
+/// Tickets for work started again and again (a refit on every change of the model, a rebuild
+/// on every new file, a second file picked before the first is read): a future applies its
+/// result to the page only while its ticket is the latest, so a late answer to an earlier
+/// request never overwrites a newer one. This is what an [`Action`]'s own `value()` does; the
+/// pages' actions apply their results in their futures instead (see [`crate::pages`]).
+#[derive(Clone, Copy)]
+pub struct Latest(StoredValue<u64>);
+
+/// One start of the work ([`Latest::next`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ticket(u64);
+
+impl Latest {
+    /// No work started yet.
+    pub fn new() -> Self {
+        Self(StoredValue::new(0))
+    }
+
+    /// The ticket of a new start; every earlier one stops being current.
+    pub fn next(self) -> Ticket {
+        let n = self.0.try_get_value().unwrap_or_default() + 1;
+        self.0.try_set_value(n);
+        Ticket(n)
+    }
+
+    /// Whether `ticket` is still the latest start (never once the page that owns this has
+    /// gone: then there is nothing to apply to).
+    pub fn is_current(self, ticket: Ticket) -> bool {
+        self.0.try_get_value() == Some(ticket.0)
+    }
+}
+
+impl Default for Latest {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl WorkerClient {

@@ -614,7 +614,7 @@ pub struct SemColumns {
 }
 
 /// [`SemRange`]'s arguments.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SemRange {
     /// The kept matrix.
     pub matrix: MatrixId,

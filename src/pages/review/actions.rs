@@ -1,18 +1,18 @@
-//! The Review page's async work, as Leptos actions: reading the saved files and workspace,
-//! adding files, building the sets in the scoring worker, saving, forgetting, the storage
-//! estimate and importing a review. [`wire`] applies their results to the state.
+//! The Review page's async work, as Leptos actions that apply their results to the page (see
+//! [`crate::pages`]): reading the saved files and workspace, adding files, building the sets
+//! in the scoring worker, saving, forgetting and the storage estimate. Importing a review is
+//! the export/import panel's own action (`io.rs`).
 //!
-//! An action keeps only its latest dispatch's result (a late answer to an earlier request is
-//! dropped: right for building, saving and reading, whose latest request is the one that
-//! counts). Adding files accumulates instead, so its future applies each batch itself.
-//! Futures holding a browser `File` or `Blob` are `new_local`; the others are `new_unsync`.
+//! Each action applies only its latest dispatch's result (a late answer to an earlier request
+//! is dropped: right for building, saving and reading, whose latest request is the one that
+//! counts); adding files accumulates instead, so each batch is applied.
 
-use coglab_core::review::records::ImportedReview;
 use coglab_core::review::{Loaded, Workspace};
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use super::state::{LoadedFile, ReviewState, StoreStatus};
+use super::state::{LoadedFile, StoreStatus};
+use crate::pages::applying;
 use crate::store::{self, QuotaEstimate, StoredFile};
 use crate::worker::api::{self, FileRef};
 use crate::worker::client::use_worker;
@@ -31,53 +31,68 @@ pub struct Restored {
     pub workspace: Result<Option<String>, String>,
 }
 
-/// The page's actions.
+/// The page's signals its actions write (the [`ReviewState`](super::state::ReviewState)
+/// without its actions and the views derived from these).
+#[derive(Clone, Copy)]
+pub struct Targets {
+    /// The loaded files.
+    pub files: RwSignal<Vec<LoadedFile>>,
+    /// The result sets built from the files.
+    pub loaded: RwSignal<Loaded>,
+    /// The saved workspace.
+    pub ws: RwSignal<Workspace>,
+    /// The local store's status.
+    pub store: RwSignal<StoreStatus>,
+    /// The storage line.
+    pub quota: RwSignal<Option<String>>,
+    /// Whether the workspace has been forgotten.
+    pub forgotten: RwSignal<bool>,
+}
+
+/// The page's actions, each applying its result to the page (see [`crate::pages`]).
 #[derive(Clone, Copy)]
 pub struct Actions {
     /// Reads the saved files and workspace.
-    pub restore: Action<(), Restored>,
+    restore: Action<(), ()>,
     /// Reads picked or dropped files, stores them and adds them to the page.
     pub add_files: Action<Vec<web_sys::File>, ()>,
     /// Builds the result sets from the files in the worker.
-    pub build: Action<Vec<FileRef>, Loaded>,
+    build: Action<Vec<FileRef>, ()>,
     /// Writes the workspace (its JSON text) to the store.
-    pub save: Action<String, Result<(), String>>,
+    pub save: Action<String, ()>,
     /// Deletes the files and the workspace from this browser.
-    pub forget: Action<(), Result<(), String>>,
-    /// How much this browser stores.
-    pub quota: Action<(), Result<Option<QuotaEstimate>, String>>,
-    /// Reads an exported review in the worker: the file's name and what it holds.
-    pub import: Action<FileRef, Result<(String, ImportedReview), String>>,
+    pub forget: Action<(), ()>,
 }
 
 impl Actions {
-    /// The page's actions. `files` and `store`: where [`Actions::add_files`] puts each batch
-    /// and its storage error.
-    pub fn new(files: RwSignal<Vec<LoadedFile>>, store_status: RwSignal<StoreStatus>) -> Self {
+    /// The page's actions over `t`.
+    pub fn new(t: Targets) -> Self {
         let client = StoredValue::new_local(use_worker());
-        let quota = Action::new_unsync(|_: &()| store::quota_estimate());
+        let quota = applying(
+            |_: &()| store::quota_estimate(),
+            move |out| match out {
+                Ok(Some(q)) => t.quota.set(Some(quota_line(q))),
+                Ok(None) => {}
+                // The estimate is a courtesy: said in the console, the page goes on without it.
+                Err(e) => web_sys::console::warn_1(&format!("storage estimate: {e}").into()),
+            },
+        );
+        // Adding files accumulates (each batch is added, none replaces another), so every
+        // dispatch's batch is applied, not only the latest.
         let add_files = Action::new_local(move |list: &Vec<web_sys::File>| {
             let list = list.clone();
             async move {
-                let fail = |e: String| {
-                    store_status.try_update(|s| match s {
-                        StoreStatus::Reading { error } => {
-                            error.get_or_insert(e);
-                        }
-                        _ => *s = StoreStatus::Failed(e),
-                    });
-                };
                 let read = match read_files(list).await {
                     Ok(f) if f.is_empty() => return,
                     Ok(f) => f,
-                    Err(e) => return fail(e),
+                    Err(e) => return fail(t.store, e),
                 };
                 let _ = store::request_persistence().await;
                 if let Err(e) = store::put_files(AREA, read.clone()).await {
-                    fail(e);
+                    fail(t.store, e);
                 }
                 // Shown even when storing failed (the error says it is not kept).
-                files.try_update(|all| {
+                t.files.try_update(|all| {
                     for f in read {
                         all.retain(|x| x.name != f.name);
                         all.push(LoadedFile {
@@ -88,20 +103,41 @@ impl Actions {
                     all.sort_by(|a, b| a.name.cmp(&b.name));
                 });
                 // (The page may have been left meanwhile: its actions are then gone.)
-                if !files.is_disposed() {
-                    quota.dispatch(());
+                if !t.files.is_disposed() {
+                    quota.dispatch_local(());
                 }
             }
         });
-        Self {
-            restore: Action::new_unsync(|_: &()| async {
+        let save = applying(
+            |json: &String| {
+                let json = json.clone();
+                async move { store::put_kv(WORKSPACE_KEY, &json).await }
+            },
+            move |out| match out {
+                Ok(()) => t.store.update(|st| {
+                    if matches!(st, StoreStatus::Failed(_)) {
+                        *st = StoreStatus::Ready;
+                    }
+                }),
+                Err(e) => fail(t.store, e),
+            },
+        );
+        let restore = applying(
+            |_: &()| async {
                 Restored {
                     files: store::get_files(AREA).await,
                     workspace: store::get_kv(WORKSPACE_KEY).await,
                 }
-            }),
-            add_files,
-            build: Action::new_local(move |refs: &Vec<FileRef>| {
+            },
+            move |r| {
+                apply_restored(t, r);
+                quota.dispatch_local(());
+            },
+        );
+        // Once the saved workspace has been read, a workspace with no set chosen opens the
+        // first.
+        let build = applying(
+            move |refs: &Vec<FileRef>| {
                 let refs = refs.clone();
                 async move {
                     if refs.is_empty() {
@@ -118,126 +154,102 @@ impl Actions {
                             ..Loaded::default()
                         })
                 }
-            }),
-            save: Action::new_unsync(|json: &String| {
-                let json = json.clone();
-                async move { store::put_kv(WORKSPACE_KEY, &json).await }
-            }),
-            forget: Action::new_unsync(|_: &()| store::forget_all()),
-            quota,
-            import: Action::new_local(move |file: &FileRef| {
-                let file = file.clone();
-                async move {
-                    let client = client.try_get_value().ok_or("the page was left")?;
-                    let name = file.name.clone();
-                    // Read and parsed in the scoring worker (the page parses no file).
-                    let imported = client
-                        .call(api::ReviewImport { file })
-                        .await
-                        .map_err(|e| e.to_string())?;
-                    Ok((name, imported))
+            },
+            move |built| {
+                let first = built.sets.first().map(|set| set.name.clone());
+                t.loaded.set(built);
+                let unchosen = t.ws.with_untracked(|w| w.current.is_none());
+                let restored = t
+                    .store
+                    .with_untracked(|st| !matches!(st, StoreStatus::Reading { .. }));
+                if let (Some(name), true, true) = (first, unchosen, restored) {
+                    t.ws.update(|w| w.current = Some(name));
+                    save.dispatch_local(t.ws.with_untracked(Workspace::to_json));
                 }
-            }),
+            },
+        );
+        let forget = applying(
+            |_: &()| store::forget_all(),
+            move |out| match out {
+                Ok(()) => {
+                    t.files.set(Vec::new());
+                    t.ws.set(Workspace::default());
+                    t.store.set(StoreStatus::Ready);
+                    t.forgotten.set(true);
+                    quota.dispatch_local(());
+                }
+                Err(e) => fail(t.store, e),
+            },
+        );
+        Self {
+            restore,
+            add_files,
+            build,
+            save,
+            forget,
         }
+    }
+
+    /// Builds the sets whenever the files change, and reads the saved files and workspace.
+    pub fn wire(self, t: Targets) {
+        // Whenever the files change, the worker reads them and builds the sets (a late answer
+        // for files that have changed since is dropped).
+        Effect::new(move |_| {
+            let refs: Vec<FileRef> = t.files.with(|f| {
+                f.iter()
+                    .map(|f| FileRef {
+                        name: f.name.clone(),
+                        blob: blob_of(&f.bytes),
+                    })
+                    .collect()
+            });
+            self.build.dispatch_local(refs);
+        });
+        self.restore.dispatch_local(());
     }
 }
 
-/// Runs `apply` on each new result of `action` (untracked: only the result is tracked).
-pub fn on_result<I: 'static, O: Clone + 'static>(
-    action: Action<I, O>,
-    apply: impl Fn(O) + 'static,
-) {
-    let value = action.value();
-    Effect::new(move || {
-        if let Some(out) = value.get() {
-            untrack(|| apply(out));
-        }
+/// Puts what the store held on the page, with the first storage error (or one met while
+/// reading).
+fn apply_restored(t: Targets, r: Restored) {
+    let mut first_error = None;
+    match r.files {
+        Ok(files) => t.files.set(
+            files
+                .into_iter()
+                .map(|f| LoadedFile {
+                    name: f.name,
+                    bytes: f.bytes,
+                })
+                .collect(),
+        ),
+        Err(e) => first_error = Some(e),
+    }
+    match r
+        .workspace
+        .and_then(|json| json.map(|j| Workspace::from_json(&j)).transpose())
+    {
+        Ok(Some(w)) => t.ws.set(w),
+        Ok(None) => {}
+        Err(e) => first_error = first_error.or(Some(e)),
+    }
+    let earlier = t.store.with_untracked(|st| st.error().map(str::to_string));
+    t.store.set(match first_error.or(earlier) {
+        Some(e) => StoreStatus::Failed(e),
+        None => StoreStatus::Ready,
     });
 }
 
-/// Applies the actions' results to the state, builds the sets whenever the files change, and
-/// reads the saved workspace.
-pub fn wire(s: ReviewState) {
-    let a = s.actions;
-    on_result(a.restore, move |r| {
-        let mut first_error = None;
-        match r.files {
-            Ok(files) => s.files.set(
-                files
-                    .into_iter()
-                    .map(|f| LoadedFile {
-                        name: f.name,
-                        bytes: f.bytes,
-                    })
-                    .collect(),
-            ),
-            Err(e) => first_error = Some(e),
-        }
-        match r
-            .workspace
-            .and_then(|json| json.map(|j| Workspace::from_json(&j)).transpose())
-        {
-            Ok(Some(w)) => s.ws.set(w),
-            Ok(None) => {}
-            Err(e) => first_error = first_error.or(Some(e)),
-        }
-        let earlier = s.store.with_untracked(|st| st.error().map(str::to_string));
-        s.store.set(match first_error.or(earlier) {
-            Some(e) => StoreStatus::Failed(e),
-            None => StoreStatus::Ready,
-        });
-        a.quota.dispatch(());
-    });
-    // Once the saved workspace has been read, a workspace with no set chosen opens the first.
-    on_result(a.build, move |built| {
-        let first = built.sets.first().map(|set| set.name.clone());
-        s.loaded.set(built);
-        let unchosen = s.ws.with_untracked(|w| w.current.is_none());
-        let restored = s
-            .store
-            .with_untracked(|st| !matches!(st, StoreStatus::Reading { .. }));
-        if let (Some(name), true, true) = (first, unchosen, restored) {
-            s.update(|w| w.current = Some(name));
+/// Shows a storage error: the first one while the saved workspace is read, else the latest.
+pub fn fail(store: RwSignal<StoreStatus>, e: String) {
+    store.try_update(|s| {
+        *s = match s {
+            StoreStatus::Reading { error } => StoreStatus::Reading {
+                error: error.take().or(Some(e)),
+            },
+            _ => StoreStatus::Failed(e),
         }
     });
-    on_result(a.save, move |out| match out {
-        Ok(()) => s.store.update(|st| {
-            if matches!(st, StoreStatus::Failed(_)) {
-                *st = StoreStatus::Ready;
-            }
-        }),
-        Err(e) => s.fail(e),
-    });
-    on_result(a.forget, move |out| match out {
-        Ok(()) => {
-            s.files.set(Vec::new());
-            s.ws.set(Workspace::default());
-            s.store.set(StoreStatus::Ready);
-            s.forgotten.set(true);
-            a.quota.dispatch(());
-        }
-        Err(e) => s.fail(e),
-    });
-    on_result(a.quota, move |out| match out {
-        Ok(Some(q)) => s.quota.set(Some(quota_line(q))),
-        Ok(None) => {}
-        // The estimate is a courtesy: said in the console, the page goes on without it.
-        Err(e) => web_sys::console::warn_1(&format!("storage estimate: {e}").into()),
-    });
-    // Whenever the files change, the worker reads them and builds the sets (a late answer for
-    // files that have changed since is dropped).
-    Effect::new(move |_| {
-        let refs: Vec<FileRef> = s.files.with(|f| {
-            f.iter()
-                .map(|f| FileRef {
-                    name: f.name.clone(),
-                    blob: blob_of(&f.bytes),
-                })
-                .collect()
-        });
-        a.build.dispatch_local(refs);
-    });
-    a.restore.dispatch(());
 }
 
 /// The storage line: the user's data (IndexedDB) apart from the app's own offline copy

@@ -39,7 +39,7 @@ pub fn Footer() -> impl IntoView {
                         <span>"Delete the loaded files and all scores and notes from this browser? \
                                Export first if you want to keep them. The app's offline copy is kept."</span>
                         <button type="button" class="danger" data-testid="forget-confirm"
-                            on:click=move |_| { state.actions.forget.dispatch(()); }>"Forget"</button>
+                            on:click=move |_| { state.actions.forget.dispatch_local(()); }>"Forget"</button>
                         <button type="button" on:click=move |_| set_confirm_forget.set(false)>"Cancel"</button>
                     </div>
                 }>

@@ -4,11 +4,13 @@ use coglab_core::review::records::{self, ImportedReview};
 use coglab_core::review::{self as core_review, Keep, MergeReport};
 use leptos::prelude::*;
 
-use super::actions::{files_of, on_result};
+use super::actions::files_of;
 use super::state::ReviewState;
 use crate::components::board_table::download_text;
 use crate::components::error_panel::ErrorPanel;
-use crate::worker::api::FileRef;
+use crate::pages::applying;
+use crate::worker::api::{self, FileRef};
+use crate::worker::client::use_worker;
 
 /// Export and import of the review, with the merge's conflict report.
 #[component]
@@ -42,6 +44,33 @@ pub fn ExportImport() -> impl IntoView {
             &text,
         );
     };
+    // One import at a time (one file picker): a second import picked before the worker has
+    // read the first replaces it.
+    let client = StoredValue::new_local(use_worker());
+    let import = applying(
+        move |file: &FileRef| {
+            let file = file.clone();
+            async move {
+                let client = client.try_get_value().ok_or("the page was left")?;
+                let name = file.name.clone();
+                // Read and parsed in the scoring worker (the page parses no file).
+                let imported = client
+                    .call(api::ReviewImport { file })
+                    .await
+                    .map_err(|e| e.to_string())?;
+                Ok::<_, String>((name, imported))
+            }
+        },
+        move |out| match out
+            .and_then(|(name, imported)| merge(state, &name, imported).map(|report| (name, report)))
+        {
+            Ok(merge) => {
+                import_error.set(None);
+                merged.set(Some(merge));
+            }
+            Err(e) => import_error.set(Some(e)),
+        },
+    );
     let on_import = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         let list = files_of(input.files());
@@ -49,23 +78,11 @@ pub fn ExportImport() -> impl IntoView {
         let Some(file) = list.into_iter().next() else {
             return;
         };
-        state.actions.import.dispatch_local(FileRef {
+        import.dispatch_local(FileRef {
             name: file.name(),
             blob: file.into(),
         });
     };
-    // One import at a time (one file picker): a second import picked before the worker has
-    // read the first replaces it.
-    on_result(state.actions.import, move |out| match out {
-        Ok((name, imported)) => match merge(state, &name, imported) {
-            Ok(report) => {
-                import_error.set(None);
-                merged.set(Some((name, report)));
-            }
-            Err(e) => import_error.set(Some(e)),
-        },
-        Err(e) => import_error.set(Some(e)),
-    });
     let resolve = move |keep: Keep| {
         let Some((name, report)) = merged.get_untracked() else {
             return;

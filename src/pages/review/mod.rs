@@ -6,7 +6,7 @@
 //! agreement, exports, merges) come from `coglab_core::review`.
 //!
 //! - `state.rs`: the page's one context ([`ReviewState`]): files, sets, workspace, store status;
-//! - `actions.rs`: the async work (store, worker) as actions, and the reactions to their results;
+//! - `actions.rs`: the async work (store, worker) as actions that apply their results;
 //! - `url.rs`: the set and item on screen, kept in the address;
 //! - views: `files.rs` (drop zone, file list), `setup.rs` (set and sample), `item.rs` (the item
 //!   and its editor), `agreement.rs` (agreement with the judge), `io.rs` (export, import) and
@@ -45,7 +45,7 @@ pub fn lazy_page() -> AnyView {
 pub fn Review() -> impl IntoView {
     let state = ReviewState::new();
     provide_context(state);
-    actions::wire(state);
+    state.actions.wire(state.targets());
     url::sync(state);
 
     view! {

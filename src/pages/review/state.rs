@@ -6,7 +6,7 @@ use coglab_core::review::records::SetReview;
 use coglab_core::review::{Loaded, ReviewSet, Workspace};
 use leptos::prelude::*;
 
-use super::actions::Actions;
+use super::actions::{Actions, Targets};
 
 /// A file loaded on the page: its name (unique on the page) and its bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,6 +72,8 @@ impl ReviewState {
         let ws = RwSignal::new(Workspace::default());
         let loaded = RwSignal::new(Loaded::default());
         let store = RwSignal::new(StoreStatus::Reading { error: None });
+        let quota = RwSignal::new(None);
+        let forgotten = RwSignal::new(false);
         let current_name = Memo::new(move |_| ws.with(|w| w.current.clone()));
         let current = Memo::new(move |_| {
             let name = current_name.get()?;
@@ -88,9 +90,28 @@ impl ReviewState {
             current,
             review,
             store,
-            quota: RwSignal::new(None),
-            forgotten: RwSignal::new(false),
-            actions: Actions::new(files, store),
+            quota,
+            forgotten,
+            actions: Actions::new(Targets {
+                files,
+                loaded,
+                ws,
+                store,
+                quota,
+                forgotten,
+            }),
+        }
+    }
+
+    /// The signals the page's actions write.
+    pub fn targets(&self) -> Targets {
+        Targets {
+            files: self.files,
+            loaded: self.loaded,
+            ws: self.ws,
+            store: self.store,
+            quota: self.quota,
+            forgotten: self.forgotten,
         }
     }
 
@@ -98,18 +119,6 @@ impl ReviewState {
     pub fn restored(&self) -> bool {
         self.store
             .with(|s| !matches!(s, StoreStatus::Reading { .. }))
-    }
-
-    /// Shows a storage error.
-    pub fn fail(&self, e: String) {
-        self.store.try_update(|s| {
-            *s = match s {
-                StoreStatus::Reading { error } => StoreStatus::Reading {
-                    error: error.take().or(Some(e)),
-                },
-                _ => StoreStatus::Failed(e),
-            }
-        });
     }
 
     /// The key of the item on screen, if a review is started (reactive).
@@ -138,7 +147,7 @@ impl ReviewState {
     /// Writes the workspace to the store; errors are shown.
     pub fn save(&self) {
         let json = self.ws.with_untracked(Workspace::to_json);
-        self.actions.save.dispatch(json);
+        self.actions.save.dispatch_local(json);
     }
 
     /// Moves to the item at `position` of the sample.

@@ -1,25 +1,23 @@
-//! The Structure page's async work, as Leptos actions: fitting the model in the scoring
-//! worker, reading a matrix, a spec or a saved report, Gold's default table, and keeping the
-//! workspace in this browser. [`wire`] starts the page's reactions: each action's result goes
-//! into the state or the error panel, every change of the inputs refits, and every change is
-//! saved.
+//! The Structure page's async work, as Leptos actions that apply their results to the
+//! page's state (see [`crate::pages`]): fitting the model in the scoring worker, reading a
+//! matrix, a spec or a saved report, Gold's default table, and keeping the workspace in this
+//! browser. [`Actions::wire`] starts the page's reactions: every change of the inputs refits,
+//! and every change is saved.
 //!
-//! Each action keeps only its latest dispatch's result (a late answer to an earlier request is
-//! dropped), and its `pending()` says whether it runs. Futures that hold a browser `File` are
-//! `new_local`; the others are `new_unsync` (the worker client is not `Send`).
+//! Each action applies only its latest dispatch's result (a late answer to an earlier request
+//! is dropped), and its `pending()` says whether it runs.
 
 use std::rc::Rc;
 
 use coglab_core::leaderboard::gold::TABLE2_SCALE;
-use coglab_core::reported::ReportedBundle;
-use coglab_core::sem::analysis::OutOfRange;
 use coglab_core::sem::bootstrap::BootstrapOptions;
 use coglab_core::sem::suite::{gold_table2_draft, matrix_csv_from_reported, SpecDraft};
 use leptos::prelude::*;
 
-use super::state::{Analysis, DataSet, Opening, PageError, StructureState};
+use super::state::{Analysis, DataSet, FitStatus, PageError, StructureState};
+use crate::pages::applying;
 use crate::worker::api::{self, FileRef, WorkerError};
-use crate::worker::client::{OnProgress, WorkerClient};
+use crate::worker::client::{Latest, OnProgress, WorkerClient};
 use crate::worker::protocol::ProgressUpdate;
 
 /// Where the Structure page keeps its workspace in this browser (IndexedDB key-value store).
@@ -44,169 +42,145 @@ pub struct OpenSaved {
     pub restoring: bool,
 }
 
-/// What opening a saved report gave.
-#[derive(Clone, Debug)]
-pub enum Opened {
-    /// The user loaded something meanwhile (restoring only): nothing to apply.
-    GaveWay,
-    /// Its inputs, its matrix read into the worker again.
-    Restored(Box<api::SemRestored>),
-    /// It could not be read.
-    Failed {
-        /// Whether it was the saved workspace on opening the page.
-        restoring: bool,
-        /// The error's text.
-        message: String,
-    },
-}
-
-/// The page's actions.
+/// The page's actions, each applying its result to the page's [`StructureState`] (see
+/// [`crate::pages`]): provided as a context beside the state.
 #[derive(Clone, Copy)]
 pub struct Actions {
-    /// Fits the model (`sem.analyze`).
-    pub fit: Action<FitInput, Result<Analysis, WorkerError>>,
+    s: StructureState,
+    /// Fits the model (`sem.analyze`): [`Actions::fit`] makes the request.
+    fit: Action<FitInput, ()>,
     /// Reads a picked matrix file.
-    pub load_matrix: Action<FileRef, Result<DataSet, String>>,
+    pub load_matrix: Action<FileRef, ()>,
     /// Reads a picked spec file.
-    pub import_spec: Action<FileRef, Result<SpecDraft, String>>,
+    pub import_spec: Action<FileRef, ()>,
     /// Reads a saved report or the kept workspace.
-    pub open_saved: Action<OpenSaved, Opened>,
+    pub open_saved: Action<OpenSaved, ()>,
     /// Gold's Table 2 (`true`: the user asked; `false`: the default, which gives way to
-    /// anything the user loaded). `Ok(None)`: it gave way.
-    pub load_default: Action<bool, Result<Option<DataSet>, PageError>>,
-    /// Reads the workspace kept in this browser, if any.
-    pub read_kept: Action<(), Result<Option<String>, String>>,
+    /// anything the user loaded).
+    pub load_default: Action<bool, ()>,
+    /// Reads the workspace kept in this browser, if any, and opens it (else the default).
+    read_kept: Action<(), ()>,
     /// Keeps the workspace (its JSON text) in this browser.
-    pub save: Action<String, Result<(), String>>,
-    /// The task cells outside the stated scale, before any fit (issue 23); `None` without a
-    /// matrix or a scale, and for a spec without tasks or a matrix the worker no longer keeps
-    /// (the fit reads it again): nothing to flag yet, so the worker's message is not shown.
-    pub check_range: Action<Option<api::SemRange>, Option<Vec<OutOfRange>>>,
-}
-
-/// Whether the user has loaded something (true once the page is gone).
-fn acted(opening: StoredValue<Opening>) -> bool {
-    opening
-        .try_get_value()
-        .is_none_or(|o| matches!(o, Opening::UserActed { .. }))
+    save: Action<String, ()>,
 }
 
 impl Actions {
-    /// The actions over the page's worker and the signals their futures update (the matrix
-    /// handle after a restarted worker, the bootstrap's progress, Gold's tables).
-    pub fn new(
-        worker: StoredValue<WorkerClient, LocalStorage>,
-        data: RwSignal<Option<DataSet>>,
-        progress: RwSignal<Option<f64>>,
-        gold: RwSignal<Option<ReportedBundle>>,
-        opening: StoredValue<Opening>,
-    ) -> Self {
-        let fit = Action::new_unsync(move |input: &FitInput| {
-            let input = input.clone();
-            async move {
-                let client = worker
-                    .try_get_value()
-                    .ok_or_else(|| WorkerError::Browser("the page was left".into()))?;
-                let boot = input.request.bootstrap.is_some();
-                let on_progress: Option<OnProgress> = boot.then(|| {
-                    Rc::new(move |p: ProgressUpdate| {
-                        progress.try_set(Some(p.fraction()));
-                    }) as OnProgress
-                });
-                let label = if boot { "boot" } else { "fit" };
-                mark(&format!("sem-{label}-start"));
-                let out = analyze(&client, &input.data, input.request, on_progress, data).await;
-                mark(&format!("sem-{label}-end"));
-                out
-            }
-        });
-        let load_matrix = Action::new_local(move |file: &FileRef| {
-            let file = file.clone();
-            async move {
-                let client = worker.try_get_value().ok_or("the page was left")?;
-                let l = client
-                    .call(api::SemLoad { file })
-                    .await
-                    .map_err(|e| e.to_string())?;
-                Ok(DataSet::read(l.columns.file.clone(), l.text, l.columns))
-            }
-        });
-        let import_spec = Action::new_local(move |file: &FileRef| {
-            let file = file.clone();
-            async move {
-                let client = worker.try_get_value().ok_or("the page was left")?;
-                client
-                    .call(api::SemSpec { file })
-                    .await
-                    .map_err(|e| e.to_string())
-            }
-        });
-        let open_saved = Action::new_local(move |input: &OpenSaved| {
-            let OpenSaved { source, restoring } = input.clone();
-            async move {
-                let Some(client) = worker.try_get_value() else {
-                    return Opened::GaveWay;
-                };
-                let loaded = client.call(source).await;
-                if restoring && acted(opening) {
-                    return Opened::GaveWay;
+    /// The actions over `s`.
+    pub fn new(s: StructureState) -> Self {
+        let fit = fit_action(s);
+        let load_default = applying(
+            move |asked: &bool| default_table(s, *asked),
+            move |out| match out {
+                Ok(Some(d)) => {
+                    s.draft.set(gold_table2_draft());
+                    // Table 2's stated unit: % accuracy.
+                    s.switches.update(|sw| sw.scale = Some(TABLE2_SCALE));
+                    s.data.set(Some(d));
+                    s.error.set(None);
                 }
-                match loaded {
-                    Ok(r) => Opened::Restored(Box::new(r)),
-                    Err(e) => Opened::Failed {
-                        restoring,
-                        message: e.to_string(),
-                    },
+                Ok(None) => {}
+                Err(e) => s.error.set(Some(e)),
+            },
+        );
+        let load_matrix = applying(
+            move |file: &FileRef| {
+                let file = file.clone();
+                async move {
+                    let client = s.worker.try_get_value().ok_or("the page was left")?;
+                    let l = client
+                        .call(api::SemLoad { file })
+                        .await
+                        .map_err(|e| e.to_string())?;
+                    Ok::<_, String>(DataSet::read(l.columns.file.clone(), l.text, l.columns))
                 }
-            }
-        });
-        let load_default = Action::new_unsync(move |asked: &bool| {
-            let asked = *asked;
-            async move {
-                let fail = |title: &str, message: String| PageError {
-                    title: title.into(),
-                    message,
-                };
-                let bundle = crate::data::load_reported("gold")
-                    .await
-                    .map_err(|e| fail("Could not load Gold's Table 2", e))?;
-                let Some(t2) = bundle.table("gold-table2").cloned() else {
-                    return Err(fail(
-                        "Could not load Gold's Table 2",
-                        "data/gold.json: no table \"gold-table2\"".into(),
-                    ));
-                };
-                gold.try_set(Some(bundle));
-                if !asked && acted(opening) {
-                    return Ok(None);
+            },
+            move |out| match out {
+                Ok(d) => apply_matrix(s, d),
+                Err(e) => s.fail("Could not read the score matrix", e),
+            },
+        );
+        let import_spec = applying(
+            move |file: &FileRef| {
+                let file = file.clone();
+                async move {
+                    let client = s.worker.try_get_value().ok_or("the page was left")?;
+                    client
+                        .call(api::SemSpec { file })
+                        .await
+                        .map_err(|e| e.to_string())
                 }
-                let Some(client) = worker.try_get_value() else {
-                    return Ok(None);
-                };
-                let csv = matrix_csv_from_reported(&t2, &["Overall"]);
-                let loaded = load_text(&client, "gold-table2.csv".into(), csv).await;
-                if !asked && acted(opening) {
-                    return Ok(None);
+            },
+            move |out| match out {
+                Ok(d) => {
+                    s.draft.set(d);
+                    s.error.set(None);
                 }
-                loaded
-                    .map(Some)
-                    .map_err(|e| fail("Could not read Gold's Table 2", e.to_string()))
-            }
-        });
-        let read_kept = Action::new_unsync(|_: &()| crate::store::get_kv(WORKSPACE_KEY));
-        let save = Action::new_unsync(|text: &String| {
-            let text = text.clone();
-            async move { crate::store::put_kv(WORKSPACE_KEY, &text).await }
-        });
-        let check_range = Action::new_unsync(move |request: &Option<api::SemRange>| {
-            let request = request.clone();
-            async move {
-                let client = worker.try_get_value()?;
-                client.call(request?).await.ok()
-            }
-        });
+                Err(e) => s.fail("Could not import the spec", e),
+            },
+        );
+        let open_saved = applying(
+            move |input: &OpenSaved| {
+                let OpenSaved { source, restoring } = input.clone();
+                async move {
+                    let client = s.worker.try_get_value()?;
+                    let loaded = client.call(source).await;
+                    // The saved workspace gives way to anything the user loaded meanwhile.
+                    (!(restoring && s.user_acted())).then_some((restoring, loaded))
+                }
+            },
+            move |out| match out {
+                None => {}
+                Some((_, Ok(r))) => apply_saved(s, fit, r),
+                Some((true, Err(e))) => {
+                    web_sys::console::warn_1(
+                        &format!("the saved Structure workspace was not read: {e}").into(),
+                    );
+                    load_default.dispatch_local(false);
+                }
+                Some((false, Err(e))) => s.fail("Could not load the report", e.to_string()),
+            },
+        );
+        let read_kept = applying(
+            |_: &()| crate::store::get_kv(WORKSPACE_KEY),
+            move |out| {
+                s.read_done();
+                match out {
+                    // Read in the worker; a workspace that does not read gives way to the
+                    // default.
+                    Ok(Some(text)) if !s.user_acted() => {
+                        open_saved.dispatch_local(OpenSaved {
+                            source: api::SemSaved::Kept {
+                                name: WORKSPACE_KEY.into(),
+                                text,
+                            },
+                            restoring: true,
+                        });
+                    }
+                    Err(e) => {
+                        web_sys::console::warn_1(
+                            &format!("the saved Structure workspace was not read: {e}").into(),
+                        );
+                        load_default.dispatch_local(false);
+                    }
+                    _ => {
+                        load_default.dispatch_local(false);
+                    }
+                }
+            },
+        );
+        let save = applying(
+            |text: &String| {
+                let text = text.clone();
+                async move { crate::store::put_kv(WORKSPACE_KEY, &text).await }
+            },
+            move |out| {
+                if let Err(e) = out {
+                    s.fail("Could not keep the workspace in this browser", e);
+                }
+            },
+        );
         Self {
-            check_range,
+            s,
             fit,
             load_matrix,
             import_spec,
@@ -216,163 +190,193 @@ impl Actions {
             save,
         }
     }
-}
 
-/// Runs `apply` on each new result of `action` (untracked: only the result is tracked).
-fn on_result<I: 'static, O: Clone + 'static>(action: Action<I, O>, apply: impl Fn(O) + 'static) {
-    let value = action.value();
-    Effect::new(move || {
-        if let Some(out) = value.get() {
-            untrack(|| apply(out));
-        }
-    });
-}
+    /// Fits the model to the loaded matrix in the worker (with a bootstrap when given); with
+    /// no task assigned, clears the analysis instead.
+    pub fn fit(self, boot: Option<BootstrapOptions>) {
+        start_fit(self.s, self.fit, boot);
+    }
 
-/// Starts the page's reactions (see the module doc) and reads the workspace of the last visit
-/// (else Gold's Table 2 is loaded).
-pub fn wire(s: StructureState) {
-    let a = s.actions;
-    on_result(a.fit, move |out| {
-        s.progress.set(None);
-        match out {
-            Ok(analysis) => {
-                s.analysis.set(Some(analysis));
-                s.error.set(None);
+    /// Whether a fit is running, and how far a bootstrap has come (reactive).
+    pub fn status(self) -> FitStatus {
+        if !self.fit.pending().get() {
+            FitStatus::Idle
+        } else {
+            match self.s.progress.get() {
+                Some(p) => FitStatus::Bootstrapping(p),
+                None => FitStatus::Fitting,
             }
-            Err(WorkerError::Cancelled) => {}
-            Err(e) => s.fail("The model could not be fitted", e.to_string()),
         }
-    });
-    on_result(a.load_matrix, move |out| match out {
-        Ok(d) => {
-            let cur = s.draft.get_untracked();
-            let fits = !cur.constructs.is_empty()
-                && cur
-                    .constructs
-                    .iter()
-                    .flat_map(|c| c.indicators.iter())
-                    .all(|i| d.columns.contains(i));
-            if !fits {
-                s.draft.set(SpecDraft::default());
+    }
+
+    /// Starts the page's reactions (see the module doc) and reads the workspace of the last
+    /// visit (else Gold's Table 2 is loaded).
+    pub fn wire(self) {
+        let (s, a) = (self.s, self);
+        // Refit whenever the data, the draft, the pruning or the switches change.
+        Effect::new(move |_| {
+            s.data.track();
+            s.draft.track();
+            s.prune.track();
+            s.switches.track();
+            if s.hold.get_value() {
+                s.hold.set_value(false);
+                return;
             }
-            // A new file has no stated scale until the user gives one.
-            s.switches.update(|sw| {
-                sw.scale = None;
-                sw.exclude_out_of_range = false;
+            a.fit(None);
+        });
+
+        // Keeps the workspace in this browser whenever the data, the model, the pruning or a
+        // bootstrap changes, so a reload comes back to it.
+        Effect::new(move |_| {
+            let d = s.data.get();
+            let spec = s.draft.get();
+            let p = s.prune.get();
+            let sw = s.switches.get();
+            let boot = s.analysis.with(|a| {
+                a.as_ref()
+                    .and_then(|a| a.report.bootstrap.as_ref().map(|b| (b.resamples, b.seed)))
             });
-            s.analysis.set(None);
-            s.data.set(Some(d));
-            s.error.set(None);
-        }
-        Err(e) => s.fail("Could not read the score matrix", e),
-    });
-    on_result(a.import_spec, move |out| match out {
-        Ok(d) => {
-            s.draft.set(d);
-            s.error.set(None);
-        }
-        Err(e) => s.fail("Could not import the spec", e),
-    });
-    on_result(a.open_saved, move |out| match out {
-        Opened::GaveWay => {}
-        Opened::Restored(r) => apply_saved(s, *r),
-        Opened::Failed {
-            restoring: true,
-            message,
-        } => {
-            web_sys::console::warn_1(
-                &format!("the saved Structure workspace was not read: {message}").into(),
-            );
-            a.load_default.dispatch(false);
-        }
-        Opened::Failed { message, .. } => s.fail("Could not load the report", message),
-    });
-    on_result(a.load_default, move |out| match out {
-        Ok(Some(d)) => {
-            s.draft.set(gold_table2_draft());
-            // Table 2's stated unit: % accuracy.
-            s.switches.update(|sw| sw.scale = Some(TABLE2_SCALE));
-            s.data.set(Some(d));
-            s.error.set(None);
-        }
-        Ok(None) => {}
-        Err(e) => s.error.set(Some(e)),
-    });
-    on_result(a.read_kept, move |out| {
-        s.read_done();
-        match out {
-            // Read in the worker; a workspace that does not read gives way to the default.
-            Ok(Some(text)) if !s.user_acted() => {
-                a.open_saved.dispatch_local(OpenSaved {
-                    source: api::SemSaved::Kept {
-                        name: WORKSPACE_KEY.into(),
-                        text,
-                    },
-                    restoring: true,
+            if !s.saving() {
+                return;
+            }
+            let Some(d) = d else { return };
+            let spec: serde_json::Value = serde_json::from_str(&spec.to_json()).unwrap_or_default();
+            let mut v = serde_json::json!({
+                "kind": "coglab-structure-report", "spec": spec, "prune": p, "switches": sw, "data": d,
+            });
+            if let Some((resamples, seed)) = boot {
+                v["analysis"] = serde_json::json!({
+                    "report": { "bootstrap": { "resamples": resamples, "seed": seed } }
                 });
             }
-            Err(e) => {
-                web_sys::console::warn_1(
-                    &format!("the saved Structure workspace was not read: {e}").into(),
-                );
-                a.load_default.dispatch(false);
-            }
-            _ => {
-                a.load_default.dispatch(false);
-            }
-        }
-    });
-    on_result(a.save, move |out| {
-        if let Err(e) = out {
-            s.fail("Could not keep the workspace in this browser", e);
-        }
-    });
-
-    // Refit whenever the data, the draft, the pruning or the switches change.
-    Effect::new(move |_| {
-        s.data.track();
-        s.draft.track();
-        s.prune.track();
-        s.switches.track();
-        if s.hold.get_value() {
-            s.hold.set_value(false);
-            return;
-        }
-        s.fit(None);
-    });
-
-    // Keeps the workspace in this browser whenever the data, the model, the pruning or a
-    // bootstrap changes, so a reload comes back to it.
-    Effect::new(move |_| {
-        let d = s.data.get();
-        let spec = s.draft.get();
-        let p = s.prune.get();
-        let sw = s.switches.get();
-        let boot = s.analysis.with(|a| {
-            a.as_ref()
-                .and_then(|a| a.report.bootstrap.as_ref().map(|b| (b.resamples, b.seed)))
+            a.save.dispatch_local(v.to_string());
         });
-        if !s.saving() {
-            return;
-        }
-        let Some(d) = d else { return };
-        let spec: serde_json::Value = serde_json::from_str(&spec.to_json()).unwrap_or_default();
-        let mut v = serde_json::json!({
-            "kind": "coglab-structure-report", "spec": spec, "prune": p, "switches": sw, "data": d,
-        });
-        if let Some((resamples, seed)) = boot {
-            v["analysis"] = serde_json::json!({
-                "report": { "bootstrap": { "resamples": resamples, "seed": seed } }
+
+        a.read_kept.dispatch_local(());
+    }
+}
+
+/// The fit action: the worker's answer applied while it is the latest fit's (a refit on every
+/// change of the model drops the answers to earlier ones), and a bootstrap's progress shown
+/// while it runs.
+fn fit_action(s: StructureState) -> Action<FitInput, ()> {
+    let latest = Latest::new();
+    Action::new_local(move |input: &FitInput| {
+        let input = input.clone();
+        let ticket = latest.next();
+        async move {
+            let Some(client) = s.worker.try_get_value() else {
+                return;
+            };
+            let boot = input.request.bootstrap.is_some();
+            let on_progress: Option<OnProgress> = boot.then(|| {
+                Rc::new(move |p: ProgressUpdate| {
+                    if latest.is_current(ticket) {
+                        s.progress.try_set(Some(p.fraction()));
+                    }
+                }) as OnProgress
             });
+            let label = if boot { "boot" } else { "fit" };
+            mark(&format!("sem-{label}-start"));
+            let out = analyze(&client, &input.data, input.request, on_progress, s.data).await;
+            mark(&format!("sem-{label}-end"));
+            if !latest.is_current(ticket) {
+                return;
+            }
+            s.progress.set(None);
+            match out {
+                Ok(analysis) => {
+                    s.analysis.set(Some(analysis));
+                    s.error.set(None);
+                }
+                Err(WorkerError::Cancelled) => {}
+                Err(e) => s.fail("The model could not be fitted", e.to_string()),
+            }
         }
-        a.save.dispatch(v.to_string());
-    });
+    })
+}
 
-    a.read_kept.dispatch(());
+/// Makes the fit's request from the page's state and dispatches it (see [`Actions::fit`]).
+fn start_fit(s: StructureState, fit: Action<FitInput, ()>, boot: Option<BootstrapOptions>) {
+    let Some(d) = s.data.get_untracked() else {
+        return;
+    };
+    let spec = s.draft.get_untracked();
+    if spec.constructs.iter().all(|c| c.indicators.is_empty()) {
+        s.analysis.set(None);
+        return;
+    }
+    let request = api::SemAnalyze {
+        matrix: d.matrix,
+        spec,
+        prune: s.prune.get_untracked(),
+        bootstrap: boot,
+        mean_impute: false,
+        switches: s.switches.get_untracked(),
+    };
+    s.progress.set(boot.map(|_| 0.0));
+    fit.dispatch_local(FitInput { data: d, request });
+}
+
+/// Gold's Table 2 read into the worker; `Ok(None)` when it gives way (the default, `asked`
+/// false, once the user has loaded something).
+async fn default_table(s: StructureState, asked: bool) -> Result<Option<DataSet>, PageError> {
+    let fail = |title: &str, message: String| PageError {
+        title: title.into(),
+        message,
+    };
+    let bundle = crate::data::load_reported("gold")
+        .await
+        .map_err(|e| fail("Could not load Gold's Table 2", e))?;
+    let Some(t2) = bundle.table("gold-table2").cloned() else {
+        return Err(fail(
+            "Could not load Gold's Table 2",
+            "data/gold.json: no table \"gold-table2\"".into(),
+        ));
+    };
+    s.gold.try_set(Some(bundle));
+    if !asked && s.user_acted() {
+        return Ok(None);
+    }
+    let Some(client) = s.worker.try_get_value() else {
+        return Ok(None);
+    };
+    let csv = matrix_csv_from_reported(&t2, &["Overall"]);
+    let loaded = load_text(&client, "gold-table2.csv".into(), csv).await;
+    if !asked && s.user_acted() {
+        return Ok(None);
+    }
+    loaded
+        .map(Some)
+        .map_err(|e| fail("Could not read Gold's Table 2", e.to_string()))
+}
+
+/// Puts a newly read matrix on the page: the model stays when every one of its tasks is a
+/// column of the new matrix, and the stated scale goes.
+fn apply_matrix(s: StructureState, d: DataSet) {
+    let cur = s.draft.get_untracked();
+    let fits = !cur.constructs.is_empty()
+        && cur
+            .constructs
+            .iter()
+            .flat_map(|c| c.indicators.iter())
+            .all(|i| d.columns.contains(i));
+    if !fits {
+        s.draft.set(SpecDraft::default());
+    }
+    // A new file has no stated scale until the user gives one.
+    s.switches.update(|sw| {
+        sw.scale = None;
+        sw.exclude_out_of_range = false;
+    });
+    s.analysis.set(None);
+    s.data.set(Some(d));
+    s.error.set(None);
 }
 
 /// Applies a saved report's model, pruning and bootstrap settings, and fits it.
-fn apply_saved(s: StructureState, r: api::SemRestored) {
+fn apply_saved(s: StructureState, fit: Action<FitInput, ()>, r: api::SemRestored) {
     s.hold.set_value(true);
     s.prune.set(r.prune);
     s.switches.set(r.switches);
@@ -391,7 +395,7 @@ fn apply_saved(s: StructureState, r: api::SemRestored) {
             }
         }
     });
-    s.fit(boot);
+    start_fit(s, fit, boot);
 }
 
 /// SEM bootstrap resamples checked against the command line's bounds

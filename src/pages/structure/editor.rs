@@ -8,7 +8,7 @@ use coglab_core::sem::engine::{Mode, Scheme};
 use coglab_core::sem::suite::{DraftConstruct, Preset, SpecDraft};
 use leptos::prelude::*;
 
-use super::actions::picked_file;
+use super::actions::{picked_file, Actions};
 use super::fidelity::Fidelity;
 use super::state::StructureState;
 use crate::components::board_table::download_text;
@@ -18,13 +18,14 @@ use crate::components::board_table::download_text;
 #[component]
 pub fn Editor() -> impl IntoView {
     let state = expect_context::<StructureState>();
+    let actions = expect_context::<Actions>();
     let (data, draft, prune) = (state.data, state.draft, state.prune);
     let on_spec_file = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         state.act();
         match picked_file(&input) {
             Some(Ok(file)) => {
-                state.actions.import_spec.dispatch_local(file);
+                actions.import_spec.dispatch_local(file);
             }
             Some(Err(e)) => state.fail("Could not import the spec", e),
             None => {}

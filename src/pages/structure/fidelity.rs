@@ -8,6 +8,7 @@ use leptos::prelude::*;
 
 use super::state::StructureState;
 use crate::worker::api::{self, SemSwitches};
+use crate::worker::client::latest_reply;
 
 /// `LOW:HIGH` as a scale; `None` for an empty or unreadable text.
 fn parse_scale(text: &str) -> Option<Scale> {
@@ -28,23 +29,28 @@ fn scale_text(s: Option<Scale>) -> String {
 pub fn Fidelity() -> impl IntoView {
     let state = expect_context::<StructureState>();
     let (draft, switches, data) = (state.draft, state.switches, state.data);
-    let check = state.actions.check_range;
     let sel = move |f: fn(&SemSwitches) -> bool| move || f(&switches.read());
     let scale_error = RwSignal::new(None::<String>);
     // Issue 23: the cells outside the stated scale, flagged as soon as a matrix, a spec and a
-    // scale are there, before any fit (the worker checks its kept matrix).
-    Effect::new(move || {
-        let matrix = data.read().as_ref().map(|d| d.matrix);
-        let scale = switches.read().scale;
-        let spec = draft.get();
-        let request = matrix.zip(scale).map(|(matrix, scale)| api::SemRange {
-            matrix,
-            spec,
-            scale,
-        });
-        check.dispatch(request);
-    });
-    let checked = check.value();
+    // scale are there, before any fit (the worker checks its kept matrix). `None` without a
+    // matrix or a scale, and for a spec without tasks or a matrix the worker no longer keeps
+    // (the fit reads it again): nothing to flag yet, so the worker's message is not shown.
+    let worker = state.worker;
+    let checked = latest_reply(
+        move || {
+            let matrix = data.read().as_ref().map(|d| d.matrix);
+            let scale = switches.read().scale;
+            matrix.zip(scale).map(|(matrix, scale)| api::SemRange {
+                matrix,
+                spec: draft.get(),
+                scale,
+            })
+        },
+        move |request| {
+            let client = worker.try_get_value();
+            async move { client?.call(request?).await.ok() }
+        },
+    );
     let before_fit = move || checked.get().flatten();
     view! {
         <h3>"Paper fidelity"</h3>

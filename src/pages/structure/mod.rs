@@ -5,9 +5,10 @@
 //! `coglab_core::sem::analyze_parsed_with_progress`). All figures come from the core's report;
 //! this page only lays them out.
 //!
-//! - `state.rs`: the page's one context ([`StructureState`]): matrix, model, results, error;
-//! - `actions.rs`: the async work (fits, files, Gold's table, the kept workspace) as actions,
-//!   and the reactions that apply their results;
+//! - `state.rs`: the page's state ([`StructureState`], a context): matrix, model, results,
+//!   error;
+//! - `actions.rs`: the async work (fits, files, Gold's table, the kept workspace) as actions
+//!   that apply their results to the state ([`Actions`], a context beside it);
 //! - `url.rs`: the view state kept in the address (the scores table's order);
 //! - views: `editor.rs` (the model), `fidelity.rs` (the paper-fidelity switches),
 //!   `results.rs` (the report), `scores.rs` (the scores table), `diagram.rs`, `heatmap.rs`
@@ -27,6 +28,7 @@ mod url;
 use leptos::prelude::*;
 
 use crate::components::error_panel::ErrorPanel;
+use actions::{picked_file, OpenSaved};
 pub use actions::{Actions, WORKSPACE_KEY};
 pub use editor::Editor;
 pub use state::{Analysis, DataSet, ExportedReport, FitStatus, Opening, PageError, StructureState};
@@ -55,16 +57,18 @@ pub fn lazy_page() -> AnyView {
 #[component]
 pub fn Structure() -> impl IntoView {
     let state = StructureState::new();
+    let actions = Actions::new(state);
     provide_context(state);
-    actions::wire(state);
+    provide_context(actions);
+    actions.wire();
     let data = state.data;
 
     let on_file = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         state.act();
-        match actions::picked_file(&input) {
+        match picked_file(&input) {
             Some(Ok(file)) => {
-                state.actions.load_matrix.dispatch_local(file);
+                actions.load_matrix.dispatch_local(file);
             }
             Some(Err(e)) => state.fail("Could not read the score matrix", e),
             None => {}
@@ -73,9 +77,9 @@ pub fn Structure() -> impl IntoView {
     let on_report_file = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         state.act();
-        match actions::picked_file(&input) {
+        match picked_file(&input) {
             Some(Ok(file)) => {
-                state.actions.open_saved.dispatch_local(actions::OpenSaved {
+                actions.open_saved.dispatch_local(OpenSaved {
                     source: crate::worker::api::SemSaved::File(file),
                     restoring: false,
                 });
@@ -86,7 +90,7 @@ pub fn Structure() -> impl IntoView {
     };
     let on_default = move |_| {
         state.act();
-        state.actions.load_default.dispatch(true);
+        actions.load_default.dispatch_local(true);
     };
 
     view! {

@@ -14,7 +14,7 @@ use coglab_core::sem::SemReport;
 use coglab_core::stats::{format_p, p_phrase};
 use leptos::prelude::*;
 
-use super::actions::bootstrap_count;
+use super::actions::{bootstrap_count, Actions};
 use super::diagram::PathDiagram;
 use super::export::{ExportButtons, PngButton};
 use super::heatmap::HtmtHeatmap;
@@ -42,6 +42,7 @@ fn png_button(label: &'static str, testid: &'static str, file: &'static str) -> 
 #[component]
 pub fn Results() -> impl IntoView {
     let state = expect_context::<StructureState>();
+    let actions = expect_context::<Actions>();
     let (analysis, draft, gold) = (state.analysis, state.draft, state.gold);
     let (boot_n, boot_seed) = (state.boot_n, state.boot_seed);
     // Why the typed resamples were refused (out of the command line's bounds), if they were.
@@ -50,7 +51,7 @@ pub fn Results() -> impl IntoView {
         Callback::new(move |()| analysis.read().as_ref().map(|a| f(&a.report)))
     };
     view! {
-        <div class="card st-results" data-testid="results" aria-busy=move || (state.status() != FitStatus::Idle).to_string()>
+        <div class="card st-results" data-testid="results" aria-busy=move || (actions.status() != FitStatus::Idle).to_string()>
             <h2>"3. Results"</h2>
             <Show
                 when=move || analysis.read().is_some()
@@ -236,7 +237,7 @@ pub fn Results() -> impl IntoView {
                     on:click=move |_| match bootstrap_count(boot_n.get_untracked()) {
                         Ok(resamples) => {
                             boot_error.set(None);
-                            state.fit(Some(BootstrapOptions { resamples, seed: boot_seed.get_untracked() }))
+                            actions.fit(Some(BootstrapOptions { resamples, seed: boot_seed.get_untracked() }))
                         }
                         Err(e) => boot_error.set(Some(e)),
                     }>
@@ -245,9 +246,9 @@ pub fn Results() -> impl IntoView {
                 {move || boot_error.get().map(|e| view! {
                     <p class="error-panel" role="alert" data-testid="boot-n-error">{e}</p>
                 })}
-                <Show when=move || matches!(state.status(), FitStatus::Bootstrapping(_))>
+                <Show when=move || matches!(actions.status(), FitStatus::Bootstrapping(_))>
                     <progress data-testid="boot-progress" max="1" aria-label="Bootstrap progress"
-                        value=move || match state.status() { FitStatus::Bootstrapping(p) => p, _ => 0.0 }.to_string()></progress>
+                        value=move || match actions.status() { FitStatus::Bootstrapping(p) => p, _ => 0.0 }.to_string()></progress>
                     <button type="button" on:click=move |_| state.worker.get_value().cancel()>"Cancel"</button>
                 </Show>
             </div>

@@ -2,13 +2,11 @@
 //! and the page's one error, shared with its parts as one context ([`StructureState`]).
 
 use coglab_core::reported::ReportedBundle;
-use coglab_core::sem::bootstrap::BootstrapOptions;
 use coglab_core::sem::suite::{RankRow, SpecDraft};
 use coglab_core::sem::SemReport;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::actions::Actions;
 use crate::components::board_table::download_text;
 use crate::worker::api::{self, MatrixId, SemSwitches};
 use crate::worker::client::{use_worker, WorkerClient};
@@ -139,37 +137,25 @@ pub struct StructureState {
     pub hold: StoredValue<bool>,
     /// The scoring worker.
     pub worker: StoredValue<WorkerClient, LocalStorage>,
-    /// The page's async work.
-    pub actions: Actions,
-    /// Whether a fit runs (the fit action's pending state).
-    pub fitting: Memo<bool>,
 }
 
 impl StructureState {
-    /// Empty state (no matrix, an empty model) with the page's actions.
+    /// Empty state: no matrix, an empty model.
     pub fn new() -> Self {
-        let worker = StoredValue::new_local(use_worker());
-        let data = RwSignal::new(None::<DataSet>);
-        let progress = RwSignal::new(None::<f64>);
-        let gold = RwSignal::new(None::<ReportedBundle>);
-        let opening = StoredValue::new(Opening::Reading);
-        let actions = Actions::new(worker, data, progress, gold, opening);
         Self {
-            data,
+            data: RwSignal::new(None),
             draft: RwSignal::new(SpecDraft::default()),
             prune: RwSignal::new(false),
             switches: RwSignal::new(SemSwitches::default()),
             analysis: RwSignal::new(None),
-            gold,
+            gold: RwSignal::new(None),
             error: RwSignal::new(None),
             boot_n: RwSignal::new(5000),
             boot_seed: RwSignal::new(1),
-            progress,
-            opening,
+            progress: RwSignal::new(None),
+            opening: StoredValue::new(Opening::Reading),
             hold: StoredValue::new(false),
-            worker,
-            actions,
-            fitting: actions.fit.pending(),
+            worker: StoredValue::new_local(use_worker()),
         }
     }
 
@@ -212,43 +198,6 @@ impl StructureState {
         self.opening
             .try_get_value()
             .is_some_and(|o| !matches!(o, Opening::Reading | Opening::UserActed { read: false }))
-    }
-
-    /// Whether a fit is running, and how far a bootstrap has come (reactive).
-    pub fn status(&self) -> FitStatus {
-        if !self.fitting.get() {
-            FitStatus::Idle
-        } else {
-            match self.progress.get() {
-                Some(p) => FitStatus::Bootstrapping(p),
-                None => FitStatus::Fitting,
-            }
-        }
-    }
-
-    /// Fits the model to the loaded matrix in the worker (with a bootstrap when given); with
-    /// no task assigned, clears the analysis instead.
-    pub fn fit(&self, boot: Option<BootstrapOptions>) {
-        let Some(d) = self.data.get_untracked() else {
-            return;
-        };
-        let spec = self.draft.get_untracked();
-        if spec.constructs.iter().all(|c| c.indicators.is_empty()) {
-            self.analysis.set(None);
-            return;
-        }
-        let request = api::SemAnalyze {
-            matrix: d.matrix,
-            spec,
-            prune: self.prune.get_untracked(),
-            bootstrap: boot,
-            mean_impute: false,
-            switches: self.switches.get_untracked(),
-        };
-        self.progress.set(boot.map(|_| 0.0));
-        self.actions
-            .fit
-            .dispatch(super::actions::FitInput { data: d, request });
     }
 
     /// The spec as JSON (an empty object if it does not serialize).
