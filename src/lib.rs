@@ -7,6 +7,7 @@
 pub mod charts;
 pub mod components;
 pub mod data;
+pub mod download;
 pub mod pages;
 pub mod split;
 pub mod store;

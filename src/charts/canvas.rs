@@ -65,7 +65,7 @@ where
         let Some(c) = canvas.get() else { return };
         let c: web_sys::HtmlCanvasElement = c;
         if let Ok(url) = c.to_data_url() {
-            crate::components::board_table::download_url(name, &url);
+            crate::download::download_url(name, &url);
         }
     };
     view! {

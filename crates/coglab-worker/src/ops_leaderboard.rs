@@ -212,10 +212,11 @@ impl Parser {
     /// predictions JSONL (as chosen by the user, else detected, and by its content); `None`
     /// for any other file, which is read whole.
     fn for_file(name: &str, chosen: Option<FileKind>, head: &[u8], size: f64) -> Option<Self> {
-        let kind = chosen.unwrap_or_else(|| coglab_core::leaderboard::detect(name, head));
+        // One detection gives the kind and the formats within it.
+        let format = coglab_core::leaderboard::detect_format(name, head);
+        let kind = chosen.unwrap_or(format.kind);
         if kind == FileKind::Harness
-            && coglab_core::harness::detect(name, head)
-                == Some(coglab_core::harness::HarnessFormat::InspectEval)
+            && format.harness == Some(coglab_core::harness::HarnessFormat::InspectEval)
         {
             // An Inspect log: one member at a time (a large one with each response reduced
             // to its MM-IQ letter as it is read, as MM-IQ JSONL is read lean).
@@ -225,7 +226,7 @@ impl Parser {
                 failed: None,
             });
         }
-        let reader = match (kind, coglab_core::mmiq::detect(name, head)?) {
+        let reader = match (kind, format.mmiq?) {
             (FileKind::MmiqKey, MmiqFormat::AnswerKey) => Reader::Key(KeyReader::new(name)),
             (FileKind::MmiqPredictions, MmiqFormat::PredictionsJsonl) => {
                 Reader::Predictions(PredictionsReader::new(name, size as usize))

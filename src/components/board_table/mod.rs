@@ -8,7 +8,7 @@
 //! only arranges them: [`arrange`] and [`export_table`] are plain functions, tested natively.
 //!
 //! - `arrange.rs`: sorting, filtering and ranking the rows as shown ([`arrange`], [`cell_text`]);
-//! - `export.rs`: the table as shown for the CSV/JSON/LaTeX exports, and [`download_text`] / [`download_url`];
+//! - `export.rs`: the table as shown for the CSV/JSON/LaTeX exports;
 //! - this file: the rows' types, the view state and the [`BoardTable`] component;
 //! - `tests.rs`: the native tests of the plain functions.
 
@@ -21,8 +21,9 @@ mod export;
 #[cfg(test)]
 mod tests;
 
+use crate::download::download_text;
 pub use arrange::{arrange, cell_text, fold_case, RANK_RULE};
-pub use export::{analysis_table, download_text, download_url, export_table};
+pub use export::{analysis_table, export_table};
 
 /// What a row is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -167,14 +167,14 @@ fn compare_downloads(
         let stages: Vec<(&str, &coglab_core::leaderboard::detail::CellItems)> =
             cells.iter().map(|(s, c)| (s.as_str(), c)).collect();
         let text = coglab_core::leaderboard::detail::comparison_csv(&first, &second, &stages);
-        crate::components::board_table::download_text(&csv_name, "text/csv", &text);
+        crate::download::download_text(&csv_name, "text/csv", &text);
     };
     view! {
         <div class="lb-controls lb-export" role="group" aria-label="Export this comparison">
             <span>"Export: "</span>
             <button type="button" data-testid=format!("{testid}-csv") on:click=csv>"Item lists (CSV)"</button>
             <button type="button" data-testid=format!("{testid}-json")
-                on:click=move |_| crate::components::board_table::download_text(&json_name, "application/json", &json)>
+                on:click=move |_| crate::download::download_text(&json_name, "application/json", &json)>
                 "Comparison (JSON)"</button>
         </div>
     }

@@ -91,7 +91,7 @@ fn download_items(
             {
                 Ok(csv) => {
                     set_error.try_set(None);
-                    crate::components::board_table::download_text(
+                    crate::download::download_text(
                         &format!("{}-{what}.csv", file_stem(&model)),
                         "text/csv",
                         &csv,
@@ -146,13 +146,13 @@ fn download_eee(
                     let bench = records.evaluation_id.split('/').next().unwrap_or_default();
                     let stem = format!("{}_{bench}_{timestamp}", file_stem(&model));
                     if instances {
-                        crate::components::board_table::download_text(
+                        crate::download::download_text(
                             &format!("{stem}.jsonl"),
                             "application/jsonl",
                             &records.instances,
                         );
                     } else {
-                        crate::components::board_table::download_text(
+                        crate::download::download_text(
                             &format!("{stem}.json"),
                             "application/json",
                             &records.aggregate,

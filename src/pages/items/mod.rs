@@ -11,8 +11,8 @@ use crate::worker::api::RowId;
 use coglab_core::items::{IrtModel, ItemsReport};
 use leptos::prelude::*;
 
-use crate::components::board_table::download_text;
 use crate::components::error_panel::WorkerErrorPanel;
+use crate::download::download_text;
 use crate::worker::api;
 use crate::worker::client::use_worker;
 

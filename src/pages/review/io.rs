@@ -6,8 +6,8 @@ use leptos::prelude::*;
 
 use super::actions::files_of;
 use super::state::ReviewState;
-use crate::components::board_table::download_text;
 use crate::components::error_panel::ErrorPanel;
+use crate::download::download_text;
 use crate::pages::applying;
 use crate::worker::api::{self, FileRef};
 use crate::worker::client::use_worker;

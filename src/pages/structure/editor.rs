@@ -11,7 +11,7 @@ use leptos::prelude::*;
 use super::actions::{picked_file, Actions};
 use super::fidelity::Fidelity;
 use super::state::StructureState;
-use crate::components::board_table::download_text;
+use crate::download::download_text;
 
 /// The model editor: constructs, task assignment, structure, scheme, human column,
 /// thresholds and spec import/export.

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::components::board_table::download_text;
+use crate::download::download_text;
 
 /// Saves the inline SVG chart with `data-testid=testid` as a PNG (2x): the computed styles are
 /// copied into a clone as SVG presentation attributes (no `style` attribute and no `eval`, so
@@ -83,10 +83,7 @@ fn try_download_png(testid: &str, name: String) -> Result<(), wasm_bindgen::JsVa
             ctx.fill_rect(0.0, 0.0, w * 2.0, h * 2.0);
             ctx.scale(2.0, 2.0)?;
             ctx.draw_image_with_html_image_element(&drawn, 0.0, 0.0)?;
-            crate::components::board_table::download_url(
-                &name,
-                &canvas.to_data_url_with_type("image/png")?,
-            );
+            crate::download::download_url(&name, &canvas.to_data_url_with_type("image/png")?);
             Ok(())
         };
         if let Err(e) = draw() {

@@ -7,7 +7,7 @@ use coglab_core::sem::SemReport;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::components::board_table::download_text;
+use crate::download::download_text;
 use crate::worker::api::{self, MatrixId, SemSwitches};
 use crate::worker::client::{use_worker, WorkerClient};
 

@@ -2,6 +2,7 @@
 //! ([`guess_model`]), and the formats a user can choose instead ([`FileKind::CHOOSABLE`]).
 
 use super::{gold, mmopera, FileKind};
+use crate::harness::HarnessFormat;
 use crate::mmiq::{self, MmiqFormat};
 
 fn strip_bom(bytes: &[u8]) -> &[u8] {
@@ -10,6 +11,7 @@ fn strip_bom(bytes: &[u8]) -> &[u8] {
 
 /// Detects a file's kind from its path (with folders, as a folder picker gives it) and bytes.
 /// UTF-16 and UTF-32 text is [`FileKind::Unknown`] (scoring it says which encoding it is).
+/// [`detect_format`] gives the harness and MM-IQ formats found on the way too.
 ///
 /// # Examples
 /// ```
@@ -21,38 +23,90 @@ fn strip_bom(bytes: &[u8]) -> &[u8] {
 /// assert_eq!(detect("notes.txt", b"hello"), FileKind::Unknown);
 /// ```
 pub fn detect(path: &str, bytes: &[u8]) -> FileKind {
+    detect_format(path, bytes).kind
+}
+
+/// What [`detect_format`] found: the file's kind, and the harness and MM-IQ formats its
+/// first 8 KiB read as (`None` when the kind was told before those were looked at: a KiVA
+/// run or human file, MM-OPERA's metadata, a score matrix, text in another encoding).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Format {
+    /// The kind, as [`detect`] gives it.
+    pub kind: FileKind,
+    /// [`crate::harness::detect`] of the start.
+    pub harness: Option<HarnessFormat>,
+    /// [`mmiq::detect`] of the start.
+    pub mmiq: Option<MmiqFormat>,
+}
+
+/// [`detect`], with the harness and MM-IQ formats it found on the way, so that a reader that
+/// needs them (the scoring worker's streaming readers) does not detect the file again.
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::{detect_format, FileKind};
+/// use coglab_core::mmiq::MmiqFormat;
+/// let key = br#"{"category": "Mathematical", "MD5": "x", "data_id": 0, "answer": "B"}"#;
+/// let f = detect_format("MMIQ_benchmark_answer_dict.jsonl", key);
+/// assert_eq!((f.kind, f.harness, f.mmiq), (FileKind::MmiqKey, None, Some(MmiqFormat::AnswerKey)));
+/// ```
+pub fn detect_format(path: &str, bytes: &[u8]) -> Format {
+    let told = |kind| Format {
+        kind,
+        harness: None,
+        mmiq: None,
+    };
     if super::not_text(bytes).is_some() {
         // UTF-16/UTF-32 text is no format's text: [`super::score_files`] refuses it naming
         // its encoding, rather than have whichever parser its name suggests misread it.
-        return FileKind::Unknown;
+        return told(FileKind::Unknown);
     }
     let head = strip_bom(&bytes[..bytes.len().min(8192)]);
     let lower = path.to_ascii_lowercase();
     if head.starts_with(b"ParticipantID") || head.starts_with(b"\"ParticipantID\"") {
-        return FileKind::KivaHuman;
+        return told(FileKind::KivaHuman);
     }
     if lower.ends_with(".csv") {
         let first = head.split(|b| *b == b'\n').next().unwrap_or_default();
         let first = String::from_utf8_lossy(first);
         if first.contains("Variation") && first.contains("Regeneration") {
-            return FileKind::KivaRun;
+            return told(FileKind::KivaRun);
         }
         if mmopera::is_metadata_csv(head) {
-            return FileKind::Mmopera;
+            return told(FileKind::Mmopera);
         }
     }
     if gold::is_score_matrix(path, bytes) {
-        return FileKind::ScoreMatrix;
+        return told(FileKind::ScoreMatrix);
     }
-    match crate::harness::detect(path, head) {
+    let harness = crate::harness::detect(path, head);
+    let mmiq = mmiq::detect(path, head);
+    let kind = kind_of(path, bytes, &lower, harness, mmiq);
+    Format {
+        kind,
+        harness,
+        mmiq,
+    }
+}
+
+/// The kind of a text file that is no KiVA, MM-OPERA metadata or score-matrix file, from its
+/// harness and MM-IQ formats.
+fn kind_of(
+    path: &str,
+    bytes: &[u8],
+    lower: &str,
+    harness: Option<HarnessFormat>,
+    mmiq: Option<MmiqFormat>,
+) -> FileKind {
+    match harness {
         // A JSON array of {"id", "answer"} is also MM-OPERA's answers shape: it is a KiVA
         // challenge result only when its name says KiVA (else MM-OPERA's reader has it).
-        Some(crate::harness::HarnessFormat::KivaResults)
+        Some(HarnessFormat::KivaResults)
             if !lower.contains("kiva") && crate::mmopera::detect::detect(path, bytes).is_ok() => {}
         Some(_) => return FileKind::Harness,
         None => {}
     }
-    match mmiq::detect(path, head) {
+    match mmiq {
         Some(MmiqFormat::AnswerKey) => return FileKind::MmiqKey,
         Some(MmiqFormat::PredictionsJsonl) => return FileKind::MmiqPredictions,
         Some(MmiqFormat::VlmEvalKitAcc) => return FileKind::MmiqAcc,
@@ -64,7 +118,7 @@ pub fn detect(path: &str, bytes: &[u8]) -> FileKind {
     {
         return FileKind::Mmopera;
     }
-    if matches!(mmiq::detect(path, head), Some(MmiqFormat::VlmEvalKit(_))) {
+    if matches!(mmiq, Some(MmiqFormat::VlmEvalKit(_))) {
         return FileKind::MmiqTable;
     }
     FileKind::Unknown

@@ -16,7 +16,7 @@ use crate::mmiq::{self, AnswerKey, MmiqReport, Predictions};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-pub use detect::{detect, guess_model, unreadable};
+pub use detect::{detect, detect_format, guess_model, unreadable, Format};
 pub use export::{to_csv, to_json, to_latex, Table};
 pub use ranks::{board_ranks, tie_ranks};
 
