@@ -3,7 +3,7 @@
 //! rendered paths, second-order line and spec JSON show them.
 #![cfg(target_arch = "wasm32")]
 
-use coglab::pages::structure::{DataSet, Editor, StructureState};
+use coglab::pages::structure::{Actions, DataSet, Editor, StructureState};
 use coglab::worker::api::SemSwitches;
 use coglab_core::sem::engine::Mode;
 use coglab_core::sem::suite::gold_table2_draft;
@@ -53,6 +53,7 @@ async fn chain_preset_and_mode_b_through_the_model_builder() {
     let (draft, switches) = (state.draft, state.switches);
     let _handle = leptos::mount::mount_to(root.clone(), move || {
         provide_context(state);
+        provide_context(Actions::new(state));
         view! { <Editor /> }
     });
     settle().await;
