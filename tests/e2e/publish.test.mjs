@@ -13,7 +13,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -289,6 +289,34 @@ test('MM-OPERA judge files for a published model are checked against its row', {
   assert.match(await check.innerText(), /^MM-OPERA, Model X: your files reproduce the published row: all 7 verdicts are the same/);
   assert.match(await check.innerText(), /60\.71% \(published 60\.71%\) would rank 1 of 1 published rows/);
   await app.screenshot('publish-submission-mmopera');
+  // Issue 42, defect 10: files scoring below the published row, on a board of one published
+  // row, said "would rank 2 of 1"; in the published row's place they rank 1 of 1.
+  await page.getByTestId('lb-forget').click();
+  await page.getByTestId('lb-forget-confirm').click();
+  await page.locator('[data-testid=mmopera-computed-row][data-model="Model X"]').waitFor({ state: 'detached' });
+  const worse = mkdtempSync(join(tmpdir(), 'coglab-submission-'));
+  for (const f of files) {
+    let text = readFileSync(join(ria, f), 'utf8');
+    if (f === 'modelx_RIA_regular_scoring.json') {
+      const changed = text.replace('"r2": {"score_judge": "3"', '"r2": {"score_judge": "1"');
+      assert.notEqual(changed, text, 'r2 judged 1 instead of 3');
+      text = changed;
+    }
+    writeFileSync(join(worse, f), text);
+  }
+  await page.getByTestId('file-input').setInputFiles(files.map((f) => join(worse, f)));
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=staged-row]').length >= n, files.length);
+  for (const f of files.slice(1)) {
+    const input = page.locator(`[data-testid=staged-row][data-path="${f}"] [data-testid=staged-model]`);
+    await input.fill('Model X');
+    await input.press('Tab');
+  }
+  await page.getByTestId('lb-score').click();
+  await check.waitFor();
+  await page.waitForFunction(() => document.querySelector('[data-testid=submission-check][data-model="Model X"]')
+    ?.dataset.reproduces === 'false');
+  // SR 15/28 = 53.57% against the published 60.71%.
+  assert.match(await check.innerText(), /53\.57% \(published 60\.71%\) would rank 1 of 1 published rows/);
   assert.deepEqual(errors, []);
   await context.close();
 });

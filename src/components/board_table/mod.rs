@@ -185,6 +185,9 @@ pub struct Arranged {
     pub rank_column: Option<usize>,
     /// Whether a filter hides rows (the ranks are then among the rows shown).
     pub filtered: bool,
+    /// The view's sort key when it names no column of this board (a link, or the sort of a
+    /// tab with other columns): it is not applied, and the page says so.
+    pub unknown_sort: Option<String>,
 }
 
 fn distinct(board: &Board, f: impl Fn(&BoardRow) -> &str) -> Vec<String> {
@@ -459,6 +462,9 @@ pub fn BoardTable(
                     }
                     if a.filtered {
                         t.push_str(&format!(" Filters are on: ranks among the {shown} rows shown."));
+                    }
+                    if let Some(key) = &a.unknown_sort {
+                        t.push_str(&format!(" This board has no “{key}” column to sort by: rows are in rank order."));
                     }
                     t
                 }}

@@ -137,13 +137,10 @@ pub fn kiva_board(
     };
     let mut rows = Vec::new();
     for r in computed.iter().filter(|r| r.report.variant == variant) {
-        // Dropped adult human data is a baseline; a self-test export (one participant,
-        // labelled "<id> (self-test)" by the core) is that person's computed row.
-        // A jsPsych run (a harness file) is likewise its participants' computed row.
-        let kind = if r.report.source == coglab_core::kiva::Source::Human
-            && !r.model.ends_with(" (self-test)")
-            && r.report.harness.is_none()
-        {
+        // People are reference rows, not ranked among the models: dropped adult human
+        // data, a self-test export (one participant, "<id> (self-test)") and a jsPsych run
+        // alike (issue 42, defect 15: a self-test participant was ranked among the models).
+        let kind = if r.report.source == coglab_core::kiva::Source::Human {
             RowKind::Baseline
         } else {
             RowKind::Computed

@@ -1,0 +1,94 @@
+// End-to-end tests of the defects of issue 42 ("What users hit, round two"), each named after
+// its defect; each failed on main before its fix. (Defects 7 and 16's rank export are
+// in-browser tests in tests/web_defects42.rs; 10 is in publish.test.mjs, 15 in
+// selftest.test.mjs and harness.test.mjs, 16's Review quotas in review.test.mjs.)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { start, newPage, App } from './support.mjs';
+
+let env;
+before(async () => { env = await start(); });
+after(async () => { await env?.close(); });
+
+/** The Rank column of a tab's table, top to bottom ('' for an unranked row). */
+async function ranks(page, stem) {
+  return page.locator(`[data-testid=${stem}-table] tbody tr`).evaluateAll(
+    (trs) => trs.map((tr) => tr.querySelector('td[data-rank]')?.dataset.rank ?? ''));
+}
+
+test('defect 1: a sort chosen on MM-IQ leaves the other tabs in rank order, said under the table', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard');
+  const mean = page.locator('[data-testid=mmiq-table] th[data-col=mean] button');
+  await mean.click();
+  await mean.click();
+  await page.waitForURL(/s=mean/);
+  for (const tab of ['kiva', 'mmopera', 'gold']) {
+    await page.getByTestId(`tab-${tab}`).click();
+    await page.locator(`[data-testid=${tab}-table] td[data-rank]`).first().waitFor();
+    const r = (await ranks(page, tab)).filter((x) => x !== '').map(Number);
+    assert.ok(r.length >= 3, `${tab}: ${r}`);
+    assert.deepEqual(r, [...r].sort((a, b) => a - b), `${tab}: the ranks read down the table: ${r}`);
+    assert.match(await page.getByTestId(`${tab}-rank-rule`).innerText(), /no “mean” column to sort by/, tab);
+  }
+  // Back on MM-IQ the sort still applies.
+  await page.getByTestId('tab-mmiq').click();
+  await page.locator('[data-testid=mmiq-table] th[data-col=mean][aria-sort=ascending]').waitFor();
+  await app.screenshot('defect42-1-gold-rank-order');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('defect 16: JSONL text in a file named as a workbook is said not to be a workbook', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard');
+  const dir = mkdtempSync(join(tmpdir(), 'coglab-d42-'));
+  const key = join(dir, 'key.jsonl');
+  writeFileSync(key, '{"category": "Mathematical", "MD5": "x", "data_id": 0, "answer": "B"}\n');
+  // Predictions JSONL saved under a VLMEvalKit workbook's name: read as a workbook.
+  const preds = join(dir, 'm_MMIQ.xlsx');
+  writeFileSync(preds, '{"data_id": 0, "parsed_pred": "B"}\n');
+  await page.getByTestId('file-input').setInputFiles([key, preds]);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=staged-row]').length >= 2);
+  assert.equal(await page.locator('[data-testid=staged-row][data-path="m_MMIQ.xlsx"] [data-testid=staged-kind]')
+    .inputValue(), 'mmiq_table');
+  await page.getByTestId('lb-score').click();
+  const status = page.locator('[data-testid=lb-files] li', { hasText: 'm_MMIQ.xlsx' });
+  await status.filter({ hasText: 'not an .xlsx workbook' }).waitFor();
+  const text = await status.innerText();
+  assert.match(text, /it is JSON or JSONL text, starting "\{\\"data_id\\": 0, \\"parsed_pred\\": \\"B\\"\}": choose the format it is in/);
+  assert.doesNotMatch(text, /_rels/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** The Structure editor's construct names, in order. */
+async function constructs(page) {
+  return page.locator('[data-testid=constructs] li[data-testid^=construct-] input[type=text]')
+    .evaluateAll((inputs) => inputs.map((i) => i.value));
+}
+
+test('defect 14: the Structure page keeps its construct order across a reload', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/structure');
+  await page.getByTestId('table-outer').waitFor({ timeout: 60000 });
+  // Gold's layers in the paper's order (not alphabetical).
+  const want = ['Perception', 'Memory', 'Reasoning'];
+  assert.deepEqual(await constructs(page), want);
+  const specKeys = async () => Object.keys(JSON.parse(await page.getByTestId('spec-json').textContent()).constructs);
+  assert.deepEqual(await specKeys(), want);
+  // The workspace is kept in this browser as it changes; give the write a moment.
+  await page.waitForTimeout(1500);
+  await page.reload();
+  await page.getByTestId('table-outer').waitFor({ timeout: 60000 });
+  assert.deepEqual(await constructs(page), want);
+  assert.deepEqual(await specKeys(), want);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
