@@ -92,3 +92,36 @@ test('defect 14: the Structure page keeps its construct order across a reload', 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('defect 8: lm-eval files of another task say so, naming the task', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard');
+  const dir = mkdtempSync(join(tmpdir(), 'coglab-d42-'));
+  const results = join(dir, '20240601_120000_results.json');
+  writeFileSync(results, JSON.stringify({
+    results: { mmmu_val: { alias: 'mmmu_val', 'mmmu_acc,none': 0.41, 'mmmu_acc_stderr,none': 0.016 } },
+    configs: { mmmu_val: { task: 'mmmu_val' } },
+    'n-samples': { mmmu_val: { original: 900, effective: 900 } },
+    config: { model: 'llava_onevision' },
+    lmms_eval_version: '0.3.0',
+  }, null, 2));
+  const key = join(dir, 'key.jsonl');
+  writeFileSync(key, '{"category": "Mathematical", "MD5": "x", "data_id": 0, "answer": "B"}\n');
+  // lm-evaluation-harness names its samples files samples_<task>_<timestamp>.jsonl.
+  const samples = join(dir, 'samples_mmmu_val_2024-06-01T12-00-00.123456.jsonl');
+  writeFileSync(samples, [0, 1].map((i) => JSON.stringify({
+    doc_id: i, doc: { id: `validation_Art_${i}`, question: 'Which?' }, target: 'A',
+    resps: [['A']], filtered_resps: ['A'], mmmu_acc: { id: `validation_Art_${i}` },
+  })).join('\n') + '\n');
+  await page.getByTestId('file-input').setInputFiles([results, key, samples]);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=staged-row]').length >= 3);
+  await page.getByTestId('lb-score').click();
+  const status = (name) => page.locator('[data-testid=lb-files] li', { hasText: name });
+  await status('results.json').filter({ hasText: 'no MM-IQ task' }).waitFor();
+  assert.match(await status('results.json').innerText(), /no MM-IQ task among its results \(its tasks: mmmu_val\)/);
+  await status('samples_mmmu_val').filter({ hasText: 'mmmu_val' }).waitFor();
+  assert.match(await status('samples_mmmu_val').innerText(), /output for task "mmmu_val", expected an MM-IQ task/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
