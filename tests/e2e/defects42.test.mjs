@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, newPage, App } from './support.mjs';
+import { start, newPage, App, SHOTS } from './support.mjs';
 
 let env;
 before(async () => { env = await start(); });
@@ -122,6 +122,62 @@ test('defect 8: lm-eval files of another task say so, naming the task', async ()
   assert.match(await status('results.json').innerText(), /no MM-IQ task among its results \(its tasks: mmmu_val\)/);
   await status('samples_mmmu_val').filter({ hasText: 'mmmu_val' }).waitFor();
   assert.match(await status('samples_mmmu_val').innerText(), /output for task "mmmu_val", expected an MM-IQ task/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** How far the page is wider than the window (0: it does not pan sideways). */
+const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+test('defect 5: at 390 px, opening Columns or Response length does not pan the page', async () => {
+  const { page, context, errors } = await newPage(env.browser, {
+    viewport: { width: 390, height: 800 }, colorScheme: 'dark', isMobile: true, hasTouch: true });
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard');
+  for (const tab of ['mmiq', 'kiva', 'mmopera', 'gold']) {
+    await page.getByTestId(`tab-${tab}`).click();
+    const columns = page.getByTestId(`${tab}-columns`);
+    await columns.locator('summary').click();
+    await columns.locator('.lb-columns-list label').first().waitFor();
+    assert.equal(await overflow(page), 0, `${tab}: Columns open`);
+    if (tab === 'mmiq') await app.screenshot('defect42-5-columns-390-dark');
+    await columns.locator('summary').click();
+  }
+  await page.getByTestId('tab-mmiq').click();
+  // A computed MM-IQ row with free-form responses: the response-length section.
+  const dir = mkdtempSync(join(tmpdir(), 'coglab-d42-'));
+  const key = join(dir, 'MMIQ_benchmark_answer_dict.jsonl');
+  writeFileSync(key, [0, 1, 2].map((i) => JSON.stringify({ category: 'Mathematical', MD5: `m${i}`, data_id: i, answer: 'B' })).join('\n') + '\n');
+  const preds = join(dir, 'a_rather_long_model_name_for_a_phone_output.jsonl');
+  writeFileSync(preds, [0, 1, 2].map((i) => JSON.stringify({ data_id: i, response: `Looking at the grid, the answer is ${'AB'[i % 2]}.` })).join('\n') + '\n');
+  await page.getByTestId('file-input').setInputFiles([key, preds]);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=staged-row]').length >= 2);
+  await page.getByTestId('lb-score').click();
+  const lengths = page.getByTestId('mmiq-lengths');
+  await lengths.locator('summary').click();
+  await lengths.locator('table').waitFor();
+  assert.equal(await overflow(page), 0, 'Response length open');
+  await app.screenshot('defect42-5-lengths-390-dark');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('defect 13: charts on a 2x phone screen are drawn with its device pixels', async () => {
+  const { page, context, errors } = await newPage(env.browser, {
+    viewport: { width: 390, height: 800 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard?b=kiva');
+  const canvas = page.getByTestId('kiva-chart');
+  await canvas.waitFor();
+  await page.waitForFunction(() => {
+    const c = document.querySelector('[data-testid=kiva-chart]');
+    return c && c.clientWidth > 0 && c.width === 2 * Math.round(c.clientWidth);
+  }, null, { timeout: 10000 }).catch(() => {});
+  const size = await canvas.evaluate((c) => ({ buffer: c.width, shown: c.clientWidth, h: c.height, hs: c.clientHeight }));
+  assert.ok(Math.abs(size.buffer - 2 * size.shown) <= 2, `buffer ${size.buffer} px for ${size.shown} CSS px`);
+  assert.ok(Math.abs(size.h - 2 * size.hs) <= 2, `buffer height ${size.h} px for ${size.hs} CSS px`);
+  await canvas.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(SHOTS, 'defect42-13-kiva-chart-390-2x.png') });
   assert.deepEqual(errors, []);
   await context.close();
 });
