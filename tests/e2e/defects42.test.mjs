@@ -181,3 +181,22 @@ test('defect 13: charts on a 2x phone screen are drawn with its device pixels', 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('defect 6: KiVA rows from the released data cite the paper and repository, not coglab functions', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard?b=kiva');
+  const rows = page.locator('[data-testid=kiva-table] tbody tr:not([data-kind=computed])');
+  await rows.first().waitFor();
+  const n = await rows.count();
+  assert.ok(n >= 4, `${n} bundled rows`);
+  for (let i = 0; i < n; i += 1) {
+    const src = rows.nth(i).getByTestId('row-source');
+    assert.equal(await src.getAttribute('href'), 'https://github.com/ey242/KiVA', `row ${i}`);
+    const title = await src.getAttribute('title');
+    assert.match(title, /KiVA/);
+    assert.doesNotMatch(title, /score_model|score_human|selftest::|scripts\//, title);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
