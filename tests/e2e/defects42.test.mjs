@@ -200,3 +200,57 @@ test('defect 6: KiVA rows from the released data cite the paper and repository, 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('defect 16: a page load and the worker start warn of nothing (no ignored integrity, no deprecated init)', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const warnings = [];
+  const warn = (msg) => { if (msg.type() === 'warning') warnings.push(msg.text()); };
+  page.on('console', warn);
+  page.on('worker', (w) => w.on('console', warn));
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard');
+  // Staging a file starts the worker (its loader shim calls wasm-bindgen's init).
+  const dir = mkdtempSync(join(tmpdir(), 'coglab-d42-'));
+  const key = join(dir, 'key.jsonl');
+  writeFileSync(key, '{"category": "Mathematical", "MD5": "x", "data_id": 0, "answer": "B"}\n');
+  await page.getByTestId('file-input').setInputFiles([key]);
+  await page.getByTestId('staged-row').first().waitFor();
+  await page.getByTestId('lb-score').click();
+  await page.locator('[data-testid=lb-files] li', { hasText: 'key.jsonl' }).waitFor();
+  const workers = page.workers();
+  assert.ok(workers.length >= 1, 'the scoring worker started');
+  const relevant = warnings.filter((w) => /integrity|deprecated/i.test(w));
+  assert.deepEqual(relevant, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('defect 16: on a phone the answer letters of question 3 sit clear of their pictures', async () => {
+  const { page, context, errors } = await newPage(env.browser, {
+    viewport: { width: 390, height: 800 }, colorScheme: 'dark', isMobile: true, hasTouch: true });
+  const app = new App(page, env.base);
+  await app.goto('/self-test?kind=short&seed=4242');
+  // Questions 1 and 2 by keyboard (a stage-2 question is skipped when stage 1 was wrong).
+  for (let i = 0; i < 2; i += 1) {
+    const t = page.locator('[data-testid=trial][data-ready=true]');
+    await t.waitFor();
+    if (await t.getAttribute('data-stage') === '3') break;
+    const before = await t.getAttribute('data-stage');
+    await page.keyboard.press('1');
+    await page.waitForFunction((b) => document.querySelector('[data-testid=trial]')?.dataset.stage !== b, before);
+  }
+  const trial = page.locator('[data-testid=trial][data-ready=true][data-stage="3"]');
+  await trial.waitFor();
+  const picks = trial.locator('.kiva-pick');
+  assert.equal(await picks.count(), 3);
+  for (let k = 0; k < 3; k += 1) {
+    const label = await picks.nth(k).locator('.kiva-label').boundingBox();
+    // The picture shown on phones: the pair's second (the first is hidden there).
+    const pic = await picks.nth(k).locator('.kiva-pic').last().boundingBox();
+    const apart = label.y + label.height <= pic.y + 0.5 || label.x + label.width <= pic.x + 0.5;
+    assert.ok(apart, `pick ${k}: label ${JSON.stringify(label)} over picture ${JSON.stringify(pic)}`);
+  }
+  await app.screenshot('defect42-16-stage3-390-dark');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
