@@ -170,3 +170,60 @@ fn defect_16_the_json_export_writes_the_rank_as_a_number() {
         ]
     );
 }
+
+/// Defect 2: definitions and intervals lived in `title` attributes only, which a phone cannot
+/// reach. A header's ⓘ opens its definition in a row under the header; a tapped (or Enter-ed)
+/// cell opens its full figure in a row under its row; again closes it.
+#[wasm_bindgen_test]
+async fn defect_2_definitions_and_figures_open_by_tap_and_keyboard() {
+    let root = host();
+    let state = RwSignal::new(ViewState::default());
+    let _h = leptos::mount::mount_to(root.clone(), move || {
+        view! { <BoardTable board=Signal::stored(board()) state=state stem="gold" /> }
+    });
+    settle().await;
+    assert!(support::find(&root, "[data-testid=gold-definition]").is_none());
+    let toggle = el(&root, "th[data-col=overall] [data-testid=def-toggle]");
+    assert_eq!(
+        toggle.get_attribute("aria-expanded").as_deref(),
+        Some("false")
+    );
+    toggle.click();
+    settle().await;
+    let def = el(&root, "[data-testid=gold-definition]")
+        .text_content()
+        .unwrap_or_default();
+    assert!(def.starts_with("Overall: the weighted score"), "{def}");
+    assert_eq!(
+        toggle.get_attribute("aria-expanded").as_deref(),
+        Some("true")
+    );
+    // A cell: C's Overall, 65.0 with its interval.
+    let cell = el(&root, "tr[data-model=C] td[data-col=overall]");
+    cell.click();
+    settle().await;
+    assert!(
+        support::find(&root, "[data-testid=gold-definition]").is_none(),
+        "one at a time"
+    );
+    let detail = el(&root, "[data-testid=gold-cell-detail]")
+        .text_content()
+        .unwrap_or_default();
+    assert!(detail.starts_with("C · Overall: 65.0 ±"), "{detail}");
+    assert!(detail.contains("Overall: the weighted score"), "{detail}");
+    // The detail row sits right under C's row.
+    let next = el(&root, "tr[data-model=C]")
+        .next_element_sibling()
+        .map(|e| e.class_name())
+        .unwrap_or_default();
+    assert_eq!(next, "lb-detail-row");
+    // Enter on the focused cell closes it.
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("Enter");
+    init.set_bubbles(true);
+    let enter =
+        web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    cell.dispatch_event(&enter).unwrap();
+    settle().await;
+    assert!(support::find(&root, "[data-testid=gold-cell-detail]").is_none());
+}

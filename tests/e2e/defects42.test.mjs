@@ -23,7 +23,7 @@ test('defect 1: a sort chosen on MM-IQ leaves the other tabs in rank order, said
   const { page, context, errors } = await newPage(env.browser);
   const app = new App(page, env.base);
   await app.goto('/leaderboard');
-  const mean = page.locator('[data-testid=mmiq-table] th[data-col=mean] button');
+  const mean = page.locator('[data-testid=mmiq-table] th[data-col=mean] button.lb-sort');
   await mean.click();
   await mean.click();
   await page.waitForURL(/s=mean/);
@@ -251,6 +251,40 @@ test('defect 16: on a phone the answer letters of question 3 sit clear of their 
     assert.ok(apart, `pick ${k}: label ${JSON.stringify(label)} over picture ${JSON.stringify(pic)}`);
   }
   await app.screenshot('defect42-16-stage3-390-dark');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('defect 2: on a phone a header definition and a figure with its interval open by tap', async () => {
+  const { page, context, errors } = await newPage(env.browser, {
+    viewport: { width: 390, height: 800 }, colorScheme: 'dark', isMobile: true, hasTouch: true });
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard');
+  const table = page.getByTestId('mmiq-table');
+  await table.locator('td[data-value]').first().waitFor();
+  await table.locator('th[data-col="Logical Operation"] [data-testid=def-toggle]').tap();
+  const def = page.getByTestId('mmiq-definition');
+  await def.waitFor();
+  assert.match(await def.innerText(), /^LO: /);
+  const inView = async (loc) => {
+    const b = await loc.locator('div').first().boundingBox();
+    return b.x >= -1 && b.x + b.width <= 391;
+  };
+  assert.ok(await inView(def), 'the definition is on the screen');
+  await app.screenshot('defect42-2-definition-390-dark');
+  // A reported figure: the value with its interval, its column's definition and its source.
+  const cell = table.locator('tbody tr[data-kind=reported] td[data-col=mean]').first();
+  await cell.tap();
+  const detail = page.getByTestId('mmiq-cell-detail');
+  await detail.waitFor();
+  assert.equal(await def.count(), 0, 'one expanded row at a time');
+  const text = await detail.innerText();
+  assert.match(text, /· Mean: \d+\.\d+ ± \d/);
+  assert.match(text, /Source: /);
+  assert.ok(await inView(detail), 'the figure is on the screen');
+  await app.screenshot('defect42-2-cell-390-dark');
+  await cell.tap();
+  await detail.waitFor({ state: 'detached' });
   assert.deepEqual(errors, []);
   await context.close();
 });

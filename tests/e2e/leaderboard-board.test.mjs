@@ -101,7 +101,7 @@ class BoardPage {
     return this.page.locator(sel).evaluateAll((trs) => trs.map((tr) => tr.dataset.model));
   }
   /** Clicks a column's sort button. */
-  async sort(col) { await this.table().locator(`th[data-col="${col}"] button`).click(); }
+  async sort(col) { await this.table().locator(`th[data-col="${col}"] button.lb-sort`).click(); }
   /** The table as shown: header texts (Rank, Model, metrics) and each row's cells (rank,
    * model, kind, values), without the Paired rank column when there is one. */
   async shown() {

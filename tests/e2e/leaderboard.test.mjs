@@ -224,7 +224,7 @@ test('MM-IQ and KiVA files scored in the browser equal the CLI, a bad file fails
 
     // URL round trip: sort by a column ascending, hide a column, compact mode, computed and
     // reported rows only; reloading restores the same view (the bundled rows in the same order).
-    const th = page.locator('[data-testid=kiva-table] th[data-col="Colour/cross"] button');
+    const th = page.locator('[data-testid=kiva-table] th[data-col="Colour/cross"] button.lb-sort');
     await th.click();
     await th.click();
     await page.getByTestId('kiva-kind-baseline').uncheck();
