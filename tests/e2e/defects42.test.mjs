@@ -4,10 +4,10 @@
 // selftest.test.mjs and harness.test.mjs, 16's Review quotas in review.test.mjs.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, newPage, App, SHOTS } from './support.mjs';
+import { start, newPage, App, SHOTS, DIST } from './support.mjs';
 
 let env;
 before(async () => { env = await start(); });
@@ -285,6 +285,40 @@ test('defect 2: on a phone a header definition and a figure with its interval op
   await app.screenshot('defect42-2-cell-390-dark');
   await cell.tap();
   await detail.waitFor({ state: 'detached' });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('defect 4: a first visit fetches nothing for offline use by itself; the footer offers it with its size', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  // Requests the service worker makes are the context's too.
+  const fetched = [];
+  context.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  await app.goto('/');
+  await page.waitForFunction(() => navigator.serviceWorker?.controller, null, { timeout: 30000 });
+  const sw = readFileSync(join(DIST, 'sw.js'), 'utf8');
+  const later = JSON.parse(/const LATER_BYTES = (\{.*\}); \/\/ coglab:later-bytes/.exec(sw)[1]);
+  const total = Object.values(later).reduce((a, b) => a + b, 0);
+  assert.ok(Object.keys(later).length > 10 && total > 2e6, `${Object.keys(later).length} files, ${total} bytes`);
+  // Idle for longer than the old automatic precache waited (3 s): nothing left for later came.
+  await page.waitForTimeout(5000);
+  const extras = fetched.filter((p) => p.slice(1) in later);
+  assert.deepEqual(extras, [], 'no offline extras fetched unasked');
+  const offer = page.getByTestId('offline-offer');
+  await offer.waitFor();
+  const mb = Number(/\(([\d.]+) MB more\)/.exec(await offer.innerText())[1]);
+  assert.ok(Math.abs(mb - total / 1e6) < 0.051, `offered ${mb} MB, LATER holds ${total} bytes`);
+  await app.screenshot('defect42-4-offline-offer');
+  // Asked: every file left for later is kept, and the footer says so.
+  await page.getByTestId('offline-all').click();
+  await page.getByTestId('offline-ready').waitFor({ timeout: 60000 });
+  const kept = await page.evaluate(async (names) => {
+    const cache = await caches.open((await caches.keys()).find((k) => k.startsWith('coglab-')));
+    const urls = (await cache.keys()).map((r) => new URL(r.url).pathname.slice(1));
+    return names.filter((n) => urls.includes(n)).length;
+  }, Object.keys(later));
+  assert.equal(kept, Object.keys(later).length);
   assert.deepEqual(errors, []);
   await context.close();
 });

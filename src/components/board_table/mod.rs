@@ -399,7 +399,7 @@ pub fn BoardTable(
                         Some(view! {
                             <tr class="lb-detail-row"><td colspan=span data-testid=format!("{stem}-definition")>
                                 <div><strong>{title}</strong>": "{definition}" "
-                                    <button type="button" class="link-button" on:click=move |_| shown_detail.set(None)>"Close"</button></div>
+                                    <button type="button" class="lb-close" on:click=move |_| shown_detail.set(None)>"Close"</button></div>
                             </td></tr>
                         })
                     }
@@ -505,7 +505,7 @@ pub fn BoardTable(
                                                     {(!detail.is_empty()).then(|| view! { <br />{detail} })}
                                                     <br /><span class="muted">{format!("{}: {definition}", col.title)}</span>
                                                     {(!source.is_empty()).then(|| view! { <br /><span class="muted">{format!("Source: {source}")}</span> })}
-                                                    " " <button type="button" class="link-button" on:click=move |_| shown_detail.set(None)>"Close"</button>
+                                                    " " <button type="button" class="lb-close" on:click=move |_| shown_detail.set(None)>"Close"</button>
                                                 </div>
                                             </td></tr>
                                         })
