@@ -25,9 +25,11 @@ use plotters_canvas::CanvasBackend;
 /// around it (issue 42, defect 13: drawn at 1x and blurred on a 2x screen);
 /// [`draw_on_canvas`] draws in CSS pixels on it. Returns the width and height in CSS pixels.
 pub fn fit_to_shown_width(canvas: &web_sys::HtmlCanvasElement, height: u32) -> (u32, u32) {
+    // The canvas's own border (offset width less client width) is outside its drawing.
+    let border = (canvas.offset_width() - canvas.client_width()).max(0);
     let shown = canvas
         .parent_element()
-        .map_or(900, |p| p.client_width())
+        .map_or(900, |p| p.client_width() - border)
         .clamp(300, 900) as u32;
     let h = if shown < 600 {
         (shown * 9 / 10).max(320)

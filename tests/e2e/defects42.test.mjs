@@ -58,7 +58,7 @@ test('defect 16: JSONL text in a file named as a workbook is said not to be a wo
   assert.equal(await page.locator('[data-testid=staged-row][data-path="m_MMIQ.xlsx"] [data-testid=staged-kind]')
     .inputValue(), 'mmiq_table');
   await page.getByTestId('lb-score').click();
-  const status = page.locator('[data-testid=lb-files] li', { hasText: 'm_MMIQ.xlsx' });
+  const status = page.getByTestId('error-panel').filter({ hasText: 'Could not score m_MMIQ.xlsx' });
   await status.filter({ hasText: 'not an .xlsx workbook' }).waitFor();
   const text = await status.innerText();
   assert.match(text, /it is JSON or JSONL text, starting "\{\\"data_id\\": 0, \\"parsed_pred\\": \\"B\\"\}": choose the format it is in/);
@@ -117,11 +117,12 @@ test('defect 8: lm-eval files of another task say so, naming the task', async ()
   await page.getByTestId('file-input').setInputFiles([results, key, samples]);
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=staged-row]').length >= 3);
   await page.getByTestId('lb-score').click();
-  const status = (name) => page.locator('[data-testid=lb-files] li', { hasText: name });
-  await status('results.json').filter({ hasText: 'no MM-IQ task' }).waitFor();
-  assert.match(await status('results.json').innerText(), /no MM-IQ task among its results \(its tasks: mmmu_val\)/);
-  await status('samples_mmmu_val').filter({ hasText: 'mmmu_val' }).waitFor();
-  assert.match(await status('samples_mmmu_val').innerText(), /output for task "mmmu_val", expected an MM-IQ task/);
+  const status = (name) => page.getByTestId('error-panel').filter({ hasText: `Could not score ${name}` });
+  await status('20240601_120000_results.json').filter({ hasText: 'no MM-IQ task' }).waitFor();
+  assert.match(await status('20240601_120000_results.json').innerText(), /no MM-IQ task among its results \(its tasks: mmmu_val\)/);
+  const samplesName = 'samples_mmmu_val_2024-06-01T12-00-00.123456.jsonl';
+  await status(samplesName).filter({ hasText: 'expected an MM-IQ task' }).waitFor();
+  assert.match(await status(samplesName).innerText(), /output for task "mmmu_val", expected an MM-IQ task/);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -216,7 +217,7 @@ test('defect 16: a page load and the worker start warn of nothing (no ignored in
   await page.getByTestId('file-input').setInputFiles([key]);
   await page.getByTestId('staged-row').first().waitFor();
   await page.getByTestId('lb-score').click();
-  await page.locator('[data-testid=lb-files] li', { hasText: 'key.jsonl' }).waitFor();
+  await page.locator('[data-testid=lb-files] li[data-status=ok]', { hasText: 'key.jsonl' }).waitFor({ state: 'attached' });
   const workers = page.workers();
   assert.ok(workers.length >= 1, 'the scoring worker started');
   const relevant = warnings.filter((w) => /integrity|deprecated/i.test(w));
