@@ -53,6 +53,8 @@ pub fn fit_to_shown_width(canvas: &web_sys::HtmlCanvasElement, height: u32) -> (
             &"aspectRatio".into(),
             &format!("{shown} / {h}").into(),
         );
+        // Content-box, so the maximum is the drawing's width whatever the page's box sizing.
+        let _ = js_sys::Reflect::set(&style, &"boxSizing".into(), &"content-box".into());
         let _ = js_sys::Reflect::set(&style, &"maxWidth".into(), &format!("{shown}px").into());
     }
     (shown, h)

@@ -47,8 +47,9 @@ class Board {
     await this.page.waitForFunction((k) => document.querySelectorAll('[data-testid=staged-row]').length >= k, paths.length);
     await this.page.getByTestId('lb-score').click();
   }
+  /** A row computed from dropped files: a model's, or a person's reference row (baseline). */
   row(stem, model) {
-    return this.page.locator(`[data-testid=${stem}-computed-row][data-model="${model}"]`);
+    return this.page.locator(`:is([data-testid=${stem}-computed-row], [data-testid=${stem}-baseline-row])[data-model="${model}"]`);
   }
   /** data-col → data-value of a row's cells. */
   async cells(row) {
