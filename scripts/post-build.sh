@@ -6,7 +6,8 @@
 #   1. csp-hash.py      the inline loader script's hash into the Content-Security-Policy;
 #   2. published.py copy   the published leaderboard bundle (public/published) into the build;
 #   3. static-routes.py a copy of index.html per route and as 404.html (deep links on any host);
-#   4. published.py inline the bundle's static boards into the leaderboard's route page;
+#   4. published.py inline a static board per benchmark (the bundle's, else public/boards/)
+#                      into the leaderboard's route page;
 #   5. sw-precache.py   the service worker's file list and version, over the final files.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -263,6 +263,44 @@ test('a submission for a published model is checked against its row', { skip }, 
   await context.close();
 });
 
+// Issue 42, defect 10: several dropped rows may share a published row's name; each is checked
+// and the lines tell them apart by file ("your row 1 of 2 under this name, from ...").
+test('two dropped rows under one published name are each checked, told apart by their files', { skip }, async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard');
+  await page.locator('[data-testid=mmiq-published-row][data-model="MM-IQ example"]').waitFor();
+  // The published predictions, and a copy with its first 10 answers changed.
+  const dir = mkdtempSync(join(tmpdir(), 'coglab-namesakes-'));
+  const lines = readFileSync(PREDS, 'utf8').split('\n').filter((l) => l.trim());
+  const changed = lines.map((l, i) => {
+    if (i >= 10) return l;
+    const r = JSON.parse(l);
+    r.parsed_pred = r.parsed_pred === 'A' ? 'B' : 'A';
+    return JSON.stringify(r);
+  });
+  writeFileSync(join(dir, 'second_run.jsonl'), changed.join('\n') + '\n');
+  await page.getByTestId('file-input').setInputFiles([KEY, PREDS, join(dir, 'second_run.jsonl')]);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=staged-row]').length >= 3);
+  for (const f of ['example_output_parsed.jsonl', 'second_run.jsonl']) {
+    const input = page.locator(`[data-testid=staged-row][data-path="${f}"] [data-testid=staged-model]`);
+    await input.fill('MM-IQ example');
+    await input.press('Tab');
+  }
+  await page.getByTestId('lb-score').click();
+  const checks = page.locator('[data-testid=submission-check][data-model="MM-IQ example"]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=submission-check][data-model="MM-IQ example"]').length === 2);
+  const same = checks.and(page.locator('[data-file="example_output_parsed.jsonl"]'));
+  const other = checks.and(page.locator('[data-file="second_run.jsonl"]'));
+  assert.equal(await same.getAttribute('data-reproduces'), 'true');
+  assert.equal(await other.getAttribute('data-reproduces'), 'false');
+  assert.match(await same.innerText(), /^MM-IQ, MM-IQ example \(your row \d of 2 under this name, from example_output_parsed\.jsonl\): your files reproduce/);
+  assert.match(await other.innerText(), /^MM-IQ, MM-IQ example \(your row \d of 2 under this name, from second_run\.jsonl\): your files do not reproduce the published row: \d+ of 100 verdicts differ/);
+  await app.screenshot('publish-submission-namesakes');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('MM-OPERA judge files for a published model are checked against its row', { skip }, async () => {
   const { page, context, errors } = await newPage(env.browser);
   const app = new App(page, env.base);

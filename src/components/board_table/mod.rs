@@ -9,6 +9,7 @@
 //!
 //! - `arrange.rs`: sorting, filtering and ranking the rows as shown ([`arrange`], [`cell_text`]);
 //! - `export.rs`: the table as shown for the CSV/JSON/LaTeX exports;
+//! - `html.rs`: the table as static HTML, shown before the app has loaded;
 //! - this file: the rows' types, the view state and the [`BoardTable`] component;
 //! - `tests.rs`: the native tests of the plain functions.
 
@@ -18,12 +19,14 @@ use leptos::prelude::*;
 
 mod arrange;
 mod export;
+mod html;
 #[cfg(test)]
 mod tests;
 
 use crate::download::download_text;
 pub use arrange::{arrange, cell_text, fold_case, RANK_RULE};
 pub use export::{analysis_table, export_table};
+pub use html::board_html;
 
 /// What a row is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
