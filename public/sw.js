@@ -33,7 +33,8 @@ const PUBLISHED_ITEMS = 'published/items/'; // coglab:published
 const PREFIX = 'coglab-';
 const CACHE = PREFIX + VERSION;
 // A name Trunk made from the file's content hash.
-const HASHED = /-[0-9a-f]{8,16}(_bg)?\.(js|wasm|css)$/;
+// (Modules are served gzipped, `.wasm.gz`: scripts/precompress.py.)
+const HASHED = /-[0-9a-f]{8,16}(_bg)?\.(js|wasm|wasm\.gz|css)$/;
 
 function requestFor(url) {
   return new Request(url, { cache: HASHED.test(url) ? 'force-cache' : 'no-cache' });

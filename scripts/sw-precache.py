@@ -38,7 +38,7 @@ CSP = re.compile(r'<meta\s+http-equiv="Content-Security-Policy"[^>]*>', re.IGNOR
 SKIP = {"sw.js"}
 # The page module's chunks (scripts/wasm-split.sh): fetched when their page is first shown, so
 # cached then or when the idle page asks, like the worker's module, not at install.
-SPLIT_CHUNK = re.compile(r"^(split|chunk)_[^/]*\.wasm$")
+SPLIT_CHUNK = re.compile(r"^(split|chunk)_[^/]*\.wasm(\.gz)?$")
 
 
 def build_files(root):

@@ -69,7 +69,7 @@ test('defect 5: the page shows a loading state, not a blank page, until the app 
   const { page, context } = await newPage(env.browser);
   let release;
   const held = new Promise((r) => { release = r; });
-  await page.route(/coglab-app-.*_bg\.wasm$/, async (route) => { await held; await route.continue(); });
+  await page.route(/coglab-app-.*_bg\.wasm(\.gz)?$/, async (route) => { await held; await route.continue(); });
   await page.goto(env.base + '/leaderboard', { waitUntil: 'domcontentloaded' });
   await page.getByTestId('boot-loading').waitFor();
   assert.match(await page.getByTestId('boot-loading').innerText(), /Loading coglab/);
@@ -129,7 +129,9 @@ test('defect 7: at 390 px the sticky header names the model column, the self-tes
   await table.evaluate((t) => { t.scrollIntoView({ block: 'center' }); t.closest('.table-scroll').scrollLeft = 400; });
   const stuck = await table.evaluate((t) => {
     const box = t.closest('.table-scroll').getBoundingClientRect();
-    const head = t.querySelector('thead tr').getBoundingClientRect();
+    // Where the header row is shown: its cells stick to the top of the board's box while the
+    // rows scroll under them (the row's own box stays where it is laid out).
+    const head = t.querySelector('thead th').getBoundingClientRect();
     const el = document.elementFromPoint(box.left + 8, head.top + head.height / 2);
     return el?.closest('th')?.textContent.trim();
   });

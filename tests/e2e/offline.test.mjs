@@ -68,7 +68,7 @@ test('offline: cached build loads without network; a new build replaces the cach
     for (let tries = 0; ; tries += 1) {
       const cached = await page.evaluate(async () => {
         const keys = await (await caches.open((await caches.keys())[0])).keys();
-        return keys.some((r) => r.url.endsWith('coglab-worker_bg.wasm'));
+        return keys.some((r) => /coglab-worker_bg\.wasm(\.gz)?$/.test(r.url));
       });
       if (cached) break;
       if (tries > 60) throw new Error('the worker module was not cached within 30 s');

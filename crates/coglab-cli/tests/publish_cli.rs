@@ -171,12 +171,17 @@ fn tiny_board_is_published_with_hand_worked_figures_and_verifies() {
     assert_eq!(results[5].category, "2D-Geometry");
     assert_eq!((results[5].parsed.as_ref(), results[5].key), ("C", 'B'));
 
-    // The static boards: published rows labelled, the paper's rows with their source.
+    // The static boards: published rows labelled, the paper's rows with their source, highest
+    // first and ranked; the paper's humans a baseline, not ranked (issue 42, defect 11).
     let html = std::fs::read_to_string(out.join("boards/mmiq.html")).unwrap();
     assert!(html.contains(
-        "<tr data-source=\"published\" data-model=\"alpha\"><td>alpha</td><td>published</td>\
-         <td>71.43</td><td>[35.89, 91.78]</td><td>7 of 8</td>"
+        "<tbody><tr data-source=\"published\" data-model=\"alpha\"><td>1</td><td>alpha</td>\
+         <td>published</td><td>71.43</td><td>[35.89, 91.78]</td><td>7 of 8</td>"
     ));
+    assert!(
+        html.contains("<tr data-source=\"baseline\" data-model=\"Human Performance\"><td>–</td><td>Human Performance</td><td>baseline</td><td>51.27</td>"),
+        "{html}"
+    );
     // MM-IQ Table 2, GPT-4o 26.87: 728 of 2,710 right, Wilson (formula above, python)
     // [0.252283, 0.285642].
     assert!(
