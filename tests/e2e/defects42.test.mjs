@@ -412,3 +412,40 @@ test('defect 3: on Fast 3G from a plain python server, a board shows before the 
     server.close();
   }
 });
+
+// Issue 42's acceptance: the bytes a first visit fetches when it does not ask for offline use
+// (the page, what its first board needs, and the service worker's copy of the app shell), on
+// the README's plain server. The service worker's requests are the context's too. A figure,
+// printed; the test asserts that nothing left for later (LATER: the worker module, the other
+// pages' chunks) came.
+test('defect 4: the bytes of a first visit that does not ask for offline use (printed)', async () => {
+  const server = await pythonServer(DIST);
+  try {
+    const { page, context, errors } = await newPage(env.browser);
+    const got = [];
+    context.on('requestfinished', async (r) => {
+      try {
+        const s = await r.sizes();
+        got.push({ path: new URL(r.url()).pathname, n: s.responseBodySize + s.responseHeadersSize });
+      } catch { /* the context has closed */ }
+    });
+    await page.goto(`${server.url}/leaderboard/`);
+    await page.locator('[data-testid=mmiq-table] tbody tr').first().waitFor();
+    await page.waitForFunction(() => navigator.serviceWorker?.controller, null, { timeout: 30000 });
+    await page.waitForTimeout(5000);
+    const sw = readFileSync(join(DIST, 'sw.js'), 'utf8');
+    const later = JSON.parse(/const LATER_BYTES = (\{.*\}); \/\/ coglab:later-bytes/.exec(sw)[1]);
+    assert.deepEqual(got.filter((g) => g.path.slice(1) in later).map((g) => g.path), []);
+    const total = got.reduce((s, g) => s + g.n, 0);
+    const by = (re) => got.filter((g) => re.test(g.path)).reduce((s, g) => s + g.n, 0);
+    const kb = (n) => (n / 1024).toFixed(1);
+    console.log(`# first visit, python3 -m http.server, no offline asked: ${kb(total)} KB in ${got.length} requests `
+      + `(wasm ${kb(by(/\.wasm(\.gz)?$/))} KB, js ${kb(by(/\.js$/))} KB, html ${kb(by(/(\/|\.html)$/))} KB, `
+      + `css ${kb(by(/\.css$/))} KB, data ${kb(by(/\.json$/))} KB); offline extras not fetched: `
+      + `${Object.keys(later).length} files, ${kb(Object.values(later).reduce((a, b) => a + b, 0))} KB`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    server.close();
+  }
+});
