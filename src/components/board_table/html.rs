@@ -40,7 +40,12 @@ pub fn board_html(board: &Board, key: &str, heading: &str) -> String {
         h.push_str(&format!(
             "<tr data-source=\"{badge}\" data-model=\"{m}\" class=\"kind-{badge}\">\
              <td class=\"num\">{}</td><th scope=\"row\">{m} <span class=\"badge {badge}\">{badge}</span>",
-            rank.map_or("–".to_string(), |k| k.to_string()),
+            // A baseline is a reference row ("ref", as the table with paired ranks says).
+            if r.kind == RowKind::Baseline {
+                "ref".to_string()
+            } else {
+                rank.map_or("–".to_string(), |k| k.to_string())
+            },
             m = escape(&r.model),
         ));
         match &r.cite {

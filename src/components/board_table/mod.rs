@@ -297,7 +297,7 @@ pub fn BoardTable(
                 <button type="button" class="lb-def-toggle" data-testid="def-toggle"
                     aria-label=format!("What is {title}?")
                     aria-expanded=move || (shown_detail.read().as_ref() == Some(&Shown::Column(k4.clone()))).to_string()
-                    on:click=move |_| toggle(Shown::Column(k5.clone()))>"ⓘ"</button>
+                    on:click=move |_| toggle(Shown::Column(k5.clone()))>"i"</button>
             </th>
         }
     };

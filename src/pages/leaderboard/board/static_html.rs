@@ -157,7 +157,7 @@ mod tests {
         // MM-IQ Table 2: the humans' 51.27 first (a baseline, not ranked), then the best model.
         let human = row(mmiq, "Human");
         assert!(human.contains("data-source=\"baseline\""), "{human}");
-        assert!(human.contains("<td class=\"num\">–</td>"), "{human}");
+        assert!(human.contains("<td class=\"num\">ref</td>"), "{human}");
         let first_ranked = mmiq.find("<td class=\"num\">1</td>").unwrap();
         assert!(mmiq[..first_ranked].contains("data-model=\"Human\""));
         assert!(
