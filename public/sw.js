@@ -12,8 +12,11 @@
 //
 // The scoring worker's module and the page module's chunks (LATER) are not part of the first
 // download: each is cached when the page first fetches it (starts the worker, shows a page
-// whose code is in a chunk), or when the page, idle after loading, asks for them
-// ('precache-later'), so that they are there offline.
+// whose code is in a chunk), so what a visitor has used works offline. The rest is fetched
+// only when the visitor asks for all of coglab offline ('precache-later': the page's "Make
+// available offline" button, or installing the app), never by itself: a phone on mobile data
+// does not pay for offline use it did not ask for (issue 42, defect 4). 'offline-status'
+// answers how many LATER files are missing and their size (LATER_BYTES, written at build time).
 //
 // A new deploy changes VERSION, so the browser installs the new worker beside the old one;
 // it waits until the page says "update" (the page shows "Update ready"), then takes over,
@@ -23,13 +26,15 @@
 const VERSION = 'dev'; // coglab:version
 const PRECACHE = []; // coglab:precache
 const LATER = []; // coglab:later
+const LATER_BYTES = {}; // coglab:later-bytes
 // The published leaderboard's item chunks (scripts/published.py): not precached, cached when
 // a visitor first opens a model, a comparison or the rank groups.
 const PUBLISHED_ITEMS = 'published/items/'; // coglab:published
 const PREFIX = 'coglab-';
 const CACHE = PREFIX + VERSION;
 // A name Trunk made from the file's content hash.
-const HASHED = /-[0-9a-f]{8,16}(_bg)?\.(js|wasm|css)$/;
+// (Modules are served gzipped, `.wasm.gz`: scripts/precompress.py.)
+const HASHED = /-[0-9a-f]{8,16}(_bg)?\.(js|wasm|wasm\.gz|css)$/;
 
 function requestFor(url) {
   return new Request(url, { cache: HASHED.test(url) ? 'force-cache' : 'no-cache' });
@@ -44,14 +49,30 @@ self.addEventListener('install', (event) => {
   event.waitUntil(addAll(PRECACHE));
 });
 
-/** Caches the LATER files not cached yet (asked by the page once it is idle). */
-async function precacheLater() {
+/** The LATER files not cached yet. */
+async function missingLater() {
   const cache = await caches.open(CACHE);
   const missing = [];
   for (const url of LATER) {
     if (!(await cache.match(url))) missing.push(url);
   }
-  if (missing.length) await cache.addAll(missing.map(requestFor));
+  return missing;
+}
+
+/** How many LATER files are not cached yet, and their size in bytes as built. */
+async function offlineStatus() {
+  const missing = await missingLater();
+  const bytes = missing.reduce((sum, url) => sum + (LATER_BYTES[url] || 0), 0);
+  return { missing: missing.length, bytes, files: LATER.length };
+}
+
+/** Caches the LATER files not cached yet (asked by the visitor: "Make available offline"). */
+async function precacheLater() {
+  const missing = await missingLater();
+  if (missing.length) {
+    const cache = await caches.open(CACHE);
+    await cache.addAll(missing.map(requestFor));
+  }
 }
 
 self.addEventListener('activate', (event) => {
@@ -67,7 +88,16 @@ self.addEventListener('activate', (event) => {
 self.addEventListener('message', (event) => {
   if (event.data === 'skip-waiting') self.skipWaiting();
   if (event.data === 'version' && event.ports[0]) event.ports[0].postMessage(VERSION);
-  if (event.data === 'precache-later') event.waitUntil(precacheLater().catch(() => {}));
+  const reply = event.ports[0];
+  if (event.data === 'precache-later') {
+    event.waitUntil(precacheLater()
+      .then(offlineStatus)
+      .then((status) => reply?.postMessage(status))
+      .catch((e) => reply?.postMessage({ error: String(e) })));
+  }
+  if (event.data === 'offline-status' && reply) {
+    event.waitUntil(offlineStatus().then((status) => reply.postMessage(status)));
+  }
 });
 
 /** Whether `url` (absolute) is one of the LATER files of this build. */

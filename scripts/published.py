@@ -15,12 +15,16 @@ Two steps, run by scripts/post-build.sh:
   this is there, so a site without one fetches nothing and logs no 404). Without a bundle (no
   `index.json` in the source folder) nothing is written. Runs before static-routes.py, so the
   route pages carry the same `<meta>`.
-- `published.py inline`: puts the bundle's static boards (`boards/<benchmark>.html`, rendered
-  by `coglab publish`) into the leaderboard's route page (`leaderboard/index.html`), inside the
-  loading screen: readers without JavaScript and search engines see the boards, every visitor
-  sees them at once, and the app replaces them when it has loaded (src/main.rs removes
-  `#boot`). Runs after static-routes.py and before sw-precache.py (the page is then no longer
-  a copy of index.html, so it is precached and hashed).
+- `published.py inline`: puts a static board per benchmark into the leaderboard's route page
+  (`leaderboard/index.html`), inside the loading screen: readers without JavaScript and
+  search engines see the boards, every visitor on any host sees rows before the wasm has run
+  (issue 42, defect 3), and the app replaces them when it has loaded (src/main.rs removes
+  `#boot`). A benchmark's board is the bundle's (`boards/<benchmark>.html`, rendered by
+  `coglab publish`) when the bundle has one, else the papers' reported board
+  (`public/boards/<benchmark>.html`, or COGLAB_BOARDS_SRC: written by `cargo run --bin
+  coglab-boards` from the bundled data, as the app's tables show it). A line of links above
+  them leads to each. Runs after static-routes.py and before sw-precache.py (the page is then
+  no longer a copy of index.html, so it is precached and hashed).
 
 The service worker precaches the bundle's index and boards with the build; the item chunks
 (`items/`) are left out of the precache list and cached when first fetched (public/sw.js,
@@ -35,12 +39,27 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BOARDS = ["mmiq", "kiva", "kiva-adults", "mmopera-ria", "mmopera-ica", "gold"]
+LABELS = {
+    "mmiq": "MM-IQ",
+    "kiva": "KiVA",
+    "kiva-adults": "KiVA-adults",
+    "mmopera-ria": "MM-OPERA RIA",
+    "mmopera-ica": "MM-OPERA ICA",
+    "gold": "Gold",
+}
 MARK_START = "<!-- coglab:published -->"
 MARK_END = "<!-- /coglab:published -->"
 
 
 def url_path():
     return os.environ.get("COGLAB_PUBLISHED", "published").strip().strip("/") or "published"
+
+
+def reported_source():
+    src = os.environ.get("COGLAB_BOARDS_SRC")
+    if src:
+        return src
+    return os.path.join(os.path.dirname(HERE), "public", "boards")
 
 
 def source():
@@ -75,24 +94,33 @@ def copy(root):
 def inline(root):
     boards_dir = os.path.join(root, url_path(), "boards")
     page = os.path.join(root, "leaderboard", "index.html")
-    if not os.path.isdir(boards_dir) or not os.path.exists(page):
+    if not os.path.exists(page):
         return
     parts = []
     for b in BOARDS:
+        html = None
         path = os.path.join(boards_dir, f"{b}.html")
-        if not os.path.exists(path):
-            continue
-        with open(path, encoding="utf-8") as f:
-            html = f.read()
-        # The board's own policy tag is for the board opened alone; the page has its own.
-        html = re.sub(r'\A<meta http-equiv="Content-Security-Policy"[^>]*>\n?', "", html)
-        if 'data-source="published"' in html or 'data-source="reported"' in html:
-            parts.append(html)
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                html = f.read()
+            # The board's own policy tag is for the board opened alone; the page has its own.
+            html = re.sub(r'\A<meta http-equiv="Content-Security-Policy"[^>]*>\n?', "", html)
+            if 'data-source="published"' not in html and 'data-source="reported"' not in html:
+                html = None
+        if html is None:
+            path = os.path.join(reported_source(), f"{b}.html")
+            if not os.path.exists(path):
+                continue
+            with open(path, encoding="utf-8") as f:
+                html = f.read()
+        parts.append((b, html))
     if not parts:
         return
+    links = " · ".join(f'<a href="#static-{b}">{LABELS[b]}</a>' for b, _ in parts)
     block = (
         f"{MARK_START}\n<div class=\"static-boards\" data-testid=\"static-boards\">\n"
-        + "".join(parts)
+        f'<nav class="static-toc" aria-label="Boards">Boards: {links}</nav>\n'
+        + "".join(f'<div id="static-{b}">{html}</div>\n' for b, html in parts)
         + f"</div>\n{MARK_END}"
     )
     with open(page, encoding="utf-8") as f:

@@ -13,9 +13,11 @@ chunks (`split_*.wasm`, `chunk_*.wasm`) and their loader `__wasm_split.js`. This
      asks for, `./__wasm_split.js`);
   3. copies everything into STAGE, over Trunk's NAME.js and NAME_bg.wasm (Trunk's names are kept,
      so its inline loader script in index.html needs no change);
-  4. sets the Subresource Integrity of index.html's preload links of NAME.js and NAME_bg.wasm to
-     the new files' SHA-384 (the links are found by parsing the HTML; anything else in the file
-     is left byte for byte).
+  4. sets the Subresource Integrity of index.html's preload link of NAME.js to the new file's
+     SHA-384, and removes it from the preload link of NAME_bg.wasm (`as="fetch"`, for which
+     Chromium ignores `integrity` and says so in the console on every load, crbug.com/981419;
+     the glue's own fetch of the wasm carries none either, so nothing is lost). The links are
+     found by parsing the HTML; anything else in the file is left byte for byte.
 
 Every check is made before anything is written to STAGE: on an error it exits non-zero with a
 message and STAGE is as Trunk left it. Python standard library only. Tested by
@@ -91,9 +93,10 @@ class _Links(html.parser.HTMLParser):
 def with_integrity(index, digests):
     """index.html with the integrity of the one `<link>` whose href names each file replaced.
 
-    `digests` maps a file name to its new SRI value. A link counts when the last path segment
-    of its href is the file name; links inside comments or scripts are not links. Only the
-    integrity value changes: the rest of the tag and of the file stays as it was.
+    `digests` maps a file name to its new SRI value, or to None to remove the attribute. A link
+    counts when the last path segment of its href is the file name; links inside comments or
+    scripts are not links. Only the integrity attribute changes: the rest of the tag and of the
+    file stays as it was.
     """
     parser = _Links()
     parser.feed(index)
@@ -116,7 +119,13 @@ def with_integrity(index, digests):
         start = starts[line - 1] + col
         if index[start : start + len(text)] != text or text.count(old) != 1:
             raise Failure(f"cannot place the <link> of {file} in index.html")
-        edits.append((start, start + len(text), text.replace(old, digest)))
+        if digest is None:
+            attr = f' integrity="{old}"'
+            if text.count(attr) != 1:
+                raise Failure(f"cannot place the integrity of the <link> of {file} in index.html")
+            edits.append((start, start + len(text), text.replace(attr, "")))
+        else:
+            edits.append((start, start + len(text), text.replace(old, digest)))
     for start, end, new in sorted(edits, reverse=True):
         index = index[:start] + new + index[end:]
     return index
@@ -144,7 +153,8 @@ def stage(out, dest, name):
     glue = glue_with_loader(read(out / f"{name}.js"), loader_name)
     digests = {
         f"{name}.js": sri(glue.encode()),
-        f"{name}_bg.wasm": sri((out / f"{name}_bg.wasm").read_bytes()),
+        # A preload `as="fetch"`: its integrity is ignored, with a console warning (step 4).
+        f"{name}_bg.wasm": None,
     }
     index = with_integrity(read(dest / "index.html"), digests)
     # Every check passed: write.

@@ -2,15 +2,18 @@
 """Trunk post_build hook: writes the build's file list and version into the service worker.
 
 Reads every file of the staged build (TRUNK_STAGING_DIR, or the directory given as the first
-argument), and rewrites the two marked lines of `sw.js` there:
+argument), and rewrites the marked lines of `sw.js` there:
 
     const VERSION = '<hash>'; // coglab:version
     const PRECACHE = ['./', 'index.html', ...]; // coglab:precache
     const LATER = ['coglab-worker.js', ...]; // coglab:later
+    const LATER_BYTES = {'coglab-worker.js': 12345, ...}; // coglab:later-bytes
 
 PRECACHE is the app shell, cached at install; LATER is the scoring worker's module
 (`coglab-worker*`) and the page module's chunks (`split_*.wasm`, `chunk_*.wasm`, see
-scripts/wasm-split.sh), cached when first used or when the idle page asks (see public/sw.js).
+scripts/wasm-split.sh), cached when first used or when the visitor asks for all of coglab
+offline (see public/sw.js); LATER_BYTES their sizes as built, for the page to say what that
+costs.
 
 VERSION is the first 16 hex digits of a SHA-256 over every file's path and contents. Trunk's
 hashed names (`coglab-app-<hash>.js`) change with their content anyway, but the worker's
@@ -35,7 +38,7 @@ CSP = re.compile(r'<meta\s+http-equiv="Content-Security-Policy"[^>]*>', re.IGNOR
 SKIP = {"sw.js"}
 # The page module's chunks (scripts/wasm-split.sh): fetched when their page is first shown, so
 # cached then or when the idle page asks, like the worker's module, not at install.
-SPLIT_CHUNK = re.compile(r"^(split|chunk)_[^/]*\.wasm$")
+SPLIT_CHUNK = re.compile(r"^(split|chunk)_[^/]*\.wasm(\.gz)?$")
 
 
 def build_files(root):
@@ -113,14 +116,24 @@ def main():
         text,
         flags=re.M,
     )
+    sizes = {f: os.path.getsize(os.path.join(root, f)) for f in later}
+    text, n5 = re.subn(
+        r"^const LATER_BYTES = .*// coglab:later-bytes$",
+        lambda _m: f"const LATER_BYTES = {json.dumps(sizes)}; // coglab:later-bytes",
+        text,
+        flags=re.M,
+    )
     text, n4 = re.subn(
         r"^const PUBLISHED_ITEMS = .*// coglab:published$",
         lambda _m: f"const PUBLISHED_ITEMS = {json.dumps(items)}; // coglab:published",
         text,
         flags=re.M,
     )
-    if n1 != 1 or n2 != 1 or n3 != 1 or n4 != 1:
-        sys.exit("sw-precache: the marked VERSION / PRECACHE / LATER lines are missing from sw.js")
+    if n1 != 1 or n2 != 1 or n3 != 1 or n4 != 1 or n5 != 1:
+        sys.exit(
+            "sw-precache: the marked VERSION / PRECACHE / LATER / LATER_BYTES lines are "
+            "missing from sw.js"
+        )
     with open(sw, "w", encoding="utf-8") as f:
         f.write(text)
     print(f"sw-precache: version {version}, {len(precache)} files at install, {len(later)} later")

@@ -59,6 +59,7 @@ pub fn App() -> impl IntoView {
             </main>
             <footer class="site-footer">
                 "coglab runs entirely in your browser: no server, nothing you load leaves this machine."
+                <sw::OfflineOffer />
             </footer>
         </Router>
     }

@@ -1,5 +1,6 @@
-//! Service-worker registration (`sw.js`, which keeps the app usable offline) and the
-//! "update ready" banner shown when a new deploy's worker is installed and waiting.
+//! Service-worker registration (`sw.js`, which keeps the app usable offline), the "update
+//! ready" banner shown when a new deploy's worker is installed and waiting, and the footer's
+//! offer to keep all of coglab for offline use ([`OfflineOffer`]).
 //!
 //! Registered from Rust (no inline script, so it works under the app's Content-Security-Policy).
 //! The banner's button tells the waiting worker to take over; when it has, the page reloads
@@ -77,26 +78,127 @@ async fn register(
     Ok(registration)
 }
 
-/// How long after loading the page asks the service worker to cache the scoring worker's
-/// module (ms): late enough not to compete with the page's own first download.
-const PRECACHE_LATER_MS: u32 = 3_000;
-
-/// Once the service worker is active and the page has been idle a while, asks it to cache the
-/// files it left for later (the scoring worker's module), so that they are there offline even
-/// if this visit never started the worker.
-async fn precache_later() {
-    let Some(c) = container() else { return };
-    let Ok(ready) = c.ready() else { return };
-    let Ok(reg) = JsFuture::from(ready).await else {
-        return;
-    };
-    gloo_timers::future::TimeoutFuture::new(PRECACHE_LATER_MS).await;
-    let active = reg
-        .dyn_into::<ServiceWorkerRegistration>()
+/// Asks the active service worker `what` (`offline-status`, `precache-later`) over a message
+/// channel and returns its reply.
+async fn ask(what: &str) -> Result<JsValue, String> {
+    let c = container().ok_or("no service workers in this browser or context")?;
+    let ready = c.ready().map_err(|e| format!("{e:?}"))?;
+    let reg: ServiceWorkerRegistration = JsFuture::from(ready)
+        .await
+        .map_err(|e| format!("{e:?}"))?
+        .dyn_into()
+        .map_err(|_| "no service worker registration".to_string())?;
+    let sw = reg.active().ok_or("no active service worker")?;
+    let channel = web_sys::MessageChannel::new().map_err(|e| format!("{e:?}"))?;
+    let port = channel.port1();
+    let reply = js_sys::Promise::new(&mut |resolve, _reject| {
+        let on_message =
+            wasm_bindgen::closure::Closure::once_into_js(move |e: web_sys::MessageEvent| {
+                let _ = resolve.call1(&JsValue::NULL, &e.data());
+            });
+        port.set_onmessage(Some(on_message.unchecked_ref()));
+    });
+    sw.post_message_with_transferable(
+        &JsValue::from_str(what),
+        &js_sys::Array::of1(&channel.port2()),
+    )
+    .map_err(|e| format!("{e:?}"))?;
+    let v = JsFuture::from(reply).await.map_err(|e| format!("{e:?}"))?;
+    if let Some(e) = js_sys::Reflect::get(&v, &"error".into())
         .ok()
-        .and_then(|r| r.active());
-    if let Some(sw) = active {
-        let _ = sw.post_message(&JsValue::from_str("precache-later"));
+        .and_then(|e| e.as_string())
+    {
+        return Err(e);
+    }
+    Ok(v)
+}
+
+/// What the service worker keeps of the files left for later (the scoring worker's module, the
+/// pages' chunks): how many are not kept yet and their size.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct OfflineStatus {
+    missing: u32,
+    bytes: f64,
+}
+
+impl OfflineStatus {
+    fn of(v: &JsValue) -> Option<Self> {
+        let num = |k: &str| js_sys::Reflect::get(v, &k.into()).ok()?.as_f64();
+        Some(Self {
+            missing: num("missing")? as u32,
+            bytes: num("bytes")?,
+        })
+    }
+}
+
+/// The footer's offer to keep all of coglab for offline use: the pages a visitor opens are
+/// kept as they are used; the rest (the scoring worker's module and every page's code, its
+/// size stated as built) only when asked here, or when the app is installed. Nothing is
+/// fetched for offline use by itself (issue 42, defect 4: a phone on mobile data paid for
+/// 6.2 MB it did not ask for).
+#[component]
+pub fn OfflineOffer() -> impl IntoView {
+    let status = RwSignal::new(None::<OfflineStatus>);
+    let busy = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let refresh = move || {
+        leptos::task::spawn_local(async move {
+            if let Ok(v) = ask("offline-status").await {
+                status.try_set(OfflineStatus::of(&v));
+            }
+        });
+    };
+    refresh();
+    let keep_all = move || {
+        if busy.get_untracked() {
+            return;
+        }
+        busy.set(true);
+        error.set(None);
+        leptos::task::spawn_local(async move {
+            match ask("precache-later").await {
+                Ok(v) => {
+                    status.try_set(OfflineStatus::of(&v));
+                }
+                Err(e) => {
+                    error.try_set(Some(e));
+                }
+            }
+            busy.try_set(false);
+        });
+    };
+    // Installing the app asks for it offline.
+    let installed = window_event_listener_untyped("appinstalled", move |_| keep_all());
+    on_cleanup(move || installed.remove());
+    // A page opened since may have fetched some of the files: the offer says what is left.
+    let visible = window_event_listener_untyped("visibilitychange", move |_| refresh());
+    on_cleanup(move || visible.remove());
+    view! {
+        {move || status.get().map(|s| if s.missing == 0 {
+            view! {
+                <p class="offline-offer" data-testid="offline-ready">
+                    "All of coglab works offline in this browser."
+                </p>
+            }.into_any()
+        } else {
+            view! {
+                <p class="offline-offer" data-testid="offline-offer">
+                    "The pages you open keep working offline. "
+                    <button type="button" class="offline-all" data-testid="offline-all"
+                        disabled=move || busy.get() on:click=move |_| keep_all()>
+                        {move || if busy.get() {
+                            "Saving coglab for offline use…".to_string()
+                        } else {
+                            format!(
+                                "Make all of coglab available offline ({} more)",
+                                crate::store::format_bytes(s.bytes)
+                            )
+                        }}
+                    </button>
+                    {move || error.get().map(|e| view! { " " <span class="error-text">{format!("Not saved: {e}")}</span> })}
+                </p>
+            }.into_any()
+        })}
     }
 }
 
@@ -109,10 +211,7 @@ pub fn UpdateBanner() -> impl IntoView {
     {
         leptos::task::spawn_local(async move {
             match register(move || set_ready.set(true)).await {
-                Ok(reg) => {
-                    registration.set_value(Some(reg));
-                    leptos::task::spawn_local(precache_later());
-                }
+                Ok(reg) => registration.set_value(Some(reg)),
                 Err(e) => web_sys::console::warn_1(&JsValue::from_str(&e)),
             }
             if let Some(container) = container() {

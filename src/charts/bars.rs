@@ -42,6 +42,8 @@ pub struct GroupedBars {
 
 const LEFT_AXIS: i32 = 56;
 const BOTTOM_AXIS: i32 = 34;
+/// The group labels' font size (pixels).
+const GROUP_LABEL_PX: f64 = 13.0;
 
 /// A "nice" tick step giving about five ticks up to `max`.
 fn tick_step(max: f64) -> f64 {
@@ -176,6 +178,14 @@ pub fn draw_grouped_bars<DB: DrawingBackend>(
     let n = data.series.len().max(1) as f64;
     let group_w = f64::from(x1 - x0) / groups.max(1) as f64;
     let bar_w = (group_w * 0.8 / n).max(1.0);
+    // Group labels on one row when each fits its group, else on two staggered rows (issue 42,
+    // defect 13: KiVA's domains ran together, "NumbeReflection", at phone width). Widths are
+    // estimated as the title's are (0.55 em a character: the page's CSP keeps plotters from
+    // measuring text in the browser).
+    let staggered = data
+        .groups
+        .iter()
+        .any(|l| l.chars().count() as f64 * GROUP_LABEL_PX * 0.55 + 6.0 > group_w);
     for g in 0..groups {
         let gx = f64::from(x0) + group_w * g as f64;
         let start = gx + group_w * 0.1;
@@ -207,10 +217,11 @@ pub fn draw_grouped_bars<DB: DrawingBackend>(
                 }
             }
         }
+        let row = if staggered && g % 2 == 1 { 16 } else { 0 };
         area.draw_text(
             &data.groups[g],
-            &text(13.0).pos(Pos::new(HPos::Center, VPos::Top)),
-            ((gx + group_w / 2.0).round() as i32, y0 + 8),
+            &text(GROUP_LABEL_PX).pos(Pos::new(HPos::Center, VPos::Top)),
+            ((gx + group_w / 2.0).round() as i32, y0 + 8 + row),
         )
         .map_err(e)?;
     }
@@ -354,6 +365,48 @@ mod tests {
                 "tick {t}"
             );
         }
+    }
+
+    /// The `y` of the `<text>` element whose content is `label`.
+    fn text_y(svg: &str, label: &str) -> i32 {
+        let el = svg
+            .split("<text")
+            .find(|t| t.contains(&format!(">{label}<")) || t.contains(&format!(">\n{label}\n<")))
+            .unwrap_or_else(|| panic!("{label} drawn"));
+        let start = el.find(" y=\"").unwrap() + 4;
+        let end = start + el[start..].find('"').unwrap();
+        el[start..end].parse().unwrap()
+    }
+
+    /// Issue 42, defect 13: KiVA's five domains at phone width ran together; labels that do
+    /// not fit their group go on two staggered rows, and on one row when they fit.
+    #[test]
+    fn group_labels_stagger_when_they_do_not_fit() {
+        let mut d = sample();
+        d.groups = ["Colour", "Resize", "2DRotation", "Reflect", "Counting"]
+            .map(String::from)
+            .to_vec();
+        for s in &mut d.series {
+            s.values = vec![Some(0.5); 5];
+            s.se = vec![None; 5];
+        }
+        let draw = |w: u32| {
+            let mut svg = String::new();
+            {
+                let area = SVGBackend::with_string(&mut svg, (w, 320)).into_drawing_area();
+                draw_grouped_bars(&area, &d).unwrap();
+            }
+            svg
+        };
+        let narrow = draw(330);
+        let ys: Vec<i32> = d.groups.iter().map(|g| text_y(&narrow, g)).collect();
+        assert_eq!(ys[0], ys[2]);
+        assert_eq!(ys[2], ys[4]);
+        assert_eq!(ys[1], ys[3]);
+        assert_eq!(ys[1] - ys[0], 16);
+        let wide = draw(900);
+        let ys: Vec<i32> = d.groups.iter().map(|g| text_y(&wide, g)).collect();
+        assert!(ys.iter().all(|y| *y == ys[0]), "{ys:?}");
     }
 
     #[test]

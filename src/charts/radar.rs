@@ -87,16 +87,23 @@ pub fn draw_radar<DB: DrawingBackend>(
             cy - (r * angle.cos()).round() as i32,
         )
     };
+    // The rings' values go along the bisector of the first two axes, not up the first axis,
+    // where the outer one ran into that axis's label (issue 42, defect 13: "100" over "LO").
+    let half = std::f64::consts::PI / n as f64;
     for ring in 1..=4 {
         let frac = f64::from(ring) / 4.0;
         let mut pts: Vec<(i32, i32)> = (0..n).map(|a| point(a, frac)).collect();
         pts.push(pts[0]);
         area.draw(&PathElement::new(pts, theme.muted.stroke_width(1)))
             .map_err(e)?;
+        let r = f64::from(radius) * frac * half.cos();
         area.draw_text(
             &format!("{}", data.max * frac),
-            &text(11.0).pos(Pos::new(HPos::Left, VPos::Bottom)),
-            (cx + 3, cy - (f64::from(radius) * frac).round() as i32),
+            &text(11.0).pos(Pos::new(HPos::Left, VPos::Center)),
+            (
+                cx + (r * half.sin()).round() as i32 + 3,
+                cy - (r * half.cos()).round() as i32,
+            ),
         )
         .map_err(e)?;
     }
@@ -198,6 +205,34 @@ mod tests {
             .skip(1)
             .map(|c| (num(c, "cx"), num(c, "cy")))
             .collect()
+    }
+
+    /// The `x` and `y` of the `<text>` element whose content is `label`.
+    fn text_xy(svg: &str, label: &str) -> (i32, i32) {
+        let el = svg
+            .split("<text")
+            .find(|t| t.contains(&format!(">{label}<")) || t.contains(&format!(">\n{label}\n<")))
+            .unwrap_or_else(|| panic!("{label} drawn"));
+        let num = |name: &str| -> i32 {
+            let key = format!(" {name}=\"");
+            let s = el.find(&key).unwrap() + key.len();
+            el[s..s + el[s..].find('"').unwrap()].parse().unwrap()
+        };
+        (num("x"), num("y"))
+    }
+
+    /// Issue 42, defect 13: the outer ring's value sat on the first axis, under its label
+    /// ("1" over "LO"); the values go along the bisector of the first two axes.
+    #[test]
+    fn ring_values_keep_clear_of_the_first_axis_label() {
+        let svg = render(&sample()).unwrap();
+        let (lo_x, lo_y) = text_xy(&svg, "LO");
+        let (one_x, one_y) = text_xy(&svg, "1");
+        assert_eq!(lo_x, 250, "LO is on the vertical axis");
+        // Four axes: the bisector is at 45 degrees, so the outer value sits half a radius
+        // right of the centre and half a radius above it, well clear of LO's line.
+        assert!(one_x > lo_x + 40, "1 at x {one_x}, LO at x {lo_x}");
+        assert!(one_y > lo_y + 40, "1 at y {one_y}, LO at y {lo_y}");
     }
 
     #[test]

@@ -21,6 +21,9 @@ pub fn AuditPanel(
         }
         rows.sort_by_key(|r| !r.flagged);
         let flagged = rows.iter().filter(|r| r.flagged).count();
+        // Open only when something is flagged (issue 42, defect 7: `open=flagged > 0` inside
+        // the view macro set `open` to the count and printed the rest as text).
+        let open = flagged > 0;
         let body = rows
             .into_iter()
             .map(|r| {
@@ -43,7 +46,7 @@ pub fn AuditPanel(
             })
             .collect_view();
         view! {
-            <details class="audit-panel" data-testid="audit-panel" open=flagged > 0>
+            <details class="audit-panel" data-testid="audit-panel" open=open>
                 <summary>{format!(
                     "Reproducibility audit of the published rows: {flagged} flagged figure{} \
                      (reported figure outside the computed 95% interval, beyond the paper's rounding)",

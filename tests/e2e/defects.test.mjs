@@ -2,12 +2,10 @@
 // failed on the main branch before its fix.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, newPage, App, ROOT, DIST, SHOTS, cli, parseCsv } from './support.mjs';
+import { start, newPage, App, ROOT, DIST, SHOTS, cli, parseCsv, pythonServer } from './support.mjs';
 
 const DATA = process.env.COGLAB_DATA ?? join(ROOT, '../shared/data');
 const HAVE_DATA = existsSync(DATA);
@@ -25,30 +23,6 @@ async function download(page, testid) {
 let env;
 before(async () => { env = await start(); });
 after(async () => { await env?.close(); });
-
-/** A free loopback port. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
-}
-
-/** The README's one-line server, `python3 -m http.server -d dist`, on a free port. */
-async function pythonServer(dir) {
-  const port = await freePort();
-  const child = spawn('python3', ['-m', 'http.server', '-d', dir, '--bind', '127.0.0.1', String(port)],
-    { stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i += 1) {
-    try { await fetch(url + '/'); break; } catch (e) {
-      if (i > 100) { child.kill(); throw new Error(`python3 -m http.server did not start: ${e}`); }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  return { url, close: () => child.kill() };
-}
 
 test('defect 3: shared links open on a plain static host (python3 -m http.server)', async () => {
   const server = await pythonServer(DIST);
@@ -95,7 +69,7 @@ test('defect 5: the page shows a loading state, not a blank page, until the app 
   const { page, context } = await newPage(env.browser);
   let release;
   const held = new Promise((r) => { release = r; });
-  await page.route(/coglab-app-.*_bg\.wasm$/, async (route) => { await held; await route.continue(); });
+  await page.route(/coglab-app-.*_bg\.wasm(\.gz)?$/, async (route) => { await held; await route.continue(); });
   await page.goto(env.base + '/leaderboard', { waitUntil: 'domcontentloaded' });
   await page.getByTestId('boot-loading').waitFor();
   assert.match(await page.getByTestId('boot-loading').innerText(), /Loading coglab/);
@@ -155,7 +129,9 @@ test('defect 7: at 390 px the sticky header names the model column, the self-tes
   await table.evaluate((t) => { t.scrollIntoView({ block: 'center' }); t.closest('.table-scroll').scrollLeft = 400; });
   const stuck = await table.evaluate((t) => {
     const box = t.closest('.table-scroll').getBoundingClientRect();
-    const head = t.querySelector('thead tr').getBoundingClientRect();
+    // Where the header row is shown: its cells stick to the top of the board's box while the
+    // rows scroll under them (the row's own box stays where it is laid out).
+    const head = t.querySelector('thead th').getBoundingClientRect();
     const el = document.elementFromPoint(box.left + 8, head.top + head.height / 2);
     return el?.closest('th')?.textContent.trim();
   });

@@ -47,8 +47,9 @@ class Board {
     await this.page.waitForFunction((k) => document.querySelectorAll('[data-testid=staged-row]').length >= k, paths.length);
     await this.page.getByTestId('lb-score').click();
   }
+  /** A row computed from dropped files: a model's, or a person's reference row (baseline). */
   row(stem, model) {
-    return this.page.locator(`[data-testid=${stem}-computed-row][data-model="${model}"]`);
+    return this.page.locator(`:is([data-testid=${stem}-computed-row], [data-testid=${stem}-baseline-row])[data-model="${model}"]`);
   }
   /** data-col → data-value of a row's cells. */
   async cells(row) {
@@ -121,13 +122,15 @@ test('harness files dropped on the leaderboard equal the CLI and name their harn
     await fresh.context.close();
   }
 
-  // jsPsych: the KiVA run is its participant's computed row on the KiVA tab.
+  // jsPsych: the KiVA run is its participant's row on the KiVA tab, a person's reference
+  // row (not ranked among the models: issue 42, defect 15).
   await page.getByTestId('tab-kiva').click();
   await page.waitForURL(/b=kiva/);
   const run1 = join(FIX, 'kiva_run_jspsych.csv');
   await board.pickFiles([run1]);
-  const krow = board.row('kiva', 'p07 (jsPsych)');
+  const krow = page.locator('[data-testid=kiva-baseline-row][data-model="p07 (jsPsych)"]');
   await krow.waitFor();
+  assert.equal(await krow.locator('td[data-rank]').count(), 0, 'the participant has no rank');
   assert.equal(await krow.getAttribute('data-harness'), 'jsPsych');
   const kv = cli(['score', 'kiva', run1, '--json']);
   const cells = await board.cells(krow);
@@ -286,7 +289,7 @@ test('Every Eval Ever records downloaded from the KiVA model page equal coglab e
   const name = 'kiva_run_jspsych.csv';
   const model = 'p07 (jsPsych)';
   await board.pickFiles([join(FIX, name)]);
-  await board.row('kiva', model).waitFor();
+  await page.locator(`[data-testid=kiva-baseline-row][data-model="${model}"]`).waitFor();
   await page.getByTestId('kiva-model-pick').selectOption({ label: model });
   for (const [testid, ext] of [['eee-jsonl', 'jsonl'], ['eee-json', 'json']]) {
     const got = await download(page, testid);

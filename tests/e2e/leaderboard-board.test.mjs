@@ -101,11 +101,11 @@ class BoardPage {
     return this.page.locator(sel).evaluateAll((trs) => trs.map((tr) => tr.dataset.model));
   }
   /** Clicks a column's sort button. */
-  async sort(col) { await this.table().locator(`th[data-col="${col}"] button`).click(); }
+  async sort(col) { await this.table().locator(`th[data-col="${col}"] button.lb-sort`).click(); }
   /** The table as shown: header texts (Rank, Model, metrics) and each row's cells (rank,
    * model, kind, values), without the Paired rank column when there is one. */
   async shown() {
-    const header = ['Rank', ...await this.table().locator('thead th[data-col]').evaluateAll((ths) => ths.map((th) => th.textContent.replace(/[▲▼]/g, '').trim()))];
+    const header = ['Rank', ...await this.table().locator('thead th[data-col]').evaluateAll((ths) => ths.map((th) => th.querySelector('button.lb-sort').textContent.replace(/[▲▼]/g, '').trim()))];
     const rows = await this.table().locator('tbody tr[data-model]').evaluateAll((trs) => trs.map((tr) => [
       tr.cells[0].textContent.trim(), tr.dataset.model, tr.dataset.kind,
       ...[...tr.querySelectorAll('td[data-col]')].map((td) => td.textContent.trim())]));

@@ -176,7 +176,7 @@ test('MM-OPERA files scored in the browser equal coglab score mmopera; a bad fil
 
     // Sorting by ICA reasoning, best first, then ascending.
     await opera.task('ica');
-    const sortIca = page.locator('[data-testid=mmopera-table] th[data-col=sr_proc] button');
+    const sortIca = page.locator('[data-testid=mmopera-table] th[data-col=sr_proc] button.lb-sort');
     await sortIca.click();
     const byIca = Object.entries(want).sort((a, b) => b[1].ica.reasoning.mean_score - a[1].ica.reasoning.mean_score).map(([m]) => m);
     assert.deepEqual(await opera.models(), byIca);

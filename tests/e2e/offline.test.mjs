@@ -61,12 +61,14 @@ test('offline: cached build loads without network; a new build replaces the cach
       assert.equal(status, 200, icon.src);
     }
 
-    // The worker module is not part of the first download: the idle page asks the service
-    // worker to cache it a few seconds after loading.
+    // The worker module is not part of the first download, nor fetched by itself: the
+    // visitor asks for all of coglab offline in the footer (issue 42, defect 4).
+    await page.getByTestId('offline-all').click();
+    await page.getByTestId('offline-ready').waitFor({ timeout: 60000 });
     for (let tries = 0; ; tries += 1) {
       const cached = await page.evaluate(async () => {
         const keys = await (await caches.open((await caches.keys())[0])).keys();
-        return keys.some((r) => r.url.endsWith('coglab-worker_bg.wasm'));
+        return keys.some((r) => /coglab-worker_bg\.wasm(\.gz)?$/.test(r.url));
       });
       if (cached) break;
       if (tries > 60) throw new Error('the worker module was not cached within 30 s');

@@ -13,7 +13,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -263,6 +263,44 @@ test('a submission for a published model is checked against its row', { skip }, 
   await context.close();
 });
 
+// Issue 42, defect 10: several dropped rows may share a published row's name; each is checked
+// and the lines tell them apart by file ("your row 1 of 2 under this name, from ...").
+test('two dropped rows under one published name are each checked, told apart by their files', { skip }, async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard');
+  await page.locator('[data-testid=mmiq-published-row][data-model="MM-IQ example"]').waitFor();
+  // The published predictions, and a copy with its first 10 answers changed.
+  const dir = mkdtempSync(join(tmpdir(), 'coglab-namesakes-'));
+  const lines = readFileSync(PREDS, 'utf8').split('\n').filter((l) => l.trim());
+  const changed = lines.map((l, i) => {
+    if (i >= 10) return l;
+    const r = JSON.parse(l);
+    r.parsed_pred = r.parsed_pred === 'A' ? 'B' : 'A';
+    return JSON.stringify(r);
+  });
+  writeFileSync(join(dir, 'second_run.jsonl'), changed.join('\n') + '\n');
+  await page.getByTestId('file-input').setInputFiles([KEY, PREDS, join(dir, 'second_run.jsonl')]);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=staged-row]').length >= 3);
+  for (const f of ['example_output_parsed.jsonl', 'second_run.jsonl']) {
+    const input = page.locator(`[data-testid=staged-row][data-path="${f}"] [data-testid=staged-model]`);
+    await input.fill('MM-IQ example');
+    await input.press('Tab');
+  }
+  await page.getByTestId('lb-score').click();
+  const checks = page.locator('[data-testid=submission-check][data-model="MM-IQ example"]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=submission-check][data-model="MM-IQ example"]').length === 2);
+  const same = checks.and(page.locator('[data-file="example_output_parsed.jsonl"]'));
+  const other = checks.and(page.locator('[data-file="second_run.jsonl"]'));
+  assert.equal(await same.getAttribute('data-reproduces'), 'true');
+  assert.equal(await other.getAttribute('data-reproduces'), 'false');
+  assert.match(await same.innerText(), /^MM-IQ, MM-IQ example \(your row \d of 2 under this name, from example_output_parsed\.jsonl\): your files reproduce/);
+  assert.match(await other.innerText(), /^MM-IQ, MM-IQ example \(your row \d of 2 under this name, from second_run\.jsonl\): your files do not reproduce the published row: \d+ of 100 verdicts differ/);
+  await app.screenshot('publish-submission-namesakes');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('MM-OPERA judge files for a published model are checked against its row', { skip }, async () => {
   const { page, context, errors } = await newPage(env.browser);
   const app = new App(page, env.base);
@@ -289,6 +327,34 @@ test('MM-OPERA judge files for a published model are checked against its row', {
   assert.match(await check.innerText(), /^MM-OPERA, Model X: your files reproduce the published row: all 7 verdicts are the same/);
   assert.match(await check.innerText(), /60\.71% \(published 60\.71%\) would rank 1 of 1 published rows/);
   await app.screenshot('publish-submission-mmopera');
+  // Issue 42, defect 10: files scoring below the published row, on a board of one published
+  // row, said "would rank 2 of 1"; in the published row's place they rank 1 of 1.
+  await page.getByTestId('lb-forget').click();
+  await page.getByTestId('lb-forget-confirm').click();
+  await page.locator('[data-testid=mmopera-computed-row][data-model="Model X"]').waitFor({ state: 'detached' });
+  const worse = mkdtempSync(join(tmpdir(), 'coglab-submission-'));
+  for (const f of files) {
+    let text = readFileSync(join(ria, f), 'utf8');
+    if (f === 'modelx_RIA_regular_scoring.json') {
+      const changed = text.replace('"r2": {"score_judge": "3"', '"r2": {"score_judge": "1"');
+      assert.notEqual(changed, text, 'r2 judged 1 instead of 3');
+      text = changed;
+    }
+    writeFileSync(join(worse, f), text);
+  }
+  await page.getByTestId('file-input').setInputFiles(files.map((f) => join(worse, f)));
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=staged-row]').length >= n, files.length);
+  for (const f of files.slice(1)) {
+    const input = page.locator(`[data-testid=staged-row][data-path="${f}"] [data-testid=staged-model]`);
+    await input.fill('Model X');
+    await input.press('Tab');
+  }
+  await page.getByTestId('lb-score').click();
+  await check.waitFor();
+  await page.waitForFunction(() => document.querySelector('[data-testid=submission-check][data-model="Model X"]')
+    ?.dataset.reproduces === 'false');
+  // SR 15/28 = 53.57% against the published 60.71%.
+  assert.match(await check.innerText(), /53\.57% \(published 60\.71%\) would rank 1 of 1 published rows/);
   assert.deepEqual(errors, []);
   await context.close();
 });

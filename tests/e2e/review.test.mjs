@@ -102,6 +102,8 @@ test('review: keyboard scoring survives reloads (also offline); agreement; expor
   assert.match(options[0], /^gpt-4o · MM-OPERA RIA holistic · gpt-4o_RIA_regular_scoring\.json \(12 items/);
   assert.match(options[1], /process/);
 
+  // The MM-IQ paper's quotas are not offered for an MM-OPERA set (issue 42, defect 16).
+  assert.equal(await page.getByTestId('sample-paper-quota').count(), 0);
   // A stratified sample of 6 of 12 (4 per domain): 2 per domain.
   await page.getByTestId('sample-n').fill('6');
   await page.getByTestId('sample-seed').fill('7');

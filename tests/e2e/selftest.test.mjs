@@ -164,8 +164,10 @@ test('a short session by keyboard, resumed after a reload, exports the answers g
   await app.goto('/leaderboard?b=kiva');
   await page.getByTestId('file-input').setInputFiles(downloaded);
   await page.getByTestId('lb-score').click();
-  const prow = page.locator('[data-testid=kiva-computed-row][data-model="e2e-person (self-test)"]');
+  // A person is a reference row, not ranked among the models (issue 42, defect 15).
+  const prow = page.locator('[data-testid=kiva-baseline-row][data-model="e2e-person (self-test)"]');
   await prow.waitFor();
+  assert.equal(await prow.locator('td[data-rank]').count(), 0, 'the participant has no rank');
   // Leaderboard cells are named "<domain>/<stage key>" (data-col), with the value in data-value.
   const lb = await prow.locator('td[data-value]').evaluateAll(
     (tds) => tds.map((td) => [...td.dataset.col.split('/'), Number(td.dataset.value)]));

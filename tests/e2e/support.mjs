@@ -1,6 +1,7 @@
 // Shared set-up for the end-to-end tests: Debian's Chromium driven by playwright-core, a static
 // server for dist/, page objects, and a guard that fails a test on any console or page error.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -216,4 +217,28 @@ export function publishedSite(srcDist, dir, bundle) {
     execFileSync('python3', [join(ROOT, 'scripts', step[0]), ...step.slice(1), dist], { env });
   }
   return dist;
+}
+
+/** A free loopback port. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  });
+}
+
+/** The README's one-line server, `python3 -m http.server -d dist`, on a free port. */
+export async function pythonServer(dir) {
+  const port = await freePort();
+  const child = spawn('python3', ['-m', 'http.server', '-d', dir, '--bind', '127.0.0.1', String(port)],
+    { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i += 1) {
+    try { await fetch(url + '/'); break; } catch (e) {
+      if (i > 100) { child.kill(); throw new Error(`python3 -m http.server did not start: ${e}`); }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return { url, close: () => child.kill() };
 }

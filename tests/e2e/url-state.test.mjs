@@ -63,8 +63,8 @@ test('leaderboard, MM-OPERA tab: task, settings, sort and filter round-trip thro
   await page.getByTestId('mmopera-task-ica').check();
   await page.getByTestId('mmopera-decay').selectOption('paper');
   await page.getByTestId('mmopera-filter').fill('gpt');
-  await table(page, 'mmopera').locator('th[data-col=sr] button').click();
-  await table(page, 'mmopera').locator('th[data-col=sr] button').click();
+  await table(page, 'mmopera').locator('th[data-col=sr] button.lb-sort').click();
+  await table(page, 'mmopera').locator('th[data-col=sr] button.lb-sort').click();
   await page.waitForURL(/t=ica/);
   await page.waitForURL(/decay=paper/);
   const want = await operaView(page);
@@ -99,7 +99,7 @@ test('leaderboard, KiVA tab: variant, stage rule and sort round-trip through the
   await page.waitForURL(/v=adults/);
   await page.waitForURL(/j=1/);
   await kivaReady(page);
-  const first = await table(page, 'kiva').locator('thead th[data-col] button').first();
+  const first = await table(page, 'kiva').locator('thead th[data-col] button.lb-sort').first();
   await first.click();
   const want = await kivaView(page);
   assert.deepEqual([want.adults, want.joint], [true, true]);

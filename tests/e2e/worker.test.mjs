@@ -53,7 +53,7 @@ test('one worker per tab: started on the first request, from its own module, sha
   const workers = await page.evaluate(() => window.__coglabWorkers);
   assert.equal(workers.length, 1, `workers started: ${JSON.stringify(workers)}`);
   assert.match(workers[0], /coglab-worker_loader\.js$/);
-  assert.ok(fetched.some((p) => p.endsWith('coglab-worker_bg.wasm')), 'the worker module was fetched');
+  assert.ok(fetched.some((p) => /coglab-worker_bg\.wasm(\.gz)?$/.test(p)), 'the worker module was fetched');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -171,12 +171,17 @@ fn tiny_board_is_published_with_hand_worked_figures_and_verifies() {
     assert_eq!(results[5].category, "2D-Geometry");
     assert_eq!((results[5].parsed.as_ref(), results[5].key), ("C", 'B'));
 
-    // The static boards: published rows labelled, the paper's rows with their source.
+    // The static boards: published rows labelled, the paper's rows with their source, highest
+    // first and ranked; the paper's humans a baseline, not ranked (issue 42, defect 11).
     let html = std::fs::read_to_string(out.join("boards/mmiq.html")).unwrap();
     assert!(html.contains(
-        "<tr data-source=\"published\" data-model=\"alpha\"><td>alpha</td><td>published</td>\
-         <td>71.43</td><td>[35.89, 91.78]</td><td>7 of 8</td>"
+        "<tbody><tr data-source=\"published\" data-model=\"alpha\"><td>1</td><td>alpha</td>\
+         <td>published</td><td>71.43</td><td>[35.89, 91.78]</td><td>7 of 8</td>"
     ));
+    assert!(
+        html.contains("<tr data-source=\"baseline\" data-model=\"Human Performance\"><td>–</td><td>Human Performance</td><td>baseline</td><td>51.27</td>"),
+        "{html}"
+    );
     // MM-IQ Table 2, GPT-4o 26.87: 728 of 2,710 right, Wilson (formula above, python)
     // [0.252283, 0.285642].
     assert!(
@@ -633,10 +638,8 @@ fn a_submission_is_checked_against_the_published_row() {
         Some(&key),
     )
     .unwrap();
-    let board = [
-        rows.mmiq[0].report.overall.accuracy,
-        rows.mmiq[1].report.overall.accuracy,
-    ];
+    // The other published row (alpha's own is what a submission replaces).
+    let board = [rows.mmiq[1].report.overall.accuracy];
     let submit = |preds: &[u8]| {
         let k = std::fs::read(tiny.join("keys/key.jsonl")).unwrap();
         let s = score_files(
@@ -894,8 +897,8 @@ fn an_mmopera_submission_is_checked_against_the_published_row() {
     };
     let regular = std::fs::read_to_string(ria.join("modelx_RIA_regular_scoring.json")).unwrap();
     // The published judge files reproduce the row: its 7 judged RIA items, SR 17/28, rank 1 of
-    // the one published row.
-    let same = reproduce(&published, &submit(regular.as_bytes()), &[17.0 / 28.0]).unwrap();
+    // the one published row (no other published row).
+    let same = reproduce(&published, &submit(regular.as_bytes()), &[]).unwrap();
     assert!(same.reproduces, "{same:?}");
     assert_eq!((same.compared, same.rank, same.of), (7, 1, 1));
     close(same.figure, 17.0 / 28.0);
@@ -907,25 +910,21 @@ fn an_mmopera_submission_is_checked_against_the_published_row() {
     let mut ica = both.ria.clone().unwrap();
     ica.task = coglab_core::mmopera::Task::Ica;
     both.ica = Some(ica);
-    let ria_only = reproduce(
-        &Detail::Mmopera(both),
-        &submit(regular.as_bytes()),
-        &[17.0 / 28.0],
-    )
-    .unwrap();
+    let ria_only = reproduce(&Detail::Mmopera(both), &submit(regular.as_bytes()), &[]).unwrap();
     assert!(ria_only.reproduces, "{ria_only:?}");
     assert_eq!((ria_only.compared, ria_only.only_published), (7, 0));
-    // r2 judged 1 instead of 3: 2 points fewer, SR 15/28, below the published 17/28 (rank 2).
+    // r2 judged 1 instead of 3: 2 points fewer, SR 15/28, below the published 17/28, and still
+    // rank 1 of 1 in its place (issue 42, defect 10: "would rank 2 of 1 published rows").
     let changed = regular.replace(
         "\"r2\": {\"score_judge\": \"3\"",
         "\"r2\": {\"score_judge\": \"1\"",
     );
     assert_ne!(changed, regular);
-    let r = reproduce(&published, &submit(changed.as_bytes()), &[17.0 / 28.0]).unwrap();
+    let r = reproduce(&published, &submit(changed.as_bytes()), &[]).unwrap();
     assert!(!r.reproduces);
     assert_eq!(r.differing, ["RIA r2"]);
     assert_eq!((r.compared, r.only_published, r.only_submitted), (7, 0, 0));
     close(r.figure, 15.0 / 28.0);
     close(r.published_figure, 17.0 / 28.0);
-    assert_eq!(r.rank, 2);
+    assert_eq!((r.rank, r.of), (1, 1));
 }

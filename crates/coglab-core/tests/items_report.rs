@@ -143,3 +143,30 @@ fn curves_follow_the_request() {
     assert_eq!(capped.curves.len(), 5);
     assert!(capped.curves_capped);
 }
+
+/// Issue 42, defect 12: with 3 respondents the 2PL slopes ran to their bound and dozens of
+/// items were flagged with no warning. The flags that compare respondents are withheld and a
+/// note says why; items no one or everyone answered right are still flagged.
+#[test]
+fn three_respondents_withhold_discrimination_flags_and_say_so() {
+    use coglab_core::items::{Flag, MIN_FLAG_RESPONDENTS};
+    // Three respondents, six items: item i6 right for all, i5 for none.
+    let csv = "id,i1,i2,i3,i4,i5,i6\na,1,0,1,0,0,1\nb,0,1,1,1,0,1\nc,1,1,0,0,0,1\n";
+    let m = ResponseMatrix::parse_csv("three.csv", csv.as_bytes()).unwrap();
+    let a = analyse(&m, &AnalysisOptions::default()).unwrap();
+    let flags: Vec<&Vec<Flag>> = a.items.iter().map(|i| &i.flags).collect();
+    assert_eq!(flags[4], &vec![Flag::NoneRight]);
+    assert_eq!(flags[5], &vec![Flag::AllRight]);
+    for f in &flags[..4] {
+        assert!(f.is_empty(), "{f:?}");
+    }
+    let note = a
+        .notes
+        .iter()
+        .find(|n| n.starts_with("Only 3 respondents"))
+        .expect("a note on the few respondents");
+    assert!(
+        note.contains(&format!("{MIN_FLAG_RESPONDENTS} respondents or more")),
+        "{note}"
+    );
+}

@@ -182,3 +182,52 @@ fn a_dropped_utf16_file_is_named_as_utf16() {
     );
     assert!(loaded.notes.is_empty(), "{:?}", loaded.notes);
 }
+
+/// Issue 42, defect 8: an lm-eval results file of another task was listed "OK" and added
+/// nothing; a samples file of another task failed without naming it.
+#[test]
+fn harness_files_of_another_task_say_so() {
+    let results = br#"{"results": {"mmmu_val": {"alias": "mmmu_val", "mmmu_acc,none": 0.41}},
+        "n-samples": {"mmmu_val": {"original": 900, "effective": 900}},
+        "config": {"model": "m"}, "lmms_eval_version": "0.3.0"}"#;
+    let key = br#"{"category": "Mathematical", "MD5": "x", "data_id": 0, "answer": "B"}"#;
+    let samples = br#"{"doc_id": 0, "doc": {"id": "validation_Art_0"}, "target": "A", "resps": [["A"]], "filtered_resps": ["A"]}"#;
+    let s = score_files(
+        &[
+            InputRef {
+                path: "20240601_results.json",
+                bytes: results,
+                model: None,
+            },
+            InputRef {
+                path: "key.jsonl",
+                bytes: key,
+                model: None,
+            },
+            InputRef {
+                path: "samples_mmmu_val_2024-06-01T12-00-00.123456.jsonl",
+                bytes: samples,
+                model: None,
+            },
+        ],
+        |_, _, _| {},
+    );
+    assert!(s.harness_summary.is_empty());
+    assert_eq!(s.files[0].kind, FileKind::Harness);
+    assert_eq!(s.files[0].status, FileState::Error);
+    assert_eq!(
+        s.files[0].message.as_deref(),
+        Some(
+            "20240601_results.json: no MM-IQ task among its results (its tasks: mmmu_val); the \
+             boards show the MM-IQ figures of a harness summary"
+        )
+    );
+    assert_eq!(s.files[2].status, FileState::Error);
+    assert_eq!(
+        s.files[2].message.as_deref(),
+        Some(
+            "samples_mmmu_val_2024-06-01T12-00-00.123456.jsonl: this is lmms-eval output for task \
+             \"mmmu_val\", expected an MM-IQ task (a task name containing \"mmiq\", e.g. mmiq, mm_iq)"
+        )
+    );
+}

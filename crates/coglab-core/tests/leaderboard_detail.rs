@@ -206,3 +206,67 @@ fn kiva_real_runs_compare_on_all_trials() {
     assert!(cross.difference.low <= cross.difference.estimate);
     assert!(cross.difference.estimate <= cross.difference.high);
 }
+
+/// Issue 42, defect 9: the comparison of two MM-IQ rows gives the rank board's interval for
+/// the same pair. 100 items with ids 1..=100 (text order 1, 10, 100, 11, ..., 2, 20, ...
+/// differs from number order), a right on every item but the multiples of 3, b on every item
+/// but the multiples of 7 and of 11.
+#[test]
+fn mmiq_comparison_interval_is_the_rank_boards() {
+    use coglab_core::mmiq::{compare, score, AnswerKey, Predictions};
+    use coglab_core::ranks::board::{
+        build_board, Bench, BoardInput, BoardOptions, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED,
+    };
+    use coglab_core::ranks::inputs::mmiq_items;
+    let ids = 1..=100u64;
+    let key: String = ids
+        .clone()
+        .map(|i| {
+            format!("{{\"category\": \"Mathematical\", \"data_id\": {i}, \"answer\": \"A\"}}\n")
+        })
+        .collect();
+    let key = AnswerKey::parse("k.jsonl", &key).unwrap();
+    let preds = |right: &dyn Fn(u64) -> bool| -> String {
+        ids.clone()
+            .map(|i| {
+                let p = if right(i) { "A" } else { "B" };
+                format!("{{\"data_id\": {i}, \"parsed_pred\": \"{p}\"}}\n")
+            })
+            .collect()
+    };
+    let a = score(
+        &key,
+        &Predictions::parse("a.jsonl", preds(&|i| i % 3 != 0).as_bytes()).unwrap(),
+    )
+    .unwrap();
+    let b = score(
+        &key,
+        &Predictions::parse("b.jsonl", preds(&|i| i % 7 != 0 && i % 11 != 0).as_bytes()).unwrap(),
+    )
+    .unwrap();
+    // The board lists a pair better-first: b (100 - 14 - 9 + 1 = 78 right) before a (67).
+    let c = compare(&b, &a, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED).unwrap();
+    let board = build_board(
+        &BoardInput {
+            bench: Bench::Mmiq,
+            benchmark_items: None,
+            models: vec![
+                mmiq_items("a", "a.jsonl", &a),
+                mmiq_items("b", "b.jsonl", &b),
+            ],
+            reported: vec![],
+        },
+        &BoardOptions::default(),
+    )
+    .unwrap();
+    let pair = &board.pairs[0];
+    assert_eq!((pair.a.as_str(), pair.b.as_str()), ("b", "a"));
+    // b is right on 78 items, a on 67: the difference is 11/100 by hand.
+    assert!((c.difference.estimate - 0.11).abs() < 1e-12);
+    assert!((pair.diff - 0.11).abs() < 1e-12);
+    assert_eq!(
+        (pair.diff_low, pair.diff_high),
+        (Some(c.difference.low), Some(c.difference.high)),
+        "the board's pair interval and the comparison's"
+    );
+}

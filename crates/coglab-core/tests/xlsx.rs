@@ -130,10 +130,14 @@ fn errors_name_the_entry_and_cell() {
         "sheet 'A', the cell after A5: Cell string index not found in shared strings table"
     );
     let whole = include_bytes!("fixtures/xlsx/handwritten.xlsx");
-    for cut in [0, 10, 100, 600, whole.len() - 1] {
+    for cut in [10, 100, 600, whole.len() - 1] {
         let err = first_sheet_rows(&whole[..cut]).unwrap_err();
         assert!(matches!(err, XlsxError::Zip(_)), "{cut}: {err}");
     }
+    assert_eq!(
+        first_sheet_rows(&whole[..0]).unwrap_err().to_string(),
+        "this is not an .xlsx workbook (one is a ZIP archive, starting with \"PK\"): the file is empty"
+    );
     // A corrupted byte inside a deflated entry: an error naming an entry, never a panic.
     for at in (40..whole.len() - 30).step_by(7) {
         let mut b = whole.to_vec();
@@ -151,4 +155,31 @@ fn a_cell_reference_past_u32_is_an_error_not_a_panic() {
     let err = first_sheet_rows(bad).unwrap_err();
     assert!(matches!(err, XlsxError::Cell { .. }), "{err:?}");
     assert!(err.to_string().starts_with("sheet '"), "{err}");
+}
+
+/// Issue 42, defect 16: a JSONL file given the workbook format read "cannot read the workbook:
+/// File not found '_rels/.rels'"; it is said to be no workbook, with what it starts with.
+#[test]
+fn text_or_an_old_xls_is_said_not_to_be_a_workbook() {
+    let jsonl = b"{\"data_id\": 0, \"parsed_pred\": \"A\"}\n{\"data_id\": 1}\n";
+    assert_eq!(
+        first_sheet_rows(jsonl).unwrap_err().to_string(),
+        "this is not an .xlsx workbook (one is a ZIP archive, starting with \"PK\"): it is JSON or \
+         JSONL text, starting \"{\\\"data_id\\\": 0, \\\"parsed_pred\\\": \\\"A\\\"}\": choose the \
+         format it is in"
+    );
+    let csv = "model,accuracy\ngpt,0.3\n".as_bytes();
+    assert!(first_sheet_rows(csv)
+        .unwrap_err()
+        .to_string()
+        .ends_with("it is text, starting \"model,accuracy\": choose the format it is in"));
+    let xls = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1, 0, 0];
+    assert!(first_sheet_rows(&xls)
+        .unwrap_err()
+        .to_string()
+        .ends_with("it is an old .xls (Excel 97-2003) workbook: save it as .xlsx"));
+    assert!(first_sheet_rows(&[0xFF, 0x00, 0x12, 0x9A, 0x00])
+        .unwrap_err()
+        .to_string()
+        .ends_with("it starts with the bytes FF 00 12 9A"));
 }

@@ -356,7 +356,8 @@ pub struct Reproduce {
     pub published: RowId,
     /// The row scored from the visitor's files.
     pub submitted: RowId,
-    /// The published rows of the benchmark, for the rank.
+    /// The published rows of the benchmark, for the rank (the submission takes the place of
+    /// `published` among them).
     pub board: Vec<RowId>,
 }
 

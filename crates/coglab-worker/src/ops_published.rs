@@ -196,8 +196,9 @@ pub fn reproduce(
     a: &api::Reproduce,
 ) -> Result<coglab_core::publish::site::Reproduction, WorkerError> {
     use coglab_core::publish::site::{board_figure, reproduce};
+    // The submission takes its published row's place on the board.
     let mut ids = vec![a.published, a.submitted];
-    ids.extend(&a.board);
+    ids.extend(a.board.iter().filter(|id| **id != a.published));
     let d = state.rows(&ids)?;
     let board: Vec<f64> = d[2..]
         .iter()

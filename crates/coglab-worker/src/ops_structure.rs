@@ -64,7 +64,9 @@ pub async fn spec(file: &FileRef, progress: &Progress) -> Result<SpecDraft, Work
 #[derive(Deserialize)]
 struct SavedInputs {
     kind: String,
-    spec: serde_json::Value,
+    /// As written: its constructs' order is the model's (issue 42, defect 14: read into a
+    /// `serde_json::Value`, whose map sorts its keys, the order changed on each reload).
+    spec: Box<serde_json::value::RawValue>,
     prune: bool,
     #[serde(default)]
     switches: api::SemSwitches,
@@ -129,8 +131,8 @@ fn restore(state: &mut WorkerState, name: &str, text: &str) -> Result<SemRestore
             r.kind
         ));
     }
-    let draft = SpecDraft::parse(&r.spec.to_string(), &format!("{name} (spec)"))
-        .map_err(|e| e.to_string())?;
+    let draft =
+        SpecDraft::parse(r.spec.get(), &format!("{name} (spec)")).map_err(|e| e.to_string())?;
     let columns = load_text(state, &r.data.name, &r.data.text)?;
     Ok(SemRestored {
         name: r.data.name,

@@ -40,10 +40,22 @@ pub fn arrange(board: &Board, state: &ViewState) -> Arranged {
                 && (state.size.is_empty() || r.size == state.size)
         })
         .collect();
+    // A sort key that names no column here (a link, or another tab's sort: MM-IQ's `mean` on
+    // the Gold tab) is not applied: the rows are in rank order, as without a sort, so the
+    // Rank column reads down the table (issue 42, defect 1).
     let sort_col = state
         .sort
         .as_deref()
         .and_then(|k| board.columns.iter().position(|c| c.key == k));
+    let unknown_sort = state
+        .sort
+        .clone()
+        .filter(|k| k != "model" && sort_col.is_none());
+    let (sort, asc) = if unknown_sort.is_some() {
+        (None, false)
+    } else {
+        (state.sort.as_deref(), state.asc)
+    };
     let filtered = rows.len() < board.rows.len();
     let rank_column = sort_col.or_else(|| columns.first().copied());
     let mut ranks = vec![None; board.rows.len()];
@@ -65,17 +77,13 @@ pub fn arrange(board: &Board, state: &ViewState) -> Arranged {
         }
     }
     // Without a chosen sort, rows are in rank order of the first visible column.
-    let sort_col = sort_col.or(if state.sort.is_none() {
-        rank_column
-    } else {
-        None
-    });
-    match (state.sort.as_deref(), sort_col) {
+    let sort_col = sort_col.or(if sort.is_none() { rank_column } else { None });
+    match (sort, sort_col) {
         (Some("model"), _) => {
             let keys: Vec<String> = board.rows.iter().map(|r| fold_case(&r.model)).collect();
             rows.sort_by(|&a, &b| {
                 let o = keys[a].cmp(&keys[b]);
-                if state.asc {
+                if asc {
                     o.reverse()
                 } else {
                     o
@@ -94,7 +102,7 @@ pub fn arrange(board: &Board, state: &ViewState) -> Arranged {
             rows.sort_by(|&a, &b| match (value(a), value(b)) {
                 (Some(x), Some(y)) => {
                     let o = y.total_cmp(&x);
-                    if state.asc {
+                    if asc {
                         o.reverse()
                     } else {
                         o
@@ -113,6 +121,7 @@ pub fn arrange(board: &Board, state: &ViewState) -> Arranged {
         rows: rows.into_iter().map(|i| (i, ranks[i])).collect(),
         rank_column,
         filtered,
+        unknown_sort,
     }
 }
 

@@ -45,7 +45,9 @@ pub fn analysis_table(board: &Board, state: &ViewState) -> Table {
     let mut columns: Vec<String> = ["Rank", "Model", "Kind", "Source"]
         .map(String::from)
         .to_vec();
-    let mut numeric = vec![false; columns.len()];
+    // The rank is a number too (issue 42, defect 16: `"Rank": "4"`); an unranked row's is
+    // empty, `null` in JSON.
+    let mut numeric = vec![true, false, false, false];
     for &c in &a.columns {
         let t = &board.columns[c].title;
         columns.extend([

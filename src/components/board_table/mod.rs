@@ -9,6 +9,7 @@
 //!
 //! - `arrange.rs`: sorting, filtering and ranking the rows as shown ([`arrange`], [`cell_text`]);
 //! - `export.rs`: the table as shown for the CSV/JSON/LaTeX exports;
+//! - `html.rs`: the table as static HTML, shown before the app has loaded;
 //! - this file: the rows' types, the view state and the [`BoardTable`] component;
 //! - `tests.rs`: the native tests of the plain functions.
 
@@ -18,12 +19,14 @@ use leptos::prelude::*;
 
 mod arrange;
 mod export;
+mod html;
 #[cfg(test)]
 mod tests;
 
 use crate::download::download_text;
 pub use arrange::{arrange, cell_text, fold_case, RANK_RULE};
 pub use export::{analysis_table, export_table};
+pub use html::board_html;
 
 /// What a row is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -185,6 +188,9 @@ pub struct Arranged {
     pub rank_column: Option<usize>,
     /// Whether a filter hides rows (the ranks are then among the rows shown).
     pub filtered: bool,
+    /// The view's sort key when it names no column of this board (a link, or the sort of a
+    /// tab with other columns): it is not applied, and the page says so.
+    pub unknown_sort: Option<String>,
 }
 
 fn distinct(board: &Board, f: impl Fn(&BoardRow) -> &str) -> Vec<String> {
@@ -193,6 +199,20 @@ fn distinct(board: &Board, f: impl Fn(&BoardRow) -> &str) -> Vec<String> {
     v.dedup();
     v
 }
+/// What the table's expandable row shows: a column's definition (its header's ⓘ) or one
+/// cell's figure in full (the cell tapped, clicked or given Enter). A phone has no hover, so
+/// nothing here lives in a `title` alone (issue 42, defect 2).
+#[derive(Debug, Clone, PartialEq)]
+enum Shown {
+    /// The definition of the column with this key (`model` for the Model column).
+    Column(String),
+    /// The cell of board row `.0` in board column `.1`.
+    Cell(usize, usize),
+}
+
+/// The Model column's definition.
+const MODEL_DEFINITION: &str = "Model or baseline; the badge says whether the row is reported in a paper, computed from your files, or a baseline";
+
 /// The leaderboard table with its controls and export buttons.
 #[component]
 pub fn BoardTable(
@@ -210,10 +230,22 @@ pub fn BoardTable(
     ranks: Option<Signal<crate::components::rank_panel::RankMarks>>,
 ) -> impl IntoView {
     let arranged = Memo::new(move |_| arrange(&board.read(), &state.read()));
+    let shown_detail = RwSignal::new(None::<Shown>);
+    let toggle = move |what: Shown| {
+        shown_detail.update(|d| {
+            *d = if d.as_ref() == Some(&what) {
+                None
+            } else {
+                Some(what)
+            }
+        });
+    };
     // Whether every row is drawn, or the first [`FIRST_ROWS`].
     let all_rows = RwSignal::new(false);
     // Whether the Paired rank column is shown: the rank board ranked some computed rows.
     let paired = Memo::new(move |_| ranks.is_some_and(|m| !m.read().0.is_empty()));
+    // The expandable rows span the whole table.
+    let span = move || arranged.read().columns.len() + 2 + usize::from(paired.get());
     let export = move |analysis: bool| {
         crate::components::rank_panel::export_ranked(
             &board.read(),
@@ -255,11 +287,17 @@ pub fn BoardTable(
             Some(_) => " ▼",
             None => "",
         };
+        let k4 = key.clone();
+        let k5 = key.clone();
         view! {
             <th scope="col" aria-sort=move || sorted().unwrap_or("none") data-col=key.clone()>
                 <button type="button" class="lb-sort" title=definition.clone()
                     aria-label=format!("{title}: sort. {definition}")
                     on:click=move |_| sort_by(k3.clone())>{title.clone()}{arrow}</button>
+                <button type="button" class="lb-def-toggle" data-testid="def-toggle"
+                    aria-label=format!("What is {title}?")
+                    aria-expanded=move || (shown_detail.read().as_ref() == Some(&Shown::Column(k4.clone()))).to_string()
+                    on:click=move |_| toggle(Shown::Column(k5.clone()))>"i"</button>
             </th>
         }
     };
@@ -344,7 +382,7 @@ pub fn BoardTable(
                             title="Computed rows with item data: the rank range consistent with the adjusted paired tests, and the group letter (see Paired ranks below the table). Rows without item data (reported, summaries) are not tested.">
                             "Paired rank"</th>
                     })}
-                    {header("model".into(), "Model".into(), "Model or baseline; the badge says whether the row is reported in a paper, computed from your files, or a baseline".into())}
+                    {header("model".into(), "Model".into(), MODEL_DEFINITION.into())}
                     {move || {
                         let b = board.read();
                         arranged.read().columns.iter().map(|&c| {
@@ -352,7 +390,25 @@ pub fn BoardTable(
                             header(col.key.clone(), col.title.clone(), col.definition.clone())
                         }).collect_view()
                     }}
-                </tr></thead>
+                </tr>
+                {move || match shown_detail.get() {
+                    Some(Shown::Column(key)) => {
+                        let (title, definition) = if key == "model" {
+                            ("Model".to_string(), MODEL_DEFINITION.to_string())
+                        } else {
+                            board.with(|b| b.columns.iter().find(|c| c.key == key)
+                                .map(|c| (c.title.clone(), c.definition.clone())))?
+                        };
+                        Some(view! {
+                            <tr class="lb-detail-row"><td colspan=span data-testid=format!("{stem}-definition")>
+                                <div><strong>{title}</strong>": "{definition}" "
+                                    <button type="button" class="lb-close" on:click=move |_| shown_detail.set(None)>"Close"</button></div>
+                            </td></tr>
+                        })
+                    }
+                    _ => None,
+                }}
+                </thead>
                 <tbody>
                     {move || {
                         let b = board.get();
@@ -374,12 +430,21 @@ pub fn BoardTable(
                                 let cell = r.cells.get(c).and_then(Option::as_ref);
                                 let text = cell_text(&b, c, cell, compact);
                                 let title = cell.map(|x| x.detail.clone());
+                                let has = cell.is_some();
                                 view! {
                                     <td class="num" data-col=b.columns[c].key.clone()
                                         data-value=cell.map(|x| x.value.to_string())
                                         data-ci-low=cell.and_then(|x| x.interval).map(|x| x.0.to_string())
                                         data-ci-high=cell.and_then(|x| x.interval).map(|x| x.1.to_string())
-                                        title=title tabindex=cell.map(|_| "0")>{text}</td>
+                                        title=title tabindex=cell.map(|_| "0")
+                                        aria-expanded=move || has.then(|| (shown_detail.read().as_ref() == Some(&Shown::Cell(i, c))).to_string())
+                                        on:click=move |_| if has { toggle(Shown::Cell(i, c)) }
+                                        on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                                            if has && (ev.key() == "Enter" || ev.key() == " ") {
+                                                ev.prevent_default();
+                                                toggle(Shown::Cell(i, c));
+                                            }
+                                        }>{text}</td>
                                 }
                             }).collect_view();
                             let kind = r.kind.label();
@@ -425,6 +490,31 @@ pub fn BoardTable(
                                         {move || crate::components::rank_panel::coverage_mark(mark().as_ref())}</th>
                                     {cells}
                                 </tr>
+                                {move || match shown_detail.get() {
+                                    Some(Shown::Cell(ri, ci)) if ri == i => board.with(|b| {
+                                        let row = b.rows.get(ri)?;
+                                        let col = b.columns.get(ci)?;
+                                        let cell = row.cells.get(ci).and_then(Option::as_ref)?;
+                                        let figure = cell_text(b, ci, Some(cell), true);
+                                        let n = cell.n.map(|n| format!(" (n = {n})")).unwrap_or_default();
+                                        let head = format!("{} · {}: {figure}{n}", row.model, col.title);
+                                        let detail = cell.detail.clone();
+                                        let definition = col.definition.clone();
+                                        let source = row.source.clone();
+                                        Some(view! {
+                                            <tr class="lb-detail-row"><td colspan=span data-testid=format!("{stem}-cell-detail")>
+                                                <div>
+                                                    <strong>{head}</strong>
+                                                    {(!detail.is_empty()).then(|| view! { <br />{detail} })}
+                                                    <br /><span class="muted">{format!("{}: {definition}", col.title)}</span>
+                                                    {(!source.is_empty()).then(|| view! { <br /><span class="muted">{format!("Source: {source}")}</span> })}
+                                                    " " <button type="button" class="lb-close" on:click=move |_| shown_detail.set(None)>"Close"</button>
+                                                </div>
+                                            </td></tr>
+                                        })
+                                    }),
+                                    _ => None,
+                                }}
                             }
                         }).collect_view().into_any()
                     }}
@@ -459,6 +549,9 @@ pub fn BoardTable(
                     }
                     if a.filtered {
                         t.push_str(&format!(" Filters are on: ranks among the {shown} rows shown."));
+                    }
+                    if let Some(key) = &a.unknown_sort {
+                        t.push_str(&format!(" This board has no “{key}” column to sort by: rows are in rank order."));
                     }
                     t
                 }}

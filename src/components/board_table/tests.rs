@@ -111,6 +111,37 @@ fn sorts_with_missing_last_and_ties_overlaps() {
     );
 }
 
+/// Issue 42, defect 1: a sort key this board has no column for (MM-IQ's `mean` carried to
+/// the Gold tab in the address) leaves the rows in rank order, ascending or not, and is named.
+#[test]
+fn defect_42_1_a_sort_key_of_another_tab_leaves_rank_order() {
+    let b = board();
+    let unsorted = arrange(&b, &ViewState::default());
+    for asc in [false, true] {
+        let s = ViewState {
+            sort: Some("paradigm".into()),
+            asc,
+            ..Default::default()
+        };
+        let a = arrange(&b, &s);
+        assert_eq!(a.rows, unsorted.rows, "asc {asc}");
+        assert_eq!(a.unknown_sort.as_deref(), Some("paradigm"));
+    }
+    // Rank order of the first column: gpt 0.50 (1), then b 0.31 and a 0.30 tied at 2, the
+    // baseline last; the ranks read down the table.
+    assert_eq!(
+        unsorted.rows,
+        vec![(1, Some(1)), (2, Some(2)), (0, Some(2)), (3, None)]
+    );
+    assert_eq!(unsorted.unknown_sort, None);
+    // Known keys and the model name are applied as before.
+    let by_model = ViewState {
+        sort: Some("model".into()),
+        ..Default::default()
+    };
+    assert_eq!(arrange(&b, &by_model).unknown_sort, None);
+}
+
 #[test]
 fn defect_12_one_monotone_rule_models_only_and_ranks_among_shown() {
     // A computed row with a very wide interval (few items): 0.29 [0.05, 0.60] overlaps
@@ -254,7 +285,7 @@ fn defect_15_analysis_export_has_empty_missing_cells_and_n_and_interval_columns(
             "X ci_high"
         ]
     );
-    assert_eq!(t.numeric.iter().filter(|n| **n).count(), 8);
+    assert_eq!(t.numeric.iter().filter(|n| **n).count(), 9);
     // Values in the shown unit (percent, one decimal), compact mode notwithstanding.
     assert_eq!(
         t.rows[0],

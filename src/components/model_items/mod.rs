@@ -27,9 +27,10 @@ pub use kiva::{ChallengeTrials, KivaTrials};
 
 /// Items per page of the model page.
 const PAGE: usize = 200;
-/// Bootstrap resamples and seed of the paired difference interval.
-const RESAMPLES: usize = 2000;
-const SEED: u64 = 1;
+/// Bootstrap resamples and seed of the paired difference interval: the rank board's, so the
+/// comparison's interval of a pair is the one the board's paired-ranks panel gives.
+const RESAMPLES: usize = coglab_core::ranks::board::BOOTSTRAP_RESAMPLES;
+const SEED: u64 = coglab_core::ranks::board::BOOTSTRAP_SEED;
 /// Characters of a response shown at most.
 const MAX_RESPONSE: usize = 4000;
 /// Cell items listed at most.

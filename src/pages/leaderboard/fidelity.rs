@@ -69,6 +69,9 @@ pub fn MmiqLengths(
         <details class="lb-files-box" data-testid="mmiq-lengths">
             <summary>"Response length and the key's answer letters"</summary>
             {letters}
+            // Scrolls on its own at phone width instead of panning the page (issue 42,
+            // defect 5).
+            <div class="table-scroll">
             <table class="lb-table">
                 <caption>"Response length per model (scored rows with a free-form response): characters and whitespace-separated tokens"</caption>
                 <thead><tr>
@@ -89,6 +92,7 @@ pub fn MmiqLengths(
                     }).collect_view()}
                 </tbody>
             </table>
+            </div>
         </details>
     }
 }

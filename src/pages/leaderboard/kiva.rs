@@ -189,7 +189,7 @@ pub fn KivaTab() -> impl IntoView {
             }) />
         </Show>
         <Show when=move || { kiva_ids.read().len() >= 2 }
-            fallback=|| view! { <p class="notice">"Drop two KiVA run folders above to compare them stage by stage."</p> }>
+            fallback=|| view! { <p class="notice" data-testid="needs-two-rows">"The comparison and the item analysis need two computed rows or more: drop another KiVA run folder above to compare them stage by stage."</p> }>
             <CompareModels rows=kiva_ids pair=kiva_pair testid="kiva-compare" joint=joint />
             <crate::pages::items::ItemAnalysisSection rows=kiva_all benchmark="kiva" />
         </Show>

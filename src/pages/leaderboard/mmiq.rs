@@ -136,7 +136,10 @@ pub fn MmiqComputed(
     view! {
         <fidelity::MmiqLengths rows=rows />
         <ModelItems rows=ids selected=model_pick />
-        <Show when=move || { rows.read().len() >= 2 }>
+        // With one row, say what the two sections below need (issue 42, defect 12: they were
+        // absent with no word why).
+        <Show when=move || { rows.read().len() >= 2 }
+            fallback=|| view! { <p class="notice" data-testid="needs-two-rows">"The comparison and the item analysis need two computed rows or more: drop another model's predictions above."</p> }>
             <CompareModels rows=ids pair=pair testid="compare" />
             <crate::pages::items::ItemAnalysisSection rows=ids benchmark="mmiq" />
         </Show>

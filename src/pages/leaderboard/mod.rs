@@ -18,6 +18,7 @@ use crate::worker::client::{latest_reply, LatestReply};
 
 mod actions;
 mod board;
+pub use board::static_html;
 mod chart;
 mod drop_zone;
 mod fidelity;

@@ -59,7 +59,7 @@ pub fn SetPicker() -> impl IntoView {
         let spec = SampleSpec {
             n: n_val,
             seed: seed_val,
-            quota: (paper_quota.get_untracked() && !strat.is_empty())
+            quota: (paper_quota.get_untracked() && !strat.is_empty() && set.benchmark == "MM-IQ")
                 .then(core_review::Quota::mmiq_paper),
             stratify: (!strat.is_empty()).then_some(strat),
         };
@@ -116,6 +116,9 @@ pub fn SetPicker() -> impl IntoView {
                                 }).collect_view()}
                         </select>
                     </label>
+                    // The quotas are the MM-IQ paper's: offered for MM-IQ sets only (issue 42,
+                    // defect 16: the box showed for MM-OPERA sets too).
+                    <Show when=move || state.current.with(|c| c.as_ref().is_some_and(|s| s.benchmark == "MM-IQ"))>
                     <label class="field" title="Proportional allocation (default, ours) gives each stratum a share of the items in proportion to its size. The MM-IQ paper's error analysis drew 10 items per paradigm and 20 Mathematical (90 per model); with this box and a stratum field, each stratum takes that many (all of a smaller one) and the item count is ignored.">
                         <span>"Allocation"</span>
                         <span><input type="checkbox" data-testid="sample-paper-quota"
@@ -123,6 +126,7 @@ pub fn SetPicker() -> impl IntoView {
                             on:change=move |ev| paper_quota.set(event_target_checked(&ev)) />
                             " MM-IQ paper's quotas: 10 per stratum, 20 Mathematical (default: proportional)"</span>
                     </label>
+                    </Show>
                     <button type="button" class="primary" data-testid="draw-sample" on:click=draw>
                         {move || if state.review.with(Option::is_some) { "Redraw sample (scores kept)" } else { "Start review" }}
                     </button>

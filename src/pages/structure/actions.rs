@@ -13,6 +13,8 @@ use coglab_core::leaderboard::gold::TABLE2_SCALE;
 use coglab_core::sem::bootstrap::BootstrapOptions;
 use coglab_core::sem::suite::{gold_table2_draft, matrix_csv_from_reported, SpecDraft};
 use leptos::prelude::*;
+use serde::Serialize;
+use serde_json::value::RawValue;
 
 use super::state::{Analysis, DataSet, FitStatus, PageError, StructureState};
 use crate::pages::applying;
@@ -30,6 +32,20 @@ pub struct FitInput {
     pub data: DataSet,
     /// The request.
     pub request: api::SemAnalyze,
+}
+
+/// The workspace kept in this browser: a saved report's inputs (the worker reads it as it
+/// reads `structure-report.json`), with a bootstrap's resamples and seed but not its figures.
+#[derive(Serialize)]
+struct KeptWorkspace {
+    kind: &'static str,
+    /// As [`SpecDraft::to_json`] writes it: constructs in the model's order.
+    spec: Box<RawValue>,
+    prune: bool,
+    switches: api::SemSwitches,
+    data: DataSet,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    analysis: Option<serde_json::Value>,
 }
 
 /// A saved report or workspace to open.
@@ -241,16 +257,24 @@ impl Actions {
                 return;
             }
             let Some(d) = d else { return };
-            let spec: serde_json::Value = serde_json::from_str(&spec.to_json()).unwrap_or_default();
-            let mut v = serde_json::json!({
-                "kind": "coglab-structure-report", "spec": spec, "prune": p, "switches": sw, "data": d,
-            });
-            if let Some((resamples, seed)) = boot {
-                v["analysis"] = serde_json::json!({
-                    "report": { "bootstrap": { "resamples": resamples, "seed": seed } }
-                });
+            let Ok(spec) = RawValue::from_string(spec.to_json()) else {
+                return;
+            };
+            let kept = KeptWorkspace {
+                kind: "coglab-structure-report",
+                spec,
+                prune: p,
+                switches: sw,
+                data: d,
+                analysis: boot.map(|(resamples, seed)| {
+                    serde_json::json!({
+                        "report": { "bootstrap": { "resamples": resamples, "seed": seed } }
+                    })
+                }),
+            };
+            if let Ok(text) = serde_json::to_string(&kept) {
+                a.save.dispatch_local(text);
             }
-            a.save.dispatch_local(v.to_string());
         });
 
         a.read_kept.dispatch_local(());

@@ -6,6 +6,7 @@ use coglab_core::sem::suite::{RankRow, SpecDraft};
 use coglab_core::sem::SemReport;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 use crate::download::download_text;
 use crate::worker::api::{self, MatrixId, SemSwitches};
@@ -57,8 +58,9 @@ pub struct Analysis {
 pub struct ExportedReport {
     /// Always `"coglab-structure-report"`.
     pub kind: String,
-    /// The spec JSON (the format `coglab sem --spec` reads).
-    pub spec: serde_json::Value,
+    /// The spec JSON (the format `coglab sem --spec` reads), as [`SpecDraft::to_json`] writes
+    /// it: constructs in the model's order.
+    pub spec: Box<RawValue>,
     /// Whether pruning was on.
     pub prune: bool,
     /// The paper-fidelity switches (HTMT formula, pruning procedure, Arena placement, stated
@@ -200,19 +202,24 @@ impl StructureState {
             .is_some_and(|o| !matches!(o, Opening::Reading | Opening::UserActed { read: false }))
     }
 
-    /// The spec as JSON (an empty object if it does not serialize).
-    fn spec_value(&self) -> serde_json::Value {
-        serde_json::from_str(&self.draft.get_untracked().to_json()).unwrap_or_default()
+    /// The spec as JSON, constructs in the model's order (issue 42, defect 14: through a
+    /// `serde_json::Value` they came back sorted by name).
+    pub fn spec_json(&self) -> Option<Box<RawValue>> {
+        RawValue::from_string(self.draft.get_untracked().to_json()).ok()
     }
 
     /// Downloads the whole analysis (`structure-report.json`), when there is one.
     pub fn export_report(&self) {
-        let (Some(d), Some(a)) = (self.data.get_untracked(), self.analysis.get_untracked()) else {
+        let (Some(d), Some(a), Some(spec)) = (
+            self.data.get_untracked(),
+            self.analysis.get_untracked(),
+            self.spec_json(),
+        ) else {
             return;
         };
         let r = ExportedReport {
             kind: "coglab-structure-report".into(),
-            spec: self.spec_value(),
+            spec,
             prune: self.prune.get_untracked(),
             switches: self.switches.get_untracked(),
             data: d,

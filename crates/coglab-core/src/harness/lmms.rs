@@ -45,22 +45,49 @@ const FIXED: [&str; 13] = [
     "data_id",
 ];
 
-/// The task of a samples file from its name: what follows `_samples_` up to `.jsonl`.
+/// The task of a samples file from its name: lmms-eval's `<date>_samples_<task>.jsonl`, or
+/// lm-evaluation-harness's `samples_<task>_<timestamp>.jsonl` (issue 42, defect 8: a file of
+/// another task named the lm-eval way was not said to be of another task).
 ///
 /// # Examples
 /// ```
 /// use coglab_core::harness::lmms::task_from_name;
 /// assert_eq!(task_from_name("logs/m/20240601_samples_mmiq.jsonl").as_deref(), Some("mmiq"));
+/// assert_eq!(
+///     task_from_name("out/samples_mmmu_val_2024-06-01T12-00-00.123456.jsonl").as_deref(),
+///     Some("mmmu_val")
+/// );
+/// assert_eq!(task_from_name("samples_mm_iq.jsonl").as_deref(), Some("mm_iq"));
 /// assert_eq!(task_from_name("out.jsonl"), None);
 /// ```
 pub fn task_from_name(path: &str) -> Option<String> {
     let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
-    let (_, rest) = name.split_once("_samples_")?;
-    let task = rest
+    let stem = name
         .strip_suffix(".jsonl")
-        .or_else(|| rest.strip_suffix(".json"))
-        .unwrap_or(rest);
+        .or_else(|| name.strip_suffix(".json"))
+        .unwrap_or(name);
+    if let Some((_, task)) = stem.split_once("_samples_") {
+        return (!task.is_empty()).then(|| task.to_string());
+    }
+    let rest = stem.strip_prefix("samples_")?;
+    // lm-eval's timestamp: `_2024-06-01T12-00-00.123456` (after the task, which may hold `_`).
+    let task = match rest.rsplit_once('_') {
+        Some((task, stamp)) if is_timestamp(stamp) => task,
+        _ => rest,
+    };
     (!task.is_empty()).then(|| task.to_string())
+}
+
+/// Whether `s` starts as lm-eval's file timestamp does (`2024-06-01T…`).
+fn is_timestamp(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() >= 11
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[5..7].iter().all(u8::is_ascii_digit)
+        && b[7] == b'-'
+        && b[8..10].iter().all(u8::is_ascii_digit)
+        && b[10] == b'T'
 }
 
 /// The answer of a `resps` / `filtered_resps` value in any of its three shapes.

@@ -31,7 +31,7 @@ use crate::location::Location;
 use serde::{Deserialize, Serialize};
 
 pub use classical::{classical, ClassicalStats, ItemClassical, LetterCounts};
-pub use flags::{flag_items, Flag, GroupGap, GroupGaps, ItemFlags};
+pub use flags::{flag_items, Flag, Flagged, GroupGap, GroupGaps, ItemFlags};
 pub use irt::{fit, Curves, IrtFit, IrtItem, IrtModel, IrtOptions, RespondentAbility};
 pub use matrix::{ItemInfo, KivaItemOptions, KivaStages, RespondentInfo, ResponseMatrix};
 pub use report::{analyse_report, item_curves, report, ItemsReport, ReportCurve, ReportOptions};
@@ -241,6 +241,35 @@ pub struct ItemAnalysis {
     pub notes: Vec<String>,
 }
 
+/// Fewer respondents than this and the item flags that rest on how respondents differ
+/// (point-biserial, 2PL slope, infit/outfit, S-X2) are withheld, with a note: with 3
+/// respondents a 2PL fit put every slope at its bound and 82 items were flagged with no
+/// warning (issue 42, defect 12). Ours: a point-biserial over 10 people has a standard error
+/// of about 0.3, the size of the flag thresholds themselves.
+pub const MIN_FLAG_RESPONDENTS: usize = 10;
+
+/// Withholds the flags that compare respondents when there are fewer than
+/// [`MIN_FLAG_RESPONDENTS`], and says so in `notes`.
+fn few_respondents(n: usize, flagged: &mut Flagged, notes: &mut Vec<String>) {
+    if n >= MIN_FLAG_RESPONDENTS {
+        return;
+    }
+    let mut withheld = 0;
+    for f in &mut flagged.items {
+        let before = f.flags.len();
+        f.flags
+            .retain(|x| matches!(x, Flag::NoneRight | Flag::AllRight | Flag::GroupGap));
+        withheld += before - f.flags.len();
+    }
+    notes.push(format!(
+        "Only {n} respondents: the discriminations, slopes and fit statistics rest on too few \
+         people to flag items ({withheld} such flags withheld; {MIN_FLAG_RESPONDENTS} \
+         respondents or more are needed). Items no one or everyone answered right are still \
+         flagged. Read the IRT slopes as unidentified: with so few respondents they run to \
+         their bounds."
+    ));
+}
+
 /// Runs the classical statistics, the IRT fit, the flags and (if asked) the reduced subset.
 ///
 /// # Errors
@@ -267,6 +296,7 @@ pub fn analyse(m: &ResponseMatrix, opts: &AnalysisOptions) -> Result<ItemAnalysi
         notes.extend(t.note.clone());
         flags::flag_sx2(&mut flagged, t, &opts.flags);
     }
+    few_respondents(m.respondents.len(), &mut flagged, &mut notes);
     let subset = match &opts.subset {
         None => None,
         Some(so) => match reduced_subset(m, &cls, Some(&irt), so) {

@@ -802,6 +802,25 @@ fn harness_file(
         }
         HarnessFormat::LmmsResults | HarnessFormat::EeeAggregate => {
             match harness::read_as(f.path, f.bytes, format) {
+                // The boards show a summary's MM-IQ figures only: a file of other tasks says
+                // so rather than read "OK" and add nothing (issue 42, defect 8).
+                Ok(h) if !h.summary.iter().any(|r| harness::is_mmiq_task(&r.task)) => {
+                    let mut tasks: Vec<&str> = h.summary.iter().map(|r| r.task.as_str()).collect();
+                    tasks.dedup();
+                    let listed = if tasks.is_empty() {
+                        "no task with a figure".to_string()
+                    } else {
+                        format!("its tasks: {}", tasks.join(", "))
+                    };
+                    fail(
+                        &mut out.files[i],
+                        format!(
+                            "{}: no MM-IQ task among its results ({listed}); the boards show \
+                             the MM-IQ figures of a harness summary",
+                            f.path
+                        ),
+                    );
+                }
                 Ok(h) => {
                     if f.model.is_none() {
                         if let Some(m) = &h.model {

@@ -613,8 +613,10 @@ pub fn compare(
         .iter()
         .map(|i| (i.data_id, i.correct))
         .collect();
-    // Pairs in data_id order, so a seeded bootstrap depends on the items and the seed, not on
-    // the order of the rows in either file (issue 27, defect 11).
+    // Pairs in one order, so a seeded bootstrap depends on the items and the seed, not on the
+    // order of the rows in either file (issue 27, defect 11): the rank board's order (ids
+    // sorted as text, `ranks::inputs::mmiq_items`), so that with the board's seed the
+    // comparison draws the board's resamples and gives its interval (issue 42, defect 9).
     let mut pairs: Vec<(u64, bool, bool)> = first
         .items
         .iter()
@@ -624,7 +626,7 @@ pub fn compare(
                 .map(|&c| (item.data_id, item.correct, c))
         })
         .collect();
-    pairs.sort_by_key(|p| p.0);
+    pairs.sort_by_cached_key(|p| p.0.to_string());
     let a: Vec<bool> = pairs.iter().map(|p| p.1).collect();
     let b: Vec<bool> = pairs.iter().map(|p| p.2).collect();
     if a.is_empty() {

@@ -132,6 +132,10 @@ fn human(n: u64) -> String {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum XlsxError {
+    /// The bytes do not start as a ZIP archive does, so they are no `.xlsx` workbook (a text
+    /// file given the workbook format, or an old `.xls`): what they start with instead.
+    #[error("this is not an .xlsx workbook (one is a ZIP archive, starting with \"PK\"): {0}")]
+    NotWorkbook(String),
     /// The bytes are not a ZIP archive (or its directory is unreadable): the `zip` crate's
     /// message.
     #[error("not a readable ZIP archive: {0}")]
@@ -352,6 +356,50 @@ fn text_len(value: &DataRef<'_>) -> u64 {
     }
 }
 
+/// What bytes that are no ZIP archive start with, for [`XlsxError::NotWorkbook`] (issue 42,
+/// defect 16: a JSONL file given the workbook format read "File not found '_rels/.rels'").
+fn not_workbook(bytes: &[u8]) -> String {
+    if bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0]) {
+        return "it is an old .xls (Excel 97-2003) workbook: save it as .xlsx".into();
+    }
+    if bytes.is_empty() {
+        return "the file is empty".into();
+    }
+    let head = &bytes[..bytes.len().min(200)];
+    let text = match std::str::from_utf8(head) {
+        Ok(t) => Some(t),
+        // A character cut at the end of the 200 bytes: the text before it.
+        Err(e) if e.error_len().is_none() => std::str::from_utf8(&head[..e.valid_up_to()]).ok(),
+        Err(_) => None,
+    };
+    match text {
+        Some(t) => {
+            let first: String = t
+                .trim_start_matches('\u{feff}')
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .chars()
+                .take(40)
+                .collect();
+            let kind = if first.trim_start().starts_with(['{', '[']) {
+                "JSON or JSONL text"
+            } else {
+                "text"
+            };
+            format!("it is {kind}, starting {first:?}: choose the format it is in")
+        }
+        None => format!(
+            "it starts with the bytes {}",
+            head.iter()
+                .take(4)
+                .map(|b| format!("{b:02X}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+    }
+}
+
 /// The first sheet of an `.xlsx` workbook as text rows: each row's 1-based spreadsheet row
 /// number and its cells as text (empty cells as `""`). The rows span the non-empty cells'
 /// bounding box (they start at its first column); rows without a non-empty cell are left out.
@@ -362,6 +410,9 @@ fn text_len(value: &DataRef<'_>) -> u64 {
 /// and [`XlsxError::Inflates`] / [`XlsxError::Expands`] when the workbook would take more memory
 /// than its [`Limit`].
 pub fn first_sheet_rows(bytes: &[u8]) -> Result<Vec<Row>, XlsxError> {
+    if !bytes.starts_with(b"PK") {
+        return Err(XlsxError::NotWorkbook(not_workbook(bytes)));
+    }
     let limit = Limit::for_file(bytes.len() as u64);
     check_inflation(bytes, limit)?;
     let mut book: Xlsx<_> =

@@ -127,20 +127,27 @@ pub fn board(index: &Index, benchmark: Benchmark, reported: &[ReportedBundle]) -
     };
     let _ = write!(
         h,
-        "<table class=\"board\"><thead><tr><th>Model</th><th>Row</th><th>{figure}{head_unit}</th>\
-         <th>95% interval</th><th>Coverage</th><th>Source</th></tr></thead><tbody>"
+        "<table class=\"board\"><thead><tr><th>Rank</th><th>Model</th><th>Row</th>\
+         <th>{figure}{head_unit}</th><th>95% interval</th><th>Coverage</th><th>Source</th>\
+         </tr></thead><tbody>"
     );
-    let mut rows = 0;
+    let mut rows: Vec<BoardLine> = Vec::new();
     for m in &index.models {
         for run in m.runs.iter().filter(|r| r.benchmark == benchmark) {
-            let (value, ci) = match &run.figures {
-                Figures::Mmiq { overall, .. } => {
-                    (pct(overall.acc), interval_pct(overall.lo, overall.hi))
+            let (value, ci, point) = match &run.figures {
+                Figures::Mmiq { overall, .. } => (
+                    pct(overall.acc),
+                    interval_pct(overall.lo, overall.hi),
+                    Some((overall.acc, overall.lo, overall.hi)),
+                ),
+                Figures::Kiva { overall, .. } => {
+                    let (v, ci) = mean_cells(overall.cross);
+                    (v, ci, overall.cross.map(|m| (m.mean, m.lo, m.hi)))
                 }
-                Figures::Kiva { overall, .. } => mean_cells(overall.cross),
-                Figures::Mmopera { sr, .. } => sr.map_or((String::new(), String::new()), |v| {
-                    (pct(v.v), interval_pct(v.lo, v.hi))
-                }),
+                Figures::Mmopera { sr, .. } => sr
+                    .map_or((String::new(), String::new(), None), |v| {
+                        (pct(v.v), interval_pct(v.lo, v.hi), Some((v.v, v.lo, v.hi)))
+                    }),
                 Figures::Gold {
                     overall,
                     rank_weighted,
@@ -149,6 +156,7 @@ pub fn board(index: &Index, benchmark: Benchmark, reported: &[ReportedBundle]) -
                 } => (
                     format!("{overall:.2}"),
                     format!("rank {rank_weighted} of {n_models}"),
+                    Some((*overall, *overall, *overall)),
                 ),
             };
             let coverage = match run.coverage.of {
@@ -171,34 +179,60 @@ pub fn board(index: &Index, benchmark: Benchmark, reported: &[ReportedBundle]) -
                     None => escape(s),
                 },
             };
-            let _ = write!(
-                h,
-                "<tr data-source=\"published\" data-model=\"{}\"><td>{}</td><td>published</td>\
-                 <td>{}</td><td>{}</td><td>{}</td><td title=\"{}\">{}</td></tr>",
-                escape(&m.name),
-                escape(&m.name),
+            rows.push(BoardLine {
+                model: m.name.clone(),
+                kind: "published",
                 value,
                 ci,
+                point,
                 coverage,
-                escape(&format!("{}; {}", files.join(", "), settings.join("; "))),
-                source
-            );
-            rows += 1;
+                title: format!("{}; {}", files.join(", "), settings.join("; ")),
+                source,
+            });
         }
     }
-    for (label, value, ci, source) in reported_rows(benchmark, reported) {
+    rows.extend(reported_rows(benchmark, reported));
+    // Highest first, as the app's table; ranks by the app's rule ([`board_ranks`]: overlapping
+    // intervals share a rank, none ranks above a higher value) over the rows that are not
+    // baselines (issue 42, defect 11: paper order, no rank, the humans "reported").
+    rows.sort_by(|a, b| {
+        let v = |r: &BoardLine| r.point.map_or(f64::NEG_INFINITY, |p| p.0);
+        v(b).total_cmp(&v(a))
+    });
+    let ranked: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i].kind != "baseline" && rows[i].point.is_some())
+        .collect();
+    let entries: Vec<(f64, f64, f64)> = ranked
+        .iter()
+        .filter_map(|&i| rows[i].point)
+        .map(|(v, lo, hi)| {
+            if lo.is_finite() && hi.is_finite() {
+                (v, lo, hi)
+            } else {
+                (v, v, v)
+            }
+        })
+        .collect();
+    let mut rank: Vec<Option<usize>> = vec![None; rows.len()];
+    for (&i, r) in ranked.iter().zip(crate::leaderboard::board_ranks(&entries)) {
+        rank[i] = Some(r);
+    }
+    for (r, k) in rows.iter().zip(&rank) {
         let _ = write!(
             h,
-            "<tr data-source=\"reported\" data-model=\"{}\"><td>{}</td><td>reported</td>\
-             <td>{}</td><td>{}</td><td></td><td>{}</td></tr>",
-            escape(&label),
-            escape(&label),
-            value,
-            ci,
-            escape(&source)
+            "<tr data-source=\"{kind}\" data-model=\"{m}\"><td>{}</td><td>{m}</td><td>{kind}</td>\
+             <td>{}</td><td>{}</td><td>{}</td><td title=\"{}\">{}</td></tr>",
+            k.map_or("–".to_string(), |k| k.to_string()),
+            r.value,
+            r.ci,
+            r.coverage,
+            escape(&r.title),
+            r.source,
+            kind = r.kind,
+            m = escape(&r.model),
         );
-        rows += 1;
     }
+    let rows = rows.len();
     h.push_str("</tbody></table>");
     if rows == 0 {
         h.push_str("<p class=\"empty\">No published rows for this benchmark.</p>");
@@ -207,12 +241,25 @@ pub fn board(index: &Index, benchmark: Benchmark, reported: &[ReportedBundle]) -
     h
 }
 
+/// One row of a board as rendered: the cells' texts, and its figure with its interval as
+/// fractions (for the order and the ranks).
+struct BoardLine {
+    model: String,
+    /// `published`, `reported` or `baseline`.
+    kind: &'static str,
+    value: String,
+    ci: String,
+    point: Option<(f64, f64, f64)>,
+    coverage: String,
+    /// The source cell's title.
+    title: String,
+    /// The source cell, as HTML.
+    source: String,
+}
+
 /// The reported rows of a board: label, figure, interval (MM-IQ: the Wilson interval taking
 /// all 2,710 items as scored) and the paper's source.
-fn reported_rows(
-    benchmark: Benchmark,
-    reported: &[ReportedBundle],
-) -> Vec<(String, String, String, String)> {
+fn reported_rows(benchmark: Benchmark, reported: &[ReportedBundle]) -> Vec<BoardLine> {
     let (id, col) = match benchmark {
         Benchmark::Mmiq => ("mmiq-table2", "Mean"),
         Benchmark::MmoperaRia => ("mmopera-table2-ria", "SR"),
@@ -238,19 +285,30 @@ fn reported_rows(
         .iter()
         .filter_map(|r| {
             let v = r.values.get(ci).copied().flatten()?;
-            let interval = if benchmark == Benchmark::Mmiq {
-                crate::leaderboard::metrics::reported_mmiq_interval(v)
-                    .map(|a| interval_pct(a.ci_low, a.ci_high))
-                    .unwrap_or_default()
+            let wilson = (benchmark == Benchmark::Mmiq)
+                .then(|| crate::leaderboard::metrics::reported_mmiq_interval(v))
+                .flatten();
+            let interval = wilson
+                .as_ref()
+                .map(|a| interval_pct(a.ci_low, a.ci_high))
+                .unwrap_or_default();
+            // The paper's human rows are a baseline, as in the app (its Human group).
+            let kind = if r.group.as_deref() == Some("Human") {
+                "baseline"
             } else {
-                String::new()
+                "reported"
             };
-            Some((
-                r.label.clone(),
-                format!("{v:.2}"),
-                interval,
-                format!("{paper}{}", t.source),
-            ))
+            let (lo, hi) = wilson.map_or((f64::NAN, f64::NAN), |a| (a.ci_low, a.ci_high));
+            Some(BoardLine {
+                model: r.label.clone(),
+                kind,
+                value: format!("{v:.2}"),
+                ci: interval,
+                point: Some((v / 100.0, lo, hi)),
+                coverage: String::new(),
+                title: String::new(),
+                source: escape(&format!("{paper}{}", t.source)),
+            })
         })
         .collect()
 }

@@ -377,11 +377,11 @@ pub struct Reproduction {
     pub figure: f64,
     /// The published row's figure ([`board_figure`]).
     pub published_figure: f64,
-    /// The rank the submitted figure would take among the published rows of the benchmark
-    /// (1 + the number of published figures above it by more than 1e-6, the index's rounding;
-    /// the published row itself included).
+    /// The rank the submitted figure would take on the benchmark's published board in place
+    /// of the published row: 1 + the number of the other published figures above it by more
+    /// than 1e-6 (the index's rounding).
     pub rank: usize,
-    /// Published rows of the benchmark.
+    /// Published rows of the benchmark (the submission in place of its published row).
     pub of: usize,
 }
 
@@ -423,8 +423,10 @@ pub fn board_figure(submitted: &Detail, row: &Detail) -> Option<f64> {
 }
 
 /// Compares a visitor's scored files (`submitted`) with a published row's items
-/// (`published`, its chunk fetched), verdict by verdict, and ranks the submitted figure among
-/// `board`, the headline figures of the benchmark's published rows.
+/// (`published`, its chunk fetched), verdict by verdict, and ranks the submitted figure on the
+/// published board in the published row's place: among `others`, the headline figures of the
+/// benchmark's other published rows (issue 42, defect 10: with the published row itself among
+/// them, a board of one read "would rank 2 of 1").
 ///
 /// # Errors
 /// A message when the two are not reports of one benchmark with items (MM-IQ or KiVA).
@@ -439,19 +441,24 @@ pub fn board_figure(submitted: &Detail, row: &Detail) -> Option<f64> {
 ///     r#"{"category": "Mathematical", "data_id": 1, "answer": "B"}"#)).unwrap();
 /// let run = |p: &str| Detail::Mmiq(score(&key, &Predictions::parse("p.jsonl", p.as_bytes()).unwrap()).unwrap());
 /// let published = run("{\"data_id\": 0, \"parsed_pred\": \"A\"}\n{\"data_id\": 1, \"parsed_pred\": \"C\"}");
-/// let same = reproduce(&published, &published, &[0.5, 0.9]).unwrap();
+/// // The published row scores 0.5; one other published row scores 0.9.
+/// let same = reproduce(&published, &published, &[0.9]).unwrap();
 /// assert!(same.reproduces);
 /// assert_eq!((same.rank, same.of), (2, 2));
 /// let other = run("{\"data_id\": 0, \"parsed_pred\": \"A\"}\n{\"data_id\": 1, \"parsed_pred\": \"B\"}");
-/// let r = reproduce(&published, &other, &[0.5, 0.9]).unwrap();
+/// let r = reproduce(&published, &other, &[0.9]).unwrap();
 /// assert!(!r.reproduces);
 /// assert_eq!(r.differing, ["1"]);
-/// assert_eq!(r.rank, 1);
+/// assert_eq!((r.rank, r.of), (1, 2));
+/// // Alone on its board, a submission below its published row still ranks 1 of 1.
+/// let worse = run("{\"data_id\": 0, \"parsed_pred\": \"C\"}\n{\"data_id\": 1, \"parsed_pred\": \"C\"}");
+/// let r = reproduce(&published, &worse, &[]).unwrap();
+/// assert_eq!((r.rank, r.of), (1, 1));
 /// ```
 pub fn reproduce(
     published: &Detail,
     submitted: &Detail,
-    board: &[f64],
+    others: &[f64],
 ) -> Result<Reproduction, String> {
     let mut differing = Vec::new();
     let (compared, only_published, only_submitted) = match (published, submitted) {
@@ -556,7 +563,7 @@ pub fn reproduce(
         only_submitted,
         figure,
         published_figure: board_figure(submitted, published).unwrap_or(f64::NAN),
-        rank: 1 + board.iter().filter(|v| **v > figure + 1e-6).count(),
-        of: board.len(),
+        rank: 1 + others.iter().filter(|v| **v > figure + 1e-6).count(),
+        of: others.len() + 1,
     })
 }

@@ -184,6 +184,14 @@ pub struct BoardInput {
     pub reported: Vec<ReportedRow>,
 }
 
+/// The bootstrap seed of a board, and of every paired comparison the app shows beside one
+/// (the model page's MM-IQ comparison draws from this seed over the board's item order, so a
+/// pair's interval reads the same in both panels; issue 42, defect 9).
+pub const BOOTSTRAP_SEED: u64 = 42;
+
+/// The bootstrap resamples of a board and of the app's paired comparisons.
+pub const BOOTSTRAP_RESAMPLES: usize = 2000;
+
 /// How a board is built.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct BoardOptions {
@@ -213,8 +221,8 @@ impl Default for BoardOptions {
             adjust: Adjust::Holm,
             alpha: 0.05,
             power: 0.8,
-            resamples: 2000,
-            seed: 42,
+            resamples: BOOTSTRAP_RESAMPLES,
+            seed: BOOTSTRAP_SEED,
             range: RankRange::Tests,
         }
     }

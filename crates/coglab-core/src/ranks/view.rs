@@ -433,7 +433,9 @@ fn rows_panel(models: &[RankedModel], board: &Board) -> Panel {
         ("Rank", definition("rank_range")),
         ("Group", definition("group")),
         ("Model", ""),
-        ("Score", definition("score")),
+        // The unit said beside the figure (issue 42, defect 9: "Score 1.0" beside the table's
+        // 27.00 read as a different scale).
+        ("Score (%)", definition("score")),
         ("Coverage", definition("coverage")),
         ("Leader group", definition("leader")),
         ("Bootstrap rank", definition("bootstrap")),
@@ -550,7 +552,7 @@ fn flips_head(name: &str, count: usize, listed: usize, what: &str) -> String {
 fn mmiq_extraction_panel(x: &ExtractionRobustness) -> Panel {
     let mut p = Panel::new(
         "extraction",
-        "Extraction robustness (MM-IQ answer extractors)".into(),
+        "Extraction robustness (MM-IQ answer extractors; scores in %)".into(),
         "extraction",
     );
     let mut cols: Vec<(&str, &str)> = vec![("Model", "")];
@@ -621,7 +623,10 @@ fn mmiq_extraction_panel(x: &ExtractionRobustness) -> Panel {
 fn kiva_extraction_panel(x: &KivaExtraction) -> Panel {
     let mut p = Panel::new(
         "extraction",
-        format!("Extraction robustness (KiVA stage {} answers)", x.stage),
+        format!(
+            "Extraction robustness (KiVA stage {} answers; scores in %)",
+            x.stage
+        ),
         "extraction",
     );
     let mut cols: Vec<(&str, &str)> = vec![("Model", "")];

@@ -13,6 +13,17 @@ use crate::components::board_table::{Board, BoardCell, BoardColumn, RowKind};
 /// Where the adults row comes from (issue 23): the released file, not the paper's sample.
 use coglab_core::selftest::baselines::ADULTS_SOURCE;
 
+/// The KiVA paper, as its bundled rows cite it.
+const KIVA_PAPER: &str =
+    "KiVA: Kid-inspired Visual Analogies for Testing Large Multimodal Models (Yiu et al.)";
+/// The KiVA repository, where the released runs and the adults' file come from.
+const KIVA_REPOSITORY: &str = "https://github.com/ey242/KiVA";
+/// The short citation on a bundled KiVA row.
+const KIVA_CITE: &str = "KiVA repository, released data (Yiu et al.)";
+/// How the bundled KiVA figures are computed.
+const KIVA_FIGURES: &str = "Mean over trials per domain and stage, with its standard error \
+     (population SD / √n trials).";
+
 /// The KiVA stages shown, as (report key, title).
 pub fn kiva_stages(joint: bool) -> [(&'static str, &'static str); 3] {
     [
@@ -137,13 +148,10 @@ pub fn kiva_board(
     };
     let mut rows = Vec::new();
     for r in computed.iter().filter(|r| r.report.variant == variant) {
-        // Dropped adult human data is a baseline; a self-test export (one participant,
-        // labelled "<id> (self-test)" by the core) is that person's computed row.
-        // A jsPsych run (a harness file) is likewise its participants' computed row.
-        let kind = if r.report.source == coglab_core::kiva::Source::Human
-            && !r.model.ends_with(" (self-test)")
-            && r.report.harness.is_none()
-        {
+        // People are reference rows, not ranked among the models: dropped adult human
+        // data, a self-test export (one participant, "<id> (self-test)") and a jsPsych run
+        // alike (issue 42, defect 15: a self-test participant was ranked among the models).
+        let kind = if r.report.source == coglab_core::kiva::Source::Human {
             RowKind::Baseline
         } else {
             RowKind::Computed
@@ -194,23 +202,34 @@ pub fn kiva_board(
             rows.push(r);
         }
     }
+    // The bundled rows name the paper and the repository their data come from, not the
+    // functions that computed them (issue 42, defect 6).
     if let Some(v) = bundled {
-        let note = baselines.map(|b| b.note.clone()).unwrap_or_default();
+        let cite = || Some((KIVA_CITE.to_string(), KIVA_REPOSITORY.to_string()));
         if let Some(a) = &v.adults {
-            rows.push(row(
+            let mut r = row(
                 &format!("{} (KiVA's released file, {} trials)", a.label, a.trials),
                 RowKind::Baseline,
-                format!("{ADULTS_SOURCE} {note}"),
+                format!("{ADULTS_SOURCE} {KIVA_FIGURES}"),
                 cells(&a.overall, &a.by_domain),
-            ));
+            );
+            r.cite = cite();
+            rows.push(r);
         }
         for m in &v.models {
-            rows.push(row(
+            let mut r = row(
                 &m.label,
                 RowKind::Reported,
-                format!("The KiVA repository's released run, scored by coglab. {note}"),
+                format!(
+                    "{KIVA_PAPER}: the run released in its repository ({KIVA_REPOSITORY}, \
+                     model_data/{}), scored the repository's way (Null answers count as wrong). \
+                     The paper shows its figures in charts only. {KIVA_FIGURES}",
+                    variant.name()
+                ),
                 cells(&m.overall, &m.by_domain),
-            ));
+            );
+            r.cite = cite();
+            rows.push(r);
         }
     }
     Board {

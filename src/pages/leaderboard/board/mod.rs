@@ -14,6 +14,7 @@ mod gold;
 mod kiva;
 mod mmiq;
 mod mmopera;
+pub mod static_html;
 
 pub use gold::{gold_board, gold_table_request};
 pub use kiva::{kiva_board, kiva_stages};

@@ -10,8 +10,9 @@ use crate::worker::api;
 use crate::worker::client::use_worker;
 
 /// Bootstrap resamples and seed of the comparison's SR-difference interval.
-const RESAMPLES: usize = 2000;
-const SEED: u64 = 1;
+/// (The rank board's, as the other comparisons.)
+const RESAMPLES: usize = coglab_core::ranks::board::BOOTSTRAP_RESAMPLES;
+const SEED: u64 = coglab_core::ranks::board::BOOTSTRAP_SEED;
 
 /// Two models compared on the items both were judged on (one task): the 5×5 table of paired
 /// holistic verdicts, exact agreement, and the paired bootstrap 95% interval of the SR

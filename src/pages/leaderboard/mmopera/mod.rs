@@ -157,7 +157,8 @@ pub fn MmoperaTab(
                 label="MM-OPERA line chart: score rate by reference hop count, one line per model" />
             <OperaCanvas data=histogram testid="mmopera-histogram" file_name="mmopera-scores.png"
                 label="MM-OPERA histogram: share of holistic scores 0 to 4 for each model" />
-            <Show when=move || { rows.read().len() >= 2 }>
+            <Show when=move || { rows.read().len() >= 2 }
+                fallback=|| view! { <p class="notice" data-testid="needs-two-rows">"The comparison and the item analysis need two computed rows or more: drop another model's judge files above."</p> }>
                 <MmoperaCompare rows=rows />
                 <crate::pages::items::ItemAnalysisSection benchmark="mmopera"
                     rows=Signal::derive(move || rows.read().iter().map(|r| (r.id, r.model.clone())).collect::<Vec<_>>()) />

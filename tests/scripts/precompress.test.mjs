@@ -1,0 +1,103 @@
+// scripts/precompress.py on a small synthetic build (Trunk's index.html, the chunk loader, the
+// worker's loader shim, three modules), and its page helper run in Node on gzipped and plain
+// bodies. The expected texts and bytes are made here, not by the script.
+//
+//   node --test tests/scripts/
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync, gzipSync } from 'node:zlib';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SCRIPT = join(ROOT, 'scripts', 'precompress.py');
+// The smallest valid module (magic, version 1), then a custom section making each distinct.
+const module = (n) => Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 0, 3, 1, 0x78, n]);
+
+const INDEX = [
+  '<html><head>',
+  '<link rel="preload" href="/coglab-app-0123_bg.wasm" crossorigin="anonymous" as="fetch" type="application/wasm">',
+  '<link rel="modulepreload" href="/coglab-app-0123.js" crossorigin="anonymous">',
+  '</head><body><script type="module">',
+  "import init, * as bindings from '/coglab-app-0123.js';",
+  "const wasm = await init({ module_or_path: '/coglab-app-0123_bg.wasm' });",
+  '</script></body></html>',
+].join('\n');
+const SPLIT = [
+  'const a = () => { const src = fetch(new URL("./chunk_1-aa.wasm", import.meta.url)); return src; };',
+  'const b = () => { const src = fetch(new URL("./split_x-bb.wasm", import.meta.url)); return src; };',
+].join('\n');
+const SHIM = 'importScripts("./coglab-worker.js");wasm_bindgen({ module_or_path: "./coglab-worker_bg.wasm" });';
+
+function build() {
+  const dir = mkdtempSync(join(tmpdir(), 'coglab-precompress-'));
+  writeFileSync(join(dir, 'index.html'), INDEX);
+  writeFileSync(join(dir, '__wasm_split-cc.js'), SPLIT);
+  writeFileSync(join(dir, 'coglab-worker_loader.js'), SHIM);
+  const wasm = { 'coglab-app-0123_bg.wasm': module(1), 'chunk_1-aa.wasm': module(2), 'split_x-bb.wasm': module(3) };
+  for (const [f, b] of Object.entries(wasm)) writeFileSync(join(dir, f), b);
+  writeFileSync(join(dir, 'coglab-worker_bg.wasm'), module(4));
+  wasm['coglab-worker_bg.wasm'] = module(4);
+  return { dir, wasm };
+}
+
+const run = (dir) => spawnSync('python3', [SCRIPT, dir], { encoding: 'utf8' });
+
+test('every module becomes its .gz and every loader asks for the .gz through the helper', () => {
+  const { dir, wasm } = build();
+  const r = run(dir);
+  assert.equal(r.status, 0, r.stderr);
+  for (const [f, bytes] of Object.entries(wasm)) {
+    assert.ok(!existsSync(join(dir, f)), `${f} removed`);
+    assert.deepEqual(gunzipSync(readFileSync(join(dir, `${f}.gz`))), bytes, f);
+  }
+  const index = readFileSync(join(dir, 'index.html'), 'utf8');
+  assert.ok(index.includes("init({ module_or_path: coglabWasm('/coglab-app-0123_bg.wasm.gz') })"));
+  assert.ok(index.includes('<link rel="preload" href="/coglab-app-0123_bg.wasm.gz" crossorigin="anonymous" as="fetch">'));
+  assert.ok(index.includes('<script type="module">\nfunction coglabWasm(url)'));
+  const split = readFileSync(join(dir, '__wasm_split-cc.js'), 'utf8');
+  assert.ok(split.includes('coglabWasm(new URL("./chunk_1-aa.wasm.gz", import.meta.url))'));
+  assert.ok(split.includes('coglabWasm(new URL("./split_x-bb.wasm.gz", import.meta.url))'));
+  assert.ok(!/fetch\(new URL/.test(split));
+  const shim = readFileSync(join(dir, 'coglab-worker_loader.js'), 'utf8');
+  assert.ok(shim.endsWith('wasm_bindgen({ module_or_path: coglabWasm("./coglab-worker_bg.wasm.gz") });'));
+  // Run again: nothing changes.
+  const before = [index, split, shim];
+  assert.equal(run(dir).status, 0);
+  assert.deepEqual(['index.html', '__wasm_split-cc.js', 'coglab-worker_loader.js']
+    .map((f) => readFileSync(join(dir, f), 'utf8')), before);
+});
+
+test('a loader fetching its module another way is an error, and nothing is written', () => {
+  const { dir } = build();
+  writeFileSync(join(dir, 'index.html'), INDEX.replace('init({ module_or_path:', 'init({ path:'));
+  const r = run(dir);
+  assert.notEqual(r.status, 0);
+  assert.match(r.stderr, /expected one init\(\{ module_or_path: '\.\.\.wasm' \}\)/);
+  assert.ok(existsSync(join(dir, 'coglab-app-0123_bg.wasm')));
+  assert.equal(readFileSync(join(dir, '__wasm_split-cc.js'), 'utf8'), SPLIT);
+});
+
+test('the helper gives the module from a gzipped body and from one the browser already decompressed', async () => {
+  const { dir } = build();
+  assert.equal(run(dir).status, 0);
+  const index = readFileSync(join(dir, 'index.html'), 'utf8');
+  const helper = index.slice(index.indexOf('function coglabWasm'), index.indexOf('\nimport init'));
+  const bytes = module(7);
+  for (const [what, body] of [['gzipped', gzipSync(bytes)], ['plain', bytes]]) {
+    // eslint-disable-next-line no-new-func
+    const coglabWasm = new Function('fetch', `${helper}; return coglabWasm;`)(
+      async () => new Response(body));
+    const res = await coglabWasm('/x.wasm.gz');
+    assert.equal(res.headers.get('content-type'), 'application/wasm', what);
+    const got = Buffer.from(await res.arrayBuffer());
+    assert.deepEqual(got, bytes, what);
+    await WebAssembly.instantiate(got);
+  }
+  const failing = new Function('fetch', `${helper}; return coglabWasm;`)(
+    async () => new Response('gone', { status: 404 }));
+  await assert.rejects(failing('/x.wasm.gz'), /\/x\.wasm\.gz: HTTP 404/);
+});
