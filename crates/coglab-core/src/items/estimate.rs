@@ -150,6 +150,8 @@ pub struct CalibratedItem {
 /// Item parameters fitted on the complete runs of a board (see the module documentation).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Calibration {
+    /// Where the calibration came from (the matrix's source, e.g. its file name), for messages.
+    pub source: String,
     /// Items of the benchmark (every column of the calibration matrix).
     pub items: usize,
     /// Calibration respondents.
@@ -555,6 +557,7 @@ impl Calibration {
             ));
         }
         Ok(Self {
+            source: m.source.clone(),
             items: nj,
             respondents: ni,
             model: model_name(g),
@@ -609,6 +612,7 @@ impl Calibration {
             });
         }
         Ok(Self {
+            source: "true item parameters".into(),
             items: items.len(),
             respondents,
             model: model_name(guess),
@@ -727,12 +731,12 @@ pub fn estimate_with(
     let cal = calibration;
     if cal.respondents < opts.min_calibration {
         return Err(ItemsError::Degenerate {
-            source_name: "calibration".into(),
+            source_name: cal.source.clone(),
             reason: format!(
                 "{} calibration respondents, fewer than the {} an estimate needs: with so few, \
                  the item parameters are uncertain enough that the interval would be too \
                  narrow (BENCHMARKS.md, \"Estimated full score\"); calibrate on more complete \
-                 runs",
+                 runs, or lower the minimum (`--min-calibration`) to get the estimate anyway",
                 cal.respondents, opts.min_calibration
             ),
         });
@@ -784,8 +788,8 @@ pub fn estimate_with(
     }
     if n_fitted == 0 {
         return Err(ItemsError::Degenerate {
-            source_name: "calibration".into(),
-            reason: "no item has parameters".into(),
+            source_name: cal.source.clone(),
+            reason: "no item of the calibration has parameters".into(),
         });
     }
     mean_curve.iter_mut().for_each(|v| *v /= n_fitted as f64);
@@ -890,4 +894,260 @@ pub fn estimate_with(
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::items::simulate::{keep_random, respond, simulate, SimOptions};
+    use approx::assert_abs_diff_eq;
+
+    fn matrix(csv: &str) -> ResponseMatrix {
+        ResponseMatrix::parse_csv("part.csv", csv.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn hand_worked_three_items_three_nodes() {
+        // g = 1/4, a = ln 3 for all, b = 0, 1, -1; grid theta = -1, 0, 1. Then
+        // sigmoid(ln3 (theta - b)) is 1/4, 1/2, 3/4 (q1), 1/10, 1/4, 1/2 (q2), 1/2, 3/4, 9/10
+        // (q3), and P = 1/4 + 3/4 sigmoid:
+        //   q1: 0.4375, 0.625, 0.8125;  q2: 0.325, 0.4375, 0.625;  q3: 0.625, 0.8125, 0.925.
+        // Prior weights exp(-theta^2/2) normalised: 0.274068619, 0.451862762, 0.274068619.
+        // The respondent answered q1 right (q2, q3 unanswered): posterior prop. to w P1,
+        // marginal 0.625, so pi = 0.274068619 x 0.7, 0.451862762 x 1, 0.274068619 x 1.3
+        //   = 0.191848033, 0.451862762, 0.356289205.
+        // Expected right on q2 + q3 per node: 0.95, 1.25, 1.55; mean over pi 1.299332351.
+        // Estimate (1 + 1.299332351) / 3 = 0.766444117.
+        // Interval: per node, variance sum P(1 - P) = 0.45375, 0.3984375, 0.30375; the mixture
+        // of normals (continuity-corrected) gives F(0) = sum pi Phi((0.5 - mu) / sd) = 0.1115
+        // >= 0.025, so the 2.5% quantile is 0 items; F(1) = 0.6129 < 0.975, so the 97.5%
+        // quantile is 2 items: [(1 + 0) / 3, (1 + 2) / 3].
+        let a = 3f64.ln();
+        let items = [
+            ItemParams::new("q1", a, 0.0),
+            ItemParams::new("q2", a, 1.0),
+            ItemParams::new("q3", a, -1.0),
+        ];
+        let cal = Calibration::from_params(&items, 0.25, 500).unwrap();
+        let opts = EstimateOptions {
+            grid: (-1.0, 1.0, 3),
+            ..EstimateOptions::default()
+        };
+        let e = estimate_with(&cal, &matrix("id,q1,q2\nm,1,\n"), &opts).unwrap();
+        assert_eq!(e[0].answered, 1);
+        assert_eq!(e[0].observed, Some(1.0));
+        assert_abs_diff_eq!(e[0].estimate, 0.766_444_117, epsilon = 1e-9);
+        assert_abs_diff_eq!(e[0].ci_low, 1.0 / 3.0, epsilon = 1e-12);
+        assert_abs_diff_eq!(e[0].ci_high, 1.0, epsilon = 1e-12);
+    }
+
+    #[test]
+    fn all_answered_gives_the_observed_proportion_and_no_width() {
+        let s = simulate(&SimOptions {
+            respondents: 150,
+            items: 30,
+            seed: 5,
+            ..SimOptions::default()
+        })
+        .unwrap();
+        let cal = Calibration::fit(&s.matrix, &CalibrationOptions::default()).unwrap();
+        let est = estimate(&cal, &s.matrix).unwrap();
+        for (e, r) in est.iter().zip(&s.respondents) {
+            assert_eq!(e.answered, 30);
+            assert_abs_diff_eq!(e.estimate, r.accuracy, epsilon = 1e-12);
+            assert_eq!(Some(e.estimate), e.observed);
+            assert_eq!((e.ci_low, e.ci_high), (e.estimate, e.estimate));
+        }
+    }
+
+    #[test]
+    fn oracle_is_unbiased_covers_and_beats_the_plain_proportion() {
+        // True parameters, 400 respondents answering a random 40 of 400 items. The estimate
+        // is the posterior expectation under the true model, so its mean error is near 0 (the
+        // errors' sd is about 5.6 points: 5 sigma for the mean of 400 is 1.4 points) and the 95%
+        // interval covers near 95% (binomial sd 1.1 points: [90.5, 99]).
+        let s = simulate(&SimOptions {
+            respondents: 10,
+            items: 400,
+            seed: 8,
+            ..SimOptions::default()
+        })
+        .unwrap();
+        let test = respond(&s.items, s.guess, 400, 9, "t").unwrap();
+        let partial = keep_random(&test.matrix, 40, 10).unwrap();
+        let cal = Calibration::from_params(&s.items, s.guess, 0).unwrap();
+        let opts = EstimateOptions {
+            min_calibration: 0,
+            ..EstimateOptions::default()
+        };
+        let est = estimate_with(&cal, &partial, &opts).unwrap();
+        let n = est.len() as f64;
+        let (mut bias, mut mae, mut plain, mut cover) = (0.0, 0.0, 0.0, 0.0);
+        for (e, r) in est.iter().zip(&test.respondents) {
+            assert!(0.0 <= e.ci_low && e.ci_low <= e.estimate && e.estimate <= e.ci_high);
+            assert!(e.ci_high <= 1.0);
+            bias += e.estimate - r.accuracy;
+            mae += (e.estimate - r.accuracy).abs();
+            plain += (e.observed.unwrap() - r.accuracy).abs();
+            cover += f64::from(u8::from(e.ci_low <= r.accuracy && r.accuracy <= e.ci_high));
+        }
+        assert!((bias / n).abs() < 0.014, "mean error {}", bias / n);
+        assert!(mae < plain, "MAE {} vs plain {}", mae / n, plain / n);
+        assert!(
+            (0.905..=0.99).contains(&(cover / n)),
+            "coverage {}",
+            cover / n
+        );
+    }
+
+    #[test]
+    fn calibration_recovers_simulated_parameters() {
+        // 500 respondents x 60 items, g = 1/4: the fitted b and a follow the true ones
+        // (correlations, and b's mean absolute error, bounded well above the sampling error of
+        // a 3PL with fixed guessing at n = 500: b's standard errors are about 0.15 to 0.3).
+        let s = simulate(&SimOptions {
+            respondents: 500,
+            items: 60,
+            seed: 21,
+            ..SimOptions::default()
+        })
+        .unwrap();
+        let cal = Calibration::fit(&s.matrix, &CalibrationOptions::default()).unwrap();
+        assert!(cal.converged);
+        assert_eq!(cal.model, "2pl+guess(0.25)");
+        let corr = |x: &[f64], y: &[f64]| {
+            let n = x.len() as f64;
+            let (mx, my) = (x.iter().sum::<f64>() / n, y.iter().sum::<f64>() / n);
+            let sxy: f64 = x.iter().zip(y).map(|(a, b)| (a - mx) * (b - my)).sum();
+            let sxx: f64 = x.iter().map(|a| (a - mx).powi(2)).sum();
+            let syy: f64 = y.iter().map(|b| (b - my).powi(2)).sum();
+            sxy / (sxx * syy).sqrt()
+        };
+        let tb: Vec<f64> = s.items.iter().map(|i| i.b).collect();
+        let eb: Vec<f64> = cal.params.iter().map(|p| p.b.unwrap()).collect();
+        let ta: Vec<f64> = s.items.iter().map(|i| i.a).collect();
+        let ea: Vec<f64> = cal.params.iter().map(|p| p.a.unwrap()).collect();
+        assert!(corr(&tb, &eb) > 0.95, "b {}", corr(&tb, &eb));
+        assert!(corr(&ta, &ea) > 0.6, "a {}", corr(&ta, &ea));
+        let mae_b = tb.iter().zip(&eb).map(|(t, e)| (t - e).abs()).sum::<f64>() / 60.0;
+        assert!(mae_b < 0.25, "b MAE {mae_b}");
+        assert!(cal.params.iter().all(|p| p.se_b.is_some()));
+    }
+
+    #[test]
+    fn no_guessing_fits_the_plain_2pl() {
+        let s = simulate(&SimOptions {
+            respondents: 400,
+            items: 30,
+            options: 0,
+            seed: 4,
+            ..SimOptions::default()
+        })
+        .unwrap();
+        let cal = Calibration::fit(
+            &s.matrix,
+            &CalibrationOptions {
+                options: 0,
+                ..CalibrationOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!((cal.model.as_str(), cal.guess), ("2pl", 0.0));
+        let mae_b = s
+            .items
+            .iter()
+            .zip(&cal.params)
+            .map(|(t, e)| (t.b - e.b.unwrap()).abs())
+            .sum::<f64>()
+            / 30.0;
+        assert!(mae_b < 0.2, "b MAE {mae_b}");
+    }
+
+    #[test]
+    fn an_item_nobody_answered_is_a_typical_item() {
+        // q3 is empty in the calibration: no parameters, a note, and its probability is the
+        // mean curve of q1 and q2. With every respondent's answer to q1 and q2 known, the
+        // estimate is (right + mean over the posterior of (P1 + P2) / 2) / 3.
+        let csv = "id,q1,q2,q3\n\
+                   r1,1,0,\nr2,1,1,\nr3,0,0,\nr4,1,0,\nr5,0,1,\nr6,1,1,\n";
+        let mut m = matrix(csv);
+        m.source = "full.csv".into();
+        let cal = Calibration::fit(&m, &CalibrationOptions::default()).unwrap();
+        assert_eq!(cal.params[2].a, None);
+        assert_eq!(cal.params[2].answered, 0);
+        assert!(cal.notes[0].starts_with("1 of 3 items"), "{:?}", cal.notes);
+        let opts = EstimateOptions {
+            min_calibration: 0,
+            ..EstimateOptions::default()
+        };
+        let e = &estimate_with(&cal, &matrix("id,q1,q2\nm,1,1\n"), &opts).unwrap()[0];
+        // By hand from the calibrated parameters, on the same grid.
+        let (theta, log_w) = normal_grid(-6.0, 6.0, 241);
+        let p = |j: usize, t: f64| {
+            let it = &cal.params[j];
+            ItemParams::new("", it.a.unwrap(), it.b.unwrap()).probability(t, 0.25)
+        };
+        let post: Vec<f64> = theta
+            .iter()
+            .zip(&log_w)
+            .map(|(&t, lw)| lw.exp() * p(0, t) * p(1, t))
+            .collect();
+        let z: f64 = post.iter().sum();
+        let typical: f64 = theta
+            .iter()
+            .zip(&post)
+            .map(|(&t, w)| w / z * (p(0, t) + p(1, t)) / 2.0)
+            .sum();
+        assert_abs_diff_eq!(e.estimate, (2.0 + typical) / 3.0, epsilon = 1e-9);
+    }
+
+    #[test]
+    fn errors_name_where_and_why() {
+        let items = [
+            ItemParams::new("q1", 1.0, 0.0),
+            ItemParams::new("q2", 1.0, 0.0),
+        ];
+        let cal = Calibration::from_params(&items, 0.25, 40).unwrap();
+        // Too small a calibration is refused by default, naming the count.
+        let err = estimate(&cal, &matrix("id,q1\nm,1\n")).unwrap_err();
+        assert!(
+            err.to_string().contains("40 calibration respondents"),
+            "{err}"
+        );
+        // An unknown item names file, line 1 and the column.
+        let opts = EstimateOptions {
+            min_calibration: 0,
+            ..EstimateOptions::default()
+        };
+        let err = estimate_with(&cal, &matrix("id,q1,q9\nm,1,0\n"), &opts).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "part.csv line 1: field \"q9\": item id \"q9\" (column 3) is not an item of the \
+             calibration (2 items)"
+        );
+        // A respondent with no answer gets the prior's prediction, no observed proportion.
+        let e = &estimate_with(&cal, &matrix("id,q1\nm,\n"), &opts).unwrap()[0];
+        assert_eq!((e.answered, e.observed), (0, None));
+        // By symmetry (b = 0, theta ~ N(0, 1)): E[P] = 1/4 + 3/4 x 1/2 = 0.625.
+        assert_abs_diff_eq!(e.estimate, 0.625, epsilon = 1e-9);
+        // Bad options.
+        assert!(Calibration::from_params(&items, 1.0, 0).is_err());
+        assert!(estimate_with(
+            &cal,
+            &matrix("id,q1\nm,1\n"),
+            &EstimateOptions {
+                level: 1.0,
+                ..opts.clone()
+            }
+        )
+        .is_err());
+        assert!(Calibration::fit(
+            &matrix("id,q1\na,1\nb,0\n"),
+            &CalibrationOptions {
+                options: 1,
+                ..CalibrationOptions::default()
+            }
+        )
+        .is_err());
+    }
 }
