@@ -10,7 +10,7 @@
 //! arguments; default 40 to 43).
 
 use coglab_core::items::estimate::{
-    estimate_widened, estimate_with, Calibration, CalibrationOptions, Estimate, EstimateOptions,
+    estimate_with, Calibration, CalibrationOptions, EstimateOptions,
 };
 use coglab_core::items::simulate::{
     keep_items, keep_random, respond, simulate, SimOptions, Simulated,
@@ -25,19 +25,12 @@ struct Row {
     width: f64,
 }
 
-fn loose() -> EstimateOptions {
-    EstimateOptions {
+fn score(cal: &Calibration, partial: &ResponseMatrix, truth: &Simulated) -> Row {
+    let opts = EstimateOptions {
         min_calibration: 0,
         ..EstimateOptions::default()
-    }
-}
-
-fn score(cal: &Calibration, partial: &ResponseMatrix, truth: &Simulated) -> Row {
-    let est = estimate_with(cal, partial, &loose()).expect("estimate");
-    rate(&est, truth)
-}
-
-fn rate(est: &[Estimate], truth: &Simulated) -> Row {
+    };
+    let est = estimate_with(cal, partial, &opts).expect("estimate");
     let n = est.len() as f64;
     let (mut mae, mut cov, mut width) = (0.0, 0.0, 0.0);
     for (e, r) in est.iter().zip(&truth.respondents) {
@@ -74,12 +67,7 @@ struct Cell {
     oracle: [f64; 3],
     plain: f64,
     runs: f64,
-    /// Widened by the bootstrap (calibrations below 300): coverage, width.
-    widened: [f64; 2],
 }
-
-/// Bootstrap replicates of the widened intervals.
-const REPLICATES: usize = 20;
 
 const CAL_SIZES: [usize; 5] = [300, 150, 100, 50, 20];
 const KINDS: [&str; 3] = ["random 100 each", "random 500 each", "same 500 for all"];
@@ -141,21 +129,6 @@ fn main() {
                 cell.oracle[2] += orc[k].width;
                 cell.plain += plain(partial, &test);
                 cell.runs += 1.0;
-                if n_cal < 300 {
-                    let est = estimate_widened(
-                        &cal_m,
-                        &cal,
-                        &CalibrationOptions::default(),
-                        partial,
-                        &loose(),
-                        REPLICATES,
-                        seed + 100,
-                    )
-                    .expect("widened");
-                    let w = rate(&est, &test);
-                    cell.widened[0] += w.coverage;
-                    cell.widened[1] += w.width;
-                }
             }
         }
     }
@@ -191,23 +164,6 @@ fn main() {
                 x.ours[1] / n,
                 x.oracle[1] / n,
                 x.ours[2] / n
-            );
-        }
-    }
-    println!(
-        "\nwidened by a parametric bootstrap of the calibration ({REPLICATES} refits): coverage (%) and width (points)"
-    );
-    for (c, &n_cal) in CAL_SIZES.iter().enumerate().skip(1) {
-        for (k, kind) in KINDS.iter().enumerate() {
-            let x = &cells[c][k];
-            println!(
-                "{:>5} {:<17} coverage {:>5.1} (unwidened {:>5.1})  width {:>6.2} (unwidened {:>6.2})",
-                n_cal,
-                kind,
-                x.widened[0] / x.runs,
-                x.ours[1] / x.runs,
-                x.widened[1] / x.runs,
-                x.ours[2] / x.runs
             );
         }
     }
