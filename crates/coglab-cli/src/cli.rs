@@ -180,8 +180,8 @@ pub struct EstimateArgs {
     /// Answer options per item: the guessing floor is 1/options (0: no guessing; default 4).
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub options: u32,
-    /// Fewest calibration respondents for an estimate (default 100: below it the interval
-    /// was measured to be too narrow; see BENCHMARKS.md).
+    /// Fewest calibration respondents for an estimate (default 20, the smallest calibration
+    /// measured; see BENCHMARKS.md).
     #[arg(long, value_name = "N")]
     pub min_calibration: Option<usize>,
     /// Machine-readable output.

@@ -21,6 +21,8 @@ use std::time::Instant;
 
 struct Row {
     mae: f64,
+    /// Mean signed error (estimate - truth), points.
+    bias: f64,
     coverage: f64,
     width: f64,
 }
@@ -32,14 +34,16 @@ fn score(cal: &Calibration, partial: &ResponseMatrix, truth: &Simulated) -> Row 
     };
     let est = estimate_with(cal, partial, &opts).expect("estimate");
     let n = est.len() as f64;
-    let (mut mae, mut cov, mut width) = (0.0, 0.0, 0.0);
+    let (mut mae, mut cov, mut width, mut bias) = (0.0, 0.0, 0.0, 0.0);
     for (e, r) in est.iter().zip(&truth.respondents) {
         mae += (e.estimate - r.accuracy).abs();
+        bias += e.estimate - r.accuracy;
         cov += f64::from(u8::from(e.ci_low <= r.accuracy && r.accuracy <= e.ci_high));
         width += e.ci_high - e.ci_low;
     }
     Row {
         mae: 100.0 * mae / n,
+        bias: 100.0 * bias / n,
         coverage: 100.0 * cov / n,
         width: 100.0 * width / n,
     }
@@ -64,6 +68,8 @@ fn plain(partial: &ResponseMatrix, truth: &Simulated) -> f64 {
 #[derive(Default, Clone)]
 struct Cell {
     ours: [f64; 3],
+    /// Mean signed error of ours, summed over the seeds.
+    bias: f64,
     oracle: [f64; 3],
     plain: f64,
     runs: f64,
@@ -122,6 +128,7 @@ fn main() {
                 est_secs.push(t1.elapsed().as_secs_f64());
                 let cell = &mut cells[c][k];
                 cell.ours[0] += ours.mae;
+                cell.bias += ours.bias;
                 cell.ours[1] += ours.coverage;
                 cell.ours[2] += ours.width;
                 cell.oracle[0] += orc[k].mae;
@@ -154,7 +161,7 @@ fn main() {
             let x = &cells[c][k];
             let n = x.runs;
             println!(
-                "{:>5} {:<17} {:>9.2} {:>10.2} {:>9.2} {:>12.3} {:>14.1} {:>10.1} {:>12.2}",
+                "{:>5} {:<17} {:>9.2} {:>10.2} {:>9.2} {:>12.3} {:>14.1} {:>10.1} {:>12.2} {:>10.2}",
                 n_cal,
                 kind,
                 x.ours[0] / n,
@@ -163,7 +170,8 @@ fn main() {
                 x.ours[0] / x.oracle[0],
                 x.ours[1] / n,
                 x.oracle[1] / n,
-                x.ours[2] / n
+                x.ours[2] / n,
+                x.bias / n
             );
         }
     }
