@@ -143,9 +143,12 @@ fn main() {
         "seeds {seeds:?}: 2,710 items, 4 options (g = 0.25), 200 test respondents per seed; \
          means over the seeds"
     );
-    println!("MAE in accuracy points; coverage of the 95% interval (%); mean width (points)");
     println!(
-        "{:>5} {:<17} {:>9} {:>10} {:>9} {:>12} {:>14} {:>10} {:>12}",
+        "MAE and bias (mean of estimate - truth) in accuracy points; coverage of the 95% \
+         interval (%); mean width (points)"
+    );
+    println!(
+        "{:>5} {:<17} {:>9} {:>10} {:>9} {:>12} {:>14} {:>10} {:>12} {:>10}",
         "calib",
         "partial",
         "MAE ours",
@@ -154,7 +157,8 @@ fn main() {
         "ours/oracle",
         "coverage ours",
         "cov oracle",
-        "width ours"
+        "width ours",
+        "bias ours"
     );
     for (c, &n_cal) in CAL_SIZES.iter().enumerate() {
         for (k, kind) in KINDS.iter().enumerate() {
