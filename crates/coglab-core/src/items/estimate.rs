@@ -149,6 +149,24 @@ fn yes() -> bool {
     true
 }
 
+/// Most items a calibration takes: its tables hold a row per item and grid node (at 20,000
+/// items and the default grids, about 80 MB in the fit and 40 MB in the estimate); a
+/// benchmark has a few thousand (MM-IQ 2,710).
+pub const MAX_ITEMS: usize = 20_000;
+
+fn check_items(source: &str, items: usize) -> Result<(), ItemsError> {
+    if items > MAX_ITEMS {
+        return Err(ItemsError::Degenerate {
+            source_name: source.to_string(),
+            reason: format!(
+                "{items} items, more than the {MAX_ITEMS} a calibration takes; calibrate on a \
+                 subset of the items"
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// Fewest calibrated items for floating priors: the spread of fewer items says little about
 /// the benchmark's.
 pub const FLOAT_MIN_ITEMS: usize = 20;
@@ -407,7 +425,8 @@ impl Calibration {
     /// # Errors
     /// [`ItemsError::Degenerate`] for a matrix that cannot be analysed (fewer than two
     /// respondents, every cell missing, no item with both a right and a wrong answer; see
-    /// [`ResponseMatrix::check_analysable`]), [`ItemsError::BadOption`] for invalid options.
+    /// [`ResponseMatrix::check_analysable`]) or more than [`MAX_ITEMS`] items,
+    /// [`ItemsError::BadOption`] for invalid options.
     ///
     /// # Examples
     /// ```
@@ -444,6 +463,7 @@ impl Calibration {
             }
         }
         let g = guess_of(opts.options)?;
+        check_items(&m.source, m.n_items())?;
         m.check_analysable()?;
         let (ni, nj) = (m.n_respondents(), m.n_items());
         let mut answered = vec![0usize; nj];
@@ -787,7 +807,8 @@ pub fn estimate(
 /// # Errors
 /// [`ItemsError::BadId`] for a partial column that is not a calibration item (naming file,
 /// line 1 and the column); [`ItemsError::Degenerate`] for a calibration of fewer than
-/// [`EstimateOptions::min_calibration`] respondents or with no calibrated item;
+/// [`EstimateOptions::min_calibration`] respondents, with no calibrated item or more than
+/// [`MAX_ITEMS`] items;
 /// [`ItemsError::BadOption`] for invalid options.
 ///
 /// # Examples
@@ -815,6 +836,7 @@ pub fn estimate_with(
         });
     }
     let cal = calibration;
+    check_items(&cal.source, cal.params.len())?;
     if cal.respondents < opts.min_calibration {
         return Err(ItemsError::Degenerate {
             source_name: cal.source.clone(),
@@ -1219,6 +1241,12 @@ mod tests {
         assert_abs_diff_eq!(e.estimate, 0.625, epsilon = 1e-9);
         // Bad options.
         assert!(Calibration::from_params(&items, 1.0, 0).is_err());
+        let many: Vec<ItemParams> = (0..=MAX_ITEMS)
+            .map(|j| ItemParams::new(format!("i{j}"), 1.0, 0.0))
+            .collect();
+        let big = Calibration::from_params(&many, 0.25, 500).unwrap();
+        let err = estimate_with(&big, &matrix("id,i1\nm,1\n"), &opts).unwrap_err();
+        assert!(err.to_string().contains("20001 items, more than"), "{err}");
         assert!(estimate_with(
             &cal,
             &matrix("id,q1\nm,1\n"),
