@@ -46,6 +46,9 @@ pub enum Command {
     /// Item analysis across models and humans: classical statistics, Rasch/2PL, flags, a
     /// reduced subset.
     Items(ItemsArgs),
+    /// Estimated full-benchmark accuracy of partial runs, from item parameters calibrated on
+    /// complete runs (2PL with a fixed guessing floor), with a 95% interval.
+    Estimate(EstimateArgs),
     /// Write scored sets in another harness's format.
     #[command(subcommand)]
     Export(ExportCommand),
@@ -161,6 +164,29 @@ pub struct ItemsArgs {
     /// instead of the full analysis.
     #[arg(long, requires = "json")]
     pub report: bool,
+}
+
+/// Arguments of `coglab estimate`.
+#[derive(Debug, Args)]
+pub struct EstimateArgs {
+    /// Partial runs: a response-matrix CSV (respondent id, then 1/0/empty per item; empty =
+    /// not answered), its columns matched to the calibration's items by name.
+    #[arg(value_name = "PARTIAL.csv")]
+    pub partial: String,
+    /// Complete runs of the same board, in the same format: every column is an item of the
+    /// benchmark.
+    #[arg(long, value_name = "FULL.csv")]
+    pub calibration: String,
+    /// Answer options per item: the guessing floor is 1/options (0: no guessing; default 4).
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub options: u32,
+    /// Fewest calibration respondents for an estimate (default 20, the smallest calibration
+    /// measured; see BENCHMARKS.md).
+    #[arg(long, value_name = "N")]
+    pub min_calibration: Option<usize>,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `coglab rank`.

@@ -32,6 +32,7 @@ fn main() -> ExitCode {
         Command::Items(a) => {
             commands::items::ItemsOptions::from_cli(a).and_then(|opts| commands::items::run(&opts))
         }
+        Command::Estimate(a) => commands::estimate::run(a),
         Command::Publish(a) => commands::publish::publish(a),
         Command::Verify(a) => commands::publish::verify(a),
         Command::Export(ExportCommand::Eee(a)) => commands::export::eee(a),

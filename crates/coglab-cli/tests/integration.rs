@@ -3,6 +3,7 @@
 //! and the CLI, with full debug info) once filled a CI machine's disk.
 
 mod cli_args;
+mod estimate_cli;
 #[path = "../../coglab-core/tests/common/evalzip.rs"]
 mod evalzip;
 mod harness_cli;

@@ -11,6 +11,7 @@ macro_rules! outln {
     }};
 }
 
+pub mod estimate;
 pub mod export;
 pub mod items;
 pub mod kiva;

@@ -14,16 +14,22 @@
 //! - [`report`]: the page-sized summary the web app's worker sends ([`ItemsReport`]).
 //! - [`rows`]: a matrix from computed leaderboard rows (what the web worker keeps).
 //! - [`subset`]: the greedy, category-stratified item subset and its Kendall tau curve.
+//! - [`estimate`]: a partial run's estimated accuracy over the whole benchmark, from item
+//!   parameters calibrated on complete runs (2PL with fixed guessing), with an interval.
+//! - [`simulate`]: seeded simulated matrices with known parameters and partial runs cut from
+//!   them, to measure [`estimate`].
 //!
 //! [`analyse`] runs all of them and returns one serialisable [`ItemAnalysis`] (what the CLI
 //! prints and the web app's worker sends to the page).
 
 pub mod classical;
+pub mod estimate;
 pub mod flags;
 pub mod irt;
 pub mod matrix;
 pub mod report;
 pub mod rows;
+pub mod simulate;
 pub mod subset;
 pub mod sx2;
 
