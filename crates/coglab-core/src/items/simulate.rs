@@ -333,9 +333,9 @@ mod tests {
 
     #[test]
     fn draws_follow_the_documented_distributions() {
-        // 20,000 items: mean of ln a near 0 with sd 0.3, b near N(0, 1); 5,000 abilities near
-        // N(0, 1). Standard errors: sd / sqrt(n), so 5-sigma bands are about 0.011 (ln a
-        // mean), 0.036 (b mean) and 0.071 (theta mean).
+        // 2,000 items: mean of ln a near 0 with sd 0.3, b near N(0, 1); 5,000 abilities near
+        // N(0, 1). Standard errors: sd / sqrt(n), so 5-sigma bands are about 0.034 (ln a
+        // mean), 0.112 (b mean) and 0.071 (theta mean).
         let s = simulate(&SimOptions {
             respondents: 5000,
             items: 2000,
@@ -351,7 +351,7 @@ mod tests {
         let la: Vec<f64> = s.items.iter().map(|i| i.a.ln()).collect();
         let b: Vec<f64> = s.items.iter().map(|i| i.b).collect();
         let th: Vec<f64> = s.respondents.iter().map(|r| r.theta).collect();
-        assert!(mean(&la).abs() < 0.034, "{}", mean(&la)); // 2,000 items: 5 sigma = 0.034
+        assert!(mean(&la).abs() < 0.034, "{}", mean(&la));
         assert!((sd(&la) - 0.3).abs() < 0.03, "{}", sd(&la));
         assert!(mean(&b).abs() < 0.12, "{}", mean(&b));
         assert!((sd(&b) - 1.0).abs() < 0.08, "{}", sd(&b));
