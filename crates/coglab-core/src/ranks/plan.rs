@@ -23,7 +23,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::board::{build_board, prepare, BoardInput, BoardOptions, Missing, PairTest};
+use super::board::{build_board, prepare, Bench, BoardInput, BoardOptions, Missing, PairTest};
 use super::power::Mdd;
 use super::RanksError;
 use crate::stats::dist::{beta_inc, binomial_cdf, binomial_pmf, normal_quantile};
@@ -219,6 +219,8 @@ pub struct VarianceSplit {
 /// The planner's answer for a board.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
+    /// The benchmark.
+    pub bench: Bench,
     /// The paired test the board runs ([`PairTest::name`]).
     pub test: String,
     /// `mcnemar` (Connor's formula) or `paired_normal`.
@@ -455,6 +457,7 @@ pub fn plan(input: &BoardInput, opts: &BoardOptions, mde: f64) -> Result<Plan, R
     }
 
     Ok(Plan {
+        bench: input.bench,
         test: test.name().into(),
         method: if mcnemar { "mcnemar" } else { "paired_normal" }.into(),
         mde,
@@ -504,7 +507,7 @@ fn diff_sd(a: &[Option<f64>], b: &[Option<f64>], wrong: bool, n: usize) -> Optio
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ranks::{Bench, ModelScores};
+    use crate::ranks::ModelScores;
     use crate::stats::paired::mcnemar_exact_p;
     use crate::stats::rng::Rng;
     use approx::assert_relative_eq;
