@@ -43,6 +43,10 @@ pub enum Command {
     /// A leaderboard with paired tests, adjusted p-values, rank ranges and groups, from one
     /// file or folder per model.
     Rank(RankArgs),
+    /// The planner: items a board needs to detect a difference you type (Connor's formula on
+    /// each pair's observed discordance), the board's current minimum detectable difference,
+    /// and what regenerations per item buy.
+    Plan(PlanArgs),
     /// Item analysis across models and humans: classical statistics, Rasch/2PL, flags, a
     /// reduced subset.
     Items(ItemsArgs),
@@ -227,6 +231,47 @@ pub struct RankArgs {
     #[arg(long)]
     pub bootstrap_ranks: bool,
     /// KiVA stage ranked: cross (default), within_joint, within_conditional or extrapolation.
+    #[arg(long, value_name = "STAGE")]
+    pub stage: Option<String>,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `coglab plan`: the board's inputs as `coglab rank` takes them, and the
+/// difference to plan for.
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    /// The benchmark: mmiq, kiva or mmopera.
+    #[arg(value_name = "BENCH")]
+    pub bench: String,
+    /// One entry per model: `PATH` or `NAME=PATH`, a file or a folder (a KiVA run folder, or a
+    /// folder of one model's MM-OPERA judge files).
+    #[arg(value_name = "[NAME=]PATH", required = true)]
+    pub files: Vec<String>,
+    /// The difference to detect, as a fraction of the score scale (0.03 = 3 points).
+    #[arg(long, value_name = "D")]
+    pub mde: f64,
+    /// Power (default 0.8).
+    #[arg(long, value_name = "P", default_value_t = 0.8)]
+    pub power: f64,
+    /// Significance level, two-sided (default 0.05).
+    #[arg(long, value_name = "A", default_value_t = 0.05)]
+    pub alpha: f64,
+    /// MM-IQ answer key (required for MM-IQ).
+    #[arg(long, value_name = "KEY")]
+    pub answers: Option<String>,
+    /// MM-OPERA metadata (its ids are the benchmark's items; without it, the judged items are).
+    #[arg(long, value_name = "META")]
+    pub metadata: Option<String>,
+    /// Compare over the answered items only (default: missing items count as wrong).
+    #[arg(long)]
+    pub answered_only: bool,
+    /// Paired test planned for: mcnemar (MM-IQ default), midp, or wilcoxon (KiVA and
+    /// MM-OPERA default).
+    #[arg(long, value_name = "TEST")]
+    pub test: Option<String>,
+    /// KiVA stage: cross (default), within_joint, within_conditional or extrapolation.
     #[arg(long, value_name = "STAGE")]
     pub stage: Option<String>,
     /// Machine-readable output.

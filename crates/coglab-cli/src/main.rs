@@ -36,6 +36,9 @@ fn main() -> ExitCode {
         Command::Publish(a) => commands::publish::publish(a),
         Command::Verify(a) => commands::publish::verify(a),
         Command::Export(ExportCommand::Eee(a)) => commands::export::eee(a),
+        Command::Plan(a) => {
+            commands::plan::PlanOptions::from_cli(a).and_then(|opts| commands::plan::run(&opts))
+        }
         Command::Rank(a) => {
             commands::rank::RankOptions::from_cli(a).and_then(|opts| commands::rank::run(&opts))
         }

@@ -12,6 +12,7 @@ mod items_cli;
 mod kiva_cli;
 mod mmiq_cli;
 mod mmopera;
+mod plan_cli;
 mod publish_cli;
 mod publish_hostile;
 mod rank_cli;

@@ -106,6 +106,35 @@ pub fn rank(opts: &RankRequest) -> Result<RankOutput, RunError> {
     if matches!(opts.bench, Bench::Mmiq | Bench::Kiva) {
         check_bootstrap_size(opts.entries.len(), opts.board.resamples)?;
     }
+    let (input, tables) = read(opts, true)?;
+    let board = build_board(&input, &opts.board)?;
+    Ok(RankOutput {
+        board,
+        extraction: tables.extraction,
+        kiva_extraction: tables.kiva_extraction,
+        judges: tables.judges,
+    })
+}
+
+/// The board's input `coglab rank` reads (every model file read and scored as [`rank`] does),
+/// without the robustness tables: what `coglab plan` plans from.
+///
+/// # Errors
+/// As [`rank`].
+pub fn board_input(opts: &RankRequest) -> Result<BoardInput, RunError> {
+    Ok(read(opts, false)?.0)
+}
+
+/// The robustness tables [`rank`] prints beside the board.
+struct Tables {
+    extraction: Option<ExtractionRobustness>,
+    kiva_extraction: Option<KivaExtraction>,
+    judges: Option<JudgeRobustness>,
+}
+
+/// Reads and scores every entry into a board's input; with `tables`, also the robustness
+/// tables.
+fn read(opts: &RankRequest, tables: bool) -> Result<(BoardInput, Tables), RunError> {
     let mut extraction = None;
     let mut kiva_extraction = None;
     let mut judges = None;
@@ -145,7 +174,7 @@ pub fn rank(opts: &RankRequest) -> Result<RankOutput, RunError> {
             }
             let refs: Vec<(String, &coglab_core::mmiq::MmiqReport)> =
                 reports.iter().map(|(n, r)| (n.clone(), r)).collect();
-            if !refs.is_empty() {
+            if tables && !refs.is_empty() {
                 extraction = Some(extraction_robustness(&refs, key.items.len()));
             }
             BoardInput {
@@ -183,7 +212,7 @@ pub fn rank(opts: &RankRequest) -> Result<RankOutput, RunError> {
                 models.push(kiva_items(&name, &report, opts.stage));
                 runs.push((name, files));
             }
-            if !runs.is_empty() {
+            if tables && !runs.is_empty() {
                 kiva_extraction = Some(kiva_extraction_robustness(&runs, opts.stage.number()));
             }
             BoardInput {
@@ -255,7 +284,7 @@ pub fn rank(opts: &RankRequest) -> Result<RankOutput, RunError> {
                         .extend(e.verdicts.iter().map(|v| f64::from(v.counted()) / 4.0));
                 }
             }
-            if per_model_judges.values().any(|&n| n > 1) {
+            if tables && per_model_judges.values().any(|&n| n > 1) {
                 let files: Vec<JudgeFile<'_>> = judged
                     .iter()
                     .map(|(m, j, s)| JudgeFile {
@@ -289,12 +318,12 @@ pub fn rank(opts: &RankRequest) -> Result<RankOutput, RunError> {
     if input.models.is_empty() {
         return Err(RunError::input("rank: no model could be scored"));
     }
-    let board = build_board(&input, &opts.board)?;
-    let out = RankOutput {
-        board,
-        extraction,
-        kiva_extraction,
-        judges,
-    };
-    Ok(out)
+    Ok((
+        input,
+        Tables {
+            extraction,
+            kiva_extraction,
+            judges,
+        },
+    ))
 }

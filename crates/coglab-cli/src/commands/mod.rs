@@ -17,6 +17,7 @@ pub mod items;
 pub mod kiva;
 pub mod mmiq;
 pub mod mmopera;
+pub mod plan;
 pub mod publish;
 pub mod rank;
 pub mod sem;

@@ -341,13 +341,17 @@ pub struct Board {
     pub notes: Vec<String>,
 }
 
-struct Prepared {
-    names: Vec<String>,
+/// A board's models laid out over the benchmark's items in canonical order (shared with
+/// [`super::plan`], which reads the same item values the board tests).
+pub(super) struct Prepared {
+    /// Model names, input order (models without a scored item left out).
+    pub(super) names: Vec<String>,
     /// Item means, model-major; `None` where not scored.
-    values: Vec<Vec<Option<f64>>>,
+    pub(super) values: Vec<Vec<Option<f64>>>,
     /// Replicates per scored item, model-major (for clustered SEs).
-    replicates: Vec<Vec<Option<Vec<f64>>>>,
-    items: Vec<String>,
+    pub(super) replicates: Vec<Vec<Option<Vec<f64>>>>,
+    /// The benchmark's items, sorted.
+    pub(super) items: Vec<String>,
 }
 
 /// Checks that the bootstrap of `models` models at `resamples` resamples keeps at most
@@ -395,7 +399,7 @@ pub fn check_bootstrap_size(models: usize, resamples: usize) -> Result<(), Ranks
     })
 }
 
-fn prepare(
+pub(super) fn prepare(
     input: &BoardInput,
     notes: &mut Vec<String>,
     resamples: usize,

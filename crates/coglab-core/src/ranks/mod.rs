@@ -13,6 +13,8 @@
 //! - [`groups`]: rank ranges and the compact letter display from pairwise decisions.
 //! - [`adjust`]: Holm and Benjamini-Hochberg adjustment.
 //! - [`power`]: minimum detectable difference.
+//! - [`plan`]: the planner: items needed for a difference the user types, from the board's
+//!   observed discordance, and what regenerations per item buy.
 //! - [`coverage`]: items scored / benchmark size and the headline figure over all items.
 //! - [`cluster`]: naive and clustered standard errors of a mean over repeated measures.
 //! - [`extraction`]: MM-IQ scores under the official, a strict and a lenient answer extractor;
@@ -36,6 +38,7 @@ pub mod extraction;
 pub mod groups;
 pub mod inputs;
 pub mod judges;
+pub mod plan;
 pub mod power;
 pub mod view;
 
@@ -54,6 +57,12 @@ pub enum RanksError {
     NoModels {
         /// What was given.
         what: String,
+    },
+    /// The planner needs at least two models to compare.
+    #[error("plan: {found} model(s) with scored items; the planner compares pairs of models, so it needs at least 2")]
+    TooFewModels {
+        /// Models with scored items.
+        found: usize,
     },
     /// Two models have the same name.
     #[error(
