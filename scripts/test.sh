@@ -23,7 +23,8 @@ set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 "$ROOT/scripts/bootstrap.sh" --tests || { echo "0 passed, 1 failed"; exit 1; }
-export PATH="$HOME/.cargo/bin:$ROOT/tools/node_modules/.bin:$PATH"
+# scripts/bin first: its wasm-opt keeps optimised modules by content (scripts/bin/wasm-opt).
+export PATH="$ROOT/scripts/bin:$HOME/.cargo/bin:$ROOT/tools/node_modules/.bin:$PATH"
 export CHROMEDRIVER=/usr/bin/chromedriver
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 # Disk: a clean run once filled CI's disk (target/ grew past 10 GB: 64 test binaries with full

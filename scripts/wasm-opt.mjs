@@ -18,10 +18,21 @@
 // binaryen is the package of the `wasm-opt` on PATH (the one Trunk runs, which
 // scripts/bootstrap.sh installs in tools/ and checks), else the one in tools/.
 //
+// Outputs are kept by content (issue 43: a rebuild with nothing changed redid every module):
+// a file whose bytes, options and binaryen version were optimised before gets that output,
+// copied. The cache is `split/` in COGLAB_WASM_OPT_CACHE, else in `wasm-opt-cache/` of
+// CARGO_TARGET_DIR (else the repository's target/), beside scripts/bin/wasm-opt's; it keeps
+// the 400 most recently used outputs (a build splits into about 70) and removes only its own
+// files. COGLAB_WASM_OPT_CACHE=off turns it off.
+//
 //   node scripts/wasm-opt.mjs [-g] FILE...
+import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
-import { existsSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync,
+  utimesSync, writeFileSync,
+} from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
@@ -45,6 +56,40 @@ export function binaryenEntry() {
   }
 }
 
+/** The folder of kept outputs, or null when COGLAB_WASM_OPT_CACHE=off. */
+export function cacheDir(env = process.env) {
+  if (env.COGLAB_WASM_OPT_CACHE === 'off') return null;
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const base = env.COGLAB_WASM_OPT_CACHE || join(env.CARGO_TARGET_DIR || join(root, 'target'), 'wasm-opt-cache');
+  return join(base, 'split');
+}
+
+/** The version in the package.json of binaryen's entry file `entry`. */
+function binaryenVersion(entry) {
+  for (let dir = dirname(entry); dir !== dirname(dir); dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (!existsSync(manifest)) continue;
+    const meta = JSON.parse(readFileSync(manifest, 'utf8'));
+    if (meta.name === 'binaryen') return meta.version;
+  }
+  return 'unknown';
+}
+
+/** The key of an optimisation: the input's bytes, the options and binaryen's version. */
+export function cacheKey(bytes, names, binaryenVersion) {
+  const h = createHash('sha256');
+  h.update(createHash('sha256').update(bytes).digest('hex'));
+  h.update(`\n-Os --low-memory-unused --enable-reference-types${names ? ' -g' : ''}\nbinaryen ${binaryenVersion}\n`);
+  return h.digest('hex');
+}
+
+/** Keeps the `keep` most recently used outputs in `dir` (only `<sha256>.wasm` files). */
+function prune(dir, keep) {
+  const kept = readdirSync(dir).filter((f) => /^[0-9a-f]{64}\.wasm$/.test(f))
+    .map((f) => [statSync(join(dir, f)).mtimeMs, f]).sort((a, b) => b[0] - a[0]);
+  for (const [, f] of kept.slice(keep)) rmSync(join(dir, f), { force: true });
+}
+
 if (isMainThread && process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const names = args.includes('-g');
@@ -53,8 +98,6 @@ if (isMainThread && process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error('usage: node scripts/wasm-opt.mjs [-g] FILE...');
     process.exit(2);
   }
-  // Largest first, so that the page's main module does not start last.
-  const queue = files.map((f) => [statSync(f).size, f]).sort((a, b) => b[0] - a[0]).map(([, f]) => f);
   let binaryen;
   try {
     binaryen = binaryenEntry();
@@ -62,8 +105,40 @@ if (isMainThread && process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error(`wasm-opt: ${e.message}`);
     process.exit(1);
   }
+  // Files optimised before are copied from the cache; the others are queued, and kept after.
+  const cache = cacheDir();
+  const version = binaryenVersion(binaryen);
+  const keys = new Map();
+  let reused = 0;
+  const todo = [];
+  for (const f of files) {
+    if (!cache) { todo.push(f); continue; }
+    const key = cacheKey(readFileSync(f), names, version);
+    const kept = join(cache, `${key}.wasm`);
+    if (existsSync(kept)) {
+      copyFileSync(kept, `${f}.opt`);
+      renameSync(`${f}.opt`, f);
+      const now = new Date();
+      utimesSync(kept, now, now);
+      reused += 1;
+    } else {
+      keys.set(f, key);
+      todo.push(f);
+    }
+  }
+  if (cache && reused > 0) console.error(`wasm-opt: ${reused} of ${files.length} modules as optimised before`);
+  const keep = (file) => {
+    if (!cache || !keys.has(file)) return;
+    mkdirSync(cache, { recursive: true });
+    const kept = join(cache, `${keys.get(file)}.wasm`);
+    copyFileSync(file, `${kept}.tmp${process.pid}`);
+    renameSync(`${kept}.tmp${process.pid}`, kept);
+  };
+  // Largest first, so that the page's main module does not start last.
+  const queue = todo.map((f) => [statSync(f).size, f]).sort((a, b) => b[0] - a[0]).map(([, f]) => f);
   const threads = Math.min(availableParallelism(), queue.length);
   let failed = false;
+  let exited = 0;
   for (let i = 0; i < threads; i += 1) {
     const worker = new Worker(new URL(import.meta.url), { workerData: { names, binaryen } });
     const next = () => {
@@ -75,6 +150,8 @@ if (isMainThread && process.argv[1] === fileURLToPath(import.meta.url)) {
       if (m.error) {
         console.error(`wasm-opt: ${m.file}: ${m.error}`);
         failed = true;
+      } else if (m.file) {
+        keep(m.file);
       }
       next();
     });
@@ -85,8 +162,11 @@ if (isMainThread && process.argv[1] === fileURLToPath(import.meta.url)) {
     worker.on('exit', (code) => {
       if (code !== 0) failed = true;
       process.exitCode = failed ? 1 : process.exitCode;
+      exited += 1;
+      if (exited === threads && cache && existsSync(cache)) prune(cache, 400);
     });
   }
+  if (threads === 0 && cache && existsSync(cache)) prune(cache, 400);
 } else if (!isMainThread) {
   const binaryen = (await import(pathToFileURL(workerData.binaryen).href)).default;
   binaryen.setOptimizeLevel(2);

@@ -10,8 +10,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { binaryenEntry } from '../../scripts/wasm-opt.mjs';
+import { chunk } from './chunk.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -19,35 +20,8 @@ const SCRIPT = join(ROOT, 'scripts', 'wasm-opt.mjs');
 // The wasm-opt of the binaryen the script uses (the package's own command-line tool).
 const WASM_OPT = join(dirname(binaryenEntry()), 'bin', 'wasm-opt');
 const FLAGS = ['-Os', '--low-memory-unused', '--enable-reference-types'];
-// The features rustc's wasm32 output declares (its target_features section) for this app.
-const FEATURES = ['bulk-memory', 'bulk-memory-opt', 'call-indirect-overlong', 'multivalue',
-  'mutable-globals', 'nontrapping-fptoint', 'reference-types', 'sign-ext', 'simd128'];
-
-const leb = (n) => {
-  const out = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n) b |= 0x80;
-    out.push(b);
-  } while (n);
-  return out;
-};
-const str = (s) => [...leb(Buffer.byteLength(s)), ...Buffer.from(s)];
-
-/** The fixture as a binary module with a target_features custom section. */
-async function chunk() {
-  const binaryen = (await import(pathToFileURL(binaryenEntry()).href)).default;
-  const module = binaryen.parseText(readFileSync(join(HERE, 'fixtures', 'chunk.wat'), 'utf8'));
-  const F = binaryen.Features;
-  module.setFeatures(F.BulkMemory | F.BulkMemoryOpt | F.CallIndirectOverlong | F.Multivalue
-    | F.MutableGlobals | F.NontrappingFPToInt | F.ReferenceTypes | F.SignExt | F.SIMD128);
-  const bytes = Buffer.from(module.emitBinary());
-  module.dispose();
-  const body = [...str('target_features'), ...leb(FEATURES.length), ...FEATURES.flatMap((f) => [0x2b, ...str(f)])];
-  return Buffer.concat([bytes, Buffer.from([0, ...leb(body.length), ...body])]);
-}
-
+// Without the cache of outputs (tests/scripts/wasm-opt-cache.test.mjs tests it).
+const NO_CACHE = { ...process.env, COGLAB_WASM_OPT_CACHE: 'off' };
 for (const names of [false, true]) {
   test(`the same bytes as wasm-opt ${FLAGS.join(' ')}${names ? ' -g' : ''}`, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'coglab-wasm-opt-'));
@@ -62,7 +36,7 @@ for (const names of [false, true]) {
       const g = names ? ['-g'] : [];
       execFileSync(WASM_OPT, [...FLAGS, ...g, join(dir, 'in.wasm'), '-o', theirs], { stdio: 'pipe' });
       // Two files, so that two threads run where there are two cores.
-      execFileSync('node', [SCRIPT, ...g, ours, other], { stdio: 'pipe' });
+      execFileSync('node', [SCRIPT, ...g, ours, other], { stdio: 'pipe', env: NO_CACHE });
       const expected = readFileSync(theirs);
       assert.notDeepEqual(expected, input, 'wasm-opt changed the module');
       assert.deepEqual(readFileSync(ours), expected);
@@ -82,7 +56,7 @@ test('a file that is not a valid module fails the run and is left as it was', as
     // A valid header, then a function section for functions with no type section.
     writeFileSync(bad, Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 3, 2, 1, 0]));
     copyFileSync(bad, join(dir, 'bad.orig'));
-    const r = spawnSync('node', [SCRIPT, good, bad], { encoding: 'utf8' });
+    const r = spawnSync('node', [SCRIPT, good, bad], { encoding: 'utf8', env: NO_CACHE });
     assert.notEqual(r.status, 0);
     assert.match(r.stderr, /wasm-opt: .*bad\.wasm: /);
     assert.deepEqual(readFileSync(bad), readFileSync(join(dir, 'bad.orig')));
