@@ -449,3 +449,29 @@ test('defect 4: the bytes of a first visit that does not ask for offline use (pr
     server.close();
   }
 });
+
+// Defect 12: with one computed row the comparison and item-analysis sections were absent with
+// no word why; the tab says what they need.
+test('defect 12: one computed row: the tab says the comparison and item analysis need two', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  const app = new App(page, env.base);
+  await app.goto('/leaderboard');
+  await page.locator('[data-testid=mmiq-reported-row]').first().waitFor();
+  const dir = mkdtempSync(join(tmpdir(), 'coglab-one-row-'));
+  writeFileSync(join(dir, 'key.jsonl'), [0, 1, 2, 3]
+    .map((i) => JSON.stringify({ category: 'Mathematical', data_id: i, answer: 'A' })).join('\n') + '\n');
+  writeFileSync(join(dir, 'solo_output.jsonl'), [0, 1, 2, 3]
+    .map((i) => JSON.stringify({ data_id: i, parsed_pred: i % 2 ? 'A' : 'B' })).join('\n') + '\n');
+  await page.getByTestId('file-input').setInputFiles([join(dir, 'key.jsonl'), join(dir, 'solo_output.jsonl')]);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=staged-row]').length >= 2);
+  await page.getByTestId('lb-score').click();
+  await page.locator('[data-testid=mmiq-computed-row]').first().waitFor();
+  const notice = page.getByTestId('needs-two-rows');
+  await notice.waitFor();
+  assert.match(await notice.innerText(), /need two computed rows or more/);
+  await notice.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(SHOTS, 'defect42-12-one-row-1280-light.png') });
+  assert.equal(await page.getByTestId('item-analysis').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

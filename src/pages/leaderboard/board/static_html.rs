@@ -89,9 +89,13 @@ pub fn static_boards(data: &BundledData) -> Result<Vec<StaticBoard>, String> {
     ];
     Ok(boards
         .into_iter()
-        .map(|(key, heading, board)| StaticBoard {
-            key,
-            html: board_html(&board, key, heading),
+        .map(|(key, heading, mut board)| {
+            // Before the app has loaded there are no rows from the visitor's files.
+            board.caption = board.caption.replace(", computed from your files", "");
+            StaticBoard {
+                key,
+                html: board_html(&board, key, heading),
+            }
         })
         .collect())
 }
@@ -164,6 +168,8 @@ mod tests {
             mmiq.contains("href=\"https://github.com/AceCHQ/MMIQ\""),
             "the paper's repository"
         );
+        assert!(mmiq
+            .contains("<caption>MM-IQ accuracy (%): reported in the paper, baselines</caption>"));
         let kiva = &boards[1].html;
         assert!(
             kiva.contains("data-source=\"reported\" data-model=\"GPT-4V"),
