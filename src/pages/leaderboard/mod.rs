@@ -88,7 +88,8 @@ pub fn Leaderboard() -> impl IntoView {
             <h1>"Leaderboard"</h1>
             <p class="lede">"Results as reported in each benchmark's paper, rows computed in your \
                 browser from result files you drop below, and baselines, in one table per \
-                benchmark. Click a column header to sort; hover a number for its interval."</p>
+                benchmark. Click a column header to sort; tap or click a number (or press Enter on \
+                it) for its interval, and a header's i for its definition."</p>
             <DropZone
                 on_files=Callback::new(move |files| { actions.stage.dispatch_local(files); })
                 on_score=Callback::new(move |()| { actions.score.dispatch_local(()); })
