@@ -71,6 +71,7 @@
 //! the estimate with [`ItemsError::Degenerate`] naming the count; set it lower to get the
 //! estimate anyway.
 
+use super::irt::sigmoid;
 use super::matrix::ResponseMatrix;
 use super::simulate::guess_of;
 use super::ItemsError;
@@ -111,16 +112,6 @@ impl ItemParams {
     /// ```
     pub fn probability(&self, theta: f64, guess: f64) -> f64 {
         guess + (1.0 - guess) * sigmoid(self.a * (theta - self.b))
-    }
-}
-
-#[inline]
-fn sigmoid(z: f64) -> f64 {
-    if z >= 0.0 {
-        1.0 / (1.0 + (-z).exp())
-    } else {
-        let e = z.exp();
-        e / (1.0 + e)
     }
 }
 

@@ -250,8 +250,9 @@ pub struct IrtFit {
     pub notes: Vec<String>,
 }
 
+/// The logistic function, without overflow in either tail (also [`super::estimate`]'s).
 #[inline(always)]
-fn sigmoid(z: f64) -> f64 {
+pub(crate) fn sigmoid(z: f64) -> f64 {
     if z >= 0.0 {
         1.0 / (1.0 + (-z).exp())
     } else {
