@@ -4,6 +4,10 @@
 #   0. wasm-split.sh    the page module cut at its split points (src/split.rs);
 #      worker-loader.py the worker's loader shim calling init with an object, not a string;
 #      precompress.py  every wasm module as .wasm.gz, decompressed by its loader (any host);
+#      preload-hints.py the first view's chunks and data preloaded from the start (an inline
+#                      script reading the address);
+#      minify.mjs      the page's and the worker's JavaScript minified (terser), SRI set again,
+#                      the bundled data without indentation;
 #   1. csp-hash.py      the inline loader script's hash into the Content-Security-Policy;
 #   2. published.py copy   the published leaderboard bundle (public/published) into the build;
 #   3. static-routes.py a copy of index.html per route and as 404.html (deep links on any host);
@@ -17,6 +21,8 @@ if [ $# -gt 0 ]; then export TRUNK_STAGING_DIR="$1"; fi
 bash "$here/wasm-split.sh"
 python3 "$here/worker-loader.py"
 python3 "$here/precompress.py"
+python3 "$here/preload-hints.py"
+node "$here/minify.mjs"
 python3 "$here/csp-hash.py"
 python3 "$here/published.py" copy
 python3 "$here/static-routes.py"

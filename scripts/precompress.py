@@ -21,13 +21,26 @@ the `.gz` is sent once, as the wasm was sent gzipped before. Runs before csp-has
 inline script changes, and its hash is taken after). Python standard library only. Fails,
 with nothing written, when a loader does not fetch a module the way expected.
 
+The `.gz` files are written by zopfli (Debian's `zopfli`, installed by scripts/bootstrap.sh)
+when it is on PATH: the same gzip format, about 4% smaller than gzip -9 (the page module 435
+KB -> 417 KB), which is 0.1 s of a first visit on a 1.6 Mbps link (issue 42). It takes
+seconds per module, so its outputs are kept by content in `gz/` of the wasm-opt cache
+(COGLAB_WASM_OPT_CACHE, else `wasm-opt-cache/` in CARGO_TARGET_DIR or target/; `off` keeps
+nothing) and modules are compressed in parallel. Without zopfli, or with COGLAB_ZOPFLI=off,
+gzip -9 as before.
+
     TRUNK_STAGING_DIR=dist python3 scripts/precompress.py      # by hand on a built dist
 """
+import concurrent.futures
 import gzip
+import hashlib
 import os
 import pathlib
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 
 # The page's helper: a Response of the decompressed module, typed for instantiateStreaming.
 FETCH_WASM = (
@@ -58,6 +71,49 @@ class Failure(Exception):
 
 def gzipped(data):
     return gzip.compress(data, compresslevel=9, mtime=0)
+
+
+def gz_cache(env=os.environ):
+    """The folder of kept zopfli outputs, or None when COGLAB_WASM_OPT_CACHE=off."""
+    if env.get("COGLAB_WASM_OPT_CACHE") == "off":
+        return None
+    root = pathlib.Path(__file__).resolve().parent.parent
+    base = env.get("COGLAB_WASM_OPT_CACHE") or os.path.join(
+        env.get("CARGO_TARGET_DIR") or root / "target", "wasm-opt-cache"
+    )
+    return pathlib.Path(base) / "gz"
+
+
+def zopfli(data, tool, cache):
+    """`data` gzipped by zopfli (from the cache when compressed before)."""
+    key = hashlib.sha256(data).hexdigest()
+    kept = cache / f"{key}.gz" if cache else None
+    if kept and kept.is_file():
+        return kept.read_bytes(), True
+    with tempfile.TemporaryDirectory() as tmp:
+        src = pathlib.Path(tmp) / "m.wasm"
+        src.write_bytes(data)
+        out = subprocess.run([tool, "--gzip", "-c", str(src)], check=True, capture_output=True).stdout
+    if gzip.decompress(out) != data:
+        raise Failure(f"{tool} wrote a gzip that does not give the module back")
+    if kept:
+        cache.mkdir(parents=True, exist_ok=True)
+        part = kept.with_suffix(f".{os.getpid()}.part")
+        part.write_bytes(out)
+        part.replace(kept)
+    return out, False
+
+
+def compress_all(blobs):
+    """The gzipped bytes of each module (zopfli when there, else gzip -9), and a summary."""
+    tool = None if os.environ.get("COGLAB_ZOPFLI") == "off" else shutil.which("zopfli")
+    if tool is None:
+        return [gzipped(b) for b in blobs], "gzip -9 (zopfli not found or COGLAB_ZOPFLI=off)"
+    cache = gz_cache()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        done = list(pool.map(lambda b: zopfli(b, tool, cache), blobs))
+    reused = sum(1 for _, hit in done if hit)
+    return [gz for gz, _ in done], f"zopfli, {reused} of {len(blobs)} as compressed before"
 
 
 def rewrite(root):
@@ -105,17 +161,19 @@ def main():
         texts = rewrite(root)
     except Failure as e:
         sys.exit(f"precompress: {e}")
-    before = after = 0
-    for wasm in sorted(root.glob("*.wasm")):
-        data = wasm.read_bytes()
-        gz = gzipped(data)
+    modules = sorted(root.glob("*.wasm"))
+    blobs = [m.read_bytes() for m in modules]
+    try:
+        gzs, how = compress_all(blobs)
+    except (Failure, OSError, subprocess.CalledProcessError) as e:
+        sys.exit(f"precompress: {e}")
+    for wasm, gz in zip(modules, gzs):
         wasm.with_name(wasm.name + ".gz").write_bytes(gz)
         wasm.unlink()
-        before += len(data)
-        after += len(gz)
     for path, text in texts.items():
         path.write_text(text, encoding="utf-8")
-    print(f"precompress: wasm {before} -> {after} bytes gzipped; {len(texts)} loaders fetch .gz")
+    before, after = sum(map(len, blobs)), sum(map(len, gzs))
+    print(f"precompress: wasm {before} -> {after} bytes gzipped ({how}); {len(texts)} loaders fetch .gz")
 
 
 if __name__ == "__main__":

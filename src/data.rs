@@ -57,6 +57,7 @@ pub fn published_rel() -> Option<String> {
 /// # Errors
 /// A readable message naming the URL when the request fails or the status is not 2xx.
 pub async fn fetch_text(rel: &str) -> Result<String, String> {
+    let _loading = crate::quiet::Loading::start();
     let url = format!("{}/{}", base_path(), rel.trim_start_matches('/'));
     let window = web_sys::window().ok_or("no window")?;
     let resp = JsFuture::from(window.fetch_with_str(&url))

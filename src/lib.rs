@@ -9,6 +9,7 @@ pub mod components;
 pub mod data;
 pub mod download;
 pub mod pages;
+pub mod quiet;
 pub mod split;
 pub mod store;
 pub mod sw;

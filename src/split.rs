@@ -51,7 +51,9 @@ where
     F: Future<Output = AnyView> + 'static,
 {
     let slot = RwSignal::new_local(None::<AnyView>);
+    let loading = crate::quiet::Loading::start();
     leptos::task::spawn_local_scoped_with_cancellation(async move {
+        let _loading = loading;
         let view = load.await;
         slot.set(Some(view));
     });

@@ -202,14 +202,18 @@ pub fn OfflineOffer() -> impl IntoView {
     }
 }
 
-/// Registers the service worker and shows a banner when an update is ready; its button
-/// switches to the new version and reloads.
+/// Registers the service worker once the first view has loaded ([`crate::quiet::settled`])
+/// and shows a banner when an update is ready; its button switches to the new version and
+/// reloads.
 #[component]
 pub fn UpdateBanner() -> impl IntoView {
     let (ready, set_ready) = signal(false);
     let registration = StoredValue::new_local(None::<ServiceWorkerRegistration>);
     {
         leptos::task::spawn_local(async move {
+            // After the first view's chunks and data: the install's downloads would share
+            // the link with them (see crate::quiet).
+            crate::quiet::settled().await;
             match register(move || set_ready.set(true)).await {
                 Ok(reg) => registration.set_value(Some(reg)),
                 Err(e) => web_sys::console::warn_1(&JsValue::from_str(&e)),

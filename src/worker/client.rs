@@ -22,7 +22,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{MessageEvent, Worker};
 
-use super::api::{self, Envelope, Handle, Message, Operation, Reply, WorkerError};
+use super::api::{self, Envelope, Handle, Message, Operation, RawResult, Reply, WorkerError};
+use super::codec;
 use super::protocol::ProgressUpdate;
 use coglab_worker::lifeline;
 
@@ -33,9 +34,10 @@ pub type OnProgress = Rc<dyn Fn(ProgressUpdate)>;
 /// loads `coglab-worker.js` and its wasm, whose start serves requests.
 pub const LOADER: &str = "coglab-worker_loader.js";
 
-/// What a request's promise settles with: the typed reply or the error, put here by the
-/// message handler before it resolves the promise.
-type Slot = Rc<RefCell<Option<Result<Reply, WorkerError>>>>;
+/// What a request's promise settles with: the worker's result as it came (decoded by
+/// [`codec::decode`] where the request is awaited) or the page's own error, put here by the
+/// message handler or [`fail_all`] before it resolves the promise.
+type Slot = Rc<RefCell<Option<Result<JsValue, WorkerError>>>>;
 
 struct Pending {
     resolve: Function,
@@ -249,7 +251,7 @@ impl WorkerClient {
             (Rc::downgrade(&self.inner), self.generation.clone());
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let Some(inner) = inner.upgrade() else { return };
-            let Ok(message) = api::from_js::<Message>(event.data()) else {
+            let Ok(message) = api::from_js::<Message<RawResult>>(event.data()) else {
                 return;
             };
             match message {
@@ -296,16 +298,10 @@ impl WorkerClient {
                 Message::Done { id, result } => {
                     let p = inner.borrow_mut().pending.remove(&id);
                     if let Some(p) = p {
-                        *p.slot.borrow_mut() = Some(result);
-                        // The caller continues (and the page renders the result) in a task of
-                        // its own, not in this one, which has just decoded the reply: a large
-                        // reply's decoding and its rendering are then two main-thread tasks,
-                        // not one long one (issue 22: an item analysis of 2,710 items).
-                        let resolve = p.resolve;
-                        gloo_timers::callback::Timeout::new(0, move || {
-                            let _ = resolve.call0(&JsValue::NULL);
-                        })
-                        .forget();
+                        *p.slot.borrow_mut() = Some(Ok(result.0));
+                        // The caller decodes the result and continues in a task of its own (see
+                        // `send`), not in this one.
+                        let _ = p.resolve.call0(&JsValue::NULL);
                     }
                 }
             }
@@ -359,12 +355,17 @@ impl WorkerClient {
         on_progress: Option<OnProgress>,
     ) -> Result<O::Output, WorkerError> {
         let id = self.next_id();
-        let message = api::to_js(&Envelope {
+        let message = codec::encode(Envelope {
             id,
             request: op.into_request(),
         })
+        .await
         .map_err(|e| {
-            WorkerError::Browser(format!("{}: the request could not be sent: {e}", O::NAME))
+            WorkerError::Browser(format!(
+                "{}: the request could not be sent: {}",
+                O::NAME,
+                e.0
+            ))
         })?;
         let reply = self.send(id, message, on_progress).await?;
         O::from_reply(reply).ok_or_else(|| {
@@ -408,12 +409,20 @@ impl WorkerClient {
             )));
         }
         let _ = JsFuture::from(promise).await;
-        let result = slot.borrow_mut().take();
-        result.unwrap_or_else(|| {
+        let raw = slot.borrow_mut().take().unwrap_or_else(|| {
             Err(WorkerError::Browser(
                 "the scoring worker's reply was lost".into(),
             ))
-        })
+        })?;
+        let result = codec::decode(raw)
+            .await
+            .map_err(|e| WorkerError::Browser(format!("the worker's reply: {}", e.0)))?;
+        // The caller continues (and the page renders the result) in a task of its own, not in
+        // this one, which has just decoded the reply: a large reply's decoding and its
+        // rendering are then two main-thread tasks, not one long one (issue 22: an item
+        // analysis of 2,710 items).
+        gloo_timers::future::TimeoutFuture::new(0).await;
+        result
     }
 
     /// Stops all running operations: terminates the worker and fails their calls with

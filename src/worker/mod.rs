@@ -4,6 +4,7 @@
 //!
 //! - [`api`]: every operation, its arguments and its result, declared once for both sides.
 //! - [`client`]: the page's side; one worker per tab, started on the first request.
+//! - [`codec`]: requests and replies as JavaScript values, in a chunk of their own.
 //! - [`protocol`]: file limits and progress updates.
 //!
 //! Cancelling terminates the worker (the only way to stop a synchronous computation) and a
@@ -11,3 +12,4 @@
 
 pub use coglab_worker::{api, protocol};
 pub mod client;
+pub mod codec;

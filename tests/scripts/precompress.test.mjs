@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,7 +44,12 @@ function build() {
   return { dir, wasm };
 }
 
-const run = (dir) => spawnSync('python3', [SCRIPT, dir], { encoding: 'utf8' });
+// The zopfli outputs are kept in a cache folder of the test's own, never the repository's.
+const run = (dir, env = {}) => spawnSync('python3', [SCRIPT, dir], {
+  encoding: 'utf8',
+  env: { ...process.env, COGLAB_WASM_OPT_CACHE: join(dir, '.cache'), ...env },
+});
+const hasZopfli = spawnSync('sh', ['-c', 'command -v zopfli']).status === 0;
 
 test('every module becomes its .gz and every loader asks for the .gz through the helper', () => {
   const { dir, wasm } = build();
@@ -100,4 +105,37 @@ test('the helper gives the module from a gzipped body and from one the browser a
   const failing = new Function('fetch', `${helper}; return coglabWasm;`)(
     async () => new Response('gone', { status: 404 }));
   await assert.rejects(failing('/x.wasm.gz'), /\/x\.wasm\.gz: HTTP 404/);
+});
+
+// zopfli (scripts/bootstrap.sh installs it): a module larger than gzip -9 can shrink, written
+// by zopfli, smaller than gzip -9 and giving the module back; kept by content, so a second
+// build reuses it; with COGLAB_ZOPFLI=off, gzip -9 (Python's, larger than zopfli's).
+test('zopfli writes smaller .gz files, kept by content; COGLAB_ZOPFLI=off gives gzip -9', { skip: !hasZopfli && 'zopfli not on PATH' }, () => {
+  // A module with a long, repetitive custom section: room for zopfli to do better.
+  const words = Array.from({ length: 4000 }, (_, i) => `item_${(i * 7919) % 613}_${i % 17}`).join(' ');
+  const big = Buffer.concat([module(9).subarray(0, 8), Buffer.from([0, 0x83, 0xf9, 0x01, 1, 0x79]), Buffer.from(words).subarray(0, 31999)]);
+  const { dir } = build();
+  writeFileSync(join(dir, 'chunk_2-dd.wasm'), big);
+  const r = run(dir);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /\(zopfli, 0 of 5 as compressed before\)/);
+  const z = readFileSync(join(dir, 'chunk_2-dd.wasm.gz'));
+  assert.deepEqual(gunzipSync(z), big);
+  const g9 = gzipSync(big, { level: 9 });
+  assert.ok(z.length < g9.length, `zopfli ${z.length} vs gzip -9 ${g9.length}`);
+  assert.equal(readdirSync(join(dir, '.cache', 'gz')).filter((f) => f.endsWith('.gz')).length, 5);
+  // A second build of the same modules reuses every one.
+  const again = build();
+  writeFileSync(join(again.dir, 'chunk_2-dd.wasm'), big);
+  const r2 = run(again.dir, { COGLAB_WASM_OPT_CACHE: join(dir, '.cache') });
+  assert.match(r2.stdout, /\(zopfli, 5 of 5 as compressed before\)/);
+  assert.deepEqual(readFileSync(join(again.dir, 'chunk_2-dd.wasm.gz')), z);
+  // Off: gzip -9.
+  const off = build();
+  writeFileSync(join(off.dir, 'chunk_2-dd.wasm'), big);
+  const r3 = run(off.dir, { COGLAB_ZOPFLI: 'off' });
+  assert.match(r3.stdout, /gzip -9 \(zopfli not found or COGLAB_ZOPFLI=off\)/);
+  const plain = readFileSync(join(off.dir, 'chunk_2-dd.wasm.gz'));
+  assert.deepEqual(gunzipSync(plain), big);
+  assert.ok(plain.length > z.length, `gzip -9 ${plain.length} vs zopfli ${z.length}`);
 });

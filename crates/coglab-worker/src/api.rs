@@ -789,11 +789,14 @@ pub struct Envelope {
     pub request: Request,
 }
 
-/// A message from the worker to the page.
+/// A message from the worker to the page. `R` is what a finished request carries: the worker
+/// posts the typed result; the page reads a message with the result left as it came
+/// ([`RawResult`]) and decodes it where the request is awaited, so the code that decodes every
+/// reply type is fetched with the first reply, not with the page (src/worker/codec.rs).
 // A message exists only while it is posted or read, one at a time: its size does not matter.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Serialize, Deserialize)]
-pub enum Message {
+pub enum Message<R = Result<Reply, WorkerError>> {
     /// The worker has started; requests sent before this are queued by the page.
     Ready,
     /// Progress of request `id`.
@@ -812,9 +815,15 @@ pub enum Message {
         /// The request.
         id: u64,
         /// The reply or the error.
-        result: Result<Reply, WorkerError>,
+        result: R,
     },
 }
+
+/// A finished request's result as the JavaScript value it was posted as: a [`Message`] read
+/// with it ([`Message<RawResult>`]) is decoded as far as its id, and [`from_js`] reads the
+/// result (`Result<Reply, WorkerError>`) later.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct RawResult(#[serde(with = "serde_wasm_bindgen::preserve")] pub wasm_bindgen::JsValue);
 
 /// A result posted as postcard bytes (one `Uint8Array`) inside the typed reply, for a result
 /// of thousands of records: structured clone then copies one buffer instead of building a

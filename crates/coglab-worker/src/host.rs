@@ -269,7 +269,7 @@ fn warm_up() {
         drop(scored.split_details(&mut RowId::default()));
         let _ = api::to_js(&Message::Done {
             id: 0,
-            result: Ok(Reply::Score(scored)),
+            result: Ok::<_, WorkerError>(Reply::Score(scored)),
         });
     }
 }

@@ -72,7 +72,7 @@ pub fn post(scope: &DedicatedWorkerGlobalScope, message: &Message) {
         }
         Err(e) => {
             if let Message::Done { id, .. } = message {
-                let fallback = Message::Done {
+                let fallback: Message = Message::Done {
                     id: *id,
                     result: Err(WorkerError::Browser(format!(
                         "the worker could not send its result: {e}"

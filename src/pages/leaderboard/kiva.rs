@@ -5,6 +5,7 @@
 
 use coglab_core::kiva::{NullAnswers, Variant};
 use coglab_core::leaderboard::metrics::kiva_null_note;
+use coglab_core::leaderboard::RowId;
 use coglab_core::ranks::inputs::KivaStage;
 use coglab_core::ranks::Bench;
 use coglab_core::selftest::baselines::Baselines;
@@ -145,6 +146,25 @@ pub fn KivaTab() -> impl IntoView {
     let kiva_pick = RwSignal::new(None);
     bind_selection(state.query, kiva_ids, kiva_pick, kiva_pair);
     let (marks, set_marks) = signal(RankMarks::default());
+    let computed = KivaComputed {
+        ids: kiva_ids,
+        all: kiva_all,
+        challenge: Signal::derive(move || {
+            if variant.get() != Variant::Kiva {
+                return Vec::new();
+            }
+            challenge
+                .read()
+                .iter()
+                .map(|c| (c.id, c.model.clone()))
+                .collect()
+        }),
+        pick: kiva_pick,
+        pair: kiva_pair,
+        joint: joint.into(),
+    };
+    let any_computed =
+        Memo::new(move |_| !kiva_ids.read().is_empty() || !computed.challenge.read().is_empty());
     // The paired ranks follow the chart's stage.
     let rank_stage = Signal::derive(move || {
         KivaStage::parse(kiva_stages(joint.get())[stage.get()].0).unwrap_or_default()
@@ -180,18 +200,52 @@ pub fn KivaTab() -> impl IntoView {
             }).collect_view()}
         </div>
         <ChartCanvas data=chart testid="kiva-chart" file_name="kiva-bars.png" label="KiVA grouped bars: accuracy by domain with ±1 SE, first rows of the table" />
-        <Show when=move || !kiva_ids.read().is_empty()>
-            <KivaTrials rows=kiva_ids selected=kiva_pick joint=joint />
-        </Show>
-        <Show when=move || { !challenge.read().is_empty() && variant.get() == Variant::Kiva }>
-            <ChallengeTrials rows=Signal::derive(move || {
-                challenge.read().iter().map(|c| (c.id, c.model.clone())).collect::<Vec<_>>()
-            }) />
-        </Show>
-        <Show when=move || { kiva_ids.read().len() >= 2 }
-            fallback=|| view! { <p class="notice" data-testid="needs-two-rows">"The comparison and the item analysis need two computed rows or more: drop another KiVA run folder above to compare them stage by stage."</p> }>
-            <CompareModels rows=kiva_ids pair=kiva_pair testid="kiva-compare" joint=joint />
-            <crate::pages::items::ItemAnalysisSection rows=kiva_all benchmark="kiva" />
+        <Show when=move || any_computed.get() fallback=needs_two_rows>
+            {crate::split::part(computed_sections(computed))}
         </Show>
     }
+}
+
+/// The notice shown where the comparison and the item analysis would be.
+fn needs_two_rows() -> impl IntoView {
+    view! { <p class="notice" data-testid="needs-two-rows">"The comparison and the item analysis need two computed rows or more: drop another KiVA run folder above to compare them stage by stage."</p> }
+}
+
+/// What the KiVA tab's sections over computed rows read and set.
+#[derive(Clone, Copy)]
+struct KivaComputed {
+    /// The computed rows of the variant shown, as (row id, model).
+    ids: Signal<Vec<(RowId, String)>>,
+    /// Every computed row (both variants, a dropped adults file): the item analysis's.
+    all: Signal<Vec<(RowId, String)>>,
+    /// The challenge results shown (KiVA variant only).
+    challenge: Signal<Vec<(RowId, String)>>,
+    /// The trials' row.
+    pick: RwSignal<Option<RowId>>,
+    /// The compared rows.
+    pair: RwSignal<(Option<RowId>, Option<RowId>)>,
+    /// Joint "how" stage.
+    joint: Signal<bool>,
+}
+
+/// The KiVA tab's sections over computed rows (trials, challenge trials, the comparison and
+/// the item analysis) in a chunk of their own, fetched when the tab first has a computed row,
+/// as the MM-IQ tab's `computed_sections`: the tab's table, which every visitor sees, is
+/// shown without them (issue 42: a first visit to the tab fetched them on a slow link before
+/// its table could show; BENCHMARKS.md, "First view on Fast 3G").
+#[cfg_attr(feature = "split", leptos::lazy)]
+async fn computed_sections(c: KivaComputed) -> AnyView {
+    view! {
+        <Show when=move || !c.ids.read().is_empty()>
+            <KivaTrials rows=c.ids selected=c.pick joint=c.joint />
+        </Show>
+        <Show when=move || !c.challenge.read().is_empty()>
+            <ChallengeTrials rows=c.challenge />
+        </Show>
+        <Show when=move || { c.ids.read().len() >= 2 } fallback=needs_two_rows>
+            <CompareModels rows=c.ids pair=c.pair testid="kiva-compare" joint=c.joint />
+            <crate::pages::items::ItemAnalysisSection rows=c.all benchmark="kiva" />
+        </Show>
+    }
+    .into_any()
 }

@@ -75,19 +75,7 @@ pub fn MmoperaTab(
             .collect::<Vec<_>>()
     });
     let (marks, set_marks) = signal(RankMarks::default());
-    let visible = Memo::new(move |_| {
-        let f = crate::components::board_table::fold_case(&view.read().query);
-        rows.get()
-            .into_iter()
-            .filter(|r| {
-                f.is_empty() || crate::components::board_table::fold_case(&r.model).contains(&f)
-            })
-            .collect::<Vec<_>>()
-    });
-    let radar = Memo::new(move |_| visible.with(|r| chart::l3_radar(chart_task.get(), r)));
-    let line = Memo::new(move |_| visible.with(|r| chart::hop_lines(chart_task.get(), r)));
-    let histogram =
-        Memo::new(move |_| visible.with(|r| chart::score_histogram(chart_task.get(), r)));
+    let any_computed = Memo::new(move |_| !rows.read().is_empty());
     view! {
         <div class="lb-controls" role="radiogroup" aria-label="MM-OPERA task">
             <span>"Task:"</span>
@@ -127,42 +115,69 @@ pub fn MmoperaTab(
         </div>
         <BoardTable board=board state=view stem="mmopera" ranks=marks />
         <RankPanel bench=Bench::Mmopera rows=rank_rows task=chart_task marks=set_marks stem="mmopera" />
-        <Show when=move || !rows.read().is_empty()
+        <Show when=move || any_computed.get()
             fallback=|| view! { <p class="notice">"Drop MM-OPERA judge files (holistic and process-reward scoring JSON) with the dataset's metadata above to add computed rows, breakdowns, charts and comparisons."</p> }>
-            {move || {
-                let notes: Vec<String> = visible.get().iter().flat_map(|r| tasks().into_iter().filter_map(|t| r.task(t).map(|x| (r.model.clone(), t, x.notes.clone(), x.warning_count))).collect::<Vec<_>>())
-                    .flat_map(|(m, t, notes, w)| {
-                        let mut out: Vec<String> = notes.into_iter().map(|n| format!("{m} {}: {n}", t.name())).collect();
-                        if w > 0 {
-                            out.push(format!("{m} {}: {w} warning(s) in the judge files (invalid scores count as 0, malformed hops are left out)", t.name()));
-                        }
-                        out
-                    }).collect();
-                (!notes.is_empty()).then(|| view! {
-                    <ul class="notice" data-testid="mmopera-notes">
-                        {notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
-                    </ul>
-                })
-            }}
-            <h3 class="lb-subhead">"Breakdowns"</h3>
-            <div data-testid="mmopera-breakdowns">
-                <For each=move || visible.get().into_iter().flat_map(|r| tasks().into_iter().filter_map(move |t| r.task(t).cloned().map(|row| (r.id, r.model.clone(), row))))
-                    key=|(id, _, row)| (*id, task_key(row.task))
-                    children=|(id, model, row)| view! { <Breakdown id=id model=model row=row /> } />
-            </div>
-            <h3 class="lb-subhead">{move || format!("Charts ({})", chart_task.get().name())}</h3>
-            <OperaCanvas data=radar testid="mmopera-radar" file_name="mmopera-l3-radar.png"
-                label="MM-OPERA radar: score rate by L-3 ability for each model" />
-            <OperaCanvas data=line testid="mmopera-hops" file_name="mmopera-hops.png"
-                label="MM-OPERA line chart: score rate by reference hop count, one line per model" />
-            <OperaCanvas data=histogram testid="mmopera-histogram" file_name="mmopera-scores.png"
-                label="MM-OPERA histogram: share of holistic scores 0 to 4 for each model" />
-            <Show when=move || { rows.read().len() >= 2 }
-                fallback=|| view! { <p class="notice" data-testid="needs-two-rows">"The comparison and the item analysis need two computed rows or more: drop another model's judge files above."</p> }>
-                <MmoperaCompare rows=rows />
-                <crate::pages::items::ItemAnalysisSection benchmark="mmopera"
-                    rows=Signal::derive(move || rows.read().iter().map(|r| (r.id, r.model.clone())).collect::<Vec<_>>()) />
-            </Show>
+            {crate::split::part(computed_sections(chart_task.into()))}
         </Show>
     }
+}
+
+/// The MM-OPERA tab's sections over computed rows (notes, breakdowns, charts, the comparison
+/// and the item analysis) in a chunk of their own, fetched when the tab first has a computed
+/// row, as the MM-IQ tab's `computed_sections`: the tab's table, which every visitor sees, is
+/// shown without them (issue 42; BENCHMARKS.md, "First view on Fast 3G").
+#[cfg_attr(feature = "split", leptos::lazy)]
+async fn computed_sections(chart_task: Signal<Task>) -> AnyView {
+    let state = BoardState::get();
+    let (rows, view) = (state.rows.mmopera, state.view);
+    let visible = Memo::new(move |_| {
+        let f = crate::components::board_table::fold_case(&view.read().query);
+        rows.get()
+            .into_iter()
+            .filter(|r| {
+                f.is_empty() || crate::components::board_table::fold_case(&r.model).contains(&f)
+            })
+            .collect::<Vec<_>>()
+    });
+    let radar = Memo::new(move |_| visible.with(|r| chart::l3_radar(chart_task.get(), r)));
+    let line = Memo::new(move |_| visible.with(|r| chart::hop_lines(chart_task.get(), r)));
+    let histogram =
+        Memo::new(move |_| visible.with(|r| chart::score_histogram(chart_task.get(), r)));
+    view! {
+        {move || {
+            let notes: Vec<String> = visible.get().iter().flat_map(|r| tasks().into_iter().filter_map(|t| r.task(t).map(|x| (r.model.clone(), t, x.notes.clone(), x.warning_count))).collect::<Vec<_>>())
+                .flat_map(|(m, t, notes, w)| {
+                    let mut out: Vec<String> = notes.into_iter().map(|n| format!("{m} {}: {n}", t.name())).collect();
+                    if w > 0 {
+                        out.push(format!("{m} {}: {w} warning(s) in the judge files (invalid scores count as 0, malformed hops are left out)", t.name()));
+                    }
+                    out
+                }).collect();
+            (!notes.is_empty()).then(|| view! {
+                <ul class="notice" data-testid="mmopera-notes">
+                    {notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
+                </ul>
+            })
+        }}
+        <h3 class="lb-subhead">"Breakdowns"</h3>
+        <div data-testid="mmopera-breakdowns">
+            <For each=move || visible.get().into_iter().flat_map(|r| tasks().into_iter().filter_map(move |t| r.task(t).cloned().map(|row| (r.id, r.model.clone(), row))))
+                key=|(id, _, row)| (*id, task_key(row.task))
+                children=|(id, model, row)| view! { <Breakdown id=id model=model row=row /> } />
+        </div>
+        <h3 class="lb-subhead">{move || format!("Charts ({})", chart_task.get().name())}</h3>
+        <OperaCanvas data=radar testid="mmopera-radar" file_name="mmopera-l3-radar.png"
+            label="MM-OPERA radar: score rate by L-3 ability for each model" />
+        <OperaCanvas data=line testid="mmopera-hops" file_name="mmopera-hops.png"
+            label="MM-OPERA line chart: score rate by reference hop count, one line per model" />
+        <OperaCanvas data=histogram testid="mmopera-histogram" file_name="mmopera-scores.png"
+            label="MM-OPERA histogram: share of holistic scores 0 to 4 for each model" />
+        <Show when=move || { rows.read().len() >= 2 }
+            fallback=|| view! { <p class="notice" data-testid="needs-two-rows">"The comparison and the item analysis need two computed rows or more: drop another model's judge files above."</p> }>
+            <MmoperaCompare rows=rows />
+            <crate::pages::items::ItemAnalysisSection benchmark="mmopera"
+                rows=Signal::derive(move || rows.read().iter().map(|r| (r.id, r.model.clone())).collect::<Vec<_>>()) />
+        </Show>
+    }
+    .into_any()
 }
