@@ -65,9 +65,15 @@ fn title_width(s: &str) -> i32 {
     (s.chars().count() as f64 * TITLE_PX * 0.55).ceil() as i32
 }
 
+/// A line's width in pixels at `px`, estimated as [`title_width`] does (0.55 em per
+/// character).
+pub fn text_width(s: &str, px: f64) -> i32 {
+    (s.chars().count() as f64 * px * 0.55).ceil() as i32
+}
+
 /// `title` broken at spaces into lines no wider than `max` (as `width` measures them), each
 /// line taking as many words as fit; a word wider than `max` has a line of its own.
-fn title_lines(title: &str, max: i32, width: impl Fn(&str) -> i32) -> Vec<String> {
+pub fn title_lines(title: &str, max: i32, width: impl Fn(&str) -> i32) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
     for word in title.split(' ').filter(|w| !w.is_empty()) {

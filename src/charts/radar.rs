@@ -32,6 +32,12 @@ pub struct Radar {
     pub theme: ChartTheme,
 }
 
+/// The axis labels' font size (pixels) and line height.
+const LABEL_PX: f64 = 13.0;
+const LINE_PX: i32 = 15;
+/// Where an axis label is placed, as a fraction of the radius along its spoke.
+const SPOKE_LABEL: f64 = 1.08;
+
 /// Draws a radar chart with four rings, spokes with labels, one outlined and lightly filled
 /// polygon per series with marked vertices, and a legend.
 ///
@@ -76,15 +82,49 @@ pub fn draw_radar<DB: DrawingBackend>(
         gap: 6,
     };
     let top = frame::legend(area, theme, &names, top, Key::Swatch, layout)?;
-    let label_room = 70;
-    let radius = ((w - 2 * label_room).min(h - top - 64) / 2).max(10);
-    let (cx, cy) = (w / 2, top + 20 + radius);
+    // Axis labels wider than a quarter of the chart wrap at spaces, and the radius is the
+    // largest at which every label's widest line ends inside the chart beside its spoke (at a
+    // phone's width MM-OPERA's "Contextual Sensitivity" ran off the edge).
+    let label_w = |s: &str| frame::text_width(s, LABEL_PX);
+    let labels: Vec<Vec<String>> = data
+        .axes
+        .iter()
+        .map(|l| frame::title_lines(l, (w / 4).max(60), label_w))
+        .collect();
+    let angle = |axis: usize| std::f64::consts::TAU * axis as f64 / n as f64;
+    // Lines above the top spoke's end and below the bottom one (vertical room).
+    let lines_at = |up: bool| {
+        (0..n)
+            .filter(|&a| {
+                if up {
+                    angle(a).cos() > 0.9
+                } else {
+                    angle(a).cos() < -0.9
+                }
+            })
+            .map(|a| labels[a].len() as i32)
+            .max()
+            .unwrap_or(0)
+    };
+    let (above, below) = (lines_at(true).max(1), lines_at(false));
+    let mut fit = f64::from((h - top - 16 - LINE_PX * (above + below)) / 2) / SPOKE_LABEL;
+    for (a, lines) in labels.iter().enumerate() {
+        let side = angle(a).sin().abs();
+        if side > 0.05 {
+            let widest = lines.iter().map(|l| label_w(l)).max().unwrap_or(0);
+            fit = fit.min(f64::from(w / 2 - 8 - widest) / (SPOKE_LABEL * side));
+        }
+    }
+    let radius = (fit.floor() as i32).max(w / 8).max(10);
+    let (cx, cy) = (
+        w / 2,
+        top + 8 + LINE_PX * above + (f64::from(radius) * SPOKE_LABEL).round() as i32,
+    );
     let point = |axis: usize, frac: f64| -> (i32, i32) {
-        let angle = std::f64::consts::TAU * axis as f64 / n as f64;
         let r = f64::from(radius) * frac;
         (
-            cx + (r * angle.sin()).round() as i32,
-            cy - (r * angle.cos()).round() as i32,
+            cx + (r * angle(axis).sin()).round() as i32,
+            cy - (r * angle(axis).cos()).round() as i32,
         )
     };
     // The rings' values go along the bisector of the first two axes, not up the first axis,
@@ -107,13 +147,13 @@ pub fn draw_radar<DB: DrawingBackend>(
         )
         .map_err(e)?;
     }
-    for (a, label) in data.axes.iter().enumerate() {
+    for (a, lines) in labels.iter().enumerate() {
         area.draw(&PathElement::new(
             vec![(cx, cy), point(a, 1.0)],
             theme.muted.stroke_width(1),
         ))
         .map_err(e)?;
-        let (x, y) = point(a, 1.08);
+        let (x, y) = point(a, SPOKE_LABEL);
         let h = if x < cx - 5 {
             HPos::Right
         } else if x > cx + 5 {
@@ -128,8 +168,21 @@ pub fn draw_radar<DB: DrawingBackend>(
         } else {
             VPos::Center
         };
-        area.draw_text(label, &text(13.0).pos(Pos::new(h, v)), (x, y))
+        // The block of lines sits above, below or beside the spoke's end as one line did.
+        let k = lines.len() as i32;
+        let first = match v {
+            VPos::Bottom => y - LINE_PX * (k - 1),
+            VPos::Top => y,
+            VPos::Center => y - LINE_PX * (k - 1) / 2,
+        };
+        for (i, line) in lines.iter().enumerate() {
+            area.draw_text(
+                line,
+                &text(LABEL_PX).pos(Pos::new(h, v)),
+                (x, first + LINE_PX * i as i32),
+            )
             .map_err(e)?;
+        }
     }
     for (i, s) in data.series.iter().enumerate() {
         let color = theme.series(i);
@@ -324,6 +377,86 @@ mod tests {
         let svg = render(&full).unwrap();
         assert_eq!(svg.matches("<polygon").count(), 1);
         assert_eq!(lines_in(&svg, &color).len(), 4);
+    }
+
+    /// At a phone's width, MM-OPERA's twelve L-3 abilities: every label line ends inside the
+    /// chart (by the 0.55 em estimate the layout uses; "Contextual Sensitivity" ran off the
+    /// right edge), long labels wrap, and the radius stays usable.
+    #[test]
+    fn long_labels_stay_inside_a_narrow_chart() {
+        let axes = [
+            "Abstract Interpretation",
+            "Analogical Reasoning",
+            "Causal Connection",
+            "Contextual Sensitivity",
+            "Cultural Reference",
+            "Functional Links",
+            "Hierarchical Association",
+            "Relational Perception",
+            "Scene Contextualization",
+            "Semantic Object",
+            "Social Insight",
+            "Thematic Links",
+        ];
+        let data = Radar {
+            title: "MM-OPERA ICA: score rate by L-3 ability".into(),
+            axes: axes.iter().map(|a| a.to_string()).collect(),
+            series: vec![RadarSeries {
+                name: "gpt-4o".into(),
+                values: vec![Some(0.5); 12],
+            }],
+            max: 1.0,
+            theme: ChartTheme::dark(),
+        };
+        let (w, h) = (320, 380);
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
+            draw_radar(&area, &data).unwrap();
+        }
+        let mut words = 0;
+        for el in svg.split("<text").skip(1) {
+            let body = &el[el.find('>').unwrap() + 1..el.find("</text>").unwrap()];
+            let line = body.trim();
+            if !axes.iter().any(|a| a.split(' ').any(|w| line.contains(w))) {
+                continue;
+            }
+            words += line.split(' ').count();
+            let num = |name: &str| -> i32 {
+                let key = format!(" {name}=\"");
+                let s = el.find(&key).unwrap() + key.len();
+                el[s..s + el[s..].find('"').unwrap()].parse().unwrap()
+            };
+            let x = num("x");
+            let width = crate::charts::frame::text_width(line, LABEL_PX);
+            let (left, right) = if el.contains("text-anchor=\"end\"") {
+                (x - width, x)
+            } else if el.contains("text-anchor=\"middle\"") {
+                (x - width / 2, x + width / 2)
+            } else {
+                (x, x + width)
+            };
+            assert!(
+                left >= 0 && right <= w as i32,
+                "{line:?} spans {left}..{right} of {w}"
+            );
+        }
+        // Every word of every label was drawn, some labels on two lines.
+        assert_eq!(
+            words,
+            axes.iter().map(|a| a.split(' ').count()).sum::<usize>()
+        );
+        assert_eq!(
+            svg.matches(">\nContextual\n<").count() + svg.matches(">Contextual<").count(),
+            1,
+            "{svg}"
+        );
+        // The radius is at least an eighth of the width: the vertices at half the outer ring
+        // reach a sixteenth of it beside the centre.
+        let c = circles(&svg);
+        let cx = w as i32 / 2;
+        let reach = c.iter().map(|&(x, _)| (x - cx).abs()).max().unwrap();
+        assert!(reach >= w as i32 / 16, "{c:?}");
     }
 
     #[test]
