@@ -29,8 +29,17 @@ fn answered() -> (coglab_core::selftest::Session, Vec<TrialResponses>) {
             Stage::Extrapolation => 3,
         };
         let rt_ms = 1000.0 + 10.0 * i as f64;
-        s.answer(&mut r, i, stage, Response { choice, rt_ms })
-            .unwrap();
+        s.answer(
+            &mut r,
+            i,
+            stage,
+            Response {
+                choice,
+                rt_ms,
+                ..Default::default()
+            },
+        )
+        .unwrap();
     }
     (s, r)
 }

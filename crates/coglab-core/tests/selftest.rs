@@ -202,6 +202,7 @@ fn procedure_skips_stage_two_after_a_wrong_stage_one() {
         Response {
             choice: wrong,
             rt_ms: 900.0,
+            ..Default::default()
         },
     )
     .unwrap();
@@ -213,7 +214,8 @@ fn procedure_skips_stage_two_after_a_wrong_stage_one() {
             Stage::Within,
             Response {
                 choice: 0,
-                rt_ms: 1.0
+                rt_ms: 1.0,
+                ..Default::default()
             }
         )
         .is_err());
@@ -224,6 +226,7 @@ fn procedure_skips_stage_two_after_a_wrong_stage_one() {
         Response {
             choice: 3,
             rt_ms: 1200.0,
+            ..Default::default()
         },
     )
     .unwrap();
@@ -236,6 +239,7 @@ fn procedure_skips_stage_two_after_a_wrong_stage_one() {
         Response {
             choice: right,
             rt_ms: 800.0,
+            ..Default::default()
         },
     )
     .unwrap();
@@ -265,6 +269,7 @@ fn answer_all(
             Response {
                 choice,
                 rt_ms: 1000.0 + 100.0 * k + 0.4,
+                ..Default::default()
             },
         )
         .unwrap();
@@ -428,4 +433,53 @@ fn bundled_baselines_equal_the_core_on_the_real_files() {
     assert_eq!(gpt.label, "GPT-4V (multi-image)");
     assert_eq!(gpt.trials, 700);
     assert!((gpt.overall.cross.unwrap().mean - 0.8857).abs() < 5e-5);
+}
+
+/// The refresh rate from animation-frame timestamps: 1000 over the median gap. A 60 Hz display
+/// (16.67 ms frames) with one dropped frame (33.3 ms) and one late frame still reads 60 Hz;
+/// a 120 Hz one 120 Hz; too few frames, none.
+#[test]
+fn refresh_rate_is_the_median_frame_interval() {
+    use coglab_core::selftest::Environment;
+    let mut t = vec![0.0];
+    for gap in [16.7, 16.6, 33.4, 16.7, 20.0, 16.6, 16.7] {
+        t.push(t.last().unwrap() + gap);
+    }
+    // Gaps sorted: 16.6 16.6 16.7 16.7 16.7 20.0 33.4 -> median 16.7.
+    let hz = Environment::refresh_rate(&t).unwrap();
+    assert!((hz - 1000.0 / 16.7).abs() < 1e-9, "{hz}");
+    let fast: Vec<f64> = (0..61).map(|i| f64::from(i) * 8.333).collect();
+    assert!((Environment::refresh_rate(&fast).unwrap() - 120.0).abs() < 0.01);
+    assert_eq!(Environment::refresh_rate(&[5.0]), None);
+    assert_eq!(Environment::refresh_rate(&[5.0, 5.0]), None);
+}
+
+/// A pointer event's type names the input; a click with no pointer (Enter or Space on a
+/// focused option) is a key; the record reads back, and an answer saved before these fields
+/// existed reads with "unknown" and no interruptions.
+#[test]
+fn answers_record_their_input_and_old_answers_still_read() {
+    use coglab_core::selftest::{Input, Response};
+    assert_eq!(Input::of_pointer("mouse"), Input::Mouse);
+    assert_eq!(Input::of_pointer("touch"), Input::Touch);
+    assert_eq!(Input::of_pointer("pen"), Input::Pen);
+    assert_eq!(Input::of_pointer(""), Input::Key);
+    assert_eq!(Input::of_pointer("gamepad"), Input::Unknown);
+    let r = Response {
+        choice: 2,
+        rt_ms: 812.5,
+        input: Input::Touch,
+        interruptions: 1,
+        away_ms: 240.0,
+    };
+    let json = serde_json::to_string(&r).unwrap();
+    assert_eq!(
+        json,
+        r#"{"choice":2,"rt_ms":812.5,"input":"touch","interruptions":1,"away_ms":240.0}"#
+    );
+    let old: Response = serde_json::from_str(r#"{"choice":1,"rt_ms":900.0}"#).unwrap();
+    assert_eq!(
+        (old.input, old.interruptions, old.away_ms),
+        (Input::Unknown, 0, 0.0)
+    );
 }

@@ -69,7 +69,12 @@ pub fn Results(
         }
     };
     let csv = to_human_csv(&session, &record.participant, &record.responses);
-    let json = to_json(&session, &record.participant, &record.responses);
+    let json = to_json(
+        &session,
+        &record.participant,
+        &record.responses,
+        record.environment.as_ref(),
+    );
     let file = format!(
         "kiva-selftest-{}-{}",
         session.kind.as_str().replace(':', "-"),

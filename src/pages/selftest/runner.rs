@@ -1,14 +1,18 @@
 //! The trial runner: one question at a time, answered by key or click, each answer timed from
-//! the animation frame that drew the trial and saved as it is given; the results once the last
-//! is answered.
+//! the animation frame that drew the trial to the answering event's own timestamp and saved as
+//! it is given, with the input used and any loss of focus or visibility meanwhile; the
+//! session's environment (window, pixel ratio, refresh rate, browser) recorded once; the
+//! results once the last is answered.
 
 use std::collections::BTreeMap;
 
 use coglab_core::kiva::Stage;
 use coglab_core::selftest::objects::render_svg;
-use coglab_core::selftest::{Picture, Response, Session, SessionKind};
+use coglab_core::selftest::{Environment, Input, Picture, Response, Session, SessionKind};
 use leptos::prelude::*;
 use leptos_router::components::A;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use super::{results, stimuli, store};
 use crate::data::href;
@@ -74,15 +78,86 @@ fn images_drawn() -> bool {
     })
 }
 
-/// Runs `f` at the first animation frame at which the trial's images are drawn.
-fn when_drawn(f: impl FnOnce() + 'static) {
-    request_animation_frame(move || {
+/// Calls `f` with the timestamp of the next animation frame (the time the frame's rendering
+/// began, on the clock of `performance.now()` and of events' `timeStamp`).
+fn next_frame(f: impl FnOnce(f64) + 'static) {
+    let cb = Closure::once_into_js(f);
+    if let Some(w) = web_sys::window() {
+        let _ = w.request_animation_frame(cb.unchecked_ref());
+    }
+}
+
+/// Runs `f` with the timestamp of the first animation frame at which the trial's images are
+/// drawn: the stimulus onset.
+fn when_drawn(f: impl FnOnce(f64) + 'static) {
+    next_frame(move |t| {
         if images_drawn() {
-            f();
+            f(t);
         } else {
             when_drawn(f);
         }
     });
+}
+
+/// The session's environment: window size, pixel ratio, user agent and pointer now, and the
+/// refresh rate from the timestamps of the next 61 animation frames, given to `done`.
+fn measure_environment(done: impl FnOnce(Environment) + 'static) {
+    let Some(w) = web_sys::window() else { return };
+    let px = |v: Result<JsValue, JsValue>| v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0) as u32;
+    let matches = |q: &str| w.match_media(q).ok().flatten().is_some_and(|m| m.matches());
+    let env = Environment {
+        width: px(w.inner_width()),
+        height: px(w.inner_height()),
+        pixel_ratio: w.device_pixel_ratio(),
+        refresh_hz: None,
+        user_agent: w.navigator().user_agent().unwrap_or_default(),
+        pointer: if matches("(pointer: fine)") {
+            "fine"
+        } else if matches("(pointer: coarse)") {
+            "coarse"
+        } else {
+            "none"
+        }
+        .into(),
+    };
+    fn frames(mut got: Vec<f64>, env: Environment, done: impl FnOnce(Environment) + 'static) {
+        next_frame(move |t| {
+            got.push(t);
+            if got.len() < 61 {
+                frames(got, env, done);
+            } else {
+                done(Environment {
+                    refresh_hz: Environment::refresh_rate(&got),
+                    ..env
+                });
+            }
+        });
+    }
+    frames(Vec::with_capacity(61), env, done);
+}
+
+/// Losses of focus or visibility since the trial's onset: how many, how long, and since when
+/// the page has been away (if it is).
+#[derive(Debug, Clone, Copy, Default)]
+struct Away {
+    count: u32,
+    ms: f64,
+    since: Option<f64>,
+}
+
+impl Away {
+    fn leave(&mut self, t: f64) {
+        if self.since.is_none() {
+            self.count += 1;
+            self.since = Some(t);
+        }
+    }
+
+    fn back(&mut self, t: f64) {
+        if let Some(s) = self.since.take() {
+            self.ms += (t - s).max(0.0);
+        }
+    }
 }
 
 /// A session of KiVA's images whose folder is not loaded (e.g. after a reload): the answers
@@ -109,12 +184,6 @@ pub(super) fn StimuliResume(
     }
 }
 
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
-
 /// Runs a session: one question at a time, answered by key or click, saved as given.
 #[component]
 pub(super) fn Runner(
@@ -128,21 +197,55 @@ pub(super) fn Runner(
     let session: StoredValue<Session> = StoredValue::new(session);
     let urls = StoredValue::new(urls.unwrap_or_default());
     let record = RwSignal::new(store::ensure(&kind, seed, "self"));
+    if record.with_untracked(|r| r.environment.is_none()) {
+        measure_environment(move |env| {
+            let Some(mut rec) = record.try_get_untracked() else {
+                return;
+            };
+            rec.environment = Some(env);
+            store::save(&rec);
+            record.set(rec);
+        });
+    }
     let step = Memo::new(move |_| session.with_value(|s| s.next_step(&record.read().responses)));
-    // Stimulus onset: the first animation frame after the question is drawn.
+    // Stimulus onset: the timestamp of the first animation frame that drew the question.
     let onset: RwSignal<Option<f64>> = RwSignal::new(None);
+    let away = StoredValue::new(Away::default());
     Effect::new(move |_| {
         let now = step.get();
         if now.is_some() {
             onset.set(None);
-            when_drawn(move || {
+            when_drawn(move |t| {
                 if step.get_untracked() == now {
-                    onset.set(Some(now_ms()));
+                    away.set_value(Away::default());
+                    onset.set(Some(t));
                 }
             });
         }
     });
-    let answer = move |choice: usize| {
+    // Losses of attention while a question is shown (jsPsych's browser interactions).
+    let leave = move |t: f64| {
+        if onset.get_untracked().is_some() {
+            away.update_value(|a| a.leave(t));
+        }
+    };
+    let back = move |t: f64| away.update_value(|a| a.back(t));
+    let blur = window_event_listener(leptos::ev::blur, move |ev| leave(ev.time_stamp()));
+    let focus = window_event_listener(leptos::ev::focus, move |ev| back(ev.time_stamp()));
+    // Removed when dropped, with the runner's owner.
+    let _visibility = StoredValue::new_local(gloo_events::EventListener::new(
+        &document(),
+        "visibilitychange",
+        move |ev| {
+            if document().hidden() {
+                leave(ev.time_stamp());
+            } else {
+                back(ev.time_stamp());
+            }
+        },
+    ));
+    // `at`: the answering event's own timestamp, not the time its handler ran.
+    let answer = move |choice: usize, at: f64, input: Input| {
         let Some((i, stage)) = step.get_untracked() else {
             return;
         };
@@ -150,14 +253,28 @@ pub(super) fn Runner(
             return;
         };
         onset.set(None);
-        let rt = (now_ms() - t0).max(0.0);
+        let mut a = away.get_value();
+        a.back(at);
+        let response = Response {
+            choice,
+            rt_ms: (at - t0).max(0.0),
+            input,
+            interruptions: a.count,
+            away_ms: a.ms,
+        };
         let mut rec = record.get_untracked();
-        let ok = session
-            .with_value(|s| s.answer(&mut rec.responses, i, stage, Response { choice, rt_ms: rt }));
+        let ok = session.with_value(|s| s.answer(&mut rec.responses, i, stage, response));
         if ok.is_ok() {
             store::save(&rec);
             record.set(rec);
         }
+    };
+    let click = move |k: usize, ev: web_sys::MouseEvent| {
+        let kind = ev
+            .dyn_ref::<web_sys::PointerEvent>()
+            .map(|p| p.pointer_type())
+            .unwrap_or_default();
+        answer(k, ev.time_stamp(), Input::of_pointer(&kind));
     };
     let handle = window_event_listener(leptos::ev::keydown, move |ev| {
         if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
@@ -181,10 +298,14 @@ pub(super) fn Runner(
         };
         if let Some(c) = choice.filter(|c| *c < n) {
             ev.prevent_default();
-            answer(c);
+            answer(c, ev.time_stamp(), Input::Key);
         }
     });
-    on_cleanup(move || handle.remove());
+    on_cleanup(move || {
+        handle.remove();
+        blur.remove();
+        focus.remove();
+    });
     let total = session.with_value(|s| s.trials.len());
     let kind_label = kind.label();
     view! {
@@ -232,6 +353,7 @@ pub(super) fn Runner(
                         data-trial=i + 1
                         data-subdomain=t.subdomain.clone()
                         data-ready=move || onset.get().is_some().to_string()
+                        data-onset=move || onset.get().map(|t| t.to_string())
                     >
                         <p class="kiva-progress" aria-live="polite">
                             {format!("Trial {} of {total} · question {n_stage} of 3", i + 1)}
@@ -266,7 +388,7 @@ pub(super) fn Runner(
                                                 data-testid="option"
                                                 aria-keyshortcuts=key.clone()
                                                 aria-label=format!("Answer ({key})")
-                                                on:click=move |_| answer(k)
+                                                on:click=move |ev| click(k, ev)
                                             >
                                                 <Pair
                                                     label=format!("({key})")
@@ -288,7 +410,7 @@ pub(super) fn Runner(
                                                     class="kiva-option"
                                                     data-testid="option"
                                                     aria-keyshortcuts=key.clone()
-                                                    on:click=move |_| answer(k)
+                                                    on:click=move |ev| click(k, ev)
                                                 >
                                                     {shown}
                                                 </button>

@@ -1,7 +1,7 @@
 //! Saved sessions in localStorage (through `gloo-storage`): one JSON array under [`KEY`],
 //! written after every answer.
 
-use coglab_core::selftest::{SessionKind, TrialResponses};
+use coglab_core::selftest::{Environment, SessionKind, TrialResponses};
 use gloo_storage::{LocalStorage, Storage};
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +23,10 @@ pub struct Saved {
     pub created: String,
     /// Answers per trial.
     pub responses: Vec<TrialResponses>,
+    /// What the session ran on, recorded when it was first shown (`None` in sessions saved
+    /// before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<Environment>,
 }
 
 impl Saved {
@@ -81,6 +85,7 @@ pub fn ensure(kind: &SessionKind, seed: u64, participant: &str) -> Saved {
         },
         created,
         responses: Vec::new(),
+        environment: None,
     };
     save(&rec);
     rec

@@ -439,13 +439,97 @@ pub struct Session {
     pub trials: Vec<Trial>,
 }
 
-/// One answer: the chosen option index and the reaction time.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// One answer: the chosen option index and the reaction time, and what a lab package records
+/// around it (issue 41: jsPsych's browser-interaction data): the input used and whether the
+/// page lost the participant's attention meanwhile. Sessions saved before these were recorded
+/// read with their defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct Response {
     /// 0-based option index.
     pub choice: usize,
-    /// Milliseconds from stimulus onset to the answer.
+    /// Milliseconds from stimulus onset (the animation frame that drew the trial) to the
+    /// answering event's own timestamp.
     pub rt_ms: f64,
+    /// How the answer was given.
+    #[serde(default)]
+    pub input: Input,
+    /// Times the page lost focus or was hidden between the onset and the answer.
+    #[serde(default)]
+    pub interruptions: u32,
+    /// Milliseconds of that time the page was unfocused or hidden.
+    #[serde(default)]
+    pub away_ms: f64,
+}
+
+/// The input an answer came from (a pointer event's `pointerType`, or a key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Input {
+    /// Not recorded (sessions saved before it was), or a pointer of another type.
+    #[default]
+    Unknown,
+    /// A mouse click.
+    Mouse,
+    /// A touch.
+    Touch,
+    /// A pen.
+    Pen,
+    /// A key press (the option's number or letter), or Enter/Space on a focused option.
+    Key,
+}
+
+impl Input {
+    /// The input of a pointer event's `pointerType` (`""` for a click without a pointer, such
+    /// as Enter on a focused button, which browsers report as a click).
+    pub fn of_pointer(pointer_type: &str) -> Self {
+        match pointer_type {
+            "mouse" => Self::Mouse,
+            "touch" => Self::Touch,
+            "pen" => Self::Pen,
+            "" => Self::Key,
+            _ => Self::Unknown,
+        }
+    }
+}
+
+/// What the session ran on, recorded once when it starts (jsPsych's browser-check data): the
+/// window's size in CSS pixels, the device pixel ratio, the display's refresh rate estimated
+/// from 60 animation frames, the browser's user agent, and whether the main pointer is fine
+/// (mouse), coarse (touch) or absent.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Environment {
+    /// Window width (CSS pixels).
+    pub width: u32,
+    /// Window height (CSS pixels).
+    pub height: u32,
+    /// Device pixel ratio.
+    pub pixel_ratio: f64,
+    /// Refresh rate estimated from the median interval of 60 animation frames (Hz), if
+    /// measured.
+    pub refresh_hz: Option<f64>,
+    /// `navigator.userAgent`.
+    pub user_agent: String,
+    /// `fine`, `coarse` or `none` (the `pointer` media feature).
+    pub pointer: String,
+}
+
+impl Environment {
+    /// The refresh rate of a display from animation-frame timestamps (ms): 1000 over the median
+    /// interval between consecutive frames; `None` with fewer than two frames or a zero median.
+    pub fn refresh_rate(frames: &[f64]) -> Option<f64> {
+        let mut gaps: Vec<f64> = frames.windows(2).map(|w| w[1] - w[0]).collect();
+        if gaps.is_empty() {
+            return None;
+        }
+        gaps.sort_by(f64::total_cmp);
+        let n = gaps.len();
+        let median = if n % 2 == 1 {
+            gaps[n / 2]
+        } else {
+            (gaps[n / 2 - 1] + gaps[n / 2]) / 2.0
+        };
+        (median > 0.0).then(|| 1000.0 / median)
+    }
 }
 
 /// The answers of one trial.
@@ -603,7 +687,12 @@ pub fn participant_label(data: &HumanData) -> Option<String> {
 
 /// The whole session as JSON: kind, seed, participant, every trial with its options and right
 /// answers, and the answers with their scores.
-pub fn to_json(session: &Session, participant: &str, responses: &[TrialResponses]) -> String {
+pub fn to_json(
+    session: &Session,
+    participant: &str,
+    responses: &[TrialResponses],
+    environment: Option<&Environment>,
+) -> String {
     #[derive(Serialize)]
     struct Export<'a> {
         benchmark: &'static str,
@@ -611,6 +700,8 @@ pub fn to_json(session: &Session, participant: &str, responses: &[TrialResponses
         kind: String,
         seed: u64,
         variant: Variant,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        environment: Option<&'a Environment>,
         trials: Vec<ExportTrial<'a>>,
     }
     #[derive(Serialize)]
@@ -639,6 +730,7 @@ pub fn to_json(session: &Session, participant: &str, responses: &[TrialResponses
         kind: session.kind.as_str(),
         seed: session.seed,
         variant: session.variant,
+        environment,
         trials,
     })
     .unwrap_or_default()
