@@ -62,6 +62,7 @@
 //! The bank is written to `public/data/kiva-bank.json` by `scripts/kiva-bank.sh`; a native test
 //! recomputes it from the CSV and fails when the shipped file differs.
 
+use super::{Trial, TrialResponses};
 use crate::items::estimate::{
     AbilityPosterior, AbilitySummary, Calibration, CalibrationOptions, ItemPriors,
 };
@@ -280,6 +281,44 @@ impl TrialOutcome {
         };
         t.check(1)?;
         Ok(t)
+    }
+
+    /// The outcome of a trial as the self-test page holds it: the generated [`Trial`] and the
+    /// chosen options ([`TrialResponses`]), scored against the trial's right options.
+    ///
+    /// # Errors
+    /// [`BankError::BadTrial`] when stage 1 or 3 has no answer, or stage 2 breaks the procedure
+    /// (see [`TrialOutcome::new`]); [`BankError::UnknownSubdomain`] for a trial of a subdomain
+    /// not of KiVA (a KiVA-adults session).
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::kiva::{Stage, Variant};
+    /// use coglab_core::selftest::{bank::TrialOutcome, trial_for, Response, TrialResponses};
+    /// let t = trial_for(Variant::Kiva, "ReflectX", 1, 1).unwrap();
+    /// let pick = |stage, right: bool| {
+    ///     let c = t.correct(stage);
+    ///     Some(Response { choice: if right { c } else { (c + 1) % 3 }, rt_ms: 900.0 })
+    /// };
+    /// let r = TrialResponses { cross: pick(Stage::Cross, true), within: pick(Stage::Within, false),
+    ///     extrapolation: pick(Stage::Extrapolation, true) };
+    /// let o = TrialOutcome::of_trial(&t, &r).unwrap();
+    /// assert_eq!((o.cross, o.within, o.extrapolation), (true, Some(false), true));
+    /// ```
+    pub fn of_trial(trial: &Trial, responses: &TrialResponses) -> Result<Self, BankError> {
+        let right = |stage: Stage| {
+            responses
+                .get(stage)
+                .map(|r| r.choice == trial.correct(stage))
+        };
+        let missing = |what: &str| BankError::BadTrial {
+            trial: 1,
+            subdomain: trial.subdomain.clone(),
+            message: format!("no {what} answer"),
+        };
+        let cross = right(Stage::Cross).ok_or_else(|| missing("stage-1"))?;
+        let extrapolation = right(Stage::Extrapolation).ok_or_else(|| missing("stage-3"))?;
+        Self::new(&trial.subdomain, cross, right(Stage::Within), extrapolation)
     }
 
     fn check(&self, trial: usize) -> Result<(), BankError> {
