@@ -18,7 +18,8 @@ pub const BUNDLED_BANK: &str = include_str!("../../../public/data/kiva-bank.json
 /// The bank: `bank` when given, else the bundled one.
 ///
 /// # Errors
-/// [`RunError::Input`] for an unreadable file or one that is not a valid bank (naming it).
+/// [`RunError::Input`] for an unreadable file or one that is not a valid bank (naming it, in
+/// the message and as its `file`).
 pub fn bank(bank: Option<&Source>) -> Result<ItemBank, RunError> {
     match bank {
         None => Ok(ItemBank::from_json(BUNDLED_BANK)?),
@@ -27,7 +28,13 @@ pub fn bank(bank: Option<&Source>) -> Result<ItemBank, RunError> {
             let text = std::str::from_utf8(&bytes).map_err(|e| {
                 RunError::in_file(src.label(), format!("{}: not UTF-8 text: {e}", src.label()))
             })?;
-            ItemBank::from_json(text).map_err(|e| RunError::from(e).prefixed(src.label()))
+            ItemBank::from_json(text).map_err(|e| {
+                let mut err = RunError::from(e).prefixed(src.label());
+                if let RunError::Input(l) = &mut err {
+                    l.file.get_or_insert_with(|| src.label().to_string());
+                }
+                err
+            })
         }
     }
 }
