@@ -156,7 +156,7 @@ impl FormOptions {
 
 /// A subdomain's expected information for one trial at `theta`:
 /// `I_cross + P_cross I_within + I_extrapolation` (stage 2 is asked only after a right
-/// stage 1).
+/// stage 1); 0 for a subdomain index the bank has no items for.
 ///
 /// # Examples
 /// ```
@@ -164,12 +164,16 @@ impl FormOptions {
 /// # let bank: coglab_core::selftest::bank::ItemBank = serde_json::from_str(include_str!("../../../../public/data/kiva-bank.json")).unwrap();
 /// let i = trial_information(&bank, 0, 0.0);
 /// assert!(i > 0.0);
+/// assert_eq!(trial_information(&bank, 14, 0.0), 0.0); // no 15th subdomain
 /// ```
 pub fn trial_information(bank: &ItemBank, subdomain: usize, theta: f64) -> f64 {
-    let it = |k: usize| &bank.items[3 * subdomain + k];
-    it(0).information(theta)
-        + it(0).probability(theta) * it(1).information(theta)
-        + it(2).information(theta)
+    let Some([cross, within, extrapolation]) = bank.items.get(3 * subdomain..3 * subdomain + 3)
+    else {
+        return 0.0;
+    };
+    cross.information(theta)
+        + cross.probability(theta) * within.information(theta)
+        + extrapolation.information(theta)
 }
 
 /// One session of a form (see the module documentation).
@@ -247,6 +251,11 @@ impl FormSession {
     /// The current estimate.
     pub fn estimate(&self) -> AbilitySummary {
         self.posterior.summary(LEVEL)
+    }
+
+    /// The session's form and stopping rule.
+    pub fn options(&self) -> &FormOptions {
+        &self.options
     }
 
     /// The trials answered so far.
