@@ -56,6 +56,9 @@ pub enum Command {
     /// Write scored sets in another harness's format.
     #[command(subcommand)]
     Export(ExportCommand),
+    /// The KiVA self-test as a measuring instrument: its item bank and forms.
+    #[command(subcommand)]
+    Selftest(SelftestCommand),
     /// Score a leaderboard folder (its `leaderboard.toml` and the files it lists) into a
     /// static bundle for the site: index, item chunks, static boards, audit.
     Publish(PublishArgs),
@@ -168,6 +171,56 @@ pub struct ItemsArgs {
     /// instead of the full analysis.
     #[arg(long, requires = "json")]
     pub report: bool,
+}
+
+/// `coglab selftest` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum SelftestCommand {
+    /// Simulated takers (abilities drawn from the adults' fitted abilities) through the
+    /// adaptive or the fixed form: RMSE, mean SE and 95% coverage on the ability scale.
+    Simulate(SimulateArgs),
+}
+
+/// The two self-test forms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormArg {
+    /// The next trial for the most information at the current estimate (randomesque).
+    Adaptive,
+    /// The 14 subdomains once each, shuffled (another pass past 14).
+    Fixed,
+}
+
+/// Arguments of `coglab selftest simulate`.
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// The form.
+    #[arg(long, value_enum, default_value_t = FormArg::Adaptive)]
+    pub form: FormArg,
+    /// Trials per taker (1 to 200).
+    #[arg(long, value_name = "N", default_value_t = 14)]
+    pub trials: usize,
+    /// Simulated takers (1 to 1,000,000).
+    #[arg(long, value_name = "M", default_value_t = 2000)]
+    pub takers: usize,
+    /// Seed.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Adaptive form: draw the next trial among this many most informative subdomains
+    /// (1 to 14; default 3).
+    #[arg(long, value_name = "K")]
+    pub randomesque: Option<usize>,
+    /// Adaptive form: most times one subdomain is given (default 2).
+    #[arg(long, value_name = "N")]
+    pub max_per_subdomain: Option<usize>,
+    /// Stop a taker's session once the standard error is at most this (after 4 trials).
+    #[arg(long, value_name = "SE")]
+    pub target_se: Option<f64>,
+    /// An item bank file (default: the bank the app ships, public/data/kiva-bank.json).
+    #[arg(long, value_name = "BANK.json")]
+    pub bank: Option<String>,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `coglab estimate`.

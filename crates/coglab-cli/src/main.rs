@@ -7,7 +7,9 @@ mod cli;
 mod commands;
 
 use clap::Parser;
-use cli::{Cli, Command, CompareCommand, ExportCommand, ExtractCommand, ScoreCommand};
+use cli::{
+    Cli, Command, CompareCommand, ExportCommand, ExtractCommand, ScoreCommand, SelftestCommand,
+};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
             commands::items::ItemsOptions::from_cli(a).and_then(|opts| commands::items::run(&opts))
         }
         Command::Estimate(a) => commands::estimate::run(a),
+        Command::Selftest(SelftestCommand::Simulate(a)) => commands::selftest::simulate(a),
         Command::Publish(a) => commands::publish::publish(a),
         Command::Verify(a) => commands::publish::verify(a),
         Command::Export(ExportCommand::Eee(a)) => commands::export::eee(a),

@@ -17,4 +17,5 @@ mod publish_cli;
 mod publish_hostile;
 mod rank_cli;
 mod resources;
+mod selftest_cli;
 mod sem_cli;

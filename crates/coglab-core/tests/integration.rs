@@ -34,6 +34,7 @@ mod ranks;
 mod reported_bundles;
 mod review;
 mod selftest;
+mod selftest_bank;
 mod selftest_stimuli;
 mod sem_fidelity;
 mod sem_gold;

@@ -799,6 +799,68 @@ fn export_eee<'py>(
     Ok(list.into_any())
 }
 
+/// The KiVA self-test's adaptive or fixed form on simulated takers, as `coglab selftest
+/// simulate --json`: `{"form", "trials", "takers", "rmse", "mean_se", "coverage"}` on the
+/// ability scale. `form`: `"adaptive"` or `"fixed"`; `bank`: a bank file (path, bytes or
+/// `(name, bytes)`; default the bank the app ships). Options as the CLI's.
+#[pyfunction]
+#[pyo3(signature = (*, form = "adaptive", trials = None, takers = None, seed = None,
+    randomesque = None, max_per_subdomain = None, target_se = None, bank = None))]
+#[allow(clippy::too_many_arguments)]
+fn selftest_simulate<'py>(
+    py: Python<'py>,
+    form: &str,
+    trials: Option<&Bound<'py, PyAny>>,
+    takers: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
+    randomesque: Option<&Bound<'py, PyAny>>,
+    max_per_subdomain: Option<&Bound<'py, PyAny>>,
+    target_se: Option<&Bound<'py, PyAny>>,
+    bank: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    use coglab_core::selftest::adaptive::{
+        FormKind, FormOptions, SimulateOptions, MAX_TAKERS, MAX_TRIALS,
+    };
+    let kind = FormKind::parse(form).map_err(|e| usage(py, e.to_string()))?;
+    let trials = whole(py, trials, "trials", 1, MAX_TRIALS as u64)?.unwrap_or(14);
+    let mut opts = FormOptions::of(kind, trials as usize);
+    if let Some(k) = whole(py, randomesque, "randomesque", 1, 14)? {
+        opts.randomesque = k as usize;
+    }
+    if let Some(m) = whole(
+        py,
+        max_per_subdomain,
+        "max_per_subdomain",
+        1,
+        MAX_TRIALS as u64,
+    )? {
+        opts.max_per_subdomain = m as usize;
+    }
+    opts.target_se = number(py, target_se, "target_se")?;
+    let request = SimulateOptions {
+        form: opts,
+        takers: whole(py, takers, "takers", 1, MAX_TAKERS as u64)?.unwrap_or(2000) as usize,
+        seed: whole(py, seed, "seed", 0, u64::MAX)?.unwrap_or(1),
+    };
+    let bank = opt_source(bank)?;
+    run(py, move || {
+        coglab_run::selftest::simulate(bank.as_ref(), &request)
+    })
+}
+
+/// The KiVA self-test's item bank as a dict (`public/data/kiva-bank.json`: source, method,
+/// the 42 items' `a` and `b`, the adults' abilities, the model runs on the same scale), or a
+/// bank file given as `bank`, checked as `selftest_simulate` checks it.
+#[pyfunction]
+#[pyo3(signature = (bank = None))]
+fn selftest_bank<'py>(
+    py: Python<'py>,
+    bank: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let bank = opt_source(bank)?;
+    run(py, move || coglab_run::selftest::bank(bank.as_ref()))
+}
+
 /// The native part of the `coglab` package (import `coglab`, not this module).
 #[pymodule]
 #[pyo3(name = "_native")]
@@ -811,6 +873,8 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rank, m)?)?;
     m.add_function(wrap_pyfunction!(items, m)?)?;
     m.add_function(wrap_pyfunction!(export_eee, m)?)?;
+    m.add_function(wrap_pyfunction!(selftest_simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(selftest_bank, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

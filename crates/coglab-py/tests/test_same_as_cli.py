@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import coglab
-from conftest import assert_same, cli_json, fixture, shared
+from conftest import ROOT, assert_same, cli_json, fixture, shared
 
 MMIQ = "mmiq"
 
@@ -364,3 +364,38 @@ def test_the_comparison_sees_differences() -> None:
     assert diff(a, {"x": 0.1 + 0.2, "y": [2, 1], "z": True})
     assert diff(a, {"x": 0.1 + 0.2, "y": [1, 2]})
     assert diff(a, {"x": 0.1 + 0.2, "y": [1, 2], "z": 1})
+
+
+# ---------------------------------------------------------------- KiVA self-test (issue 41)
+
+
+@pytest.mark.parametrize("form,trials", [("adaptive", 10), ("fixed", 14)])
+def test_selftest_simulate_equals_the_cli(form: str, trials: int) -> None:
+    py = coglab.selftest_simulate(form=form, trials=trials, takers=200, seed=41)
+    cli = cli_json(
+        "selftest", "simulate", "--form", form, "--trials", str(trials),
+        "--takers", "200", "--seed", "41",
+    )
+    assert_same(py, cli, form)
+    assert sorted(py) == ["coverage", "form", "mean_se", "rmse", "takers", "trials"]
+    assert (py["form"], py["trials"], py["takers"]) == (form, trials, 200)
+
+
+def test_selftest_bank_is_the_shipped_file() -> None:
+    shipped = json.loads((ROOT / "public" / "data" / "kiva-bank.json").read_text())
+    bank = coglab.selftest_bank()
+    assert_same(bank, shipped, "kiva-bank.json")
+    assert len(bank["items"]) == 42 and bank["items"][0]["id"] == "2DRotation+90/cross"
+    # The same file given as bytes gives the same simulation as the built-in bank.
+    raw = (ROOT / "public" / "data" / "kiva-bank.json").read_bytes()
+    assert coglab.selftest_simulate(takers=30, bank=("bank.json", raw)) == coglab.selftest_simulate(takers=30)
+
+
+def test_selftest_bad_options_raise_usage_and_input_errors() -> None:
+    with pytest.raises(coglab.UsageError):
+        coglab.selftest_simulate(form="random")
+    with pytest.raises(coglab.UsageError):
+        coglab.selftest_simulate(trials=0)
+    with pytest.raises(coglab.InputError) as e:
+        coglab.selftest_bank(("short.json", b'{"items": []}'))
+    assert e.value.file == "short.json"

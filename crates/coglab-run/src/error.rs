@@ -13,6 +13,7 @@ use coglab_core::location::Location;
 use coglab_core::mmiq::MmiqError;
 use coglab_core::mmopera::MmoperaError;
 use coglab_core::ranks::RanksError;
+use coglab_core::selftest::bank::BankError;
 use coglab_core::sem::SemError;
 use std::fmt;
 
@@ -336,6 +337,22 @@ impl From<RanksError> for Located {
     }
 }
 
+impl From<BankError> for Located {
+    fn from(e: BankError) -> Self {
+        let l = Located::message(e.to_string());
+        match e {
+            BankError::Items(e) => Located::from(e),
+            BankError::UnknownSubdomain { subdomain, .. } => l
+                .expected("one of the 14 KiVA subdomains")
+                .found(format!("{subdomain:?}")),
+            BankError::BadOption {
+                expected, found, ..
+            } => l.expected(expected).found(found),
+            _ => l,
+        }
+    }
+}
+
 /// `From<core error> for RunError` through [`Located`].
 macro_rules! input_from {
     ($($t:ty),*) => {$(
@@ -354,7 +371,8 @@ input_from!(
     MmoperaError,
     SemError,
     ItemsError,
-    RanksError
+    RanksError,
+    BankError
 );
 
 #[cfg(test)]

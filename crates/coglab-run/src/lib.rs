@@ -8,7 +8,7 @@
 //!
 //! Modules: [`mmiq`] (`score mmiq`), [`kiva`] (`score kiva`), [`mmopera`] (`score mmopera`),
 //! [`sem`] (`sem`, `describe`), [`rank`] (`rank`), [`items`] (`items`), [`publish`]
-//! (`publish`, `verify`), [`export`] (`export eee`). Errors are
+//! (`publish`, `verify`), [`export`] (`export eee`), [`selftest`] (`selftest simulate`). Errors are
 //! [`RunError`]: a usage error, or bad input with its location split into fields
 //! ([`Located`]: file, line or record, field, expected, found).
 #![deny(missing_docs)]
@@ -22,6 +22,7 @@ pub mod mmiq;
 pub mod mmopera;
 pub mod publish;
 pub mod rank;
+pub mod selftest;
 pub mod sem;
 
 pub use error::{Located, RunError};

@@ -20,6 +20,7 @@ pub mod mmopera;
 pub mod plan;
 pub mod publish;
 pub mod rank;
+pub mod selftest;
 pub mod sem;
 
 use std::io::Write;

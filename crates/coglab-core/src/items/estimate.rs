@@ -997,6 +997,123 @@ pub fn estimate_with(
     Ok(out)
 }
 
+/// The posterior of one respondent's ability on a uniform grid, prior `N(0, 1)`, built one
+/// answer at a time: the expected a posteriori (EAP) ability, its posterior standard deviation
+/// and an equal-tailed interval. [`estimate_with`] forms the same posterior for a whole row;
+/// this form serves a test given item by item (the KiVA self-test's adaptive form,
+/// [`crate::selftest::adaptive`]), where the next item depends on the current estimate.
+///
+/// # Examples
+/// ```
+/// use coglab_core::items::estimate::AbilityPosterior;
+/// let mut p = AbilityPosterior::new((-6.0, 6.0, 241)).unwrap();
+/// assert!(p.summary(0.95).theta.abs() < 1e-12); // the prior: mean 0
+/// p.add(1.0, 0.0, 0.0, true);
+/// assert!(p.summary(0.95).theta > 0.0);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct AbilityPosterior {
+    theta: Vec<f64>,
+    log_post: Vec<f64>,
+    answered: usize,
+}
+
+/// An ability estimate: EAP, posterior standard deviation and interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AbilitySummary {
+    /// Posterior mean (EAP).
+    pub theta: f64,
+    /// Posterior standard deviation (the standard error).
+    pub se: f64,
+    /// Lower end of the equal-tailed interval.
+    pub low: f64,
+    /// Upper end.
+    pub high: f64,
+    /// Item responses it rests on.
+    pub answered: usize,
+}
+
+impl AbilityPosterior {
+    /// The prior `N(0, 1)` on `grid` = (from, to, nodes).
+    ///
+    /// # Errors
+    /// [`ItemsError::BadOption`] for a grid that is not finite and increasing with 3 to 2,001
+    /// nodes.
+    pub fn new(grid: (f64, f64, usize)) -> Result<Self, ItemsError> {
+        check_grid("grid", grid)?;
+        let (theta, log_w) = normal_grid(grid.0, grid.1, grid.2);
+        Ok(Self {
+            theta,
+            log_post: log_w,
+            answered: 0,
+        })
+    }
+
+    /// The grid nodes.
+    pub fn nodes(&self) -> &[f64] {
+        &self.theta
+    }
+
+    /// Multiplies in one answer to an item `P = g + (1 - g) / (1 + exp(-a (theta - b)))`.
+    /// Non-finite parameters are ignored (they cannot come from a calibration).
+    pub fn add(&mut self, a: f64, b: f64, guess: f64, right: bool) {
+        if !(a.is_finite() && b.is_finite() && (0.0..1.0).contains(&guess)) {
+            return;
+        }
+        for (lp, t) in self.log_post.iter_mut().zip(&self.theta) {
+            let (l1, l0) = log_probs(a * (t - b), guess);
+            *lp += if right { l1 } else { l0 };
+        }
+        self.answered += 1;
+    }
+
+    /// The normalised posterior weights at the nodes.
+    pub fn weights(&self) -> Vec<f64> {
+        let mut w = self.log_post.clone();
+        normalise(&mut w);
+        w
+    }
+
+    /// EAP, posterior SD and the equal-tailed interval of probability `level` (e.g. 0.95;
+    /// clamped to (0, 1)). Each node's weight is spread evenly over the node's cell (half a
+    /// spacing either side) for the interval's quantiles, so they are not stuck on nodes.
+    pub fn summary(&self, level: f64) -> AbilitySummary {
+        let w = self.weights();
+        let mean: f64 = w.iter().zip(&self.theta).map(|(w, t)| w * t).sum();
+        let var: f64 = w
+            .iter()
+            .zip(&self.theta)
+            .map(|(w, t)| w * (t - mean) * (t - mean))
+            .sum();
+        let level = if level > 0.0 && level < 1.0 {
+            level
+        } else {
+            0.95
+        };
+        let tail = (1.0 - level) / 2.0;
+        AbilitySummary {
+            theta: mean,
+            se: var.max(0.0).sqrt(),
+            low: self.quantile(&w, tail),
+            high: self.quantile(&w, 1.0 - tail),
+            answered: self.answered,
+        }
+    }
+
+    fn quantile(&self, w: &[f64], p: f64) -> f64 {
+        let n = self.theta.len();
+        let h = (self.theta[n - 1] - self.theta[0]) / (n - 1) as f64;
+        let mut cum = 0.0;
+        for (k, &wk) in w.iter().enumerate() {
+            if cum + wk >= p && wk > 0.0 {
+                return self.theta[k] - h / 2.0 + h * ((p - cum) / wk);
+            }
+            cum += wk;
+        }
+        self.theta[n - 1] + h / 2.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1040,6 +1157,45 @@ mod tests {
         assert_abs_diff_eq!(e[0].estimate, 0.766_444_117, epsilon = 1e-9);
         assert_abs_diff_eq!(e[0].ci_low, 1.0 / 3.0, epsilon = 1e-12);
         assert_abs_diff_eq!(e[0].ci_high, 1.0, epsilon = 1e-12);
+    }
+
+    #[test]
+    fn ability_posterior_on_three_items_by_hand() {
+        // Grid theta = -1, 0, 1 (spacing 1); prior weights prop. to e^-0.5, 1, e^-0.5.
+        // Items a = ln 3, b = 0, 1, -1, no guessing: sigmoid(ln3 (theta - b)) is
+        // q1: 1/4, 1/2, 3/4; q2: 1/10, 1/4, 1/2; q3: 1/2, 3/4, 9/10.
+        // Answers q1 right, q2 wrong, q3 right: likelihood per node
+        //   1/4 x 9/10 x 1/2 = 0.1125, 1/2 x 3/4 x 3/4 = 0.28125, 3/4 x 1/2 x 9/10 = 0.3375.
+        // Posterior prop. to 0.1125 e^-0.5, 0.28125, 0.3375 e^-0.5 (e^-0.5 = 0.60653066):
+        //   0.068234699, 0.28125, 0.204704097; sum 0.554188796;
+        //   pi = 0.123125367, 0.507498530, 0.369376102.
+        // EAP = 0.369376102 - 0.123125367 = 0.246250735;
+        // variance = pi_1 (1 + 0.246250735)^2 + pi_2 0.246250735^2 + pi_3 (1 - 0.246250735)^2
+        //   = 0.431862044, SD = 0.657162115.
+        // Interval, each node's mass spread over [theta - 1/2, theta + 1/2]: 2.5% lies in the
+        // first cell at -1.5 + 0.025 / 0.123125367 = -1.296954921; 97.5% in the last at
+        // 0.5 + (0.975 - 0.630623898) / 0.369376102 = 1.432318307.
+        let a = 3f64.ln();
+        let mut p = AbilityPosterior::new((-1.0, 1.0, 3)).unwrap();
+        p.add(a, 0.0, 0.0, true);
+        p.add(a, 1.0, 0.0, false);
+        p.add(a, -1.0, 0.0, true);
+        let s = p.summary(0.95);
+        assert_eq!(s.answered, 3);
+        assert_abs_diff_eq!(s.theta, 0.246_250_735, epsilon = 1e-9);
+        assert_abs_diff_eq!(s.se, 0.657_162_115, epsilon = 1e-9);
+        assert_abs_diff_eq!(s.low, -1.296_954_921, epsilon = 1e-9);
+        assert_abs_diff_eq!(s.high, 1.432_318_307, epsilon = 1e-9);
+        // With a guessing floor g = 1/4 the same right answer to q1 weighs less: P = 1/4 + 3/4
+        // sigmoid = 0.4375, 0.625, 0.8125, so pi prop. to 0.4375 e^-0.5, 0.625, 0.8125 e^-0.5
+        // and the EAP is (0.8125 - 0.4375) e^-0.5 / (1.25 e^-0.5 + 0.625) = 0.164441171.
+        let mut g = AbilityPosterior::new((-1.0, 1.0, 3)).unwrap();
+        g.add(a, 0.0, 0.25, true);
+        assert_abs_diff_eq!(g.summary(0.95).theta, 0.164_441_171, epsilon = 1e-9);
+        // Invalid parameters are ignored, a bad grid refused.
+        g.add(f64::NAN, 0.0, 0.0, true);
+        assert_eq!(g.summary(0.95).answered, 1);
+        assert!(AbilityPosterior::new((1.0, -1.0, 3)).is_err());
     }
 
     #[test]

@@ -10,9 +10,15 @@
 //!   session is read exactly as an adult participant of the paper).
 //! - [`baselines`]: adult and model aggregates per domain and stage, and median reaction times
 //!   per domain.
+//! - [`bank`]: the item bank (subdomain x stage, 2PL calibrated on the adults' data) that
+//!   scores a session as an ability on one scale with the adults and the model runs.
+//! - [`adaptive`]: the adaptive and fixed forms over the bank (next trial, stopping rule,
+//!   result), and their simulation.
 //! - [`objects`]: the drawings and their SVG rendering.
 //! - [`stimuli`]: sessions built from KiVA's own images (a picked folder) instead.
 
+pub mod adaptive;
+pub mod bank;
 pub mod baselines;
 pub mod objects;
 pub mod stimuli;
@@ -792,6 +798,31 @@ pub fn generate(kind: &SessionKind, seed: u64) -> Session {
         variant,
         trials,
     }
+}
+
+/// One trial of a subdomain, drawn as [`generate`] draws it (the adaptive form names the
+/// subdomain, see [`adaptive::FormSession::next_subdomain`]); `None` for a subdomain not of the
+/// variant. The same arguments give the same trial.
+///
+/// # Examples
+/// ```
+/// use coglab_core::kiva::Variant;
+/// use coglab_core::selftest::trial_for;
+/// let t = trial_for(Variant::Kiva, "ColourRed", 7, 3).unwrap();
+/// assert_eq!((t.subdomain.as_str(), t.domain.as_str(), t.variation), ("ColourRed", "Colour", 3));
+/// assert_eq!(Some(t), trial_for(Variant::Kiva, "ColourRed", 7, 3));
+/// assert!(trial_for(Variant::Kiva, "ReflectXY", 7, 3).is_none());
+/// ```
+pub fn trial_for(variant: Variant, subdomain: &str, seed: u64, variation: u64) -> Option<Trial> {
+    if !variant.subdomains().contains(&subdomain) {
+        return None;
+    }
+    Some(make_trial(
+        &mut Rng::new(seed),
+        variant,
+        subdomain,
+        variation,
+    ))
 }
 
 fn pick<T: Copy>(rng: &mut Rng, items: &[T]) -> T {

@@ -10,6 +10,8 @@ returns a plain dict with the same fields as the matching command's ``--json`` o
 - ``rank(bench, files, ...)``                      ``coglab rank``
 - ``items(inputs, ...)``                           ``coglab items``
 - ``export_eee(scored, answers=KEY or kiva=True, out=None)``  ``coglab export eee``
+- ``selftest_simulate(form=, trials=, takers=, seed=)``   ``coglab selftest simulate``
+- ``selftest_bank(bank=None)``                     the KiVA self-test's item bank
 
 ``score_mmiq`` also reads other harnesses' files (lmms-eval samples and ``results.json``,
 Inspect ``.eval`` / ``.json`` logs, VLMEvalKit tables, Every Eval Ever records), and
@@ -42,6 +44,8 @@ from ._native import (
     score_kiva,
     score_mmiq,
     score_mmopera,
+    selftest_bank,
+    selftest_simulate,
     sem,
 )
 
@@ -56,6 +60,8 @@ __all__ = [
     "score_kiva",
     "score_mmiq",
     "score_mmopera",
+    "selftest_bank",
+    "selftest_simulate",
     "sem",
     "tables",
     "to_frame",

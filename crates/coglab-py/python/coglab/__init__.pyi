@@ -16,6 +16,8 @@ from ._native import rank as rank
 from ._native import score_kiva as score_kiva
 from ._native import score_mmiq as score_mmiq
 from ._native import score_mmopera as score_mmopera
+from ._native import selftest_bank as selftest_bank
+from ._native import selftest_simulate as selftest_simulate
 from ._native import sem as sem
 
 def tables(result: Dict[str, Any]) -> List[str]: ...

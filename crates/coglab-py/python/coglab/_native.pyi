@@ -109,3 +109,21 @@ def items(
 ) -> Result:
     """Item analysis (classical, Rasch/2PL, flags, reduced subset), as ``coglab items ... --json``
     (``report=True``: the page-sized summary, as ``--json --report``)."""
+
+def selftest_simulate(
+    *,
+    form: str = ...,
+    trials: Optional[int] = ...,
+    takers: Optional[int] = ...,
+    seed: Optional[int] = ...,
+    randomesque: Optional[int] = ...,
+    max_per_subdomain: Optional[int] = ...,
+    target_se: Optional[float] = ...,
+    bank: Optional[Input] = ...,
+) -> Result:
+    """The KiVA self-test's ``"adaptive"`` or ``"fixed"`` form on simulated takers, as ``coglab
+    selftest simulate --json``: ``form``, ``trials``, ``takers``, ``rmse``, ``mean_se``,
+    ``coverage`` (ability scale)."""
+
+def selftest_bank(bank: Optional[Input] = ...) -> Result:
+    """The KiVA self-test's item bank (the app's ``kiva-bank.json``, or ``bank``) as a dict."""
