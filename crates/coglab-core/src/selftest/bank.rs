@@ -298,7 +298,8 @@ impl TrialOutcome {
     /// let t = trial_for(Variant::Kiva, "ReflectX", 1, 1).unwrap();
     /// let pick = |stage, right: bool| {
     ///     let c = t.correct(stage);
-    ///     Some(Response { choice: if right { c } else { (c + 1) % 3 }, rt_ms: 900.0 })
+    ///     let choice = if right { c } else { (c + 1) % 3 };
+    ///     Some(Response { choice, rt_ms: 900.0, ..Default::default() })
     /// };
     /// let r = TrialResponses { cross: pick(Stage::Cross, true), within: pick(Stage::Within, false),
     ///     extrapolation: pick(Stage::Extrapolation, true) };
