@@ -483,3 +483,44 @@ fn answers_record_their_input_and_old_answers_still_read() {
         (Input::Unknown, 0, 0.0)
     );
 }
+
+/// Issue 41, item 4, each branch of the resume policy: nothing answered starts fresh; an
+/// unfinished session within a day continues; one older than a day, or of unknown age, offers
+/// the choice (with its age); a finished one shows its results, however old.
+#[test]
+fn resume_policy_branches() {
+    use coglab_core::selftest::{Resume, MAX_RESUME_AGE_MS};
+    let day = 86_400_000.0;
+    assert_eq!(MAX_RESUME_AGE_MS, day);
+    let now = 1_800_000_000_000.0;
+    assert_eq!(
+        Resume::of(false, 0, 14, Some(now - 3.0 * day), now, day),
+        Resume::Fresh
+    );
+    assert_eq!(
+        Resume::of(true, 0, 14, Some(now - 1000.0), now, day),
+        Resume::Continue
+    );
+    assert_eq!(
+        Resume::of(true, 5, 14, Some(now - day), now, day),
+        Resume::Continue
+    );
+    assert_eq!(
+        Resume::of(true, 5, 14, Some(now - day - 1.0), now, day),
+        Resume::Offer {
+            age_ms: Some(day + 1.0)
+        }
+    );
+    assert_eq!(
+        Resume::of(true, 5, 14, None, now, day),
+        Resume::Offer { age_ms: None }
+    );
+    assert_eq!(
+        Resume::of(true, 14, 14, Some(now - 30.0 * day), now, day),
+        Resume::Finished
+    );
+    assert_eq!(
+        Resume::of(true, 14, 14, Some(now), now, day),
+        Resume::Finished
+    );
+}

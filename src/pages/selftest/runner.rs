@@ -8,12 +8,15 @@ use std::collections::BTreeMap;
 
 use coglab_core::kiva::Stage;
 use coglab_core::selftest::objects::render_svg;
-use coglab_core::selftest::{Environment, Input, Picture, Response, Session, SessionKind};
+use coglab_core::selftest::{
+    Environment, Input, Picture, Response, Resume, Session, SessionKind, MAX_RESUME_AGE_MS,
+};
 use leptos::prelude::*;
 use leptos_router::components::A;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use super::store::Saved;
 use super::{results, stimuli, store};
 use crate::data::href;
 
@@ -136,6 +139,16 @@ fn measure_environment(done: impl FnOnce(Environment) + 'static) {
     frames(Vec::with_capacity(61), env, done);
 }
 
+/// An age in words: "2 days ago", "30 hours ago".
+fn age_text(ms: f64) -> String {
+    let hours = (ms / 3_600_000.0).floor() as i64;
+    if hours >= 48 {
+        format!("{} days ago", hours / 24)
+    } else {
+        format!("{hours} hours ago")
+    }
+}
+
 /// Losses of focus or visibility since the trial's onset: how many, how long, and since when
 /// the page has been away (if it is).
 #[derive(Debug, Clone, Copy, Default)]
@@ -207,7 +220,27 @@ pub(super) fn Runner(
             record.set(rec);
         });
     }
-    let step = Memo::new(move |_| session.with_value(|s| s.next_step(&record.read().responses)));
+    // The resume policy, decided once when the session is opened (issue 41, item 4).
+    let total = session.with_value(|s| s.trials.len());
+    let policy = record.with_untracked(|r| {
+        let any = r.responses.iter().any(|t| t.cross.is_some());
+        Resume::of(
+            any,
+            r.answered(),
+            total,
+            r.started_ms,
+            js_sys::Date::now(),
+            MAX_RESUME_AGE_MS,
+        )
+    });
+    // Until the participant chooses, an old unfinished session shows the choice, not a trial.
+    let choosing = RwSignal::new(matches!(policy, Resume::Offer { .. }));
+    let step = Memo::new(move |_| {
+        if choosing.get() {
+            return None;
+        }
+        session.with_value(|s| s.next_step(&record.read().responses))
+    });
     // Stimulus onset: the timestamp of the first animation frame that drew the question.
     let onset: RwSignal<Option<f64>> = RwSignal::new(None);
     let away = StoredValue::new(Away::default());
@@ -306,11 +339,57 @@ pub(super) fn Runner(
         blur.remove();
         focus.remove();
     });
-    let total = session.with_value(|s| s.trials.len());
     let kind_label = kind.label();
+    let answered = move || record.with(Saved::answered);
+    let restart = move |_| {
+        let fresh = store::restart(&record.get_untracked());
+        record.set(fresh);
+        choosing.set(false);
+    };
     view! {
         <h1>"Self-test: " {kind_label}</h1>
+        {match policy {
+            Resume::Continue => Some(view! {
+                <p class="notice" data-testid="session-resumed">
+                    {format!(
+                        "Resuming this session where you left off: {} of {total} trials answered. \
+                         Unfinished sessions resume for a day; after that you are asked first.",
+                        answered()
+                    )}
+                </p>
+            }.into_any()),
+            Resume::Finished => Some(view! {
+                <p class="notice" data-testid="session-finished">
+                    "This session is finished: its results are below, and its answers cannot be \
+                     changed. To take the test again, start a new session."
+                </p>
+            }.into_any()),
+            _ => None,
+        }}
+        {move || match (choosing.get(), policy) {
+            (true, Resume::Offer { age_ms }) => Some(view! {
+                <section class="notice resume-offer" data-testid="resume-offer" aria-labelledby="resume-title">
+                    <h2 id="resume-title">"Resume or start again?"</h2>
+                    <p>{format!(
+                        "You started this session {} and answered {} of {total} trials. Sessions \
+                         left unfinished for more than a day are not resumed without asking: \
+                         a long pause changes what the remaining answers measure.",
+                        age_ms.map_or_else(|| "some time ago".to_string(), age_text),
+                        answered()
+                    )}</p>
+                    <button type="button" data-testid="resume" on:click=move |_| choosing.set(false)>
+                        "Resume where I left off"
+                    </button>
+                    " "
+                    <button type="button" data-testid="restart" on:click=restart>
+                        "Start again (discard these answers)"
+                    </button>
+                </section>
+            }),
+            _ => None,
+        }}
         {move || match step.get() {
+            None if choosing.get() => ().into_any(),
             None => view! {
                 <results::Results session=session.get_value() record=record.get() />
             }

@@ -21,6 +21,10 @@ pub struct Saved {
     pub participant: String,
     /// When it was started (local date and time).
     pub created: String,
+    /// When it was started, in ms since the epoch (`None` in sessions saved before it was
+    /// recorded): the resume policy's age ([`coglab_core::selftest::Resume`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_ms: Option<f64>,
     /// Answers per trial.
     pub responses: Vec<TrialResponses>,
     /// What the session ran on, recorded when it was first shown (`None` in sessions saved
@@ -71,8 +75,7 @@ pub fn ensure(kind: &SessionKind, seed: u64, participant: &str) -> Saved {
     if let Some(s) = load_all().into_iter().find(|s| s.id == id) {
         return s;
     }
-    let created =
-        String::from(js_sys::Date::new_0().to_locale_string("en-GB", &js_sys::Object::new()));
+    let created = now_text();
     let participant = participant.trim();
     let rec = Saved {
         id,
@@ -84,9 +87,28 @@ pub fn ensure(kind: &SessionKind, seed: u64, participant: &str) -> Saved {
             participant.into()
         },
         created,
+        started_ms: Some(js_sys::Date::now()),
         responses: Vec::new(),
         environment: None,
     };
     save(&rec);
     rec
+}
+
+/// The local date and time, as `created` is written.
+fn now_text() -> String {
+    String::from(js_sys::Date::new_0().to_locale_string("en-GB", &js_sys::Object::new()))
+}
+
+/// The session started again: its answers and environment discarded, started now; saved.
+pub fn restart(rec: &Saved) -> Saved {
+    let fresh = Saved {
+        created: now_text(),
+        started_ms: Some(js_sys::Date::now()),
+        responses: Vec::new(),
+        environment: None,
+        ..rec.clone()
+    };
+    save(&fresh);
+    fresh
 }

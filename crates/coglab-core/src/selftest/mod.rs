@@ -467,6 +467,55 @@ pub struct Response {
     pub away_ms: f64,
 }
 
+/// How long an unfinished session may rest before it is offered a fresh start instead of
+/// resuming (issue 41, item 4; jsPsych's `max_age`): one day.
+pub const MAX_RESUME_AGE_MS: f64 = 24.0 * 60.0 * 60.0 * 1000.0;
+
+/// What opening a saved session does (the page states each).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Resume {
+    /// No answer yet: the first question.
+    Fresh,
+    /// Unfinished and younger than the limit: the next question, said on the page.
+    Continue,
+    /// Unfinished and older than the limit (or of unknown age): the participant chooses to
+    /// resume or to start again (the earlier answers are then discarded).
+    Offer {
+        /// How old it is, when known (ms).
+        age_ms: Option<f64>,
+    },
+    /// Every trial answered: the results, never the questions again.
+    Finished,
+}
+
+impl Resume {
+    /// The policy for a session with `answered` of `total` trials done (`any` when at least one
+    /// question was answered), started at `started_ms` (ms since the epoch, `None` for a
+    /// session saved before its start was recorded), opened at `now_ms`, with `max_age_ms`.
+    pub fn of(
+        any: bool,
+        answered: usize,
+        total: usize,
+        started_ms: Option<f64>,
+        now_ms: f64,
+        max_age_ms: f64,
+    ) -> Self {
+        if total > 0 && answered >= total {
+            return Self::Finished;
+        }
+        if !any {
+            return Self::Fresh;
+        }
+        match started_ms {
+            Some(t) if now_ms - t <= max_age_ms => Self::Continue,
+            Some(t) => Self::Offer {
+                age_ms: Some(now_ms - t),
+            },
+            None => Self::Offer { age_ms: None },
+        }
+    }
+}
+
 /// The input an answer came from (a pointer event's `pointerType`, or a key).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
