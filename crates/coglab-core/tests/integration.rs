@@ -22,6 +22,7 @@ mod leaderboard_detail;
 mod leaderboard_gold;
 mod leaderboard_mmopera;
 mod leaderboard_selftest;
+mod mmiq_compact;
 mod mmiq_extract;
 mod mmiq_lean;
 mod mmiq_real;

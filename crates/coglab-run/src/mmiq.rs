@@ -2,11 +2,14 @@
 //!
 //! JSONL keys and predictions are read in slices of [`SLICE`] bytes ([`KeyReader`],
 //! [`PredictionsReader`]), so a file on disk is never in memory whole: a second thread reads
-//! the next slice while this one parses, and the key is read on a thread of its own.
+//! the next slice while this one parses, and the key is read on a thread of its own. Without
+//! `--items`, JSONL predictions are scored as they are read ([`StreamScorer`]) against the key
+//! in its compact form ([`CompactKey`]): nothing is kept per row or per key item beyond a few
+//! bytes, so the memory is about two slices of each file whatever their size.
 
 use coglab_core::mmiq::{
-    detect, score_owned, score_totals, AccSummary, AnswerKey, KeyReader, MmiqError, MmiqFormat,
-    MmiqReport, Predictions, PredictionsReader,
+    detect, score_owned, score_totals, AccSummary, AnswerKey, CompactKey, CompactKeyReader,
+    KeyReader, MmiqError, MmiqFormat, MmiqReport, Predictions, PredictionsReader, StreamScorer,
 };
 use coglab_core::ranks::coverage::{mmiq_coverage, Coverage};
 use serde::Serialize;
@@ -214,6 +217,69 @@ pub fn read_key(source: &Source) -> Result<AnswerKey, RunError> {
     Ok(reader.finish()?)
 }
 
+/// Reads an answer key (JSONL) slice by slice into its compact form (no `MD5`s).
+///
+/// # Errors
+/// [`RunError::Input`] for an unreadable or invalid key.
+pub fn read_compact_key(source: &Source) -> Result<CompactKey, RunError> {
+    let input = Input::open(source)?;
+    let mut reader = CompactKeyReader::new(&input.name);
+    input.stream(|b| reader.push(b))?;
+    Ok(reader.finish()?)
+}
+
+/// Scores MM-IQ predictions (JSONL, `input`) as they are read against the key, which is read
+/// on a second thread into its compact form: the rows read before the key is ready are held in
+/// a few bytes each, then each row is scored as its line completes. Returns the report
+/// (without item results) and the number of key items. The key's error comes first when both
+/// files fail.
+///
+/// # Errors
+/// The key's error, else the predictions'.
+pub fn score_streamed(key: &Source, input: Input) -> Result<(MmiqReport, usize), RunError> {
+    let label = key.label();
+    let key_failed = || RunError::in_file(label, format!("{label}: reading the key failed"));
+    std::thread::scope(|scope| {
+        let mut reading = Some(scope.spawn(|| read_compact_key(key)));
+        let mut scorer = StreamScorer::new(&input.name);
+        let mut key_items = 0;
+        let mut key_error = None;
+        // Takes the key once it is read (`wait`: however long that takes).
+        let mut take_key = |scorer: &mut StreamScorer, wait: bool| -> Result<(), MmiqError> {
+            let Some(handle) = reading.take_if(|h| wait || h.is_finished()) else {
+                return Ok(());
+            };
+            match handle.join().map_err(|_| key_failed()).and_then(|k| k) {
+                Ok(k) => {
+                    key_items = k.len();
+                    scorer.set_key(k);
+                    Ok(())
+                }
+                Err(e) => {
+                    key_error = Some(e);
+                    // Stops reading the predictions: the key's error is the one reported.
+                    Err(MmiqError::NothingScored {
+                        file: String::new(),
+                        key_file: String::new(),
+                        read: 0,
+                    })
+                }
+            }
+        };
+        let streamed = input.stream(|b| {
+            take_key(&mut scorer, false)?;
+            scorer.push(b)
+        });
+        let taken = take_key(&mut scorer, true);
+        if let Some(e) = key_error {
+            return Err(e);
+        }
+        streamed?;
+        taken?;
+        Ok((scorer.finish()?, key_items))
+    })
+}
+
 /// Reads the answer key on a second thread while `other` runs; the key's error comes first
 /// when both fail.
 ///
@@ -241,9 +307,7 @@ pub fn with_key<T: Send>(
 /// # Errors
 /// [`RunError::Input`] for an unreadable or invalid file.
 pub fn read_preds(input: Input, responses: bool) -> Result<Predictions, RunError> {
-    let streamed = input.format() == Some(MmiqFormat::PredictionsJsonl)
-        && !input.head.iter().all(u8::is_ascii_whitespace);
-    if !streamed {
+    if !is_streamed(&input) {
         let name = input.name.clone();
         return Ok(Predictions::parse(&name, &input.into_bytes()?)?);
     }
@@ -254,6 +318,13 @@ pub fn read_preds(input: Input, responses: bool) -> Result<Predictions, RunError
     }
     input.stream(|b| reader.push(b))?;
     Ok(reader.finish()?)
+}
+
+/// Whether `input` is MM-IQ predictions JSONL, read slice by slice (an input whose first slice
+/// is blank is read whole, by the reader that tells its format).
+fn is_streamed(input: &Input) -> bool {
+    input.format() == Some(MmiqFormat::PredictionsJsonl)
+        && !input.head.iter().all(u8::is_ascii_whitespace)
 }
 
 /// A VLMEvalKit `_acc.csv` printed as it is (pre-computed accuracies, no n or intervals).
@@ -319,8 +390,9 @@ impl Serialize for MmiqScore {
     }
 }
 
-/// `coglab score mmiq --answers KEY PRED [--items]`. The answer key is handed to `dispose` when
-/// scoring is done: the CLI, about to exit, forgets it (the system takes the memory back at
+/// `coglab score mmiq --answers KEY PRED [--items]`. MM-IQ predictions JSONL without `items`
+/// are scored as they are read ([`score_streamed`]). Otherwise the answer key is read whole and
+/// handed to `dispose` when scoring is done: the CLI, about to exit, forgets it (the system takes the memory back at
 /// once, where dropping frees its three allocations per item one by one, ~5% of the run on
 /// 100,000 items); a library drops it, e.g. on another thread.
 ///
@@ -381,6 +453,14 @@ pub fn score(
                 });
             }
             (answer_key, Predictions::parse(&name, &bytes)?)
+        }
+        None if !items && is_streamed(&input) => {
+            let (report, size) = score_streamed(key, input)?;
+            let coverage = mmiq_coverage(&report, size);
+            return Ok(MmiqScore::Scored {
+                report: Box::new(report),
+                coverage,
+            });
         }
         None => with_key(key, || read_preds(input, items))?,
     };

@@ -31,7 +31,7 @@ impl std::hash::Hasher for IdHasher {
 pub(crate) type IdMap<V> = HashMap<u64, V, std::hash::BuildHasherDefault<IdHasher>>;
 
 /// Ids below this are tracked in a plain array (at most 4 MB), larger ones in a hash map.
-const DENSE_IDS: u64 = 1 << 20;
+pub(super) const DENSE_IDS: u64 = 1 << 20;
 
 /// The first line each id was seen on, for duplicate detection. Item ids are small dense
 /// integers in practice, so an array indexed by id avoids hashing and cache misses.
@@ -266,10 +266,14 @@ impl AnswerKey {
         self.slot(data_id).map(|i| (i, self.category_index[i]))
     }
 
-    /// The position in [`AnswerKey::categories`] of the category of the item at `pos` (a
-    /// position in [`AnswerKey::items`]).
-    pub(crate) fn category_at(&self, pos: usize) -> usize {
-        self.category_index[pos]
+    /// Per category (in [`AnswerKey::categories`] order), how many items have each answer
+    /// `A`..`E`.
+    pub(crate) fn letter_counts(&self) -> Vec<[u64; 5]> {
+        let mut counts = vec![[0; 5]; self.categories.len()];
+        for (item, &cat) in self.items.iter().zip(&self.category_index) {
+            counts[cat][super::score::letter_index(item.answer)] += 1;
+        }
+        counts
     }
 
     /// Number of items.

@@ -31,19 +31,23 @@ const FIELDS: [&str; 6] = [
 ];
 
 /// The fields of one line (`None`: absent or `null`), strings still as they are in the line.
-struct Fields<'a> {
-    data_id: Option<Value<'a>>,
-    category: Option<Value<'a>>,
-    answer: Option<Value<'a>>,
-    md5: Option<Value<'a>>,
-    response: Option<Value<'a>>,
-    parsed_pred: Option<Value<'a>>,
+pub(super) struct Fields<'a> {
+    pub(super) data_id: Option<Value<'a>>,
+    pub(super) category: Option<Value<'a>>,
+    pub(super) answer: Option<Value<'a>>,
+    pub(super) md5: Option<Value<'a>>,
+    pub(super) response: Option<Value<'a>>,
+    pub(super) parsed_pred: Option<Value<'a>>,
 }
 
 /// Reads the fields of `line` (number `line_no` of `file`): by the scanner, else by serde_json
 /// (which then also names the error). As serde_json's reading did, a `response` beside a
 /// `parsed_pred` is only checked to be valid JSON.
-fn fields<'a>(file: &str, line_no: usize, line: &'a str) -> Result<Fields<'a>, MmiqError> {
+pub(super) fn fields<'a>(
+    file: &str,
+    line_no: usize,
+    line: &'a str,
+) -> Result<Fields<'a>, MmiqError> {
     if let Some([data_id, category, answer, md5, response, parsed_pred]) =
         super::jsonfast::scan_object(line, FIELDS)
     {
@@ -74,7 +78,7 @@ fn fields<'a>(file: &str, line_no: usize, line: &'a str) -> Result<Fields<'a>, M
 }
 
 /// The item id of a line's fields, or the located error.
-fn data_id(file: &str, line_no: usize, v: Option<Value<'_>>) -> Result<u64, MmiqError> {
+pub(super) fn data_id(file: &str, line_no: usize, v: Option<Value<'_>>) -> Result<u64, MmiqError> {
     let v = v.map(Value::into_scalar);
     match v.as_ref().and_then(super::input::parse_id) {
         Some(id) => Ok(id),
@@ -87,14 +91,14 @@ fn data_id(file: &str, line_no: usize, v: Option<Value<'_>>) -> Result<u64, Mmiq
 /// its first bytes ([`crate::encoding::check_text`], naming the file and the encoding), checks
 /// UTF-8 (naming line and byte), drops a leading byte-order mark, counts and skips blank lines (a final newline is not a blank line).
 #[derive(Debug)]
-struct Lines {
-    file: String,
+pub(super) struct Lines {
+    pub(super) file: String,
     /// The start of a line whose end has not arrived yet (also the first bytes of the file
     /// until it is known whether they are a byte-order mark).
     carry: Vec<u8>,
     /// Lines handed on or skipped so far.
     line_no: usize,
-    blank: usize,
+    pub(super) blank: usize,
     /// Whether the first bytes were checked for another encoding and a byte-order mark.
     started: bool,
 }
@@ -106,7 +110,7 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 const SNIFF_BYTES: usize = crate::encoding::SNIFF_BYTES;
 
 impl Lines {
-    fn new(file: &str) -> Self {
+    pub(super) fn new(file: &str) -> Self {
         Self {
             file: file.to_string(),
             carry: Vec::new(),
@@ -118,7 +122,7 @@ impl Lines {
 
     /// Takes the next slice of the file, calling `each(line_no, line)` for each non-blank
     /// line it completes.
-    fn push(
+    pub(super) fn push(
         &mut self,
         mut bytes: &[u8],
         each: &mut impl FnMut(&str, usize, &str) -> Result<(), MmiqError>,
@@ -164,7 +168,7 @@ impl Lines {
     }
 
     /// Ends the file: the last line, if it had no newline.
-    fn finish(
+    pub(super) fn finish(
         &mut self,
         each: &mut impl FnMut(&str, usize, &str) -> Result<(), MmiqError>,
     ) -> Result<(), MmiqError> {
@@ -292,14 +296,31 @@ impl KeyReader {
     }
 }
 
-/// One answer-key line.
-fn key_item(file: &str, line_no: usize, line: &str) -> Result<KeyItem, MmiqError> {
+/// The fields of one answer-key line, checked: its id, its category (a non-empty string, as
+/// it is in the line), its answer and its `MD5` value if any.
+pub(super) struct KeyLine<'a> {
+    pub(super) data_id: u64,
+    pub(super) category: Value<'a>,
+    pub(super) answer: char,
+    pub(super) md5: Option<Value<'a>>,
+}
+
+/// Reads one answer-key line (`scratch`: where an escaped string is decoded to be checked).
+pub(super) fn key_line<'a>(
+    file: &str,
+    line_no: usize,
+    line: &'a str,
+    scratch: &mut String,
+) -> Result<KeyLine<'a>, MmiqError> {
     let f = fields(file, line_no, line)?;
     let loc = || Location::file(file).at_line(line_no);
     let data_id = data_id(file, line_no, f.data_id)?;
-    let category = match f.category.map(Value::into_scalar) {
-        Some(Scalar::Str(s)) if !s.trim().is_empty() => s,
-        Some(other) => return Err(bad(&loc(), "category", "a non-empty string", &other)),
+    let category = match f.category {
+        Some(v) if v.with_str(scratch, |s| !s.trim().is_empty()) == Some(true) => v,
+        Some(other) => {
+            let found = other.into_scalar();
+            return Err(bad(&loc(), "category", "a non-empty string", &found));
+        }
         None => {
             return Err(MmiqError::MissingField {
                 location: loc().in_field("category"),
@@ -311,9 +332,8 @@ fn key_item(file: &str, line_no: usize, line: &str) -> Result<KeyItem, MmiqError
         "A" | "B" | "C" | "D" | "E" => s.chars().next(),
         _ => None,
     };
-    let mut none = String::new();
     let answer = match f.answer {
-        Some(v) => match v.with_str(&mut none, letter).flatten() {
+        Some(v) => match v.with_str(scratch, letter).flatten() {
             Some(c) => c,
             None => {
                 let found = v.into_scalar();
@@ -327,14 +347,31 @@ fn key_item(file: &str, line_no: usize, line: &str) -> Result<KeyItem, MmiqError
             })
         }
     };
-    let md5 = match f.md5.map(Value::into_scalar) {
+    Ok(KeyLine {
+        data_id,
+        category,
+        answer,
+        md5: f.md5,
+    })
+}
+
+/// One answer-key line.
+fn key_item(file: &str, line_no: usize, line: &str) -> Result<KeyItem, MmiqError> {
+    let mut scratch = String::new();
+    let k = key_line(file, line_no, line, &mut scratch)?;
+    // A string, as `key_line` checked.
+    let category = k
+        .category
+        .with_str(&mut scratch, str::to_string)
+        .unwrap_or_default();
+    let md5 = match k.md5.map(Value::into_scalar) {
         Some(Scalar::Str(s)) => Some(s),
         _ => None,
     };
     Ok(KeyItem {
-        data_id,
+        data_id: k.data_id,
         category,
-        answer,
+        answer: k.answer,
         md5,
     })
 }

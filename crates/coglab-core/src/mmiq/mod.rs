@@ -5,7 +5,8 @@
 //! released script does:
 //!
 //! - [`AnswerKey::parse`]: `MMIQ_benchmark_answer_dict.jsonl` (`{"category", "MD5", "data_id",
-//!   "answer"}` per line).
+//!   "answer"}` per line); [`CompactKey`], the same key as scoring needs it (a few bytes per
+//!   item).
 //! - [`Predictions::parse`]: predictions as MM-IQ JSONL (`{"data_id", "category"?, "response"}` or
 //!   `{"data_id", "category"?, "parsed_pred"}`), or VLMEvalKit prediction tables (`.xlsx`,
 //!   `.tsv`, `.csv`, `.json`; columns `index, question, A.., answer, category, prediction`).
@@ -14,7 +15,8 @@
 //! - [`extract::extract_choice`]: the released script's answer extraction, rule by rule.
 //! - [`score`] → [`MmiqReport`]: accuracy overall (item-weighted) and per paradigm with Wilson
 //!   95% intervals, the 25% chance line, the paper's human row, item-level results and counts of
-//!   rows read, scored and skipped.
+//!   rows read, scored and skipped; [`StreamScorer`], the same report (without the item
+//!   results) of a predictions file scored as it is read, against a [`CompactKey`].
 //! - [`compare`] → [`MmiqComparison`]: two models on the same items (2x2 table, McNemar exact
 //!   test, seeded paired bootstrap interval of the accuracy difference).
 //!
@@ -22,6 +24,7 @@
 //! line, field, expected and found); problems the key can resolve are counted warnings in the
 //! report (see `docs/glossary-mmiq-kiva.md`).
 
+mod compact;
 pub mod extract;
 mod input;
 mod jsonfast;
@@ -30,6 +33,7 @@ pub mod lean;
 mod pyword;
 mod read;
 mod score;
+mod stream;
 pub(crate) mod table;
 pub mod xlsx;
 
@@ -41,6 +45,7 @@ pub use jsonl::{scanner_and_serde, LineFields};
 pub use crate::provenance::TableKind;
 /// The accuracy every MM-IQ figure is (defined with the Wilson interval in [`crate::stats`]).
 pub use crate::stats::interval::Accuracy;
+pub use compact::{CompactKey, CompactKeyReader};
 pub use input::{
     detect, AnswerKey, KeyItem, MmiqFormat, PredContent, PredRecord, Predictions, TextLength,
 };
@@ -51,6 +56,7 @@ pub use score::{
     LetterBaseline, MmiqComparison, MmiqReport, PaperTokenLength, ResponseLength, RowCounts,
     SideSummary, Warnings, CHANCE, PAPER_TOKEN_LENGTHS,
 };
+pub use stream::StreamScorer;
 pub use table::{AccRow, AccSummary};
 
 use crate::location::Location;

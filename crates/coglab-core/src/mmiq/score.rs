@@ -93,19 +93,16 @@ pub struct LetterBaseline {
 }
 
 impl LetterBaseline {
-    fn of(letters: impl Iterator<Item = char>) -> Self {
-        let mut tally = BTreeMap::new();
-        for c in letters {
-            *tally.entry(c).or_insert(0) += 1;
-        }
-        Self::from_tally(&tally)
-    }
-
-    /// The baseline of letters counted by `char` (counted so, a letter costs no allocation;
-    /// a `String` of one character sorts as its `char` does, so the order is the same).
-    fn from_tally(tally: &BTreeMap<char, u64>) -> Self {
-        let counts: BTreeMap<String, u64> =
-            tally.iter().map(|(c, k)| (c.to_string(), *k)).collect();
+    /// The baseline of letters counted per letter (`counts[0]` for `A` .. `counts[4]` for `E`;
+    /// counted so, a letter costs no allocation). Letters counted 0 are left out, as a tally
+    /// of the letters that occur has them.
+    fn from_counts(tally: &[u64; 5]) -> Self {
+        let counts: BTreeMap<String, u64> = LETTERS
+            .iter()
+            .zip(tally)
+            .filter(|(_, k)| **k > 0)
+            .map(|(c, k)| ((*c).to_string(), *k))
+            .collect();
         let n = counts.values().sum();
         // BTreeMap order is A-E; `max_by_key` keeps the last maximum, so reverse it.
         let (majority, top) = counts
@@ -120,6 +117,14 @@ impl LetterBaseline {
             majority,
         }
     }
+}
+
+/// The key's letters, in the order of [`letter_index`].
+const LETTERS: [&str; 5] = ["A", "B", "C", "D", "E"];
+
+/// The position of a key letter in `A`..`E` (a key's answers are always one of them).
+pub(super) fn letter_index(c: char) -> usize {
+    (c as usize).wrapping_sub('A' as usize).min(4)
 }
 
 /// The key's answer-letter distribution and the majority-letter baselines, beside the 25% chance
@@ -151,33 +156,44 @@ pub struct KeyLetters {
 /// assert_eq!(l.per_category_majority, 1.0);
 /// ```
 pub fn key_letters(key: &AnswerKey) -> KeyLetters {
-    letters_of(key, key.items.iter().map(|i| i.answer))
+    let per_category = key.letter_counts();
+    let all = per_category.iter().fold([0; 5], add_counts);
+    letters_of(&key.categories, &per_category, key.len(), &all)
 }
 
-fn letters_of(key: &AnswerKey, scored: impl Iterator<Item = char>) -> KeyLetters {
-    // One pass over the key, each item's letter counted under its category's position.
-    let mut per_category = vec![BTreeMap::new(); key.categories.len()];
-    for (pos, item) in key.items.iter().enumerate() {
-        *per_category[key.category_at(pos)]
-            .entry(item.answer)
-            .or_insert(0) += 1;
+fn add_counts(mut sum: [u64; 5], counts: &[u64; 5]) -> [u64; 5] {
+    for (s, c) in sum.iter_mut().zip(counts) {
+        *s += c;
     }
-    let by_category: BTreeMap<String, LetterBaseline> = key
-        .categories
+    sum
+}
+
+/// The baselines of a key whose items have, per category, `per_category` letters (`A`..`E`
+/// counts; `items` in all), with `scored` counting the key letters of the items scored.
+pub(super) fn letters_of(
+    categories: &[String],
+    per_category: &[[u64; 5]],
+    items: usize,
+    scored: &[u64; 5],
+) -> KeyLetters {
+    let by_category: BTreeMap<String, LetterBaseline> = categories
         .iter()
-        .zip(&per_category)
-        .map(|(c, tally)| (c.clone(), LetterBaseline::from_tally(tally)))
+        .zip(per_category)
+        .map(|(c, tally)| (c.clone(), LetterBaseline::from_counts(tally)))
         .collect();
     let best: u64 = by_category
         .values()
         .map(|b: &LetterBaseline| b.counts.get(&b.majority).copied().unwrap_or(0))
         .sum();
-    let n = key.items.len();
     KeyLetters {
-        key: LetterBaseline::of(key.items.iter().map(|i| i.answer)),
-        per_category_majority: if n == 0 { 0.0 } else { best as f64 / n as f64 },
+        key: LetterBaseline::from_counts(&per_category.iter().fold([0; 5], add_counts)),
+        per_category_majority: if items == 0 {
+            0.0
+        } else {
+            best as f64 / items as f64
+        },
         by_category,
-        scored: LetterBaseline::of(scored),
+        scored: LetterBaseline::from_counts(scored),
     }
 }
 
@@ -396,101 +412,53 @@ fn score_records<'a>(
     records: impl ExactSizeIterator<Item = Cow<'a, PredRecord>>,
     keep_items: bool,
 ) -> Result<MmiqReport, MmiqError> {
-    let mut rows = RowCounts {
-        read: records.len(),
-        blank_lines,
-        ..RowCounts::default()
-    };
-    let mut warnings = Warnings::default();
-    let mut per_cat = vec![(0u64, 0u64); key.categories.len()];
-    let mut items = Vec::with_capacity(if keep_items { rows.read } else { 0 });
+    let mut tally = Tally::new(file, &key.file, key.categories.len());
+    tally.rows.read = records.len();
+    tally.rows.blank_lines = blank_lines;
+    let mut items = Vec::with_capacity(if keep_items { tally.rows.read } else { 0 });
+    // Rows read by this crate's readers have distinct ids, but `Predictions` is open to build.
     let mut covered = vec![false; key.len()];
-    let mut lengths: Vec<TextLength> = Vec::new();
-    let mut scored_letters: Vec<char> = Vec::new();
     for rec in records {
         let Some((item_pos, cat)) = key.position(rec.data_id) else {
-            rows.skipped += 1;
-            *rows
-                .skipped_by_reason
-                .entry("data_id not in the answer key".into())
-                .or_insert(0) += 1;
-            warnings.add("data_id not in the answer key", || {
-                format!(
-                    "{} line {}: data_id {} is not in {}; row skipped",
-                    file, rec.line, rec.data_id, key.file
-                )
-            });
+            tally.skip(rec.line, rec.data_id);
             continue;
         };
         covered[item_pos] = true;
         let item = &key.items[item_pos];
-        if let Some(c) = &rec.category {
-            if *c != item.category {
-                let kind = if key.categories.contains(c) {
-                    "category differs from the key"
-                } else {
-                    "unknown category"
-                };
-                warnings.add(kind, || {
-                    format!(
-                        "{} line {}: field \"category\": the key has {:?} for data_id {}, found {:?}; the key's category is used",
-                        file, rec.line, item.category, rec.data_id, c
-                    )
-                });
-            }
-        }
-        if let Some(a) = &rec.file_answer {
-            if a.trim() != item.answer.to_string() {
-                warnings.add("answer differs from the key", || {
-                    format!(
-                        "{} line {}: field \"answer\": the key has {} for data_id {}, found {:?}; the key is used",
-                        file, rec.line, item.answer, rec.data_id, a
-                    )
-                });
-            }
-        }
-        if rec.had_both {
-            warnings.add("both response and parsed_pred", || {
-                format!(
-                    "{} line {}: both \"response\" and \"parsed_pred\" given; parsed_pred is used",
-                    file, rec.line
-                )
-            });
-        }
+        let hit = KeyHit {
+            answer: item.answer,
+            category: cat,
+        };
+        tally.check(
+            &key.categories,
+            &RowView {
+                line: rec.line,
+                data_id: rec.data_id,
+                category: rec.category.as_deref(),
+                file_answer: rec.file_answer.as_deref(),
+                had_both: rec.had_both,
+            },
+            hit,
+        );
         let (data_id, line) = (rec.data_id, rec.line);
-        lengths.extend(rec.response_length);
+        let length = rec.response_length;
         let (content, preview) = match rec {
             Cow::Owned(r) => (r.content, r.response_preview),
             Cow::Borrowed(r) => (r.content.clone(), r.response_preview.clone()),
         };
-        let (parsed, response) = match content {
+        let (parsed, response, length) = match content {
             PredContent::Response(r) => {
-                lengths.push(TextLength::of(&r));
-                (Cow::Borrowed(letter_str(extract(&r).recorded())), Some(r))
+                // A length given beside a full response (not from this crate's readers) is
+                // counted as well, before the response's own.
+                tally.lengths.extend(length);
+                let letter = Cow::Borrowed(letter_str(extract(&r).recorded()));
+                let own = TextLength::of(&r);
+                (letter, Some(r), Some(own))
             }
-            PredContent::Parsed(p) => {
-                if !matches!(p.as_str(), "A" | "B" | "C" | "D" | "E" | "Z") {
-                    warnings.add("parsed_pred not one of A-E or Z", || {
-                        format!(
-                            "{} line {}: field \"parsed_pred\": expected one of A, B, C, D, E, Z, found {:?}; scored as given (wrong)",
-                            file, line, p
-                        )
-                    });
-                }
-                // A lean read's extracted letter comes with the response's preview.
-                (Cow::Owned(p), preview)
-            }
+            // A lean read's extracted letter comes with the response's preview.
+            PredContent::Parsed(p) => (Cow::Owned(p), preview, length),
         };
-        let correct = parsed.len() == 1 && parsed.starts_with(item.answer);
-        if parsed.as_ref() == letter_str(NO_ANSWER) {
-            rows.no_answer += 1;
-        }
-        per_cat[cat].1 += 1;
-        scored_letters.push(item.answer);
-        if correct {
-            per_cat[cat].0 += 1;
-        }
-        rows.scored += 1;
+        let correct = tally.count(hit, line, &parsed, length);
         if !keep_items {
             continue;
         }
@@ -504,36 +472,184 @@ fn score_records<'a>(
             line,
         });
     }
-    rows.key_items_without_prediction = covered.iter().filter(|c| !**c).count();
-    let (correct, n) = per_cat
-        .iter()
-        .fold((0, 0), |(c, n), &(ci, ni)| (c + ci, n + ni));
-    let overall = Accuracy::new(correct, n).ok_or_else(|| MmiqError::NothingScored {
-        file: file.to_string(),
-        key_file: key.file.clone(),
-        read: rows.read,
-    })?;
-    let by_category = key
-        .categories
-        .iter()
-        .zip(&per_cat)
-        .filter_map(|(c, &(k, n))| Accuracy::new(k, n).map(|a| (c.clone(), a)))
-        .collect();
-    Ok(MmiqReport {
-        benchmark: "mmiq".into(),
-        file: file.to_string(),
-        key_file: key.file.clone(),
-        overall,
-        by_category,
-        chance: CHANCE,
-        letters: letters_of(key, scored_letters.into_iter()),
-        response_length: ResponseLength::of(&lengths),
-        human: HumanReference::paper(),
-        rows,
-        warnings,
-        items,
-        harness: None,
-    })
+    tally.rows.key_items_without_prediction = covered.iter().filter(|c| !**c).count();
+    let per_category = key.letter_counts();
+    let mut report = tally.finish(&key.categories, &per_category, key.len())?;
+    report.items = items;
+    Ok(report)
+}
+
+/// What scoring needs of a key item: its answer and its category's position in the key's
+/// categories.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct KeyHit {
+    pub(super) answer: char,
+    pub(super) category: usize,
+}
+
+/// What a prediction row says besides its answer, as the scorer checks it against the key.
+pub(super) struct RowView<'a> {
+    pub(super) line: usize,
+    pub(super) data_id: u64,
+    /// The category the file gives.
+    pub(super) category: Option<&'a str>,
+    /// The answer the file gives (VLMEvalKit's `answer`).
+    pub(super) file_answer: Option<&'a str>,
+    pub(super) had_both: bool,
+}
+
+/// The running totals of scoring rows against a key, one row at a time: the scoring of a read
+/// file ([`score`]) and of rows scored as they are read ([`super::stream`]) are this.
+#[derive(Debug)]
+pub(super) struct Tally {
+    file: String,
+    key_file: String,
+    pub(super) rows: RowCounts,
+    warnings: Warnings,
+    /// (correct, scored) per key category.
+    per_cat: Vec<(u64, u64)>,
+    lengths: Vec<TextLength>,
+    /// The key letters of the scored items, `A`..`E`.
+    letters: [u64; 5],
+}
+
+impl Tally {
+    pub(super) fn new(file: &str, key_file: &str, categories: usize) -> Self {
+        Self {
+            file: file.to_string(),
+            key_file: key_file.to_string(),
+            rows: RowCounts::default(),
+            warnings: Warnings::default(),
+            per_cat: vec![(0, 0); categories],
+            lengths: Vec::new(),
+            letters: [0; 5],
+        }
+    }
+
+    /// Counts a row whose `data_id` is not in the key (skipped).
+    pub(super) fn skip(&mut self, line: usize, data_id: u64) {
+        self.rows.skipped += 1;
+        *self
+            .rows
+            .skipped_by_reason
+            .entry("data_id not in the answer key".into())
+            .or_insert(0) += 1;
+        let (file, key_file) = (&self.file, &self.key_file);
+        self.warnings.add("data_id not in the answer key", || {
+            format!("{file} line {line}: data_id {data_id} is not in {key_file}; row skipped")
+        });
+    }
+
+    /// Warns where the row's category or answer differs from the key's item `hit`, and when it
+    /// had both a response and a parsed letter (`categories`: the key's).
+    pub(super) fn check(&mut self, categories: &[String], row: &RowView<'_>, hit: KeyHit) {
+        let (file, line, data_id) = (&self.file, row.line, row.data_id);
+        let key_category = &categories[hit.category];
+        if let Some(c) = row.category {
+            if c != key_category {
+                let kind = if categories.iter().any(|k| k == c) {
+                    "category differs from the key"
+                } else {
+                    "unknown category"
+                };
+                self.warnings.add(kind, || {
+                    format!(
+                        "{file} line {line}: field \"category\": the key has {key_category:?} for data_id {data_id}, found {c:?}; the key's category is used"
+                    )
+                });
+            }
+        }
+        if let Some(a) = row.file_answer {
+            let mut buf = [0; 4];
+            if a.trim() != hit.answer.encode_utf8(&mut buf) {
+                self.warnings.add("answer differs from the key", || {
+                    format!(
+                        "{file} line {line}: field \"answer\": the key has {} for data_id {data_id}, found {a:?}; the key is used",
+                        hit.answer
+                    )
+                });
+            }
+        }
+        if row.had_both {
+            self.warnings.add("both response and parsed_pred", || {
+                format!(
+                    "{file} line {line}: both \"response\" and \"parsed_pred\" given; parsed_pred is used"
+                )
+            });
+        }
+    }
+
+    /// Counts a row scored against the key's item `hit`: `parsed` is the extracted or given
+    /// answer, `length` the response's length when there was one. Returns whether it is right.
+    pub(super) fn count(
+        &mut self,
+        hit: KeyHit,
+        line: usize,
+        parsed: &str,
+        length: Option<TextLength>,
+    ) -> bool {
+        self.lengths.extend(length);
+        if !matches!(parsed, "A" | "B" | "C" | "D" | "E" | "Z") {
+            let file = &self.file;
+            self.warnings.add("parsed_pred not one of A-E or Z", || {
+                format!(
+                    "{file} line {line}: field \"parsed_pred\": expected one of A, B, C, D, E, Z, found {parsed:?}; scored as given (wrong)"
+                )
+            });
+        }
+        let correct = parsed.len() == 1 && parsed.starts_with(hit.answer);
+        if parsed == letter_str(NO_ANSWER) {
+            self.rows.no_answer += 1;
+        }
+        let cat = &mut self.per_cat[hit.category];
+        cat.1 += 1;
+        cat.0 += u64::from(correct);
+        self.letters[letter_index(hit.answer)] += 1;
+        self.rows.scored += 1;
+        correct
+    }
+
+    /// The report (without items) of the rows counted, against a key whose items have, per
+    /// category, `per_category` letters (`items` in all).
+    ///
+    /// # Errors
+    /// [`MmiqError::NothingScored`] when no row was scored.
+    pub(super) fn finish(
+        self,
+        categories: &[String],
+        per_category: &[[u64; 5]],
+        items: usize,
+    ) -> Result<MmiqReport, MmiqError> {
+        let (correct, n) = self
+            .per_cat
+            .iter()
+            .fold((0, 0), |(c, n), &(ci, ni)| (c + ci, n + ni));
+        let overall = Accuracy::new(correct, n).ok_or_else(|| MmiqError::NothingScored {
+            file: self.file.clone(),
+            key_file: self.key_file.clone(),
+            read: self.rows.read,
+        })?;
+        let by_category = categories
+            .iter()
+            .zip(&self.per_cat)
+            .filter_map(|(c, &(k, n))| Accuracy::new(k, n).map(|a| (c.clone(), a)))
+            .collect();
+        Ok(MmiqReport {
+            benchmark: "mmiq".into(),
+            file: self.file,
+            key_file: self.key_file,
+            overall,
+            by_category,
+            chance: CHANCE,
+            letters: letters_of(categories, per_category, items, &self.letters),
+            response_length: ResponseLength::of(&self.lengths),
+            human: HumanReference::paper(),
+            rows: self.rows,
+            warnings: self.warnings,
+            items: Vec::new(),
+            harness: None,
+        })
+    }
 }
 
 /// The recorded letter as a static string (`A`-`E`, anything else `Z`).
