@@ -90,7 +90,7 @@ async fn each_resume_branch() {
     let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
     let now = js_sys::Date::now();
     let all = serde_json::json!([
-        session(201, 5, Some(now - 3600_000.0)),
+        session(201, 5, Some(now - 3_600_000.0)),
         session(202, 5, Some(now - 3.0 * DAY)),
         session(203, 3, None),
         session(204, 14, Some(now - 30.0 * DAY)),
