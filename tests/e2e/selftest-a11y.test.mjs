@@ -86,6 +86,38 @@ for (const [label, options] of [
     await page.getByTestId('resume').focus();
     await page.keyboard.press('Enter');
     await page.locator('[data-testid=trial][data-trial="1"][data-stage="3"][data-ready=true]').waitFor();
+
+    // The adaptive form (issue 41, item 2): chosen on the start page, one trial at a time until
+    // it stops (at most 20), then the ability, its percentile, the domains and the models.
+    await app.goto('/self-test');
+    await page.getByTestId('kind').selectOption('adaptive');
+    await page.getByTestId('seed').fill('79');
+    await page.getByTestId('start').focus();
+    await page.keyboard.press('Enter');
+    let trials = 0;
+    for (let t = 1; t <= 20; t++) {
+      const q = page.locator(`[data-testid=trial][data-trial="${t}"][data-stage="1"][data-ready=true]`);
+      const done = page.getByTestId('ability-summary');
+      await Promise.race([q.waitFor(), done.waitFor()]);
+      if (await done.isVisible()) break;
+      if (t === 1) {
+        assert.match(await page.locator('.kiva-progress').innerText(), /at most 20 trials/);
+        await page.screenshot({ path: join(SHOTS, `selftest-adaptive-trial-${label.replace(' ', '-')}.png`) });
+      }
+      await page.keyboard.press('5');
+      await page.locator(`[data-testid=trial][data-trial="${t}"][data-stage="3"][data-ready=true]`).waitFor();
+      await page.keyboard.press('a');
+      trials = t;
+    }
+    const summary = await page.getByTestId('ability-summary').innerText();
+    console.log(`# adaptive session (${label}): ${trials} trials; ${summary}`);
+    assert.match(summary, new RegExp(`from ${trials} trials`));
+    assert.match(summary, /Percentile among KiVA's 250 adults: \d+/);
+    assert.equal(await page.getByTestId('ability-models').locator('tbody tr').count(), 4);
+    assert.ok(await page.getByTestId('ability-profile').locator('tbody tr').count() >= 1);
+    check(`${label} adaptive results`, await violations(page));
+    await page.getByTestId('ability').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, `selftest-adaptive-results-${label.replace(' ', '-')}.png`), fullPage: true });
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -152,3 +152,73 @@ fn the_bank_reproduces_each_items_proportion_right() {
         assert!(z > 0.0 && z < 0.9, "{}: z {z}", it.id);
     }
 }
+
+/// The shipped bank (in the repository, so this always runs).
+fn shipped() -> ItemBank {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../public/data/kiva-bank.json");
+    ItemBank::from_json(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The page's adaptive session, answered right at every stage until it stops: one trial more
+/// after each answered trial, the same trials again from the same seed and answers, a stop by
+/// the page's rule (SE at most 0.70 after the form's minimum of 4 trials, or 20 trials), and
+/// the same result scored in one go (`score_outcomes`) as by the form answer by answer.
+#[test]
+fn adaptive_session_grows_one_trial_at_a_time_and_stops() {
+    use coglab_core::selftest::adaptive::{adaptive_session, score_outcomes, FormKind};
+    use coglab_core::selftest::bank::TrialOutcome;
+    use coglab_core::selftest::{
+        adaptive_options, Response, SessionKind, TrialResponses, ADAPTIVE_MAX_TRIALS,
+        ADAPTIVE_TARGET_SE,
+    };
+    let bank = shipped();
+    let seed = 2026;
+    let mut answers: Vec<TrialResponses> = Vec::new();
+    let right = |t: &coglab_core::selftest::Trial, st| {
+        Some(Response {
+            choice: t.correct(st),
+            rt_ms: 1000.0,
+            ..Default::default()
+        })
+    };
+    loop {
+        let (session, form) = adaptive_session(&bank, adaptive_options(), seed, &answers).unwrap();
+        assert_eq!(session.kind, SessionKind::Adaptive);
+        if form.is_done() {
+            assert_eq!(session.trials.len(), answers.len());
+            let est = form.estimate();
+            assert!(
+                est.se <= ADAPTIVE_TARGET_SE || answers.len() == ADAPTIVE_MAX_TRIALS,
+                "stopped at {} trials with SE {}",
+                answers.len(),
+                est.se
+            );
+            assert!(answers.len() >= 4);
+            // Scored in one go, the same result.
+            let outcomes: Vec<TrialOutcome> = session
+                .trials
+                .iter()
+                .zip(&answers)
+                .map(|(t, r)| TrialOutcome::of_trial(t, r).unwrap())
+                .collect();
+            assert_eq!(
+                score_outcomes(&bank, FormKind::Adaptive, &outcomes).unwrap(),
+                form.result().unwrap()
+            );
+            // Every answer right: above every adult who made an error.
+            assert!(form.result().unwrap().percentile.value > 40.0);
+            break;
+        }
+        assert_eq!(session.trials.len(), answers.len() + 1, "one trial ahead");
+        // Rebuilt from the same seed and answers: the same trials.
+        let (again, _) = adaptive_session(&bank, adaptive_options(), seed, &answers).unwrap();
+        assert_eq!(again, session);
+        let t = session.trials.last().unwrap();
+        answers.push(TrialResponses {
+            cross: right(t, Stage::Cross),
+            within: right(t, Stage::Within),
+            extrapolation: right(t, Stage::Extrapolation),
+        });
+        assert!(answers.len() <= ADAPTIVE_MAX_TRIALS);
+    }
+}

@@ -28,7 +28,7 @@ use leptos_router::hooks::use_query_map;
 
 use crate::components::error_panel::ErrorPanel;
 use crate::data::href;
-use runner::{Runner, StimuliResume};
+use runner::{AdaptiveRunner, Runner, StimuliResume};
 use start::Start;
 use url::SessionQuery;
 
@@ -61,14 +61,17 @@ pub fn SelfTest() -> impl IntoView {
                             let l = loaded.0.get().filter(|l| l.seed == seed);
                             match l {
                                 Some(l) => view! {
-                                    <Runner session=l.session.clone() urls=Some(l.urls.clone()) />
+                                    <Runner session=l.session.clone() urls=Some(l.urls.clone()) bank=None />
                                 }
                                     .into_any(),
                                 None => view! { <StimuliResume seed=seed /> }.into_any(),
                             }
                         }
+                        (Ok(SessionKind::Adaptive), Ok(seed)) => {
+                            view! { <AdaptiveRunner seed=seed /> }.into_any()
+                        }
                         (Ok(kind), Ok(seed)) => {
-                            view! { <Runner session=generate(&kind, seed) urls=None /> }.into_any()
+                            view! { <Runner session=generate(&kind, seed) urls=None bank=None /> }.into_any()
                         }
                         (Err(e), _) => view! {
                             <ErrorPanel title="This session link is not valid" message=e />

@@ -4,8 +4,10 @@
 
 use coglab_core::kiva::Stage;
 use coglab_core::kiva::StageStats;
+use coglab_core::selftest::adaptive::{score_outcomes, FormKind};
+use coglab_core::selftest::bank::TrialOutcome;
 use coglab_core::selftest::baselines::{rt_by_domain, Baselines, GroupBaseline};
-use coglab_core::selftest::{score_session, to_human_csv, to_json, Session};
+use coglab_core::selftest::{score_session, to_human_csv, to_json, Session, SessionKind};
 use coglab_core::stats::describe::MeanSe;
 use leptos::prelude::*;
 
@@ -94,6 +96,7 @@ pub fn Results(
                     report.rows.trials
                 )}
             </p>
+            <AbilityPanel session=session.clone() record=record.clone() />
             <Suspense fallback=|| view! { <p class="hint">"Loading adult and model figures…"</p> }>
                 {move || {
                     let domains = domains.clone();
@@ -522,5 +525,126 @@ fn TrialReview(
                 </table>
             </div>
         </details>
+    }
+}
+
+/// Format of an ability or its interval's end (logits).
+fn logit(x: f64) -> String {
+    format!("{x:.2}")
+}
+
+/// The session on the KiVA item bank's ability scale (issue 41): the ability with its 95%
+/// interval, the percentile among KiVA's adults with its interval, the ability per domain, and
+/// the model runs on the same scale; all from `selftest::adaptive::score_outcomes`. Sessions of
+/// KiVA-adults subdomains are not on the scale (the bank covers KiVA's 14) and say so.
+#[component]
+fn AbilityPanel(
+    /// The session.
+    session: Session,
+    /// Its saved answers.
+    record: Saved,
+) -> impl IntoView {
+    let bank = LocalResource::new(super::runner::load_bank);
+    let form = if session.kind == SessionKind::Adaptive {
+        FormKind::Adaptive
+    } else {
+        FormKind::Fixed
+    };
+    let outcomes: Result<Vec<TrialOutcome>, String> = session
+        .trials
+        .iter()
+        .zip(&record.responses)
+        .filter(|(_, r)| r.extrapolation.is_some())
+        .map(|(t, r)| TrialOutcome::of_trial(t, r).map_err(|e| e.to_string()))
+        .collect();
+    move || {
+        let outcomes = outcomes.clone();
+        bank.get().map(|b| {
+            let result = b.and_then(|bank| {
+                outcomes.and_then(|o| score_outcomes(&bank, form, &o).map_err(|e| e.to_string()))
+            });
+            match result {
+                Err(e) => view! {
+                    <section class="card" data-testid="ability">
+                        <h3>"Ability on KiVA's scale"</h3>
+                        <p class="hint">{format!("Not shown for this session: {e}")}</p>
+                    </section>
+                }
+                .into_any(),
+                Ok(r) => {
+                    let a = r.ability;
+                    let p = r.percentile;
+                    view! {
+                        <section class="card" data-testid="ability">
+                            <h3>"Ability on KiVA's scale"</h3>
+                            <p data-testid="ability-summary">
+                                {format!(
+                                    "Ability {} (95% interval {} to {}, SE {:.2}) from {} trials \
+                                     ({} answers). Percentile among KiVA's 250 adults: {:.0} \
+                                     ({:.0} to {:.0}).",
+                                    logit(a.theta), logit(a.low), logit(a.high), a.se, r.trials,
+                                    r.responses, p.value, p.low, p.high
+                                )}
+                            </p>
+                            <div class="table-scroll">
+                                <table class="lb-table" data-testid="ability-profile">
+                                    <caption>"By domain: the ability from that domain's trials"</caption>
+                                    <thead><tr>
+                                        <th scope="col">"Domain"</th>
+                                        <th scope="col" class="num">"Trials"</th>
+                                        <th scope="col" class="num">"Right"</th>
+                                        <th scope="col" class="num">"Ability [95% interval]"</th>
+                                    </tr></thead>
+                                    <tbody>
+                                        {r.profile.into_iter().map(|d| view! {
+                                            <tr>
+                                                <th scope="row">{d.domain.clone()}</th>
+                                                <td class="num">{d.trials}</td>
+                                                <td class="num">{format!("{} of {}", d.right, d.answered)}</td>
+                                                <td class="num">{d.ability.map_or_else(|| "–".to_string(), |x| format!("{} [{}, {}]", logit(x.theta), logit(x.low), logit(x.high)))}</td>
+                                            </tr>
+                                        }).collect_view()}
+                                    </tbody>
+                                </table>
+                            </div>
+                            <div class="table-scroll">
+                                <table class="lb-table" data-testid="ability-models">
+                                    <caption>"Models on the same scale (the KiVA repository's runs, every trial)"</caption>
+                                    <thead><tr>
+                                        <th scope="col">"Model"</th>
+                                        <th scope="col" class="num">"Trials"</th>
+                                        <th scope="col" class="num">"Ability [95% interval]"</th>
+                                        <th scope="col" class="num">"Adults' percentile"</th>
+                                    </tr></thead>
+                                    <tbody>
+                                        <tr class="kind-computed">
+                                            <th scope="row">"You"</th>
+                                            <td class="num">{r.trials}</td>
+                                            <td class="num">{format!("{} [{}, {}]", logit(a.theta), logit(a.low), logit(a.high))}</td>
+                                            <td class="num">{format!("{:.0}", p.value)}</td>
+                                        </tr>
+                                        {r.models.into_iter().map(|m| view! {
+                                            <tr>
+                                                <th scope="row">{m.label.clone()}</th>
+                                                <td class="num">{m.trials}</td>
+                                                <td class="num">{format!("{} [{}, {}]", logit(m.ability.theta), logit(m.ability.low), logit(m.ability.high))}</td>
+                                                <td class="num">{format!("{:.0}", m.percentile.value)}</td>
+                                            </tr>
+                                        }).collect_view()}
+                                    </tbody>
+                                </table>
+                            </div>
+                            <p class="hint">
+                                "The scale: a 2PL item bank of KiVA's 14 subdomains × 3 stages fitted to \
+                                 the 250 adults of KiVA's released file (public/data/kiva-bank.json). \
+                                 The adults are near the ceiling, so intervals are wide: an ability is \
+                                 known to about ±1.4 after 14 trials."
+                            </p>
+                        </section>
+                    }
+                    .into_any()
+                }
+            }
+        })
     }
 }

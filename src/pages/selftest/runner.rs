@@ -7,9 +7,12 @@
 use std::collections::BTreeMap;
 
 use coglab_core::kiva::Stage;
+use coglab_core::selftest::adaptive::adaptive_session;
+use coglab_core::selftest::bank::ItemBank;
 use coglab_core::selftest::objects::render_svg;
 use coglab_core::selftest::{
-    Environment, Input, Picture, Response, Resume, Session, SessionKind, MAX_RESUME_AGE_MS,
+    adaptive_options, Environment, Input, Picture, Response, Resume, Session, SessionKind,
+    MAX_RESUME_AGE_MS,
 };
 use leptos::prelude::*;
 use leptos_router::components::A;
@@ -18,7 +21,8 @@ use wasm_bindgen::JsCast;
 
 use super::store::Saved;
 use super::{results, stimuli, store};
-use crate::data::href;
+use crate::components::error_panel::ErrorPanel;
+use crate::data::{fetch_text, href};
 
 /// One picture of a trial: a drawing, or one of KiVA's images (an object URL).
 #[derive(Clone)]
@@ -197,14 +201,56 @@ pub(super) fn StimuliResume(
     }
 }
 
+/// The KiVA item bank the adaptive form and the ability scale use (`data/kiva-bank.json`).
+pub(super) async fn load_bank() -> Result<ItemBank, String> {
+    let text = fetch_text("data/kiva-bank.json").await?;
+    ItemBank::from_json(&text).map_err(|e| format!("data/kiva-bank.json: {e}"))
+}
+
+/// An adaptive session (issue 41): the item bank loaded, the trials so far rebuilt from the
+/// seed and the saved answers ([`adaptive_session`]), then the runner, which asks for the next
+/// trial after each one.
+#[component]
+pub(super) fn AdaptiveRunner(
+    /// The session's seed.
+    seed: u64,
+) -> impl IntoView {
+    let bank = LocalResource::new(load_bank);
+    move || {
+        bank.get().map(|b| {
+            let built = b.and_then(|bank| {
+                let saved = store::ensure(&SessionKind::Adaptive, seed, "self");
+                adaptive_session(&bank, adaptive_options(), seed, &saved.responses)
+                    .map(|(session, _)| (session, bank))
+                    .map_err(|e| e.to_string())
+            });
+            match built {
+                Ok((session, bank)) => {
+                    view! { <Runner session=session urls=None bank=Some(bank) /> }.into_any()
+                }
+                Err(e) => view! {
+                    <ErrorPanel title="Could not start the adaptive session" message=e />
+                    <p><A href=href("/self-test")>"All sessions"</A></p>
+                }
+                .into_any(),
+            }
+        })
+    }
+}
+
 /// Runs a session: one question at a time, answered by key or click, saved as given.
 #[component]
 pub(super) fn Runner(
-    /// The session (generated, or built from KiVA's images).
+    /// The session (generated, or built from KiVA's images; an adaptive session's trials so
+    /// far and the next one).
     session: Session,
     /// Object URLs of the images by path, for a session of KiVA's images.
     urls: Option<BTreeMap<String, String>>,
+    /// The item bank, for an adaptive session: after each trial the runner asks the form for
+    /// the next one.
+    bank: Option<ItemBank>,
 ) -> impl IntoView {
+    let bank = StoredValue::new(bank);
     let kind = session.kind.clone();
     let seed = session.seed;
     let session: StoredValue<Session> = StoredValue::new(session);
@@ -222,17 +268,22 @@ pub(super) fn Runner(
     }
     // The resume policy, decided once when the session is opened (issue 41, item 4).
     let total = session.with_value(|s| s.trials.len());
+    let adaptive = kind == SessionKind::Adaptive;
     let policy = record.with_untracked(|r| {
         let any = r.responses.iter().any(|t| t.cross.is_some());
+        let done = session.with_value(|s| s.next_step(&r.responses)).is_none();
+        let answered = r.answered();
         Resume::of(
             any,
-            r.answered(),
-            total,
+            answered,
+            if done { answered } else { answered + 1 },
             r.started_ms,
             js_sys::Date::now(),
             MAX_RESUME_AGE_MS,
         )
     });
+    // The adaptive form's error, should the saved answers not be the trials it asks.
+    let failed = RwSignal::new(None::<String>);
     // Until the participant chooses, an old unfinished session shows the choice, not a trial.
     let choosing = RwSignal::new(matches!(policy, Resume::Offer { .. }));
     let step = Memo::new(move |_| {
@@ -297,10 +348,27 @@ pub(super) fn Runner(
         };
         let mut rec = record.get_untracked();
         let ok = session.with_value(|s| s.answer(&mut rec.responses, i, stage, response));
-        if ok.is_ok() {
-            store::save(&rec);
-            record.set(rec);
+        if ok.is_err() {
+            return;
         }
+        // A trial done in an adaptive session: the form names the next one, or stops.
+        let trial_done = rec
+            .responses
+            .get(i)
+            .is_some_and(|r| r.extrapolation.is_some());
+        if trial_done {
+            if let Some(b) = bank.get_value() {
+                match adaptive_session(&b, adaptive_options(), seed, &rec.responses) {
+                    Ok((next, _)) => session.set_value(next),
+                    Err(e) => failed.set(Some(e.to_string())),
+                }
+            }
+        }
+        rec.finished = session
+            .with_value(|s| s.next_step(&rec.responses))
+            .is_none();
+        store::save(&rec);
+        record.set(rec);
     };
     let click = move |k: usize, ev: web_sys::MouseEvent| {
         let kind = ev
@@ -388,6 +456,7 @@ pub(super) fn Runner(
             }),
             _ => None,
         }}
+        {move || failed.get().map(|e| view! { <ErrorPanel title="The adaptive form stopped" message=e /> })}
         {move || match step.get() {
             None if choosing.get() => ().into_any(),
             None => view! {
@@ -435,7 +504,15 @@ pub(super) fn Runner(
                         data-onset=move || onset.get().map(|t| t.to_string())
                     >
                         <p class="kiva-progress" aria-live="polite">
-                            {format!("Trial {} of {total} · question {n_stage} of 3", i + 1)}
+                            {if adaptive {
+                                format!(
+                                    "Trial {} · question {n_stage} of 3 · the session ends once \
+                                     your ability is measured precisely (at most 20 trials)",
+                                    i + 1
+                                )
+                            } else {
+                                format!("Trial {} of {total} · question {n_stage} of 3", i + 1)
+                            }}
                         </p>
                         <div class="kiva-given" aria-label="Given change">
                             <Pair label="" before=before after=after />

@@ -13,8 +13,9 @@ use super::url::session_href;
 use crate::data::href;
 
 /// The session kinds offered on the start screen, in URL spelling.
-const KINDS: [&str; 8] = [
+const KINDS: [&str; 9] = [
     "kiva",
+    "adaptive",
     "kiva-adults",
     "short",
     "domain:Colour",
@@ -124,8 +125,20 @@ pub(super) fn Start() -> impl IntoView {
                     children=move |s: Saved| {
                         let id = s.id.clone();
                         let kind = SessionKind::parse(&s.kind).unwrap_or(SessionKind::Kiva);
+                        // An adaptive session's length is known when it stops: its record
+                        // says so ([`Saved::finished`]).
                         let total = generate(&kind, s.seed).trials.len();
                         let done = s.answered();
+                        let finished = if kind == SessionKind::Adaptive {
+                            s.finished
+                        } else {
+                            done >= total
+                        };
+                        let count = if kind == SessionKind::Adaptive {
+                            format!("{done} trials")
+                        } else {
+                            format!("{done} of {total} trials")
+                        };
                         let link = href(&session_href(&kind, s.seed));
                         view! {
                             <li>
@@ -133,8 +146,8 @@ pub(super) fn Start() -> impl IntoView {
                                     <strong>{kind.label()}</strong>
                                     {format!(" · seed {} · {} · {}", s.seed, s.participant, s.created)}
                                 </span>
-                                <span class="badge">{format!("{done} of {total} trials")}</span>
-                                <A href=link>{if done >= total { "Results" } else { "Resume" }}</A>
+                                <span class="badge">{count}</span>
+                                <A href=link>{if finished { "Results" } else { "Resume" }}</A>
                                 <button
                                     type="button"
                                     class="link-button"

@@ -27,6 +27,10 @@ pub struct Saved {
     pub started_ms: Option<f64>,
     /// Answers per trial.
     pub responses: Vec<TrialResponses>,
+    /// Whether every trial is answered: set by the runner when the session ends (an adaptive
+    /// session's length is not known before).
+    #[serde(default)]
+    pub finished: bool,
     /// What the session ran on, recorded when it was first shown (`None` in sessions saved
     /// before it was recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -89,6 +93,7 @@ pub fn ensure(kind: &SessionKind, seed: u64, participant: &str) -> Saved {
         created,
         started_ms: Some(js_sys::Date::now()),
         responses: Vec::new(),
+        finished: false,
         environment: None,
     };
     save(&rec);
@@ -106,6 +111,7 @@ pub fn restart(rec: &Saved) -> Saved {
         created: now_text(),
         started_ms: Some(js_sys::Date::now()),
         responses: Vec::new(),
+        finished: false,
         environment: None,
         ..rec.clone()
     };

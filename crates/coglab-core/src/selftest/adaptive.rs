@@ -380,6 +380,98 @@ impl FormSession {
     }
 }
 
+/// What the trials of any session measured, on the bank's scale: the ability from every
+/// outcome, as a [`FormSession`] would have it after them (the page's fixed 14-trial session
+/// asks the subdomains in its own order, so it is scored here rather than replayed).
+///
+/// # Errors
+/// [`BankError::BadTrial`] for an outcome that breaks the procedure or is of a subdomain not in
+/// the bank; [`BankError::BadBank`] for a bank that fails [`ItemBank::validate`].
+pub fn score_outcomes(
+    bank: &ItemBank,
+    form: FormKind,
+    outcomes: &[TrialOutcome],
+) -> Result<FormResult, BankError> {
+    bank.validate()?;
+    let mut posterior = bank.prior()?;
+    for (i, o) in outcomes.iter().enumerate() {
+        let checked = TrialOutcome::new(&o.subdomain, o.cross, o.within, o.extrapolation).map_err(
+            |e| match e {
+                BankError::BadTrial {
+                    subdomain, message, ..
+                } => BankError::BadTrial {
+                    trial: i + 1,
+                    subdomain,
+                    message,
+                },
+                other => other,
+            },
+        )?;
+        bank.update(&mut posterior, &checked.responses());
+    }
+    let ability = posterior.summary(LEVEL);
+    Ok(FormResult {
+        form,
+        trials: outcomes.len(),
+        responses: ability.answered,
+        percentile: bank.percentile_of(&ability),
+        ability,
+        profile: bank.profile(outcomes)?,
+        models: bank.models.clone(),
+    })
+}
+
+/// An adaptive self-test session as the page runs it, rebuilt from its seed and the answers so
+/// far: the trials answered (each the one the form asked, drawn by [`crate::selftest::trial_for`]
+/// with the trial's number as its variation) and, unless the form has stopped, the next one.
+/// The page calls this again after each trial; the same seed and answers give the same trials.
+///
+/// # Errors
+/// As [`FormSession::new`] and [`FormSession::record`] (answers that are not the trials this
+/// seed asks).
+pub fn adaptive_session(
+    bank: &ItemBank,
+    options: FormOptions,
+    seed: u64,
+    responses: &[super::TrialResponses],
+) -> Result<(super::Session, FormSession), BankError> {
+    let mut form = FormSession::new(bank, options, seed)?;
+    let mut trials = Vec::new();
+    for r in responses.iter().filter(|r| r.extrapolation.is_some()) {
+        let Some(sub) = form.next_subdomain() else {
+            break;
+        };
+        let trial = next_trial(sub, seed, trials.len())?;
+        form.record(TrialOutcome::of_trial(&trial, r)?)?;
+        trials.push(trial);
+    }
+    if let Some(sub) = form.next_subdomain() {
+        trials.push(next_trial(sub, seed, trials.len())?);
+    }
+    let session = super::Session {
+        kind: super::SessionKind::Adaptive,
+        seed,
+        variant: crate::kiva::Variant::Kiva,
+        trials,
+    };
+    Ok((session, form))
+}
+
+/// The trial of `subdomain` at position `before` (0-based) of an adaptive session.
+fn next_trial(subdomain: &str, seed: u64, before: usize) -> Result<super::Trial, BankError> {
+    super::trial_for(
+        crate::kiva::Variant::Kiva,
+        subdomain,
+        seed,
+        before as u64 + 1,
+    )
+    .ok_or_else(|| BankError::BadTrial {
+        trial: before + 1,
+        subdomain: subdomain.to_string(),
+        message: "not a KiVA subdomain".into(),
+    })
+}
+
 /// Settings of [`simulate`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SimulateOptions {

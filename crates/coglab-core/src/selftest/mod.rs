@@ -271,6 +271,26 @@ pub enum SessionKind {
     /// [`generate`] gives the drawn KiVA session for it; the page builds the real trials with
     /// [`stimuli::build_session`].
     Stimuli,
+    /// The adaptive form (issue 41): each next KiVA trial where it tells most about the
+    /// participant's ability, until the ability is known to [`ADAPTIVE_TARGET_SE`] or after
+    /// [`ADAPTIVE_MAX_TRIALS`] trials. [`generate`] gives no trials for it; the page builds
+    /// them one at a time with [`adaptive::adaptive_session`].
+    Adaptive,
+}
+
+/// The adaptive session's stopping rule: a standard error of the ability (logits) at most
+/// this, which the fixed 14 trials reach on average (BENCHMARKS.md, "KiVA self-test forms"),
+/// after at least the form's minimum of trials...
+pub const ADAPTIVE_TARGET_SE: f64 = 0.70;
+/// ... or this many trials.
+pub const ADAPTIVE_MAX_TRIALS: usize = 20;
+
+/// The options of the page's adaptive session.
+pub fn adaptive_options() -> adaptive::FormOptions {
+    adaptive::FormOptions {
+        target_se: Some(ADAPTIVE_TARGET_SE),
+        ..adaptive::FormOptions::of(adaptive::FormKind::Adaptive, ADAPTIVE_MAX_TRIALS)
+    }
 }
 
 impl SessionKind {
@@ -282,6 +302,7 @@ impl SessionKind {
             SessionKind::Short => "short".into(),
             SessionKind::Domain(d) => format!("domain:{d}"),
             SessionKind::Stimuli => "stimuli".into(),
+            SessionKind::Adaptive => "adaptive".into(),
         }
     }
 
@@ -295,10 +316,11 @@ impl SessionKind {
             "kiva-adults" => Ok(SessionKind::KivaAdults),
             "short" => Ok(SessionKind::Short),
             "stimuli" => Ok(SessionKind::Stimuli),
+            "adaptive" => Ok(SessionKind::Adaptive),
             _ => match s.strip_prefix("domain:") {
                 Some(d) if crate::kiva::DOMAINS.contains(&d) => Ok(SessionKind::Domain(d.into())),
                 _ => Err(format!(
-                    "unknown session kind {s:?}: expected kiva, kiva-adults, short, stimuli or domain:<{}>",
+                    "unknown session kind {s:?}: expected kiva, kiva-adults, short, stimuli, adaptive or domain:<{}>",
                     crate::kiva::DOMAINS.join("|")
                 )),
             },
@@ -321,6 +343,7 @@ impl SessionKind {
             SessionKind::Short => "Short, child-style (10 trials)".into(),
             SessionKind::Domain(d) => format!("One domain: {d}"),
             SessionKind::Stimuli => "KiVA's own images (14 trials)".into(),
+            SessionKind::Adaptive => "KiVA, adaptive (at most 20 trials)".into(),
         }
     }
 }
@@ -807,6 +830,8 @@ pub fn generate(kind: &SessionKind, seed: u64) -> Session {
     let variant = kind.variant();
     let mut subs: Vec<&'static str> = match kind {
         SessionKind::Kiva | SessionKind::Stimuli => crate::kiva::KIVA_SUBDOMAINS.to_vec(),
+        // Built one trial at a time (adaptive::adaptive_session).
+        SessionKind::Adaptive => Vec::new(),
         SessionKind::KivaAdults => {
             let mut all = crate::kiva::KIVA_ADULTS_SUBDOMAINS.to_vec();
             rng.shuffle(&mut all);
