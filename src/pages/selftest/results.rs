@@ -172,7 +172,7 @@ pub fn Results(
                                             }
                                         })}
                                     <h3>"Reaction time"</h3>
-                                    <div class="table-scroll">
+                                    <div class="table-scroll" tabindex="0" role="region" aria-label="Median reaction times">
                                         <table data-testid="rt-table">
                                             <caption>"Median reaction time per domain, all stages"</caption>
                                             <thead>
@@ -295,7 +295,7 @@ fn ComparisonTable(
         }
     }
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0" role="region" aria-label="Accuracy per domain and stage">
             <table data-testid="results-table" class="selftest-table">
                 <caption>"Accuracy, % ± SE"</caption>
                 <thead>
@@ -483,7 +483,7 @@ fn TrialReview(
             <summary>
                 <h3>"Your answers, trial by trial"</h3>
             </summary>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0" role="region" aria-label="Each question answered">
                 <table>
                     <caption>
                         "Each question you answered, the right answer and your reaction time \
@@ -586,7 +586,7 @@ fn AbilityPanel(
                                     r.responses, p.value, p.low, p.high
                                 )}
                             </p>
-                            <div class="table-scroll">
+                            <div class="table-scroll" tabindex="0" role="region" aria-label="Ability by domain">
                                 <table class="lb-table" data-testid="ability-profile">
                                     <caption>"By domain: the ability from that domain's trials"</caption>
                                     <thead><tr>
@@ -607,7 +607,7 @@ fn AbilityPanel(
                                     </tbody>
                                 </table>
                             </div>
-                            <div class="table-scroll">
+                            <div class="table-scroll" tabindex="0" role="region" aria-label="Models on the same scale">
                                 <table class="lb-table" data-testid="ability-models">
                                     <caption>"Models on the same scale (the KiVA repository's runs, every trial)"</caption>
                                     <thead><tr>
