@@ -1,4 +1,4 @@
-//! `coglab export eee`: scored sets as Every Eval Ever 0.2.1 records
+//! `coglab export eee`: scored sets as Every Eval Ever 0.3.0 records
 //! ([`coglab_core::harness::eee::write_mmiq`], [`coglab_core::harness::eee::write_kiva`]; the
 //! web app's download calls the same functions), shared by the CLI and the Python package.
 //!
