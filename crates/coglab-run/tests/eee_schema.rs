@@ -128,3 +128,98 @@ fn kiva_exports_are_valid_eee_0_3_0() {
         assert_eq!(lines.len(), rows, "{input}");
     }
 }
+
+/// Every Eval Ever's own records (`fixtures/eee-0.3.0/examples`, upstream files, not
+/// coglab's): the 0.3.0 demo is valid under the vendored schemas, and the reader takes it and
+/// the 0.2.0 aggregate, the figures as the files give them.
+mod reader {
+    use super::{errors, schema};
+    use coglab_core::harness::{self, eee, HarnessFormat};
+    use serde_json::Value;
+
+    fn example(name: &str) -> Vec<u8> {
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/eee-0.3.0/examples/"
+        );
+        std::fs::read(format!("{dir}{name}")).unwrap()
+    }
+
+    #[test]
+    fn upstream_0_3_0_demo_is_valid_and_read() {
+        let agg = example("demo_0.3.0.json");
+        let samples = example("demo_0.3.0_samples.jsonl");
+        let doc: Value = serde_json::from_slice(&agg).unwrap();
+        assert!(errors(&schema("eval.schema.json"), &doc).is_empty());
+        let line: Value = serde_json::from_slice(&samples).unwrap();
+        assert!(errors(&schema("instance_level_eval.schema.json"), &line).is_empty());
+
+        assert_eq!(
+            harness::detect("a.json", &agg),
+            Some(HarnessFormat::EeeAggregate)
+        );
+        let a = eee::read_aggregate("a.json", &agg).unwrap();
+        assert_eq!(a.summary.len(), 1);
+        assert_eq!(
+            (a.summary[0].task.as_str(), a.summary[0].value),
+            ("demo-source.demo_bench", 0.75)
+        );
+        assert_eq!(a.model.as_deref(), Some("demo-org/demo-model"));
+
+        // JSONL, and the same record as a JSON array.
+        let array = format!("[{}]", String::from_utf8(samples.clone()).unwrap().trim());
+        for (name, bytes) in [("s.jsonl", samples), ("s.json", array.into_bytes())] {
+            assert_eq!(
+                harness::detect(name, &bytes),
+                Some(HarnessFormat::EeeInstances),
+                "{name}"
+            );
+            let f = eee::read_instances(name, &bytes).unwrap();
+            let r = &f.records[0];
+            assert_eq!(r.sample_id.as_deref(), Some("demo_0001"), "{name}");
+            assert_eq!(
+                (r.target.as_deref(), r.extracted.as_deref(), r.verdict),
+                (Some("4"), Some("4"), Some(true)),
+                "{name}"
+            );
+            assert_eq!(r.response.as_deref(), Some("The answer is 4."), "{name}");
+            assert_eq!(f.model.as_deref(), Some("demo-org/demo-model"), "{name}");
+        }
+    }
+
+    #[test]
+    fn upstream_0_2_0_aggregate_is_read() {
+        let agg = example("hfopenllm_0.2.0.json");
+        // 0.2.0 lacks what 0.3.0 requires (model_info.additional_details's deployment fields).
+        let doc: Value = serde_json::from_slice(&agg).unwrap();
+        assert!(!errors(&schema("eval.schema.json"), &doc).is_empty());
+        let a = eee::read_aggregate("a.json", &agg).unwrap();
+        let got: Vec<(&str, f64)> = a
+            .summary
+            .iter()
+            .map(|s| (s.task.as_str(), s.value))
+            .collect();
+        assert_eq!(got.len(), 6);
+        assert_eq!(got[0], ("IFEval", 0.4486));
+        assert_eq!(got[1], ("BBH", 0.4224));
+        assert_eq!(a.model.as_deref(), Some("TencentARC/LLaMA-Pro-8B-Instruct"));
+    }
+
+    /// An instance record as coglab 0.2.1 wrote it (`instance_level_eval_0.2.1`, no
+    /// `evaluation_result_id`), JSONL: still detected and read.
+    #[test]
+    fn coglab_0_2_1_instance_record_is_read() {
+        let line = br#"{"schema_version":"instance_level_eval_0.2.1","answer_attribution":[{"extracted_value":"C","extraction_method":"mmiq_rules (coglab mmiq::extract)","is_terminal":true,"source":"output.raw","turn_idx":0}],"evaluation":{"is_correct":false,"score":0.0},"evaluation_id":"MM-IQ/m/1717243200","evaluation_name":"MM-IQ","input":{"raw":"MM-IQ item 17","reference":["B"]},"interaction_type":"single_turn","metadata":{"category":"Logical Operation","data_id":"17"},"model_id":"m","output":{"raw":["I pick C."]},"sample_id":"17"}
+"#;
+        assert_eq!(
+            harness::detect("x.jsonl", line),
+            Some(HarnessFormat::EeeInstances)
+        );
+        let f = eee::read_instances("x.jsonl", line).unwrap();
+        let r = &f.records[0];
+        assert_eq!(
+            (r.data_id, r.extracted.as_deref(), r.verdict),
+            (Some(17), Some("C"), Some(false))
+        );
+    }
+}
