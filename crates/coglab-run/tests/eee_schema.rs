@@ -68,6 +68,18 @@ fn assert_valid(set: &EeeSet) -> (Value, Vec<Value>) {
         lines.push(record);
     }
     assert!(!lines.is_empty());
+    let detailed = &aggregate["detailed_evaluation_results"];
+    assert_eq!(detailed["total_rows"], lines.len());
+    // Every instance record points at a result of the aggregate.
+    let ids: Vec<&Value> = aggregate["evaluation_results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["evaluation_result_id"])
+        .collect();
+    for l in &lines {
+        assert!(ids.contains(&&l["evaluation_result_id"]), "{l}");
+    }
     (aggregate, lines)
 }
 
