@@ -182,7 +182,7 @@ test('Every Eval Ever records downloaded from the model page equal the CLI and r
   assert.equal(lines.length, want.overall.n);
   assert.equal(lines.filter((l) => l.evaluation.is_correct).length, want.overall.correct);
   const agg = JSON.parse(aggregate.text);
-  assert.equal(agg.schema_version, '0.2.1');
+  assert.equal(agg.schema_version, '0.3.0');
   assert.ok(close(agg.evaluation_results[0].score_details.score, want.overall.accuracy));
 
   // Round trip: the downloaded instance records, dropped with the key in a fresh context, are

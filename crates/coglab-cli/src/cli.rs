@@ -96,7 +96,7 @@ pub struct VerifyArgs {
 /// `coglab export <format>`.
 #[derive(Debug, Subcommand)]
 pub enum ExportCommand {
-    /// Every Eval Ever 0.2.1 records (an aggregate JSON and instance JSONL per scored file).
+    /// Every Eval Ever 0.3.0 records (an aggregate JSON and instance JSONL per scored file).
     Eee(ExportEeeArgs),
 }
 

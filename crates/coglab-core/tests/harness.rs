@@ -413,7 +413,9 @@ fn eee_round_trip() {
     ] {
         assert!(line.get(k).is_some(), "instance lacks {k}");
     }
-    assert_eq!(line["schema_version"], "instance_level_eval_0.2.1");
+    // EEE 0.3.0 names an instance record's version as an aggregate's.
+    assert_eq!(line["schema_version"], "0.3.0");
+    assert_eq!(doc["schema_version"], "0.3.0");
 }
 
 // ---------------------------------------------------------------------------------------

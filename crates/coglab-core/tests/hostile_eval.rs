@@ -261,8 +261,9 @@ fn a_response_longer_than_the_bound_is_cut_with_a_note() {
 }
 
 /// coglab's own EEE instance records are told from their first bytes, whatever the length of
-/// the first response: `schema_version` is written first (a 20,000-character response put the
-/// record's telling keys past the 16 KB detection window).
+/// the first response: `schema_version` and `sample_id` are written first (a 20,000-character
+/// response put the record's telling keys past the 16 KB detection window; 0.3.0's instance
+/// version `0.3.0` is an aggregate's too, so `sample_id` tells them apart).
 #[test]
 fn our_eee_records_are_detected_past_a_long_first_response() {
     let long = format!("{} ANSWER: B", "y".repeat(20_000));
@@ -276,7 +277,7 @@ fn our_eee_records_are_detected_past_a_long_first_response() {
     let records = eee::write_mmiq(&report, "m", "1717243200").unwrap();
     assert!(records
         .instances
-        .starts_with(r#"{"schema_version":"instance_level_eval_"#));
+        .starts_with(r#"{"schema_version":"0.3.0","sample_id":"0","#));
     assert!(records.aggregate.starts_with("{\n  \"schema_version\": \""));
     fuzz_seed(
         "harness_eee",
@@ -295,12 +296,19 @@ fn our_eee_records_are_detected_past_a_long_first_response() {
     );
     assert_eq!((again.overall.correct, again.overall.n), (1, 2));
     // The marker is read with any spacing (a record written by another tool with
-    // `schema_version` first).
-    let line = format!(
-        r#"{{ "schema_version" : "instance_level_eval_0.2.1", "output": {{"raw": ["{long}"]}}}}"#
-    );
-    assert_eq!(
-        harness::detect("x.jsonl", line.as_bytes()),
-        Some(HarnessFormat::EeeInstances)
-    );
+    // `schema_version` first): 0.2.x's instance version, or 0.3.0's followed by `sample_id`.
+    for first in [
+        r#"{ "schema_version" : "instance_level_eval_0.2.1","#,
+        r#"{ "schema_version" : "0.3.0" , "sample_id": "7","#,
+    ] {
+        let line = format!(r#"{first} "output": {{"raw": ["{long}"]}}}}"#);
+        assert_eq!(
+            harness::detect("x.jsonl", line.as_bytes()),
+            Some(HarnessFormat::EeeInstances),
+            "{first}"
+        );
+    }
+    // A 0.3.0 version not followed by `sample_id` is not the marker (an aggregate's start).
+    let agg = format!(r#"{{"schema_version": "0.3.0", "x": ["{long}"]}}"#);
+    assert_eq!(harness::detect("x.json", agg.as_bytes()), None);
 }

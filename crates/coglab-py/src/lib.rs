@@ -684,7 +684,7 @@ fn items<'py>(
     run(py, move || coglab_run::items::items(&request))
 }
 
-/// Score sets and write them as Every Eval Ever 0.2.1 records, as `coglab export eee
+/// Score sets and write them as Every Eval Ever 0.3.0 records, as `coglab export eee
 /// --answers KEY SCORED... [--out DIR]` (MM-IQ) or `coglab export eee --kiva RUN... [--out
 /// DIR]` (KiVA).
 ///

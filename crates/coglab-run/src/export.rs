@@ -1,4 +1,4 @@
-//! `coglab export eee`: scored sets as Every Eval Ever 0.2.1 records
+//! `coglab export eee`: scored sets as Every Eval Ever 0.3.0 records
 //! ([`coglab_core::harness::eee::write_mmiq`], [`coglab_core::harness::eee::write_kiva`]; the
 //! web app's download calls the same functions), shared by the CLI and the Python package.
 //!
@@ -6,6 +6,9 @@
 //! scores it and hands its records to a callback, one set at a time; [`SetWriter`] writes each
 //! set as `DIR/<model>/<stem>.json` and `.jsonl`, the model's name made one safe path
 //! component ([`safe_name`]) and a name already taken suffixed (`<stem>_2`), never overwritten.
+//! The aggregate's `detailed_evaluation_results.file_path` names where the pair belongs in the
+//! Every Eval Ever datastore (`data/<benchmark>/<developer>/<model>/<uuid>_samples.jsonl`, as
+//! 0.3.0 requires), not these local names: a submission renames the files to that uuid.
 
 use std::path::{Path, PathBuf};
 

@@ -287,7 +287,7 @@ operations! {
     ChallengeItems => coglab_core::leaderboard::detail::ChallengePage;
     /// All of an MM-IQ row's items or a KiVA row's trials as CSV, for a download.
     ItemsCsv => String;
-    /// A scored MM-IQ or KiVA row as Every Eval Ever 0.2.1 records (aggregate JSON and
+    /// A scored MM-IQ or KiVA row as Every Eval Ever 0.3.0 records (aggregate JSON and
     /// instance JSONL), written by the core function `coglab export eee` uses, for a download.
     EeeExport => coglab_core::harness::eee::EeeRecords;
     /// Two MM-IQ rows or two KiVA rows compared on their shared items.

@@ -110,7 +110,7 @@ fn download_items(
     }
 }
 
-/// Every Eval Ever 0.2.1 records of the picked MM-IQ or KiVA row, written by the worker
+/// Every Eval Ever 0.3.0 records of the picked MM-IQ or KiVA row, written by the worker
 /// ([`api::EeeExport`], the core writer `coglab export eee` uses): one button for the instance
 /// records (JSONL, one per item, or per KiVA trial and stage) and one for the aggregate record
 /// (JSON). Two buttons rather than two downloads from one click, which browsers may block as
@@ -168,7 +168,7 @@ fn download_eee(
     };
     view! {
         <span class="lb-eee" role="group" aria-label="Download Every Eval Ever records (JSONL/JSON)"
-            title="Every Eval Ever 0.2.1: the shared per-item record format; the same records as `coglab export eee`">
+            title="Every Eval Ever 0.3.0: the shared per-item record format; the same records as `coglab export eee`">
             "Download Every Eval Ever records: "
             <button type="button" data-testid="eee-jsonl" on:click=move |_| fetch(true)>"instances (JSONL)"</button>
             " "

@@ -1,4 +1,4 @@
-//! `coglab export eee`: scored sets written as Every Eval Ever 0.2.1 records
+//! `coglab export eee`: scored sets written as Every Eval Ever 0.3.0 records
 //! (`coglab_run::export`, shared with the Python package; it calls
 //! [`coglab_core::harness::eee::write_mmiq`] and [`coglab_core::harness::eee::write_kiva`], the
 //! functions the web app's download calls).

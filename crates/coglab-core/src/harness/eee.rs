@@ -1,4 +1,5 @@
-//! Every Eval Ever (EvalEval Coalition) records, schema 0.2.1: read and written.
+//! Every Eval Ever (EvalEval Coalition) records: written at schema 0.3.0, read at 0.1 through
+//! 0.3.0 (the fields read are in all of them; `schema_version` is not checked).
 //!
 //! - Instance records (`instance_level_eval.schema.json`, one JSON object per line): the
 //!   fields read are `sample_id`, `evaluation_name`, `model_id`, `input.raw`,
@@ -7,6 +8,18 @@
 //!   `metadata` (`data_id`, `MD5`). A numeric `sample_id` is the item's `data_id`.
 //! - Aggregate records (`eval.schema.json`): `evaluation_results[]` become summary rows
 //!   (`score_details.score`, `uncertainty.standard_error.value`, `uncertainty.num_samples`).
+//!
+//! What 0.3.0 asks of the writers, and where it comes from: `model_info.additional_details`
+//! with `deployment_type` and `model_availability` both `unknown` (coglab scores files and
+//! knows neither); each result its `evaluation_result_id` (`MM-IQ/accuracy`,
+//! `MM-IQ/<paradigm>/accuracy`, `<variant>/<stage>`, `<variant>/<domain>/<stage>`, which the
+//! instance records name too), its own `source_data`, a metric id, name, kind and unit, and the
+//! bounds 0 and 1 of a continuous score; an uncertainty block with the standard error and its
+//! method, the interval with its level and method, the per-sample standard deviation and
+//! `num_samples` (no `num_bootstrap_samples`: neither writer bootstraps);
+//! `detailed_evaluation_results.file_path`, the place of the instance records in the EEE
+//! datastore (`data/<benchmark>/<developer>/<model>/<uuid>_samples.jsonl`), with their SHA-256
+//! and row count. Instance records carry `answer_attribution` (KiVA's empty, see below).
 //!
 //! [`write_mmiq`] writes both from a scored MM-IQ report: per item the response, our
 //! extracted letter (`extraction_method` names MM-IQ's rules), the key's letter as reference
@@ -20,7 +33,9 @@
 //! ([`crate::leaderboard::detail::KIVA_RIGHT_RULE`]); in the aggregate each stage's mean over
 //! trials with its standard error and normal 95% interval, overall and per domain, as the
 //! report gives them; each instance's metadata carries the trial's domain, subdomain,
-//! variation, regenerations, first line and the `null_answers` rule.
+//! variation, regenerations, first line and the `null_answers` rule. The KiVA report keeps
+//! scores, not answers, so `output.raw` and `answer_attribution` are empty arrays (0.3.0
+//! requires both fields; an answer is not made up).
 //!
 //! [`read_kiva`] reads KiVA instance records back into the report the KiVA scorer gives (the
 //! same trials, so the same means, SEs and counts per stage, subdomain, domain and overall;
@@ -37,9 +52,92 @@ use crate::mmiq::{Accuracy, MmiqReport};
 use serde_json::{json, Value};
 
 /// The aggregate schema version written.
-pub const SCHEMA_VERSION: &str = "0.2.1";
-/// The instance schema version written.
-pub const INSTANCE_SCHEMA_VERSION: &str = "instance_level_eval_0.2.1";
+pub const SCHEMA_VERSION: &str = "0.3.0";
+/// The instance schema version written (0.3.0 names both records' version alike; 0.2.1 wrote
+/// `instance_level_eval_0.2.1`).
+pub const INSTANCE_SCHEMA_VERSION: &str = "0.3.0";
+
+/// `model_info` as written: the name given as name and id, and the deployment fields 0.3.0
+/// requires as `unknown` (coglab scores files; it does not know how the model was served or
+/// whether its weights are open).
+fn model_info(model: &str) -> Value {
+    json!({
+        "name": model,
+        "id": model,
+        "additional_details": {"deployment_type": "unknown", "model_availability": "unknown"},
+    })
+}
+
+/// One path component of an EEE datastore path: letters, digits, `-`, `_`, `.` kept, any
+/// other character `_`, `unknown` when empty.
+fn path_part(s: &str) -> String {
+    let out: String = s
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    match out.as_str() {
+        "" | "." | ".." => "unknown".into(),
+        _ => out,
+    }
+}
+
+/// The SHA-256 of `bytes` in lower-case hex.
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The record pair's UUID: version-4 form (the datastore accepts no other), its 122 free bits
+/// taken from the SHA-256 of the evaluation id rather than drawn at random, so the same export
+/// names the same file (the id already holds the model and the time).
+fn record_uuid(evaluation_id: &str) -> String {
+    use sha2::Digest;
+    let d = sha2::Sha256::digest(evaluation_id.as_bytes());
+    let mut b = [0u8; 16];
+    b.copy_from_slice(&d[..16]);
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let h: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..]
+    )
+}
+
+/// `detailed_evaluation_results` for the instance records `instances`: `file_path` is where
+/// the pair belongs in the Every Eval Ever datastore, `data/<benchmark>/<developer>/<model>/
+/// <uuid>_samples.jsonl` (the developer the part of the model's id before its first `/`,
+/// `unknown` without one; [`record_uuid`]); coglab writes the files under its own names, and
+/// a submission renames them. The checksum is the SHA-256 of the instance records as written.
+fn detailed(bench: &str, model: &str, evaluation_id: &str, instances: &str) -> Value {
+    let (developer, name) = model.split_once('/').unwrap_or(("unknown", model));
+    json!({
+        "format": "jsonl",
+        "file_path": format!(
+            "data/{}/{}/{}/{}_samples.jsonl",
+            path_part(bench),
+            path_part(developer),
+            path_part(name),
+            record_uuid(evaluation_id)
+        ),
+        "hash_algorithm": "sha256",
+        "checksum": sha256_hex(instances.as_bytes()),
+        "total_rows": instances.lines().count(),
+    })
+}
 
 /// An instance record as a JSON object, or a located error.
 fn object<'v>(
@@ -403,14 +501,16 @@ pub struct EeeRecords {
     pub instances: String,
 }
 
-fn result(name: &str, a: &Accuracy, description: &str) -> Value {
+fn result(id: &str, name: &str, a: &Accuracy, description: &str) -> Value {
     let p = a.accuracy;
+    let sd = (p * (1.0 - p)).sqrt();
     let se = if a.n > 0 {
-        (p * (1.0 - p) / a.n as f64).sqrt()
+        sd / (a.n as f64).sqrt()
     } else {
         0.0
     };
     json!({
+        "evaluation_result_id": id,
         "evaluation_name": name,
         "source_data": {
             "dataset_name": "MM-IQ",
@@ -421,6 +521,10 @@ fn result(name: &str, a: &Accuracy, description: &str) -> Value {
         },
         "metric_config": {
             "evaluation_description": description,
+            "metric_id": "accuracy",
+            "metric_name": "Accuracy",
+            "metric_kind": "accuracy",
+            "metric_unit": "proportion",
             "lower_is_better": false,
             "score_type": "continuous",
             "min_score": 0.0,
@@ -435,22 +539,33 @@ fn result(name: &str, a: &Accuracy, description: &str) -> Value {
                     "lower": a.ci_low, "upper": a.ci_high,
                     "confidence_level": 0.95, "method": "wilson",
                 },
+                "standard_deviation": sd,
                 "num_samples": a.n,
             },
         },
     })
 }
 
-/// A record (a JSON object without `schema_version`) as one line of JSON with
-/// `"schema_version": schema` as its first key: the marker [`super::detect`] reads, so that
-/// coglab's own records are told from their first bytes whatever their responses' length
-/// (serde_json writes the other keys in sorted order, which put `sample_id` after
-/// `output.raw`).
+/// An instance record (a JSON object without `schema_version`) as one line of JSON with
+/// `"schema_version": schema` and then its `sample_id` as its first keys: the marker
+/// [`super::detect`] reads, so that coglab's own records are told from their first bytes
+/// whatever their responses' length (serde_json writes the other keys in sorted order, which
+/// put `sample_id` after `output.raw`; 0.3.0 names an instance record's version as an
+/// aggregate's, so the version alone no longer tells them apart).
 fn marker_first(schema: &str, record: &Value) -> String {
-    let rest = record.to_string();
+    let mut rest = record.clone();
+    let sample = rest
+        .as_object_mut()
+        .and_then(|o| o.remove("sample_id"))
+        .map(|v| format!(",\"sample_id\":{v}"))
+        .unwrap_or_default();
+    let rest = rest.to_string();
     let body = rest.strip_prefix('{').unwrap_or(&rest);
     let comma = if body == "}" { "" } else { "," };
-    format!("{{\"schema_version\":{}{comma}{body}", Value::from(schema))
+    format!(
+        "{{\"schema_version\":{}{sample}{comma}{body}",
+        Value::from(schema)
+    )
 }
 
 /// [`marker_first`] for the pretty-printed aggregate record.
@@ -464,7 +579,7 @@ fn pretty_marker_first(schema: &str, record: &Value) -> String {
     )
 }
 
-/// Writes a scored MM-IQ report as EEE 0.2.1 records. `timestamp` is the record's
+/// Writes a scored MM-IQ report as EEE 0.3.0 records. `timestamp` is the record's
 /// `retrieved_timestamp` (Unix seconds as text, as the schema asks).
 ///
 /// # Errors
@@ -482,32 +597,19 @@ pub fn write_mmiq(
     }
     let evaluation_id = format!("MM-IQ/{model}/{timestamp}");
     let mut results = vec![result(
+        "MM-IQ/accuracy",
         "MM-IQ",
         &report.overall,
         "MM-IQ accuracy over the scored items (item-weighted), answers extracted with MM-IQ's rules",
     )];
     for (cat, a) in &report.by_category {
         results.push(result(
+            &format!("MM-IQ/{cat}/accuracy"),
             &format!("MM-IQ: {cat}"),
             a,
             "MM-IQ accuracy on one reasoning paradigm",
         ));
     }
-    let aggregate = json!({
-        "evaluation_id": evaluation_id,
-        "retrieved_timestamp": timestamp,
-        "source_metadata": {
-            "source_name": "coglab",
-            "source_type": "evaluation_run",
-            "source_organization_name": "coglab",
-            "evaluator_relationship": "third_party",
-            "additional_details": {"predictions_file": report.file, "key_file": report.key_file},
-        },
-        "model_info": {"name": model, "id": model},
-        "eval_library": {"name": "coglab", "version": env!("CARGO_PKG_VERSION")},
-        "evaluation_results": results,
-        "detailed_evaluation_results": {"format": "jsonl", "total_rows": report.items.len()},
-    });
     let mut instances = String::new();
     for item in &report.items {
         let raw = match &item.response {
@@ -517,6 +619,7 @@ pub fn write_mmiq(
         };
         let line = json!({
             "evaluation_id": evaluation_id,
+            "evaluation_result_id": "MM-IQ/accuracy",
             "model_id": model,
             "evaluation_name": "MM-IQ",
             "sample_id": item.data_id.to_string(),
@@ -533,6 +636,21 @@ pub fn write_mmiq(
         instances.push_str(&marker_first(INSTANCE_SCHEMA_VERSION, &line));
         instances.push('\n');
     }
+    let aggregate = json!({
+        "evaluation_id": evaluation_id,
+        "retrieved_timestamp": timestamp,
+        "source_metadata": {
+            "source_name": "coglab",
+            "source_type": "evaluation_run",
+            "source_organization_name": "coglab",
+            "evaluator_relationship": "third_party",
+            "additional_details": {"predictions_file": report.file, "key_file": report.key_file},
+        },
+        "model_info": model_info(model),
+        "eval_library": {"name": "coglab", "version": env!("CARGO_PKG_VERSION")},
+        "evaluation_results": results,
+        "detailed_evaluation_results": detailed("MM-IQ", model, &evaluation_id, &instances),
+    });
     Ok(EeeRecords {
         evaluation_id,
         aggregate: pretty_marker_first(SCHEMA_VERSION, &aggregate),
@@ -564,9 +682,18 @@ const KIVA_STAGES: [(&str, &str, &str); 4] = [
     ),
 ];
 
-fn kiva_result(name: &str, m: &crate::stats::describe::MeanSe, description: &str) -> Value {
+fn kiva_result(
+    id: &str,
+    name: &str,
+    stage: &str,
+    m: &crate::stats::describe::MeanSe,
+    description: &str,
+) -> Value {
     let (lo, hi) = crate::stats::describe::normal_interval(*m);
+    // The report's SE is the population SD (ddof 0) over sqrt(n), so SD = SE * sqrt(n).
+    let sd = m.se * (m.n as f64).sqrt();
     json!({
+        "evaluation_result_id": id,
         "evaluation_name": name,
         "source_data": {
             "dataset_name": "KiVA",
@@ -576,6 +703,10 @@ fn kiva_result(name: &str, m: &crate::stats::describe::MeanSe, description: &str
         },
         "metric_config": {
             "evaluation_description": description,
+            "metric_id": format!("kiva.{stage}"),
+            "metric_name": "Mean share right",
+            "metric_kind": "accuracy",
+            "metric_unit": "proportion",
             "lower_is_better": false,
             "score_type": "continuous",
             "min_score": 0.0,
@@ -588,13 +719,14 @@ fn kiva_result(name: &str, m: &crate::stats::describe::MeanSe, description: &str
                 "confidence_interval": {
                     "lower": lo, "upper": hi, "confidence_level": 0.95, "method": "normal",
                 },
+                "standard_deviation": sd,
                 "num_samples": m.n,
             },
         },
     })
 }
 
-/// Writes a scored KiVA report as EEE 0.2.1 records (see the module's notes). `timestamp` is
+/// Writes a scored KiVA report as EEE 0.3.0 records (see the module's notes). `timestamp` is
 /// the record's `retrieved_timestamp` (Unix seconds as text).
 ///
 /// # Errors
@@ -631,35 +763,28 @@ pub fn write_kiva(
     let mut results = Vec::new();
     for (key, name, description) in KIVA_STAGES {
         if let Some(m) = report.overall.get(key) {
-            results.push(kiva_result(&format!("{variant}: {name}"), &m, description));
+            results.push(kiva_result(
+                &format!("{variant}/{key}"),
+                &format!("{variant}: {name}"),
+                key,
+                &m,
+                description,
+            ));
         }
     }
     for (domain, stats) in &report.by_domain {
         for (key, name, description) in KIVA_STAGES {
             if let Some(m) = stats.get(key) {
                 results.push(kiva_result(
+                    &format!("{variant}/{domain}/{key}"),
                     &format!("{variant}: {domain}: {name}"),
+                    key,
                     &m,
                     description,
                 ));
             }
         }
     }
-    let aggregate = json!({
-        "evaluation_id": evaluation_id,
-        "retrieved_timestamp": timestamp,
-        "source_metadata": {
-            "source_name": "coglab",
-            "source_type": "evaluation_run",
-            "source_organization_name": "coglab",
-            "evaluator_relationship": "third_party",
-            "additional_details": {"files": report.files.join(", "), "null_answers": report.null.name()},
-        },
-        "model_info": {"name": model, "id": model},
-        "eval_library": {"name": "coglab", "version": env!("CARGO_PKG_VERSION")},
-        "evaluation_results": results,
-        "detailed_evaluation_results": {"format": "jsonl", "total_rows": report.trials.len()},
-    });
     let mut instances = String::new();
     for t in &report.trials {
         let trial = format!("{}#{}", t.subdomain, t.variation);
@@ -673,15 +798,19 @@ pub fn write_kiva(
             t.within_joint,
             t.extrapolation,
         ];
-        for ((_, name, _), score) in KIVA_STAGES.iter().zip(scores) {
+        for ((key, name, _), score) in KIVA_STAGES.iter().zip(scores) {
             let Some(score) = score else { continue };
             let line = json!({
                 "evaluation_id": evaluation_id,
+                "evaluation_result_id": format!("{variant}/{key}"),
                 "model_id": model,
                 "evaluation_name": format!("{variant}: {name}"),
                 "sample_id": sample_id,
                 "interaction_type": "single_turn",
                 "input": {"raw": format!("KiVA trial {trial}"), "reference": []},
+                // The report keeps each trial's stage scores, not the answers they came from.
+                "output": {"raw": []},
+                "answer_attribution": [],
                 "evaluation": {"score": score, "is_correct": score > 0.5},
                 "metadata": {
                     "domain": t.domain, "subdomain": t.subdomain,
@@ -693,6 +822,21 @@ pub fn write_kiva(
             instances.push('\n');
         }
     }
+    let aggregate = json!({
+        "evaluation_id": evaluation_id,
+        "retrieved_timestamp": timestamp,
+        "source_metadata": {
+            "source_name": "coglab",
+            "source_type": "evaluation_run",
+            "source_organization_name": "coglab",
+            "evaluator_relationship": "third_party",
+            "additional_details": {"files": report.files.join(", "), "null_answers": report.null.name()},
+        },
+        "model_info": model_info(model),
+        "eval_library": {"name": "coglab", "version": env!("CARGO_PKG_VERSION")},
+        "evaluation_results": results,
+        "detailed_evaluation_results": detailed(variant, model, &evaluation_id, &instances),
+    });
     Ok(EeeRecords {
         evaluation_id,
         aggregate: pretty_marker_first(SCHEMA_VERSION, &aggregate),

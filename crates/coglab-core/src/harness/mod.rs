@@ -345,9 +345,11 @@ pub(crate) fn capped_response(text: String) -> String {
     }
 }
 
-/// Whether `text` starts with the marker coglab writes first in an EEE instance record
-/// (`{"schema_version": "instance_level_eval_...`, any spacing), so its own records are told
-/// from their first bytes whatever the length of their responses.
+/// Whether `text` starts with the marker coglab writes first in an EEE instance record, so its
+/// own records are told from their first bytes whatever the length of their responses:
+/// `{"schema_version": "instance_level_eval_...` (0.2.x) or `{"schema_version": "...",
+/// "sample_id"` (0.3.0, whose instance records name their version as aggregates do), any
+/// spacing.
 fn starts_with_eee_instance_marker(text: &str) -> bool {
     let rest = text.trim_start();
     let Some(rest) = rest.strip_prefix('{') else {
@@ -359,7 +361,24 @@ fn starts_with_eee_instance_marker(text: &str) -> bool {
     let Some(rest) = rest.trim_start().strip_prefix(':') else {
         return false;
     };
-    rest.trim_start().starts_with("\"instance_level_eval")
+    let rest = rest.trim_start();
+    if rest.starts_with("\"instance_level_eval") {
+        return true;
+    }
+    // A version string without escapes, then `, "sample_id"`.
+    let Some(version) = rest.strip_prefix('"') else {
+        return false;
+    };
+    let Some(end) = version.find(['"', '\\']) else {
+        return false;
+    };
+    let Some(rest) = version[end..].strip_prefix('"') else {
+        return false;
+    };
+    let Some(rest) = rest.trim_start().strip_prefix(',') else {
+        return false;
+    };
+    rest.trim_start().starts_with("\"sample_id\"")
 }
 
 /// Whether text holds an EEE instance record's fields: `sample_id` with `answer_attribution`

@@ -35,7 +35,7 @@ def export_eee(
     model: Optional[str] = ...,
     timestamp: Optional[int] = ...,
 ) -> List[Result]:
-    """Every Eval Ever 0.2.1 records, as ``coglab export eee (--answers KEY | --kiva) SCORED...
+    """Every Eval Ever 0.3.0 records, as ``coglab export eee (--answers KEY | --kiva) SCORED...
     [--out DIR]``: one dict per set (``benchmark``, ``file``, ``model``, ``evaluation_id``,
     ``count``, ``aggregate``, ``instances``, ``paths``). With ``out``, each set is also written
     as the CLI writes it: ``out/<model>/<stem>.json`` and ``.jsonl``, the same bytes (``<model>``
