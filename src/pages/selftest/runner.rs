@@ -409,6 +409,14 @@ pub(super) fn Runner(
     });
     let kind_label = kind.label();
     let answered = move || record.with(Saved::answered);
+    // "5 of 14 trials"; an adaptive session's length is not known before it stops.
+    let trials_text = move |n: usize| {
+        if adaptive {
+            format!("{n} trials")
+        } else {
+            format!("{n} of {total} trials")
+        }
+    };
     let restart = move |_| {
         let fresh = store::restart(&record.get_untracked());
         record.set(fresh);
@@ -420,9 +428,9 @@ pub(super) fn Runner(
             Resume::Continue => Some(view! {
                 <p class="notice" data-testid="session-resumed">
                     {format!(
-                        "Resuming this session where you left off: {} of {total} trials answered. \
-                         Unfinished sessions resume for a day; after that you are asked first.",
-                        answered()
+                        "Resuming this session where you left off: {} answered. Unfinished \
+                         sessions resume for a day; after that you are asked first.",
+                        trials_text(answered())
                     )}
                 </p>
             }.into_any()),
@@ -439,17 +447,17 @@ pub(super) fn Runner(
                 <section class="notice resume-offer" data-testid="resume-offer" aria-labelledby="resume-title">
                     <h2 id="resume-title">"Resume or start again?"</h2>
                     <p>{format!(
-                        "You started this session {} and answered {} of {total} trials. Sessions \
-                         left unfinished for more than a day are not resumed without asking: \
-                         a long pause changes what the remaining answers measure.",
+                        "You started this session {} and answered {}. Sessions left unfinished \
+                         for more than a day are not resumed without asking: a long pause \
+                         changes what the remaining answers measure.",
                         age_ms.map_or_else(|| "some time ago".to_string(), age_text),
-                        answered()
+                        trials_text(answered())
                     )}</p>
-                    <button type="button" data-testid="resume" on:click=move |_| choosing.set(false)>
+                    <button type="button" class="button primary" data-testid="resume" on:click=move |_| choosing.set(false)>
                         "Resume where I left off"
                     </button>
                     " "
-                    <button type="button" data-testid="restart" on:click=restart>
+                    <button type="button" class="button" data-testid="restart" on:click=restart>
                         "Start again (discard these answers)"
                     </button>
                 </section>
