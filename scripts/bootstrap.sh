@@ -55,17 +55,18 @@ if ! cargo install --list | grep -qx "wasm_split_cli_support v$SPLIT_VERSION:"; 
   cargo install --locked wasm_split_cli_support --version "$SPLIT_VERSION" --features build-binary
 fi
 
-# 4. Node tools from npm: binaryen@132 (wasm-opt; Debian's 108 breaks the wasm), terser (the
-#    page's JavaScript minified, scripts/minify.mjs) and playwright-core (driver only; it
-#    never downloads a browser).
+# 4. Node tools from npm: binaryen@132 (wasm-opt; Debian's 108 breaks the wasm), terser and
+#    lightningcss (the page's JavaScript and stylesheets minified, scripts/minify.mjs) and
+#    playwright-core (driver only; it never downloads a browser).
 if [ "$(wasm-opt --version 2>/dev/null || true)" != "wasm-opt version 132 (version_132)" ] \
   || [ ! -d "$ROOT/tools/node_modules/playwright-core" ] \
-  || [ ! -d "$ROOT/tools/node_modules/terser" ]; then
+  || [ ! -d "$ROOT/tools/node_modules/terser" ] \
+  || [ ! -d "$ROOT/tools/node_modules/lightningcss" ]; then
   if ! command -v npm >/dev/null 2>&1; then
     log "installing nodejs and npm with apt"
     apt_install nodejs npm
   fi
-  log "installing node tools (binaryen, terser, playwright-core) with npm ci"
+  log "installing node tools (binaryen, terser, lightningcss, playwright-core) with npm ci"
   (cd "$ROOT/tools" && npm ci --no-audit --no-fund)
 fi
 

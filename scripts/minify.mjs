@@ -10,7 +10,9 @@
 //   node scripts/minify.mjs DIR        # or as a hook: TRUNK_STAGING_DIR
 //
 // Files: the page module's glue (coglab-app-*.js), the split chunks' loader (__wasm_split-*.js),
-// the worker's glue and loader shim (coglab-worker*.js), and data/*.json (parsed and written
+// the worker's glue and loader shim (coglab-worker*.js), the stylesheets Trunk hashed
+// (`<name>-<hash>.css`, minified by lightningcss, the minifier Trunk itself would use: 41 KB of
+// CSS read before the first view, sent as written), and data/*.json (parsed and written
 // again by JSON.stringify: the same values, as every reader parses them). Names are kept: a
 // content-hashed name still names one text, as the minified text is a function of it. Fails,
 // with nothing written, when a file cannot be parsed.
@@ -21,7 +23,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const { minify } = createRequire(join(here, '../tools/package.json'))('terser');
+const toolsRequire = createRequire(join(here, '../tools/package.json'));
+const { minify } = toolsRequire('terser');
+const { transform: transformCss } = toolsRequire('lightningcss');
+
+/**
+ * The oldest browsers whose syntax the minified CSS keeps (lightningcss's targets, major << 16
+ * | minor << 8): the ones the app runs in at all (DecompressionStream, which loads every wasm
+ * module: Chrome 80, Firefox 113, Safari 16.4). Without targets lightningcss writes the
+ * newest syntax, e.g. `(max-width: 40rem)` as `(width<=40rem)`, which Chrome before 104 ignores.
+ */
+export const CSS_TARGETS = { chrome: 80 << 16, firefox: 113 << 16, safari: (16 << 16) | (4 << 8) };
 
 /** Which files are minified, and whether each is an ES module (the worker's are classic scripts). */
 export function targets(names) {
@@ -73,6 +85,16 @@ export async function minifyDir(dir) {
     }
     results.push({ name, text: out.code, before: Buffer.byteLength(text), after: Buffer.byteLength(out.code) });
   }
+  for (const name of readdirSync(dir).filter((n) => /^[\w-]+-[0-9a-f]{16}\.css$/.test(n)).sort()) {
+    const text = readFileSync(join(dir, name));
+    let out;
+    try {
+      out = transformCss({ filename: name, code: text, minify: true, targets: CSS_TARGETS }).code.toString('utf8');
+    } catch (e) {
+      throw new Error(`minify: ${name}: ${e.message}`);
+    }
+    results.push({ name, text: out, before: text.length, after: Buffer.byteLength(out) });
+  }
   const data = join(dir, 'data');
   for (const name of existsSync(data) ? readdirSync(data).filter((n) => n.endsWith('.json')).sort() : []) {
     const text = readFileSync(join(data, name), 'utf8');
@@ -102,7 +124,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const done = await minifyDir(dir);
     const [b, a] = done.reduce(([x, y], r) => [x + r.before, y + r.after], [0, 0]);
-    console.log(`minify: ${done.length} files (scripts, data), ${b} -> ${a} bytes`);
+    console.log(`minify: ${done.length} files (scripts, styles, data), ${b} -> ${a} bytes`);
   } catch (e) {
     console.error(e.message);
     process.exit(1);

@@ -93,3 +93,51 @@ test('a file that does not parse fails the step, and nothing is written', () => 
   assert.equal(readFileSync(join(dir, 'coglab-app-0123.js'), 'utf8'), GLUE);
   assert.equal(readFileSync(join(dir, 'index.html'), 'utf8'), INDEX);
 });
+
+// Trunk's hashed stylesheets (`<stem>-<16 hex>.css`) are minified by lightningcss; the rules
+// keep their order, values and syntax (`max-width`, not the range syntax older browsers
+// ignore; the expected text is written out by hand), and every page's
+// `integrity` for the file follows the new text.
+const CSS = `/* Leaderboard page. */
+.hint {
+  color: var(--fg-muted);
+  font-size: 0.92rem;
+}
+
+.button:focus-visible, .link-button:focus-visible {
+  outline: 3px solid var(--focus); outline-offset: 2px;
+}
+@media (max-width: 40rem) { .hint { font-size: 0.85rem; } }
+`;
+const CSS_MIN = '.hint{color:var(--fg-muted);font-size:.92rem}'
+  // :focus-visible is newer than Chrome 80: each selector gets its own rule, so a browser
+  // that does not know one still applies the others.
+  + '.button:focus-visible{outline:3px solid var(--focus);outline-offset:2px}'
+  + '.link-button:focus-visible{outline:3px solid var(--focus);outline-offset:2px}'
+  + '@media (max-width:40rem){.hint{font-size:.85rem}}';
+
+test('hashed stylesheets are minified with their rules unchanged, and integrity follows', () => {
+  const dir = build();
+  const name = 'leaderboard-0123456789abcdef.css';
+  writeFileSync(join(dir, name), CSS);
+  const page = INDEX.replace('</head>', `<link rel="stylesheet" href="/${name}" integrity="sha384-OLDCSS"/>\n</head>`);
+  writeFileSync(join(dir, 'index.html'), page);
+  const run = spawnSync('node', [SCRIPT, dir], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /minify: 5 files/);
+  const css = readFileSync(join(dir, name), 'utf8');
+  assert.equal(css, CSS_MIN);
+  const html = readFileSync(join(dir, 'index.html'), 'utf8');
+  assert.ok(html.includes(`href="/${name}" integrity="${sha384(css)}"`), html);
+  // A stylesheet Trunk did not hash (copied as it is, e.g. noscript.css) is left alone.
+  assert.ok(html.includes('href="/main-1.css" integrity="sha384-CSS"'));
+});
+
+test('a stylesheet that does not parse fails the step, and nothing is written', () => {
+  const dir = build();
+  writeFileSync(join(dir, 'review-0123456789abcdef.css'), '.a { color: red; }\n..b { color: blue; }\n');
+  const run = spawnSync('node', [SCRIPT, dir], { encoding: 'utf8' });
+  assert.equal(run.status, 1);
+  assert.match(run.stderr, /minify: review-0123456789abcdef\.css: /);
+  assert.equal(readFileSync(join(dir, 'coglab-app-0123.js'), 'utf8'), GLUE);
+});
