@@ -8,6 +8,7 @@ pub mod charts;
 pub mod components;
 pub mod data;
 pub mod download;
+pub mod later_css;
 pub mod pages;
 pub mod quiet;
 pub mod split;

@@ -27,6 +27,8 @@ pub fn page<F>(load: F) -> AnyView
 where
     F: Future<Output = AnyView> + 'static,
 {
+    // Its stylesheet may be among those held back for the first view.
+    crate::later_css::load();
     show(load, || {
         view! { <p class="page-loading" role="status" data-testid="page-loading">"Loading the page…"</p> }
             .into_any()
