@@ -26,12 +26,15 @@ import re
 import sys
 
 # What each first view fetches: route -> { value of `b` ('' for any) -> (split point, data) }.
-# The data files are the ones `load_reported` / `fetch_text` ask for (src/pages/leaderboard).
+# A key `b~v` is the view with that `v` too (KiVA's `v=adults`, whose figures are a file of
+# their own), taken before `b` alone. The data files are the ones `load_reported` /
+# `fetch_text` ask for (src/pages/leaderboard; KiVA's are `Baselines::file_name`).
 VIEWS = {
     "leaderboard": {
         "mmiq": (None, "data/mmiq.json"),
         "": (None, "data/mmiq.json"),
         "kiva": ("kiva_tab", "data/kiva-baselines.json"),
+        "kiva~adults": ("kiva_tab", "data/kiva-adults-baselines.json"),
         "mmopera": ("mmopera_tab", "data/mmopera.json"),
         "gold": ("gold_tab", "data/gold.json"),
     },
@@ -109,8 +112,8 @@ def script(table):
         " var base = new URL(document.baseURI);"
         " var rest = location.pathname.slice(base.pathname.length).replace(/\\/+$/, '').split('/')[0];"
         " var tabs = v[rest]; if (!tabs) return;"
-        " var b = new URLSearchParams(location.search).get('b') || '';"
-        " var want = tabs[b] || tabs[''] || [];"
+        " var q = new URLSearchParams(location.search), b = q.get('b') || '';"
+        " var want = tabs[b + '~' + q.get('v')] || tabs[b] || tabs[''] || [];"
         " for (var i = 0; i < want.length; i++) {"
         " var l = document.createElement('link'); l.rel = 'preload'; l.as = 'fetch';"
         " l.crossOrigin = 'anonymous'; l.fetchPriority = 'low'; l.href = new URL(f[want[i]], base).href;"

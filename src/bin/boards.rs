@@ -23,8 +23,9 @@ fn main() -> ExitCode {
         let boards = static_boards(&BundledData {
             mmiq: &texts[0],
             kiva: &texts[1],
-            mmopera: &texts[2],
-            gold: &texts[3],
+            kiva_adults: &texts[2],
+            mmopera: &texts[3],
+            gold: &texts[4],
         })?;
         std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
         for b in &boards {

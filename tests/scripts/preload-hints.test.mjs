@@ -92,6 +92,14 @@ test('each view preloads its split point, the chunks it needs and its data, once
   for (const l of kiva) {
     assert.deepEqual([l.tag, l.rel, l.as, l.crossOrigin, l.fetchPriority], ['link', 'preload', 'fetch', 'anonymous', 'low']);
   }
+  // KiVA-adults (`v=adults`): the same code, its own figures; another `v` is plain KiVA.
+  assert.deepEqual(linksAt(html, '/site/leaderboard?b=kiva&v=adults').map((l) => l.href), [
+    'https://h.test/site/chunk_1-11.wasm.gz',
+    'https://h.test/site/chunk_2-22.wasm.gz',
+    'https://h.test/site/split_kiva_tab_123456789-ab.wasm.gz',
+    'https://h.test/site/data/kiva-adults-baselines.json',
+  ]);
+  assert.equal(linksAt(html, '/site/leaderboard?v=x&b=kiva').at(-1).href, 'https://h.test/site/data/kiva-baselines.json');
   assert.deepEqual(linksAt(html, '/site/leaderboard/?b=gold').map((l) => l.href), [
     'https://h.test/site/split_gold_tab_123456789-ab.wasm.gz',
     'https://h.test/site/data/gold.json',

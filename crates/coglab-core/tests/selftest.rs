@@ -415,24 +415,53 @@ fn build_baselines(kiva: &Path) -> Baselines {
 fn bundled_baselines_equal_the_core_on_the_real_files() {
     let Some(kiva) = kiva_dir() else { return };
     let ours = build_baselines(&kiva);
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../public/data/kiva-baselines.json");
-    if std::env::var_os("COGLAB_WRITE_BASELINES").is_some() {
-        std::fs::write(&path, serde_json::to_string_pretty(&ours).unwrap() + "\n").unwrap();
+    // One file per variant, each holding that variant only.
+    let mut bundled = Vec::new();
+    for variant in [Variant::Kiva, Variant::KivaAdults] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../public/data")
+            .join(Baselines::file_name(variant));
+        let part = ours.only(variant);
+        if std::env::var_os("COGLAB_WRITE_BASELINES").is_some() {
+            std::fs::write(&path, serde_json::to_string_pretty(&part).unwrap() + "\n").unwrap();
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let file: Baselines = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            file.variants.keys().collect::<Vec<_>>(),
+            vec![variant.name()],
+            "{}",
+            path.display()
+        );
+        // Equal figure by figure (JSON text keeps ~17 significant digits; 1e-12 relative).
+        same(
+            &serde_json::from_str(&text).unwrap(),
+            &serde_json::to_value(&part).unwrap(),
+            "baselines",
+        );
+        bundled.push(file);
     }
-    let text = std::fs::read_to_string(&path).unwrap();
-    let bundled: Baselines = serde_json::from_str(&text).unwrap();
-    // Equal figure by figure (JSON text keeps ~17 significant digits; 1e-12 relative).
-    same(
-        &serde_json::from_str(&text).unwrap(),
-        &serde_json::to_value(&ours).unwrap(),
-        "baselines",
-    );
     // Spot figures from the independent pandas reference of tests/kiva_real.rs: GPT-4V
-    // multi-image on KiVA, overall cross .8857 over 700 trials.
-    let gpt = &bundled.variant(Variant::Kiva).unwrap().models[0];
+    // multi-image on KiVA, overall cross .8857 over 700 trials; the adults only on KiVA.
+    let gpt = &bundled[0].variant(Variant::Kiva).unwrap().models[0];
     assert_eq!(gpt.label, "GPT-4V (multi-image)");
     assert_eq!(gpt.trials, 700);
     assert!((gpt.overall.cross.unwrap().mean - 0.8857).abs() < 5e-5);
+    assert_eq!(
+        bundled[0]
+            .variant(Variant::Kiva)
+            .unwrap()
+            .adults
+            .as_ref()
+            .unwrap()
+            .trials,
+        3576
+    );
+    assert!(bundled[1]
+        .variant(Variant::KivaAdults)
+        .unwrap()
+        .adults
+        .is_none());
 }
 
 /// The refresh rate from animation-frame timestamps: 1000 over the median gap. A 60 Hz display

@@ -11,6 +11,11 @@ use coglab_core::publish::html::{escape, safe_href};
 /// rank rule, and a table of Rank, Model (its badge and source) and every metric column; the
 /// cells are [`cell_text`] with the interval beside the value (as the compact view shows it).
 /// `key` names the tab (`data-benchmark`, `static-board-{key}`).
+///
+/// The page carries six such boards, read before the app on a slow link (issue 42), so the
+/// markup is lean: the numeric cells are aligned by `.static-table td` (style/main.css) rather
+/// than a class on each, and a header's definition leaves out what the caption already says
+/// ([`beyond_caption`]).
 pub fn board_html(board: &Board, key: &str, heading: &str) -> String {
     let view = ViewState::default();
     let a = arrange(board, &view);
@@ -29,7 +34,7 @@ pub fn board_html(board: &Board, key: &str, heading: &str) -> String {
         let col = &board.columns[c];
         h.push_str(&format!(
             "<th scope=\"col\" class=\"num\" title=\"{}\">{}</th>",
-            escape(&col.definition),
+            escape(&beyond_caption(&col.definition, &board.caption)),
             escape(&col.title)
         ));
     }
@@ -39,7 +44,7 @@ pub fn board_html(board: &Board, key: &str, heading: &str) -> String {
         let badge = r.badge();
         h.push_str(&format!(
             "<tr data-source=\"{badge}\" data-model=\"{m}\" class=\"kind-{badge}\">\
-             <td class=\"num\">{}</td><th scope=\"row\">{m} <span class=\"badge {badge}\">{badge}</span>",
+             <td>{}</td><th scope=\"row\">{m} <span class=\"badge {badge}\">{badge}</span>",
             // A baseline is a reference row ("ref", as the table with paired ranks says).
             if r.kind == RowKind::Baseline {
                 "ref".to_string()
@@ -72,7 +77,7 @@ pub fn board_html(board: &Board, key: &str, heading: &str) -> String {
         for &c in &a.columns {
             let cell = r.cells.get(c).and_then(Option::as_ref);
             h.push_str(&format!(
-                "<td class=\"num\">{}</td>",
+                "<td>{}</td>",
                 escape(&cell_text(board, c, cell, true))
             ));
         }
@@ -80,4 +85,37 @@ pub fn board_html(board: &Board, key: &str, heading: &str) -> String {
     }
     h.push_str("</tbody></table></div></section>\n");
     h
+}
+
+/// `definition` without its sentences (ending in ". ") that `caption` already holds: KiVA's
+/// Null-answer rule closed every one of its 18 header definitions, as well as the caption.
+fn beyond_caption(definition: &str, caption: &str) -> String {
+    definition
+        .split_inclusive(". ")
+        .filter(|s| !caption.contains(s.trim_end().trim_end_matches('.')))
+        .collect::<String>()
+        .trim_end()
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::beyond_caption;
+
+    #[test]
+    fn a_definition_drops_what_the_caption_says() {
+        let caption = "KiVA accuracy (%) by stage, mean over trials; Null answers count as wrong: \
+                       the repository's rule (default).";
+        assert_eq!(
+            beyond_caption(
+                "Stage 1 (what): which change. Mean ± SE over trials, 95% interval mean ± \
+                 1.96 SE. Null answers count as wrong: the repository's rule (default).",
+                caption
+            ),
+            "Stage 1 (what): which change. Mean ± SE over trials, 95% interval mean ± 1.96 SE."
+        );
+        // Nothing in the caption: unchanged; a definition the caption holds whole: empty.
+        assert_eq!(beyond_caption("Accuracy (%).", caption), "Accuracy (%).");
+        assert_eq!(beyond_caption("mean over trials", caption), "");
+    }
 }

@@ -51,10 +51,13 @@ pub fn KivaTab() -> impl IntoView {
             Variant::Kiva
         }
     });
-    let baselines = LocalResource::new(|| async move {
-        let text = fetch_text("data/kiva-baselines.json").await?;
-        serde_json::from_str::<Baselines>(&text)
-            .map_err(|e| format!("data/kiva-baselines.json: {e}"))
+    // The variant shown's figures (one bundled file per variant: a view shows one).
+    let baselines = LocalResource::new(move || {
+        let file = format!("data/{}", Baselines::file_name(variant.get()));
+        async move {
+            let text = fetch_text(&file).await?;
+            serde_json::from_str::<Baselines>(&text).map_err(|e| format!("{file}: {e}"))
+        }
     });
     let board = Memo::new(move |_| {
         let b = baselines.get();

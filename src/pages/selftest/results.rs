@@ -58,10 +58,14 @@ pub fn Results(
     record: Saved,
 ) -> impl IntoView {
     let scored = score_session(&session, &record.participant, &record.responses);
-    let baselines = LocalResource::new(|| async {
-        let text = fetch_text("data/kiva-baselines.json").await?;
-        serde_json::from_str::<Baselines>(&text)
-            .map_err(|e| format!("data/kiva-baselines.json: {e}"))
+    // The session's variant's figures (one bundled file per variant).
+    let file = format!("data/{}", Baselines::file_name(session.variant));
+    let baselines = LocalResource::new(move || {
+        let file = file.clone();
+        async move {
+            let text = fetch_text(&file).await?;
+            serde_json::from_str::<Baselines>(&text).map_err(|e| format!("{file}: {e}"))
+        }
     });
     let (report, human) = match scored {
         Ok(x) => x,

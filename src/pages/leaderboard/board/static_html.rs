@@ -16,9 +16,10 @@ use super::{gold_board, gold_table_request, kiva_board, mmiq_board, mmopera_boar
 use crate::components::board_table::board_html;
 
 /// The bundled data files a static board is built from (`public/data/`).
-pub const DATA_FILES: [&str; 4] = [
+pub const DATA_FILES: [&str; 5] = [
     "mmiq.json",
     "kiva-baselines.json",
+    "kiva-adults-baselines.json",
     "mmopera.json",
     "gold.json",
 ];
@@ -29,6 +30,8 @@ pub struct BundledData<'a> {
     pub mmiq: &'a str,
     /// `kiva-baselines.json`.
     pub kiva: &'a str,
+    /// `kiva-adults-baselines.json`.
+    pub kiva_adults: &'a str,
     /// `mmopera.json`.
     pub mmopera: &'a str,
     /// `gold.json`.
@@ -55,8 +58,11 @@ pub fn static_boards(data: &BundledData) -> Result<Vec<StaticBoard>, String> {
     let mmiq = reported("data/mmiq.json", data.mmiq)?;
     let mmopera = reported("data/mmopera.json", data.mmopera)?;
     let gold = reported("data/gold.json", data.gold)?;
-    let kiva: Baselines =
-        serde_json::from_str(data.kiva).map_err(|e| format!("data/kiva-baselines.json: {e}"))?;
+    let baselines = |file: &str, text: &str| {
+        serde_json::from_str::<Baselines>(text).map_err(|e| format!("data/{file}: {e}"))
+    };
+    let kiva = baselines(Baselines::file_name(Variant::Kiva), data.kiva)?;
+    let kiva_adults = baselines(Baselines::file_name(Variant::KivaAdults), data.kiva_adults)?;
     let gold_scores = match gold_table_request(&gold) {
         Some(t) => Some(
             coglab_core::leaderboard::gold::score_table(&t.labels, &t.columns, &t.values)
@@ -66,7 +72,11 @@ pub fn static_boards(data: &BundledData) -> Result<Vec<StaticBoard>, String> {
     };
     let kiva_of = |variant| {
         kiva_board(
-            Some(&kiva),
+            Some(if variant == Variant::Kiva {
+                &kiva
+            } else {
+                &kiva_adults
+            }),
             &[],
             &[],
             variant,
@@ -108,6 +118,7 @@ mod tests {
         static_boards(&BundledData {
             mmiq: include_str!("../../../../public/data/mmiq.json"),
             kiva: include_str!("../../../../public/data/kiva-baselines.json"),
+            kiva_adults: include_str!("../../../../public/data/kiva-adults-baselines.json"),
             mmopera: include_str!("../../../../public/data/mmopera.json"),
             gold: include_str!("../../../../public/data/gold.json"),
         })
@@ -161,8 +172,8 @@ mod tests {
         // MM-IQ Table 2: the humans' 51.27 first (a baseline, not ranked), then the best model.
         let human = row(mmiq, "Human");
         assert!(human.contains("data-source=\"baseline\""), "{human}");
-        assert!(human.contains("<td class=\"num\">ref</td>"), "{human}");
-        let first_ranked = mmiq.find("<td class=\"num\">1</td>").unwrap();
+        assert!(human.contains("<td>ref</td>"), "{human}");
+        let first_ranked = mmiq.find("<td>1</td>").unwrap();
         assert!(mmiq[..first_ranked].contains("data-model=\"Human\""));
         assert!(
             mmiq.contains("href=\"https://github.com/AceCHQ/MMIQ\""),
@@ -181,6 +192,6 @@ mod tests {
         );
         let gold = &boards[5].html;
         assert!(gold.matches("data-source=\"reported\"").count() >= 10);
-        assert!(gold.contains("<td class=\"num\">1</td>"));
+        assert!(gold.contains("<td>1</td>"));
     }
 }
