@@ -7,7 +7,7 @@
 // ../shared/data.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, openSync, writeSync, closeSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { start, newPage, App, SHOTS } from './support.mjs';
@@ -40,13 +40,14 @@ function files() {
     writeSync(fd, `${JSON.stringify({ data_id: i, category: CATEGORIES[i % 3], response: `${filler} The answer is ${answer(i)}.` })}\n`);
   }
   closeSync(fd);
-  return { key, models, big };
+  return { dir, key, models, big };
 }
 
 let env;
 let made;
 before(async () => { env = await start(); made = files(); });
-after(async () => { await env?.close(); });
+// The folder holds a 300 MB file: removed after the run (it was left in the temp folder).
+after(async () => { await env?.close(); if (made) rmSync(made.dir, { recursive: true, force: true }); });
 
 const rows = (page) => page.locator('[data-testid=mmiq-computed-row]').evaluateAll(
   (rs) => rs.map((r) => r.dataset.model).sort());
