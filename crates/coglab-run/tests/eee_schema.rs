@@ -571,4 +571,87 @@ mod reader {
             (Some(17), Some("C"), Some(false))
         );
     }
+
+    /// Another benchmark's records, written as EEE's MMLU-Pro adapter writes them (hand-made,
+    /// valid under 0.3.0): both read, and scoring them as MM-IQ (or KiVA) says which task they
+    /// are for instead of failing on their shape.
+    #[test]
+    fn another_benchmarks_records_are_not_an_mmiq_task() {
+        let agg = example("mmlu_pro_0.3.0.json");
+        let samples = example("mmlu_pro_0.3.0_samples.jsonl");
+        let doc: Value = serde_json::from_slice(&agg).unwrap();
+        let found = errors(&schema("eval.schema.json"), &doc);
+        assert!(found.is_empty(), "{found:#?}");
+        let line: Value = serde_json::from_slice(&samples).unwrap();
+        let found = errors(&schema("instance_level_eval.schema.json"), &line);
+        assert!(found.is_empty(), "{found:#?}");
+
+        let a = eee::read_aggregate("mmlu_pro.json", &agg).unwrap();
+        assert_eq!(
+            (a.summary[0].task.as_str(), a.summary[0].value),
+            ("MMLU-Pro (overall)", 0.7255)
+        );
+        let i = eee::read_instances("mmlu_pro.jsonl", &samples).unwrap();
+        assert_eq!(i.task.as_deref(), Some("MMLU-Pro (overall)"));
+        assert_eq!(i.records[0].extracted.as_deref(), Some("C"));
+        assert!(!eee::is_kiva(&samples));
+
+        let dir = std::env::temp_dir().join(format!("coglab-eee-other-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let key = format!("{}harness/key.jsonl", super::CORE);
+        for (name, bytes) in [
+            ("mmlu_pro.json", &agg),
+            ("mmlu_pro_samples.jsonl", &samples),
+        ] {
+            let path = dir.join(name);
+            std::fs::write(&path, bytes).unwrap();
+            let e = coglab_run::mmiq::score(
+                &coglab_run::Source::path(&key),
+                &coglab_run::Source::path(path.to_str().unwrap()),
+                false,
+                drop,
+            )
+            .err()
+            .unwrap();
+            let said = e.to_string();
+            assert!(
+                said.ends_with(&format!(
+                    "{name}: this is Every Eval Ever output for task \"MMLU-Pro (overall)\", \
+                     expected an MM-IQ task (a task name containing \"mmiq\", e.g. mmiq, mm_iq)"
+                )),
+                "{said}"
+            );
+        }
+        let e = eee::read_kiva("mmlu_pro.jsonl", &samples).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("task \"MMLU-Pro (overall)\", expected KiVA"),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A 0.1.0 aggregate record (upstream, `global_mmlu_lite_0.1.0.json`: `source_data` at the
+    /// top, no `eval_library`, `details` with numbers) is read; 0.3.0's schema refuses it.
+    #[test]
+    fn upstream_0_1_0_aggregate_is_read() {
+        let agg = example("global_mmlu_lite_0.1.0.json");
+        let doc: Value = serde_json::from_slice(&agg).unwrap();
+        assert_eq!(doc["schema_version"], "0.1.0");
+        assert!(!errors(&schema("eval.schema.json"), &doc).is_empty());
+        assert_eq!(
+            harness::detect("a.json", &agg),
+            Some(HarnessFormat::EeeAggregate)
+        );
+        let a = eee::read_aggregate("a.json", &agg).unwrap();
+        assert_eq!(a.summary.len(), 19);
+        assert_eq!(
+            (a.summary[0].task.as_str(), a.summary[0].value),
+            ("Global MMLU Lite", 0.8754687499999999)
+        );
+        // "Arabic": score 0.88; its 0.1.0 details (numbers) are not read as a standard error.
+        let arabic = a.summary.iter().find(|s| s.task == "Arabic").unwrap();
+        assert_eq!((arabic.value, arabic.stderr), (0.88, None));
+        assert_eq!(a.model.as_deref(), Some("openai/gpt-41"));
+    }
 }
