@@ -1,14 +1,23 @@
 //! `coglab export eee`: scored sets as Every Eval Ever 0.3.0 records
-//! ([`coglab_core::harness::eee::write_mmiq`], [`coglab_core::harness::eee::write_kiva`]; the
-//! web app's download calls the same functions), shared by the CLI and the Python package.
+//! ([`coglab_core::harness::eee`]: `write_mmiq`, `write_kiva`, `write_mmopera`, `write_gold`;
+//! the web app's download calls the first two), and `coglab export hf`: one model's headline
+//! metrics as Hugging Face Eval Results entries ([`coglab_core::harness::hf`], written as YAML
+//! here), shared by the CLI and the Python package.
 //!
 //! [`eee`] scores each set as `coglab score mmiq --items` (or `coglab score kiva --trials`)
-//! scores it and hands its records to a callback, one set at a time; [`SetWriter`] writes each
-//! set as `DIR/<model>/<stem>.json` and `.jsonl`, the model's name made one safe path
-//! component ([`safe_name`]) and a name already taken suffixed (`<stem>_2`), never overwritten.
-//! The aggregate's `detailed_evaluation_results.file_path` names where the pair belongs in the
-//! Every Eval Ever datastore (`data/<benchmark>/<developer>/<model>/<uuid>_samples.jsonl`, as
-//! 0.3.0 requires), not these local names: a submission renames the files to that uuid.
+//! scores it and hands its records to a callback, one set at a time; [`eee_mmopera`] and
+//! [`eee_gold`] do the same for one MM-OPERA task (`coglab score mmopera`) and for each model
+//! of a Gold score matrix (`coglab sem`). [`SetWriter`] writes each set as
+//! `DIR/<model>/<stem>.json` and `.jsonl` (no `.jsonl` for a set without instance records),
+//! the model's name made one safe path component ([`safe_name`]) and a name already taken
+//! suffixed (`<stem>_2`), never overwritten. The aggregate's
+//! `detailed_evaluation_results.file_path` names where the pair belongs in the Every Eval Ever
+//! datastore (`data/<benchmark>/<developer>/<model>/<uuid>_samples.jsonl`, as 0.3.0 requires),
+//! not these local names: a submission renames the files to that uuid.
+//!
+//! [`hf`] scores one set and builds its entries and YAML; [`write_hf`] writes them as
+//! `DIR/.eval_results/<benchmark>.yaml`, created new, never through a link. The model's name is
+//! checked to be a Hub id and is never part of a path.
 
 use std::path::{Path, PathBuf};
 

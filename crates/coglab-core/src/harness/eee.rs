@@ -1,5 +1,6 @@
-//! Every Eval Ever (EvalEval Coalition) records: written at schema 0.3.0, read at 0.1 through
-//! 0.3.0 (the fields read are in all of them; `schema_version` is not checked).
+//! Every Eval Ever (EvalEval Coalition) records: written at schema 0.3.0 (MM-IQ, KiVA,
+//! MM-OPERA, Gold), read at 0.1 through 0.3.0 (the fields read are in all of them;
+//! `schema_version` is not checked; a 0.1.0 aggregate is tested).
 //!
 //! - Instance records (`instance_level_eval.schema.json`, one JSON object per line): the
 //!   fields read are `sample_id`, `evaluation_name`, `model_id`, `input.raw`,
@@ -36,6 +37,14 @@
 //! variation, regenerations, first line and the `null_answers` rule. The KiVA report keeps
 //! scores, not answers, so `output.raw` and `answer_attribution` are empty arrays (0.3.0
 //! requires both fields; an answer is not made up).
+//!
+//! [`write_mmopera`] writes one MM-OPERA task (RIA or ICA) from a scored report with its item
+//! rows: SR, HR-3, HR-4 and ΔHR with the leaderboard's ratio-estimate SE and normal interval
+//! (items as clusters), the mean process-reward score S_r, the judges in each metric's
+//! `llm_scoring.judges` ([`MmoperaJudges`]), and one instance record per holistic verdict
+//! with the judge's 0-4 score. [`write_gold`] writes one aggregate record per model of a Gold
+//! (PLS-SEM) report: its loading-weighted overall and per-layer scores, no instance records.
+//! `docs/results-export.md` lists what every writer puts where.
 //!
 //! [`read_kiva`] reads KiVA instance records back into the report the KiVA scorer gives (the
 //! same trials, so the same means, SEs and counts per stage, subdomain, domain and overall;
