@@ -96,39 +96,152 @@ pub struct VerifyArgs {
 /// `coglab export <format>`.
 #[derive(Debug, Subcommand)]
 pub enum ExportCommand {
-    /// Every Eval Ever 0.3.0 records (an aggregate JSON and instance JSONL per scored file).
+    /// Every Eval Ever 0.3.0 records (an aggregate JSON, and instance JSONL where there are
+    /// instances, per scored set) of MM-IQ, KiVA, MM-OPERA or Gold.
     Eee(ExportEeeArgs),
+    /// Hugging Face Eval Results entries (`DIR/.eval_results/<benchmark>.yaml`) of one model's
+    /// MM-IQ, KiVA or MM-OPERA results.
+    Hf(ExportHfArgs),
+}
+
+/// MM-OPERA's inputs of `coglab export` (`--mmopera`), as `coglab score mmopera` takes them.
+#[derive(Debug, Args)]
+pub struct MmoperaExportArgs {
+    /// MM-OPERA: the task, ria or ica.
+    #[arg(long, value_name = "ria|ica", value_parser = task, requires = "mmopera")]
+    pub task: Option<coglab_core::mmopera::Task>,
+    /// MM-OPERA: the item metadata (JSON, JSONL or CSV).
+    #[arg(long, value_name = "META", requires = "mmopera")]
+    pub metadata: Option<String>,
+    /// MM-OPERA: regular (holistic) scoring files, one per judge, comma-separated.
+    #[arg(
+        long,
+        value_name = "REG[,REG2..]",
+        value_delimiter = ',',
+        requires = "mmopera"
+    )]
+    pub regular: Vec<String>,
+    /// MM-OPERA: reasoning (process) scoring files, one per judge, comma-separated.
+    #[arg(
+        long,
+        value_name = "REAS[,REAS2..]",
+        value_delimiter = ',',
+        requires = "mmopera"
+    )]
+    pub reasoning: Vec<String>,
+    /// MM-OPERA: the model's answers (`<model>_<TASK>_results.json`), written in the instance
+    /// records' `output.raw`.
+    #[arg(long, value_name = "ANS", requires = "mmopera")]
+    pub responses: Option<String>,
+    /// MM-OPERA: the judge model (a model id) of every judge file, or one per judge file
+    /// (regular files first), comma-separated (default: openai/gpt-4o-2024-08-06, the judge of
+    /// MM-OPERA's released pipeline; the judge files do not name their judge).
+    #[arg(
+        long,
+        value_name = "MODEL[,MODEL2..]",
+        value_delimiter = ',',
+        requires = "mmopera"
+    )]
+    pub judge: Vec<String>,
+    /// MM-OPERA: leave invalid verdicts out of N (default: count them as 0).
+    #[arg(long, requires = "mmopera")]
+    pub exclude_invalid: bool,
 }
 
 /// Arguments of `coglab export eee`.
 #[derive(Debug, Args)]
+#[command(group(ArgGroup::new("bench").args(["answers", "kiva", "mmopera", "gold"]).required(true)))]
 pub struct ExportEeeArgs {
-    /// The MM-IQ answer key the files are scored with (MM-IQ; or --kiva).
-    #[arg(
-        long,
-        value_name = "KEY",
-        required_unless_present = "kiva",
-        conflicts_with = "kiva"
-    )]
+    /// MM-IQ: the answer key the SCORED files are scored with.
+    #[arg(long, value_name = "KEY")]
     pub answers: Option<String>,
     /// KiVA: the SCORED paths are one run's files or folders (or people's data), as `coglab
     /// score kiva` takes them, written as one record set.
     #[arg(long)]
     pub kiva: bool,
+    /// MM-OPERA: one model's judge files on one task (--task, --metadata, --regular, and
+    /// optionally --reasoning, --responses, --judge), scored as `coglab score mmopera` scores
+    /// them; no SCORED.
+    #[arg(long, requires_all = ["task", "metadata", "regular"], conflicts_with = "scored")]
+    pub mmopera: bool,
+    /// Gold: SCORED is one score matrix (models x tasks) analysed with --spec as `coglab sem`
+    /// does; each model's loading-weighted scores written as one aggregate record.
+    #[arg(long, requires = "spec")]
+    pub gold: bool,
     /// Scored sets: any predictions or harness file `coglab score mmiq` takes (with --kiva:
-    /// one run's CSV files or folders).
-    #[arg(value_name = "SCORED", required = true)]
+    /// one run's CSV files or folders; with --gold: the score matrix).
+    #[arg(value_name = "SCORED", required_unless_present = "mmopera")]
     pub scored: Vec<String>,
     /// Folder the records are written to (`DIR/<model>/<id>.json` and `.jsonl`).
     #[arg(long, value_name = "DIR")]
     pub out: String,
     /// Model name (default: named by the file, else guessed from its path, as the leaderboard
-    /// does); only with one SCORED file.
+    /// does); only with one SCORED file. With --gold: only this model's record.
     #[arg(long, value_name = "NAME")]
     pub model: Option<String>,
     /// `retrieved_timestamp` written (Unix seconds; default: now).
     #[arg(long, value_name = "SECONDS")]
     pub timestamp: Option<u64>,
+    /// MM-OPERA's inputs.
+    #[command(flatten)]
+    pub opera: MmoperaExportArgs,
+    /// Gold: the model specification (JSON or YAML), as `coglab sem --spec`.
+    #[arg(long, value_name = "SPEC", requires = "gold")]
+    pub spec: Option<String>,
+    /// Gold: prune weak or redundant tasks first, as `coglab sem --prune` (`stepwise` or
+    /// `algorithm1`).
+    #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "stepwise", value_name = "VARIANT", requires = "gold")]
+    pub prune: Option<PruneArg>,
+    /// Gold: missing cells, listwise deletion or the column mean (as `coglab sem`).
+    #[arg(long, value_enum, default_value = "listwise", requires = "gold")]
+    pub missing: MissingArg,
+    /// Gold: the stated scale of the task columns, `LOW:HIGH`, written as the scores' bounds
+    /// (`min_score`, `max_score`; without it they are not given).
+    #[arg(long, value_name = "LOW:HIGH", value_parser = scale, requires = "gold")]
+    pub scale: Option<(f64, f64)>,
+}
+
+/// Arguments of `coglab export hf`.
+#[derive(Debug, Args)]
+#[command(group(ArgGroup::new("bench").args(["answers", "kiva", "mmopera"]).required(true)))]
+pub struct ExportHfArgs {
+    /// MM-IQ: the answer key the SCORED file is scored with.
+    #[arg(long, value_name = "KEY")]
+    pub answers: Option<String>,
+    /// KiVA: the SCORED paths are one run's files or folders (or people's data).
+    #[arg(long)]
+    pub kiva: bool,
+    /// MM-OPERA: one model's judge files on one task (--task, --metadata, --regular, ...).
+    #[arg(long, requires_all = ["task", "metadata", "regular"], conflicts_with = "scored")]
+    pub mmopera: bool,
+    /// The scored set: one predictions or harness file (MM-IQ), or one run's files or folders
+    /// (KiVA).
+    #[arg(value_name = "SCORED", required_unless_present = "mmopera")]
+    pub scored: Vec<String>,
+    /// The model repository's folder: the entries are written to
+    /// `DIR/.eval_results/<benchmark>.yaml` (an existing file is not overwritten).
+    #[arg(long, value_name = "DIR")]
+    pub out: String,
+    /// The model's Hub id, `ORG/NAME` (the default source link is its Hub page).
+    #[arg(long, value_name = "ORG/NAME")]
+    pub model: String,
+    /// The Hub dataset id the entries name (defaults: huanqia/MM-IQ, titic/MM-OPERA, and for
+    /// KiVA, which has no Hub dataset coglab knows of, ey242/KiVA, its GitHub repository's
+    /// name: give the id of a Hub copy).
+    #[arg(long, value_name = "ORG/NAME")]
+    pub dataset_id: Option<String>,
+    /// The entries' `date` (YYYY-MM-DD; default: today, UTC).
+    #[arg(long, value_name = "YYYY-MM-DD")]
+    pub date: Option<String>,
+    /// The entries' `source.url` (default: https://huggingface.co/ORG/NAME).
+    #[arg(long, value_name = "URL")]
+    pub source_url: Option<String>,
+    /// The entries' `source.name` (default: "coglab").
+    #[arg(long, value_name = "NAME")]
+    pub source_name: Option<String>,
+    /// MM-OPERA's inputs.
+    #[command(flatten)]
+    pub opera: MmoperaExportArgs,
 }
 
 /// Arguments of `coglab items`.

@@ -39,6 +39,7 @@ fn main() -> ExitCode {
         Command::Publish(a) => commands::publish::publish(a),
         Command::Verify(a) => commands::publish::verify(a),
         Command::Export(ExportCommand::Eee(a)) => commands::export::eee(a),
+        Command::Export(ExportCommand::Hf(a)) => commands::export::hf(a),
         Command::Plan(a) => {
             commands::plan::PlanOptions::from_cli(a).and_then(|opts| commands::plan::run(&opts))
         }

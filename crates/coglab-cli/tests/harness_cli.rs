@@ -712,3 +712,122 @@ fn export_eee_same_model_and_time_keeps_both() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// Issue 39: `export eee` for MM-OPERA and Gold, and `export hf`, through the command line.
+
+/// `export eee --mmopera` and `--gold` write where `--out` says: MM-OPERA's pair in the
+/// model's folder (the model from the judge file's name), Gold one aggregate per model and no
+/// instance file; the lines printed name what was written.
+#[test]
+fn export_eee_mmopera_and_gold_write_inside_out() {
+    let dir = temp("opera-gold");
+    let ria = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../coglab-core/tests/fixtures/mmopera/ria/"
+    );
+    let out = dir.join("out");
+    let o = coglab(&[
+        "export",
+        "eee",
+        "--mmopera",
+        "--task",
+        "ria",
+        "--metadata",
+        &format!("{ria}metadata.json"),
+        "--regular",
+        &format!("{ria}modelx_RIA_regular_scoring.json"),
+        "--out",
+        out.to_str().unwrap(),
+        "--timestamp",
+        "7",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("MM-OPERA-RIA/modelx/7 (7 verdicts)"));
+    let spec = dir.join("spec.json");
+    std::fs::write(
+        &spec,
+        r#"{"constructs": {"A": ["a1", "a2", "a3", "a4"], "B": ["b1", "b2"]}, "paths": [["A", "B"]]}"#,
+    )
+    .unwrap();
+    let data = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../coglab-core/tests/fixtures/sem/prune.csv"
+    );
+    let o = coglab(&[
+        "export",
+        "eee",
+        "--gold",
+        "--spec",
+        spec.to_str().unwrap(),
+        data,
+        "--model",
+        "m3",
+        "--out",
+        out.to_str().unwrap(),
+        "--timestamp",
+        "7",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Gold/m3/7 (3 results)"));
+    assert_eq!(
+        files_below(&out),
+        [
+            "m3/Gold_7.json",
+            "modelx/MM-OPERA-RIA_7.json",
+            "modelx/MM-OPERA-RIA_7.jsonl"
+        ]
+    );
+    // --gold without a matrix, --mmopera without its files: usage errors (exit 2).
+    let o = coglab(&["export", "eee", "--mmopera", "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `export hf` writes one file, `DIR/.eval_results/mmiq.yaml`, refuses to write it again, and
+/// writes nothing for a model name that is no Hub id.
+#[test]
+fn export_hf_writes_one_file_inside_out() {
+    let key = format!("{DIR}key.jsonl");
+    let dir = temp("hf");
+    let log = dir.join("log.json");
+    std::fs::write(&log, inspect_log("m", 0)).unwrap();
+    let out = dir.join("repo");
+    let args = |model: &'static str| {
+        vec![
+            "export".to_string(),
+            "hf".into(),
+            "--answers".into(),
+            key.clone(),
+            log.to_str().unwrap().into(),
+            "--out".into(),
+            out.to_str().unwrap().into(),
+            "--model".into(),
+            model.into(),
+            "--date".into(),
+            "2024-06-01".into(),
+        ]
+    };
+    let run = |a: Vec<String>| coglab(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    for bad in ["..", "../../etc/x", "org/a\nb", "a/b/c"] {
+        let o = run(args(bad));
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        assert!(!out.exists(), "{bad:?}");
+    }
+    let o = run(args("org/m"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        files_below(&dir),
+        ["log.json", "repo/.eval_results/mmiq.yaml"]
+    );
+    let text = std::fs::read_to_string(out.join(".eval_results/mmiq.yaml")).unwrap();
+    // 1 of 2 right.
+    assert!(text.contains("value: 50.0"), "{text}");
+    let o = run(args("org/m"));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("already exists"));
+    assert_eq!(
+        std::fs::read_to_string(out.join(".eval_results/mmiq.yaml")).unwrap(),
+        text
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

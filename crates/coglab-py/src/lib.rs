@@ -772,6 +772,8 @@ fn export_eee<'py>(
         let bench = match set.bench {
             EeeBench::Mmiq => "mmiq",
             EeeBench::Kiva => "kiva",
+            EeeBench::Mmopera => "mmopera",
+            EeeBench::Gold => "gold",
         };
         dict.set_item("benchmark", bench)?;
         dict.set_item("file", &set.source)?;
@@ -788,7 +790,10 @@ fn export_eee<'py>(
             Some(written) => {
                 let p = PyDict::new(py);
                 p.set_item("aggregate", written.aggregate.to_string_lossy())?;
-                p.set_item("instances", written.instances.to_string_lossy())?;
+                p.set_item(
+                    "instances",
+                    written.instances.as_ref().map(|i| i.to_string_lossy()),
+                )?;
                 p.set_item("notes", written.notes)?;
                 dict.set_item("paths", p)?;
             }

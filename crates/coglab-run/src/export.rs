@@ -1,22 +1,34 @@
 //! `coglab export eee`: scored sets as Every Eval Ever 0.3.0 records
-//! ([`coglab_core::harness::eee::write_mmiq`], [`coglab_core::harness::eee::write_kiva`]; the
-//! web app's download calls the same functions), shared by the CLI and the Python package.
+//! ([`coglab_core::harness::eee`]: `write_mmiq`, `write_kiva`, `write_mmopera`, `write_gold`;
+//! the web app's download calls the first two), and `coglab export hf`: one model's headline
+//! metrics as Hugging Face Eval Results entries ([`coglab_core::harness::hf`], written as YAML
+//! here), shared by the CLI and the Python package.
 //!
 //! [`eee`] scores each set as `coglab score mmiq --items` (or `coglab score kiva --trials`)
-//! scores it and hands its records to a callback, one set at a time; [`SetWriter`] writes each
-//! set as `DIR/<model>/<stem>.json` and `.jsonl`, the model's name made one safe path
-//! component ([`safe_name`]) and a name already taken suffixed (`<stem>_2`), never overwritten.
-//! The aggregate's `detailed_evaluation_results.file_path` names where the pair belongs in the
-//! Every Eval Ever datastore (`data/<benchmark>/<developer>/<model>/<uuid>_samples.jsonl`, as
-//! 0.3.0 requires), not these local names: a submission renames the files to that uuid.
+//! scores it and hands its records to a callback, one set at a time; [`eee_mmopera`] and
+//! [`eee_gold`] do the same for one MM-OPERA task (`coglab score mmopera`) and for each model
+//! of a Gold score matrix (`coglab sem`). [`SetWriter`] writes each set as
+//! `DIR/<model>/<stem>.json` and `.jsonl` (no `.jsonl` for a set without instance records),
+//! the model's name made one safe path component ([`safe_name`]) and a name already taken
+//! suffixed (`<stem>_2`), never overwritten. The aggregate's
+//! `detailed_evaluation_results.file_path` names where the pair belongs in the Every Eval Ever
+//! datastore (`data/<benchmark>/<developer>/<model>/<uuid>_samples.jsonl`, as 0.3.0 requires),
+//! not these local names: a submission renames the files to that uuid.
+//!
+//! [`hf`] scores one set and builds its entries and YAML; [`write_hf`] writes them as
+//! `DIR/.eval_results/<benchmark>.yaml`, created new, never through a link. The model's name is
+//! checked to be a Hub id and is never part of a path.
 
 use std::path::{Path, PathBuf};
 
-use coglab_core::harness::eee::{write_kiva, write_mmiq, EeeRecords};
+use coglab_core::harness::eee::{
+    write_gold, write_kiva, write_mmiq, write_mmopera, EeeRecords, MmoperaJudges, MMOPERA_JUDGE,
+};
 use coglab_core::kiva::NullAnswers;
 use coglab_core::leaderboard::guess_model;
 
 use crate::mmiq::MmiqScore;
+use crate::mmopera::MmoperaInputs;
 use crate::{RunError, Source};
 
 /// What to export: the arguments of `coglab export eee` other than `--out`.
@@ -40,6 +52,22 @@ pub enum EeeBench {
     Mmiq,
     /// KiVA (one instance record per trial and stage score).
     Kiva,
+    /// MM-OPERA, one task (one instance record per holistic verdict).
+    Mmopera,
+    /// Gold (one aggregate record per model of the score matrix, no instance records).
+    Gold,
+}
+
+impl EeeBench {
+    /// What a set's `count` counts: `items`, `trials`, `verdicts` or `results`.
+    pub fn counted(self) -> &'static str {
+        match self {
+            EeeBench::Mmiq => "items",
+            EeeBench::Kiva => "trials",
+            EeeBench::Mmopera => "verdicts",
+            EeeBench::Gold => "results",
+        }
+    }
 }
 
 /// One scored set's records.
@@ -52,9 +80,11 @@ pub struct EeeSet {
     pub source: String,
     /// The model's name the records carry.
     pub model: String,
-    /// The file stem: `MM-IQ_<timestamp>`, or KiVA's `<variant>_<timestamp>`.
+    /// The file stem: `MM-IQ_<timestamp>`, KiVA's `<variant>_<timestamp>`,
+    /// `MM-OPERA-<task>_<timestamp>` or `Gold_<timestamp>`.
     pub stem: String,
-    /// Items (MM-IQ) or trials (KiVA) scored.
+    /// Items (MM-IQ), trials (KiVA), holistic verdicts (MM-OPERA) or results (Gold) written
+    /// ([`EeeBench::counted`]).
     pub count: usize,
     /// The records, as written.
     pub records: EeeRecords,
@@ -105,8 +135,8 @@ pub fn safe_name(name: &str) -> String {
 pub struct Written {
     /// The aggregate record (`.json`).
     pub aggregate: PathBuf,
-    /// The instance records (`.jsonl`).
-    pub instances: PathBuf,
+    /// The instance records (`.jsonl`); `None` for a set without them (Gold).
+    pub instances: Option<PathBuf>,
     /// What was renamed and why (the model's folder, a file name taken), for the output.
     pub notes: Vec<String>,
 }
@@ -129,7 +159,7 @@ impl SetWriter {
     }
 
     /// Writes one set's two records as `OUT/<model>/<stem>.json` (aggregate) and `.jsonl`
-    /// (instances), the model's name made one safe path component ([`safe_name`]). When either
+    /// (instances; none for a set without instance records), the model's name made one safe path component ([`safe_name`]). When either
     /// file is taken (written for another set of this export, or already there) the set is
     /// written as `<stem>_2`, `<stem>_3`, ...: nothing is overwritten, and the notes say so.
     ///
@@ -178,21 +208,23 @@ impl SetWriter {
                 };
                 notes.push(format!("{plain} {why}: written as {stem}.json"));
             }
-            for (path, text) in [
+            let has_instances = !set.records.instances.is_empty();
+            let pairs = [
                 (&aggregate, &set.records.aggregate),
                 (&instances, &set.records.instances),
-            ] {
+            ];
+            for (path, text) in &pairs[..if has_instances { 2 } else { 1 }] {
                 let mut f = std::fs::OpenOptions::new()
                     .write(true)
                     .create_new(true)
                     .open(path)
                     .map_err(|e| fail(path, e))?;
                 std::io::Write::write_all(&mut f, text.as_bytes()).map_err(|e| fail(path, e))?;
-                self.written.insert(path.clone());
+                self.written.insert((*path).clone());
             }
             return Ok(Written {
                 aggregate,
-                instances,
+                instances: has_instances.then_some(instances),
                 notes,
             });
         }
@@ -273,4 +305,390 @@ pub fn eee(
         })?;
     }
     Ok(())
+}
+
+/// What `coglab export eee --mmopera` exports: one model's judge files on one task, scored as
+/// `coglab score mmopera` scores them.
+#[derive(Debug, Clone)]
+pub struct MmoperaEeeRequest {
+    /// The task, metadata, judge files and (optionally) the model's answers.
+    pub inputs: MmoperaInputs,
+    /// The scoring options (`ScoreOptions::default()` is the released code's).
+    pub options: coglab_core::mmopera::score::ScoreOptions,
+    /// The judge models: none (MM-OPERA's released judge, [`MMOPERA_JUDGE`], for every file),
+    /// one (for every file), or one per judge file, regular files first.
+    pub judges: Vec<String>,
+    /// The model's name (default: from the first judge file's name,
+    /// [`coglab_core::leaderboard::mmopera::model_of`]).
+    pub model: Option<String>,
+    /// The `retrieved_timestamp` written (Unix seconds).
+    pub timestamp: u64,
+}
+
+/// The judge of each judge file: `names` as [`MmoperaEeeRequest::judges`] says.
+fn judges_of(inputs: &MmoperaInputs, names: &[String]) -> Result<MmoperaJudges, RunError> {
+    let (nr, ns) = (inputs.regular.len(), inputs.reasoning.len());
+    let all = |name: &str| MmoperaJudges {
+        regular: vec![name.to_string(); nr],
+        reasoning: vec![name.to_string(); ns],
+    };
+    match names {
+        [] => Ok(all(MMOPERA_JUDGE)),
+        [one] => Ok(all(one)),
+        many if many.len() == nr + ns => Ok(MmoperaJudges {
+            regular: many[..nr].to_vec(),
+            reasoning: many[nr..].to_vec(),
+        }),
+        many => Err(RunError::Usage(format!(
+            "--judge: expected one judge model for all judge files, or one per judge file \
+             ({nr} regular + {ns} reasoning = {}), found {}",
+            nr + ns,
+            many.len()
+        ))),
+    }
+}
+
+/// `coglab export eee --mmopera`: the task scored (items kept) and written as EEE records
+/// ([`write_mmopera`]).
+///
+/// # Errors
+/// [`RunError::Usage`] without a regular judge file, or for a judge list of the wrong length;
+/// [`RunError::Input`] for files that cannot be scored.
+pub fn eee_mmopera(request: &MmoperaEeeRequest) -> Result<EeeSet, RunError> {
+    let Some(first) = request.inputs.regular.first() else {
+        return Err(RunError::Usage(
+            "export eee --mmopera: --regular is required (SR, HR-3, HR-4 and ΔHR and the \
+             instance records come from the holistic judge files)"
+                .into(),
+        ));
+    };
+    let judges = judges_of(&request.inputs, &request.judges)?;
+    let scored = crate::mmopera::score(&request.inputs, &request.options, true)?;
+    let report = scored.report;
+    let model = request
+        .model
+        .clone()
+        .unwrap_or_else(|| coglab_core::leaderboard::mmopera::model_of(first.label()));
+    let stamp = request.timestamp.to_string();
+    let records = write_mmopera(
+        &report,
+        &model,
+        &stamp,
+        &judges,
+        request.options.invalid_scores,
+    )?;
+    let labels: Vec<&str> = request
+        .inputs
+        .regular
+        .iter()
+        .chain(&request.inputs.reasoning)
+        .map(Source::label)
+        .collect();
+    Ok(EeeSet {
+        bench: EeeBench::Mmopera,
+        source: labels.join(" "),
+        model,
+        stem: format!("MM-OPERA-{}_{stamp}", report.task.name()),
+        count: records.instances.lines().count(),
+        records,
+    })
+}
+
+/// What `coglab export eee --gold` exports: a score matrix analysed as `coglab sem` analyses
+/// it.
+#[derive(Debug, Clone)]
+pub struct GoldEeeRequest {
+    /// The model specification.
+    pub spec: Source,
+    /// The score matrix (models x tasks).
+    pub data: Source,
+    /// The analysis options.
+    pub options: coglab_core::sem::SemOptions,
+    /// Only this model's record (default: every model's).
+    pub model: Option<String>,
+    /// The `retrieved_timestamp` written (Unix seconds).
+    pub timestamp: u64,
+}
+
+/// `coglab export eee --gold`: the analysis run and each model's weighted scores written as an
+/// EEE aggregate record ([`write_gold`]), handed to `each` in turn.
+///
+/// # Errors
+/// [`RunError::Input`] for files that cannot be analysed, or `model` not among the models
+/// analysed (naming them); `each`'s error.
+pub fn eee_gold(
+    request: &GoldEeeRequest,
+    mut each: impl FnMut(EeeSet) -> Result<(), RunError>,
+) -> Result<(), RunError> {
+    let report = crate::sem::sem(&request.spec, &request.data, &request.options)?;
+    let stamp = request.timestamp.to_string();
+    let sets = write_gold(
+        &report,
+        &request.data.file_name(),
+        &request.spec.file_name(),
+        &stamp,
+    )?;
+    if let Some(m) = &request.model {
+        if !sets.iter().any(|(name, _)| name == m) {
+            let names: Vec<&str> = sets.iter().map(|(n, _)| n.as_str()).take(20).collect();
+            return Err(RunError::in_file(
+                request.data.label(),
+                format!(
+                    "{}: no model {m:?} among the {} models analysed ({}{})",
+                    request.data.label(),
+                    sets.len(),
+                    names.join(", "),
+                    if sets.len() > 20 { ", ..." } else { "" }
+                ),
+            ));
+        }
+    }
+    for (model, records) in sets {
+        if request.model.as_ref().is_some_and(|m| *m != model) {
+            continue;
+        }
+        let count = serde_json::from_str::<serde_json::Value>(&records.aggregate)
+            .ok()
+            .and_then(|v| v["evaluation_results"].as_array().map(Vec::len))
+            .unwrap_or(0);
+        each(EeeSet {
+            bench: EeeBench::Gold,
+            source: request.data.label().to_string(),
+            model,
+            stem: format!("Gold_{stamp}"),
+            count,
+            records,
+        })?;
+    }
+    Ok(())
+}
+
+/// The scored set `coglab export hf` writes entries for.
+#[derive(Debug, Clone)]
+pub enum HfInput {
+    /// One MM-IQ predictions or harness file and its key.
+    Mmiq {
+        /// The answer key.
+        answers: Source,
+        /// The predictions.
+        scored: Source,
+    },
+    /// One KiVA run's files or folders (or people's data).
+    Kiva {
+        /// The inputs, as `coglab score kiva` takes them.
+        scored: Vec<Source>,
+    },
+    /// One model's MM-OPERA judge files on one task.
+    Mmopera {
+        /// The task, metadata and judge files.
+        inputs: MmoperaInputs,
+        /// The scoring options.
+        options: coglab_core::mmopera::score::ScoreOptions,
+    },
+}
+
+/// What `coglab export hf` exports.
+#[derive(Debug, Clone)]
+pub struct HfRequest {
+    /// The scored set.
+    pub input: HfInput,
+    /// The model's Hub id (`org/name`).
+    pub model: String,
+    /// The dataset id (default: the benchmark's, [`coglab_core::harness::hf`]).
+    pub dataset_id: Option<String>,
+    /// The entries' date (`YYYY-MM-DD`).
+    pub date: String,
+    /// The source link (default: the model's Hub page).
+    pub source_url: Option<String>,
+    /// The source's name (default: `coglab`).
+    pub source_name: Option<String>,
+}
+
+/// One benchmark's entries, ready to write.
+#[derive(Debug, Clone)]
+pub struct HfExport {
+    /// The file name inside `.eval_results/`: `mmiq.yaml`, `kiva.yaml` / `kiva-adults.yaml`,
+    /// `mmopera_ria.yaml` / `mmopera_ica.yaml`.
+    pub file_name: String,
+    /// The entries.
+    pub entries: Vec<coglab_core::harness::hf::HfEntry>,
+    /// The entries as YAML (a list of mappings).
+    pub yaml: String,
+    /// What the reader should know (a default dataset id that is no Hub dataset).
+    pub notes: Vec<String>,
+}
+
+/// `coglab export hf`: the set scored as the other commands score it and its headline metrics
+/// as Hugging Face Eval Results entries ([`coglab_core::harness::hf`]), written as YAML with
+/// `serde_norway`. Nothing is written here ([`write_hf`] writes).
+///
+/// # Errors
+/// [`RunError::Usage`] for a model or dataset id that is not a Hub id `org/name`, a date that is
+/// not `YYYY-MM-DD`, a source URL that is not an `http(s)://` link on one line, more than one
+/// MM-IQ file; [`RunError::Input`] for inputs that cannot be scored (an MM-IQ summary file
+/// among them: the interval needs the items).
+pub fn hf(request: &HfRequest) -> Result<HfExport, RunError> {
+    use coglab_core::harness::hf;
+    if !hf::is_repo_id(&request.model) {
+        return Err(RunError::Usage(format!(
+            "--model: expected a Hub model id ORG/NAME (letters, digits, '-', '_', '.'; no '..'), found {:?}",
+            request.model
+        )));
+    }
+    if let Some(id) = request.dataset_id.as_deref().filter(|d| !hf::is_repo_id(d)) {
+        return Err(RunError::Usage(format!(
+            "--dataset-id: expected a Hub dataset id ORG/NAME, found {id:?}"
+        )));
+    }
+    hf::check_date(&request.date).map_err(|e| RunError::Usage(format!("--date: {e}")))?;
+    let url = match &request.source_url {
+        Some(u) => {
+            let ok = (u.starts_with("https://") || u.starts_with("http://"))
+                && !u.chars().any(|c| c.is_whitespace() || c.is_control());
+            if !ok {
+                return Err(RunError::Usage(format!(
+                    "--source-url: expected an http(s):// link without spaces, found {u:?}"
+                )));
+            }
+            u.clone()
+        }
+        None => format!("https://huggingface.co/{}", request.model),
+    };
+    let common = hf::HfCommon {
+        dataset_id: request.dataset_id.clone(),
+        date: request.date.clone(),
+        source: hf::HfSource {
+            url,
+            name: request
+                .source_name
+                .clone()
+                .unwrap_or_else(|| "coglab".into()),
+        },
+    };
+    let mut notes = Vec::new();
+    let (file_name, entries) = match &request.input {
+        HfInput::Mmiq { answers, scored } => {
+            let path = scored.label();
+            let report = match crate::mmiq::score(answers, scored, true, drop)? {
+                MmiqScore::Scored { report, .. } => report,
+                _ => {
+                    return Err(RunError::in_file(
+                        path,
+                        format!("{path}: a summary without items; export hf needs a scored predictions file (the interval needs the items)"),
+                    ))
+                }
+            };
+            ("mmiq.yaml".to_string(), hf::mmiq_entries(&report, &common))
+        }
+        HfInput::Kiva { scored } => {
+            let report = crate::kiva::score(scored, None, true, NullAnswers::default())?.report;
+            if request.dataset_id.is_none() {
+                notes.push(format!(
+                    "KiVA has no Hub dataset coglab knows of: the entries name {}, KiVA's GitHub repository; give --dataset-id for a Hub copy",
+                    hf::KIVA_DATASET
+                ));
+            }
+            (
+                format!("{}.yaml", report.variant.name().to_ascii_lowercase()),
+                hf::kiva_entries(&report, &common),
+            )
+        }
+        HfInput::Mmopera { inputs, options } => {
+            let report = crate::mmopera::score(inputs, options, true)?.report;
+            let files: Vec<&str> = report
+                .holistic
+                .as_ref()
+                .map(|h| h.files.iter().map(String::as_str).collect())
+                .unwrap_or_default();
+            let items: Vec<_> = report
+                .items
+                .iter()
+                .map(|it| {
+                    coglab_core::leaderboard::mmopera::item_score(
+                        it,
+                        &files,
+                        options.invalid_scores,
+                    )
+                })
+                .collect();
+            (
+                format!("mmopera_{}.yaml", report.task.name().to_ascii_lowercase()),
+                hf::mmopera_entries(&report, &items, &common),
+            )
+        }
+    };
+    if entries.is_empty() {
+        return Err(RunError::input(format!(
+            "{file_name}: no headline metric to write (nothing scored)"
+        )));
+    }
+    let yaml = serde_norway::to_string(&entries)
+        .map_err(|e| RunError::input(format!("{file_name}: cannot write YAML: {e}")))?;
+    Ok(HfExport {
+        file_name,
+        entries,
+        yaml,
+        notes,
+    })
+}
+
+/// Writes `export` as `out/.eval_results/<file_name>`: `out` and `.eval_results` made when
+/// missing, the file created new (an existing file is not overwritten, and a link in place of
+/// `.eval_results` is refused, so nothing is written outside `out`). On a failed write the file
+/// (and a `.eval_results` folder this call made) is removed again: only what it wrote.
+///
+/// # Errors
+/// [`RunError::Input`] naming the path when it exists, is a link, or cannot be written.
+pub fn write_hf(out: &Path, export: &HfExport) -> Result<PathBuf, RunError> {
+    let fail = |p: &Path, e: std::io::Error| {
+        RunError::input(format!("{}: cannot write: {e}", p.display()))
+    };
+    std::fs::create_dir_all(out).map_err(|e| fail(out, e))?;
+    let dir = out.join(".eval_results");
+    let made_dir = match std::fs::symlink_metadata(&dir) {
+        Ok(m) if m.file_type().is_symlink() || !m.is_dir() => {
+            return Err(RunError::input(format!(
+                "{}: not a folder (a link or a file); export hf writes only into a .eval_results folder inside --out",
+                dir.display()
+            )))
+        }
+        Ok(_) => false,
+        Err(_) => {
+            std::fs::create_dir(&dir).map_err(|e| fail(&dir, e))?;
+            true
+        }
+    };
+    let path = dir.join(&export.file_name);
+    let undo = |created_file: bool| {
+        if created_file {
+            let _ = std::fs::remove_file(&path);
+        }
+        if made_dir {
+            let _ = std::fs::remove_dir(&dir);
+        }
+    };
+    let mut f = match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            undo(false);
+            return Err(RunError::input(format!(
+                "{}: already exists; export hf does not overwrite it (move it away, or merge the entries by hand)",
+                path.display()
+            )));
+        }
+        Err(e) => {
+            undo(false);
+            return Err(fail(&path, e));
+        }
+    };
+    if let Err(e) = std::io::Write::write_all(&mut f, export.yaml.as_bytes()) {
+        drop(f);
+        undo(true);
+        return Err(fail(&path, e));
+    }
+    Ok(path)
 }

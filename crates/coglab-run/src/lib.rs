@@ -8,7 +8,7 @@
 //!
 //! Modules: [`mmiq`] (`score mmiq`), [`kiva`] (`score kiva`), [`mmopera`] (`score mmopera`),
 //! [`sem`] (`sem`, `describe`), [`rank`] (`rank`), [`items`] (`items`), [`publish`]
-//! (`publish`, `verify`), [`export`] (`export eee`), [`selftest`] (`selftest simulate`). Errors are
+//! (`publish`, `verify`), [`export`] (`export eee`, `export hf`), [`selftest`] (`selftest simulate`). Errors are
 //! [`RunError`]: a usage error, or bad input with its location split into fields
 //! ([`Located`]: file, line or record, field, expected, found).
 #![deny(missing_docs)]

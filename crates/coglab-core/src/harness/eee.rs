@@ -1,5 +1,6 @@
-//! Every Eval Ever (EvalEval Coalition) records: written at schema 0.3.0, read at 0.1 through
-//! 0.3.0 (the fields read are in all of them; `schema_version` is not checked).
+//! Every Eval Ever (EvalEval Coalition) records: written at schema 0.3.0 (MM-IQ, KiVA,
+//! MM-OPERA, Gold), read at 0.1 through 0.3.0 (the fields read are in all of them;
+//! `schema_version` is not checked; a 0.1.0 aggregate is tested).
 //!
 //! - Instance records (`instance_level_eval.schema.json`, one JSON object per line): the
 //!   fields read are `sample_id`, `evaluation_name`, `model_id`, `input.raw`,
@@ -37,6 +38,14 @@
 //! scores, not answers, so `output.raw` and `answer_attribution` are empty arrays (0.3.0
 //! requires both fields; an answer is not made up).
 //!
+//! [`write_mmopera`] writes one MM-OPERA task (RIA or ICA) from a scored report with its item
+//! rows: SR, HR-3, HR-4 and ΔHR with the leaderboard's ratio-estimate SE and normal interval
+//! (items as clusters), the mean process-reward score S_r, the judges in each metric's
+//! `llm_scoring.judges` ([`MmoperaJudges`]), and one instance record per holistic verdict
+//! with the judge's 0-4 score. [`write_gold`] writes one aggregate record per model of a Gold
+//! (PLS-SEM) report: its loading-weighted overall and per-layer scores, no instance records.
+//! `docs/results-export.md` lists what every writer puts where.
+//!
 //! [`read_kiva`] reads KiVA instance records back into the report the KiVA scorer gives (the
 //! same trials, so the same means, SEs and counts per stage, subdomain, domain and overall;
 //! tested on the real runs and the adults' data); [`is_kiva`] tells KiVA's records from
@@ -65,6 +74,19 @@ fn model_info(model: &str) -> Value {
         "name": model,
         "id": model,
         "additional_details": {"deployment_type": "unknown", "model_availability": "unknown"},
+    })
+}
+
+/// `source_metadata` as written: coglab scored the files (`evaluation_run`), as a third party
+/// to the model, with `details` (string values: the files read, the options that change a
+/// score) as its `additional_details`.
+fn source_metadata(details: Value) -> Value {
+    json!({
+        "source_name": "coglab",
+        "source_type": "evaluation_run",
+        "source_organization_name": "coglab",
+        "evaluator_relationship": "third_party",
+        "additional_details": details,
     })
 }
 
@@ -639,13 +661,9 @@ pub fn write_mmiq(
     let aggregate = json!({
         "evaluation_id": evaluation_id,
         "retrieved_timestamp": timestamp,
-        "source_metadata": {
-            "source_name": "coglab",
-            "source_type": "evaluation_run",
-            "source_organization_name": "coglab",
-            "evaluator_relationship": "third_party",
-            "additional_details": {"predictions_file": report.file, "key_file": report.key_file},
-        },
+        "source_metadata": source_metadata(json!({
+            "predictions_file": report.file, "key_file": report.key_file,
+        })),
         "model_info": model_info(model),
         "eval_library": {"name": "coglab", "version": env!("CARGO_PKG_VERSION")},
         "evaluation_results": results,
@@ -825,13 +843,9 @@ pub fn write_kiva(
     let aggregate = json!({
         "evaluation_id": evaluation_id,
         "retrieved_timestamp": timestamp,
-        "source_metadata": {
-            "source_name": "coglab",
-            "source_type": "evaluation_run",
-            "source_organization_name": "coglab",
-            "evaluator_relationship": "third_party",
-            "additional_details": {"files": report.files.join(", "), "null_answers": report.null.name()},
-        },
+        "source_metadata": source_metadata(json!({
+            "files": report.files.join(", "), "null_answers": report.null.name(),
+        })),
         "model_info": model_info(model),
         "eval_library": {"name": "coglab", "version": env!("CARGO_PKG_VERSION")},
         "evaluation_results": results,
@@ -1337,4 +1351,479 @@ pub fn read_kiva(file: &str, bytes: &[u8]) -> Result<crate::kiva::KivaReport, Ha
     info.verdicts = verdicts;
     report.harness = Some(Box::new(info));
     Ok(report)
+}
+
+/// The judge models of an MM-OPERA report's judge files, in the order of the report's files
+/// (`holistic.files`, `reasoning.files`): EEE's `metric_config.llm_scoring.judges` and each
+/// instance's `extraction_method` name them. The judge files do not name their judge; the
+/// released pipeline's is `gpt-4o-2024-08-06` (MM-OPERA's `evaluation/model_config.yaml`),
+/// [`MMOPERA_JUDGE`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MmoperaJudges {
+    /// One model id per holistic (regular) judge file.
+    pub regular: Vec<String>,
+    /// One model id per process-reward (reasoning) judge file.
+    pub reasoning: Vec<String>,
+}
+
+/// The judge of MM-OPERA's released pipeline (`evaluation/model_config.yaml`), as a model id.
+pub const MMOPERA_JUDGE: &str = "openai/gpt-4o-2024-08-06";
+
+/// MM-OPERA's holistic metrics as written: the [`TaskEstimates`] field, the result id's last
+/// part, the evaluation name's, the metric id, name and description.
+type HolisticMetric = (
+    fn(&TaskEstimates) -> RatioEstimate,
+    fn(&crate::mmopera::score::HolisticReport) -> f64,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+);
+
+const MMOPERA_HOLISTIC: [HolisticMetric; 4] = [
+    (
+        |e| e.sr,
+        |h| h.score_rate,
+        "score_rate",
+        "SR",
+        "Score rate",
+        "SR = Σscore / 4N over the judge's 0-4 holistic verdicts (paper §4.1)",
+    ),
+    (
+        |e| e.hr3,
+        |h| h.hr3,
+        "hr3",
+        "HR-3",
+        "High score rate HR-3",
+        "share of verdicts scoring 3 or 4 (paper §4.1)",
+    ),
+    (
+        |e| e.hr4,
+        |h| h.hr4,
+        "hr4",
+        "HR-4",
+        "High score rate HR-4",
+        "share of verdicts scoring 4, consistent with the reference answer (paper §4.1)",
+    ),
+    (
+        |e| e.delta_hr,
+        |h| h.delta_hr,
+        "delta_hr",
+        "ΔHR",
+        "ΔHR = HR-3 − HR-4",
+        "share of verdicts scoring 3: sensible but not the reference (paper §4.1)",
+    ),
+];
+
+use crate::leaderboard::mmopera::{RatioEstimate, TaskEstimates};
+
+/// `llm_scoring` of a metric judged by `judges` (model ids, one per judge file), following
+/// `prompt` (a description of the prompt: the judge files do not carry it).
+fn llm_scoring(judges: &[String], prompt: &str) -> Value {
+    let mut v = json!({
+        "judges": judges.iter().map(|j| json!({"model_info": model_info(j)})).collect::<Vec<_>>(),
+        "input_prompt": prompt,
+    });
+    if judges.len() > 1 {
+        v["aggregation_method"] = json!("average");
+    }
+    v
+}
+
+/// `source_data` of an MM-OPERA result: the Hub dataset `titic/MM-OPERA`.
+fn mmopera_source(task: &str, samples: usize) -> Value {
+    json!({
+        "dataset_name": format!("MM-OPERA {task}"),
+        "source_type": "hf_dataset",
+        "hf_repo": "titic/MM-OPERA",
+        "samples_number": samples,
+        "additional_details": {"repository": "https://github.com/MM-OPERA-Bench/MM-OPERA"},
+    })
+}
+
+/// Writes a scored MM-OPERA report (one task, RIA or ICA, with its item rows) as EEE 0.3.0
+/// records: in the aggregate SR, HR-3, HR-4 and ΔHR of the holistic judges (the report's
+/// figures; their SE and normal 95% interval from
+/// [`crate::leaderboard::mmopera::estimates`], ratio estimates with the items as clusters, as
+/// the leaderboard ranks them; `num_samples` the items) and the mean process-reward score S_r
+/// (its SE and interval over items when it is a mean over items,
+/// [`crate::mmopera::score::IcaAverage::Items`]); the judges in each metric's
+/// `llm_scoring.judges`. One instance record per holistic verdict counted in SR (ICA: one per
+/// rotation; several judges: one per judge), its score the judge's 0-4 score, `is_correct` a
+/// 4 ("consistent with the reference answer", the paper's HR-4), the judge's verdict in
+/// `answer_attribution` (`extraction_method` `llm_judge` and the judge), the model's answer in
+/// `output.raw` when the report has it, the item's metadata, rotation, judge file and S_r in
+/// `metadata`. `invalid` is how the report counted invalid verdicts (the option it was scored
+/// with): under [`crate::mmopera::score::InvalidScores::Exclude`] they are not in N and get
+/// no record; by default they count 0 and their record says what the judge wrote.
+///
+/// # Errors
+/// [`HarnessError::Empty`] when the report has no item rows (score with items kept) or no
+/// holistic report; [`HarnessError::BadValue`] when `judges` does not name one judge per
+/// judge file.
+pub fn write_mmopera(
+    report: &crate::mmopera::score::Report,
+    model: &str,
+    timestamp: &str,
+    judges: &MmoperaJudges,
+    invalid: crate::mmopera::score::InvalidScores,
+) -> Result<EeeRecords, HarnessError> {
+    use crate::mmopera::score::{IcaAverage, InvalidScores};
+    let (Some(h), false) = (&report.holistic, report.items.is_empty()) else {
+        return Err(HarnessError::Empty {
+            file: report
+                .holistic
+                .as_ref()
+                .and_then(|h| h.files.first().cloned())
+                .unwrap_or_default(),
+            expected: "holistic verdicts with their item rows (score with --regular, items kept)",
+        });
+    };
+    let reasoning_files = report.reasoning.as_ref().map_or(&[][..], |r| &r.files[..]);
+    for (what, files, names) in [
+        ("regular", &h.files[..], &judges.regular),
+        ("reasoning", reasoning_files, &judges.reasoning),
+    ] {
+        if files.len() != names.len() {
+            return Err(HarnessError::BadValue {
+                location: Location::file(files.first().map_or("", String::as_str)),
+                expected: format!(
+                    "one judge model per {what} judge file ({} files: {})",
+                    files.len(),
+                    files.join(", ")
+                ),
+                found: format!("{} judge names", names.len()),
+            });
+        }
+    }
+    let task = report.task.name();
+    let bench = format!("MM-OPERA {task}");
+    let evaluation_id = format!("MM-OPERA-{task}/{model}/{timestamp}");
+    let files: Vec<&str> = h.files.iter().map(String::as_str).collect();
+    let items: Vec<crate::leaderboard::mmopera::ItemScores> = report
+        .items
+        .iter()
+        .map(|it| crate::leaderboard::mmopera::item_score(it, &files, invalid))
+        .collect();
+    let est = crate::leaderboard::mmopera::estimates(&items);
+    let holistic_prompt = format!(
+        "MM-OPERA's {task} holistic judge prompt (evaluation/{task}/{task}_regular_judge.py in \
+         MM-OPERA-Bench/MM-OPERA): the answer against the reference, scored 0-4 by the paper's \
+         §4.1 rubric"
+    );
+    let mut results = Vec::new();
+    for (of_est, of_report, key, short, name, description) in MMOPERA_HOLISTIC {
+        let mut details = json!({
+            "score": of_report(h),
+            "details": {"verdicts": h.n.to_string(), "items": h.items.to_string(),
+                        "invalid_verdicts": h.invalid.to_string()},
+        });
+        if let Some(e) = &est {
+            let r = of_est(e);
+            details["uncertainty"] = json!({
+                "standard_error": {"value": r.se, "method": "linearised ratio estimator, items as clusters"},
+                "confidence_interval": {
+                    "lower": r.lower, "upper": r.upper, "confidence_level": 0.95,
+                    "method": "normal (estimate ± 1.96 SE, clamped to [0, 1])",
+                },
+                "num_samples": e.items,
+            });
+        }
+        results.push(json!({
+            "evaluation_result_id": format!("MM-OPERA/{task}/{key}"),
+            "evaluation_name": format!("{bench}: {short}"),
+            "source_data": mmopera_source(task, h.items),
+            "metric_config": {
+                "evaluation_description": description,
+                "metric_id": format!("mmopera.{key}"),
+                "metric_name": name,
+                "metric_kind": "score_rate",
+                "metric_unit": "proportion",
+                "lower_is_better": false,
+                "score_type": "continuous",
+                "min_score": 0.0,
+                "max_score": 1.0,
+                "llm_scoring": llm_scoring(&judges.regular, &holistic_prompt),
+                "additional_details": {
+                    "invalid_verdicts": match invalid {
+                        InvalidScores::Exclude => "left out of N",
+                        _ => "counted 0, kept in N",
+                    },
+                },
+            },
+            "score_details": details,
+        }));
+    }
+    if let Some(r) = &report.reasoning {
+        // S_r = Σ s_i·γ^(i+e) with s ≤ 1: at most Σ γ^(i+e) over any number of hops.
+        let max = if r.gamma < 1.0 {
+            json!(match r.decay_exponent {
+                crate::mmopera::score::DecayExponent::FromOne => r.gamma / (1.0 - r.gamma),
+                _ => 1.0 / (1.0 - r.gamma),
+            })
+        } else {
+            json!("Infinity")
+        };
+        let mut details = json!({
+            "score": r.mean_score,
+            "details": {"items": r.n.to_string(), "scored_paths": r.scored_paths.to_string(),
+                        "mean_r": r.mean_r.to_string(), "mean_d": r.mean_d.to_string(),
+                        "mean_k": r.mean_k.to_string()},
+        });
+        if let (Some(m), IcaAverage::Items) = (est.and_then(|e| e.reasoning), r.ica_average) {
+            let (lo, hi) = crate::stats::describe::normal_interval(m);
+            details["uncertainty"] = json!({
+                "standard_error": {"value": m.se, "method": "analytic (SD with n − 1 over sqrt(n))"},
+                "confidence_interval": {
+                    "lower": lo, "upper": hi, "confidence_level": 0.95,
+                    "method": "normal (mean ± 1.96 SE)",
+                },
+                "standard_deviation": m.se * (m.n as f64).sqrt(),
+                "num_samples": m.n,
+            });
+        }
+        results.push(json!({
+            "evaluation_result_id": format!("MM-OPERA/{task}/reasoning_score"),
+            "evaluation_name": format!("{bench}: reasoning score"),
+            "source_data": mmopera_source(task, r.n),
+            "metric_config": {
+                "evaluation_description": "process-reward score S_r = Σ s_t·γ^t of the judge's \
+                    association path, hop score s = min(1, α·R·D + (1 − α)·K) (paper §4.2); mean over items",
+                "metric_id": "mmopera.reasoning_score",
+                "metric_name": "Reasoning score S_r",
+                "metric_kind": "process_reward",
+                "metric_unit": "points",
+                "lower_is_better": false,
+                "score_type": "continuous",
+                "min_score": 0.0,
+                "max_score": max,
+                "metric_parameters": {
+                    "alpha": r.alpha, "gamma": r.gamma,
+                    "decay": r.decay_exponent.name(), "average": r.ica_average.name(),
+                },
+                "llm_scoring": llm_scoring(&judges.reasoning, &format!(
+                    "MM-OPERA's {task} process-reward judge prompt (evaluation/{task}/{task}_reasoning_judge.py \
+                     in MM-OPERA-Bench/MM-OPERA): the answer as association paths, each hop scored R, D, K"
+                )),
+            },
+            "score_details": details,
+        }));
+    }
+    let judge_of: std::collections::HashMap<&str, &str> = h
+        .files
+        .iter()
+        .map(String::as_str)
+        .zip(judges.regular.iter().map(String::as_str))
+        .collect();
+    let mut instances = String::new();
+    for it in &report.items {
+        for jv in &it.holistic {
+            let judge = judge_of.get(jv.file.as_str()).copied().unwrap_or("unknown");
+            for (rotation, v) in jv.verdicts.iter().enumerate() {
+                if v.score.is_none() && invalid == InvalidScores::Exclude {
+                    continue;
+                }
+                let score = v.counted();
+                let mut metadata = serde_json::Map::new();
+                let mut put = |k: &str, v: String| {
+                    metadata.insert(k.to_string(), Value::String(v));
+                };
+                put("judge_file", jv.file.clone());
+                if report.task.rotations() > 1 {
+                    put("rotation", (rotation + 1).to_string());
+                }
+                if let Some(found) = &v.found {
+                    put("invalid_score", found.clone());
+                }
+                if let Some(reason) = &v.reason {
+                    put("score_reason", reason.clone());
+                }
+                if let Some(s_r) = it.s_r {
+                    put("reasoning_score", s_r.to_string());
+                }
+                if let Some(m) = &it.meta {
+                    put("domain", m.domain.clone());
+                    put("type", m.kind.clone());
+                    put("culture", m.culture.clone());
+                    put("language", m.language.clone());
+                    put("hop_count", m.hop_count.clone());
+                }
+                let reference: Vec<&str> = it
+                    .meta
+                    .as_ref()
+                    .and_then(|m| m.relation.as_deref().or(m.explanation.as_deref()))
+                    .into_iter()
+                    .collect();
+                let answer = it.answers.get(rotation).cloned().flatten();
+                let line = json!({
+                    "evaluation_id": evaluation_id,
+                    "evaluation_result_id": format!("MM-OPERA/{task}/score_rate"),
+                    "model_id": model,
+                    "evaluation_name": bench,
+                    "sample_id": it.id,
+                    "interaction_type": "single_turn",
+                    "input": {"raw": format!("MM-OPERA {task} item {}", it.id), "reference": reference},
+                    "output": {"raw": answer.into_iter().collect::<Vec<_>>()},
+                    "answer_attribution": [{
+                        "turn_idx": 0, "source": "output.raw",
+                        "extracted_value": v.score.map_or_else(
+                            || v.found.clone().unwrap_or_default(),
+                            |s| s.to_string(),
+                        ),
+                        "extraction_method": format!("llm_judge ({judge}; MM-OPERA holistic 0-4 rubric)"),
+                        "is_terminal": true,
+                    }],
+                    "evaluation": {"score": f64::from(score), "is_correct": score == 4},
+                    "metadata": metadata,
+                });
+                instances.push_str(&marker_first(INSTANCE_SCHEMA_VERSION, &line));
+                instances.push('\n');
+            }
+        }
+    }
+    let mut details = json!({"task": task, "judge_files": h.files.join(", ")});
+    if let Some(r) = &report.reasoning {
+        details["reasoning_judge_files"] = json!(r.files.join(", "));
+    }
+    let aggregate = json!({
+        "evaluation_id": evaluation_id,
+        "retrieved_timestamp": timestamp,
+        "source_metadata": source_metadata(details),
+        "model_info": model_info(model),
+        "eval_library": {"name": "coglab", "version": env!("CARGO_PKG_VERSION")},
+        "evaluation_results": results,
+        "detailed_evaluation_results": detailed(&format!("MM-OPERA-{task}"), model, &evaluation_id, &instances),
+    });
+    Ok(EeeRecords {
+        evaluation_id,
+        aggregate: pretty_marker_first(SCHEMA_VERSION, &aggregate),
+        instances,
+    })
+}
+
+/// Writes Gold's weighted overall and per-layer scores of a PLS-SEM report as EEE 0.3.0
+/// aggregate records, one per model of the score matrix (in the report's order, by name;
+/// `data_file` and `spec_file` are the names the records give the inputs):
+/// `Gold/overall` is the model's Σ |λ_i| s_i / Σ |λ_i| over the retained task indicators (seed
+/// 003, appendix A.5, [`crate::sem::analysis::OverallScore`]) and `Gold/<layer>` the same over
+/// one first-order construct's tasks, the loadings |λ_i| listed in the metric's
+/// `additional_details`. The scores are on the score matrix's scale: its bounds are
+/// `min_score`/`max_score` when the analysis was given one (`--scale`), else `null` (not
+/// provided). No instance records (a model's score is one row of the matrix, not a set of
+/// samples) and no uncertainty block: coglab computes no interval for a model's weighted
+/// score (its bootstrap resamples models to bound the PLS estimates, not one model's score).
+///
+/// # Errors
+/// [`HarnessError::Empty`] when the report has no model scores.
+pub fn write_gold(
+    report: &crate::sem::SemReport,
+    data_file: &str,
+    spec_file: &str,
+    timestamp: &str,
+) -> Result<Vec<(String, EeeRecords)>, HarnessError> {
+    if report.overall_scores.is_empty() {
+        return Err(HarnessError::Empty {
+            file: data_file.to_string(),
+            expected: "models with a weighted overall score",
+        });
+    }
+    let layers: Vec<&crate::sem::analysis::ConstructInfo> = report
+        .constructs
+        .iter()
+        .filter(|c| c.order == 1 && !c.human)
+        .collect();
+    let loadings = |tasks: &[&String]| -> String {
+        tasks
+            .iter()
+            .filter_map(|t| {
+                report
+                    .outer
+                    .get(*t)
+                    .map(|o| format!("{t} {}", o.loading.abs()))
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let all_tasks: Vec<&String> = layers.iter().flat_map(|c| c.indicators.iter()).collect();
+    let (min, max) = report.scale.map_or((Value::Null, Value::Null), |s| {
+        (json!(s.low), json!(s.high))
+    });
+    let source = json!({
+        "dataset_name": format!("Gold score matrix {data_file}"),
+        "source_type": "other",
+        "additional_details": {
+            "score_matrix": data_file, "spec": spec_file,
+            "method": "https://github.com/tianyu-zou/GoldBench",
+        },
+    });
+    let result = |id: &str, name: &str, description: &str, tasks: &[&String], score: f64| {
+        json!({
+            "evaluation_result_id": id,
+            "evaluation_name": name,
+            "source_data": source,
+            "metric_config": {
+                "evaluation_description": description,
+                "metric_id": "gold.weighted_score",
+                "metric_name": "Loading-weighted score",
+                "metric_kind": "weighted_mean",
+                "metric_unit": "points",
+                "lower_is_better": false,
+                "score_type": "continuous",
+                "min_score": min,
+                "max_score": max,
+                "additional_details": {"abs_loadings": loadings(tasks)},
+            },
+            "score_details": {
+                "score": score,
+                "details": {"tasks": tasks.len().to_string(), "models_analysed": report.n_models.to_string()},
+            },
+        })
+    };
+    let mut out = Vec::new();
+    for (model, scores) in &report.overall_scores {
+        let mut results = vec![result(
+            "Gold/overall",
+            "Gold: weighted overall",
+            "Σ |λ_i| s_i / Σ |λ_i| over the retained tasks, λ the PLS-SEM outer loadings (Gold, appendix A.5)",
+            &all_tasks,
+            scores.overall,
+        )];
+        for c in &layers {
+            let Some(score) = scores.by_construct.get(&c.name) else {
+                continue;
+            };
+            let tasks: Vec<&String> = c.indicators.iter().collect();
+            results.push(result(
+                &format!("Gold/{}", c.name),
+                &format!("Gold: {}", c.name),
+                "the loading-weighted score over one layer's (first-order construct's) tasks",
+                &tasks,
+                *score,
+            ));
+        }
+        let evaluation_id = format!("Gold/{model}/{timestamp}");
+        let aggregate = json!({
+            "evaluation_id": evaluation_id,
+            "retrieved_timestamp": timestamp,
+            "source_metadata": source_metadata(json!({
+                "score_matrix": data_file, "spec": spec_file,
+                "pruning": report.prune_variant.map_or("none", |p| match p {
+                    crate::sem::PruneVariant::Algorithm1 => "algorithm1",
+                    _ => "stepwise",
+                }),
+            })),
+            "model_info": model_info(model),
+            "eval_library": {"name": "coglab", "version": env!("CARGO_PKG_VERSION")},
+            "evaluation_results": results,
+        });
+        out.push((
+            model.clone(),
+            EeeRecords {
+                evaluation_id,
+                aggregate: pretty_marker_first(SCHEMA_VERSION, &aggregate),
+                instances: String::new(),
+            },
+        ));
+    }
+    Ok(out)
 }

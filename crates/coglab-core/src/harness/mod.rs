@@ -22,6 +22,7 @@
 
 pub mod eee;
 pub mod eval_stream;
+pub mod hf;
 pub mod inspect;
 pub mod jspsych;
 pub mod kiva_challenge;

@@ -15,7 +15,8 @@ use crate::mmopera::files::{Answers, ReasoningScores, RegularScores};
 use crate::mmopera::length::{LengthBias, LengthSamples};
 use crate::mmopera::metadata::Metadata;
 use crate::mmopera::score::{
-    score, DecayExponent, HolisticReport, IcaAverage, ReasoningReport, ScoreInput, ScoreOptions,
+    score, DecayExponent, HolisticReport, IcaAverage, InvalidScores, ReasoningReport, ScoreInput,
+    ScoreOptions,
 };
 use crate::mmopera::Task;
 
@@ -545,30 +546,58 @@ fn task_row(
 fn item_scores(items: Vec<crate::mmopera::score::ItemRow>, files: &[&str]) -> Vec<ItemScores> {
     items
         .into_iter()
-        .map(|it| ItemScores {
-            scores: it
-                .holistic
-                .iter()
-                .flat_map(|j| j.verdicts.iter().map(|v| v.counted()))
-                .collect(),
-            judges: if files.len() > 1 {
-                files
-                    .iter()
-                    .map(|f| {
-                        it.holistic
-                            .iter()
-                            .find(|j| j.file == *f)
-                            .map(|j| j.verdicts.iter().map(|v| v.score).collect())
-                            .unwrap_or_default()
-                    })
-                    .collect()
-            } else {
-                Vec::new()
-            },
-            s_r: it.s_r,
-            id: it.id,
-        })
+        .map(|it| item_score(&it, files, InvalidScores::CountAsZero))
         .collect()
+}
+
+/// One item's [`ItemScores`] from its report row: its verdicts as SR counts them under
+/// `invalid` (an invalid score 0 under [`InvalidScores::CountAsZero`], left out under
+/// [`InvalidScores::Exclude`]), judges pooled in file order; with several judge files
+/// (`files`), each judge's verdicts too.
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::mmopera::item_score;
+/// use coglab_core::mmopera::files::Verdict;
+/// use coglab_core::mmopera::score::{InvalidScores, ItemRow, JudgeVerdicts};
+/// let v = |score: Option<u8>| Verdict { score, found: None, reason: None };
+/// let row = ItemRow {
+///     id: "a".into(), meta: None, answers: vec![], mean_score: None, process: vec![], s_r: None,
+///     holistic: vec![JudgeVerdicts { file: "j.json".into(), verdicts: vec![v(Some(3)), v(None)] }],
+/// };
+/// assert_eq!(item_score(&row, &[], InvalidScores::CountAsZero).scores, [3, 0]);
+/// assert_eq!(item_score(&row, &[], InvalidScores::Exclude).scores, [3]);
+/// ```
+pub fn item_score(
+    it: &crate::mmopera::score::ItemRow,
+    files: &[&str],
+    invalid: InvalidScores,
+) -> ItemScores {
+    ItemScores {
+        scores: it
+            .holistic
+            .iter()
+            .flat_map(|j| j.verdicts.iter())
+            .filter(|v| v.score.is_some() || invalid == InvalidScores::CountAsZero)
+            .map(|v| v.counted())
+            .collect(),
+        judges: if files.len() > 1 {
+            files
+                .iter()
+                .map(|f| {
+                    it.holistic
+                        .iter()
+                        .find(|j| j.file == *f)
+                        .map(|j| j.verdicts.iter().map(|v| v.score).collect())
+                        .unwrap_or_default()
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+        s_r: it.s_r,
+        id: it.id.clone(),
+    }
 }
 
 pub use crate::stats::paired::paired_bootstrap_mean_diff;
@@ -590,9 +619,23 @@ pub struct TaskIntervals {
     pub reasoning: Option<(f64, f64)>,
 }
 
+/// A ratio estimate Σy / Σx over items (the clusters) with its linearised standard error and
+/// normal 95% interval ([`estimates`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct RatioEstimate {
+    /// The ratio R = Σy / Σx.
+    pub value: f64,
+    /// The linearised (cluster) SE = sqrt(n / (n − 1) · Σ(y_i − R·x_i)²) / Σx.
+    pub se: f64,
+    /// R − 1.96 SE, clamped to [0, 1].
+    pub lower: f64,
+    /// R + 1.96 SE, clamped to [0, 1].
+    pub upper: f64,
+}
+
 /// The ratio Σy / Σx of per-item totals and its 95% interval R ± 1.96 SE, with the
 /// linearised (cluster) SE = sqrt(n / (n − 1) · Σ(y_i − R·x_i)²) / Σx, clamped to [0, 1].
-fn ratio_interval(pairs: &[(f64, f64)]) -> (f64, (f64, f64)) {
+fn ratio_interval(pairs: &[(f64, f64)]) -> RatioEstimate {
     let n = pairs.len() as f64;
     let (sy, sx): (f64, f64) = pairs
         .iter()
@@ -600,13 +643,79 @@ fn ratio_interval(pairs: &[(f64, f64)]) -> (f64, (f64, f64)) {
     let r = sy / sx;
     let ss: f64 = pairs.iter().map(|(y, x)| (y - r * x).powi(2)).sum();
     let se = (n / (n - 1.0) * ss).sqrt() / sx;
-    (r, ((r - 1.96 * se).max(0.0), (r + 1.96 * se).min(1.0)))
+    RatioEstimate {
+        value: r,
+        se,
+        lower: (r - 1.96 * se).max(0.0),
+        upper: (r + 1.96 * se).min(1.0),
+    }
+}
+
+/// A task row's SR, HR-4, HR-3 and ΔHR as ratio estimates over its items, and the mean S_r
+/// with its SE ([`estimates`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TaskEstimates {
+    /// Items with verdicts (the clusters).
+    pub items: usize,
+    /// Verdicts counted (N).
+    pub verdicts: usize,
+    /// SR = Σscore / 4N.
+    pub sr: RatioEstimate,
+    /// HR-4: share of verdicts scoring 4.
+    pub hr4: RatioEstimate,
+    /// HR-3: share of verdicts scoring 3 or 4.
+    pub hr3: RatioEstimate,
+    /// ΔHR = HR-3 − HR-4: share of verdicts scoring 3.
+    pub delta_hr: RatioEstimate,
+    /// Mean S_r over the items with one and its SE (SD with n − 1 over sqrt(n)), when at
+    /// least two items have one.
+    pub reasoning: Option<crate::stats::describe::MeanSe>,
+}
+
+/// The estimates behind [`intervals`]: SR, HR-4, HR-3 and ΔHR as ratio estimates over items
+/// ([`ItemScores::scores`] are the counted verdicts, so the point estimates are the report's
+/// SR = Σscore / 4N and the shares of N), and the mean S_r with its SE; `None` with fewer
+/// than two items with verdicts.
+///
+/// # Examples
+/// ```
+/// use coglab_core::leaderboard::mmopera::{estimates, ItemScores};
+/// let item = |id: &str, scores: Vec<u8>| ItemScores { id: id.into(), scores, s_r: None, judges: vec![] };
+/// // Items [4, 2] and [0]: SR = 6 / 12 = 0.5; per item y = 1.5, 0 and x = 2, 1, so
+/// // SE = sqrt(2 · ((1.5 − 1)² + (0 − 0.5)²)) / 3 = 1 / 3.
+/// let e = estimates(&[item("a", vec![4, 2]), item("b", vec![0])]).unwrap();
+/// assert_eq!((e.items, e.verdicts, e.sr.value), (2, 3, 0.5));
+/// assert!((e.sr.se - 1.0 / 3.0).abs() < 1e-15);
+/// assert_eq!(e.sr.lower, 0.0); // 0.5 − 1.96 / 3 clamped
+/// ```
+pub fn estimates(items: &[ItemScores]) -> Option<TaskEstimates> {
+    let judged: Vec<&ItemScores> = items.iter().filter(|i| !i.scores.is_empty()).collect();
+    if judged.len() < 2 {
+        return None;
+    }
+    let of = |f: fn(u8) -> f64| -> RatioEstimate {
+        let pairs: Vec<(f64, f64)> = judged
+            .iter()
+            .map(|i| (i.scores.iter().map(|&s| f(s)).sum(), i.scores.len() as f64))
+            .collect();
+        ratio_interval(&pairs)
+    };
+    let s_r: Vec<f64> = items.iter().filter_map(|i| i.s_r).collect();
+    Some(TaskEstimates {
+        items: judged.len(),
+        verdicts: judged.iter().map(|i| i.scores.len()).sum(),
+        sr: of(|s| f64::from(s) / 4.0),
+        hr4: of(|s| f64::from(u8::from(s == 4))),
+        hr3: of(|s| f64::from(u8::from(s >= 3))),
+        delta_hr: of(|s| f64::from(u8::from(s == 3))),
+        reasoning: (s_r.len() >= 2)
+            .then(|| crate::stats::describe::mean_se(&s_r, 1).ok())
+            .flatten(),
+    })
 }
 
 /// The 95% intervals of a task row's SR, HR-4, HR-3 and ΔHR from its item scores, as ratio
-/// estimates over items ([`ItemScores::scores`] are the counted verdicts, so the point
-/// estimates are the report's SR = Σscore / 4N and the shares of N); `None` with fewer than
-/// two items with verdicts.
+/// estimates over items ([`estimates`]); `None` with fewer than two items with verdicts.
 ///
 /// # Examples
 /// ```
@@ -622,34 +731,16 @@ fn ratio_interval(pairs: &[(f64, f64)]) -> (f64, (f64, f64)) {
 /// assert!(iv.reasoning.unwrap().0 < 1.0);
 /// ```
 pub fn intervals(items: &[ItemScores]) -> Option<([f64; 4], TaskIntervals)> {
-    let judged: Vec<&ItemScores> = items.iter().filter(|i| !i.scores.is_empty()).collect();
-    if judged.len() < 2 {
-        return None;
-    }
-    let of = |f: fn(u8) -> f64| -> (f64, (f64, f64)) {
-        let pairs: Vec<(f64, f64)> = judged
-            .iter()
-            .map(|i| (i.scores.iter().map(|&s| f(s)).sum(), i.scores.len() as f64))
-            .collect();
-        ratio_interval(&pairs)
-    };
-    let sr = of(|s| f64::from(s) / 4.0);
-    let hr4 = of(|s| f64::from(u8::from(s == 4)));
-    let hr3 = of(|s| f64::from(u8::from(s >= 3)));
-    let dhr = of(|s| f64::from(u8::from(s == 3)));
-    let s_r: Vec<f64> = items.iter().filter_map(|i| i.s_r).collect();
-    let reasoning = (s_r.len() >= 2)
-        .then(|| crate::stats::describe::mean_se(&s_r, 1).ok())
-        .flatten()
-        .map(crate::stats::describe::normal_interval);
+    let e = estimates(items)?;
+    let pair = |r: RatioEstimate| (r.lower, r.upper);
     Some((
-        [sr.0, hr4.0, hr3.0, dhr.0],
+        [e.sr.value, e.hr4.value, e.hr3.value, e.delta_hr.value],
         TaskIntervals {
-            sr: sr.1,
-            hr4: hr4.1,
-            hr3: hr3.1,
-            delta_hr: dhr.1,
-            reasoning,
+            sr: pair(e.sr),
+            hr4: pair(e.hr4),
+            hr3: pair(e.hr3),
+            delta_hr: pair(e.delta_hr),
+            reasoning: e.reasoning.map(crate::stats::describe::normal_interval),
         },
     ))
 }
