@@ -519,8 +519,8 @@ pub struct HfExport {
 }
 
 /// `coglab export hf`: the set scored as the other commands score it and its headline metrics
-/// as Hugging Face Eval Results entries ([`coglab_core::harness::hf`]), written as YAML with
-/// `serde_norway`. Nothing is written here ([`write_hf`] writes).
+/// as Hugging Face Eval Results entries ([`coglab_core::harness::hf`]), written as YAML by
+/// [`coglab_core::harness::hf::to_yaml`]. Nothing is written here ([`write_hf`] writes).
 ///
 /// # Errors
 /// [`RunError::Usage`] for a model or dataset id that is not a Hub id `org/name`, a date that is
@@ -589,7 +589,7 @@ pub fn hf(request: &HfRequest) -> Result<HfExport, RunError> {
                 ));
             }
             (
-                format!("{}.yaml", report.variant.name().to_ascii_lowercase()),
+                hf::kiva_file_name(report.variant),
                 hf::kiva_entries(&report, &common),
             )
         }
@@ -622,7 +622,7 @@ pub fn hf(request: &HfRequest) -> Result<HfExport, RunError> {
             "{file_name}: no headline metric to write (nothing scored)"
         )));
     }
-    let yaml = serde_norway::to_string(&entries)
+    let yaml = hf::to_yaml(&entries)
         .map_err(|e| RunError::input(format!("{file_name}: cannot write YAML: {e}")))?;
     Ok(HfExport {
         file_name,

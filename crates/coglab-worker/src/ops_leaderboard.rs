@@ -319,6 +319,48 @@ pub fn eee_export(
     }
 }
 
+/// [`api::HfExport`]: a scored MM-IQ or KiVA row's headline metrics as Hugging Face Eval
+/// Results entries ([`coglab_core::harness::hf`]), the entries and YAML `coglab export hf`
+/// writes for the same report, model id and date (the dataset the benchmark's default).
+///
+/// # Errors
+/// [`WorkerError::Input`] for a model id that is not `org/name` or a date that is
+/// not `YYYY-MM-DD`; as [`items`] for a row not kept or of another benchmark.
+pub fn hf_export(state: &WorkerState, a: &api::HfExport) -> Result<api::HfYaml, WorkerError> {
+    use coglab_core::harness::hf;
+    if !hf::is_repo_id(&a.model) {
+        return Err(format!(
+            "Hub model id: expected ORG/NAME (letters, digits, '-', '_', '.'), found {:?}",
+            a.model
+        )
+        .into());
+    }
+    hf::check_date(&a.date).map_err(|e| WorkerError::from(format!("date: {e}")))?;
+    let common = hf::HfCommon {
+        dataset_id: None,
+        date: a.date.clone(),
+        source: hf::HfSource {
+            url: format!("https://huggingface.co/{}", a.model),
+            name: "coglab".into(),
+        },
+    };
+    let (file_name, entries) = match state.row(a.row)? {
+        Detail::Mmiq(r) => ("mmiq.yaml".to_string(), hf::mmiq_entries(r, &common)),
+        Detail::Kiva(r) => (hf::kiva_file_name(r.variant), hf::kiva_entries(r, &common)),
+        _ => {
+            return Err(not_for(
+                "Hugging Face Eval Results are written for scored MM-IQ and KiVA rows",
+            ))
+        }
+    };
+    let yaml = hf::to_yaml(&entries).map_err(|e| WorkerError::from(format!("{file_name}: {e}")))?;
+    Ok(api::HfYaml {
+        file_name,
+        yaml,
+        entries: entries.len(),
+    })
+}
+
 /// [`api::ChallengeItems`]: one page of a KiVA challenge row's trials.
 ///
 /// # Errors

@@ -2,8 +2,8 @@
 //! lists (huggingface.co/docs/hub/eval-results; the field list in the `hub-docs` repository's
 //! `eval_results.yaml`): per headline metric `dataset: {id, task_id}` (the benchmark's Hub
 //! dataset and the task its `eval.yaml` defines), `value`, `date`, `source: {url, name}` and
-//! `notes`. This module builds the entries from scored reports; the YAML is written by
-//! `coglab-run` (the core has no YAML dependency: the web app does not write these files).
+//! `notes`. This module builds the entries from scored reports and writes them as YAML
+//! ([`to_yaml`]), for `coglab export hf` and the model page's download (the worker calls it).
 //!
 //! Values: a proportion is written as a percentage (× 100), as Every Eval Ever's own converter
 //! to these entries writes proportions (`every_eval_ever/tools/hf_community_evals.py`,
@@ -99,6 +99,20 @@ fn entry(c: &HfCommon, default_id: &str, task_id: String, value: f64, notes: Str
 /// The version note every entry ends with.
 fn scored_by() -> String {
     format!("scored by coglab {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// `entries` as the YAML of one `.eval_results/<benchmark>.yaml` file (a list of mappings),
+/// written with `serde_norway`.
+///
+/// # Errors
+/// The serializer's message (it does not fail on these plain values in practice).
+pub fn to_yaml(entries: &[HfEntry]) -> Result<String, String> {
+    serde_norway::to_string(entries).map_err(|e| e.to_string())
+}
+
+/// The file name of a KiVA variant's entries (`kiva.yaml`, `kiva-adults.yaml`).
+pub fn kiva_file_name(variant: crate::kiva::Variant) -> String {
+    format!("{}.yaml", variant.name().to_ascii_lowercase())
 }
 
 /// MM-IQ's entry: the accuracy over the scored items (task `mmiq`), with the Wilson 95%
