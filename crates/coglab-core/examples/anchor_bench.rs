@@ -52,22 +52,6 @@ fn irt(cal: &Calibration, p: &ResponseMatrix, truth: &[f64], s: &mut Sums) {
     }
 }
 
-/// As [`irt`], the interval treating the item parameters as known.
-fn irt_known(cal: &Calibration, p: &ResponseMatrix, truth: &[f64], s: &mut Sums) {
-    let opts = EstimateOptions {
-        min_calibration: 0,
-        parameter_uncertainty: false,
-        ..EstimateOptions::default()
-    };
-    for (e, t) in estimate_with(cal, p, &opts)
-        .expect("estimate")
-        .iter()
-        .zip(truth)
-    {
-        add(s, e.estimate, e.ci_low, e.ci_high, *t);
-    }
-}
-
 fn main() {
     let mut seeds: Vec<u64> = std::env::args()
         .skip(1)
@@ -162,15 +146,6 @@ fn main() {
                         &truth,
                         rows.entry((n_cal, k, irt_label)).or_default(),
                     );
-                    if method == AnchorMethod::Information {
-                        irt_known(
-                            &cal,
-                            &partial,
-                            &truth,
-                            rows.entry((n_cal, k, "anchors (information), IRT, no widening"))
-                                .or_default(),
-                        );
-                    }
                     if n_cal == 300 && method == AnchorMethod::Information {
                         irt(
                             &oracle,

@@ -752,10 +752,6 @@ pub struct EstimateOptions {
     /// Fewest calibration respondents for which an estimate is given (default 20, the
     /// smallest calibration measured; see the module documentation).
     pub min_calibration: usize,
-    /// Whether the interval widens for the calibration's uncertainty about the item
-    /// parameters (delta method, see the module documentation; default true).
-    #[serde(default = "yes")]
-    pub parameter_uncertainty: bool,
 }
 
 impl Default for EstimateOptions {
@@ -764,7 +760,6 @@ impl Default for EstimateOptions {
             grid: (-6.0, 6.0, 241),
             level: 0.95,
             min_calibration: 20,
-            parameter_uncertainty: true,
         }
     }
 }
@@ -904,31 +899,14 @@ pub fn estimate_with(
             p_tab[j * nq..(j + 1) * nq].copy_from_slice(&mean_curve);
         }
     }
-    // (a, b, se of ln a, se of b) of the items whose parameters carry a standard error.
-    let delta: Vec<Option<(f64, f64, f64, f64)>> = cal
-        .params
-        .iter()
-        .map(|it| {
-            if !opts.parameter_uncertainty {
-                return None;
-            }
-            let (a, b, sa, sb) = (it.a?, it.b?, it.se_log_a?, it.se_b?);
-            [a, b, sa, sb]
-                .iter()
-                .all(|v| v.is_finite())
-                .then_some((a, b, sa, sb))
-        })
-        .collect();
     let tail = (1.0 - opts.level) / 2.0;
     let mut out = Vec::with_capacity(partial.n_respondents());
-    let mut answers: Vec<(usize, bool)> = Vec::new();
     let mut post = vec![0.0; nq];
     let mut answered_flag = vec![false; nj];
     let mut mu = vec![0.0; nq];
     let mut var = vec![0.0; nq];
     for i in 0..partial.n_respondents() {
         answered_flag.iter_mut().for_each(|v| *v = false);
-        answers.clear();
         post.copy_from_slice(&log_w);
         let (mut n, mut right) = (0usize, 0usize);
         for (k, &c) in partial.row(i).iter().enumerate() {
@@ -940,7 +918,6 @@ pub fn estimate_with(
                 continue; // a repeated column cannot happen (ids are unique); kept safe
             }
             answered_flag[j] = true;
-            answers.push((j, c == 1));
             n += 1;
             right += usize::from(c == 1);
             let row = &p_tab[j * nq..(j + 1) * nq];
@@ -1006,57 +983,6 @@ pub fn estimate_with(
         } else {
             (quantile(tail), quantile(1.0 - tail))
         };
-        // The calibration's uncertainty (delta method): the variance, in items, that the
-        // expected count on the unanswered items inherits from each item's (ln a, b).
-        let mut var_param = 0.0;
-        if n_unanswered > 0 && delta.iter().any(Option::is_some) {
-            let dp = |d: (f64, f64, f64, f64), t: f64| {
-                let (a, b, _, _) = d;
-                let s = sigmoid(a * (t - b));
-                let k = (1.0 - g) * a * s * (1.0 - s);
-                // dP/d ln a, dP/d b.
-                (k * (t - b), -k)
-            };
-            for j in (0..nj).filter(|&j| !answered_flag[j]) {
-                let Some(d) = delta[j] else { continue };
-                let (mut ga, mut gb) = (0.0, 0.0);
-                for (k, q) in (lo..hi).enumerate() {
-                    let (da, db) = dp(d, theta[q]);
-                    ga += w[k] * da;
-                    gb += w[k] * db;
-                }
-                var_param += (ga * d.2).powi(2) + (gb * d.3).powi(2);
-            }
-            for &(j, y) in &answers {
-                let Some(d) = delta[j] else { continue };
-                let row = &p_tab[j * nq..(j + 1) * nq];
-                let (mut ga, mut gb) = (0.0, 0.0);
-                for (k, q) in (lo..hi).enumerate() {
-                    let p = row[q].clamp(1e-12, 1.0 - 1e-12);
-                    let score = if y { 1.0 / p } else { -1.0 / (1.0 - p) };
-                    let (da, db) = dp(d, theta[q]);
-                    let centred = w[k] * (mu[q] - expected) * score;
-                    ga += centred * da;
-                    gb += centred * db;
-                }
-                var_param += (ga * d.2).powi(2) + (gb * d.3).powi(2);
-            }
-        }
-        let (lo_items, hi_items) = if var_param > 0.0 {
-            let var_pred: f64 = w
-                .iter()
-                .zip(&mu[lo..hi])
-                .zip(&var[lo..hi])
-                .map(|((w, m), v)| w * (v + (m - expected).powi(2)))
-                .sum();
-            let f = (1.0 + var_param / var_pred.max(1e-12)).sqrt();
-            (
-                (expected - (expected - x_lo as f64).max(0.0) * f).max(0.0),
-                (expected + (x_hi as f64 - expected).max(0.0) * f).min(n_unanswered as f64),
-            )
-        } else {
-            (x_lo as f64, x_hi as f64)
-        };
         let total = nj as f64;
         let est = ((right as f64 + expected) / total).clamp(0.0, 1.0);
         out.push(Estimate {
@@ -1064,8 +990,8 @@ pub fn estimate_with(
             answered: n,
             observed: (n > 0).then(|| right as f64 / n as f64),
             estimate: est,
-            ci_low: ((right as f64 + lo_items) / total).min(est),
-            ci_high: ((right as f64 + hi_items) / total).max(est),
+            ci_low: ((right + x_lo) as f64 / total).min(est),
+            ci_high: ((right + x_hi) as f64 / total).max(est),
         });
     }
     Ok(out)
