@@ -104,9 +104,11 @@ impl ItemsOptions {
                 "information" => Some(SubsetCriterion::Information),
                 "discrimination" => Some(SubsetCriterion::Discrimination),
                 "none" => None,
-                _ => return Err(CliError::Usage(format!(
+                _ => {
+                    return Err(CliError::Usage(format!(
                     "--subset: expected information, discrimination, none or anchor, found {s:?}"
-                ))),
+                )))
+                }
             };
         }
         if r.inputs.is_empty() {

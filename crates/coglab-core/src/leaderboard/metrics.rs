@@ -42,7 +42,7 @@ pub fn definition(benchmark: &str, column: &str) -> &'static str {
         ("gold", "paper_overall") => "The Overall score printed in Gold's Table 2 (the paper's own scale).",
         ("gold", _) => "Layer score: loading-weighted score over the tasks of this layer (Σ|λ|·s / Σ|λ|).",
         ("kiva", _) => match stage {
-            "cross" => "Stage 1 (what): which kind of change happened (cross-domain). Trial score = mean over its regenerations; mean ± SE over trials, 95% interval mean ± 1.96 SE.",
+            "cross" => "Stage 1 (what): which kind of change happened (cross-domain). Trial score = mean over its regenerations; mean ± SE over trials, 95% interval mean ± t(0.975, trials − 1) SE (Student t, as for any mean over clusters).",
             "within_conditional" => "Stage 2 (how), conditional: only trials that reached stage 2 (stage 1 right).",
             "within_joint" => "Stage 2 (how), joint: a skipped stage 2 counts as 0.",
             "extrapolation" => "Stage 3 (apply): apply the rule to a new object.",
@@ -213,6 +213,10 @@ pub fn reported_mmiq_interval(percent: f64) -> Option<Accuracy> {
 /// [`crate::stats::describe::MeanSe`], defined beside it: the harness export and the published
 /// bundle compute it too).
 pub use crate::stats::describe::normal_interval;
+
+/// The Student t 95% interval of a mean over clusters (KiVA's trials), mean ± t(0.975,
+/// n − 1) SE, the one the published bundle and the harness export give (issue 40, item 4).
+pub use crate::stats::describe::t_interval;
 
 #[cfg(test)]
 mod tests {

@@ -88,7 +88,7 @@ pub struct SrSetting {
     pub n: usize,
     /// Scored paths.
     pub scored_paths: usize,
-    /// Mean ± 1.96 SE over the items' S_r (items average only: the paths of one item are not
+    /// Mean ± t(0.975, items − 1) SE over the items' S_r (items average only: the paths of one item are not
     /// independent, so the average over paths gets no interval), with at least two items.
     pub interval: Option<(f64, f64)>,
 }
@@ -476,7 +476,7 @@ fn reasoning_settings(input: &ScoreInput<'_>, base: &ScoreOptions) -> Vec<SrSett
                     (s_r.len() >= 2)
                         .then(|| crate::stats::describe::mean_se(&s_r, 1).ok())
                         .flatten()
-                        .map(crate::stats::describe::normal_interval)
+                        .map(crate::stats::describe::t_interval)
                 })
                 .flatten();
             out.push(SrSetting {
@@ -585,13 +585,15 @@ pub struct TaskIntervals {
     pub hr3: (f64, f64),
     /// ΔHR.
     pub delta_hr: (f64, f64),
-    /// Mean reasoning score S_r (mean ± 1.96 SE over the items with a score), when at least two
+    /// Mean reasoning score S_r (mean ± t(0.975, items − 1) SE over the items with a score), when at least two
     /// items have one.
     pub reasoning: Option<(f64, f64)>,
 }
 
-/// The ratio Σy / Σx of per-item totals and its 95% interval R ± 1.96 SE, with the
-/// linearised (cluster) SE = sqrt(n / (n − 1) · Σ(y_i − R·x_i)²) / Σx, clamped to [0, 1].
+/// The ratio Σy / Σx of per-item totals and its 95% interval R ± t(0.975, n − 1) · SE (the
+/// items are the clusters: Student t on items − 1 degrees of freedom, as Inspect's `ci()`),
+/// with the linearised (cluster) SE = sqrt(n / (n − 1) · Σ(y_i − R·x_i)²) / Σx, clamped to
+/// [0, 1].
 fn ratio_interval(pairs: &[(f64, f64)]) -> (f64, (f64, f64)) {
     let n = pairs.len() as f64;
     let (sy, sx): (f64, f64) = pairs
@@ -600,7 +602,8 @@ fn ratio_interval(pairs: &[(f64, f64)]) -> (f64, (f64, f64)) {
     let r = sy / sx;
     let ss: f64 = pairs.iter().map(|(y, x)| (y - r * x).powi(2)).sum();
     let se = (n / (n - 1.0) * ss).sqrt() / sx;
-    (r, ((r - 1.96 * se).max(0.0), (r + 1.96 * se).min(1.0)))
+    let q = crate::stats::describe::t_975(pairs.len().saturating_sub(1));
+    (r, ((r - q * se).max(0.0), (r + q * se).min(1.0)))
 }
 
 /// The 95% intervals of a task row's SR, HR-4, HR-3 and ΔHR from its item scores, as ratio
@@ -641,7 +644,7 @@ pub fn intervals(items: &[ItemScores]) -> Option<([f64; 4], TaskIntervals)> {
     let reasoning = (s_r.len() >= 2)
         .then(|| crate::stats::describe::mean_se(&s_r, 1).ok())
         .flatten()
-        .map(crate::stats::describe::normal_interval);
+        .map(crate::stats::describe::t_interval);
     Some((
         [sr.0, hr4.0, hr3.0, dhr.0],
         TaskIntervals {
@@ -794,5 +797,24 @@ impl CompareArgs {
             self.resamples,
             self.seed,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Eleven items of one verdict each, y/4 = 1, .75, .5, .5, .5, .25, .5, .75, .25, .5, .5:
+    /// R = 6/11 = 0.545454..., Σ(y − R)² = 0.477272..., SE = sqrt(11/10 · 0.477272) / 11 =
+    /// 0.0658698943; t(0.975, 10) = 2.228138851986, so [0.3986872748, 0.6922218161] (by hand
+    /// in Python; with 1.96 it would be [0.41635, 0.67456]).
+    #[test]
+    fn ratio_interval_uses_student_t_on_items_minus_one() {
+        let y = [1.0, 0.75, 0.5, 0.5, 0.5, 0.25, 0.5, 0.75, 0.25, 0.5, 0.5];
+        let pairs: Vec<(f64, f64)> = y.iter().map(|&v| (v, 1.0)).collect();
+        let (r, (lo, hi)) = ratio_interval(&pairs);
+        assert!((r - 6.0 / 11.0).abs() < 1e-15);
+        assert!((lo - 0.398_687_274_786_585_6).abs() < 1e-9, "{lo}");
+        assert!((hi - 0.692_221_816_122_505_2).abs() < 1e-9, "{hi}");
     }
 }

@@ -121,15 +121,15 @@ pub struct Mean {
     pub se: f64,
     /// Count.
     pub n: usize,
-    /// mean − 1.96 SE.
+    /// mean − t(0.975, n − 1) SE ([`crate::stats::describe::t_interval`]).
     pub lo: f64,
-    /// mean + 1.96 SE.
+    /// mean + t(0.975, n − 1) SE.
     pub hi: f64,
 }
 
 impl From<crate::stats::describe::MeanSe> for Mean {
     fn from(m: crate::stats::describe::MeanSe) -> Self {
-        let (lo, hi) = crate::stats::describe::normal_interval(m);
+        let (lo, hi) = crate::stats::describe::t_interval(m);
         Mean {
             mean: round6(m.mean),
             se: round6(m.se),
