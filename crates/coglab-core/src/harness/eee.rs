@@ -689,7 +689,7 @@ fn kiva_result(
     m: &crate::stats::describe::MeanSe,
     description: &str,
 ) -> Value {
-    let (lo, hi) = crate::stats::describe::t_interval(*m);
+    let (lo, hi) = crate::leaderboard::metrics::kiva_stage_interval(*m);
     // The report's SE is the population SD (ddof 0) over sqrt(n), so SD = SE * sqrt(n).
     let sd = m.se * (m.n as f64).sqrt();
     json!({
