@@ -17,7 +17,7 @@ Z80 = 0.8416212335729143
 def test_estimate_numbers_and_cli() -> None:
     full, part = fixture("items/estimate_full.csv"), fixture("items/estimate_partial.csv")
     py = coglab.estimate(part, calibration=full)
-    assert_same(py, cli_json("estimate", "--calibration", full, part, "--json"))
+    assert_same(py, cli_json("estimate", "--calibration", full, part))
     assert py["calibration"] == {"items": 10, "respondents": 120, "model": "2pl+guess(0.25)"}
     est = {e["id"]: e for e in py["estimates"]}
     # strong: 3 of 3 right, 7 unanswered: at least 3 of 10.
@@ -40,7 +40,7 @@ def test_plan_connors_count() -> None:
     one = "one=" + fixture("ranks/extraction_model1.jsonl")
     two = "two=" + fixture("ranks/extraction_model2.jsonl")
     py = coglab.plan("mmiq", [one, two], mde=0.03, answers=key)
-    assert_same(py, cli_json("plan", "mmiq", "--answers", key, one, two, "--mde", "0.03", "--json"))
+    assert_same(py, cli_json("plan", "mmiq", "--answers", key, one, two, "--mde", "0.03"))
     psi = 1.0 / 6.0
     want = (Z975 * math.sqrt(psi) + Z80 * math.sqrt(psi - 0.0009)) ** 2 / 0.0009
     pair = py["pairs"][0]
@@ -54,7 +54,7 @@ def test_plan_connors_count() -> None:
 def test_anchors_list_and_weights() -> None:
     full = fixture("items/estimate_full.csv")
     py = coglab.anchors(full, k=4)
-    assert_same(py, cli_json("items", full, "--subset", "anchor", "--k", "4", "--json"))
+    assert_same(py, cli_json("items", full, "--subset", "anchor", "--k", "4"))
     ids = [a["id"] for a in py["anchors"]]
     assert len(set(ids)) == 4 and all(i in {f"q{j}" for j in range(1, 11)} for i in ids)
     # Ten items shared among four anchors: weights are counts over 10 summing to 1.
