@@ -51,7 +51,7 @@
 //! estimate is worse than the IRT estimate on either kind (cluster anchors: 3.88 points;
 //! information anchors, which are not representative: 8.7) and has no interval; it is given
 //! for comparison. At K = 500 the gain is small (1.23 against 1.28 points) and the interval of
-//! the estimate on the anchors covers 90.2%, below the random items' 95.6%: the anchors'
+//! the estimate on the anchors covers 90.2%, below the random items' 95.5%: the anchors'
 //! calibration error is shared by every respondent who answers them, and the interval treats
 //! the parameters as known. Anchors pay at about 100 items, not at 500.
 //!
