@@ -154,8 +154,9 @@ pub fn mmiq_entries(report: &MmiqReport, c: &HfCommon) -> Vec<HfEntry> {
 }
 
 /// KiVA's entries: each stage's mean over trials (the share of regenerations right, 0/1 for a
-/// person), overall, with the normal 95% interval mean ± 1.96 SE, SE = population SD / sqrt(n)
-/// as KiVA's repository computes it.
+/// person), overall, with the 95% interval the leaderboard shows
+/// ([`crate::leaderboard::metrics::kiva_stage_interval`]: Wilson's with the trials' effective
+/// size and Student t on trials − 1 degrees of freedom, issue 40's coverage table).
 pub fn kiva_entries(report: &KivaReport, c: &HfCommon) -> Vec<HfEntry> {
     let variant = report.variant.name();
     let mut out = Vec::new();
@@ -174,15 +175,15 @@ pub fn kiva_entries(report: &KivaReport, c: &HfCommon) -> Vec<HfEntry> {
         let Some(m) = report.overall.get(key) else {
             continue;
         };
-        let (lo, hi) = crate::stats::describe::normal_interval(m);
+        let (lo, hi) = crate::leaderboard::metrics::kiva_stage_interval(m);
         out.push(entry(
             c,
             KIVA_DATASET,
             format!("{}_{key}", variant.to_ascii_lowercase()),
             pct(m.mean),
             format!(
-                "{variant} {what}: mean share right over trials; 95% normal interval \
-                 (mean ± 1.96 SE, SE = population SD / sqrt(n)) [{:.2}, {:.2}] %, n = {} trials; \
+                "{variant} {what}: mean share right over trials; 95% interval (Wilson with the \
+                 trials' effective size, Student t on n − 1 df) [{:.2}, {:.2}] %, n = {} trials; \
                  answers naming no option counted {}; {}",
                 100.0 * lo,
                 100.0 * hi,
@@ -195,9 +196,9 @@ pub fn kiva_entries(report: &KivaReport, c: &HfCommon) -> Vec<HfEntry> {
     out
 }
 
-/// MM-OPERA's entries for one task: SR, HR-3, HR-4 and ΔHR (percentages) with the normal 95%
+/// MM-OPERA's entries for one task: SR, HR-3, HR-4 and ΔHR (percentages) with the 95%
 /// interval of the ratio estimate over items ([`crate::leaderboard::mmopera::estimates`]), and
-/// the mean reasoning score S_r (as it is) with mean ± 1.96 SE over items when it is a mean
+/// the mean reasoning score S_r (as it is) with mean ± t(0.975, n − 1) SE over items when it is a mean
 /// over items. `items` are the report's items as SR counts them
 /// ([`crate::leaderboard::mmopera::item_score`]); without an interval (fewer than two items)
 /// the notes say so.
@@ -237,8 +238,8 @@ pub fn mmopera_entries(
                 Some(e) => {
                     let r = of(e);
                     format!(
-                        "95% normal interval (ratio estimate ± 1.96 SE, items as clusters) \
-                         [{:.2}, {:.2}] %, n = {} items ({} verdicts)",
+                        "95% interval (Wilson with the ratio estimate's effective size, items as \
+                         clusters, Student t on items − 1 df) [{:.2}, {:.2}] %, n = {} items ({} verdicts)",
                         100.0 * r.lower,
                         100.0 * r.upper,
                         e.items,
@@ -259,9 +260,9 @@ pub fn mmopera_entries(
     if let Some(r) = &report.reasoning {
         let interval = match (est.and_then(|e| e.reasoning), r.ica_average) {
             (Some(m), crate::mmopera::score::IcaAverage::Items) => {
-                let (lo, hi) = crate::stats::describe::normal_interval(m);
+                let (lo, hi) = crate::stats::describe::t_interval(m);
                 format!(
-                    "95% normal interval (mean ± 1.96 SE over items) [{lo:.4}, {hi:.4}], n = {} items",
+                    "95% interval (mean ± t(0.975, n − 1) SE over items) [{lo:.4}, {hi:.4}], n = {} items",
                     m.n
                 )
             }

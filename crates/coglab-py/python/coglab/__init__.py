@@ -9,6 +9,9 @@ returns a plain dict with the same fields as the matching command's ``--json`` o
 - ``sem(spec, data)`` and ``describe(data)``       ``coglab sem`` / ``coglab describe``
 - ``rank(bench, files, ...)``                      ``coglab rank``
 - ``items(inputs, ...)``                           ``coglab items``
+- ``anchors(inputs, k=, ...)``                     ``coglab items --subset anchor --k K``
+- ``estimate(partial, calibration=, ...)``         ``coglab estimate``
+- ``plan(bench, files, mde=, ...)``                ``coglab plan``
 - ``export_eee(scored, answers=KEY or kiva=True, out=None)``  ``coglab export eee``
 - ``selftest_simulate(form=, trials=, takers=, seed=)``   ``coglab selftest simulate``
 - ``selftest_bank(bank=None)``                     the KiVA self-test's item bank
@@ -37,9 +40,12 @@ from typing import Any, Dict, List, Optional
 from ._errors import CoglabError, InputError, UsageError
 from ._native import (
     __version__,
+    anchors,
     describe,
+    estimate,
     export_eee,
     items,
+    plan,
     rank,
     score_kiva,
     score_mmiq,
@@ -53,9 +59,12 @@ __all__ = [
     "CoglabError",
     "InputError",
     "UsageError",
+    "anchors",
     "describe",
+    "estimate",
     "export_eee",
     "items",
+    "plan",
     "rank",
     "score_kiva",
     "score_mmiq",
