@@ -3,20 +3,16 @@
 //! exactly as the JSONL of the same rows; hostile files must get a located error quickly.
 
 use crate::common;
+use crate::common::parquet::{to_parquet, zstd};
 
-use arrow_json::reader::{infer_json_schema_from_seekable, ReaderBuilder};
 use coglab_core::columnar::{ColumnarError, ParquetFile, Projection};
 use coglab_core::harness::{self, map, HarnessFormat};
 use coglab_core::mmiq::{score, AnswerKey, MmiqError, MmiqReport, Predictions};
-use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, ZstdLevel};
+use parquet::basic::Compression;
 use parquet::file::metadata::{
     FileMetaData, ParquetMetaData, ParquetMetaDataReader, ParquetMetaDataWriter,
 };
-use parquet::file::properties::WriterProperties;
-use std::io::Cursor;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Instant;
 
 fn fixture(rel: &str) -> Vec<u8> {
@@ -24,38 +20,6 @@ fn fixture(rel: &str) -> Vec<u8> {
         .join("tests/fixtures")
         .join(rel);
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-fn zstd() -> Compression {
-    Compression::ZSTD(ZstdLevel::try_new(3).unwrap())
-}
-
-/// JSONL rows as a Parquet file (schema inferred from the rows, as `pyarrow.json` would),
-/// `rows_per_group` rows per row group.
-fn to_parquet(
-    jsonl: &[u8],
-    compression: Compression,
-    rows_per_group: usize,
-    dict: bool,
-) -> Vec<u8> {
-    let (schema, _) = infer_json_schema_from_seekable(Cursor::new(jsonl), None).unwrap();
-    let schema = Arc::new(schema);
-    let reader = ReaderBuilder::new(schema.clone())
-        .with_batch_size(rows_per_group)
-        .build(Cursor::new(jsonl))
-        .unwrap();
-    let props = WriterProperties::builder()
-        .set_compression(compression)
-        .set_max_row_group_row_count(Some(rows_per_group))
-        .set_dictionary_enabled(dict)
-        .build();
-    let mut out = Vec::new();
-    let mut w = ArrowWriter::try_new(&mut out, schema, Some(props)).unwrap();
-    for batch in reader {
-        w.write(&batch.unwrap()).unwrap();
-    }
-    w.close().unwrap();
-    out
 }
 
 /// The figures two reports must share.

@@ -26,7 +26,13 @@ mod parquet;
 mod thrift;
 
 #[cfg(feature = "parquet")]
-pub use self::parquet::{ParquetFile, Projection};
+pub use self::parquet::{ParquetFile, Projection, SliceReader};
+/// The bytes and reader traits a [`ParquetFile`] is opened on (from the `bytes` and `parquet`
+/// crates).
+#[cfg(feature = "parquet")]
+pub use ::bytes::Bytes;
+#[cfg(feature = "parquet")]
+pub use ::parquet::file::reader::ChunkReader;
 
 use std::fmt;
 

@@ -14,7 +14,7 @@ use parquet::bloom_filter::Sbbf;
 use parquet::column::page::PageReader;
 use parquet::errors::ParquetError;
 use parquet::file::metadata::{ParquetMetaData, ParquetMetaDataReader, RowGroupMetaData};
-use parquet::file::reader::{ChunkReader, RowGroupReader};
+use parquet::file::reader::{ChunkReader, Length, RowGroupReader};
 use parquet::record::reader::RowIter;
 use parquet::record::Field;
 use parquet::schema::types::Type;
@@ -35,7 +35,7 @@ pub enum Projection<'a> {
 }
 
 /// An open Parquet file: its footer read and checked.
-pub struct ParquetFile<R: ChunkReader + 'static> {
+pub struct ParquetFile<R: ChunkReader> {
     file: String,
     reader: Arc<R>,
     meta: ParquetMetaData,
@@ -43,7 +43,7 @@ pub struct ParquetFile<R: ChunkReader + 'static> {
     starts: Vec<u64>,
 }
 
-impl<R: ChunkReader + 'static> std::fmt::Debug for ParquetFile<R> {
+impl<R: ChunkReader> std::fmt::Debug for ParquetFile<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ParquetFile")
             .field("file", &self.file)
@@ -88,7 +88,51 @@ impl ParquetFile<Bytes> {
     }
 }
 
-impl<R: ChunkReader + 'static> ParquetFile<R> {
+/// A Parquet file's bytes borrowed (each column chunk is copied when it is read, so the
+/// whole file is never copied).
+#[derive(Debug, Clone, Copy)]
+pub struct SliceReader<'a>(pub &'a [u8]);
+
+impl Length for SliceReader<'_> {
+    fn len(&self) -> u64 {
+        self.0.len() as u64
+    }
+}
+
+impl ChunkReader for SliceReader<'_> {
+    type T = std::io::Cursor<Bytes>;
+
+    fn get_read(&self, start: u64) -> parquet::errors::Result<Self::T> {
+        let bytes = self.get_bytes(start, self.0.len().saturating_sub(start as usize))?;
+        Ok(std::io::Cursor::new(bytes))
+    }
+
+    fn get_bytes(&self, start: u64, length: usize) -> parquet::errors::Result<Bytes> {
+        usize::try_from(start)
+            .ok()
+            .and_then(|s| Some(s..s.checked_add(length)?))
+            .and_then(|r| self.0.get(r))
+            .map(Bytes::copy_from_slice)
+            .ok_or_else(|| {
+                ParquetError::EOF(format!(
+                    "{length} bytes at offset {start} of a {}-byte file",
+                    self.0.len()
+                ))
+            })
+    }
+}
+
+impl<'a> ParquetFile<SliceReader<'a>> {
+    /// Opens a Parquet file in borrowed memory.
+    ///
+    /// # Errors
+    /// As [`ParquetFile::open`].
+    pub fn from_slice(file: &str, bytes: &'a [u8]) -> Result<Self, ColumnarError> {
+        Self::open(file, SliceReader(bytes))
+    }
+}
+
+impl<R: ChunkReader> ParquetFile<R> {
     /// Opens a Parquet file: reads its footer and checks it (the magic at both ends, the row
     /// count against [`MAX_PARQUET_ROWS`] and the row groups', the column chunks' types
     /// against the schema and their byte ranges against the file).
@@ -215,6 +259,11 @@ impl<R: ChunkReader + 'static> ParquetFile<R> {
             meta,
             starts,
         })
+    }
+
+    /// The reader the file was opened on.
+    pub fn reader(&self) -> &R {
+        &self.reader
     }
 
     /// The file name (what messages name).
@@ -580,13 +629,13 @@ fn chunk_range(
 }
 
 /// One row group, as the crate's record reader asks for it.
-struct Group<'a, R: ChunkReader + 'static> {
+struct Group<'a, R: ChunkReader> {
     file: &'a ParquetFile<R>,
     g: usize,
     meta: &'a RowGroupMetaData,
 }
 
-impl<R: ChunkReader + 'static> RowGroupReader for Group<'_, R> {
+impl<R: ChunkReader> RowGroupReader for Group<'_, R> {
     fn metadata(&self) -> &RowGroupMetaData {
         self.meta
     }

@@ -562,7 +562,7 @@ fn read_columnar(
     #[cfg(feature = "parquet")]
     if kind == crate::columnar::ColumnarKind::Parquet {
         use crate::columnar::{ParquetFile, Projection};
-        let file = ParquetFile::from_bytes(path, bytes::Bytes::copy_from_slice(bytes))?;
+        let file = ParquetFile::from_slice(path, bytes)?;
         let mut rows = Vec::new();
         file.write_jsonl(
             Projection::All,

@@ -216,24 +216,21 @@ pub fn check_columns(
 }
 
 /// Makes an error that names a row of a columnar file's JSON lines name its row group.
-type Relocate = Box<dyn Fn(MmiqError) -> MmiqError>;
+type Relocate<'a> = Box<dyn Fn(MmiqError) -> MmiqError + 'a>;
 
 /// Hands the MM-IQ columns of a columnar file's rows to `push` as JSON lines (see
 /// [`crate::columnar`]), and makes the errors `push` returns name the row group and row;
 /// returns what does the same for the reader's last error (at its `finish`).
-fn columnar_rows(
+fn columnar_rows<'a>(
     file_name: &str,
-    bytes: &[u8],
+    bytes: &'a [u8],
     kind: crate::columnar::ColumnarKind,
     role: ParquetRole,
     push: impl FnMut(&[u8]) -> Result<(), MmiqError>,
-) -> Result<Relocate, MmiqError> {
+) -> Result<Relocate<'a>, MmiqError> {
     #[cfg(feature = "parquet")]
     if kind == crate::columnar::ColumnarKind::Parquet {
-        let file = crate::columnar::ParquetFile::from_bytes(
-            file_name,
-            bytes::Bytes::copy_from_slice(bytes),
-        )?;
+        let file = crate::columnar::ParquetFile::from_slice(file_name, bytes)?;
         parquet_rows(&file, role, push, |_| {})?;
         return Ok(Box::new(move |mut e| {
             if let Some(loc) = e.location_mut() {
@@ -252,7 +249,7 @@ fn columnar_rows(
 /// # Errors
 /// As `push`, with the row group and row named, or the file's [`crate::columnar::ColumnarError`].
 #[cfg(feature = "parquet")]
-pub fn parquet_rows<R: parquet::file::reader::ChunkReader + 'static>(
+pub fn parquet_rows<R: parquet::file::reader::ChunkReader>(
     file: &crate::columnar::ParquetFile<R>,
     role: ParquetRole,
     mut push: impl FnMut(&[u8]) -> Result<(), MmiqError>,
