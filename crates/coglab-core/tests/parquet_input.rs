@@ -431,3 +431,29 @@ fn parquet_file_api() {
             .into();
     assert!(e.to_string().contains("an Arrow IPC file is not read"));
 }
+
+/// A dropped Parquet file, as the worker detects it (the whole file: its footer is at the
+/// end): its kind from its first rows; a file cut short is Unknown with the located reason.
+#[test]
+fn leaderboard_detects_a_dropped_parquet_file() {
+    use coglab_core::leaderboard::{detect, unreadable, FileKind};
+    let preds = to_parquet(&fixture("mmiq/preds_small.jsonl"), zstd(), 4, true);
+    assert_eq!(detect("run.parquet", &preds), FileKind::MmiqPredictions);
+    assert_eq!(unreadable("run.parquet", &preds), None);
+    let key = to_parquet(
+        &fixture("mmiq/key_small.jsonl"),
+        Compression::SNAPPY,
+        4,
+        true,
+    );
+    assert_eq!(detect("test.parquet", &key), FileKind::MmiqKey);
+    // The first 100 bytes alone (the worker's first look) tell nothing yet.
+    assert_eq!(detect("run.parquet", &preds[..100]), FileKind::Unknown);
+    let cut = &preds[..preds.len() - 5];
+    assert_eq!(detect("cut.parquet", cut), FileKind::Unknown);
+    let why = unreadable("cut.parquet", cut).unwrap();
+    assert!(
+        why.starts_with("cut.parquet: the file is cut short"),
+        "{why}"
+    );
+}
