@@ -25,7 +25,7 @@ VENV="$ROOT/.tools/py-venv"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 WHEELS="$TARGET/wheels"
 PYTHON="${PYTHON:-python3}"
-PINS="maturin==1.16.0 pytest==9.2.0 pandas==3.1.1 dask[distributed]==2026.8.0"
+PINS="maturin==1.16.0 pytest==9.2.0 pandas==3.1.1 dask[distributed]==2026.8.0 pyarrow==26.0.1"
 
 fail() { echo "python-tests: $*" >&2; echo "python tests: 0 passed, 1 failed, 0 skipped"; exit 1; }
 

@@ -41,14 +41,29 @@ pub async fn detect(files: &[FileRef]) -> Result<Vec<api::Detected>, WorkerError
         let head = io::read_range(&f.blob, 0.0, DETECT_HEAD.min(size))
             .await
             .unwrap_or_default();
+        // A Parquet file is told from its footer, at its end: read whole (as scoring does).
+        let parquet = cfg!(feature = "parquet")
+            && coglab_core::columnar::detect(&head)
+                == Some(coglab_core::columnar::ColumnarKind::Parquet);
         let mut kind = coglab_core::leaderboard::detect(&f.name, &head);
-        if kind == FileKind::Unknown && size > DETECT_HEAD && size <= WHOLE_FOR_DETECT {
+        let mut whole = None;
+        if (kind == FileKind::Unknown && size > DETECT_HEAD && size <= WHOLE_FOR_DETECT)
+            || (parquet && size > DETECT_HEAD)
+        {
             if let Ok(all) = io::read_range(&f.blob, 0.0, size).await {
                 kind = coglab_core::leaderboard::detect(&f.name, &all);
+                whole = Some(all);
             }
         }
         let note = (kind == FileKind::Unknown)
-            .then(|| coglab_core::leaderboard::unreadable(&f.name, &head))
+            .then(|| {
+                let bytes = if parquet {
+                    whole.as_deref().unwrap_or(&head)
+                } else {
+                    &head
+                };
+                coglab_core::leaderboard::unreadable(&f.name, bytes)
+            })
             .flatten();
         out.push(api::Detected { kind, note });
     }

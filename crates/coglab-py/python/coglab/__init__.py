@@ -24,7 +24,9 @@ report of the set they were written from) and KiVA challenge results with their 
 ``out=DIR``, writes them as the CLI does.
 
 Inputs are paths (``str`` or ``os.PathLike``), ``bytes`` (named ``<bytes>`` in messages), or
-``(name, bytes)`` tuples. The GIL is released while files are read, parsed and scored, so
+``(name, bytes)`` tuples; a Parquet file (``.parquet``, told from its content) is read as the
+JSONL of the same rows. ``score_mmiq`` also takes a ``pyarrow.Table`` or a pandas DataFrame
+with the file's columns (written to Parquet in memory with pyarrow, then read as a file). The GIL is released while files are read, parsed and scored, so
 threads scale. Errors are ``coglab.InputError`` / ``coglab.UsageError`` (both
 ``coglab.CoglabError``, a ``ValueError``) with ``file``, ``line``, ``field``, ``expected`` and
 ``found``.
@@ -38,6 +40,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from ._errors import CoglabError, InputError, UsageError
+from . import _native
 from ._native import (
     __version__,
     anchors,
@@ -48,7 +51,6 @@ from ._native import (
     plan,
     rank,
     score_kiva,
-    score_mmiq,
     score_mmopera,
     selftest_bank,
     selftest_simulate,
@@ -86,6 +88,39 @@ _DEFAULT_TABLE = [
     ("outer", "outer"),  # sem
     ("items", "items"),  # score_mmopera
 ]
+
+
+def _columnar(value: Any, name: str) -> Any:
+    """A ``pyarrow.Table`` or a pandas DataFrame as ``(name, Parquet bytes)``; other inputs as
+    they are."""
+    module = type(value).__module__
+    if not (module.startswith("pyarrow") or module.startswith("pandas")):
+        return value
+    try:
+        import io
+
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError("a table input needs pyarrow (pip install pyarrow)") from e
+    if module.startswith("pandas"):
+        value = pa.Table.from_pandas(value, preserve_index=False)
+    if not isinstance(value, pa.Table):
+        return value
+    buf = io.BytesIO()
+    pq.write_table(value, buf, compression="none")
+    return (name, buf.getvalue())
+
+
+def score_mmiq(answers: Any, predictions: Any, *, items: bool = False) -> Dict[str, Any]:
+    """MM-IQ accuracy by category, as ``coglab score mmiq --answers KEY PRED --json``; each of
+    ``answers`` and ``predictions`` may also be a ``pyarrow.Table`` or a pandas DataFrame with
+    the file's columns (named ``<table>.parquet`` in messages)."""
+    return _native.score_mmiq(
+        _columnar(answers, "<key table>.parquet"),
+        _columnar(predictions, "<table>.parquet"),
+        items=items,
+    )
 
 
 def _is_table(value: Any) -> bool:

@@ -17,11 +17,13 @@ from ._native import items as items
 from ._native import plan as plan
 from ._native import rank as rank
 from ._native import score_kiva as score_kiva
-from ._native import score_mmiq as score_mmiq
 from ._native import score_mmopera as score_mmopera
 from ._native import selftest_bank as selftest_bank
 from ._native import selftest_simulate as selftest_simulate
 from ._native import sem as sem
+
+def score_mmiq(answers: Any, predictions: Any, *, items: bool = ...) -> Result:
+    """As ``_native.score_mmiq``; a ``pyarrow.Table`` or pandas DataFrame is taken too."""
 
 def tables(result: Dict[str, Any]) -> List[str]: ...
 def to_frame(result: Dict[str, Any], table: Optional[str] = ...) -> Any: ...

@@ -16,7 +16,8 @@ def score_mmiq(answers: Input, predictions: Input, *, items: bool = ...) -> Resu
 
     ``predictions``: MM-IQ JSONL, a VLMEvalKit table or ``_acc.csv``, an lmms-eval samples JSONL
     or ``results.json``, an Inspect log (``.eval`` or ``.json``), or Every Eval Ever instance
-    records (JSONL) or an aggregate record (JSON); told from the name and the first bytes."""
+    records (JSONL or Parquet) or an aggregate record (JSON); MM-IQ's own columns as Parquet
+    (predictions and the answer key); told from the name and the first bytes."""
 
 def score_kiva(
     paths: Inputs, *, human: Optional[Input] = ..., trials: bool = ..., null: str = ...
