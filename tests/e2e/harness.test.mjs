@@ -295,7 +295,7 @@ test('Hugging Face Eval Results downloaded from the model page equal coglab expo
   // The row's model name is no Hub id: the field starts empty, and the worker refuses it.
   assert.equal(await page.getByTestId('hf-model').inputValue(), '');
   await page.getByTestId('hf-yaml').click();
-  assert.match(await page.getByTestId('hf-error').textContent(), /Hub model id: expected ORG\/NAME/);
+  assert.match(await page.getByTestId('hf-error').textContent(), /Hub model id: expected a Hub model id ORG\/NAME/);
   await page.getByTestId('hf-model').fill('coglab-test/model-x');
   const got = await download(page, 'hf-yaml');
   assert.equal(got.name, 'mmiq.yaml');

@@ -343,22 +343,15 @@ pub fn eee_export(
 /// not `YYYY-MM-DD`; as [`items`] for a row not kept or of another benchmark.
 pub fn hf_export(state: &WorkerState, a: &api::HfExport) -> Result<api::HfYaml, WorkerError> {
     use coglab_core::harness::hf;
-    if !hf::is_repo_id(&a.model) {
-        return Err(format!(
-            "Hub model id: expected ORG/NAME (letters, digits, '-', '_', '.'), found {:?}",
-            a.model
-        )
-        .into());
-    }
-    hf::check_date(&a.date).map_err(|e| WorkerError::from(format!("date: {e}")))?;
-    let common = hf::HfCommon {
-        dataset_id: None,
-        date: a.date.clone(),
-        source: hf::HfSource {
-            url: format!("https://huggingface.co/{}", a.model),
-            name: "coglab".into(),
-        },
-    };
+    // The checks and defaults of `coglab export hf` (the model's Hub page as the source).
+    let common = hf::common(&a.model, None, &a.date, None, None).map_err(|e| {
+        let field = if e.field == "model" {
+            "Hub model id"
+        } else {
+            e.field
+        };
+        WorkerError::from(format!("{field}: {}", e.message))
+    })?;
     let (file_name, entries) = match state.row(a.row)? {
         Detail::Mmiq(r) => ("mmiq.yaml".to_string(), hf::mmiq_entries(r, &common)),
         Detail::Kiva(r) => (hf::kiva_file_name(r.variant), hf::kiva_entries(r, &common)),

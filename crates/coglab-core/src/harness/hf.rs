@@ -101,6 +101,70 @@ fn scored_by() -> String {
     format!("scored by coglab {}", env!("CARGO_PKG_VERSION"))
 }
 
+/// An export argument that cannot be used: which one (`model`, `dataset-id`, `date`,
+/// `source-url`) and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadArgument {
+    /// The argument.
+    pub field: &'static str,
+    /// What was expected and found.
+    pub message: String,
+}
+
+/// What the entries of one export share, from the arguments `coglab export hf` and the model
+/// page take: the model's Hub id (`org/name`; the default source link is its page), an optional
+/// dataset id, the date (`YYYY-MM-DD`), and an optional source link (`http(s)://`, one line)
+/// and name (default `coglab`).
+///
+/// # Errors
+/// [`BadArgument`] naming the first argument that is not of its form.
+pub fn common(
+    model: &str,
+    dataset_id: Option<&str>,
+    date: &str,
+    source_url: Option<&str>,
+    source_name: Option<&str>,
+) -> Result<HfCommon, BadArgument> {
+    let bad = |field, message| Err(BadArgument { field, message });
+    if !is_repo_id(model) {
+        return bad(
+            "model",
+            format!("expected a Hub model id ORG/NAME (letters, digits, '-', '_', '.'; no '..'), found {model:?}"),
+        );
+    }
+    if let Some(id) = dataset_id.filter(|d| !is_repo_id(d)) {
+        return bad(
+            "dataset-id",
+            format!("expected a Hub dataset id ORG/NAME, found {id:?}"),
+        );
+    }
+    if let Err(e) = check_date(date) {
+        return bad("date", e);
+    }
+    let url = match source_url {
+        Some(u) => {
+            let ok = (u.starts_with("https://") || u.starts_with("http://"))
+                && !u.chars().any(|c| c.is_whitespace() || c.is_control());
+            if !ok {
+                return bad(
+                    "source-url",
+                    format!("expected an http(s):// link without spaces, found {u:?}"),
+                );
+            }
+            u.to_string()
+        }
+        None => format!("https://huggingface.co/{model}"),
+    };
+    Ok(HfCommon {
+        dataset_id: dataset_id.map(str::to_string),
+        date: date.to_string(),
+        source: HfSource {
+            url,
+            name: source_name.unwrap_or("coglab").to_string(),
+        },
+    })
+}
+
 /// `entries` as the YAML of one `.eval_results/<benchmark>.yaml` file (a list of mappings),
 /// written with `serde_norway`.
 ///
