@@ -457,3 +457,87 @@ fn leaderboard_detects_a_dropped_parquet_file() {
         "{why}"
     );
 }
+
+/// Loads `ranges` of `bytes` into `r`, returning their starts.
+fn load(r: &coglab_core::columnar::Ranges, bytes: &[u8], ranges: &[(u64, u64)]) -> Vec<u64> {
+    for &(s, l) in ranges {
+        r.load(s, bytes[s as usize..(s + l) as usize].to_vec().into());
+    }
+    ranges.iter().map(|&(s, _)| s).collect()
+}
+
+/// The browser worker's way (issue 39): only the footer loaded to open the file and tell its
+/// format from its column names, then one row group's MM-IQ columns at a time, fed to one
+/// predictions reader: the same scores as the JSONL, and an error in a later row group names
+/// that row group and its row. Bytes not loaded are a read error, not a wait.
+#[test]
+fn a_parquet_file_read_a_row_group_at_a_time_scores_as_jsonl() {
+    use coglab_core::columnar::Ranges;
+    use coglab_core::leaderboard::{detect_parquet, FileKind};
+    use coglab_core::mmiq::{parquet_group_rows, PredictionsReader};
+    let key = AnswerKey::parse_bytes("key_small.jsonl", &fixture("mmiq/key_small.jsonl")).unwrap();
+    let preds = fixture("mmiq/preds_small.jsonl");
+    let jsonl = score(
+        &key,
+        &Predictions::parse("preds_small.jsonl", &preds).unwrap(),
+    )
+    .unwrap();
+    let read = |pq: &[u8]| -> Result<Predictions, MmiqError> {
+        let len = pq.len() as u64;
+        let ranges = Ranges::new(len);
+        let tail = Ranges::tail_bytes(len, &pq[pq.len() - 8..]);
+        load(&ranges, pq, &[(len - tail, tail)]);
+        let file = ParquetFile::open("preds_small.parquet", ranges).unwrap();
+        assert_eq!(
+            detect_parquet("preds_small.parquet", &file).kind,
+            FileKind::MmiqPredictions
+        );
+        let mut reader = PredictionsReader::new("preds_small.parquet", pq.len());
+        for g in 0..file.num_row_groups() {
+            let wanted = file
+                .group_ranges(g, Projection::Only(&coglab_core::mmiq::PARQUET_COLUMNS))
+                .unwrap();
+            let starts = load(file.reader(), pq, &wanted);
+            parquet_group_rows(&file, g, |b| reader.push(b))?;
+            file.reader().release(&starts);
+        }
+        // The reader's own last error (at its end) is relocated as the CLI does.
+        reader.finish().map_err(|mut e| {
+            if let Some(loc) = e.location_mut() {
+                file.relocate(loc, 0);
+            }
+            e
+        })
+    };
+    let pq = to_parquet(&preds, zstd(), 4, true);
+    let report = score(&key, &read(&pq).unwrap()).unwrap();
+    assert_eq!(figures(&report), figures(&jsonl));
+    // A row without its data_id in the second row group (rows 5-8): named by row group and row.
+    let mut lines: Vec<String> = String::from_utf8(preds.clone())
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    let mut v: serde_json::Value = serde_json::from_str(&lines[5]).unwrap();
+    v.as_object_mut().unwrap().remove("data_id");
+    lines[5] = v.to_string();
+    let bad = to_parquet((lines.join("\n") + "\n").as_bytes(), zstd(), 4, true);
+    let e = read(&bad).unwrap_err().to_string();
+    assert!(
+        e.starts_with("preds_small.parquet row group 2, row 2"),
+        "{e}"
+    );
+    // A row group read without loading it: the file's bytes are named, nothing waits.
+    let len = pq.len() as u64;
+    let ranges = Ranges::new(len);
+    let tail = Ranges::tail_bytes(len, &pq[pq.len() - 8..]);
+    load(&ranges, &pq, &[(len - tail, tail)]);
+    let file = ParquetFile::open("preds_small.parquet", ranges).unwrap();
+    let e = parquet_group_rows(&file, 0, |_| Ok(()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("preds_small.parquet row group 1, column ") && e.contains("not loaded"),
+        "{e}"
+    );
+}

@@ -26,7 +26,7 @@ mod parquet;
 mod thrift;
 
 #[cfg(feature = "parquet")]
-pub use self::parquet::{ParquetFile, Projection, SliceReader};
+pub use self::parquet::{ParquetFile, Projection, Ranges, SliceReader};
 /// The bytes and reader traits a [`ParquetFile`] is opened on (from the `bytes` and `parquet`
 /// crates).
 #[cfg(feature = "parquet")]

@@ -98,15 +98,26 @@ pub fn detect_format(path: &str, bytes: &[u8]) -> Format {
 /// ([`unreadable`] then names why).
 #[cfg(feature = "parquet")]
 fn parquet_format(path: &str, bytes: &[u8]) -> Format {
-    let rows =
-        crate::columnar::ParquetFile::from_slice(path, bytes).and_then(|f| f.head_jsonl(8192));
-    let Ok(rows) = rows else {
-        return Format {
+    match crate::columnar::ParquetFile::from_slice(path, bytes) {
+        Ok(file) => detect_parquet(path, &file),
+        Err(_) => Format {
             kind: FileKind::Unknown,
             harness: None,
             mmiq: None,
-        };
-    };
+        },
+    }
+}
+
+/// [`detect_format`] of an open Parquet file, from its columns' names alone (the footer's,
+/// [`crate::columnar::ParquetFile::schema_jsonl`]): every format read from Parquet is told by
+/// its fields, so no row is read, and the browser worker tells a 100 MB file's format from its
+/// footer.
+#[cfg(feature = "parquet")]
+pub fn detect_parquet<R: parquet::file::reader::ChunkReader>(
+    path: &str,
+    file: &crate::columnar::ParquetFile<R>,
+) -> Format {
+    let rows = file.schema_jsonl();
     let harness = crate::harness::detect(path, &rows);
     let mmiq = mmiq::detect(path, &rows);
     let lower = path.to_ascii_lowercase();

@@ -16,6 +16,8 @@ use crate::mmiq::{self, AnswerKey, MmiqReport, Predictions};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+#[cfg(feature = "parquet")]
+pub use detect::detect_parquet;
 pub use detect::{detect, detect_format, guess_model, unreadable, Format};
 pub use export::{to_csv, to_json, to_latex, Table};
 pub use ranks::{board_ranks, tie_ranks};

@@ -243,6 +243,34 @@ fn columnar_rows<'a>(
     Err(crate::columnar::ColumnarError::unsupported(file_name, kind).into())
 }
 
+/// [`parquet_rows`] for row group `g` (0-based) alone, for a reader that loads one row group
+/// at a time ([`crate::columnar::Ranges`], the browser worker's): the caller checks the columns
+/// once ([`check_columns`]) and hands every row group, in order, to the same reader, whose
+/// line numbers are then the file's rows ([`crate::columnar::ParquetFile::relocate`] names
+/// them by row group).
+///
+/// # Errors
+/// As [`parquet_rows`].
+#[cfg(feature = "parquet")]
+pub fn parquet_group_rows<R: parquet::file::reader::ChunkReader>(
+    file: &crate::columnar::ParquetFile<R>,
+    g: usize,
+    mut push: impl FnMut(&[u8]) -> Result<(), MmiqError>,
+) -> Result<(), MmiqError> {
+    file.write_group_jsonl(
+        g,
+        crate::columnar::Projection::Only(&PARQUET_COLUMNS),
+        |b| {
+            push(b).map_err(|mut e| {
+                if let Some(loc) = e.location_mut() {
+                    file.relocate(loc, 0);
+                }
+                e
+            })
+        },
+    )
+}
+
 /// [`columnar_rows`] for an open Parquet file (from memory or from a file on disk), telling
 /// `progress` the rows done after each row group.
 ///
