@@ -47,6 +47,16 @@ impl Progress {
         );
     }
 
+    /// Reports `done` of `total` with the label `label` makes, at most once per
+    /// [`READING_EVERY_MS`] (a decoding step that runs hundreds of times).
+    pub fn throttled(&self, done: f64, total: f64, label: impl FnOnce() -> String) {
+        let now = js_sys::Date::now();
+        if now - self.last_reading.get() >= READING_EVERY_MS {
+            self.last_reading.set(now);
+            self.report(done, total, &label());
+        }
+    }
+
     /// Reports reading `name`: `done` of `total` bytes over all the files read, `file_done` of
     /// its `file_size` bytes in the label.
     /// At most one reply per [`READING_EVERY_MS`], and always the end of each file.

@@ -26,5 +26,7 @@ pub mod ops_items;
 pub mod ops_leaderboard;
 pub mod ops_published;
 pub mod ops_structure;
+#[cfg(feature = "parquet")]
+pub mod parquet_input;
 pub mod protocol;
 pub mod state;

@@ -41,29 +41,31 @@ pub async fn detect(files: &[FileRef]) -> Result<Vec<api::Detected>, WorkerError
         let head = io::read_range(&f.blob, 0.0, DETECT_HEAD.min(size))
             .await
             .unwrap_or_default();
-        // A Parquet file is told from its footer, at its end: read whole (as scoring does).
-        let parquet = cfg!(feature = "parquet")
-            && coglab_core::columnar::detect(&head)
-                == Some(coglab_core::columnar::ColumnarKind::Parquet);
-        let mut kind = coglab_core::leaderboard::detect(&f.name, &head);
-        let mut whole = None;
-        if (kind == FileKind::Unknown && size > DETECT_HEAD && size <= WHOLE_FOR_DETECT)
-            || (parquet && size > DETECT_HEAD)
+        // A Parquet file is told from its footer's column names: a few kilobytes at its end.
+        #[cfg(feature = "parquet")]
+        if coglab_core::columnar::detect(&head)
+            == Some(coglab_core::columnar::ColumnarKind::Parquet)
         {
+            out.push(match crate::parquet_input::open(&f.name, &f.blob).await {
+                Ok(pq) => api::Detected {
+                    kind: coglab_core::leaderboard::detect_parquet(&f.name, &pq).kind,
+                    note: None,
+                },
+                Err(why) => api::Detected {
+                    kind: FileKind::Unknown,
+                    note: Some(why),
+                },
+            });
+            continue;
+        }
+        let mut kind = coglab_core::leaderboard::detect(&f.name, &head);
+        if kind == FileKind::Unknown && size > DETECT_HEAD && size <= WHOLE_FOR_DETECT {
             if let Ok(all) = io::read_range(&f.blob, 0.0, size).await {
                 kind = coglab_core::leaderboard::detect(&f.name, &all);
-                whole = Some(all);
             }
         }
         let note = (kind == FileKind::Unknown)
-            .then(|| {
-                let bytes = if parquet {
-                    whole.as_deref().unwrap_or(&head)
-                } else {
-                    &head
-                };
-                coglab_core::leaderboard::unreadable(&f.name, bytes)
-            })
+            .then(|| coglab_core::leaderboard::unreadable(&f.name, &head))
             .flatten();
         out.push(api::Detected { kind, note });
     }
@@ -89,6 +91,8 @@ struct Incoming {
     start: f64,
     parser: Option<Parser>,
     bytes: Vec<u8>,
+    /// An MM-IQ Parquet file, read and parsed a row group at a time before the others.
+    parsed: Option<Prepared>,
 }
 
 /// [`api::Score`]: reads the files as streams ([`protocol::read_files`]), parsing MM-IQ JSONL keys
@@ -130,17 +134,29 @@ pub async fn score(
                 start,
                 parser: None,
                 bytes: Vec::new(),
+                parsed: None,
             }
         })
         .collect();
-    let handles: Vec<(String, web_sys::Blob)> = incoming
+    #[cfg(feature = "parquet")]
+    for f in &mut incoming {
+        if crate::parquet_input::is_parquet(&f.file.blob).await {
+            let chosen = args.kinds.get(&f.file.name).copied();
+            f.parsed = crate::parquet_input::mmiq(&f.file, chosen, f.start, total, progress).await;
+        }
+    }
+    // The files still to read, by their index in `incoming`.
+    let rest: Vec<usize> = (0..incoming.len())
+        .filter(|&k| incoming[k].parsed.is_none())
+        .collect();
+    let handles: Vec<(String, web_sys::Blob)> = rest
         .iter()
-        .map(|f| (f.file.name.clone(), f.file.blob.clone()))
+        .map(|&k| (incoming[k].file.name.clone(), incoming[k].file.blob.clone()))
         .collect();
     let named: Vec<(&str, &web_sys::Blob)> = handles.iter().map(|(n, b)| (n.as_str(), b)).collect();
     let mut no_memory = None;
     protocol::read_files(&named, |k, slice, done, size| {
-        let f = &mut incoming[k];
+        let f = &mut incoming[rest[k]];
         let name = f.file.name.as_str();
         if done == slice.len() as f64 {
             // The first slice of this file: parse it as it arrives, or keep its bytes.
@@ -171,7 +187,7 @@ pub async fn score(
     }
     let (mut prepared, mut read) = (Vec::new(), Vec::new());
     for f in incoming {
-        prepared.push(f.parser.map(Parser::finish));
+        prepared.push(f.parsed.or_else(|| f.parser.map(Parser::finish)));
         read.push(InputFile {
             name: f.file.name,
             bytes: f.bytes,
