@@ -1,0 +1,306 @@
+"""Arrow in and out (issue 39, item 4): results as typed ``pyarrow.Table``s (``to_arrow``), and
+``pyarrow.Table`` / ``RecordBatchReader`` / pandas DataFrame inputs where a file is taken.
+
+The figures are checked against hand-worked values or a count made here from the raw file,
+not only against the file path's result.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import pickle
+from pathlib import Path
+
+import pytest
+
+import coglab
+from conftest import assert_same, fixture, shared
+
+pa = pytest.importorskip("pyarrow")
+pd = pytest.importorskip("pandas")
+import pyarrow.csv as pacsv  # noqa: E402
+import pyarrow.json as pajson  # noqa: E402
+
+Z95 = 1.959963984540054  # the 97.5% point of the standard normal
+
+
+def wilson(k: int, n: int) -> tuple:
+    """The Wilson score interval at 95% (Wilson 1927), written out here."""
+    p = k / n
+    centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
+    half = Z95 / (1 + Z95**2 / n) * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n))
+    return centre - half, centre + half
+
+
+def jsonl_rows(path) -> list:
+    return [json.loads(l) for l in Path(path).read_text().splitlines() if l.strip()]
+
+
+# ---------------------------------------------------------------- inputs: MM-IQ
+
+
+def _mmiq_inputs(key: str, pred: str) -> dict:
+    """The same answer key and predictions as files, pyarrow Tables, a RecordBatchReader and
+    DataFrames."""
+    kt, pt = pajson.read_json(key), pajson.read_json(pred)
+    return {
+        "file": (key, pred),
+        "table": (kt, pt),
+        "reader": (kt, pa.RecordBatchReader.from_batches(pt.schema, pt.to_batches(2))),
+        "dataframe": (pd.DataFrame(jsonl_rows(key)), pd.DataFrame(jsonl_rows(pred))),
+        "named": (("key.jsonl", kt.to_pandas()), ("preds.jsonl", pt)),
+    }
+
+
+@pytest.mark.parametrize("kind", ["file", "table", "reader", "dataframe", "named"])
+def test_mmiq_fixture_from_tables(kind: str) -> None:
+    key, pred = fixture("mmiq/key_small.jsonl"), fixture("mmiq/preds_small.jsonl")
+    answers, predictions = _mmiq_inputs(key, pred)[kind]
+    r = coglab.score_mmiq(answers, predictions, items=True)
+    # Hand-worked (make_small.py): items 0, 2, 4 and 5 right, 1 (chose D, key C) and 3 (no
+    # answer) wrong: 4 of 6; Mathematical 2 of 3, 2D-Geometry 1 of 2, Concrete Object 1 of 1.
+    assert r["overall"]["correct"] == 4 and r["overall"]["n"] == 6
+    assert r["overall"]["accuracy"] == pytest.approx(4 / 6, abs=1e-15)
+    low, high = wilson(4, 6)
+    assert r["overall"]["ci_low"] == pytest.approx(low, abs=1e-12)
+    assert r["overall"]["ci_high"] == pytest.approx(high, abs=1e-12)
+    by = r["by_category"]
+    assert (by["Mathematical"]["correct"], by["Mathematical"]["n"]) == (2, 3)
+    assert (by["2D-Geometry"]["correct"], by["2D-Geometry"]["n"]) == (1, 2)
+    assert (by["Concrete Object"]["correct"], by["Concrete Object"]["n"]) == (1, 1)
+    # And the whole report equals the file's, but for the inputs' names.
+    want = coglab.score_mmiq(key, pred, items=True)
+    for k in ("file", "key_file"):
+        r[k] = want[k]
+    assert_same(r, want, kind)
+
+
+def test_mmiq_table_names_the_input() -> None:
+    key, pred = fixture("mmiq/key_small.jsonl"), fixture("mmiq/preds_small.jsonl")
+    r = coglab.score_mmiq(pajson.read_json(key), pd.DataFrame(jsonl_rows(pred)))
+    assert r["key_file"] == "<pyarrow.Table: answers>"
+    assert r["file"] == "<pandas.DataFrame: predictions>"
+
+
+@pytest.mark.parametrize("kind", ["table", "dataframe"])
+def test_mmiq_real_example_from_tables(kind: str) -> None:
+    key = shared("mmiq/MMIQ_benchmark_answer_dict.jsonl")
+    pred = shared("mmiq/example_output_parsed.jsonl")
+    answers, predictions = _mmiq_inputs(str(key), str(pred))[kind]
+    r = coglab.score_mmiq(answers, predictions)
+    # Independent count from the raw lines: parsed_pred equal to the key's answer.
+    truth = {row["data_id"]: row["answer"] for row in jsonl_rows(key)}
+    preds = jsonl_rows(pred)
+    correct = sum(1 for p in preds if p["parsed_pred"] == truth[p["data_id"]])
+    assert r["overall"]["n"] == len(preds) == 100
+    assert r["overall"]["correct"] == correct
+    assert r["overall"]["accuracy"] == pytest.approx(correct / 100, abs=1e-15)
+    assert r["overall"]["items_in_benchmark"] == 2710
+    for cat, row in r["by_category"].items():
+        mine = [p for p in preds if p["category"] == cat]
+        assert row["n"] == len(mine)
+        assert row["correct"] == sum(1 for p in mine if p["parsed_pred"] == truth[p["data_id"]])
+    want = coglab.score_mmiq(key, pred)
+    for k in ("file", "key_file"):
+        r[k] = want[k]
+    assert_same(r, want)
+
+
+# ---------------------------------------------------------------- inputs: KiVA, items, MM-OPERA
+
+
+def test_kiva_fixture_from_named_dataframes() -> None:
+    run = Path(fixture("kiva/run_small"))
+    files = sorted(run.rglob("*.csv"))
+    tables = [(str(f.relative_to(run)), pd.read_csv(f)) for f in files]
+    r = coglab.score_kiva(tables, trials=True)
+    # Worked out in crates/coglab-cli/tests/kiva_cli.rs: overall cross mean 2/3, SE sqrt(1/6)/2.
+    assert r["overall"]["cross"]["mean"] == pytest.approx(2 / 3, abs=1e-15)
+    assert r["overall"]["cross"]["se"] == pytest.approx((1 / 6) ** 0.5 / 2, abs=1e-15)
+    want = coglab.score_kiva(str(run), trials=True)
+    assert_same(r["overall"], want["overall"])
+    assert_same(r["by_subdomain"], want["by_subdomain"])
+
+
+def test_kiva_real_run_from_pyarrow_tables() -> None:
+    run = shared("kiva/model_data/KiVA-adults/gpt4_multi_image")
+    files = sorted(run.rglob("*.csv"))
+    r = coglab.score_kiva([(str(f.relative_to(run)), pacsv.read_csv(f)) for f in files])
+    want = coglab.score_kiva(run)
+    assert_same(r["overall"], want["overall"])
+    assert_same(r["by_subdomain"], want["by_subdomain"])
+    human = shared("kiva/human_adults_KiVA.csv")
+    assert_same(coglab.score_kiva(pd.read_csv(human))["overall"],
+                coglab.score_kiva(human)["overall"])
+
+
+def test_items_matrix_from_dataframe() -> None:
+    p = fixture("items/small_6x4.csv")
+    df = pd.read_csv(p)
+    r = coglab.items(df, report=True)
+    # Item a: m1, m2, m3, m5 right, m4, m6 wrong: p = 4/6 (as test_items_report).
+    assert r["items"][0]["p"] == pytest.approx(4 / 6, abs=1e-12)
+    assert_same(r["items"], coglab.items(p, report=True)["items"])
+    # A named index is the first column, as the file's respondent column; booleans are 1 / 0.
+    indexed = df.set_index("respondent").astype("boolean")
+    assert_same(coglab.items(indexed, report=True)["items"], r["items"])
+
+
+def test_mmopera_ria_from_tables() -> None:
+    d = Path(fixture("mmopera/ria"))
+    meta = json.loads((d / "metadata.json").read_text())
+    judge = json.loads((d / "modelx_RIA_regular_scoring.json").read_text())
+    table = pa.Table.from_pylist([{"id": k, **v} for k, v in judge.items()])
+    r = coglab.score_mmopera("ria", pa.Table.from_pylist(meta), [table])
+    want = coglab.score_mmopera("ria", d / "metadata.json", [d / "modelx_RIA_regular_scoring.json"])
+    r["holistic"]["files"] = want["holistic"]["files"]
+    for w, x in zip(r["holistic"]["warnings"], want["holistic"]["warnings"]):
+        w["file"] = x["file"]
+    assert_same(r, want)
+
+
+def test_describe_from_pyarrow_table() -> None:
+    p = fixture("sem/prune.csv")
+    r = coglab.describe(pacsv.read_csv(p))
+    assert_same(r, coglab.describe(p))
+    # Column a1 of prune.csv, its mean worked out from the file.
+    col = [float(line.split(",")[1]) for line in Path(p).read_text().splitlines()[1:] if line]
+    assert r["a1"]["mean"] == pytest.approx(sum(col) / len(col), abs=1e-12)
+
+
+# ---------------------------------------------------------------- inputs: errors
+
+
+def test_table_missing_a_column_is_named() -> None:
+    key = pajson.read_json(fixture("mmiq/key_small.jsonl"))
+    pred = pajson.read_json(fixture("mmiq/preds_small.jsonl")).drop_columns(["response"])
+    with pytest.raises(coglab.InputError) as e:
+        coglab.score_mmiq(key, pred)
+    err = e.value
+    assert err.file == "<pyarrow.Table: predictions>"
+    assert err.field == "response"
+    assert err.expected == 'a "response" or "parsed_pred" string'
+    assert 'no column "response"' in str(err) and "data_id, category" in str(err)
+    assert err.row is None
+    # The key, too.
+    with pytest.raises(coglab.InputError) as e:
+        coglab.score_mmiq(key.drop_columns(["answer"]), fixture("mmiq/preds_small.jsonl"))
+    assert e.value.field == "answer" and e.value.file == "<pyarrow.Table: answers>"
+    assert "the correct letter A-E" in str(e.value)
+
+
+def test_bad_cell_names_the_row_and_field() -> None:
+    df = pd.DataFrame(jsonl_rows(fixture("mmiq/preds_small.jsonl")))
+    df["data_id"] = df["data_id"].astype(object)
+    df.loc[2, "data_id"] = "x"
+    df["data_id"] = df["data_id"].astype(str)
+    with pytest.raises(coglab.InputError) as e:
+        coglab.score_mmiq(fixture("mmiq/key_small.jsonl"), df)
+    err = e.value
+    assert (err.file, err.row, err.field, err.line) == ("<pandas.DataFrame: predictions>", 2,
+                                                         "data_id", None)
+    assert str(err).startswith("<pandas.DataFrame: predictions> row 2: ")
+    # The row survives pickling (Dask, multiprocessing).
+    again = pickle.loads(pickle.dumps(err))
+    assert (again.row, again.field, str(again)) == (2, "data_id", str(err))
+    # CSV: the row of a response matrix.
+    m = pd.read_csv(fixture("items/small_6x4.csv")).astype(str)
+    m.loc[3, "b"] = "7"
+    with pytest.raises(coglab.InputError) as e:
+        coglab.items(m)
+    assert (e.value.row, e.value.field) == (3, "b")
+    assert "row 3" in str(e.value) and "found \"7\"" in str(e.value)
+
+
+def test_mixed_column_and_missing_id_are_located() -> None:
+    m = pd.read_csv(fixture("items/small_6x4.csv"))
+    m["b"] = m["b"].astype(object)
+    m.loc[3, "b"] = "7"
+    with pytest.raises(coglab.InputError) as e:
+        coglab.items(m)
+    assert e.value.field == "b" and e.value.file == "<pandas.DataFrame: inputs>"
+    d = Path(fixture("mmopera/ria"))
+    with pytest.raises(coglab.InputError) as e:
+        coglab.score_mmopera("ria", d / "metadata.json", [pa.table({"score_judge": ["3"]})])
+    assert e.value.field == "id" and 'no column "id"' in str(e.value)
+
+
+# ---------------------------------------------------------------- outputs: to_arrow
+
+
+def test_to_arrow_mmiq_schema_and_values() -> None:
+    r = coglab.score_mmiq(fixture("mmiq/key_small.jsonl"), fixture("mmiq/preds_small.jsonl"),
+                          items=True)
+    assert isinstance(r, coglab.Result) and isinstance(r, dict)
+    t = r.to_arrow()
+    assert t.schema.names == ["category", "accuracy", "ci_high", "ci_low", "correct", "n"]
+    assert t.schema.field("category").type == pa.string()
+    for f in ("accuracy", "ci_high", "ci_low"):
+        assert t.schema.field(f).type == pa.float64() and t.schema.field(f).nullable
+    for f in ("correct", "n"):
+        assert t.schema.field(f).type == pa.int64()
+    assert t.schema.metadata[b"coglab.table"] == b"by_category"
+    rows = {row["category"]: row for row in t.to_pylist()}
+    assert rows["Mathematical"]["accuracy"] == pytest.approx(2 / 3, abs=1e-15)
+    low, high = wilson(1, 2)
+    assert rows["2D-Geometry"]["ci_low"] == pytest.approx(low, abs=1e-12)
+    assert rows["2D-Geometry"]["ci_high"] == pytest.approx(high, abs=1e-12)
+    items = r.to_arrow("items")
+    assert items.schema.field("correct").type == pa.bool_()
+    assert items.schema.field("data_id").type == pa.int64()
+    assert items.num_rows == 6 and sum(items.column("correct").to_pylist()) == 4
+    assert coglab.to_arrow(r, "items").equals(items)
+
+
+def test_to_arrow_nulls_and_empty_columns() -> None:
+    # A figure that could not be computed is a null, typed float64; an empty text field string.
+    r = coglab.items(fixture("items/small_6x4.csv"), report=True)
+    t = r.to_arrow("items")
+    assert t.schema.field("category").type == pa.string()
+    assert t.column("category").null_count == t.num_rows
+    assert t.schema.field("p").type == pa.float64()
+    assert t.schema.field("n").type == pa.int64()
+    d = coglab.describe(("d.csv", b"a,b\n1,2\n3,4\n"))
+    # Two values: no Cramer-von Mises statistic (None in the dict), a null in Arrow.
+    dt = d.to_arrow()
+    assert dt.schema.field("cvm_p").type == pa.float64()
+    assert dt.column("cvm_p").to_pylist() == [None, None]
+    assert dt.column("mean").to_pylist() == [2.0, 3.0]
+    assert dt.column("column").to_pylist() == ["a", "b"]
+    assert d.to_frame().loc["b", "mean"] == 3.0
+
+
+def test_to_arrow_rank_and_frame_agree() -> None:
+    key = fixture("ranks/extraction_key.jsonl")
+    r = coglab.rank("mmiq", {"one": fixture("ranks/extraction_model1.jsonl"),
+                             "two": fixture("ranks/extraction_model2.jsonl")}, answers=key)
+    t = r.to_arrow()
+    assert t.schema.field("name").type == pa.string()
+    assert t.schema.field("score").type == pa.float64()
+    assert t.schema.field("rank_low").type == pa.int64()
+    assert t.column("name").to_pylist() == [m["name"] for m in r["models"]]
+    df = r.to_frame()
+    assert list(df["score"]) == [m["score"] for m in r["models"]]
+    # to_frame is to_arrow().to_pandas() (with the key as index for a mapping).
+    m = coglab.score_mmiq(fixture("mmiq/key_small.jsonl"), fixture("mmiq/preds_small.jsonl"))
+    f = m.to_frame()
+    assert set(f.index) == set(m["by_category"]) and f.index.name is None
+    assert f.loc["Mathematical", "correct"] == 2
+
+
+def test_result_pickles_and_dumps() -> None:
+    r = coglab.score_mmiq(fixture("mmiq/key_small.jsonl"), fixture("mmiq/preds_small.jsonl"))
+    again = pickle.loads(pickle.dumps(r))
+    assert type(again) is coglab.Result and again == r
+    assert json.loads(json.dumps(r)) == dict(r)
+
+
+def test_to_arrow_unknown_table() -> None:
+    r = coglab.items(fixture("items/small_6x4.csv"))
+    with pytest.raises(coglab.UsageError) as e:
+        r.to_arrow("nope")
+    assert e.value.field == "nope"
+    with pytest.raises(coglab.UsageError) as e:
+        r.to_arrow("classical")
+    assert "not a table" in str(e.value)
