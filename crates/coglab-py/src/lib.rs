@@ -479,11 +479,12 @@ fn describe<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'p
         .map_err(|e| raise(py, e))?;
     for note in &notes {
         let text = std::ffi::CString::new(note.replace('\0', "\\0")).unwrap_or_default();
+        // Level 3: the caller of `coglab.describe` (this is called by its wrapper's `_call`).
         PyErr::warn(
             py,
             &py.get_type::<pyo3::exceptions::PyUserWarning>(),
             &text,
-            1,
+            3,
         )?;
     }
     let value = serde_json::to_value(&table).map_err(|e| raise(py, e.into()))?;
