@@ -11,7 +11,7 @@
 //
 // Files: the page module's glue (coglab-app-*.js), the split chunks' loader (__wasm_split-*.js),
 // the worker's glue and loader shim (coglab-worker*.js), the stylesheets Trunk hashed
-// (`<name>-<hash>.css`, minified by lightningcss, the minifier Trunk itself would use: 41 KB of
+// (`<name>-<hash>.css`, the hash Trunk's up to 16 hex digits, minified by lightningcss, the minifier Trunk itself would use: 41 KB of
 // CSS read before the first view, sent as written), and data/*.json (parsed and written
 // again by JSON.stringify: the same values, as every reader parses them). Names are kept: a
 // content-hashed name still names one text, as the minified text is a function of it. Fails,
@@ -85,7 +85,7 @@ export async function minifyDir(dir) {
     }
     results.push({ name, text: out.code, before: Buffer.byteLength(text), after: Buffer.byteLength(out.code) });
   }
-  for (const name of readdirSync(dir).filter((n) => /^[\w-]+-[0-9a-f]{16}\.css$/.test(n)).sort()) {
+  for (const name of readdirSync(dir).filter((n) => /^[\w-]+-[0-9a-f]{1,16}\.css$/.test(n)).sort()) {
     const text = readFileSync(join(dir, name));
     let out;
     try {

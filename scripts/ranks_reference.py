@@ -152,8 +152,12 @@ def binary(out):
             del q["idx"]
         boot_ranks = {}
         for m in order:
-            rk = sorted(1 + sum(1 for o in order if o != m and means[o][r] > means[m][r]) for r in range(RESAMPLES))
-            boot_ranks[m] = [rk[int(np.floor(0.025 * (RESAMPLES - 1)))], rk[int(np.ceil(0.975 * (RESAMPLES - 1)))]]
+            # A model tied with others in a resample spans their ranks: its best rank (1 + the
+            # models above it) for the low quantile, its worst (1 + above + tied) for the high
+            # one (issue 40, docs/coverage.md).
+            best = sorted(1 + sum(1 for o in order if o != m and means[o][r] > means[m][r]) for r in range(RESAMPLES))
+            worst = sorted(1 + sum(1 for o in order if o != m and means[o][r] >= means[m][r]) for r in range(RESAMPLES))
+            boot_ranks[m] = [best[int(np.floor(0.025 * (RESAMPLES - 1)))], worst[int(np.ceil(0.975 * (RESAMPLES - 1)))]]
         result[mode] = {"order": order, "scores": scores, "pairs": pairs, "holm_ranges": ranges,
                         "boot_ranks": boot_ranks, "mdd": mdd, "mdd_n": float(np.median(ns)),
                         "mdd_psi": float(np.median(psis))}

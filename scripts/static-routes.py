@@ -44,7 +44,7 @@ LATER = {"selftest": "self-test", "review": "review", "structure": "structure"}
 TEMPLATE_ID = "coglab-later-css"  # src/later_css.rs
 TEMPLATE = re.compile(r'<template id="' + TEMPLATE_ID + r'">(.*?)</template>\n?', re.S)
 LINK = re.compile(
-    r'<link rel="stylesheet" href="(?:[^"]*/)?(' + "|".join(LATER) + r')-[0-9a-f]{16}\.css"[^>]*>\n?'
+    r'<link rel="stylesheet" href="(?:[^"]*/)?(' + "|".join(LATER) + r')-[0-9a-f]{1,16}\.css"[^>]*>\n?'
 )
 
 

@@ -61,6 +61,8 @@ lint() {
   cargo clippy --target wasm32-unknown-unknown -p coglab -p coglab-worker --all-targets --color never -- -D warnings || return 1
   # The page module as Trunk builds it: with the split points' `#[lazy]` code (src/split.rs).
   cargo clippy --target wasm32-unknown-unknown -p coglab --features split --all-targets --color never -- -D warnings || return 1
+  # The worker module as Trunk builds it: with Parquet input (coglab-core's `parquet`).
+  cargo clippy --target wasm32-unknown-unknown -p coglab-worker --features parquet --color never -- -D warnings || return 1
 }
 if time_stage lint; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); echo "lint failed"; fi
 

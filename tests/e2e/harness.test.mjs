@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { start, newPage, App, ROOT, SHOTS } from './support.mjs';
@@ -277,6 +277,44 @@ test('harness summary rows and KiVA challenge rows are drawn with the CLI number
   }
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+// Issue 39's Hub export from the model page: a computed MM-IQ row's Hugging Face Eval Results
+// file, written by the worker with the core function `coglab export hf` uses, equals the CLI's
+// for the same file, model id and date, byte for byte; its value is the row's accuracy in
+// percent. A model id that is not `org/name` is refused with a message, and nothing downloads.
+test('Hugging Face Eval Results downloaded from the model page equal coglab export hf', async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  await new App(page, env.base).goto('/leaderboard');
+  const board = new Board(page);
+  const name = '20240601_120000_samples_mmiq.jsonl';
+  const model = '20240601_120000';
+  await board.pickFiles([KEY, join(FIX, name)]);
+  await board.row('mmiq', model).waitFor();
+  await page.getByTestId('model-pick').selectOption({ label: model });
+  // The row's model name is no Hub id: the field starts empty, and the worker refuses it.
+  assert.equal(await page.getByTestId('hf-model').inputValue(), '');
+  await page.getByTestId('hf-yaml').click();
+  assert.match(await page.getByTestId('hf-error').textContent(), /Hub model id: expected a Hub model id ORG\/NAME/);
+  await page.getByTestId('hf-model').fill('coglab-test/model-x');
+  const got = await download(page, 'hf-yaml');
+  assert.equal(got.name, 'mmiq.yaml');
+  const date = /date: (\d{4}-\d{2}-\d{2})/.exec(got.text)?.[1];
+  assert.ok(date, got.text);
+  const dir = mkdtempSync(join(tmpdir(), 'coglab-hf-'));
+  run(['export', 'hf', '--answers', 'key.jsonl', name, '--out', dir, '--model', 'coglab-test/model-x',
+    '--date', date], FIX);
+  assert.equal(got.text, readFileSync(join(dir, '.eval_results', 'mmiq.yaml'), 'utf8'));
+  const want = cli(['score', 'mmiq', '--answers', KEY, join(FIX, name), '--json']);
+  const value = Number(/value: ([0-9.]+)/.exec(got.text)[1]);
+  assert.ok(Math.abs(value - want.overall.accuracy * 100) < 1e-8, `${value} vs ${want.overall.accuracy}`);
+  assert.match(got.text, /id: huanqia\/MM-IQ/);
+  assert.match(got.text, /url: https:\/\/huggingface.co\/coglab-test\/model-x/);
+  assert.match(await page.getByTestId('hf-saved').textContent(), /\.eval_results\/mmiq\.yaml/);
+  await page.getByTestId('model-items').screenshot({ path: join(SHOTS, 'issue39-hf-export-1280-light.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 // The KiVA model page's Every Eval Ever download: a jsPsych run's row, the records equal the

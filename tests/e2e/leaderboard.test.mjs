@@ -4,7 +4,7 @@
 // good ones; the URL round trip of the benchmark tab; screenshots light/dark, desktop/phone.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { start, newPage, App, ROOT, traceMainThread, cli } from './support.mjs';
@@ -388,4 +388,5 @@ test('benchmark: 100,000 MM-IQ responses scored in the worker',
     await page.getByTestId('item-row').first().waitFor();
     console.log(`benchmark: longest main-thread task with the model page shown ${(await page.evaluate(() => window.__longest)).toFixed(0)} ms`);
     await context.close();
+    rmSync(dir, { recursive: true, force: true });
   });

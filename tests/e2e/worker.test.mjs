@@ -134,4 +134,5 @@ test('staging ten 10 MB files: each detected in the worker (the main-thread task
     JSON.stringify(tasks.map((t) => [t.wallMs, t.cpuMs]))}`);
   assert.deepEqual(errors, []);
   await context.close();
+  (await import('node:fs')).rmSync(dir, { recursive: true, force: true });
 });

@@ -267,9 +267,23 @@ pub struct ItemsArgs {
     /// KiVA: one item per subdomain and stage instead of per trial.
     #[arg(long)]
     pub per_subdomain: bool,
-    /// Reduced-subset criterion: information (default), discrimination or none.
+    /// Reduced-subset criterion: information (default), discrimination or none; or anchor:
+    /// print the --k anchor items that estimate the full score best (chosen on a 2PL
+    /// calibration with guessing 1/--options over every respondent given), one item id per
+    /// line for a harness to run, or with --json their weights and parameters.
     #[arg(long, value_name = "CRITERION")]
     pub subset: Option<String>,
+    /// With --subset anchor: how many anchor items.
+    #[arg(long, value_name = "K")]
+    pub k: Option<usize>,
+    /// With --subset anchor: information (default; the items that tell most about the full
+    /// score) or cluster (tinyBenchmarks' anchor points: k-means over the items' curves).
+    #[arg(long, value_name = "METHOD")]
+    pub anchor_method: Option<String>,
+    /// With --subset anchor: answer options per item; the guessing floor is 1/options (0: no
+    /// guessing; default 4).
+    #[arg(long, value_name = "N")]
+    pub options: Option<u32>,
     /// Kendall τ the reduced subset must keep with the full ranking (default 0.95).
     #[arg(long, value_name = "T")]
     pub tau: Option<f64>,

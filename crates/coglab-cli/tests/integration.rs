@@ -12,6 +12,9 @@ mod items_cli;
 mod kiva_cli;
 mod mmiq_cli;
 mod mmopera;
+mod parquet_cli;
+#[path = "../../coglab-core/tests/common/parquet.rs"]
+mod parquet_fixtures;
 mod plan_cli;
 mod publish_cli;
 mod publish_hostile;

@@ -246,3 +246,54 @@ fn items_refuses_a_matrix_over_the_cell_limit_before_reading_rows() {
     assert!(err.contains("fits.csv line 2"), "{err}");
     assert!(!err.contains("cells"), "{err}");
 }
+
+/// `--subset anchor --k K` (issue 40): K item ids, one per line, that a harness can run; the
+/// same ids with weights summing to 1 in `--json`; the same list on every run; a K beyond the
+/// calibrated items refused with the count.
+#[test]
+fn anchor_items_list_and_json() {
+    let full = fixture("items/estimate_full.csv");
+    let o = coglab(&["items", &full, "--subset", "anchor", "--k", "4"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let ids: Vec<&str> = text.lines().collect();
+    assert_eq!(ids.len(), 4);
+    let columns: Vec<String> = (1..=10).map(|j| format!("q{j}")).collect();
+    assert!(
+        ids.iter().all(|id| columns.iter().any(|c| c == id)),
+        "{ids:?}"
+    );
+    let mut distinct = ids.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 4);
+    let again = coglab(&["items", &full, "--subset", "anchor", "--k", "4"]);
+    assert_eq!(String::from_utf8(again.stdout).unwrap(), text);
+
+    let v = json(&coglab(&[
+        "items", &full, "--subset", "anchor", "--k", "4", "--json",
+    ]));
+    let anchors = v["anchors"].as_array().unwrap();
+    let json_ids: Vec<&str> = anchors.iter().map(|a| a["id"].as_str().unwrap()).collect();
+    assert_eq!(json_ids, ids);
+    let total: f64 = anchors.iter().map(|a| a["weight"].as_f64().unwrap()).sum();
+    // Ten items shared among four anchors: each weight is a count over 10.
+    assert!((total - 1.0).abs() < 1e-12, "{total}");
+    for a in anchors {
+        let tenths = a["weight"].as_f64().unwrap() * 10.0;
+        assert!(
+            (tenths - tenths.round()).abs() < 1e-9 && tenths >= 1.0,
+            "{a}"
+        );
+    }
+    assert_eq!(v["method"], "information");
+    assert_eq!(v["calibration"]["respondents"], 120);
+    assert_eq!(v["calibration"]["model"], "2pl+guess(0.25)");
+
+    let o = coglab(&["items", &full, "--subset", "anchor", "--k", "11"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("11 (10 calibrated items)"), "{err}");
+    let o = coglab(&["items", &full, "--subset", "anchor"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -102,7 +102,10 @@ pub fn sniff(bytes: &[u8]) -> Option<NotText> {
 }
 
 /// Signatures of common binary files a user may pick by mistake.
-const SIGNATURES: [(&[u8], &str); 9] = [
+const SIGNATURES: [(&[u8], &str); 11] = [
+    // Read by the readers that take columnar input (crate::columnar) before they sniff.
+    (b"PAR1", "a Parquet file"),
+    (b"ARROW1", "an Arrow IPC file"),
     (b"\x89PNG\r\n\x1a\n", "a PNG image"),
     (b"\xFF\xD8\xFF", "a JPEG image"),
     (b"GIF87a", "a GIF image"),

@@ -8,6 +8,8 @@
 //! - [`stats`]: shared statistics (descriptives, distributions, correlation, intervals, paired tests).
 //! - [`limits`]: the largest resample and iteration counts accepted.
 //! - [`encoding`]: recognizing UTF-16, UTF-32 and zip input before parsing it.
+//! - [`columnar`]: Parquet input (feature `parquet`), read row group by row group into the
+//!   rows the text readers take; Arrow IPC recognized.
 //! - [`location`]: where in an input file a problem was found, shared by every parser's errors.
 //! - [`reported`]: the results reported in the benchmarks' papers, as bundled reference tables.
 //! - [`mmiq`], [`kiva`], [`mmopera`]: each benchmark's parsers and scorers.
@@ -26,6 +28,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod columnar;
 pub mod encoding;
 pub mod harness;
 pub mod items;

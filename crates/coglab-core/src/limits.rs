@@ -169,3 +169,16 @@ pub const MAX_EVAL_INFLATED_BYTES: u64 = 64 * MAX_EVAL_MEMBER_BYTES;
 /// 256 KB of text) fits four times over; 2,710 MM-IQ items at the bound keep 2.8 GB with
 /// `--items`, where a single 900 MB completion was kept whole before.
 pub const MAX_RESPONSE_BYTES: usize = 1 << 20;
+
+/// The largest Parquet page (decompressed) read: 64 MiB, as its header declares it, checked
+/// before anything is allocated or decompressed (a page is held to its declared size, so none
+/// inflates past it). Writers cut pages at about 1 MiB (pyarrow, arrow-rs, Spark); a page is
+/// larger only when one value is (a response over [`MAX_RESPONSE_BYTES`] is cut anyway). A
+/// dictionary page's values are bounded by its bytes too, so one page and its dictionary
+/// stay well within the 1 GB the resource tests allow.
+pub const MAX_PARQUET_PAGE_BYTES: u64 = 64 << 20;
+
+/// The most rows a Parquet file may declare: 50 million (500 times the 100,000-response
+/// benchmark file). A footer claiming more is refused before any row is read; a row group's
+/// claim is also checked against the values its pages declare.
+pub const MAX_PARQUET_ROWS: u64 = 50_000_000;

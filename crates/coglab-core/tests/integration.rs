@@ -29,6 +29,8 @@ mod mmiq_real;
 mod mmiq_sliced;
 mod mmiq_small;
 mod mmopera;
+#[cfg(feature = "parquet")]
+mod parquet_input;
 mod publish_ranks;
 mod publish_size;
 mod ranks;

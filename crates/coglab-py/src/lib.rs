@@ -685,6 +685,189 @@ fn items<'py>(
     run(py, move || coglab_run::items::items(&request))
 }
 
+/// A partial run's estimated accuracy over the whole benchmark, as `coglab estimate
+/// --calibration FULL.csv PARTIAL.csv --json` (issue 40): `{"estimates": [{"id", "answered",
+/// "observed", "estimate", "ci_low", "ci_high"}], "calibration": {"items", "respondents",
+/// "model"}}`. `options`: answer options per item (the guessing floor is 1/options; 0: none;
+/// default 4); `min_calibration`: fewest calibration respondents (default 20).
+#[pyfunction]
+#[pyo3(signature = (partial, *, calibration, options = None, min_calibration = None))]
+fn estimate<'py>(
+    py: Python<'py>,
+    partial: &Bound<'py, PyAny>,
+    calibration: &Bound<'py, PyAny>,
+    options: Option<&Bound<'py, PyAny>>,
+    min_calibration: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let request = coglab_run::estimate::EstimateRequest {
+        calibration: source(calibration)?,
+        partial: source(partial)?,
+        options: whole(py, options, "options", 0, u64::from(u32::MAX))?.unwrap_or(4) as u32,
+        min_calibration: whole(py, min_calibration, "min_calibration", 0, u64::MAX)?
+            .map(|n| n as usize),
+    };
+    if request.options == 1 {
+        return Err(usage(
+            py,
+            "options: expected 0 (no guessing) or at least 2, found 1",
+        ));
+    }
+    run(py, move || coglab_run::estimate::estimate(&request))
+}
+
+/// The items a board needs to tell apart a difference `mde`, as `coglab plan BENCH FILES...
+/// --mde D --json` (issue 40): Connor's items per pair from the observed discordance (McNemar
+/// boards) or the paired normal formula (score boards), the exact test's power at that count,
+/// and the regenerations' variance split. `files` as `rank`'s; `power` (default 0.8), `alpha`
+/// (default 0.05), `answered_only`, `test`, `stage` as the CLI's.
+#[pyfunction]
+#[pyo3(signature = (bench, files, *, mde, answers = None, metadata = None, power = None,
+    alpha = None, answered_only = false, test = None, stage = None))]
+#[allow(clippy::too_many_arguments)]
+fn plan<'py>(
+    py: Python<'py>,
+    bench: &str,
+    files: &Bound<'py, PyAny>,
+    mde: &Bound<'py, PyAny>,
+    answers: Option<&Bound<'py, PyAny>>,
+    metadata: Option<&Bound<'py, PyAny>>,
+    power: Option<&Bound<'py, PyAny>>,
+    alpha: Option<&Bound<'py, PyAny>>,
+    answered_only: bool,
+    test: Option<&str>,
+    stage: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let bench_kind = Bench::parse(bench).ok_or_else(|| {
+        usage(
+            py,
+            format!("plan: unknown benchmark {bench:?} (mmiq, kiva or mmopera)"),
+        )
+    })?;
+    if bench_kind == Bench::Mmiq && answers.is_none_or(|a| a.is_none()) {
+        return Err(usage(py, "plan mmiq: answers=KEY is required"));
+    }
+    let defaults = BoardOptions::default();
+    let mde = number(py, Some(mde), "mde")?.unwrap_or(f64::NAN);
+    let power = number(py, power, "power")?.unwrap_or(defaults.power);
+    let alpha = number(py, alpha, "alpha")?.unwrap_or(defaults.alpha);
+    for (name, v) in [("mde", mde), ("power", power), ("alpha", alpha)] {
+        if !(v > 0.0 && v < 1.0) {
+            return Err(usage(py, format!("{name}: {v} is not between 0 and 1")));
+        }
+    }
+    let test =
+        match test {
+            Some(t) => Some(PairTest::parse(t).ok_or_else(|| {
+                usage(py, format!("test: {t:?} is not mcnemar, midp or wilcoxon"))
+            })?),
+            None => None,
+        };
+    let stage = match stage {
+        Some(s) => KivaStage::parse(s).ok_or_else(|| {
+            usage(
+                py,
+                format!(
+                    "stage: {s:?} is not cross, within_joint, within_conditional or extrapolation"
+                ),
+            )
+        })?,
+        None => KivaStage::Cross,
+    };
+    let mut entries = Vec::new();
+    for item in files.try_iter()? {
+        let item = item?;
+        if let Ok(s) = item.extract::<String>() {
+            entries.push(RankEntry::parse(&s));
+        } else {
+            entries.push(RankEntry {
+                name: None,
+                source: source(&item)?,
+            });
+        }
+    }
+    let request = RankRequest {
+        bench: bench_kind,
+        answers: opt_source(answers)?,
+        metadata: opt_source(metadata)?,
+        entries,
+        stage,
+        board: BoardOptions {
+            missing: if answered_only {
+                Missing::AnsweredOnly
+            } else {
+                Missing::Wrong
+            },
+            test,
+            alpha,
+            power,
+            resamples: 0,
+            ..defaults
+        },
+    };
+    run(py, move || coglab_run::rank::plan(&request, mde))
+}
+
+/// The `k` anchor items that estimate the full score best, as `coglab items INPUT... --subset
+/// anchor --k K --json` (issue 40): `{"anchors": [{"id", "index", "weight", "a", "b"}],
+/// "method", "predicted_sd", "calibration", "notes"}`. `method`: `"information"` (default) or
+/// `"cluster"`; `options` (default 4); inputs and `answers`, `stage`, `threshold`,
+/// `per_subdomain` as `items`'.
+#[pyfunction]
+#[pyo3(signature = (inputs, *, k, method = None, options = None, answers = None, stage = None,
+    threshold = None, per_subdomain = false))]
+#[allow(clippy::too_many_arguments)]
+fn anchors<'py>(
+    py: Python<'py>,
+    inputs: &Bound<'py, PyAny>,
+    k: &Bound<'py, PyAny>,
+    method: Option<&str>,
+    options: Option<&Bound<'py, PyAny>>,
+    answers: Option<&Bound<'py, PyAny>>,
+    stage: Option<&str>,
+    threshold: Option<&Bound<'py, PyAny>>,
+    per_subdomain: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut request = ItemsRequest {
+        answers: opt_source(answers)?,
+        inputs: sources(inputs)?,
+        per_subdomain,
+        ..ItemsRequest::default()
+    };
+    if let Some(s) = stage {
+        request.stage = match s {
+            "all" => KivaStages::All,
+            "cross" => KivaStages::Cross,
+            "within" => KivaStages::Within,
+            "extrapolation" => KivaStages::Extrapolation,
+            _ => {
+                return Err(usage(
+                    py,
+                    format!("stage: expected all, cross, within or extrapolation, found {s:?}"),
+                ))
+            }
+        };
+    }
+    if let Some(t) = number(py, threshold, "threshold")? {
+        request.threshold = t;
+    }
+    let anchor = coglab_run::items::AnchorRequest {
+        k: whole(py, Some(k), "k", 1, u64::MAX)?.unwrap_or(1) as usize,
+        method: match method {
+            None => coglab_core::items::anchor::AnchorMethod::Information,
+            Some(m) => coglab_core::items::anchor::AnchorMethod::parse(m)
+                .map_err(|e| usage(py, e.to_string()))?,
+        },
+        options: whole(py, options, "options", 0, u64::from(u32::MAX))?.unwrap_or(4) as u32,
+    };
+    if request.inputs.is_empty() {
+        return Err(usage(
+            py,
+            "anchors: give a response-matrix CSV or result files",
+        ));
+    }
+    run(py, move || coglab_run::items::anchors(&request, &anchor))
+}
+
 /// Score sets and write them as Every Eval Ever 0.3.0 records, as `coglab export eee
 /// --answers KEY SCORED... [--out DIR]` (MM-IQ) or `coglab export eee --kiva RUN... [--out
 /// DIR]` (KiVA).
@@ -878,6 +1061,9 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(rank, m)?)?;
     m.add_function(wrap_pyfunction!(items, m)?)?;
+    m.add_function(wrap_pyfunction!(estimate, m)?)?;
+    m.add_function(wrap_pyfunction!(plan, m)?)?;
+    m.add_function(wrap_pyfunction!(anchors, m)?)?;
     m.add_function(wrap_pyfunction!(export_eee, m)?)?;
     m.add_function(wrap_pyfunction!(selftest_simulate, m)?)?;
     m.add_function(wrap_pyfunction!(selftest_bank, m)?)?;

@@ -180,14 +180,21 @@ def test_table_missing_a_column_is_named() -> None:
     err = e.value
     assert err.file == "<pyarrow.Table: predictions>"
     assert err.field == "response"
-    assert err.expected == 'a "response" or "parsed_pred" string'
-    assert 'no column "response"' in str(err) and "data_id, category" in str(err)
+    # The core's check of a Parquet file's columns, said of the table.
+    assert err.expected == "column(s) response (or parsed_pred)"
+    assert str(err) == ("<pyarrow.Table: predictions>: no column(s) response (or parsed_pred); "
+                        "the table's columns: data_id, category")
     assert err.row is None
     # The key, too.
     with pytest.raises(coglab.InputError) as e:
         coglab.score_mmiq(key.drop_columns(["answer"]), fixture("mmiq/preds_small.jsonl"))
     assert e.value.field == "answer" and e.value.file == "<pyarrow.Table: answers>"
-    assert "the correct letter A-E" in str(e.value)
+    assert "no column(s) answer; the table's columns: " in str(e.value)
+    # Named .jsonl, a table is handed over as JSON lines: the reader's own words.
+    with pytest.raises(coglab.InputError) as e:
+        coglab.score_mmiq(key, ("preds.jsonl", pred))
+    assert e.value.field == "response" and e.value.expected == 'a "response" or "parsed_pred" string'
+    assert 'no column "response"' in str(e.value) and "data_id, category" in str(e.value)
 
 
 def test_bad_cell_names_the_row_and_field() -> None:
@@ -304,3 +311,4 @@ def test_to_arrow_unknown_table() -> None:
     with pytest.raises(coglab.UsageError) as e:
         r.to_arrow("classical")
     assert "not a table" in str(e.value)
+

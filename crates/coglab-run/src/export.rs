@@ -519,8 +519,8 @@ pub struct HfExport {
 }
 
 /// `coglab export hf`: the set scored as the other commands score it and its headline metrics
-/// as Hugging Face Eval Results entries ([`coglab_core::harness::hf`]), written as YAML with
-/// `serde_norway`. Nothing is written here ([`write_hf`] writes).
+/// as Hugging Face Eval Results entries ([`coglab_core::harness::hf`]), written as YAML by
+/// [`coglab_core::harness::hf::to_yaml`]. Nothing is written here ([`write_hf`] writes).
 ///
 /// # Errors
 /// [`RunError::Usage`] for a model or dataset id that is not a Hub id `org/name`, a date that is
@@ -529,42 +529,14 @@ pub struct HfExport {
 /// among them: the interval needs the items).
 pub fn hf(request: &HfRequest) -> Result<HfExport, RunError> {
     use coglab_core::harness::hf;
-    if !hf::is_repo_id(&request.model) {
-        return Err(RunError::Usage(format!(
-            "--model: expected a Hub model id ORG/NAME (letters, digits, '-', '_', '.'; no '..'), found {:?}",
-            request.model
-        )));
-    }
-    if let Some(id) = request.dataset_id.as_deref().filter(|d| !hf::is_repo_id(d)) {
-        return Err(RunError::Usage(format!(
-            "--dataset-id: expected a Hub dataset id ORG/NAME, found {id:?}"
-        )));
-    }
-    hf::check_date(&request.date).map_err(|e| RunError::Usage(format!("--date: {e}")))?;
-    let url = match &request.source_url {
-        Some(u) => {
-            let ok = (u.starts_with("https://") || u.starts_with("http://"))
-                && !u.chars().any(|c| c.is_whitespace() || c.is_control());
-            if !ok {
-                return Err(RunError::Usage(format!(
-                    "--source-url: expected an http(s):// link without spaces, found {u:?}"
-                )));
-            }
-            u.clone()
-        }
-        None => format!("https://huggingface.co/{}", request.model),
-    };
-    let common = hf::HfCommon {
-        dataset_id: request.dataset_id.clone(),
-        date: request.date.clone(),
-        source: hf::HfSource {
-            url,
-            name: request
-                .source_name
-                .clone()
-                .unwrap_or_else(|| "coglab".into()),
-        },
-    };
+    let common = hf::common(
+        &request.model,
+        request.dataset_id.as_deref(),
+        &request.date,
+        request.source_url.as_deref(),
+        request.source_name.as_deref(),
+    )
+    .map_err(|e| RunError::Usage(format!("--{}: {}", e.field, e.message)))?;
     let mut notes = Vec::new();
     let (file_name, entries) = match &request.input {
         HfInput::Mmiq { answers, scored } => {
@@ -589,7 +561,7 @@ pub fn hf(request: &HfRequest) -> Result<HfExport, RunError> {
                 ));
             }
             (
-                format!("{}.yaml", report.variant.name().to_ascii_lowercase()),
+                hf::kiva_file_name(report.variant),
                 hf::kiva_entries(&report, &common),
             )
         }
@@ -622,7 +594,7 @@ pub fn hf(request: &HfRequest) -> Result<HfExport, RunError> {
             "{file_name}: no headline metric to write (nothing scored)"
         )));
     }
-    let yaml = serde_norway::to_string(&entries)
+    let yaml = hf::to_yaml(&entries)
         .map_err(|e| RunError::input(format!("{file_name}: cannot write YAML: {e}")))?;
     Ok(HfExport {
         file_name,

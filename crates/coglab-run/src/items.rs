@@ -4,12 +4,15 @@
 //!   adults' `human_adults_KiVA.csv` (one respondent per participant);
 //! - otherwise one response-matrix CSV (respondent id, then 1/0/empty per item).
 
+use coglab_core::items::anchor::{anchor_items, Anchor, AnchorMethod, AnchorOptions};
+use coglab_core::items::estimate::{Calibration, CalibrationOptions, CalibrationSummary};
 use coglab_core::items::{
     analyse, AnalysisOptions, IrtModel, IrtOptions, ItemAnalysis, ItemsReport, KivaItemOptions,
     KivaStages, ReportOptions, ResponseMatrix, SubsetCriterion, SubsetOptions,
 };
 use coglab_core::kiva::{score_human, score_model, HumanData, KivaReport};
 use coglab_core::mmiq::{score_owned, AnswerKey, Predictions};
+use serde::Serialize;
 use std::path::Path;
 
 use crate::{csv_files, file_name, is_human, read_bytes, RunError, Source};
@@ -187,4 +190,64 @@ pub fn items(opts: &ItemsRequest) -> Result<ItemAnalysis, RunError> {
 pub fn report(opts: &ItemsRequest) -> Result<ItemsReport, RunError> {
     let a = items(opts)?;
     Ok(coglab_core::items::report(&a, &ReportOptions::default()))
+}
+
+/// What `coglab items --subset anchor` asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnchorRequest {
+    /// Anchors to choose.
+    pub k: usize,
+    /// How (default: information).
+    pub method: AnchorMethod,
+    /// Answer options per item: the calibration's guessing floor is `1 / options` (0: none).
+    pub options: u32,
+}
+
+/// The anchors `coglab items --subset anchor --json` prints.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AnchorOutput {
+    /// The anchor items (id, column, weight, calibrated `a` and `b`), in pick order.
+    pub anchors: Vec<Anchor>,
+    /// How they were chosen.
+    pub method: AnchorMethod,
+    /// Predicted standard deviation of the IRT estimate's error on the anchors (proportion).
+    pub predicted_sd: f64,
+    /// The calibration they were chosen on (every input respondent).
+    pub calibration: CalibrationSummary,
+    /// The calibration's notes (items with no answer, non-convergence).
+    pub notes: Vec<String>,
+}
+
+/// `coglab items --subset anchor --k K`: calibrates the items on every respondent of the
+/// request's matrix (2PL with the guessing floor `1 / options`,
+/// [`coglab_core::items::estimate::Calibration::fit`]) and chooses `k` anchor items on it
+/// ([`coglab_core::items::anchor::anchor_items`]).
+///
+/// # Errors
+/// As [`matrix`]; [`RunError::Input`] when the calibration cannot be fitted or `k` is 0 or
+/// more than the calibrated items.
+pub fn anchors(opts: &ItemsRequest, req: &AnchorRequest) -> Result<AnchorOutput, RunError> {
+    let m = matrix(opts)?;
+    let cal = Calibration::fit(
+        &m,
+        &CalibrationOptions {
+            options: req.options,
+            ..CalibrationOptions::default()
+        },
+    )?;
+    let set = anchor_items(
+        &cal,
+        &AnchorOptions {
+            k: req.k,
+            method: req.method,
+            ..AnchorOptions::default()
+        },
+    )?;
+    Ok(AnchorOutput {
+        anchors: set.anchors,
+        method: set.method,
+        predicted_sd: set.predicted_sd,
+        calibration: cal.summary(),
+        notes: cal.notes,
+    })
 }

@@ -15,6 +15,7 @@
 #![forbid(unsafe_code)]
 
 pub mod error;
+pub mod estimate;
 pub mod export;
 pub mod items;
 pub mod kiva;

@@ -8,8 +8,9 @@
 //! bytes, so the memory is about two slices of each file whatever their size.
 
 use coglab_core::mmiq::{
-    detect, score_owned, score_totals, AccSummary, AnswerKey, CompactKey, CompactKeyReader,
-    KeyReader, MmiqError, MmiqFormat, MmiqReport, Predictions, PredictionsReader, StreamScorer,
+    detect, parquet_rows, score_owned, score_totals, AccSummary, AnswerKey, CompactKey,
+    CompactKeyReader, KeyReader, MmiqError, MmiqFormat, MmiqReport, ParquetRole, Predictions,
+    PredictionsReader, StreamScorer,
 };
 use coglab_core::ranks::coverage::{mmiq_coverage, Coverage};
 use serde::Serialize;
@@ -27,7 +28,16 @@ enum Body {
     File(File),
     /// Bytes in memory, and how far the head already took.
     Bytes(Vec<u8>),
+    /// A Parquet file: its rows are handed on as JSON lines (the head is its first rows'), a
+    /// row group at a time ([`coglab_core::columnar`]).
+    ParquetFile(coglab_core::columnar::ParquetFile<File>),
+    /// A Parquet file in memory (the bytes are kept for the readers that take them whole).
+    ParquetBytes(coglab_core::columnar::ParquetFile<coglab_core::columnar::Bytes>),
 }
+
+/// Makes an error of a reader's `finish` that names a line of a Parquet file's JSON lines
+/// name its row group and row (the identity for other files).
+pub type Relocate = Box<dyn Fn(MmiqError) -> MmiqError>;
 
 /// An open input, its size, and its first bytes (up to [`SLICE`]), from which its format is
 /// told.
@@ -49,6 +59,19 @@ impl Input {
         let path = match source {
             Source::Path(p) => p,
             Source::Bytes { name, data } => {
+                if is_parquet(data) {
+                    let name = file_name(name);
+                    let file = coglab_core::columnar::ParquetFile::from_bytes(&name, data.clone())
+                        .map_err(|e| RunError::from(MmiqError::from(e)))?;
+                    let head = file.head_jsonl(SLICE).map_err(MmiqError::from)?;
+                    return Ok(Self {
+                        path: name.clone(),
+                        name,
+                        size: data.len() as u64,
+                        body: Body::ParquetBytes(file),
+                        head,
+                    });
+                }
                 let head = data[..data.len().min(SLICE)].to_vec();
                 return Ok(Self {
                     path: name.clone(),
@@ -81,6 +104,19 @@ impl Input {
             .take(SLICE as u64)
             .read_to_end(&mut head)
             .map_err(fail)?;
+        if is_parquet(&head) {
+            let name = file_name(path);
+            let file = coglab_core::columnar::ParquetFile::open(&name, file)
+                .map_err(|e| RunError::from(MmiqError::from(e)))?;
+            let head = file.head_jsonl(SLICE).map_err(MmiqError::from)?;
+            return Ok(Self {
+                path: path.to_string(),
+                name,
+                body: Body::ParquetFile(file),
+                size,
+                head,
+            });
+        }
         Ok(Self {
             path: path.to_string(),
             name: file_name(path),
@@ -109,17 +145,33 @@ impl Input {
     pub fn stream(
         mut self,
         mut push: impl FnMut(&[u8]) -> Result<(), MmiqError>,
-    ) -> Result<(), RunError> {
+    ) -> Result<Relocate, RunError> {
         use std::sync::mpsc::sync_channel;
+        let role = match self.format() {
+            Some(MmiqFormat::AnswerKey) => ParquetRole::Key,
+            _ => ParquetRole::Predictions,
+        };
+        match self.body {
+            Body::ParquetFile(file) => {
+                parquet_rows(&file, role, push, |_| {})?;
+                return Ok(relocator(file));
+            }
+            Body::ParquetBytes(file) => {
+                parquet_rows(&file, role, push, |_| {})?;
+                return Ok(relocator(file));
+            }
+            _ => {}
+        }
         push(&self.head)?;
         let mut file = match self.body {
             Body::Bytes(data) => {
                 for slice in data.get(self.head.len()..).unwrap_or(&[]).chunks(SLICE) {
                     push(slice)?;
                 }
-                return Ok(());
+                return Ok(Box::new(|e| e));
             }
             Body::File(file) => file,
+            Body::ParquetFile(_) | Body::ParquetBytes(_) => return Ok(Box::new(|e| e)),
         };
         let (full_tx, full_rx) = sync_channel::<std::io::Result<Vec<u8>>>(1);
         let (empty_tx, empty_rx) = sync_channel::<Vec<u8>>(2);
@@ -146,13 +198,14 @@ impl Input {
                     RunError::in_file(&path, format!("{path}: cannot read file: {e}"))
                 })?;
                 if buf.is_empty() {
-                    return Ok(());
+                    return Ok::<(), RunError>(());
                 }
                 push(&buf)?;
                 let _ = empty_tx.send(buf);
             }
             Ok(())
-        })
+        })?;
+        Ok(Box::new(|e| e))
     }
 
     /// Reads a harness file ([`coglab_core::harness`]): an Inspect `.eval` from the open file
@@ -190,6 +243,11 @@ impl Input {
     pub fn into_bytes(mut self) -> Result<Vec<u8>, RunError> {
         match self.body {
             Body::Bytes(data) => Ok(data),
+            // The file itself: the core's readers take Parquet bytes.
+            Body::ParquetBytes(file) => Ok(file.reader().to_vec()),
+            Body::ParquetFile(_) => std::fs::read(&self.path).map_err(|e| {
+                RunError::in_file(&self.path, format!("{}: cannot read file: {e}", self.path))
+            }),
             Body::File(mut file) => {
                 let mut bytes = std::mem::take(&mut self.head);
                 bytes.reserve(
@@ -206,6 +264,23 @@ impl Input {
     }
 }
 
+/// Whether bytes start as a Parquet file does.
+fn is_parquet(head: &[u8]) -> bool {
+    coglab_core::columnar::detect(head) == Some(coglab_core::columnar::ColumnarKind::Parquet)
+}
+
+/// What makes a reader's `finish` error name the Parquet file's row group and row.
+fn relocator<R: coglab_core::columnar::ChunkReader + 'static>(
+    file: coglab_core::columnar::ParquetFile<R>,
+) -> Relocate {
+    Box::new(move |mut e| {
+        if let Some(loc) = e.location_mut() {
+            file.relocate(loc, 0);
+        }
+        e
+    })
+}
+
 /// Reads an answer key (JSONL) slice by slice.
 ///
 /// # Errors
@@ -213,8 +288,8 @@ impl Input {
 pub fn read_key(source: &Source) -> Result<AnswerKey, RunError> {
     let input = Input::open(source)?;
     let mut reader = KeyReader::new(&input.name);
-    input.stream(|b| reader.push(b))?;
-    Ok(reader.finish()?)
+    let relocate = input.stream(|b| reader.push(b))?;
+    Ok(reader.finish().map_err(relocate)?)
 }
 
 /// Reads an answer key (JSONL) slice by slice into its compact form (no `MD5`s).
@@ -224,8 +299,8 @@ pub fn read_key(source: &Source) -> Result<AnswerKey, RunError> {
 pub fn read_compact_key(source: &Source) -> Result<CompactKey, RunError> {
     let input = Input::open(source)?;
     let mut reader = CompactKeyReader::new(&input.name);
-    input.stream(|b| reader.push(b))?;
-    Ok(reader.finish()?)
+    let relocate = input.stream(|b| reader.push(b))?;
+    Ok(reader.finish().map_err(relocate)?)
 }
 
 /// Scores MM-IQ predictions (JSONL, `input`) as they are read against the key, which is read
@@ -274,9 +349,9 @@ pub fn score_streamed(key: &Source, input: Input) -> Result<(MmiqReport, usize),
         if let Some(e) = key_error {
             return Err(e);
         }
-        streamed?;
+        let relocate = streamed?;
         taken?;
-        Ok((scorer.finish()?, key_items))
+        Ok((scorer.finish().map_err(relocate)?, key_items))
     })
 }
 
@@ -316,8 +391,8 @@ pub fn read_preds(input: Input, responses: bool) -> Result<Predictions, RunError
     if !responses {
         reader = reader.letters_only();
     }
-    input.stream(|b| reader.push(b))?;
-    Ok(reader.finish()?)
+    let relocate = input.stream(|b| reader.push(b))?;
+    Ok(reader.finish().map_err(relocate)?)
 }
 
 /// Whether `input` is MM-IQ predictions JSONL, read slice by slice (an input whose first slice

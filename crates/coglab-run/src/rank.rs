@@ -125,6 +125,17 @@ pub fn board_input(opts: &RankRequest) -> Result<BoardInput, RunError> {
     Ok(read(opts, false)?.0)
 }
 
+/// `coglab plan`: the items the board needs to tell apart a difference `mde` at the request's
+/// power and level ([`coglab_core::ranks::plan::plan`] on [`board_input`]).
+///
+/// # Errors
+/// As [`board_input`], and [`RunError::Input`] when the board cannot be planned (one model,
+/// options out of range).
+pub fn plan(opts: &RankRequest, mde: f64) -> Result<coglab_core::ranks::plan::Plan, RunError> {
+    let input = board_input(opts)?;
+    Ok(coglab_core::ranks::plan::plan(&input, &opts.board, mde)?)
+}
+
 /// The robustness tables [`rank`] prints beside the board.
 struct Tables {
     extraction: Option<ExtractionRobustness>,

@@ -232,16 +232,20 @@ fn mmopera_export_is_valid_eee_0_3_0_and_reads_back() {
     close(got[0].2.unwrap(), 1.0 / 7.0, "SE of SR");
     close(got[2].2.unwrap(), (5.0f64 / 3.0).sqrt() / 7.0, "SE of HR-4");
     assert_eq!(got[0].3, Some(7));
+    // The leaderboard's interval (issue 40): Wilson's with the effective size
+    // R(1 − R)/SE² = (17/28)(11/28)·49 = 11.69, kept at the 7 verdicts, and t(0.975, 6) =
+    // 2.446911851144969 (by hand in Python): [0.2224852998, 0.8930114575].
     let u = &aggregate["evaluation_results"][0]["score_details"]["uncertainty"];
-    close(
-        u["confidence_interval"]["lower"].as_f64().unwrap(),
-        17.0 / 28.0 - 1.96 / 7.0,
-        "SR low",
+    let ci = |end: &str| u["confidence_interval"][end].as_f64().unwrap();
+    assert!(
+        (ci("lower") - 0.222_485_299_797_377_8).abs() < 1e-9,
+        "SR low {}",
+        ci("lower")
     );
-    close(
-        u["confidence_interval"]["upper"].as_f64().unwrap(),
-        17.0 / 28.0 + 1.96 / 7.0,
-        "SR high",
+    assert!(
+        (ci("upper") - 0.893_011_457_543_373_6).abs() < 1e-9,
+        "SR high {}",
+        ci("upper")
     );
     assert_eq!(u["confidence_interval"]["confidence_level"], 0.95);
     // The process-reward score: the scorer's mean over items (the CLI test's 0.91106), with

@@ -111,8 +111,10 @@ fn mmiq_entry_parses_back() {
 }
 
 /// KiVA `run_small` (figures from kiva_cli.rs): stage 1 trials 2/3, 1, 0, 1, so 66.67 % with
-/// SE = sqrt(1/6) / 2 = 0.2041241 and the interval 2/3 ± 1.96 SE = 0.6666667 ± 0.4000833 =
-/// [26.66, 106.67] % (106.674999..., to two decimals), n = 4;
+/// SE = sqrt(1/6) / 2 = 0.2041241 (population SD); the leaderboard's interval (issue 40):
+/// the SE with n − 1, 0.2357023, gives the effective size (2/3)(1/3)/0.2357² = 4 trials, and
+/// Wilson's interval with n = 4 and t(0.975, 3) = 3.182446305 is [13.06, 96.38] % (by hand
+/// in Python; the normal interval it replaced, 2/3 ± 1.96 SE, ran to 106.67 %), n = 4;
 /// the default dataset id is no Hub dataset, and a note says so.
 #[test]
 fn kiva_entries_parse_back() {
@@ -142,7 +144,7 @@ fn kiva_entries_parse_back() {
     assert!(e.iter().all(|x| x.0 == "ey242/KiVA"));
     close(e[0].2, 200.0 / 3.0, "stage 1");
     assert!(
-        e[0].6.contains("[26.66, 106.67] %, n = 4 trials"),
+        e[0].6.contains("[13.06, 96.38] %, n = 4 trials"),
         "{}",
         e[0].6
     );
@@ -162,7 +164,7 @@ fn kiva_entries_parse_back() {
 }
 
 /// MM-OPERA RIA: SR 17/28, HR-3 4/7, HR-4 2/7, ΔHR 2/7 (eee_schema.rs works them out from the
-/// judge file), SR's interval 17/28 ± 1.96/7 = [32.71, 88.71] %; S_r as it is (0.91106).
+/// judge file), SR's interval Wilson with n = 7 and t(0.975, 6) = 2.4469 (issue 40) = [22.25, 89.30] %; S_r as it is (0.91106).
 #[test]
 fn mmopera_entries_parse_back() {
     let dir = temp("opera");
@@ -199,7 +201,7 @@ fn mmopera_entries_parse_back() {
     assert!((got[4].2 - 0.911_06).abs() < 1e-5, "{}", got[4].2);
     assert!(
         e[0].6
-            .contains("[32.71, 88.71] %, n = 7 items (7 verdicts)"),
+            .contains("[22.25, 89.30] %, n = 7 items (7 verdicts)"),
         "{}",
         e[0].6
     );

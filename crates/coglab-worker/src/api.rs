@@ -290,6 +290,9 @@ operations! {
     /// A scored MM-IQ or KiVA row as Every Eval Ever 0.3.0 records (aggregate JSON and
     /// instance JSONL), written by the core function `coglab export eee` uses, for a download.
     EeeExport => coglab_core::harness::eee::EeeRecords;
+    /// A scored MM-IQ or KiVA row's headline metrics as Hugging Face Eval Results entries
+    /// (`.eval_results/<benchmark>.yaml`), written by the core function `coglab export hf` uses.
+    HfExport => HfYaml;
     /// Two MM-IQ rows or two KiVA rows compared on their shared items.
     Compare => Compared;
     /// The model's answers to one KiVA trial, read from the kept run file.
@@ -439,6 +442,29 @@ pub struct EeeExport {
     /// `retrieved_timestamp` written (Unix seconds; the page sends the time of the click, as
     /// `coglab export eee` writes the time of the run unless given `--timestamp`).
     pub timestamp: u64,
+}
+
+/// [`HfExport`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct HfExport {
+    /// The MM-IQ or KiVA row.
+    pub row: RowId,
+    /// The Hub model id (`org/name`) whose repository takes the file: the entries' source
+    /// links to its page, as `coglab export hf --model` does.
+    pub model: String,
+    /// The evaluation date (`YYYY-MM-DD`; the page sends the day of the click).
+    pub date: String,
+}
+
+/// [`HfExport`]'s reply.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct HfYaml {
+    /// `mmiq.yaml`, `kiva.yaml` or `kiva-adults.yaml`: the file's name in `.eval_results/`.
+    pub file_name: String,
+    /// The entries as YAML.
+    pub yaml: String,
+    /// The entries' count.
+    pub entries: usize,
 }
 
 /// [`ChallengeItems`]'s arguments.

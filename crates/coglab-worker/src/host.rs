@@ -52,6 +52,10 @@ async fn handle(
             ops_published::ensure(state, &[r.row]).await?;
             Reply::EeeExport(lb::eee_export(state, &r)?)
         }
+        Request::HfExport(r) => {
+            ops_published::ensure(state, &[r.row]).await?;
+            Reply::HfExport(lb::hf_export(state, &r)?)
+        }
         Request::Compare(r) => {
             ops_published::ensure(state, &[r.first, r.second]).await?;
             Reply::Compare(lb::compare(state, &r)?)

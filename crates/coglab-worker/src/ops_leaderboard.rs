@@ -41,14 +41,29 @@ pub async fn detect(files: &[FileRef]) -> Result<Vec<api::Detected>, WorkerError
         let head = io::read_range(&f.blob, 0.0, DETECT_HEAD.min(size))
             .await
             .unwrap_or_default();
+        // A Parquet file is told from its footer, at its end: read whole (as scoring does).
+        let parquet = cfg!(feature = "parquet")
+            && coglab_core::columnar::detect(&head)
+                == Some(coglab_core::columnar::ColumnarKind::Parquet);
         let mut kind = coglab_core::leaderboard::detect(&f.name, &head);
-        if kind == FileKind::Unknown && size > DETECT_HEAD && size <= WHOLE_FOR_DETECT {
+        let mut whole = None;
+        if (kind == FileKind::Unknown && size > DETECT_HEAD && size <= WHOLE_FOR_DETECT)
+            || (parquet && size > DETECT_HEAD)
+        {
             if let Ok(all) = io::read_range(&f.blob, 0.0, size).await {
                 kind = coglab_core::leaderboard::detect(&f.name, &all);
+                whole = Some(all);
             }
         }
         let note = (kind == FileKind::Unknown)
-            .then(|| coglab_core::leaderboard::unreadable(&f.name, &head))
+            .then(|| {
+                let bytes = if parquet {
+                    whole.as_deref().unwrap_or(&head)
+                } else {
+                    &head
+                };
+                coglab_core::leaderboard::unreadable(&f.name, bytes)
+            })
             .flatten();
         out.push(api::Detected { kind, note });
     }
@@ -317,6 +332,41 @@ pub fn eee_export(
             "Every Eval Ever records are written for scored MM-IQ and KiVA rows",
         )),
     }
+}
+
+/// [`api::HfExport`]: a scored MM-IQ or KiVA row's headline metrics as Hugging Face Eval
+/// Results entries ([`coglab_core::harness::hf`]), the entries and YAML `coglab export hf`
+/// writes for the same report, model id and date (the dataset the benchmark's default).
+///
+/// # Errors
+/// [`WorkerError::Input`] for a model id that is not `org/name` or a date that is
+/// not `YYYY-MM-DD`; as [`items`] for a row not kept or of another benchmark.
+pub fn hf_export(state: &WorkerState, a: &api::HfExport) -> Result<api::HfYaml, WorkerError> {
+    use coglab_core::harness::hf;
+    // The checks and defaults of `coglab export hf` (the model's Hub page as the source).
+    let common = hf::common(&a.model, None, &a.date, None, None).map_err(|e| {
+        let field = if e.field == "model" {
+            "Hub model id"
+        } else {
+            e.field
+        };
+        WorkerError::from(format!("{field}: {}", e.message))
+    })?;
+    let (file_name, entries) = match state.row(a.row)? {
+        Detail::Mmiq(r) => ("mmiq.yaml".to_string(), hf::mmiq_entries(r, &common)),
+        Detail::Kiva(r) => (hf::kiva_file_name(r.variant), hf::kiva_entries(r, &common)),
+        _ => {
+            return Err(not_for(
+                "Hugging Face Eval Results are written for scored MM-IQ and KiVA rows",
+            ))
+        }
+    };
+    let yaml = hf::to_yaml(&entries).map_err(|e| WorkerError::from(format!("{file_name}: {e}")))?;
+    Ok(api::HfYaml {
+        file_name,
+        yaml,
+        entries: entries.len(),
+    })
 }
 
 /// [`api::ChallengeItems`]: one page of a KiVA challenge row's trials.

@@ -67,6 +67,7 @@ pub fn KivaTrials(
                     " Trials with a stage wrong only"</label>
                 {download_items(client, rows, pick, "trials", "trials-csv")}
                 {download_eee(client, rows, pick)}
+                {download_hf(client, rows, pick)}
             </div>
             {move || match page.get() {
                 None => view! { <p class="loading" aria-busy="true">"Loading trials…"</p> }.into_any(),

@@ -178,6 +178,84 @@ fn download_eee(
     }
 }
 
+/// Hugging Face Eval Results of the picked MM-IQ or KiVA row: a Hub model id field (the
+/// repository that takes the file, also the entries' source link; filled with the row's model
+/// name when that is one) and a button that downloads `mmiq.yaml` / `kiva.yaml` as the worker
+/// writes it ([`api::HfExport`], the core function `coglab export hf` uses), with the day of
+/// the click as the date. The file goes into the model repository's `.eval_results/` folder.
+fn download_hf(
+    client: StoredValue<crate::worker::client::WorkerClient, LocalStorage>,
+    rows: Signal<Vec<(RowId, String)>>,
+    pick: Memo<Option<RowId>>,
+) -> impl IntoView {
+    let (error, set_error) = signal(None::<String>);
+    let (saved, set_saved) = signal(None::<String>);
+    // The id typed for each row (a row whose model name is a Hub id starts with it).
+    let typed = RwSignal::new(std::collections::HashMap::<RowId, String>::new());
+    let id = move || {
+        let row = pick.get()?;
+        if let Some(t) = typed.read().get(&row) {
+            return Some(t.clone());
+        }
+        rows.read()
+            .iter()
+            .find(|(r, _)| *r == row)
+            .map(|(_, m)| m.clone())
+            .filter(|m| coglab_core::harness::hf::is_repo_id(m))
+    };
+    let fetch = move |_| {
+        let Some(row) = pick.get_untracked() else {
+            return;
+        };
+        let model = id().unwrap_or_default();
+        // The day of the click, UTC (`YYYY-MM-DD`).
+        let date: String = String::from(js_sys::Date::new_0().to_iso_string())
+            .chars()
+            .take(10)
+            .collect();
+        let client = client.get_value();
+        leptos::task::spawn_local(async move {
+            match client.call(api::HfExport { row, model, date }).await {
+                Ok(file) => {
+                    set_error.try_set(None);
+                    crate::download::download_text(&file.file_name, "application/yaml", &file.yaml);
+                    let n = match file.entries {
+                        1 => "1 entry".to_string(),
+                        n => format!("{n} entries"),
+                    };
+                    set_saved.try_set(Some(format!(
+                        "{} ({n}): put it in the model repository as .eval_results/{}",
+                        file.file_name, file.file_name
+                    )));
+                }
+                Err(e) => {
+                    set_saved.try_set(None);
+                    set_error.try_set(Some(e.to_string()));
+                }
+            }
+        });
+    };
+    view! {
+        <span class="lb-eee" role="group" aria-label="Download Hugging Face Eval Results (YAML)">
+            <label>"Hugging Face Eval Results for "
+                <input type="text" data-testid="hf-model" placeholder="org/model" size="22"
+                    aria-describedby="hf-model-hint"
+                    prop:value=move || id().unwrap_or_default()
+                    on:input=move |ev| {
+                        if let Some(row) = pick.get_untracked() {
+                            typed.update(|t| { t.insert(row, event_target_value(&ev)); });
+                        }
+                    } />
+            </label>
+            " "
+            <button type="button" data-testid="hf-yaml" on:click=fetch>"YAML"</button>
+            <span class="hint" id="hf-model-hint">" the Hub model id whose repository takes the file"</span>
+        </span>
+        {move || saved.get().map(|s| view! { <span class="hint" role="status" data-testid="hf-saved">{s}</span> })}
+        {move || error.get().map(|e| view! { <span class="error" role="alert" data-testid="hf-error">{e}</span> })}
+    }
+}
+
 /// A file-name-safe form of a model name (letters, digits, `-`, `_`, `.`; others as `_`).
 fn file_stem(model: &str) -> String {
     let s: String = model
@@ -258,6 +336,7 @@ pub fn ModelItems(
                     " Wrong answers only"</label>
                 {download_items(client, rows, pick, "items", "items-csv")}
                 {download_eee(client, rows, pick)}
+                {download_hf(client, rows, pick)}
             </div>
             {move || match page.get() {
                 None => view! { <p class="loading" aria-busy="true">"Loading items…"</p> }.into_any(),

@@ -8,20 +8,10 @@
 //! "calibration": {items, respondents, model}}`. Both files are in the matrix format
 //! `coglab items` reads; the partial file's columns are matched to the calibration's by name.
 
-use super::{emit, print_json, read_bytes, CliError};
+use super::{emit, print_json, CliError};
 use crate::cli::EstimateArgs;
-use coglab_core::items::estimate::{
-    estimate_with, Calibration, CalibrationOptions, CalibrationSummary, Estimate, EstimateOptions,
-};
-use coglab_core::items::ResponseMatrix;
-use serde::Serialize;
-
-/// The JSON `coglab estimate --json` prints.
-#[derive(Debug, Serialize)]
-struct Output<'a> {
-    estimates: &'a [Estimate],
-    calibration: CalibrationSummary,
-}
+use coglab_run::estimate::{estimate, EstimateRequest};
+use coglab_run::Source;
 
 /// `coglab estimate`.
 ///
@@ -30,35 +20,29 @@ struct Output<'a> {
 /// calibration that cannot be fitted or is too small, or a partial column that is not a
 /// calibration item.
 pub fn run(a: &EstimateArgs) -> Result<(), CliError> {
-    let full = ResponseMatrix::parse_csv(&a.calibration, &read_bytes(&a.calibration)?)?;
-    let partial = ResponseMatrix::parse_csv(&a.partial, &read_bytes(&a.partial)?)?;
-    let cal = Calibration::fit(
-        &full,
-        &CalibrationOptions {
-            options: a.options,
-            ..CalibrationOptions::default()
-        },
-    )?;
-    let mut opts = EstimateOptions::default();
-    if let Some(n) = a.min_calibration {
-        opts.min_calibration = n;
-    }
-    let estimates = estimate_with(&cal, &partial, &opts)?;
+    let out = estimate(&EstimateRequest {
+        calibration: Source::path(&a.calibration),
+        partial: Source::path(&a.partial),
+        options: a.options,
+        min_calibration: a.min_calibration,
+    })?;
     if a.json {
-        return print_json(&Output {
-            estimates: &estimates,
-            calibration: cal.summary(),
-        });
+        return print_json(&out);
     }
-    let mut out = String::new();
+    let cal = &out.calibration;
+    let (source, converged) = &out.source;
+    let estimates = &out.estimates;
+    let mut out_text = String::new();
+    let out_notes = out.notes.clone();
+    let out = &mut out_text;
     outln!(
         out,
         "Estimated accuracy over all {} items of {} (calibration: {} respondents, {}{})",
         cal.items,
-        cal.source,
+        source,
         cal.respondents,
         cal.model,
-        if cal.converged { "" } else { ", not converged" }
+        if *converged { "" } else { ", not converged" }
     );
     outln!(
         out,
@@ -69,7 +53,7 @@ pub fn run(a: &EstimateArgs) -> Result<(), CliError> {
         "estimate",
         "95% interval"
     );
-    for e in &estimates {
+    for e in estimates {
         outln!(
             out,
             "{:<24} {:>8} {:>9} {:>9.3}  {:>15}",
@@ -85,8 +69,8 @@ pub fn run(a: &EstimateArgs) -> Result<(), CliError> {
         "\nobserved: proportion right on the answered items; estimate: expected proportion \
          right over every item (unanswered ones predicted from the calibration)."
     );
-    for note in &cal.notes {
+    for note in &out_notes {
         outln!(out, "note: {note}");
     }
-    emit(&out)
+    emit(&out_text)
 }

@@ -12,8 +12,9 @@
 
 use super::{emit, print_json as emit_json, CliError};
 use crate::cli::ItemsArgs;
+use coglab_core::items::anchor::AnchorMethod;
 use coglab_core::items::{IrtModel, ItemAnalysis, KivaStages, SubsetCriterion};
-use coglab_run::items::ItemsRequest;
+use coglab_run::items::{AnchorRequest, ItemsRequest};
 use coglab_run::Source;
 
 /// The options of `coglab items`: what `coglab_run::items` reads (shared with the Python
@@ -26,6 +27,8 @@ pub struct ItemsOptions {
     pub json: bool,
     /// With `json`: print the page-sized [`coglab_core::items::ItemsReport`].
     pub report: bool,
+    /// `--subset anchor`: choose anchor items instead of the analysis.
+    pub anchor: Option<AnchorRequest>,
 }
 
 impl ItemsOptions {
@@ -63,15 +66,48 @@ impl ItemsOptions {
         if let Some(t) = a.tau {
             r.target_tau = t;
         }
-        if let Some(s) = a.subset.as_deref() {
+        let anchor_only = |name: &str, given: bool| {
+            if given && a.subset.as_deref() != Some("anchor") {
+                Err(CliError::Usage(format!(
+                    "{name} is for --subset anchor; add --subset anchor --k K"
+                )))
+            } else {
+                Ok(())
+            }
+        };
+        anchor_only("--k", a.k.is_some())?;
+        anchor_only("--anchor-method", a.anchor_method.is_some())?;
+        anchor_only("--options", a.options.is_some())?;
+        let mut anchor = None;
+        if a.subset.as_deref() == Some("anchor") {
+            let Some(k) = a.k else {
+                return Err(CliError::Usage(
+                    "--subset anchor needs --k K (how many anchor items)".into(),
+                ));
+            };
+            let method = match a.anchor_method.as_deref() {
+                None => AnchorMethod::Information,
+                Some(m) => AnchorMethod::parse(m).map_err(|e| CliError::Usage(e.to_string()))?,
+            };
+            if a.report {
+                return Err(CliError::Usage(
+                    "--report is for the item analysis, not --subset anchor".into(),
+                ));
+            }
+            anchor = Some(AnchorRequest {
+                k,
+                method,
+                options: a.options.unwrap_or(4),
+            });
+        } else if let Some(s) = a.subset.as_deref() {
             r.subset = match s {
                 "information" => Some(SubsetCriterion::Information),
                 "discrimination" => Some(SubsetCriterion::Discrimination),
                 "none" => None,
                 _ => {
                     return Err(CliError::Usage(format!(
-                        "--subset: expected information, discrimination or none, found {s:?}"
-                    )))
+                    "--subset: expected information, discrimination, none or anchor, found {s:?}"
+                )))
                 }
             };
         }
@@ -86,6 +122,7 @@ impl ItemsOptions {
             request: r,
             json: a.json,
             report: a.report,
+            anchor,
         })
     }
 }
@@ -98,6 +135,18 @@ impl ItemsOptions {
 /// (the message says why), [`CliError::Usage`] for a combination that makes no matrix.
 pub fn run(opts: &ItemsOptions) -> Result<(), CliError> {
     let request = &opts.request;
+    if let Some(req) = &opts.anchor {
+        let out = coglab_run::items::anchors(request, req)?;
+        if opts.json {
+            return emit_json(&out);
+        }
+        // One id per line, nothing else: a harness reads the list as it is.
+        let mut text = String::new();
+        for a in &out.anchors {
+            outln!(text, "{}", a.id);
+        }
+        return emit(&text);
+    }
     if opts.json && opts.report {
         return emit_json(&coglab_run::items::report(request)?);
     }
@@ -315,5 +364,48 @@ mod tests {
             Err(CliError::Usage(_))
         ));
         assert!(matches!(parse(&[]), Err(CliError::Usage(_))));
+    }
+
+    #[test]
+    fn parses_anchor_options() {
+        let o = parse(&["m.csv", "--subset", "anchor", "--k", "7", "--options", "3"]).unwrap();
+        assert_eq!(
+            o.anchor,
+            Some(AnchorRequest {
+                k: 7,
+                method: AnchorMethod::Information,
+                options: 3
+            })
+        );
+        let o = parse(&[
+            "m.csv",
+            "--subset",
+            "anchor",
+            "--k",
+            "2",
+            "--anchor-method",
+            "cluster",
+        ])
+        .unwrap();
+        assert_eq!(
+            o.anchor.map(|a| (a.method, a.options)),
+            Some((AnchorMethod::Cluster, 4))
+        );
+        for bad in [
+            vec!["m.csv", "--subset", "anchor"],
+            vec!["m.csv", "--k", "3"],
+            vec![
+                "m.csv",
+                "--subset",
+                "anchor",
+                "--k",
+                "3",
+                "--anchor-method",
+                "random",
+            ],
+            vec!["m.csv", "--subset", "information", "--options", "4"],
+        ] {
+            assert!(matches!(parse(&bad), Err(CliError::Usage(_))), "{bad:?}");
+        }
     }
 }

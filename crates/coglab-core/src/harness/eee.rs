@@ -32,15 +32,15 @@
 //! record per trial and stage reached, its score the share of regenerations right (0/1 for a
 //! person) and `is_correct` when that share is above 0.5
 //! ([`crate::leaderboard::detail::KIVA_RIGHT_RULE`]); in the aggregate each stage's mean over
-//! trials with its standard error and normal 95% interval, overall and per domain, as the
-//! report gives them; each instance's metadata carries the trial's domain, subdomain,
+//! trials with its standard error and 95% interval (the leaderboard's:
+//! [`crate::leaderboard::metrics::kiva_stage_interval`]), overall and per domain; each instance's metadata carries the trial's domain, subdomain,
 //! variation, regenerations, first line and the `null_answers` rule. The KiVA report keeps
 //! scores, not answers, so `output.raw` and `answer_attribution` are empty arrays (0.3.0
 //! requires both fields; an answer is not made up).
 //!
 //! [`write_mmopera`] writes one MM-OPERA task (RIA or ICA) from a scored report with its item
-//! rows: SR, HR-3, HR-4 and ΔHR with the leaderboard's ratio-estimate SE and normal interval
-//! (items as clusters), the mean process-reward score S_r, the judges in each metric's
+//! rows: SR, HR-3, HR-4 and ΔHR with the leaderboard's ratio-estimate SE and interval
+//! (items as clusters, [`crate::leaderboard::mmopera::estimates`]), the mean process-reward score S_r, the judges in each metric's
 //! `llm_scoring.judges` ([`MmoperaJudges`]), and one instance record per holistic verdict
 //! with the judge's 0-4 score. [`write_gold`] writes one aggregate record per model of a Gold
 //! (PLS-SEM) report: its loading-weighted overall and per-layer scores, no instance records.
@@ -707,7 +707,7 @@ fn kiva_result(
     m: &crate::stats::describe::MeanSe,
     description: &str,
 ) -> Value {
-    let (lo, hi) = crate::stats::describe::normal_interval(*m);
+    let (lo, hi) = crate::leaderboard::metrics::kiva_stage_interval(*m);
     // The report's SE is the population SD (ddof 0) over sqrt(n), so SD = SE * sqrt(n).
     let sd = m.se * (m.n as f64).sqrt();
     json!({
@@ -735,7 +735,8 @@ fn kiva_result(
             "uncertainty": {
                 "standard_error": {"value": m.se, "method": "analytic"},
                 "confidence_interval": {
-                    "lower": lo, "upper": hi, "confidence_level": 0.95, "method": "normal",
+                    "lower": lo, "upper": hi, "confidence_level": 0.95,
+                    "method": "Wilson with the trials' effective size, Student t on n − 1 df",
                 },
                 "standard_deviation": sd,
                 "num_samples": m.n,
@@ -1443,7 +1444,7 @@ fn mmopera_source(task: &str, samples: usize) -> Value {
 
 /// Writes a scored MM-OPERA report (one task, RIA or ICA, with its item rows) as EEE 0.3.0
 /// records: in the aggregate SR, HR-3, HR-4 and ΔHR of the holistic judges (the report's
-/// figures; their SE and normal 95% interval from
+/// figures; their SE and 95% interval from
 /// [`crate::leaderboard::mmopera::estimates`], ratio estimates with the items as clusters, as
 /// the leaderboard ranks them; `num_samples` the items) and the mean process-reward score S_r
 /// (its SE and interval over items when it is a mean over items,
@@ -1524,7 +1525,7 @@ pub fn write_mmopera(
                 "standard_error": {"value": r.se, "method": "linearised ratio estimator, items as clusters"},
                 "confidence_interval": {
                     "lower": r.lower, "upper": r.upper, "confidence_level": 0.95,
-                    "method": "normal (estimate ± 1.96 SE, clamped to [0, 1])",
+                    "method": "Wilson with the ratio estimate's effective size, items as clusters, Student t on items − 1 df",
                 },
                 "num_samples": e.items,
             });
@@ -1571,12 +1572,12 @@ pub fn write_mmopera(
                         "mean_k": r.mean_k.to_string()},
         });
         if let (Some(m), IcaAverage::Items) = (est.and_then(|e| e.reasoning), r.ica_average) {
-            let (lo, hi) = crate::stats::describe::normal_interval(m);
+            let (lo, hi) = crate::stats::describe::t_interval(m);
             details["uncertainty"] = json!({
                 "standard_error": {"value": m.se, "method": "analytic (SD with n − 1 over sqrt(n))"},
                 "confidence_interval": {
                     "lower": lo, "upper": hi, "confidence_level": 0.95,
-                    "method": "normal (mean ± 1.96 SE)",
+                    "method": "mean ± t(0.975, n − 1) SE",
                 },
                 "standard_deviation": m.se * (m.n as f64).sqrt(),
                 "num_samples": m.n,

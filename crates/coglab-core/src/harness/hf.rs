@@ -2,8 +2,8 @@
 //! lists (huggingface.co/docs/hub/eval-results; the field list in the `hub-docs` repository's
 //! `eval_results.yaml`): per headline metric `dataset: {id, task_id}` (the benchmark's Hub
 //! dataset and the task its `eval.yaml` defines), `value`, `date`, `source: {url, name}` and
-//! `notes`. This module builds the entries from scored reports; the YAML is written by
-//! `coglab-run` (the core has no YAML dependency: the web app does not write these files).
+//! `notes`. This module builds the entries from scored reports and writes them as YAML
+//! ([`to_yaml`]), for `coglab export hf` and the model page's download (the worker calls it).
 //!
 //! Values: a proportion is written as a percentage (× 100), as Every Eval Ever's own converter
 //! to these entries writes proportions (`every_eval_ever/tools/hf_community_evals.py`,
@@ -101,6 +101,84 @@ fn scored_by() -> String {
     format!("scored by coglab {}", env!("CARGO_PKG_VERSION"))
 }
 
+/// An export argument that cannot be used: which one (`model`, `dataset-id`, `date`,
+/// `source-url`) and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadArgument {
+    /// The argument.
+    pub field: &'static str,
+    /// What was expected and found.
+    pub message: String,
+}
+
+/// What the entries of one export share, from the arguments `coglab export hf` and the model
+/// page take: the model's Hub id (`org/name`; the default source link is its page), an optional
+/// dataset id, the date (`YYYY-MM-DD`), and an optional source link (`http(s)://`, one line)
+/// and name (default `coglab`).
+///
+/// # Errors
+/// [`BadArgument`] naming the first argument that is not of its form.
+pub fn common(
+    model: &str,
+    dataset_id: Option<&str>,
+    date: &str,
+    source_url: Option<&str>,
+    source_name: Option<&str>,
+) -> Result<HfCommon, BadArgument> {
+    let bad = |field, message| Err(BadArgument { field, message });
+    if !is_repo_id(model) {
+        return bad(
+            "model",
+            format!("expected a Hub model id ORG/NAME (letters, digits, '-', '_', '.'; no '..'), found {model:?}"),
+        );
+    }
+    if let Some(id) = dataset_id.filter(|d| !is_repo_id(d)) {
+        return bad(
+            "dataset-id",
+            format!("expected a Hub dataset id ORG/NAME, found {id:?}"),
+        );
+    }
+    if let Err(e) = check_date(date) {
+        return bad("date", e);
+    }
+    let url = match source_url {
+        Some(u) => {
+            let ok = (u.starts_with("https://") || u.starts_with("http://"))
+                && !u.chars().any(|c| c.is_whitespace() || c.is_control());
+            if !ok {
+                return bad(
+                    "source-url",
+                    format!("expected an http(s):// link without spaces, found {u:?}"),
+                );
+            }
+            u.to_string()
+        }
+        None => format!("https://huggingface.co/{model}"),
+    };
+    Ok(HfCommon {
+        dataset_id: dataset_id.map(str::to_string),
+        date: date.to_string(),
+        source: HfSource {
+            url,
+            name: source_name.unwrap_or("coglab").to_string(),
+        },
+    })
+}
+
+/// `entries` as the YAML of one `.eval_results/<benchmark>.yaml` file (a list of mappings),
+/// written with `serde_norway`.
+///
+/// # Errors
+/// The serializer's message (it does not fail on these plain values in practice).
+pub fn to_yaml(entries: &[HfEntry]) -> Result<String, String> {
+    serde_norway::to_string(entries).map_err(|e| e.to_string())
+}
+
+/// The file name of a KiVA variant's entries (`kiva.yaml`, `kiva-adults.yaml`).
+pub fn kiva_file_name(variant: crate::kiva::Variant) -> String {
+    format!("{}.yaml", variant.name().to_ascii_lowercase())
+}
+
 /// MM-IQ's entry: the accuracy over the scored items (task `mmiq`), with the Wilson 95%
 /// interval the report gives.
 ///
@@ -140,8 +218,9 @@ pub fn mmiq_entries(report: &MmiqReport, c: &HfCommon) -> Vec<HfEntry> {
 }
 
 /// KiVA's entries: each stage's mean over trials (the share of regenerations right, 0/1 for a
-/// person), overall, with the normal 95% interval mean ± 1.96 SE, SE = population SD / sqrt(n)
-/// as KiVA's repository computes it.
+/// person), overall, with the 95% interval the leaderboard shows
+/// ([`crate::leaderboard::metrics::kiva_stage_interval`]: Wilson's with the trials' effective
+/// size and Student t on trials − 1 degrees of freedom, issue 40's coverage table).
 pub fn kiva_entries(report: &KivaReport, c: &HfCommon) -> Vec<HfEntry> {
     let variant = report.variant.name();
     let mut out = Vec::new();
@@ -160,15 +239,15 @@ pub fn kiva_entries(report: &KivaReport, c: &HfCommon) -> Vec<HfEntry> {
         let Some(m) = report.overall.get(key) else {
             continue;
         };
-        let (lo, hi) = crate::stats::describe::normal_interval(m);
+        let (lo, hi) = crate::leaderboard::metrics::kiva_stage_interval(m);
         out.push(entry(
             c,
             KIVA_DATASET,
             format!("{}_{key}", variant.to_ascii_lowercase()),
             pct(m.mean),
             format!(
-                "{variant} {what}: mean share right over trials; 95% normal interval \
-                 (mean ± 1.96 SE, SE = population SD / sqrt(n)) [{:.2}, {:.2}] %, n = {} trials; \
+                "{variant} {what}: mean share right over trials; 95% interval (Wilson with the \
+                 trials' effective size, Student t on n − 1 df) [{:.2}, {:.2}] %, n = {} trials; \
                  answers naming no option counted {}; {}",
                 100.0 * lo,
                 100.0 * hi,
@@ -181,9 +260,9 @@ pub fn kiva_entries(report: &KivaReport, c: &HfCommon) -> Vec<HfEntry> {
     out
 }
 
-/// MM-OPERA's entries for one task: SR, HR-3, HR-4 and ΔHR (percentages) with the normal 95%
+/// MM-OPERA's entries for one task: SR, HR-3, HR-4 and ΔHR (percentages) with the 95%
 /// interval of the ratio estimate over items ([`crate::leaderboard::mmopera::estimates`]), and
-/// the mean reasoning score S_r (as it is) with mean ± 1.96 SE over items when it is a mean
+/// the mean reasoning score S_r (as it is) with mean ± t(0.975, n − 1) SE over items when it is a mean
 /// over items. `items` are the report's items as SR counts them
 /// ([`crate::leaderboard::mmopera::item_score`]); without an interval (fewer than two items)
 /// the notes say so.
@@ -223,8 +302,8 @@ pub fn mmopera_entries(
                 Some(e) => {
                     let r = of(e);
                     format!(
-                        "95% normal interval (ratio estimate ± 1.96 SE, items as clusters) \
-                         [{:.2}, {:.2}] %, n = {} items ({} verdicts)",
+                        "95% interval (Wilson with the ratio estimate's effective size, items as \
+                         clusters, Student t on items − 1 df) [{:.2}, {:.2}] %, n = {} items ({} verdicts)",
                         100.0 * r.lower,
                         100.0 * r.upper,
                         e.items,
@@ -245,9 +324,9 @@ pub fn mmopera_entries(
     if let Some(r) = &report.reasoning {
         let interval = match (est.and_then(|e| e.reasoning), r.ica_average) {
             (Some(m), crate::mmopera::score::IcaAverage::Items) => {
-                let (lo, hi) = crate::stats::describe::normal_interval(m);
+                let (lo, hi) = crate::stats::describe::t_interval(m);
                 format!(
-                    "95% normal interval (mean ± 1.96 SE over items) [{lo:.4}, {hi:.4}], n = {} items",
+                    "95% interval (mean ± t(0.975, n − 1) SE over items) [{lo:.4}, {hi:.4}], n = {} items",
                     m.n
                 )
             }

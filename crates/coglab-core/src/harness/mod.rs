@@ -206,6 +206,24 @@ pub enum HarnessError {
     /// The KiVA reader's or scorer's error (jsPsych runs).
     #[error(transparent)]
     Kiva(#[from] crate::kiva::KivaError),
+    /// A Parquet file could not be read (or this build reads none).
+    #[error(transparent)]
+    Columnar(#[from] crate::columnar::ColumnarError),
+}
+
+impl HarnessError {
+    /// The location the error names, when it names a line of a file.
+    pub fn location_mut(&mut self) -> Option<&mut Location> {
+        match self {
+            HarnessError::NotUtf8 { location, .. }
+            | HarnessError::Json { location, .. }
+            | HarnessError::Missing { location, .. }
+            | HarnessError::BadValue { location, .. }
+            | HarnessError::Csv { location, .. } => Some(location),
+            HarnessError::Mmiq(e) => e.location_mut(),
+            _ => None,
+        }
+    }
 }
 
 /// The text of a file: UTF-16/UTF-32 refused, a BOM dropped, invalid UTF-8 located.
@@ -490,6 +508,9 @@ pub fn detect(path: &str, head: &[u8]) -> Option<HarnessFormat> {
 /// [`HarnessError::Unknown`] when the file is no harness format, else the format's reader's
 /// located errors.
 pub fn read(path: &str, bytes: &[u8]) -> Result<HarnessFile, HarnessError> {
+    if let Some(kind) = crate::columnar::detect(bytes) {
+        return read_columnar(path, bytes, kind, None);
+    }
     match detect(path, bytes) {
         Some(format) => read_as(path, bytes, format),
         None => Err(HarnessError::Unknown {
@@ -508,6 +529,9 @@ pub fn read_as(
     bytes: &[u8],
     format: HarnessFormat,
 ) -> Result<HarnessFile, HarnessError> {
+    if let Some(kind) = crate::columnar::detect(bytes) {
+        return read_columnar(path, bytes, kind, Some(format));
+    }
     match format {
         HarnessFormat::LmmsSamples => lmms::read_samples(path, bytes),
         HarnessFormat::LmmsResults => lmms::read_results(path, bytes),
@@ -525,6 +549,60 @@ pub fn read_as(
                 .into(),
         }),
     }
+}
+
+/// Reads a columnar file's rows as the JSON-lines harness format `format` (told from the
+/// first rows when `None`): every column, nested structs as objects (see
+/// [`crate::columnar`]). Errors name the row group and row.
+fn read_columnar(
+    path: &str,
+    bytes: &[u8],
+    kind: crate::columnar::ColumnarKind,
+    format: Option<HarnessFormat>,
+) -> Result<HarnessFile, HarnessError> {
+    #[cfg(feature = "parquet")]
+    if kind == crate::columnar::ColumnarKind::Parquet {
+        use crate::columnar::{ParquetFile, Projection};
+        let file = ParquetFile::from_slice(path, bytes)?;
+        let mut rows = Vec::new();
+        file.write_jsonl(
+            Projection::All,
+            |b| {
+                rows.extend_from_slice(b);
+                Ok::<(), HarnessError>(())
+            },
+            |_| {},
+        )?;
+        let format = match format.or_else(|| detect(path, &rows)) {
+            Some(f @ (HarnessFormat::LmmsSamples | HarnessFormat::EeeInstances)) => f,
+            Some(f) => {
+                return Err(HarnessError::Unknown {
+                    file: path.to_string(),
+                    reason: format!(
+                        "its rows read as {} {f:?}, which is not a format of one record per row",
+                        f.harness().label()
+                    ),
+                })
+            }
+            None => {
+                return Err(HarnessError::Unknown {
+                    file: path.to_string(),
+                    reason: format!(
+                        "a Parquet file whose columns ({}) are no harness format's",
+                        file.columns().join(", ")
+                    ),
+                })
+            }
+        };
+        return read_as(path, &rows, format).map_err(|mut e| {
+            if let Some(loc) = e.location_mut() {
+                file.relocate(loc, 0);
+            }
+            e
+        });
+    }
+    let _ = (bytes, format);
+    Err(crate::columnar::ColumnarError::unsupported(path, kind).into())
 }
 
 /// The task name normalised for comparison: lower case, letters and digits only.

@@ -279,6 +279,21 @@ mod tests {
         approx::assert_abs_diff_eq!(s.items[2].alpha_if_deleted.unwrap(), 0.0, epsilon = 1e-15);
     }
 
+    /// KR-20 (Kuder and Richardson 1937) by hand, with population variances as in its
+    /// textbook form: 5 respondents x 4 items, rows 1110, 1100, 1000, 1111, 0000 (a Guttman
+    /// pattern). p = 4/5, 3/5, 2/5, 1/5; sum p q = 4/25 + 6/25 + 6/25 + 4/25 = 4/5. Totals 3, 2,
+    /// 1, 4, 0: mean 2, population variance 10/5 = 2. KR-20 = 4/3 (1 - (4/5) / 2) = 4/5. On
+    /// 0/1 items Cronbach's alpha with sample variances is the same number (both variances
+    /// carry the same n/(n-1)).
+    #[test]
+    fn alpha_is_kr20_by_hand() {
+        let csv = "id,a,b,c,d\nr1,1,1,1,0\nr2,1,1,0,0\nr3,1,0,0,0\nr4,1,1,1,1\nr5,0,0,0,0\n";
+        let m = ResponseMatrix::parse_csv("m.csv", csv.as_bytes()).unwrap();
+        let s = classical(&m);
+        approx::assert_abs_diff_eq!(s.alpha.unwrap(), 0.8, epsilon = 1e-9);
+        assert_eq!(s.alpha_n, 5);
+    }
+
     #[test]
     fn key_letters_majority() {
         let mut m = ResponseMatrix::parse_csv("m.csv", b"id,a,b,c\nr1,1,0,1\nr2,0,1,1\n").unwrap();

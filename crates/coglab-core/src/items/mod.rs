@@ -16,12 +16,14 @@
 //! - [`subset`]: the greedy, category-stratified item subset and its Kendall tau curve.
 //! - [`estimate`]: a partial run's estimated accuracy over the whole benchmark, from item
 //!   parameters calibrated on complete runs (2PL with fixed guessing), with an interval.
+//! - [`anchor`]: the `K` anchor items that estimate the full accuracy best, with weights.
 //! - [`simulate`]: seeded simulated matrices with known parameters and partial runs cut from
 //!   them, to measure [`estimate`].
 //!
 //! [`analyse`] runs all of them and returns one serialisable [`ItemAnalysis`] (what the CLI
 //! prints and the web app's worker sends to the page).
 
+pub mod anchor;
 pub mod classical;
 pub mod estimate;
 pub mod flags;

@@ -61,6 +61,10 @@ pub fn detect_format(path: &str, bytes: &[u8]) -> Format {
         // its encoding, rather than have whichever parser its name suggests misread it.
         return told(FileKind::Unknown);
     }
+    #[cfg(feature = "parquet")]
+    if crate::columnar::detect(bytes) == Some(crate::columnar::ColumnarKind::Parquet) {
+        return parquet_format(path, bytes);
+    }
     let head = strip_bom(&bytes[..bytes.len().min(8192)]);
     let lower = path.to_ascii_lowercase();
     if head.starts_with(b"ParticipantID") || head.starts_with(b"\"ParticipantID\"") {
@@ -84,6 +88,30 @@ pub fn detect_format(path: &str, bytes: &[u8]) -> Format {
     let kind = kind_of(path, bytes, &lower, harness, mmiq);
     Format {
         kind,
+        harness,
+        mmiq,
+    }
+}
+
+/// [`detect_format`] of a whole Parquet file: the formats its first rows read as (written as
+/// JSON lines, see [`crate::columnar`]); [`FileKind::Unknown`] when it cannot be opened
+/// ([`unreadable`] then names why).
+#[cfg(feature = "parquet")]
+fn parquet_format(path: &str, bytes: &[u8]) -> Format {
+    let rows =
+        crate::columnar::ParquetFile::from_slice(path, bytes).and_then(|f| f.head_jsonl(8192));
+    let Ok(rows) = rows else {
+        return Format {
+            kind: FileKind::Unknown,
+            harness: None,
+            mmiq: None,
+        };
+    };
+    let harness = crate::harness::detect(path, &rows);
+    let mmiq = mmiq::detect(path, &rows);
+    let lower = path.to_ascii_lowercase();
+    Format {
+        kind: kind_of(path, &rows, &lower, harness, mmiq),
         harness,
         mmiq,
     }
@@ -125,8 +153,9 @@ fn kind_of(
 }
 
 /// Why a file is [`FileKind::Unknown`] to [`detect`] when it is text in another encoding
-/// (UTF-16, UTF-32): the message scoring it gives, naming the file and the encoding, for the
-/// page to show when the file is dropped. `None` for any other file.
+/// (UTF-16, UTF-32), or a Parquet file that cannot be opened (feature `parquet`; give the
+/// whole file): the message scoring it gives, naming the file and the encoding or the located
+/// problem, for the page to show when the file is dropped. `None` for any other file.
 ///
 /// # Examples
 /// ```
@@ -138,6 +167,14 @@ fn kind_of(
 /// assert_eq!(unreadable("notes.txt", b"hello"), None);
 /// ```
 pub fn unreadable(path: &str, bytes: &[u8]) -> Option<String> {
+    #[cfg(feature = "parquet")]
+    if crate::columnar::detect(bytes) == Some(crate::columnar::ColumnarKind::Parquet) {
+        // A whole file that cannot be opened: the located reason (a file cut short, a footer
+        // over the limits).
+        return crate::columnar::ParquetFile::from_slice(path, bytes)
+            .err()
+            .map(|e| e.to_string());
+    }
     super::not_text(bytes).map(|what| {
         crate::encoding::NotTextError {
             file: path.to_string(),

@@ -51,6 +51,9 @@ pub use input::{
 };
 pub use jsonl::{KeyReader, PredictionsReader};
 pub use lean::{LEAN_INPUT_BYTES, PREVIEW_CHARS};
+#[cfg(feature = "parquet")]
+pub use read::parquet_rows;
+pub use read::{check_columns, ParquetRole, PARQUET_COLUMNS};
 pub use score::{
     compare, key_letters, score, score_owned, score_totals, HumanReference, ItemResult, KeyLetters,
     LetterBaseline, MmiqComparison, MmiqReport, PaperTokenLength, ResponseLength, RowCounts,
@@ -188,4 +191,22 @@ pub enum MmiqError {
     /// A statistic could not be computed (e.g. bad bootstrap parameters).
     #[error("{0}")]
     Stats(#[from] crate::stats::StatsError),
+    /// A Parquet file could not be read (or this build reads none).
+    #[error(transparent)]
+    Columnar(#[from] crate::columnar::ColumnarError),
+}
+
+impl MmiqError {
+    /// The location the error names, when it names a line of a file.
+    pub fn location_mut(&mut self) -> Option<&mut Location> {
+        match self {
+            MmiqError::NotUtf8 { location, .. }
+            | MmiqError::Json { location, .. }
+            | MmiqError::MissingField { location, .. }
+            | MmiqError::BadValue { location, .. }
+            | MmiqError::DuplicateId { location, .. }
+            | MmiqError::Csv { location, .. } => Some(location),
+            _ => None,
+        }
+    }
 }

@@ -47,6 +47,12 @@ impl AnswerKey {
     /// [`MmiqError::NotText`] for UTF-16/UTF-32/zip input, [`MmiqError::NotUtf8`] naming the
     /// line, then as [`AnswerKey::parse`].
     pub fn parse_bytes(file_name: &str, bytes: &[u8]) -> Result<Self, MmiqError> {
+        if let Some(kind) = crate::columnar::detect(bytes) {
+            let mut reader = KeyReader::new(file_name);
+            let relocate =
+                columnar_rows(file_name, bytes, kind, ParquetRole::Key, |b| reader.push(b))?;
+            return reader.finish().map_err(relocate);
+        }
         crate::encoding::check_text(file_name, bytes)?;
         let mut reader = KeyReader::new(file_name);
         reader.push(bytes)?;
@@ -72,6 +78,13 @@ impl Predictions {
     /// assert_eq!(p.records[0].content, PredContent::Response("B".into()));
     /// ```
     pub fn parse(file_name: &str, bytes: &[u8]) -> Result<Self, MmiqError> {
+        if let Some(kind) = crate::columnar::detect(bytes) {
+            let mut reader = PredictionsReader::new(file_name, bytes.len());
+            let relocate = columnar_rows(file_name, bytes, kind, ParquetRole::Predictions, |b| {
+                reader.push(b)
+            })?;
+            return reader.finish().map_err(relocate);
+        }
         // A zip archive may be an .xlsx prediction table, which `detect` recognizes.
         match crate::encoding::sniff(bytes) {
             Some(crate::encoding::NotText::Zip) | None => {}
@@ -135,4 +148,124 @@ fn first_line(bytes: &[u8]) -> &str {
         Ok(s) => s,
         Err(e) => std::str::from_utf8(&line[..e.valid_up_to()]).unwrap_or(""),
     }
+}
+
+/// The columns of MM-IQ's own files that are read from a Parquet file (the JSONL fields; a
+/// dataset's `image`, `question` and other columns are never read).
+pub const PARQUET_COLUMNS: [&str; 6] = [
+    "data_id",
+    "category",
+    "answer",
+    "MD5",
+    "response",
+    "parsed_pred",
+];
+
+/// What an MM-IQ Parquet file is read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParquetRole {
+    /// An answer key (MM-IQ's dataset columns: `data_id`, `category`, `answer`, `MD5`).
+    Key,
+    /// Predictions (`data_id`, `response` or `parsed_pred`, `category`).
+    Predictions,
+}
+
+/// Checks an MM-IQ Parquet file's columns for `role`.
+///
+/// # Errors
+/// [`MmiqError::MissingColumns`] naming the columns found, or [`MmiqError::UnknownFormat`] for
+/// an answer key given as predictions.
+pub fn check_columns(
+    file_name: &str,
+    columns: &[String],
+    role: ParquetRole,
+) -> Result<(), MmiqError> {
+    let has = |c: &str| columns.iter().any(|x| x == c);
+    let missing: Vec<String> = match role {
+        ParquetRole::Key => ["data_id", "category", "answer"]
+            .into_iter()
+            .filter(|c| !has(c))
+            .map(String::from)
+            .collect(),
+        ParquetRole::Predictions => {
+            if !has("response") && !has("parsed_pred") && (has("answer") || has("MD5")) {
+                return Err(MmiqError::UnknownFormat {
+                    file: file_name.to_string(),
+                    reason: "this looks like an answer key (it has \"answer\"/\"MD5\" columns but no \"response\" or \"parsed_pred\")".into(),
+                });
+            }
+            let mut m = Vec::new();
+            if !has("data_id") {
+                m.push("data_id".to_string());
+            }
+            if !has("response") && !has("parsed_pred") {
+                m.push("response (or parsed_pred)".to_string());
+            }
+            m
+        }
+    };
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(MmiqError::MissingColumns {
+            file: file_name.to_string(),
+            missing,
+            found: columns.to_vec(),
+        })
+    }
+}
+
+/// Makes an error that names a row of a columnar file's JSON lines name its row group.
+type Relocate<'a> = Box<dyn Fn(MmiqError) -> MmiqError + 'a>;
+
+/// Hands the MM-IQ columns of a columnar file's rows to `push` as JSON lines (see
+/// [`crate::columnar`]), and makes the errors `push` returns name the row group and row;
+/// returns what does the same for the reader's last error (at its `finish`).
+fn columnar_rows<'a>(
+    file_name: &str,
+    bytes: &'a [u8],
+    kind: crate::columnar::ColumnarKind,
+    role: ParquetRole,
+    push: impl FnMut(&[u8]) -> Result<(), MmiqError>,
+) -> Result<Relocate<'a>, MmiqError> {
+    #[cfg(feature = "parquet")]
+    if kind == crate::columnar::ColumnarKind::Parquet {
+        let file = crate::columnar::ParquetFile::from_slice(file_name, bytes)?;
+        parquet_rows(&file, role, push, |_| {})?;
+        return Ok(Box::new(move |mut e| {
+            if let Some(loc) = e.location_mut() {
+                file.relocate(loc, 0);
+            }
+            e
+        }));
+    }
+    let _ = (bytes, role, push);
+    Err(crate::columnar::ColumnarError::unsupported(file_name, kind).into())
+}
+
+/// [`columnar_rows`] for an open Parquet file (from memory or from a file on disk), telling
+/// `progress` the rows done after each row group.
+///
+/// # Errors
+/// As `push`, with the row group and row named, or the file's [`crate::columnar::ColumnarError`].
+#[cfg(feature = "parquet")]
+pub fn parquet_rows<R: parquet::file::reader::ChunkReader>(
+    file: &crate::columnar::ParquetFile<R>,
+    role: ParquetRole,
+    mut push: impl FnMut(&[u8]) -> Result<(), MmiqError>,
+    progress: impl FnMut(u64),
+) -> Result<(), MmiqError> {
+    check_columns(file.name(), &file.columns(), role)?;
+    file.write_jsonl(
+        crate::columnar::Projection::Only(&PARQUET_COLUMNS),
+        |b| {
+            push(b).map_err(|mut e| {
+                if let Some(loc) = e.location_mut() {
+                    file.relocate(loc, 0);
+                }
+                e
+            })
+        },
+        progress,
+    )
 }

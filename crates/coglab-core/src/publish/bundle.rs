@@ -121,15 +121,16 @@ pub struct Mean {
     pub se: f64,
     /// Count.
     pub n: usize,
-    /// mean − 1.96 SE.
+    /// Low end of the 95% interval
+    /// ([`crate::leaderboard::metrics::kiva_stage_interval`]).
     pub lo: f64,
-    /// mean + 1.96 SE.
+    /// High end.
     pub hi: f64,
 }
 
 impl From<crate::stats::describe::MeanSe> for Mean {
     fn from(m: crate::stats::describe::MeanSe) -> Self {
-        let (lo, hi) = crate::stats::describe::normal_interval(m);
+        let (lo, hi) = crate::leaderboard::metrics::kiva_stage_interval(m);
         Mean {
             mean: round6(m.mean),
             se: round6(m.se),

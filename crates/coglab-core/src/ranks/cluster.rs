@@ -31,6 +31,29 @@ pub struct ClusteredSe {
     pub ratio: f64,
 }
 
+impl ClusteredSe {
+    /// The 95% interval of the mean from the clustered standard error with Student t's
+    /// quantile on `clusters − 1` degrees of freedom (as Inspect's `ci()`):
+    /// `mean ± t(0.975, G − 1) · se_clustered`.
+    ///
+    /// # Examples
+    /// ```
+    /// use coglab_core::ranks::cluster::clustered_mean_se;
+    /// // Clusters {1, 1}, {0, 0}: mean 0.5, clustered SE 0.5, G = 2: t(0.975, 1) =
+    /// // tan(0.475 π) = 12.706204736174696, so the interval is 0.5 ± 6.353102368087348.
+    /// let s = clustered_mean_se(&[&[1.0, 1.0], &[0.0, 0.0]]).unwrap();
+    /// let (lo, hi) = s.interval();
+    /// assert!((hi - 6.853102368087348).abs() < 1e-9 && (lo + 5.853102368087348).abs() < 1e-9);
+    /// ```
+    pub fn interval(&self) -> (f64, f64) {
+        let q = crate::stats::describe::t_975(self.clusters.saturating_sub(1));
+        (
+            self.mean - q * self.se_clustered,
+            self.mean + q * self.se_clustered,
+        )
+    }
+}
+
 /// The mean of all observations in `clusters` with naive and clustered standard errors.
 ///
 /// # Errors

@@ -16,6 +16,8 @@
 //! - [`plan`]: the planner: items needed for a difference the user types, from the board's
 //!   observed discordance, and what regenerations per item buy.
 //! - [`coverage`]: items scored / benchmark size and the headline figure over all items.
+//! - [`interval_coverage`]: how often each interval the app shows contains the truth, by
+//!   exact sums and seeded simulation (the table of `docs/coverage.md`).
 //! - [`cluster`]: naive and clustered standard errors of a mean over repeated measures.
 //! - [`extraction`]: MM-IQ scores under the official, a strict and a lenient answer extractor;
 //!   KiVA stage answers under the official verdicts, a strict and a lenient reading.
@@ -37,6 +39,7 @@ pub mod coverage;
 pub mod extraction;
 pub mod groups;
 pub mod inputs;
+pub mod interval_coverage;
 pub mod judges;
 pub mod plan;
 pub mod power;

@@ -160,6 +160,30 @@ pub fn normal_interval(m: MeanSe) -> (f64, f64) {
     (m.mean - 1.96 * m.se, m.mean + 1.96 * m.se)
 }
 
+/// The 95% interval of a mean with Student t's quantile, mean ± t(0.975, n − 1) · SE: the
+/// interval of a mean over `n` clusters (KiVA's trials, each the mean of its regenerations;
+/// MM-OPERA's items), as Inspect's `ci()` does for clustered standard errors. With fewer than
+/// two values (no degrees of freedom) the normal quantile is used.
+///
+/// # Examples
+/// ```
+/// use coglab_core::stats::describe::{t_interval, MeanSe};
+/// // 11 trials: t(0.975, 10) = 2.228138851986, so 0.5 ± 0.2228139.
+/// let (lo, hi) = t_interval(MeanSe { mean: 0.5, se: 0.1, n: 11 });
+/// assert!((lo - 0.2771861148014).abs() < 1e-9 && (hi - 0.7228138851986).abs() < 1e-9);
+/// ```
+pub fn t_interval(m: MeanSe) -> (f64, f64) {
+    let q = t_975(m.n.saturating_sub(1));
+    (m.mean - q * m.se, m.mean + q * m.se)
+}
+
+/// `t(0.975, df)`, the normal quantile for `df = 0`.
+pub(crate) fn t_975(df: usize) -> f64 {
+    let df = if df == 0 { f64::INFINITY } else { df as f64 };
+    // p and df are in range, so the quantile exists.
+    super::dist::student_t_quantile(0.975, df).unwrap_or(1.959_963_984_540_054)
+}
+
 /// Median (mean of the two middle values for even n).
 ///
 /// # Errors

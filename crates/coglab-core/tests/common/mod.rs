@@ -64,3 +64,5 @@ pub const MOBI_SPEC: &str = r#"{"constructs": {"Image": ["IMAG1", "IMAG2", "IMAG
       "Satisfaction": ["CUSA1", "CUSA2", "CUSA3"]},
       "paths": [["Image", "Satisfaction"], ["Expectation", "Satisfaction"], ["Value", "Satisfaction"]]}"#;
 pub mod evalzip;
+#[cfg(feature = "parquet")]
+pub mod parquet;

@@ -10,6 +10,9 @@ output:
 - ``sem(spec, data)`` and ``describe(data)``       ``coglab sem`` / ``coglab describe``
 - ``rank(bench, files, ...)``                      ``coglab rank``
 - ``items(inputs, ...)``                           ``coglab items``
+- ``anchors(inputs, k=, ...)``                     ``coglab items --subset anchor --k K``
+- ``estimate(partial, calibration=, ...)``         ``coglab estimate``
+- ``plan(bench, files, mde=, ...)``                ``coglab plan``
 - ``export_eee(scored, answers=KEY or kiva=True, out=None)``  ``coglab export eee``
 - ``selftest_simulate(form=, trials=, takers=, seed=)``   ``coglab selftest simulate``
 - ``selftest_bank(bank=None)``                     the KiVA self-test's item bank
@@ -22,13 +25,17 @@ report of the set they were written from) and KiVA challenge results with their 
 ``out=DIR``, writes them as the CLI does.
 
 Inputs are paths (``str`` or ``os.PathLike``), ``bytes`` (named ``<bytes>`` in messages), or
-``(name, bytes)`` tuples; or tables with the file's columns: a ``pyarrow.Table``,
-``pyarrow.RecordBatch`` or ``pyarrow.RecordBatchReader``, a pandas DataFrame, any object with
-``__arrow_c_stream__``, or ``(name, table)`` (a KiVA run file's name tells its domain:
-``("output_Colour/ColourRed.csv", df)``). A table's rows are the rows of a JSONL file (MM-IQ
-answer keys and predictions, harness records) or of a CSV file (KiVA runs, response and score
-matrices); MM-OPERA metadata is a table of its records and a judge file a table with an ``id``
-column (see ``coglab._inputs``). Table inputs need pyarrow (``pip install 'coglab[arrow]'``).
+``(name, bytes)`` tuples; a Parquet file (told from its content, as the CLI tells it) is read
+as the JSONL of the same rows: MM-IQ answer keys and predictions, Every Eval Ever instance
+records, lmms-eval samples.
+Tables with the file's columns are taken too: a ``pyarrow.Table``, ``pyarrow.RecordBatch`` or
+``pyarrow.RecordBatchReader``, a pandas DataFrame, any object with ``__arrow_c_stream__``, or
+``(name, table)`` (a KiVA run file's name tells its domain: ``("output_Colour/ColourRed.csv",
+df)``). A table's rows are the rows of a JSONL file (MM-IQ answer keys and predictions, harness
+records: handed to the core as a Parquet file written in memory) or of a CSV file (KiVA runs,
+response and score matrices); MM-OPERA metadata is a table of its records and a judge file a
+table with an ``id`` column (see ``coglab._inputs``). Table inputs need pyarrow
+(``pip install 'coglab[arrow]'``).
 The GIL is released while files are read, parsed and scored, so threads scale. Errors are
 ``coglab.InputError`` / ``coglab.UsageError`` (both ``coglab.CoglabError``, a ``ValueError``)
 with ``file``, ``line``, ``field``, ``expected`` and ``found``; on a table, ``file`` is
@@ -59,9 +66,12 @@ __all__ = [
     "InputError",
     "Result",
     "UsageError",
+    "anchors",
     "describe",
+    "estimate",
     "export_eee",
     "items",
+    "plan",
     "rank",
     "score_kiva",
     "score_mmiq",
@@ -76,6 +86,10 @@ __all__ = [
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+# The format of a table given as one model's file to `rank` and `plan`, by benchmark (MM-IQ:
+# predictions, as Parquet).
+_BOARD_FORMAT = {"kiva": "csv", "mmopera": "keyed"}
 
 
 def _result(value: Any) -> Any:
@@ -118,7 +132,7 @@ def _wraps(native: Callable[..., Any]) -> Callable[[F], F]:
 @_wraps(_native.score_mmiq)
 def score_mmiq(answers: Any, predictions: Any, *, items: bool = False) -> Any:
     return _call(_native.score_mmiq, lambda t: (
-        (t.one(answers, "answers", "jsonl"), t.one(predictions, "predictions", "jsonl")),
+        (t.one(answers, "answers", "parquet"), t.one(predictions, "predictions", "parquet")),
         {"items": items}))
 
 
@@ -150,27 +164,52 @@ def describe(data: Any) -> Any:
 @_wraps(_native.rank)
 def rank(bench: str, files: Any, *, answers: Any = None, metadata: Any = None,
          **options: Any) -> Any:
-    fmt = {"kiva": "csv", "mmopera": "keyed"}.get(str(bench).lower(), "jsonl")
+    fmt = _BOARD_FORMAT.get(str(bench).lower(), "parquet")
     return _call(_native.rank, lambda t: (
         (bench, t.many(files, "files", fmt)),
-        {"answers": t.one(answers, "answers", "jsonl"),
+        {"answers": t.one(answers, "answers", "parquet"),
          "metadata": t.one(metadata, "metadata", "json"), **options}))
 
 
 @_wraps(_native.items)
 def items(inputs: Any, *, answers: Any = None, **options: Any) -> Any:
-    fmt = "csv" if answers is None else "jsonl"
+    fmt = "csv" if answers is None else "parquet"
     return _call(_native.items, lambda t: (
-        (t.many(inputs, "inputs", fmt),), {"answers": t.one(answers, "answers", "jsonl"),
+        (t.many(inputs, "inputs", fmt),), {"answers": t.one(answers, "answers", "parquet"),
                                            **options}))
+
+
+@_wraps(_native.anchors)
+def anchors(inputs: Any, *, k: Any, answers: Any = None, **options: Any) -> Any:
+    fmt = "csv" if answers is None else "parquet"
+    return _call(_native.anchors, lambda t: (
+        (t.many(inputs, "inputs", fmt),),
+        {"k": k, "answers": t.one(answers, "answers", "parquet"), **options}))
+
+
+@_wraps(_native.estimate)
+def estimate(partial: Any, *, calibration: Any, **options: Any) -> Any:
+    return _call(_native.estimate, lambda t: (
+        (t.one(partial, "partial", "csv"),),
+        {"calibration": t.one(calibration, "calibration", "csv"), **options}))
+
+
+@_wraps(_native.plan)
+def plan(bench: str, files: Any, *, mde: Any, answers: Any = None, metadata: Any = None,
+         **options: Any) -> Any:
+    fmt = _BOARD_FORMAT.get(str(bench).lower(), "parquet")
+    return _call(_native.plan, lambda t: (
+        (bench, t.many(files, "files", fmt)),
+        {"mde": mde, "answers": t.one(answers, "answers", "parquet"),
+         "metadata": t.one(metadata, "metadata", "json"), **options}))
 
 
 @_wraps(_native.export_eee)
 def export_eee(scored: Any, *, answers: Any = None, kiva: bool = False, **options: Any) -> Any:
-    fmt = "csv" if kiva else "jsonl"
+    fmt = "csv" if kiva else "parquet"
     return _call(_native.export_eee, lambda t: (
         (t.many(scored, "scored", fmt),),
-        {"answers": t.one(answers, "answers", "jsonl"), "kiva": kiva, **options}))
+        {"answers": t.one(answers, "answers", "parquet"), "kiva": kiva, **options}))
 
 
 @_wraps(_native.selftest_simulate)

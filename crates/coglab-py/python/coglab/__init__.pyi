@@ -8,9 +8,12 @@ from ._errors import UsageError as UsageError
 from ._native import Input as Input
 from ._native import Inputs as Inputs
 from ._native import __version__ as __version__
+from ._native import anchors as anchors
 from ._native import describe as describe
+from ._native import estimate as estimate
 from ._native import export_eee as export_eee
 from ._native import items as items
+from ._native import plan as plan
 from ._native import rank as rank
 from ._native import score_kiva as score_kiva
 from ._native import score_mmiq as score_mmiq

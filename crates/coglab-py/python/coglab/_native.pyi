@@ -20,7 +20,8 @@ def score_mmiq(answers: Input, predictions: Input, *, items: bool = ...) -> Resu
 
     ``predictions``: MM-IQ JSONL, a VLMEvalKit table or ``_acc.csv``, an lmms-eval samples JSONL
     or ``results.json``, an Inspect log (``.eval`` or ``.json``), or Every Eval Ever instance
-    records (JSONL) or an aggregate record (JSON); told from the name and the first bytes."""
+    records (JSONL or Parquet) or an aggregate record (JSON); MM-IQ's own columns as Parquet
+    (predictions and the answer key); told from the name and the first bytes."""
 
 def score_kiva(
     paths: Inputs, *, human: Optional[Input] = ..., trials: bool = ..., null: str = ...
@@ -113,6 +114,45 @@ def items(
 ) -> Result:
     """Item analysis (classical, Rasch/2PL, flags, reduced subset), as ``coglab items ... --json``
     (``report=True``: the page-sized summary, as ``--json --report``)."""
+
+def estimate(
+    partial: Input,
+    *,
+    calibration: Input,
+    options: Optional[int] = ...,
+    min_calibration: Optional[int] = ...,
+) -> Result:
+    """A partial run's estimated accuracy over every item of the benchmark, as
+    ``coglab estimate --calibration FULL.csv PARTIAL.csv --json``."""
+
+def plan(
+    bench: str,
+    files: Inputs,
+    *,
+    mde: float,
+    answers: Optional[Input] = ...,
+    metadata: Optional[Input] = ...,
+    power: Optional[float] = ...,
+    alpha: Optional[float] = ...,
+    answered_only: bool = ...,
+    test: Optional[str] = ...,
+    stage: Optional[str] = ...,
+) -> Result:
+    """Items needed to tell apart a difference ``mde``, as ``coglab plan ... --json``."""
+
+def anchors(
+    inputs: Inputs,
+    *,
+    k: int,
+    method: Optional[str] = ...,
+    options: Optional[int] = ...,
+    answers: Optional[Input] = ...,
+    stage: Optional[str] = ...,
+    threshold: Optional[float] = ...,
+    per_subdomain: bool = ...,
+) -> Result:
+    """The ``k`` anchor items that estimate the full score best, as
+    ``coglab items ... --subset anchor --k K --json``."""
 
 def selftest_simulate(
     *,

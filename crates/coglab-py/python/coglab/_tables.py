@@ -36,6 +36,9 @@ _DEFAULT_TABLE = [
     ("by_subdomain", "by_subdomain"),  # score_kiva
     ("outer", "outer"),  # sem
     ("items", "items"),  # score_mmopera
+    ("estimates", "estimates"),  # estimate
+    ("anchors", "anchors"),  # anchors
+    ("pairs", "pairs"),  # plan
 ]
 
 # The name of the key column of a mapping table, by the table's last name part ("" is a result
@@ -208,7 +211,8 @@ def to_frame(result: Dict[str, Any], table: Optional[str] = None) -> Any:
 
     ``table`` names it (see ``tables(result)``; dotted for nested tables); by default the
     result's main table: a ranking's ``models``, an item analysis' ``items``, MM-IQ's
-    ``by_category``, KiVA's ``by_subdomain``, PLS-SEM's ``outer``, MM-OPERA's ``items``.
+    ``by_category``, KiVA's ``by_subdomain``, PLS-SEM's ``outer``, MM-OPERA's ``items``,
+    an estimate's ``estimates``, the anchors' ``anchors``, a plan's ``pairs``.
     A list of records becomes one row per record; a mapping of records one row per key (the
     key is the index). With pyarrow installed the frame is ``to_arrow(result,
     table).to_pandas()`` (with the mapping's key as the index), else it is built by pandas

@@ -2,7 +2,7 @@
 //! challenge results, the bundled adults and the bundled model runs.
 
 use coglab_core::kiva::{NullAnswers, StageStats, Variant};
-use coglab_core::leaderboard::metrics::{definition, kiva_null_note, normal_interval};
+use coglab_core::leaderboard::metrics::{definition, kiva_null_note, kiva_stage_interval};
 use coglab_core::leaderboard::{KivaChallengeRow, KivaRow};
 use coglab_core::selftest::baselines::Baselines;
 use coglab_core::stats::describe::MeanSe;
@@ -43,10 +43,10 @@ pub fn kiva_stages(joint: bool) -> [(&'static str, &'static str); 3] {
 fn ms_cell(m: MeanSe) -> BoardCell {
     BoardCell {
         value: m.mean,
-        interval: Some(normal_interval(m)),
+        interval: Some(kiva_stage_interval(m)),
         n: Some(m.n as u64),
         detail: format!(
-            "{} ± {} (mean ± SE over {} trials); 95% interval mean ± 1.96 SE",
+            "{} ± {} (mean ± SE over {} trials); 95% interval: Wilson's with the trials' effective size, Student t on n − 1 df",
             pct(m.mean),
             pct(m.se),
             m.n

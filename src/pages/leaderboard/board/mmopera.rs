@@ -187,7 +187,7 @@ pub fn mmopera_board(
                         p.n,
                         p.scored_paths,
                         p.interval.map_or(String::new(), |(lo, hi)| format!(
-                            "; 95% interval {lo:.4}–{hi:.4} (mean ± 1.96 SE over items)"
+                            "; 95% interval {lo:.4}–{hi:.4} (mean ± t(0.975, n − 1) SE over items)"
                         )),
                         files(&tr.reasoning_files)
                     ),
@@ -297,12 +297,13 @@ mod tests {
         assert!((v("m", 4).unwrap() - 0.9775).abs() < 1e-12);
         // The intervals' point estimates are the report's; SR's interval by hand: item
         // totals y = 1, 0.75, 0.25, 0 over x = 1 each, R = 0.5, Σ(y − R)² = 0.625,
-        // SE = sqrt(4/3 · 0.625) / 4 = 0.22822, 0.5 ± 1.96 SE = [0.05269, 0.94731].
+        // SE = sqrt(4/3 · 0.625) / 4 = 0.22822; effective size R(1 − R)/SE² = 4.8, kept at the
+        // 4 verdicts; Wilson's interval with n = 4 and t(0.975, 3) = 3.182446305284263 (by
+        // hand in Python, issue 40's coverage table): [0.0766580636, 0.9233419364].
         let m = b.rows.iter().find(|r| r.model == "m").unwrap();
         let (lo, hi) = m.cells[0].as_ref().unwrap().interval.unwrap();
-        let se = (4.0_f64 / 3.0 * 0.625).sqrt() / 4.0;
-        assert!((lo - 0.05269).abs() < 1e-5, "{lo}");
-        assert!((lo - (0.5 - 1.96 * se)).abs() < 1e-12 && (hi - (0.5 + 1.96 * se)).abs() < 1e-12);
+        assert!((lo - 0.076_658_063_593_313).abs() < 1e-9, "{lo}");
+        assert!((hi - 0.923_341_936_406_687).abs() < 1e-9, "{hi}");
         let (point, _) =
             coglab_core::leaderboard::mmopera::intervals(&s.mmopera[0].ria.as_ref().unwrap().items)
                 .unwrap();

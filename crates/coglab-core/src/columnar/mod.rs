@@ -1,0 +1,233 @@
+//! Columnar input: Parquet files (and Arrow IPC files, recognized), told from their content
+//! and read into the rows the text readers already take (issue 39).
+//!
+//! Benchmark datasets and detailed results are published as Parquet (MM-IQ's own dataset,
+//! lighteval's `details_<task>_<time>.parquet`, the Every Eval Ever datastore's Parquet views).
+//! A Parquet file is read one row group at a time ([`ParquetFile`], feature `parquet`), each row
+//! written as one JSON object line (nested structs as objects, lists as arrays) and handed in
+//! slices to the same readers a JSONL file goes through, so a Parquet file scores exactly as
+//! the JSONL of the same rows does, with the same checks and warnings. A KiVA run's columns
+//! are written as CSV rows instead ([`ParquetFile::write_csv`]).
+//!
+//! Hostile files are refused with a located [`ColumnarError`] (file, row group, column, row
+//! when known, what was expected) before anything large is allocated: the footer's row count
+//! against [`crate::limits::MAX_PARQUET_ROWS`] and against the values its pages declare, each
+//! page's declared size against [`crate::limits::MAX_PARQUET_PAGE_BYTES`] before it is
+//! decompressed, decompression held to the declared size, and the column chunks' types and
+//! byte ranges against the schema and the file.
+//!
+//! Row groups are numbered from 1 in messages, as lines and rows are.
+
+#[cfg(feature = "parquet")]
+mod pages;
+#[cfg(feature = "parquet")]
+mod parquet;
+#[cfg(feature = "parquet")]
+mod thrift;
+
+#[cfg(feature = "parquet")]
+pub use self::parquet::{ParquetFile, Projection, SliceReader};
+/// The bytes and reader traits a [`ParquetFile`] is opened on (from the `bytes` and `parquet`
+/// crates).
+#[cfg(feature = "parquet")]
+pub use ::bytes::Bytes;
+#[cfg(feature = "parquet")]
+pub use ::parquet::file::reader::ChunkReader;
+
+use std::fmt;
+
+/// A columnar container told from its bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ColumnarKind {
+    /// Apache Parquet (`PAR1` at the start and at the end).
+    Parquet,
+    /// An Arrow IPC file (Feather v2): `ARROW1` at the start.
+    ArrowFile,
+    /// An Arrow IPC stream: a message starting with the continuation marker `FF FF FF FF`.
+    ArrowStream,
+}
+
+impl ColumnarKind {
+    /// The container's name in messages.
+    pub fn label(self) -> &'static str {
+        match self {
+            ColumnarKind::Parquet => "a Parquet file",
+            ColumnarKind::ArrowFile => "an Arrow IPC file",
+            ColumnarKind::ArrowStream => "an Arrow IPC stream",
+        }
+    }
+}
+
+/// Tells a columnar container from a file's first bytes (`PAR1`; `ARROW1`; an IPC stream's
+/// continuation marker followed by a plausible message length). A Parquet file's trailing
+/// `PAR1` is checked when it is opened, so a file cut short is named as such.
+///
+/// # Examples
+/// ```
+/// use coglab_core::columnar::{detect, ColumnarKind};
+/// assert_eq!(detect(b"PAR1\x15\x04..."), Some(ColumnarKind::Parquet));
+/// assert_eq!(detect(b"ARROW1\0\0"), Some(ColumnarKind::ArrowFile));
+/// assert_eq!(detect(b"\xFF\xFF\xFF\xFF\x78\0\0\0\x10\0"), Some(ColumnarKind::ArrowStream));
+/// assert_eq!(detect(b"{\"data_id\": 1}"), None);
+/// ```
+pub fn detect(head: &[u8]) -> Option<ColumnarKind> {
+    if head.starts_with(b"PAR1") {
+        return Some(ColumnarKind::Parquet);
+    }
+    if head.starts_with(b"ARROW1") {
+        return Some(ColumnarKind::ArrowFile);
+    }
+    if head.len() >= 8 && head.starts_with(b"\xFF\xFF\xFF\xFF") {
+        let len = i32::from_le_bytes([head[4], head[5], head[6], head[7]]);
+        if len > 0 && len < (1 << 24) {
+            return Some(ColumnarKind::ArrowStream);
+        }
+    }
+    None
+}
+
+/// Where in a columnar file a problem was found.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct At {
+    /// The file name.
+    pub file: String,
+    /// 1-based row group.
+    pub row_group: Option<usize>,
+    /// The column (its dotted path for a nested one).
+    pub column: Option<String>,
+    /// 1-based page within the column chunk.
+    pub page: Option<usize>,
+    /// 1-based row within the row group.
+    pub row: Option<u64>,
+}
+
+impl fmt::Display for At {
+    /// ```
+    /// use coglab_core::columnar::At;
+    /// let at = At { file: "p.parquet".into(), row_group: Some(2), column: Some("response".into()),
+    ///     page: Some(3), row: None };
+    /// assert_eq!(at.to_string(), "p.parquet row group 2, column \"response\", page 3");
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.file)?;
+        let mut sep = " ";
+        if let Some(g) = self.row_group {
+            write!(f, "{sep}row group {g}")?;
+            sep = ", ";
+        }
+        if let Some(r) = self.row {
+            write!(f, "{sep}row {r}")?;
+            sep = ", ";
+        }
+        if let Some(c) = &self.column {
+            write!(f, "{sep}column {c:?}")?;
+            sep = ", ";
+        }
+        if let Some(p) = self.page {
+            write!(f, "{sep}page {p}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a columnar file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ColumnarError {
+    /// The file ends before its footer does (no trailing `PAR1`, or a footer length past the
+    /// start of the file).
+    #[error("{at}: the file is cut short: {found} (expected {expected})")]
+    Truncated {
+        /// Where.
+        at: Box<At>,
+        /// What a whole file has there.
+        expected: &'static str,
+        /// What was found.
+        found: String,
+    },
+    /// The file declares more than the limits allow (rows, page sizes), checked before
+    /// anything is allocated for it.
+    #[error("{at}: {what} declares {found}, more than the {max} allowed ({limit})")]
+    TooLarge {
+        /// Where.
+        at: Box<At>,
+        /// What declares it (`the footer's row count`, `the page's uncompressed size`).
+        what: &'static str,
+        /// The declared count.
+        found: u64,
+        /// The bound.
+        max: u64,
+        /// The bound's name in [`crate::limits`].
+        limit: &'static str,
+    },
+    /// The metadata disagree with themselves or with the schema (a column chunk of another
+    /// type, a row group whose pages hold fewer values than its rows).
+    #[error("{at}: {found}, expected {expected}")]
+    Mismatch {
+        /// Where.
+        at: Box<At>,
+        /// What the schema or the footer says.
+        expected: String,
+        /// What was found.
+        found: String,
+    },
+    /// A part of the file could not be decoded (the footer, a page header, a page).
+    #[error("{at}: {message}")]
+    Corrupt {
+        /// Where.
+        at: Box<At>,
+        /// What is wrong.
+        message: String,
+    },
+    /// The file uses what this reader does not read (a codec, Arrow IPC).
+    #[error("{at}: {what} is not read; {advice}")]
+    Unsupported {
+        /// Where.
+        at: Box<At>,
+        /// What (`the LZ4 codec`).
+        what: String,
+        /// What to do instead.
+        advice: &'static str,
+    },
+}
+
+impl ColumnarError {
+    /// Where the problem is.
+    pub fn at(&self) -> &At {
+        match self {
+            ColumnarError::Truncated { at, .. }
+            | ColumnarError::TooLarge { at, .. }
+            | ColumnarError::Mismatch { at, .. }
+            | ColumnarError::Corrupt { at, .. }
+            | ColumnarError::Unsupported { at, .. } => at,
+        }
+    }
+
+    /// The error for a columnar file this build or this reader does not read: Arrow IPC
+    /// always, Parquet without the `parquet` feature.
+    ///
+    /// ```
+    /// use coglab_core::columnar::{ColumnarError, ColumnarKind};
+    /// let e = ColumnarError::unsupported("t.arrow", ColumnarKind::ArrowFile);
+    /// assert!(e.to_string().starts_with("t.arrow: an Arrow IPC file is not read; write it as Parquet"));
+    /// ```
+    pub fn unsupported(file: &str, kind: ColumnarKind) -> Self {
+        ColumnarError::Unsupported {
+            at: Box::new(At {
+                file: file.to_string(),
+                ..At::default()
+            }),
+            what: kind.label().to_string(),
+            advice: match kind {
+                ColumnarKind::Parquet => {
+                    "this build has no Parquet reader (coglab-core's `parquet` feature)"
+                }
+                _ => {
+                    "write it as Parquet (pyarrow: pyarrow.parquet.write_table(table, \
+                     \"x.parquet\"); the Python package takes a pyarrow.Table as it is)"
+                }
+            },
+        }
+    }
+}
