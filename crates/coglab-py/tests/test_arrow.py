@@ -211,6 +211,16 @@ def test_bad_cell_names_the_row_and_field() -> None:
     # The row survives pickling (Dask, multiprocessing).
     again = pickle.loads(pickle.dumps(err))
     assert (again.row, again.field, str(again)) == (2, "data_id", str(err))
+    # A stream of record batches: each batch is a row group of the Parquet file the core
+    # reads ("row group 3, row 1"), named here by the table's row.
+    t = pa.Table.from_pandas(df, preserve_index=False)
+    reader = pa.RecordBatchReader.from_batches(t.schema, t.to_batches(max_chunksize=1))
+    t = pa.Table.from_batches(t.to_batches(max_chunksize=1))
+    for stream in (reader, t):
+        with pytest.raises(coglab.InputError) as e:
+            coglab.score_mmiq(fixture("mmiq/key_small.jsonl"), stream)
+        assert (e.value.row, e.value.field, e.value.line) == (2, "data_id", None)
+        assert str(e.value).startswith(f"<pyarrow.{type(stream).__name__}: predictions> row 2: ")
     # CSV: the row of a response matrix.
     m = pd.read_csv(fixture("items/small_6x4.csv")).astype(str)
     m.loc[3, "b"] = "7"
@@ -312,3 +322,128 @@ def test_to_arrow_unknown_table() -> None:
         r.to_arrow("classical")
     assert "not a table" in str(e.value)
 
+
+# ---------------------------------------------------------------- estimate, anchors, plan (issue 40)
+
+Z80 = 0.8416212335729143  # the 80% point of the standard normal
+
+
+def _matrix_rows(path: str) -> dict:
+    """A response matrix's rows by respondent, read here from the CSV text ("" unanswered)."""
+    lines = Path(path).read_text().splitlines()
+    return {cells[0]: cells[1:] for cells in (line.split(",") for line in lines[1:] if line)}
+
+
+def test_estimate_from_dataframes_and_to_arrow() -> None:
+    full, part = fixture("items/estimate_full.csv"), fixture("items/estimate_partial.csv")
+    r = coglab.estimate(pd.read_csv(part), calibration=pacsv.read_csv(full))
+    assert isinstance(r, coglab.Result)
+    assert r["calibration"] == {"items": 10, "respondents": 120, "model": "2pl+guess(0.25)"}
+    want = coglab.estimate(part, calibration=full)
+    assert_same(r, want)
+    t = r.to_arrow()
+    assert t.schema.metadata[b"coglab.table"] == b"estimates"
+    # The fields in the order of the result's dict (sorted by name, as the CLI's JSON).
+    assert t.schema.names == ["answered", "ci_high", "ci_low", "estimate", "id", "observed"]
+    assert t.schema.field("id").type == pa.string()
+    assert t.schema.field("answered").type == pa.int64()
+    for f in ("observed", "estimate", "ci_low", "ci_high"):
+        assert t.schema.field(f).type == pa.float64()
+    rows = {row["id"]: row for row in t.to_pylist()}
+    # Answered and observed counted here from the partial CSV (pandas read its empty cells as
+    # NaN, written back as empty cells: still unanswered).
+    for rid, cells in _matrix_rows(part).items():
+        answered = [c for c in cells if c != ""]
+        assert rows[rid]["answered"] == len(answered)
+        if answered:
+            assert rows[rid]["observed"] == pytest.approx(
+                sum(int(c) for c in answered) / len(answered), abs=1e-15)
+        else:
+            assert rows[rid]["observed"] is None  # a null, not NaN
+    # most: 5 of q1-q9 right, q10 unanswered: 5/10 if q10 is wrong, 6/10 if right.
+    assert (rows["most"]["ci_low"], rows["most"]["ci_high"]) == (0.5, 0.6)
+    assert 0.5 < rows["most"]["estimate"] < 0.6
+    assert t.column("observed").null_count == 1
+    assert list(r.to_frame()["answered"]) == [3, 3, 0, 9]
+
+
+def test_anchors_from_dataframe_and_to_arrow() -> None:
+    full = fixture("items/estimate_full.csv")
+    r = coglab.anchors(pd.read_csv(full), k=4)
+    assert_same(r, coglab.anchors(full, k=4))
+    t = r.to_arrow()
+    assert t.schema.metadata[b"coglab.table"] == b"anchors"
+    assert t.schema.field("id").type == pa.string()
+    assert t.schema.field("index").type == pa.int64()
+    for f in ("weight", "a", "b"):
+        assert t.schema.field(f).type == pa.float64()
+    header = Path(full).read_text().splitlines()[0].split(",")[1:]
+    for row in t.to_pylist():
+        # The index is the item's column among the CSV's items (0-based), read off its header.
+        assert header[row["index"]] == row["id"]
+    # Ten items shared among four anchors: each weight a count of items over 10.
+    weights = t.column("weight").to_pylist()
+    assert sum(round(w * 10) for w in weights) == 10
+    assert all(abs(w * 10 - round(w * 10)) < 1e-9 for w in weights)
+
+
+def test_plan_from_tables_and_to_arrow() -> None:
+    key = fixture("ranks/extraction_key.jsonl")
+    files = {"one": pajson.read_json(fixture("ranks/extraction_model1.jsonl")),
+             "two": pd.DataFrame(jsonl_rows(fixture("ranks/extraction_model2.jsonl")))}
+    r = coglab.plan("mmiq", files, mde=0.03, answers=pajson.read_json(key))
+    # The same plan as the files named on the command line.
+    want = coglab.plan("mmiq", ["one=" + fixture("ranks/extraction_model1.jsonl"),
+                                "two=" + fixture("ranks/extraction_model2.jsonl")],
+                       mde=0.03, answers=key)
+    assert_same(r, want)
+    t = r.to_arrow()
+    assert t.schema.metadata[b"coglab.table"] == b"pairs"
+    assert t.schema.field("a").type == pa.string() and t.schema.field("b").type == pa.string()
+    assert t.schema.field("n").type == pa.int64()
+    assert t.schema.field("items").type == pa.int64()
+    assert t.schema.field("items_exact").type == pa.float64()
+    (pair,) = t.to_pylist()
+    assert {pair["a"], pair["b"]} == {"one", "two"}
+    # Key A B C D E A; the two models disagree on 1 of 6 items: psi = 1/6. Connor, 3 points at
+    # 80% power: [1.959964 sqrt(1/6) + 0.841621 sqrt(1/6 - 0.0009)]^2 / 0.0009 = 1451.136.
+    psi = 1 / 6
+    connor = (Z95 * math.sqrt(psi) + Z80 * math.sqrt(psi - 0.0009)) ** 2 / 0.0009
+    assert pair["n"] == 6 and pair["spread"] == pytest.approx(psi, abs=1e-15)
+    assert pair["items_exact"] == pytest.approx(connor, abs=1e-9)
+    assert pair["items"] == 1452
+
+
+def test_plan_table_missing_a_column_is_named() -> None:
+    key = pajson.read_json(fixture("ranks/extraction_key.jsonl"))
+    one = pajson.read_json(fixture("ranks/extraction_model1.jsonl"))
+    with pytest.raises(coglab.InputError) as e:
+        coglab.plan("mmiq", {"one": one, "two": one.drop_columns(["response"])}, mde=0.03,
+                    answers=key)
+    assert e.value.file == "<pyarrow.Table: files['two']>" and e.value.field == "response"
+    assert "no column(s) response (or parsed_pred)" in str(e.value)
+
+
+# ---------------------------------------------------------------- Parquet files (issue 39, item 3)
+
+
+def test_parquet_file_result_to_arrow(tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    key, pred = fixture("mmiq/key_small.jsonl"), fixture("mmiq/preds_small.jsonl")
+    p = tmp_path / "preds_small.parquet"
+    pq.write_table(pajson.read_json(pred), p)
+    r = coglab.score_mmiq(key, p, items=True)
+    assert isinstance(r, coglab.Result) and r["file"].endswith("preds_small.parquet")
+    t = r.to_arrow()
+    rows = {row["category"]: row for row in t.to_pylist()}
+    # Hand-worked (make_small.py): Mathematical 2 of 3, 2D-Geometry 1 of 2, Concrete Object 1 of 1.
+    assert {c: (row["correct"], row["n"]) for c, row in rows.items()} == {
+        "Mathematical": (2, 3), "2D-Geometry": (1, 2), "Concrete Object": (1, 1)}
+    low, high = wilson(1, 2)
+    assert rows["2D-Geometry"]["ci_low"] == pytest.approx(low, abs=1e-12)
+    assert rows["2D-Geometry"]["ci_high"] == pytest.approx(high, abs=1e-12)
+    items = r.to_arrow("items")
+    assert items.schema.field("correct").type == pa.bool_()
+    assert sum(items.column("correct").to_pylist()) == 4
+    assert items.equals(coglab.score_mmiq(key, pred, items=True).to_arrow("items"))
