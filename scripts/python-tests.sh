@@ -3,8 +3,8 @@
 # and runs its tests (pytest, crates/coglab-py/tests/).
 #
 # 1. Creates or updates a git-ignored virtual environment at .tools/py-venv with pinned
-#    maturin, pytest, pandas and dask[distributed] from PyPI (reinstalled only when the pins
-#    below change).
+#    maturin, pytest, pandas, pyarrow and dask[distributed] from PyPI (reinstalled only when the
+#    pins below change).
 # 2. Builds the `coglab` CLI (debug, as `cargo test` builds it) unless COGLAB_BIN is set: the
 #    tests compare every Python result with the CLI's --json output.
 # 3. `maturin build --release` writes the wheel to $CARGO_TARGET_DIR/wheels (target/wheels by
@@ -25,7 +25,7 @@ VENV="$ROOT/.tools/py-venv"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 WHEELS="$TARGET/wheels"
 PYTHON="${PYTHON:-python3}"
-PINS="maturin==1.16.0 pytest==9.2.0 pandas==3.1.1 dask[distributed]==2026.8.0 pyarrow==26.0.1"
+PINS="maturin==1.16.0 pytest==9.2.0 pandas==3.1.1 pyarrow==26.0.1 dask[distributed]==2026.8.0"
 
 fail() { echo "python-tests: $*" >&2; echo "python tests: 0 passed, 1 failed, 0 skipped"; exit 1; }
 

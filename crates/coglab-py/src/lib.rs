@@ -479,15 +479,47 @@ fn describe<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'p
         .map_err(|e| raise(py, e))?;
     for note in &notes {
         let text = std::ffi::CString::new(note.replace('\0', "\\0")).unwrap_or_default();
+        // Level 3: the caller of `coglab.describe` (this is called by its wrapper's `_call`).
         PyErr::warn(
             py,
             &py.get_type::<pyo3::exceptions::PyUserWarning>(),
             &text,
-            1,
+            3,
         )?;
     }
     let value = serde_json::to_value(&table).map_err(|e| raise(py, e.into()))?;
     to_python(py, &value)
+}
+
+/// The models of a board (`rank`'s and `plan`'s `files`): a list of entries, each a path
+/// (`"NAME=PATH"` names the model, as on the command line), bytes or a `(name, bytes)` tuple;
+/// or a mapping `{model name: path or bytes}`.
+fn board_entries(files: &Bound<'_, PyAny>) -> PyResult<Vec<RankEntry>> {
+    let mut entries = Vec::new();
+    if let Ok(map) = files.cast::<PyMapping>() {
+        for item in map.items()?.iter() {
+            let (name, value): (String, Bound<'_, PyAny>) = item.extract()?;
+            entries.push(RankEntry {
+                name: Some(name),
+                source: source(&value)?,
+            });
+        }
+    } else {
+        for item in files.try_iter()? {
+            let item = item?;
+            if let Ok(s) = item.extract::<String>() {
+                entries.push(RankEntry::parse(&s));
+            } else {
+                // Bytes, or a (file name, bytes) tuple: the model's name is guessed from the
+                // file name, as from a path.
+                entries.push(RankEntry {
+                    name: None,
+                    source: source(&item)?,
+                });
+            }
+        }
+    }
+    Ok(entries)
 }
 
 /// A leaderboard with paired tests, adjusted p-values, rank ranges and groups, as
@@ -568,30 +600,7 @@ fn rank<'py>(
         })?,
         None => KivaStage::Cross,
     };
-    let mut entries = Vec::new();
-    if let Ok(map) = files.cast::<PyMapping>() {
-        for item in map.items()?.iter() {
-            let (name, value): (String, Bound<'py, PyAny>) = item.extract()?;
-            entries.push(RankEntry {
-                name: Some(name),
-                source: source(&value)?,
-            });
-        }
-    } else {
-        for item in files.try_iter()? {
-            let item = item?;
-            if let Ok(s) = item.extract::<String>() {
-                entries.push(RankEntry::parse(&s));
-            } else {
-                // Bytes, or a (file name, bytes) tuple: the model's name is guessed from the
-                // file name, as from a path.
-                entries.push(RankEntry {
-                    name: None,
-                    source: source(&item)?,
-                });
-            }
-        }
-    }
+    let entries = board_entries(files)?;
     let request = RankRequest {
         bench: bench_kind,
         answers: opt_source(answers)?,
@@ -772,18 +781,7 @@ fn plan<'py>(
         })?,
         None => KivaStage::Cross,
     };
-    let mut entries = Vec::new();
-    for item in files.try_iter()? {
-        let item = item?;
-        if let Ok(s) = item.extract::<String>() {
-            entries.push(RankEntry::parse(&s));
-        } else {
-            entries.push(RankEntry {
-                name: None,
-                source: source(&item)?,
-            });
-        }
-    }
+    let entries = board_entries(files)?;
     let request = RankRequest {
         bench: bench_kind,
         answers: opt_source(answers)?,

@@ -218,6 +218,8 @@ def test_describe_warns_of_a_column_left_out_for_one_text_cell(tmp_path: Path) -
     # Issue 37: the column was left out without a word; the CLI names it on stderr.
     data = tmp_path / "d.csv"
     data.write_text("model,a,b\nm1,1,2\nm2,x,3\nm3,2,4\n")
-    with pytest.warns(UserWarning, match=r'column "a" is left out: d.csv line 3: field "a" holds "x"'):
+    with pytest.warns(UserWarning, match=r'column "a" is left out: d.csv line 3: field "a" holds "x"') as w:
         table = coglab.describe(data)
     assert sorted(table) == ["b"]
+    # The warning points at the caller's line, not inside the package's wrapper.
+    assert [Path(x.filename).name for x in w] == ["test_errors.py"]

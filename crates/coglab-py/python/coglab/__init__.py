@@ -1,7 +1,8 @@
 """coglab: score cognitive benchmarks of multimodal models (MM-IQ, KiVA, MM-OPERA, Gold).
 
 The same scorers as the coglab site and the ``coglab`` command, from Python. Each function
-returns a plain dict with the same fields as the matching command's ``--json`` output:
+returns a dict (a ``coglab.Result``) with the same fields as the matching command's ``--json``
+output:
 
 - ``score_mmiq(answers, predictions)``            ``coglab score mmiq``
 - ``score_kiva(paths, human=None)``                ``coglab score kiva``
@@ -24,42 +25,46 @@ report of the set they were written from) and KiVA challenge results with their 
 ``out=DIR``, writes them as the CLI does.
 
 Inputs are paths (``str`` or ``os.PathLike``), ``bytes`` (named ``<bytes>`` in messages), or
-``(name, bytes)`` tuples; a Parquet file (``.parquet``, told from its content) is read as the
-JSONL of the same rows. ``score_mmiq`` also takes a ``pyarrow.Table`` or a pandas DataFrame
-with the file's columns (written to Parquet in memory with pyarrow, then read as a file). The GIL is released while files are read, parsed and scored, so
-threads scale. Errors are ``coglab.InputError`` / ``coglab.UsageError`` (both
-``coglab.CoglabError``, a ``ValueError``) with ``file``, ``line``, ``field``, ``expected`` and
-``found``.
+``(name, bytes)`` tuples; a Parquet file (told from its content, as the CLI tells it) is read
+as the JSONL of the same rows: MM-IQ answer keys and predictions, Every Eval Ever instance
+records, lmms-eval samples.
+Tables with the file's columns are taken too: a ``pyarrow.Table``, ``pyarrow.RecordBatch`` or
+``pyarrow.RecordBatchReader``, a pandas DataFrame, any object with ``__arrow_c_stream__``, or
+``(name, table)`` (a KiVA run file's name tells its domain: ``("output_Colour/ColourRed.csv",
+df)``). A table's rows are the rows of a JSONL file (MM-IQ answer keys and predictions, harness
+records: handed to the core as a Parquet file written in memory) or of a CSV file (KiVA runs,
+response and score matrices); MM-OPERA metadata is a table of its records and a judge file a
+table with an ``id`` column (see ``coglab._inputs``). Table inputs need pyarrow
+(``pip install 'coglab[arrow]'``).
+The GIL is released while files are read, parsed and scored, so threads scale. Errors are
+``coglab.InputError`` / ``coglab.UsageError`` (both ``coglab.CoglabError``, a ``ValueError``)
+with ``file``, ``line``, ``field``, ``expected`` and ``found``; on a table, ``file`` is
+``<pyarrow.Table: PARAM>`` (or the name given) and ``row`` its 0-based row, and a column the
+format needs and the table lacks is named with the table's columns.
 
-With pandas installed, ``to_frame(result, table)`` turns one table of a result into a
-DataFrame (``tables(result)`` lists them).
+Each result is a ``coglab.Result``, a ``dict`` with its tables as frames:
+``result.to_arrow(table=None)`` gives one table as a ``pyarrow.Table`` (typed columns: ``int64``
+counts, ``float64`` figures, ``string`` names, nullable; built without pandas; needs
+``coglab[arrow]``), ``result.to_frame(table=None)`` as a pandas DataFrame (through Arrow when
+pyarrow is installed), ``result.tables()`` lists them; ``coglab.to_arrow(result, table)``,
+``coglab.to_frame(result, table)`` and ``coglab.tables(result)`` do the same for any dict.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+import functools
+from typing import Any, Callable, TypeVar
 
-from ._errors import CoglabError, InputError, UsageError
 from . import _native
-from ._native import (
-    __version__,
-    anchors,
-    describe,
-    estimate,
-    export_eee,
-    items,
-    plan,
-    rank,
-    score_kiva,
-    score_mmopera,
-    selftest_bank,
-    selftest_simulate,
-    sem,
-)
+from ._errors import CoglabError, InputError, UsageError
+from ._inputs import Tables
+from ._native import __version__
+from ._tables import Result, tables, to_arrow, to_frame
 
 __all__ = [
     "CoglabError",
     "InputError",
+    "Result",
     "UsageError",
     "anchors",
     "describe",
@@ -75,115 +80,143 @@ __all__ = [
     "selftest_simulate",
     "sem",
     "tables",
+    "to_arrow",
     "to_frame",
     "__version__",
 ]
 
-# The table a result is shown as when none is named, by the key that tells the result's kind.
-_DEFAULT_TABLE = [
-    ("models", "models"),  # rank
-    ("respondents", "items"),  # items
-    ("by_category", "by_category"),  # score_mmiq
-    ("by_subdomain", "by_subdomain"),  # score_kiva
-    ("outer", "outer"),  # sem
-    ("items", "items"),  # score_mmopera
-]
+F = TypeVar("F", bound=Callable[..., Any])
+
+# The format of a table given as one model's file to `rank` and `plan`, by benchmark (MM-IQ:
+# predictions, as Parquet).
+_BOARD_FORMAT = {"kiva": "csv", "mmopera": "keyed"}
 
 
-def _columnar(value: Any, name: str) -> Any:
-    """A ``pyarrow.Table`` or a pandas DataFrame as ``(name, Parquet bytes)``; other inputs as
-    they are."""
-    module = type(value).__module__
-    if not (module.startswith("pyarrow") or module.startswith("pandas")):
-        return value
-    try:
-        import io
-
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError as e:  # pragma: no cover - depends on the environment
-        raise ImportError("a table input needs pyarrow (pip install pyarrow)") from e
-    if module.startswith("pandas"):
-        value = pa.Table.from_pandas(value, preserve_index=False)
-    if not isinstance(value, pa.Table):
-        return value
-    buf = io.BytesIO()
-    pq.write_table(value, buf, compression="none")
-    return (name, buf.getvalue())
-
-
-def score_mmiq(answers: Any, predictions: Any, *, items: bool = False) -> Dict[str, Any]:
-    """MM-IQ accuracy by category, as ``coglab score mmiq --answers KEY PRED --json``; each of
-    ``answers`` and ``predictions`` may also be a ``pyarrow.Table`` or a pandas DataFrame with
-    the file's columns (named ``<table>.parquet`` in messages)."""
-    return _native.score_mmiq(
-        _columnar(answers, "<key table>.parquet"),
-        _columnar(predictions, "<table>.parquet"),
-        items=items,
-    )
-
-
-def _is_table(value: Any) -> bool:
+def _result(value: Any) -> Any:
+    if isinstance(value, dict):
+        return Result(value)
     if isinstance(value, list):
-        return bool(value) and all(isinstance(v, dict) for v in value)
-    if isinstance(value, dict):
-        return bool(value) and all(isinstance(v, dict) for v in value.values())
-    return False
+        return [Result(v) if isinstance(v, dict) else v for v in value]
+    return value
 
 
-def tables(result: Dict[str, Any]) -> List[str]:
-    """The names of the tables in a result: keys (dotted for nested ones, e.g.
-    ``"holistic.by.domain"``) whose value is a list of records or a mapping of records."""
-    out: List[str] = []
-
-    def walk(prefix: str, value: Any, depth: int) -> None:
-        if not isinstance(value, dict) or depth > 3:
-            return
-        for key, sub in value.items():
-            name = f"{prefix}{key}"
-            if _is_table(sub):
-                out.append(name)
-            elif isinstance(sub, dict):
-                walk(name + ".", sub, depth + 1)
-
-    walk("", result, 0)
-    return out
-
-
-def to_frame(result: Dict[str, Any], table: Optional[str] = None) -> "Any":
-    """One table of a result as a pandas DataFrame (pandas must be installed).
-
-    ``table`` names it (see ``tables(result)``; dotted for nested tables); by default the
-    result's main table: a ranking's ``models``, an item analysis' ``items``, MM-IQ's
-    ``by_category``, KiVA's ``by_subdomain``, PLS-SEM's ``outer``, MM-OPERA's ``items``.
-    A list of records becomes one row per record; a mapping of records one row per key (the
-    key is the index).
-
-    >>> df = coglab.to_frame(coglab.rank("mmiq", files, answers=key))   # doctest: +SKIP
-    """
+def _call(native: Callable[..., Any], convert: Callable[[Tables], tuple]) -> Any:
+    """Converts the table inputs, calls the native function, wraps its result, and says an
+    error on a table in the table's terms."""
+    t = Tables()
     try:
-        import pandas as pd
-    except ImportError as e:  # pragma: no cover - depends on the environment
-        raise ImportError("coglab.to_frame needs pandas (pip install pandas)") from e
-    if table is None:
-        for key, name in _DEFAULT_TABLE:
-            if key in result and _is_table(result.get(name)):
-                table = name
-                break
-        else:
-            found = tables(result)
-            if not found:
-                raise UsageError("to_frame: the result has no table", expected="a table")
-            table = found[0]
-    value: Any = result
-    for part in table.split("."):
-        if not isinstance(value, dict) or part not in value:
-            raise UsageError(
-                f"to_frame: no table {table!r} in the result (tables: {', '.join(tables(result))})",
-                field=table,
-                expected="one of " + ", ".join(tables(result)),
-            )
-        value = value[part]
-    if isinstance(value, dict):
-        return pd.DataFrame.from_dict(value, orient="index")
-    return pd.DataFrame.from_records(value)
+        args, kwargs = convert(t)
+        return _result(native(*args, **kwargs))
+    except CoglabError as e:
+        translated = t.translate(e)
+        if translated is e:
+            raise
+        raise translated.with_traceback(e.__traceback__) from None
+
+
+def _wraps(native: Callable[..., Any]) -> Callable[[F], F]:
+    """The native function's name and docstring, with a line on table inputs and results."""
+
+    def deco(f: F) -> F:
+        f = functools.wraps(native)(f)
+        f.__doc__ = (native.__doc__ or "") + (
+            "\n\nEach input may also be a table (pyarrow Table / RecordBatchReader, pandas "
+            "DataFrame) with the file's columns; the result is a ``coglab.Result`` (a dict with "
+            "``to_arrow()`` and ``to_frame()``)."
+        )
+        return f
+
+    return deco
+
+
+@_wraps(_native.score_mmiq)
+def score_mmiq(answers: Any, predictions: Any, *, items: bool = False) -> Any:
+    return _call(_native.score_mmiq, lambda t: (
+        (t.one(answers, "answers", "parquet"), t.one(predictions, "predictions", "parquet")),
+        {"items": items}))
+
+
+@_wraps(_native.score_kiva)
+def score_kiva(paths: Any, *, human: Any = None, **options: Any) -> Any:
+    return _call(_native.score_kiva, lambda t: (
+        (t.many(paths, "paths", "csv"),), {"human": t.one(human, "human", "csv"), **options}))
+
+
+@_wraps(_native.score_mmopera)
+def score_mmopera(task: str, metadata: Any, regular: Any = None, reasoning: Any = None,
+                  **options: Any) -> Any:
+    judge = "keyed-list" if str(task).lower() == "ica" else "keyed"
+    return _call(_native.score_mmopera, lambda t: (
+        (task, t.one(metadata, "metadata", "json"), t.many(regular, "regular", judge),
+         t.many(reasoning, "reasoning", "keyed")), options))
+
+
+@_wraps(_native.sem)
+def sem(spec: Any, data: Any, **options: Any) -> Any:
+    return _call(_native.sem, lambda t: ((spec, t.one(data, "data", "csv")), options))
+
+
+@_wraps(_native.describe)
+def describe(data: Any) -> Any:
+    return _call(_native.describe, lambda t: ((t.one(data, "data", "csv"),), {}))
+
+
+@_wraps(_native.rank)
+def rank(bench: str, files: Any, *, answers: Any = None, metadata: Any = None,
+         **options: Any) -> Any:
+    fmt = _BOARD_FORMAT.get(str(bench).lower(), "parquet")
+    return _call(_native.rank, lambda t: (
+        (bench, t.many(files, "files", fmt)),
+        {"answers": t.one(answers, "answers", "parquet"),
+         "metadata": t.one(metadata, "metadata", "json"), **options}))
+
+
+@_wraps(_native.items)
+def items(inputs: Any, *, answers: Any = None, **options: Any) -> Any:
+    fmt = "csv" if answers is None else "parquet"
+    return _call(_native.items, lambda t: (
+        (t.many(inputs, "inputs", fmt),), {"answers": t.one(answers, "answers", "parquet"),
+                                           **options}))
+
+
+@_wraps(_native.anchors)
+def anchors(inputs: Any, *, k: Any, answers: Any = None, **options: Any) -> Any:
+    fmt = "csv" if answers is None else "parquet"
+    return _call(_native.anchors, lambda t: (
+        (t.many(inputs, "inputs", fmt),),
+        {"k": k, "answers": t.one(answers, "answers", "parquet"), **options}))
+
+
+@_wraps(_native.estimate)
+def estimate(partial: Any, *, calibration: Any, **options: Any) -> Any:
+    return _call(_native.estimate, lambda t: (
+        (t.one(partial, "partial", "csv"),),
+        {"calibration": t.one(calibration, "calibration", "csv"), **options}))
+
+
+@_wraps(_native.plan)
+def plan(bench: str, files: Any, *, mde: Any, answers: Any = None, metadata: Any = None,
+         **options: Any) -> Any:
+    fmt = _BOARD_FORMAT.get(str(bench).lower(), "parquet")
+    return _call(_native.plan, lambda t: (
+        (bench, t.many(files, "files", fmt)),
+        {"mde": mde, "answers": t.one(answers, "answers", "parquet"),
+         "metadata": t.one(metadata, "metadata", "json"), **options}))
+
+
+@_wraps(_native.export_eee)
+def export_eee(scored: Any, *, answers: Any = None, kiva: bool = False, **options: Any) -> Any:
+    fmt = "csv" if kiva else "parquet"
+    return _call(_native.export_eee, lambda t: (
+        (t.many(scored, "scored", fmt),),
+        {"answers": t.one(answers, "answers", "parquet"), "kiva": kiva, **options}))
+
+
+@_wraps(_native.selftest_simulate)
+def selftest_simulate(**options: Any) -> Any:
+    return _result(_native.selftest_simulate(**options))
+
+
+@_wraps(_native.selftest_bank)
+def selftest_bank(bank: Any = None) -> Any:
+    return _result(_native.selftest_bank(bank))

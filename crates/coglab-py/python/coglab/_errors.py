@@ -4,8 +4,9 @@
 analysed); ``UsageError`` a bad argument. Each carries the core's message (``str(e)``, the same
 text the ``coglab`` command prints after ``coglab: error:``) and, where known, where and what:
 ``file``, ``line`` (1-based line or record), ``field`` (column or key), ``expected`` and
-``found``. The attributes survive pickling, so an error raised in a Dask or multiprocessing
-worker reaches the caller whole.
+``found``; and for an input given as a table (a ``pyarrow.Table`` or a DataFrame) ``row``, the
+table's 0-based row (``line`` is then None). The attributes survive pickling, so an error
+raised in a Dask or multiprocessing worker reaches the caller whole.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ class CoglabError(ValueError):
     field: Optional[str]
     expected: Optional[str]
     found: Optional[str]
+    row: Optional[int]
 
     def __init__(
         self,
@@ -32,6 +34,7 @@ class CoglabError(ValueError):
         field: Optional[str] = None,
         expected: Optional[str] = None,
         found: Optional[str] = None,
+        row: Optional[int] = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -40,11 +43,13 @@ class CoglabError(ValueError):
         self.field = field
         self.expected = expected
         self.found = found
+        self.row = row
 
     def __reduce__(self):  # type: ignore[override]
         return (
             type(self),
-            (self.message, self.file, self.line, self.field, self.expected, self.found),
+            (self.message, self.file, self.line, self.field, self.expected, self.found,
+             self.row),
         )
 
 

@@ -4,9 +4,13 @@ import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 Content = Union[bytes, bytearray, memoryview]
-#: A path, content named ``<bytes>``, or ``(name, content)``.
-Input = Union[str, "os.PathLike[str]", Content, Tuple[str, Content]]
+#: A pyarrow Table / RecordBatch / RecordBatchReader, a pandas DataFrame, or any object with
+#: ``__arrow_c_stream__``, with the file's columns (converted by the ``coglab`` wrappers).
+Table = Any
+#: A path, content named ``<bytes>``, ``(name, content)``, a table or ``(name, table)``.
+Input = Union[str, "os.PathLike[str]", Content, Tuple[str, Content], Table, Tuple[str, Table]]
 Inputs = Union[Input, Iterable[Input]]
+#: A ``coglab.Result``: a dict with ``to_arrow()``, ``to_frame()`` and ``tables()``.
 Result = Dict[str, Any]
 
 __version__: str
