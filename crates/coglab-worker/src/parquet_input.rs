@@ -3,12 +3,14 @@
 //! A file's format is told from its footer alone ([`open`] loads the last bytes, then
 //! [`coglab_core::leaderboard::detect_parquet`] reads the columns' names), so staging a 100 MB
 //! file reads a few kilobytes of it. An MM-IQ answer key or predictions file is then scored
-//! from one row group at a time ([`mmiq`]): the row group's MM-IQ columns are read as a stream
-//! with "reading … of … MB" progress (an image column is never read), loaded into the core's
+//! from one row group at a time ([`mmiq`]): the row group's MM-IQ columns are read
+//! ("reading … of … MB"; an image column is never read; a row group up to 32 MiB is asked of
+//! the browser whole, the next one asked before this one is decoded; a larger one is read as
+//! a stream with its progress), loaded into the core's
 //! [`Ranges`], written as JSON lines by the core and parsed by the same reader a JSONL file
-//! goes through, with "reading …: decoding, N%" progress, and released before the next row group. So the
-//! file is read once, memory holds one row group's chunks, and errors name the row group and
-//! row, as the CLI's do. Other Parquet files (harness rows) are read whole by the core.
+//! goes through ("reading …: decoding, N%"), and released. So the file is read once, memory
+//! holds at most two row groups' chunks, and errors name the row group and row, as the CLI's
+//! do. Other Parquet files (harness rows) are read whole by the core.
 
 use coglab_core::columnar::{ParquetFile, Projection, Ranges};
 use coglab_core::leaderboard::{FileKind, Prepared};
@@ -124,7 +126,51 @@ struct Groups<'a> {
     progress: &'a Progress,
 }
 
+/// Row groups at most this large are asked of the browser whole, the next one before this one
+/// is decoded (the browser reads it meanwhile); a larger one is read as a stream, for its
+/// "reading" progress.
+const PREFETCH_BYTES: f64 = 32.0 * 1024.0 * 1024.0;
+
+/// A row group's ranges being read: asked whole (a promise each), or to be read as a stream.
+enum Pending {
+    Asked(Vec<(u64, wasm_bindgen_futures::JsFuture)>),
+    Stream(Vec<(u64, u64)>),
+}
+
 impl Groups<'_> {
+    /// The error for row group `g` (0-based) that the browser could not read.
+    fn fail(&self, g: usize, message: String) -> MmiqError {
+        MmiqError::from(coglab_core::columnar::ColumnarError::Corrupt {
+            at: Box::new(coglab_core::columnar::At {
+                file: self.pq.name().to_string(),
+                row_group: Some(g + 1),
+                ..Default::default()
+            }),
+            message: format!("the browser could not read it ({message})"),
+        })
+    }
+
+    /// Asks the browser for row group `g`'s ranges (`ranges`), or leaves a large one to be
+    /// streamed.
+    fn ask(&self, g: usize, ranges: &[(u64, u64)]) -> Result<Pending, MmiqError> {
+        let wanted: f64 = ranges.iter().map(|r| r.1 as f64).sum();
+        if wanted > PREFETCH_BYTES {
+            return Ok(Pending::Stream(ranges.to_vec()));
+        }
+        let mut asked = Vec::with_capacity(ranges.len());
+        for &(start, len) in ranges {
+            let part = self
+                .blob
+                .slice_with_f64_and_f64(start as f64, (start + len) as f64)
+                .map_err(|e| self.fail(g, format!("{e:?}")))?;
+            asked.push((
+                start,
+                wasm_bindgen_futures::JsFuture::from(part.array_buffer()),
+            ));
+        }
+        Ok(Pending::Asked(asked))
+    }
+
     /// Checks the columns for `role`, then reads, decodes and releases each row group in turn.
     async fn read(&self, role: ParquetRole, reader: &mut Reader) -> Result<(), MmiqError> {
         let (pq, name) = (self.pq, self.pq.name());
@@ -132,40 +178,55 @@ impl Groups<'_> {
         let size = self.blob.size();
         let groups = pq.num_row_groups();
         let projection = Projection::Only(&PARQUET_COLUMNS);
+        let plan = (0..groups)
+            .map(|g| pq.group_ranges(g, projection))
+            .collect::<Result<Vec<_>, _>>()?;
         let share = size / groups.max(1) as f64;
         let mut read = 0.0;
+        let mut next = match plan.first() {
+            Some(ranges) => Some(self.ask(0, ranges)?),
+            None => None,
+        };
         for g in 0..groups {
-            let ranges = pq.group_ranges(g, projection)?;
-            let wanted: f64 = ranges.iter().map(|r| r.1 as f64).sum();
             let at = self.base + share * g as f64;
-            let (mut got, mut starts) = (0.0, Vec::with_capacity(ranges.len()));
-            for &(start, len) in &ranges {
-                let fail = |message: String| {
-                    MmiqError::from(coglab_core::columnar::ColumnarError::Corrupt {
-                        at: Box::new(coglab_core::columnar::At {
-                            file: name.to_string(),
-                            row_group: Some(g + 1),
-                            ..Default::default()
-                        }),
-                        message,
-                    })
-                };
-                let part = self
-                    .blob
-                    .slice_with_f64_and_f64(start as f64, (start + len) as f64)
-                    .map_err(|e| fail(format!("the browser could not read it ({e:?})")))?;
-                let bytes = protocol::read_blob(name, &part, |done, _| {
-                    let bar = at + share / 2.0 * ((got + done) / wanted.max(1.0));
-                    self.progress
-                        .reading(name, bar, self.total, read + got + done, size);
-                })
-                .await
-                .map_err(fail)?;
-                got += len as f64;
-                starts.push(start);
-                pq.reader().load(start, bytes.into());
+            let wanted: f64 = plan[g].iter().map(|r| r.1 as f64).sum();
+            let mut starts = Vec::with_capacity(plan[g].len());
+            match next.take() {
+                Some(Pending::Asked(asked)) => {
+                    for (start, promise) in asked {
+                        let buf = promise.await.map_err(|e| self.fail(g, format!("{e:?}")))?;
+                        let bytes = js_sys::Uint8Array::new(&buf).to_vec();
+                        pq.reader().load(start, bytes.into());
+                        starts.push(start);
+                    }
+                }
+                Some(Pending::Stream(ranges)) => {
+                    let mut got = 0.0;
+                    for (start, len) in ranges {
+                        let part = self
+                            .blob
+                            .slice_with_f64_and_f64(start as f64, (start + len) as f64)
+                            .map_err(|e| self.fail(g, format!("{e:?}")))?;
+                        let bytes = protocol::read_blob(name, &part, |done, _| {
+                            let bar = at + share / 2.0 * ((got + done) / wanted.max(1.0));
+                            self.progress
+                                .reading(name, bar, self.total, read + got + done, size);
+                        })
+                        .await
+                        .map_err(|m| self.fail(g, m))?;
+                        got += len as f64;
+                        pq.reader().load(start, bytes.into());
+                        starts.push(start);
+                    }
+                }
+                None => {}
             }
-            read += got;
+            read += wanted;
+            self.progress
+                .reading(name, at + share / 2.0, self.total, read, size);
+            if let Some(ranges) = plan.get(g + 1) {
+                next = Some(self.ask(g + 1, ranges)?);
+            }
             let text = pq.group_uncompressed(g, projection).max(1) as f64;
             let mut pushed = 0.0;
             let decoded = parquet_group_rows(pq, g, |b| {
