@@ -19,12 +19,18 @@
 //! Row groups are numbered from 1 in messages, as lines and rows are.
 
 #[cfg(feature = "parquet")]
+mod arrow;
+#[cfg(feature = "parquet")]
+mod flatbuf;
+#[cfg(feature = "parquet")]
 mod pages;
 #[cfg(feature = "parquet")]
 mod parquet;
 #[cfg(feature = "parquet")]
 mod thrift;
 
+#[cfg(feature = "parquet")]
+pub use self::arrow::ArrowIpc;
 #[cfg(feature = "parquet")]
 pub use self::parquet::{ParquetFile, Projection, SliceReader};
 /// The bytes and reader traits a [`ParquetFile`] is opened on (from the `bytes` and `parquet`
@@ -35,6 +41,109 @@ pub use ::bytes::Bytes;
 pub use ::parquet::file::reader::ChunkReader;
 
 use std::fmt;
+
+/// A columnar file held in memory, whichever container it is: what the readers that take
+/// Parquet take Arrow IPC through.
+#[cfg(feature = "parquet")]
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Columnar<'a> {
+    /// A Parquet file.
+    Parquet(ParquetFile<SliceReader<'a>>),
+    /// An Arrow IPC file or stream.
+    Arrow(ArrowIpc<'a>),
+}
+
+#[cfg(feature = "parquet")]
+impl<'a> Columnar<'a> {
+    /// Opens the columnar file [`detect`] tells `bytes` to be.
+    ///
+    /// # Errors
+    /// [`ParquetFile::open`]'s or [`ArrowIpc::from_slice`]'s; [`ColumnarError::Corrupt`] for
+    /// bytes that are no columnar file.
+    pub fn open(file: &str, bytes: &'a [u8]) -> Result<Self, ColumnarError> {
+        match detect(bytes) {
+            Some(ColumnarKind::Parquet) => ParquetFile::from_slice(file, bytes).map(Self::Parquet),
+            Some(_) => ArrowIpc::from_slice(file, bytes).map(Self::Arrow),
+            None => Err(ColumnarError::Corrupt {
+                at: Box::new(At {
+                    file: file.to_string(),
+                    ..At::default()
+                }),
+                message: "no Parquet or Arrow IPC file".to_string(),
+            }),
+        }
+    }
+
+    /// The file name.
+    pub fn name(&self) -> &str {
+        match self {
+            Self::Parquet(f) => f.name(),
+            Self::Arrow(f) => f.name(),
+        }
+    }
+
+    /// The container's name in messages (`a Parquet file`).
+    pub fn label(&self) -> &'static str {
+        match self {
+            Self::Parquet(_) => ColumnarKind::Parquet.label(),
+            Self::Arrow(f) => f.kind().label(),
+        }
+    }
+
+    /// The names of the top-level columns, in order.
+    pub fn columns(&self) -> Vec<String> {
+        match self {
+            Self::Parquet(f) => f.columns(),
+            Self::Arrow(f) => f.columns(),
+        }
+    }
+
+    /// The number of rows.
+    pub fn num_rows(&self) -> u64 {
+        match self {
+            Self::Parquet(f) => f.num_rows(),
+            Self::Arrow(f) => f.num_rows(),
+        }
+    }
+
+    /// [`ParquetFile::head_jsonl`] or [`ArrowIpc::head_jsonl`].
+    ///
+    /// # Errors
+    /// As theirs.
+    pub fn head_jsonl(&self, max: usize) -> Result<Vec<u8>, ColumnarError> {
+        match self {
+            Self::Parquet(f) => f.head_jsonl(max),
+            Self::Arrow(f) => f.head_jsonl(max),
+        }
+    }
+
+    /// [`ParquetFile::write_jsonl`] or [`ArrowIpc::write_jsonl`]: the same JSON lines for the
+    /// same table.
+    ///
+    /// # Errors
+    /// As theirs.
+    pub fn write_jsonl<E: From<ColumnarError>>(
+        &self,
+        projection: Projection<'_>,
+        push: impl FnMut(&[u8]) -> Result<(), E>,
+        progress: impl FnMut(u64),
+    ) -> Result<(), E> {
+        match self {
+            Self::Parquet(f) => f.write_jsonl(projection, push, progress),
+            Self::Arrow(f) => f.write_jsonl(projection, push, progress),
+        }
+    }
+
+    /// [`ParquetFile::relocate`] or [`ArrowIpc::relocate`]: a line of the JSON lines named as
+    /// the row group (record batch) and row it came from.
+    pub fn relocate(&self, loc: &mut crate::location::Location, header_lines: usize) {
+        match self {
+            Self::Parquet(f) => f.relocate(loc, header_lines),
+            Self::Arrow(f) => f.relocate(loc, header_lines),
+        }
+    }
+}
 
 /// A columnar container told from its bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,8 +201,10 @@ pub fn detect(head: &[u8]) -> Option<ColumnarKind> {
 pub struct At {
     /// The file name.
     pub file: String,
-    /// 1-based row group.
+    /// 1-based row group (Parquet).
     pub row_group: Option<usize>,
+    /// 1-based record batch (Arrow IPC).
+    pub batch: Option<usize>,
     /// The column (its dotted path for a nested one).
     pub column: Option<String>,
     /// 1-based page within the column chunk.
@@ -106,7 +217,7 @@ impl fmt::Display for At {
     /// ```
     /// use coglab_core::columnar::At;
     /// let at = At { file: "p.parquet".into(), row_group: Some(2), column: Some("response".into()),
-    ///     page: Some(3), row: None };
+    ///     page: Some(3), ..At::default() };
     /// assert_eq!(at.to_string(), "p.parquet row group 2, column \"response\", page 3");
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -114,6 +225,10 @@ impl fmt::Display for At {
         let mut sep = " ";
         if let Some(g) = self.row_group {
             write!(f, "{sep}row group {g}")?;
+            sep = ", ";
+        }
+        if let Some(b) = self.batch {
+            write!(f, "{sep}record batch {b}")?;
             sep = ", ";
         }
         if let Some(r) = self.row {
