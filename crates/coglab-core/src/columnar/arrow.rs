@@ -1053,7 +1053,7 @@ impl<'a, 'm> Batch<'a, 'm> {
         if size < 0 || total > MAX_ARROW_BATCH_BYTES {
             return Err(ColumnarError::TooLarge {
                 at: Box::new(at.clone()),
-                what: "the record batch's decompressed buffers",
+                what: "a compressed buffer (with the batch's others so far)",
                 found: if size < 0 { size.unsigned_abs() } else { total },
                 max: MAX_ARROW_BATCH_BYTES,
                 limit: "limits::MAX_ARROW_BATCH_BYTES",

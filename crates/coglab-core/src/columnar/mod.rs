@@ -1,22 +1,28 @@
-//! Columnar input: Parquet files (and Arrow IPC files, recognized), told from their content
+//! Columnar input: Parquet files and Arrow IPC files and streams, told from their content
 //! and read into the rows the text readers already take (issue 39).
 //!
 //! Benchmark datasets and detailed results are published as Parquet (MM-IQ's own dataset,
-//! lighteval's `details_<task>_<time>.parquet`, the Every Eval Ever datastore's Parquet views).
-//! A Parquet file is read one row group at a time ([`ParquetFile`], feature `parquet`), each row
-//! written as one JSON object line (nested structs as objects, lists as arrays) and handed in
-//! slices to the same readers a JSONL file goes through, so a Parquet file scores exactly as
-//! the JSONL of the same rows does, with the same checks and warnings. A KiVA run's columns
-//! are written as CSV rows instead ([`ParquetFile::write_csv`]).
+//! lighteval's `details_<task>_<time>.parquet`, the Every Eval Ever datastore's Parquet views),
+//! and pandas and pyarrow users hold them as Arrow tables (`feather.write_feather`,
+//! `pa.ipc.new_file`). A Parquet file is read one row group at a time ([`ParquetFile`]), an
+//! Arrow IPC file or stream one record batch at a time ([`ArrowIpc`]), each row written as one
+//! JSON object line (nested structs as objects, lists as arrays; the same line for the same
+//! table in either container) and handed in slices to the same readers a JSONL file goes
+//! through, so a columnar file scores exactly as the JSONL of the same rows does, with the
+//! same checks and warnings. [`Columnar`] opens whichever [`detect`] tells a file to be. A
+//! KiVA run's Parquet columns are written as CSV rows instead ([`ParquetFile::write_csv`]).
+//! Both readers are behind the feature `parquet`.
 //!
-//! Hostile files are refused with a located [`ColumnarError`] (file, row group, column, row
-//! when known, what was expected) before anything large is allocated: the footer's row count
-//! against [`crate::limits::MAX_PARQUET_ROWS`] and against the values its pages declare, each
-//! page's declared size against [`crate::limits::MAX_PARQUET_PAGE_BYTES`] before it is
-//! decompressed, decompression held to the declared size, and the column chunks' types and
-//! byte ranges against the schema and the file.
+//! Hostile files are refused with a located [`ColumnarError`] (file, row group or record
+//! batch, column, row when known, what was expected) before anything large is allocated: the
+//! footer's or the record batches' row counts against [`crate::limits::MAX_PARQUET_ROWS`] and
+//! against the values their pages or buffers hold, each Parquet page's declared size against
+//! [`crate::limits::MAX_PARQUET_PAGE_BYTES`] and each compressed Arrow buffer's against
+//! [`crate::limits::MAX_ARROW_BATCH_BYTES`] before it is decompressed, decompression held to
+//! the declared size, and the column chunks' or buffers' types and byte ranges against the
+//! schema and the file.
 //!
-//! Row groups are numbered from 1 in messages, as lines and rows are.
+//! Row groups and record batches are numbered from 1 in messages, as lines and rows are.
 
 #[cfg(feature = "parquet")]
 mod arrow;
@@ -250,8 +256,8 @@ impl fmt::Display for At {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ColumnarError {
-    /// The file ends before its footer does (no trailing `PAR1`, or a footer length past the
-    /// start of the file).
+    /// The file ends before its footer does (no trailing `PAR1` or `ARROW1`, or a footer
+    /// length past the start of the file), or a part of it past its end.
     #[error("{at}: the file is cut short: {found} (expected {expected})")]
     Truncated {
         /// Where.
@@ -261,7 +267,7 @@ pub enum ColumnarError {
         /// What was found.
         found: String,
     },
-    /// The file declares more than the limits allow (rows, page sizes), checked before
+    /// The file declares more than the limits allow (rows, page or buffer sizes), checked before
     /// anything is allocated for it.
     #[error("{at}: {what} declares {found}, more than the {max} allowed ({limit})")]
     TooLarge {
@@ -295,7 +301,8 @@ pub enum ColumnarError {
         /// What is wrong.
         message: String,
     },
-    /// The file uses what this reader does not read (a codec, Arrow IPC).
+    /// The file uses what this reader does not read (a codec, an Arrow type), or this build
+    /// reads no columnar file.
     #[error("{at}: {what} is not read; {advice}")]
     Unsupported {
         /// Where.
@@ -319,13 +326,14 @@ impl ColumnarError {
         }
     }
 
-    /// The error for a columnar file this build or this reader does not read: Arrow IPC
-    /// always, Parquet without the `parquet` feature.
+    /// The error for a columnar file this build does not read: one built without the
+    /// `parquet` feature reads no Parquet or Arrow IPC.
     ///
     /// ```
     /// use coglab_core::columnar::{ColumnarError, ColumnarKind};
     /// let e = ColumnarError::unsupported("t.arrow", ColumnarKind::ArrowFile);
-    /// assert!(e.to_string().starts_with("t.arrow: an Arrow IPC file is not read; write it as Parquet"));
+    /// assert_eq!(e.to_string(), "t.arrow: an Arrow IPC file is not read; this build has no \
+    ///     Parquet or Arrow IPC reader (coglab-core's `parquet` feature)");
     /// ```
     pub fn unsupported(file: &str, kind: ColumnarKind) -> Self {
         ColumnarError::Unsupported {
@@ -334,15 +342,8 @@ impl ColumnarError {
                 ..At::default()
             }),
             what: kind.label().to_string(),
-            advice: match kind {
-                ColumnarKind::Parquet => {
-                    "this build has no Parquet reader (coglab-core's `parquet` feature)"
-                }
-                _ => {
-                    "write it as Parquet (pyarrow: pyarrow.parquet.write_table(table, \
-                     \"x.parquet\"); the Python package takes a pyarrow.Table as it is)"
-                }
-            },
+            advice: "this build has no Parquet or Arrow IPC reader (coglab-core's `parquet` \
+                     feature)",
         }
     }
 }

@@ -62,8 +62,8 @@ pub fn detect_format(path: &str, bytes: &[u8]) -> Format {
         return told(FileKind::Unknown);
     }
     #[cfg(feature = "parquet")]
-    if crate::columnar::detect(bytes) == Some(crate::columnar::ColumnarKind::Parquet) {
-        return parquet_format(path, bytes);
+    if crate::columnar::detect(bytes).is_some() {
+        return columnar_format(path, bytes);
     }
     let head = strip_bom(&bytes[..bytes.len().min(8192)]);
     let lower = path.to_ascii_lowercase();
@@ -93,13 +93,12 @@ pub fn detect_format(path: &str, bytes: &[u8]) -> Format {
     }
 }
 
-/// [`detect_format`] of a whole Parquet file: the formats its first rows read as (written as
-/// JSON lines, see [`crate::columnar`]); [`FileKind::Unknown`] when it cannot be opened
-/// ([`unreadable`] then names why).
+/// [`detect_format`] of a whole Parquet or Arrow IPC file: the formats its first rows read as
+/// (written as JSON lines, see [`crate::columnar`]); [`FileKind::Unknown`] when it cannot be
+/// opened ([`unreadable`] then names why).
 #[cfg(feature = "parquet")]
-fn parquet_format(path: &str, bytes: &[u8]) -> Format {
-    let rows =
-        crate::columnar::ParquetFile::from_slice(path, bytes).and_then(|f| f.head_jsonl(8192));
+fn columnar_format(path: &str, bytes: &[u8]) -> Format {
+    let rows = crate::columnar::Columnar::open(path, bytes).and_then(|f| f.head_jsonl(8192));
     let Ok(rows) = rows else {
         return Format {
             kind: FileKind::Unknown,
@@ -153,8 +152,8 @@ fn kind_of(
 }
 
 /// Why a file is [`FileKind::Unknown`] to [`detect`] when it is text in another encoding
-/// (UTF-16, UTF-32), or a Parquet file that cannot be opened (feature `parquet`; give the
-/// whole file): the message scoring it gives, naming the file and the encoding or the located
+/// (UTF-16, UTF-32), or a Parquet or Arrow IPC file that cannot be opened (feature `parquet`;
+/// give the whole file): the message scoring it gives, naming the file and the encoding or the located
 /// problem, for the page to show when the file is dropped. `None` for any other file.
 ///
 /// # Examples
@@ -168,10 +167,10 @@ fn kind_of(
 /// ```
 pub fn unreadable(path: &str, bytes: &[u8]) -> Option<String> {
     #[cfg(feature = "parquet")]
-    if crate::columnar::detect(bytes) == Some(crate::columnar::ColumnarKind::Parquet) {
+    if crate::columnar::detect(bytes).is_some() {
         // A whole file that cannot be opened: the located reason (a file cut short, a footer
         // over the limits).
-        return crate::columnar::ParquetFile::from_slice(path, bytes)
+        return crate::columnar::Columnar::open(path, bytes)
             .err()
             .map(|e| e.to_string());
     }

@@ -51,9 +51,9 @@ pub use input::{
 };
 pub use jsonl::{KeyReader, PredictionsReader};
 pub use lean::{LEAN_INPUT_BYTES, PREVIEW_CHARS};
-#[cfg(feature = "parquet")]
-pub use read::parquet_rows;
 pub use read::{check_columns, ParquetRole, PARQUET_COLUMNS};
+#[cfg(feature = "parquet")]
+pub use read::{columnar_table_rows, parquet_rows};
 pub use score::{
     compare, key_letters, score, score_owned, score_totals, HumanReference, ItemResult, KeyLetters,
     LetterBaseline, MmiqComparison, MmiqReport, PaperTokenLength, ResponseLength, RowCounts,
