@@ -4,22 +4,24 @@
 //! `parquet` crate prints what pyarrow writes to Parquet for them).
 //!
 //! Written here rather than taken from arrow-rs's `arrow-ipc` (what the style guide prefers),
-//! because that crate did not fit the scoring worker, measured on this repository's
-//! `wasm-worker` profile (cargo's `.wasm`, `gzip -9`):
-//! - a module holding only `arrow-ipc` 60.1's file and stream readers (with its `lz4`
-//!   feature) and a JSON writer over the arrays they return was 151 KiB gzipped larger than
-//!   the same module with the writer alone, on top of the 215 KiB Parquet already takes of
-//!   the 400 KiB issue 39 allows for columnar input;
+//! because that crate does not fit the scoring worker. Measured on this repository's
+//! `wasm-worker` profile (`cargo build --profile wasm-worker --target wasm32-unknown-unknown`,
+//! the `.wasm` through `wasm-opt --strip-debug`, then `gzip -9`), 2026-11-29:
+//! - a wasm module holding only `arrow-ipc` 60.1's file and stream readers (feature `lz4`) and
+//!   a JSON writer over the arrays they return is 345,486 bytes gzipped larger than the same
+//!   module writing JSON without them (349,434 after `wasm-opt -O3`, as Trunk builds it): more
+//!   than the 400 KiB issue 39 allows for all columnar input less the 215 KiB Parquet takes;
 //! - its zstd codec is the C `zstd` crate, which does not build for the browser without a C
 //!   compiler, so an Arrow file compressed with zstd (pyarrow's `compression="zstd"`) could
 //!   not have been read in the worker at all;
-//! - this reader adds 35 KiB gzipped to the worker (see the commit that added it).
+//! - this reader (with `lz4_flex`) adds 43,065 bytes gzipped to the scoring worker (1,734,255
+//!   to 1,777,320; 47,176 without stripping).
 //!
 //! It reads the messages' FlatBuffers by hand ([`super::flatbuf`]: the Schema, RecordBatch,
 //! DictionaryBatch and Footer tables), and decodes the buffers of the columns it is asked for
 //! in place (or after LZ4-frame or zstd decompression, by `lz4_flex` and `ruzstd`, both pure
 //! Rust). Types read: null, bool, signed and unsigned integers, floats (16, 32, 64 bits),
-//! decimals, dates, times, timestamps, durations, UTF-8 and binary (also large and
+//! decimals (up to 128 bits), dates, times, timestamps, durations, UTF-8 and binary (also large and
 //! fixed-size), lists (also large and fixed-size), structs, maps, and dictionary-encoded
 //! columns (pandas categoricals). Unions, run-end encoding, views and intervals are skipped
 //! when not asked for and refused with a located error when they are.
