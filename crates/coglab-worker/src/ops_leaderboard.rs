@@ -41,10 +41,8 @@ pub async fn detect(files: &[FileRef]) -> Result<Vec<api::Detected>, WorkerError
         let head = io::read_range(&f.blob, 0.0, DETECT_HEAD.min(size))
             .await
             .unwrap_or_default();
-        // A Parquet file is told from its footer, at its end: read whole (as scoring does).
-        let parquet = cfg!(feature = "parquet")
-            && coglab_core::columnar::detect(&head)
-                == Some(coglab_core::columnar::ColumnarKind::Parquet);
+        // A Parquet or Arrow IPC file: read whole (as scoring does).
+        let parquet = columnar_whole(&head);
         let mut kind = coglab_core::leaderboard::detect(&f.name, &head);
         let mut whole = None;
         if (kind == FileKind::Unknown && size > DETECT_HEAD && size <= WHOLE_FOR_DETECT)
@@ -68,6 +66,14 @@ pub async fn detect(files: &[FileRef]) -> Result<Vec<api::Detected>, WorkerError
         out.push(api::Detected { kind, note });
     }
     Ok(out)
+}
+
+/// Whether a file must be read whole to be told and scored: a Parquet file or an Arrow IPC
+/// file (their footers are at their ends) or an Arrow IPC stream (its first rows may lie past
+/// any first piece), when this build reads them (feature `parquet`). Their rows are read by
+/// the core from the whole bytes, never piece by piece as JSONL is.
+fn columnar_whole(head: &[u8]) -> bool {
+    cfg!(feature = "parquet") && coglab_core::columnar::detect(head).is_some()
 }
 
 /// The subdomain a run file is named for (`.../output_Colour/ColourRed.csv` → `ColourRed`), as
@@ -227,6 +233,9 @@ impl Parser {
     /// predictions JSONL (as chosen by the user, else detected, and by its content); `None`
     /// for any other file, which is read whole.
     fn for_file(name: &str, chosen: Option<FileKind>, head: &[u8], size: f64) -> Option<Self> {
+        if columnar_whole(head) {
+            return None;
+        }
         // One detection gives the kind and the formats within it.
         let format = coglab_core::leaderboard::detect_format(name, head);
         let kind = chosen.unwrap_or(format.kind);
