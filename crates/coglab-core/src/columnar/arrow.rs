@@ -699,7 +699,7 @@ impl<'a> ArrowIpc<'a> {
         &self,
         projection: Projection<'_>,
         slice: usize,
-        each: &mut dyn FnMut(&[u8], Option<u64>) -> Result<bool, E>,
+        each: &mut Each<'_, E>,
     ) -> Result<(), E> {
         let wanted: Vec<bool> = self
             .fields
@@ -732,7 +732,7 @@ impl<'a> ArrowIpc<'a> {
                     ..bat.clone()
                 };
                 if want {
-                    let c = batch.decode(f, &dictionaries, &at, 0)?;
+                    let c = batch.decode(f, &dictionaries, &at)?;
                     if c.len() != rows {
                         return Err(ColumnarError::Mismatch {
                             at: Box::new(at),
@@ -743,7 +743,7 @@ impl<'a> ArrowIpc<'a> {
                     }
                     cols.push((f, c));
                 } else {
-                    batch.skip(f, &at, 0)?;
+                    batch.skip(f, &at)?;
                 }
             }
             for r in 0..rows {
@@ -817,7 +817,7 @@ impl<'a> ArrowIpc<'a> {
             ..at
         };
         let mut batch = Batch::new(self, data, m, &at)?;
-        let values = batch.decode(&field.values(), dictionaries, &at, 0)?;
+        let values = batch.decode(&field.values(), dictionaries, &at)?;
         if values.len() as i64 != rows {
             return Err(ColumnarError::Mismatch {
                 at: Box::new(at),
@@ -829,6 +829,10 @@ impl<'a> ArrowIpc<'a> {
         Ok(())
     }
 }
+
+/// What takes a slice of JSON lines (and the rows done at a batch's end), saying whether to go
+/// on.
+type Each<'e, E> = dyn FnMut(&[u8], Option<u64>) -> Result<bool, E> + 'e;
 
 /// The field (anywhere in the schema) encoded with dictionary `id`.
 fn find_dictionary(fields: &[Field], id: i64) -> Option<&Field> {
@@ -933,6 +937,8 @@ impl Col<'_> {
 
 /// A record batch's nodes and buffers, taken in order as the schema's fields are decoded.
 struct Batch<'a, 'm> {
+    /// The schema's fields (for the dictionaries' types).
+    fields: &'m [Field],
     body: &'a [u8],
     nodes: &'m [u8],
     buffers: &'m [u8],
@@ -947,7 +953,7 @@ struct Batch<'a, 'm> {
 
 impl<'a, 'm> Batch<'a, 'm> {
     fn new(
-        file: &ArrowIpc<'a>,
+        file: &'m ArrowIpc<'a>,
         header: Table<'m>,
         m: &Msg,
         at: &At,
@@ -973,6 +979,7 @@ impl<'a, 'm> Batch<'a, 'm> {
             .map(|c| i64_at(c, 0).unwrap_or(0))
             .collect();
         Ok(Self {
+            fields: &file.fields,
             body: &file.bytes[m.body.0..m.body.0 + m.body.1],
             nodes: header.structs(1, 16).map_err(bad)?,
             buffers: header.structs(2, 16).map_err(bad)?,
@@ -1144,13 +1151,12 @@ impl<'a, 'm> Batch<'a, 'm> {
         Ok((o, end))
     }
 
-    /// Decodes field `f`'s array (and its children's), `depth` levels down.
+    /// Decodes field `f`'s array (and its children's; the schema's depth is bounded).
     fn decode(
         &mut self,
         f: &Field,
         dictionaries: &HashMap<i64, Rc<Col<'a>>>,
         at: &At,
-        depth: usize,
     ) -> Result<Col<'a>, ColumnarError> {
         let (len, nulls) = self.next_node(at)?;
         if let Some((id, index)) = f.dict {
@@ -1170,6 +1176,14 @@ impl<'a, 'm> Batch<'a, 'm> {
                     format!("dictionary {id} is used before it is given"),
                 )
             })?;
+            // The dictionary was decoded as the first field using its id: another field
+            // sharing the id must have the same type.
+            if find_dictionary(self.fields, id).is_some_and(|d| d.ty != f.ty) {
+                return Err(corrupt(
+                    at.clone(),
+                    format!("dictionary {id} is shared by fields of different types"),
+                ));
+            }
             return Ok(Col::Dict {
                 valid,
                 indices,
@@ -1225,7 +1239,7 @@ impl<'a, 'm> Batch<'a, 'm> {
                 let valid = self.validity(len, nulls, at)?;
                 let (offsets, end) = self.offsets(len, f.ty == Ty::LargeList, at)?;
                 let c = &f.children[0];
-                let child = self.decode(c, dictionaries, &child_at(c), depth + 1)?;
+                let child = self.decode(c, dictionaries, &child_at(c))?;
                 if child.len() < end {
                     return Err(short_child(at, end, child.len()));
                 }
@@ -1247,7 +1261,7 @@ impl<'a, 'm> Batch<'a, 'm> {
             Ty::FixedSizeList(size) => {
                 let valid = self.validity(len, nulls, at)?;
                 let c = &f.children[0];
-                let child = self.decode(c, dictionaries, &child_at(c), depth + 1)?;
+                let child = self.decode(c, dictionaries, &child_at(c))?;
                 let end = len.saturating_mul(size);
                 if child.len() < end {
                     return Err(short_child(at, end, child.len()));
@@ -1263,7 +1277,7 @@ impl<'a, 'm> Batch<'a, 'm> {
                 let valid = self.validity(len, nulls, at)?;
                 let mut children = Vec::with_capacity(f.children.len());
                 for c in &f.children {
-                    let col = self.decode(c, dictionaries, &child_at(c), depth + 1)?;
+                    let col = self.decode(c, dictionaries, &child_at(c))?;
                     if col.len() < len {
                         return Err(short_child(at, len, col.len()));
                     }
@@ -1294,7 +1308,7 @@ impl<'a, 'm> Batch<'a, 'm> {
     }
 
     /// Passes over field `f`'s nodes and buffers without reading them.
-    fn skip(&mut self, f: &Field, at: &At, depth: usize) -> Result<(), ColumnarError> {
+    fn skip(&mut self, f: &Field, at: &At) -> Result<(), ColumnarError> {
         self.next_node(at)?;
         let n = if f.dict.is_some() {
             return self
@@ -1323,7 +1337,7 @@ impl<'a, 'm> Batch<'a, 'm> {
             self.next_raw(at)?;
         }
         for c in &f.children {
-            self.skip(c, at, depth + 1)?;
+            self.skip(c, at)?;
         }
         Ok(())
     }
@@ -1395,8 +1409,12 @@ fn write_value(out: &mut Vec<u8>, f: &Field, c: &Col<'_>, i: usize) -> Result<()
             Ok(())
         }
         Col::List { offsets, child, .. } if f.ty == Ty::Map => {
-            let (Col::Struct { children, .. }, Some(entries)) = (&**child, f.children.first())
+            let (Col::Struct { children, .. }, Some([kf, vf])) =
+                (&**child, f.children.first().map(|e| e.children.as_slice()))
             else {
+                return Err((None, "a map whose entries are no key-value pairs".into()));
+            };
+            let [kc, vc] = children.as_slice() else {
                 return Err((None, "a map whose entries are no key-value pairs".into()));
             };
             out.push(b'{');
@@ -1405,24 +1423,24 @@ fn write_value(out: &mut Vec<u8>, f: &Field, c: &Col<'_>, i: usize) -> Result<()
                     out.push(b',');
                 }
                 let mut key = Vec::new();
-                write_value(&mut key, &entries.children[0], &children[0], j)?;
+                write_value(&mut key, kf, kc, j)?;
                 // A string key as it is, any other as its JSON text.
                 match serde_json::from_slice::<String>(&key) {
                     Ok(s) => write_str(out, &s),
                     Err(_) => write_str(out, &String::from_utf8_lossy(&key)),
                 }
                 out.push(b':');
-                write_value(out, &entries.children[1], &children[1], j)?;
+                write_value(out, vf, vc, j)?;
             }
             out.push(b'}');
             Ok(())
         }
         Col::List { offsets, child, .. } => {
-            write_list(out, &f.children[0], child, offsets.range(i))?;
+            write_list(out, item(f)?, child, offsets.range(i))?;
             Ok(())
         }
         Col::FixedList { size, child, .. } => {
-            write_list(out, &f.children[0], child, i * size..(i + 1) * size)?;
+            write_list(out, item(f)?, child, i * size..(i + 1) * size)?;
             Ok(())
         }
         Col::Struct { children, .. } => {
@@ -1477,6 +1495,14 @@ fn write_value(out: &mut Vec<u8>, f: &Field, c: &Col<'_>, i: usize) -> Result<()
         }
     };
     Ok(())
+}
+
+/// A list field's item field (a dictionary shared by fields of other types could give a list
+/// to a field that has none).
+fn item(f: &Field) -> Result<&Field, WriteError> {
+    f.children
+        .first()
+        .ok_or_else(|| (None, "a list where the schema has no list".to_string()))
 }
 
 fn write_list(
@@ -1566,7 +1592,7 @@ fn write_fixed(out: &mut Vec<u8>, ty: Ty, b: &[u8]) {
             );
             Ok(())
         }
-        Ty::Timestamp(unit @ (0 | 1 | 2)) => {
+        Ty::Timestamp(unit @ 0..=2) => {
             let v = signed as i64;
             let (per, digits) = if unit == 2 { (1_000_000, 6) } else { (1000, 3) };
             let v = if unit == 0 { v.saturating_mul(1000) } else { v };
