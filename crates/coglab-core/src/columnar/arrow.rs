@@ -356,7 +356,7 @@ impl<'a> ArrowIpc<'a> {
     /// ```
     /// use coglab_core::columnar::ArrowIpc;
     /// let e = ArrowIpc::from_slice("t.arrow", b"ARROW1\0\0\xFF\xFF\xFF\xFF").unwrap_err();
-    /// assert_eq!(e.to_string(), "t.arrow: the file is cut short: 14 bytes in all \
+    /// assert_eq!(e.to_string(), "t.arrow: the file is cut short: 12 bytes in all \
     ///     (expected a footer ending in ARROW1)");
     /// ```
     pub fn from_slice(file: &str, bytes: &'a [u8]) -> Result<Self, ColumnarError> {

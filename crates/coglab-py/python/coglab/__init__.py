@@ -24,8 +24,8 @@ report of the set they were written from) and KiVA challenge results with their 
 ``out=DIR``, writes them as the CLI does.
 
 Inputs are paths (``str`` or ``os.PathLike``), ``bytes`` (named ``<bytes>`` in messages), or
-``(name, bytes)`` tuples; a Parquet file (``.parquet``, told from its content) is read as the
-JSONL of the same rows. ``score_mmiq`` also takes a ``pyarrow.Table`` or a pandas DataFrame
+``(name, bytes)`` tuples; a Parquet file (``.parquet``) or an Arrow IPC file or stream
+(``.arrow``, ``.feather``; all told from their content) is read as the JSONL of the same rows. ``score_mmiq`` also takes a ``pyarrow.Table`` or a pandas DataFrame
 with the file's columns (written to Parquet in memory with pyarrow, then read as a file). The GIL is released while files are read, parsed and scored, so
 threads scale. Errors are ``coglab.InputError`` / ``coglab.UsageError`` (both
 ``coglab.CoglabError``, a ``ValueError``) with ``file``, ``line``, ``field``, ``expected`` and
