@@ -2,6 +2,8 @@
 //! test binary: every binary links the whole library, and one binary per file (47 in the core
 //! and the CLI, with full debug info) once filled a CI machine's disk.
 
+#[cfg(feature = "parquet")]
+mod arrow_input;
 mod bad_inputs;
 mod common;
 mod eee_kiva;

@@ -393,29 +393,6 @@ impl<R: ChunkReader> ParquetFile<R> {
             .collect()
     }
 
-    /// One JSON object line naming every top-level column, each `null`: what a file's format
-    /// is told from ([`crate::leaderboard::detect_format`] reads the keys of a first line), read
-    /// from the footer alone, so telling a large file's format reads none of its rows.
-    ///
-    /// ```
-    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// // For a file with columns data_id and response:
-    /// // {"data_id":null,"response":null}
-    /// # Ok(()) }
-    /// ```
-    pub fn schema_jsonl(&self) -> Vec<u8> {
-        let mut out = vec![b'{'];
-        for (k, name) in self.columns().iter().enumerate() {
-            if k > 0 {
-                out.push(b',');
-            }
-            write_str(&mut out, name);
-            out.extend_from_slice(b":null");
-        }
-        out.extend_from_slice(b"}\n");
-        out
-    }
-
     /// The byte ranges (start, length) of row group `g`'s (0-based) column chunks that
     /// `projection` reads, adjacent ones joined: what must be loaded into a [`Ranges`] before
     /// the row group is read.

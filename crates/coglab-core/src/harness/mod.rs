@@ -561,9 +561,10 @@ fn read_columnar(
     format: Option<HarnessFormat>,
 ) -> Result<HarnessFile, HarnessError> {
     #[cfg(feature = "parquet")]
-    if kind == crate::columnar::ColumnarKind::Parquet {
-        use crate::columnar::{ParquetFile, Projection};
-        let file = ParquetFile::from_slice(path, bytes)?;
+    {
+        use crate::columnar::{Columnar, Projection};
+        let _ = kind;
+        let file = Columnar::open(path, bytes)?;
         let mut rows = Vec::new();
         file.write_jsonl(
             Projection::All,
@@ -588,21 +589,25 @@ fn read_columnar(
                 return Err(HarnessError::Unknown {
                     file: path.to_string(),
                     reason: format!(
-                        "a Parquet file whose columns ({}) are no harness format's",
+                        "{} whose columns ({}) are no harness format's",
+                        file.label(),
                         file.columns().join(", ")
                     ),
                 })
             }
         };
-        return read_as(path, &rows, format).map_err(|mut e| {
+        read_as(path, &rows, format).map_err(|mut e| {
             if let Some(loc) = e.location_mut() {
                 file.relocate(loc, 0);
             }
             e
-        });
+        })
     }
-    let _ = (bytes, format);
-    Err(crate::columnar::ColumnarError::unsupported(path, kind).into())
+    #[cfg(not(feature = "parquet"))]
+    {
+        let _ = (bytes, format);
+        Err(crate::columnar::ColumnarError::unsupported(path, kind).into())
+    }
 }
 
 /// The task name normalised for comparison: lower case, letters and digits only.
