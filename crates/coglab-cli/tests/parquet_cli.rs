@@ -102,3 +102,24 @@ fn score_mmiq_locates_a_bad_parquet_row() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("cut.parquet: the file is cut short"), "{err}");
 }
+
+/// `coglab score kiva` on a folder of KiVA runs stored as Parquet (written by pyarrow from
+/// `run_small`'s CSVs, `coglab-core/tests/fixtures/kiva/run_small_parquet/make.py`): the
+/// folder walk finds the `.parquet` files and the report equals the CSV folder's (per-trial
+/// rows included), but for the file names.
+#[test]
+fn score_kiva_reads_a_folder_of_parquet_runs() {
+    let kiva = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../coglab-core/tests/fixtures/kiva");
+    let run = |folder: &str| -> String {
+        let dir = kiva.join(folder).to_string_lossy().into_owned();
+        let o = coglab(&["score", "kiva", &dir, "--trials", "--json"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout)
+            .unwrap()
+            .replace("run_small_parquet", "run_small")
+            .replace(".parquet", ".csv")
+    };
+    let pq = run("run_small_parquet");
+    assert!(pq.contains("ColourRed.csv"), "{pq}");
+    assert_eq!(pq, run("run_small"));
+}

@@ -15,6 +15,8 @@ mod items_reference;
 mod items_report;
 mod items_rows;
 mod items_sx2;
+#[cfg(feature = "parquet")]
+mod kiva_parquet;
 mod kiva_real;
 mod kiva_small;
 mod leaderboard;

@@ -325,7 +325,17 @@ impl<R: ChunkReader> ParquetFile<R> {
         let Some(row) = loc.line.and_then(|l| l.checked_sub(header_lines)) else {
             return;
         };
-        if let Some((g, r)) = self.locate(row as u64) {
+        self.relocate_row(loc, row as u64);
+    }
+
+    /// Makes a location in this file name the row group and row of the file's 1-based row
+    /// `row` instead of a line (as [`ParquetFile::relocate`] does, for a caller that knows the
+    /// row: a CSV whose cells span lines).
+    pub fn relocate_row(&self, loc: &mut crate::location::Location, row: u64) {
+        if loc.file != self.file {
+            return;
+        }
+        if let Some((g, r)) = self.locate(row) {
             loc.file = format!("{} row group {g}, row {r}", self.file);
             loc.line = None;
         }

@@ -1196,6 +1196,10 @@ struct TrialSlot {
 /// assert_eq!(back.overall.within_conditional.unwrap().mean, 0.5);
 /// ```
 pub fn read_kiva(file: &str, bytes: &[u8]) -> Result<crate::kiva::KivaReport, HarnessError> {
+    if let Some(kind) = crate::columnar::detect(bytes) {
+        // The records stored as Parquet (one record per row, nested fields as structs).
+        return super::via_jsonl(file, bytes, kind, |rows, _| read_kiva(file, rows));
+    }
     use std::collections::HashMap;
     let mut first: Option<(Variant, bool, usize)> = None;
     let mut null: Option<(NullAnswers, usize)> = None;

@@ -560,20 +560,8 @@ fn read_columnar(
     kind: crate::columnar::ColumnarKind,
     format: Option<HarnessFormat>,
 ) -> Result<HarnessFile, HarnessError> {
-    #[cfg(feature = "parquet")]
-    if kind == crate::columnar::ColumnarKind::Parquet {
-        use crate::columnar::{ParquetFile, Projection};
-        let file = ParquetFile::from_slice(path, bytes)?;
-        let mut rows = Vec::new();
-        file.write_jsonl(
-            Projection::All,
-            |b| {
-                rows.extend_from_slice(b);
-                Ok::<(), HarnessError>(())
-            },
-            |_| {},
-        )?;
-        let format = match format.or_else(|| detect(path, &rows)) {
+    via_jsonl(path, bytes, kind, |rows, columns| {
+        let format = match format.or_else(|| detect(path, rows)) {
             Some(f @ (HarnessFormat::LmmsSamples | HarnessFormat::EeeInstances)) => f,
             Some(f) => {
                 return Err(HarnessError::Unknown {
@@ -589,20 +577,74 @@ fn read_columnar(
                     file: path.to_string(),
                     reason: format!(
                         "a Parquet file whose columns ({}) are no harness format's",
-                        file.columns().join(", ")
+                        columns.join(", ")
                     ),
                 })
             }
         };
-        return read_as(path, &rows, format).map_err(|mut e| {
+        read_as(path, rows, format)
+    })
+}
+
+/// Runs `read` on a columnar file's rows written as JSON lines (every column; line n is row
+/// n) with its top-level column names, and makes the located errors it gives name the row
+/// group and row instead of the line.
+///
+/// # Errors
+/// The file's [`crate::columnar::ColumnarError`] (or, without the `parquet` feature, that it
+/// is not read), else `read`'s.
+pub(crate) fn via_jsonl<T>(
+    path: &str,
+    bytes: &[u8],
+    kind: crate::columnar::ColumnarKind,
+    read: impl FnOnce(&[u8], &[String]) -> Result<T, HarnessError>,
+) -> Result<T, HarnessError> {
+    #[cfg(feature = "parquet")]
+    if kind == crate::columnar::ColumnarKind::Parquet {
+        use crate::columnar::{ParquetFile, Projection};
+        let file = ParquetFile::from_slice(path, bytes)?;
+        let mut rows = Vec::new();
+        file.write_jsonl(
+            Projection::All,
+            |b| {
+                rows.extend_from_slice(b);
+                Ok::<(), HarnessError>(())
+            },
+            |_| {},
+        )?;
+        return read(&rows, &file.columns()).map_err(|mut e| {
             if let Some(loc) = e.location_mut() {
                 file.relocate(loc, 0);
             }
             e
         });
     }
-    let _ = (bytes, format);
+    let _ = (bytes, read);
     Err(crate::columnar::ColumnarError::unsupported(path, kind).into())
+}
+
+/// [`detect`] of a whole file that may be columnar: a Parquet file's first rows written as
+/// JSON lines are told as a JSONL file's lines are (a Parquet file that cannot be opened, or
+/// any columnar file without the `parquet` feature, is `None`).
+///
+/// # Examples
+/// ```
+/// use coglab_core::harness::{detect_file, HarnessFormat};
+/// let line = br#"{"doc_id": 0, "target": "B", "resps": [["B"]], "filtered_resps": ["B"]}"#;
+/// assert_eq!(detect_file("x_samples_mmiq.jsonl", line), Some(HarnessFormat::LmmsSamples));
+/// ```
+pub fn detect_file(path: &str, bytes: &[u8]) -> Option<HarnessFormat> {
+    if crate::columnar::detect(bytes).is_none() {
+        return detect(path, bytes);
+    }
+    #[cfg(feature = "parquet")]
+    if crate::columnar::detect(bytes) == Some(crate::columnar::ColumnarKind::Parquet) {
+        let head = crate::columnar::ParquetFile::from_slice(path, bytes)
+            .and_then(|f| f.head_jsonl(16384))
+            .ok()?;
+        return detect(path, &head);
+    }
+    None
 }
 
 /// The task name normalised for comparison: lower case, letters and digits only.

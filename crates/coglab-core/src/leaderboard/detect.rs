@@ -107,6 +107,17 @@ fn parquet_format(path: &str, bytes: &[u8]) -> Format {
             mmiq: None,
         };
     };
+    // A KiVA run's columns (read as the CSV of its rows, crate::kiva::RunFile::parse).
+    let first = rows.split(|b| *b == b'\n').next().unwrap_or_default();
+    if memchr::memmem::find(first, b"\"Variation\":").is_some()
+        && memchr::memmem::find(first, b"\"Regeneration\":").is_some()
+    {
+        return Format {
+            kind: FileKind::KivaRun,
+            harness: None,
+            mmiq: None,
+        };
+    }
     let harness = crate::harness::detect(path, &rows);
     let mmiq = mmiq::detect(path, &rows);
     let lower = path.to_ascii_lowercase();
