@@ -7,6 +7,8 @@ mod common;
 mod eee_kiva;
 mod gold_appendix_tables;
 mod harness;
+#[cfg(feature = "parquet")]
+mod harness_lighteval;
 mod hostile;
 mod hostile_eval;
 mod items_real;

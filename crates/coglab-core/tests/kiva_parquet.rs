@@ -232,4 +232,16 @@ fn kiva_eee_records_as_parquet_read_back_as_their_jsonl() {
     );
     assert_eq!(from_pq.overall, scored.overall);
     assert_eq!(from_pq.trials, scored.trials);
+    // Dropped on the leaderboard: a KiVA row, as the JSONL gives.
+    let board = leaderboard::score_files(
+        &[InputRef {
+            path: "gpt4.parquet",
+            bytes: &pq,
+            model: None,
+        }],
+        |_, _, _| {},
+    );
+    assert_eq!(board.files[0].status, FileState::Ok, "{:?}", board.files[0]);
+    assert_eq!(board.kiva.len(), 1);
+    assert_eq!(board.kiva[0].report.overall, scored.overall);
 }

@@ -879,6 +879,7 @@ fn kiva_stage(name: &str) -> Option<(Variant, Result<usize, &str>)> {
 /// Whether `bytes` are EEE instance records of KiVA: their first record's `evaluation_name`
 /// names a KiVA variant (`KiVA: ...`, `KiVA-adults: ...`), as [`write_kiva`] writes them. A
 /// first record that cannot be read says no (the MM-IQ reader then names what is wrong).
+/// Records stored as Parquet are told from their first row.
 ///
 /// # Examples
 /// ```
@@ -887,6 +888,13 @@ fn kiva_stage(name: &str) -> Option<(Variant, Result<usize, &str>)> {
 /// assert!(!is_kiva(br#"{"sample_id": "17", "evaluation_name": "MM-IQ", "evaluation": {"score": 1}}"#));
 /// ```
 pub fn is_kiva(bytes: &[u8]) -> bool {
+    #[cfg(feature = "parquet")]
+    if crate::columnar::detect(bytes) == Some(crate::columnar::ColumnarKind::Parquet) {
+        // Records stored as Parquet: their first row.
+        return crate::columnar::ParquetFile::from_slice("", bytes)
+            .and_then(|f| f.head_jsonl(1))
+            .is_ok_and(|rows| is_kiva(&rows));
+    }
     let Ok(text) = super::text("", bytes) else {
         return false;
     };

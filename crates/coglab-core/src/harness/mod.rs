@@ -7,6 +7,8 @@
 //!
 //! - [`lmms`]: lmms-eval `*_samples_<task>.jsonl` (its three `resps` shapes) and
 //!   `*_results.json`.
+//! - [`lighteval`]: lighteval `details_<task>_<date>.parquet` (its flat and its
+//!   `doc`/`model_response`/`metric` shapes).
 //! - [`vlmevalkit`]: VLMEvalKit per-item tables, judge `_result` tables (`GT`, `hit`, `log`)
 //!   and circular datasets (`index` ≥ 1,000,000 are rotations of `index % 1,000,000`).
 //! - [`inspect`]: Inspect `.eval` logs (a zip; deflate or zstd members, read one member at a
@@ -26,6 +28,7 @@ pub mod hf;
 pub mod inspect;
 pub mod jspsych;
 pub mod kiva_challenge;
+pub mod lighteval;
 pub mod lmms;
 pub mod map;
 pub mod summary;
@@ -441,6 +444,9 @@ pub fn detect(path: &str, head: &[u8]) -> Option<HarnessFormat> {
     }
     if trimmed.starts_with('{') {
         // JSONL (one object per line) or one JSON document.
+        if lighteval::is_details(first) {
+            return Some(HarnessFormat::LightevalDetails);
+        }
         if first.contains("\"doc_id\"")
             && (first.contains("\"resps\"") || first.contains("\"filtered_resps\""))
         {
@@ -515,7 +521,7 @@ pub fn read(path: &str, bytes: &[u8]) -> Result<HarnessFile, HarnessError> {
         Some(format) => read_as(path, bytes, format),
         None => Err(HarnessError::Unknown {
             file: path.to_string(),
-            reason: "no lmms-eval, VLMEvalKit, Inspect, Every Eval Ever or jsPsych fields in its first lines".into(),
+            reason: "no lmms-eval, lighteval, VLMEvalKit, Inspect, Every Eval Ever or jsPsych fields in its first lines".into(),
         }),
     }
 }
@@ -534,6 +540,7 @@ pub fn read_as(
     }
     match format {
         HarnessFormat::LmmsSamples => lmms::read_samples(path, bytes),
+        HarnessFormat::LightevalDetails => lighteval::read_details(path, bytes),
         HarnessFormat::LmmsResults => lmms::read_results(path, bytes),
         HarnessFormat::VlmEvalKit(kind) => vlmevalkit::read(path, kind, bytes),
         HarnessFormat::InspectEval => {
@@ -562,7 +569,11 @@ fn read_columnar(
 ) -> Result<HarnessFile, HarnessError> {
     via_jsonl(path, bytes, kind, |rows, columns| {
         let format = match format.or_else(|| detect(path, rows)) {
-            Some(f @ (HarnessFormat::LmmsSamples | HarnessFormat::EeeInstances)) => f,
+            Some(
+                f @ (HarnessFormat::LmmsSamples
+                | HarnessFormat::EeeInstances
+                | HarnessFormat::LightevalDetails),
+            ) => f,
             Some(f) => {
                 return Err(HarnessError::Unknown {
                     file: path.to_string(),
