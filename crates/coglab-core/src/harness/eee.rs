@@ -915,7 +915,7 @@ pub fn is_kiva(bytes: &[u8]) -> bool {
 }
 
 /// Trial scores above this many regenerations are read as written (see [`share`]).
-const MOST_REGENERATIONS: u64 = 1000;
+pub(crate) const MOST_REGENERATIONS: u64 = 1000;
 
 /// A stage score read back as the share it stands for. A trial's stage score is `k / m`, the
 /// right answers among the `m ≤ regenerations` that count (0 or 1 for a person), and
@@ -923,7 +923,7 @@ const MOST_REGENERATIONS: u64 = 1000;
 /// shortest decimal has 17 digits (1/11 reads as 0.09090909090909093): the fraction within
 /// 1e-9 of `x` (shares of at most [`MOST_REGENERATIONS`] differ by more than 1e-6) is computed
 /// again, as the scorer computes it. `x` as read when no such fraction is near.
-fn share(x: f64, regenerations: u64) -> f64 {
+pub(crate) fn share(x: f64, regenerations: u64) -> f64 {
     for m in 1..=regenerations.min(MOST_REGENERATIONS) {
         let m = m as f64;
         let k = (x * m).round();
