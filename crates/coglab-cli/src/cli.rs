@@ -170,16 +170,8 @@ pub struct ExportEeeArgs {
     pub gold: bool,
     /// Scored sets: any predictions or harness file `coglab score mmiq` takes (with --kiva:
     /// one run's CSV files or folders; with --gold: the score matrix).
-    #[arg(value_name = "SCORED", required_unless_present_any = ["mmopera", "bundle"])]
+    #[arg(value_name = "SCORED", required_unless_present = "mmopera")]
     pub scored: Vec<String>,
-    /// A bundle `coglab publish` wrote: the entries of the model's published MM-IQ and KiVA
-    /// rows, one file per benchmark, equal to those its result files give.
-    #[arg(long, value_name = "DIR", conflicts_with = "scored")]
-    pub bundle: Option<String>,
-    /// With --bundle: the model's name in the bundle (default: the one named ORG/NAME or NAME,
-    /// or whose source is its Hub page).
-    #[arg(long, value_name = "NAME", requires = "bundle")]
-    pub bundle_model: Option<String>,
     /// Folder the records are written to (`DIR/<model>/<id>.json` and `.jsonl`).
     #[arg(long, value_name = "DIR")]
     pub out: String,
@@ -224,8 +216,16 @@ pub struct ExportHfArgs {
     pub mmopera: bool,
     /// The scored set: one predictions or harness file (MM-IQ), or one run's files or folders
     /// (KiVA).
-    #[arg(value_name = "SCORED", required_unless_present = "mmopera")]
+    #[arg(value_name = "SCORED", required_unless_present_any = ["mmopera", "bundle"])]
     pub scored: Vec<String>,
+    /// A bundle `coglab publish` wrote: the entries of the model's published MM-IQ and KiVA
+    /// rows, one file per benchmark, equal to those its result files give.
+    #[arg(long, value_name = "DIR", conflicts_with = "scored")]
+    pub bundle: Option<String>,
+    /// With --bundle: the model's name in the bundle (default: the one named ORG/NAME or NAME,
+    /// or whose source is its Hub page).
+    #[arg(long, value_name = "NAME", requires = "bundle")]
+    pub bundle_model: Option<String>,
     /// The model repository's folder: the entries are written to
     /// `DIR/.eval_results/<benchmark>.yaml` (an existing file is not overwritten).
     #[arg(long, value_name = "DIR")]
