@@ -245,3 +245,51 @@ fn kiva_eee_records_as_parquet_read_back_as_their_jsonl() {
     assert_eq!(board.kiva.len(), 1);
     assert_eq!(board.kiva[0].report.overall, scored.overall);
 }
+
+/// A deterministic sweep in the spirit of the `parquet` fuzz target (`fuzz/src/lib.rs`), run
+/// on stable with every test, over a KiVA run and a lighteval details file written by pyarrow
+/// (dictionary and plain pages, nested lists and structs): each byte set to 0xFF (and every
+/// third byte to 0x00), and the file cut every 16 bytes (every fifth byte and cut only, unless
+/// `COGLAB_FULL_SWEEP=1`), must give a result or an error from
+/// the Parquet reader and the KiVA and lighteval readers, never a panic. The full sweep found
+/// six panics of the `parquet` crate that `columnar` now refuses first with a located error: a
+/// PLAIN byte-array page shorter than its values, a dictionary-encoded page without a
+/// dictionary, levels in an encoding other than RLE or BIT_PACKED, levels fewer than the
+/// page's values or above the column's highest, a repeated column whose pages start another
+/// number of records than the row group's rows, and a LIST / MAP / group of a shape the
+/// record reader asserts on.
+#[test]
+fn mutated_pyarrow_files_never_panic() {
+    use coglab_core::columnar::{ColumnarError, ParquetFile, Projection};
+    // Every byte with COGLAB_FULL_SWEEP=1 (about 90 s in a debug build), else every fifth.
+    let full = std::env::var("COGLAB_FULL_SWEEP").is_ok_and(|v| v == "1");
+    let check = |bytes: &[u8]| {
+        if let Ok(f) = ParquetFile::from_slice("f.parquet", bytes) {
+            let _ = f.write_jsonl(Projection::All, |_| Ok::<(), ColumnarError>(()), |_| {});
+        }
+        let _ = score_model([("m/output_Reflect/ReflectX.parquet", bytes)]);
+        let _ = harness::lighteval::read_details("details_mmiq_x.parquet", bytes);
+    };
+    for good in [
+        fixture("run_small_parquet/output_Reflect/ReflectX.parquet"),
+        std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
+            "tests/fixtures/harness/lighteval/details_mmiq_2025-11-05T10-00-00.000000.parquet",
+        ))
+        .unwrap(),
+    ] {
+        let mut bytes = good.clone();
+        for i in (0..good.len()).filter(|i| full || i % 5 == 0) {
+            for b in [0xFF, 0x00] {
+                if b == 0x00 && i % 3 != 0 {
+                    continue;
+                }
+                bytes[i] = b;
+                check(&bytes);
+            }
+            bytes[i] = good[i];
+            if i % 16 == 0 || full {
+                check(&good[..i]);
+            }
+        }
+    }
+}

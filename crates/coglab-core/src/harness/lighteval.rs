@@ -18,8 +18,8 @@
 //!
 //! The answer scored is `text_post_processed[0]` when present, else `text[0]` (new shape), or
 //! `predictions[0]` (old shape). The target is `choices[gold_index]` (or `gold[0]`). The
-//! harness's verdict is the first score of `metric` / `metrics` that reads as one (a number,
-//! > 0.5 correct, or a boolean). The item is the `data_id` of `specific` / `specifics`, else
+//! harness's verdict is the first score of `metric` / `metrics` that reads as one (a number
+//! above 0.5 correct, or a boolean). The item is the `data_id` of `specific` / `specifics`, else
 //! `doc.id` when it is an integer; failing that its `MD5` is matched against the key's.
 //!
 //! The task is `doc.task_name` (`lighteval|mmiq|0`) when the rows carry it, else the file
