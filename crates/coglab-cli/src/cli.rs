@@ -203,7 +203,7 @@ pub struct ExportEeeArgs {
 
 /// Arguments of `coglab export hf`.
 #[derive(Debug, Args)]
-#[command(group(ArgGroup::new("bench").args(["answers", "kiva", "mmopera"]).required(true)))]
+#[command(group(ArgGroup::new("bench").args(["answers", "kiva", "mmopera", "bundle"]).required(true)))]
 pub struct ExportHfArgs {
     /// MM-IQ: the answer key the SCORED file is scored with.
     #[arg(long, value_name = "KEY")]
@@ -216,8 +216,16 @@ pub struct ExportHfArgs {
     pub mmopera: bool,
     /// The scored set: one predictions or harness file (MM-IQ), or one run's files or folders
     /// (KiVA).
-    #[arg(value_name = "SCORED", required_unless_present = "mmopera")]
+    #[arg(value_name = "SCORED", required_unless_present_any = ["mmopera", "bundle"])]
     pub scored: Vec<String>,
+    /// A bundle `coglab publish` wrote: the entries of the model's published MM-IQ and KiVA
+    /// rows, one file per benchmark, equal to those its result files give.
+    #[arg(long, value_name = "DIR", conflicts_with = "scored")]
+    pub bundle: Option<String>,
+    /// With --bundle: the model's name in the bundle (default: the one named ORG/NAME or NAME,
+    /// or whose source is its Hub page).
+    #[arg(long, value_name = "NAME", requires = "bundle")]
+    pub bundle_model: Option<String>,
     /// The model repository's folder: the entries are written to
     /// `DIR/.eval_results/<benchmark>.yaml` (an existing file is not overwritten).
     #[arg(long, value_name = "DIR")]

@@ -9,6 +9,8 @@ mod common;
 mod eee_kiva;
 mod gold_appendix_tables;
 mod harness;
+#[cfg(feature = "parquet")]
+mod harness_lighteval;
 mod hostile;
 mod hostile_eval;
 mod items_real;
@@ -17,6 +19,8 @@ mod items_reference;
 mod items_report;
 mod items_rows;
 mod items_sx2;
+#[cfg(feature = "parquet")]
+mod kiva_parquet;
 mod kiva_real;
 mod kiva_small;
 mod leaderboard;

@@ -124,6 +124,14 @@ pub fn detect_parquet<R: parquet::file::reader::ChunkReader>(
 #[cfg(feature = "parquet")]
 fn detect_columns(path: &str, columns: &[String]) -> Format {
     let rows = crate::columnar::schema_jsonl(columns);
+    // A KiVA run's columns (read as the CSV of its rows, crate::kiva::RunFile::parse).
+    if columns.iter().any(|c| c == "Variation") && columns.iter().any(|c| c == "Regeneration") {
+        return Format {
+            kind: FileKind::KivaRun,
+            harness: None,
+            mmiq: None,
+        };
+    }
     let harness = crate::harness::detect(path, &rows);
     let mmiq = mmiq::detect(path, &rows);
     let lower = path.to_ascii_lowercase();

@@ -707,7 +707,7 @@ fn harness_file(
     i: usize,
 ) {
     use crate::harness::{self, HarnessFormat};
-    let Some(format) = harness::detect(f.path, f.bytes) else {
+    let Some(format) = harness::detect_file(f.path, f.bytes) else {
         fail(
             &mut out.files[i],
             format!(
