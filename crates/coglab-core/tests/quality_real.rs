@@ -112,3 +112,96 @@ fn kiva_runs_signal_matches_the_pandas_means() {
         p.warnings
     );
 }
+
+/// The leaderboard's estimates on the real KiVA runs: two complete runs calibrate (the
+/// minimum lowered to 2 for the test) and a third cut to its Colour files (150 of 700 trials)
+/// is estimated; its `observed` is its own stage-1 count over the trials it has (the core's
+/// matrix, right when the trial's mean over regenerations is at least 0.5), and with the
+/// default minimum of 20 the estimate is withheld naming the 2 complete runs.
+#[test]
+fn kiva_partial_run_estimated_from_the_complete_runs() {
+    use coglab_core::items::estimate::{CalibrationOptions, EstimateOptions};
+    use coglab_core::items::partial::estimate_rows;
+    use coglab_core::items::KivaStages;
+    use coglab_core::leaderboard::Detail;
+    let Some(kiva) = common::shared_data("kiva") else {
+        return;
+    };
+    let read = |run: &str, only: Option<&str>| {
+        let mut files = Vec::new();
+        let mut stack = vec![kiva.join("model_data").join(run)];
+        while let Some(dir) = stack.pop() {
+            for e in std::fs::read_dir(&dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "csv")
+                    && only.is_none_or(|o| p.to_string_lossy().contains(o))
+                {
+                    files.push((p.to_string_lossy().into_owned(), std::fs::read(&p).unwrap()));
+                }
+            }
+        }
+        files.sort();
+        Detail::Kiva(score_model(files.iter().map(|(p, b)| (p.as_str(), b.as_slice()))).unwrap())
+    };
+    let details = [
+        read(RUNS[0], None),
+        read(RUNS[2], None),
+        read(RUNS[1], Some("output_Colour")),
+    ];
+    let Detail::Kiva(part) = &details[2] else {
+        unreachable!()
+    };
+    let right = part
+        .trials
+        .iter()
+        .filter(|t| t.cross.is_some_and(|c| c >= 0.5))
+        .count();
+    let rows: Vec<(&str, &Detail)> = ["multi", "mantis", "single"]
+        .into_iter()
+        .zip(details.iter())
+        .collect();
+    let est = EstimateOptions {
+        min_calibration: 2,
+        ..EstimateOptions::default()
+    };
+    let e = estimate_rows(
+        &rows,
+        KivaStages::Cross,
+        &CalibrationOptions::default(),
+        &est,
+    )
+    .unwrap();
+    assert_eq!(e.calibration_rows, ["multi", "mantis"]);
+    assert_eq!(
+        e.calibration.as_ref().map(|c| (c.items, c.respondents)),
+        Some((700, 2))
+    );
+    let r = &e.rows[0];
+    assert_eq!((r.id.as_str(), r.answered, r.items), ("single", 150, 700));
+    let x = r.estimate.as_ref().unwrap();
+    assert_eq!(x.observed, Some(right as f64 / 150.0));
+    assert!(x.ci_low <= x.estimate && x.estimate <= x.ci_high);
+    // The default minimum: withheld, with the count.
+    let e = estimate_rows(
+        &rows,
+        KivaStages::Cross,
+        &CalibrationOptions::default(),
+        &EstimateOptions::default(),
+    )
+    .unwrap();
+    assert!(e.rows[0]
+        .withheld
+        .as_deref()
+        .unwrap()
+        .contains("2 calibration respondents, fewer than the 20"));
+    // The within-domain stage is asked only after a right first stage: refused.
+    assert!(estimate_rows(
+        &rows,
+        KivaStages::Within,
+        &CalibrationOptions::default(),
+        &EstimateOptions::default()
+    )
+    .is_err());
+}
