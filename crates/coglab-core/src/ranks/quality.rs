@@ -431,6 +431,13 @@ pub fn quality(input: &QualityInput, opts: &QualityOptions) -> QualityPanel {
         .iter()
         .map(|(c, cols)| row(&prep, cols, cols.len(), Some(c), mcnemar, opts))
         .collect();
+    if input.bench == Bench::Mmopera && overall.noise_kind == NoiseKind::Regeneration {
+        notes.push(
+            "MM-OPERA: an item's replicates are its ICA rotations (or several judges' scores): \
+             the noise is their SD with the items fixed"
+                .to_string(),
+        );
+    }
     if input.models.len() < 2 {
         notes
             .push("fewer than two models: no signal, no pairs, no smallest difference".to_string());
