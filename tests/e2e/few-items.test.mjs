@@ -203,6 +203,10 @@ test('MM-IQ partial rows: estimates, the switch, planner and quality equal cogla
     const { text } = await few.plannerItems();
     assert.ok(text.includes(`${thousands(plan3.summary.items)} items per pair`), text);
     await few.open('mmiq-plan-pairs');
+    // 26 rows, 325 pairs: the first 50 are drawn, a button draws the rest.
+    await page.getByTestId('mmiq-plan-pairs-more').click();
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid=mmiq-plan-pair]').length === n,
+      plan3.pairs.length);
     const pairs = await page.locator('[data-testid=mmiq-plan-pair]').evaluateAll((rs) => rs.map((r) => (
       { a: r.dataset.a, b: r.dataset.b, items: r.dataset.items ?? null })));
     assert.equal(pairs.length, plan3.pairs.length);

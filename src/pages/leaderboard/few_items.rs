@@ -397,6 +397,9 @@ pub fn PlannerPanel(
     }
 }
 
+/// Pairs drawn at first in the planner's per-pair table (as the rank panel's tables).
+const SHOWN_PAIRS: usize = crate::components::board_table::FIRST_ROWS;
+
 /// A plan laid out.
 fn plan_view(p: Plan, stem: &'static str) -> AnyView {
     let now = match &p.mdd {
@@ -458,31 +461,47 @@ fn plan_view(p: Plan, stem: &'static str) -> AnyView {
     };
     let pairs = (p.pairs.len() > 1).then(|| {
         let n = p.pairs.len();
-        let rows = p
-            .pairs
-            .iter()
-            .map(|x| {
-                view! {
-                    <tr data-testid=format!("{stem}-plan-pair") data-a=x.a.clone() data-b=x.b.clone()
-                        data-items=x.items.map(|v| v.to_string())>
-                        <th scope="row">{format!("{} vs {}", x.a, x.b)}</th>
-                        <td class="num">{thousands(x.n as u64)}</td>
-                        <td class="num">{x.spread.map(|s| format!("{s:.3}")).unwrap_or_else(|| "–".into())}</td>
-                        <td class="num">{x.items.map(thousands).unwrap_or_else(|| "not reachable".into())}</td>
-                    </tr>
-                }
+        // Drawn when opened, the first [`SHOWN_PAIRS`] at first: a board of 300 rows has 44,850
+        // pairs.
+        let open = RwSignal::new(false);
+        let shown = RwSignal::new(SHOWN_PAIRS.min(n));
+        let all = StoredValue::new(p.pairs.clone());
+        let rows = move || {
+            all.with_value(|ps| {
+                ps.iter()
+                    .take(shown.get())
+                    .map(|x| {
+                        view! {
+                            <tr data-testid=format!("{stem}-plan-pair") data-a=x.a.clone() data-b=x.b.clone()
+                                data-items=x.items.map(|v| v.to_string())>
+                                <th scope="row">{format!("{} vs {}", x.a, x.b)}</th>
+                                <td class="num">{thousands(x.n as u64)}</td>
+                                <td class="num">{x.spread.map(|s| format!("{s:.3}")).unwrap_or_else(|| "–".into())}</td>
+                                <td class="num">{x.items.map(thousands).unwrap_or_else(|| "not reachable".into())}</td>
+                            </tr>
+                        }
+                    })
+                    .collect_view()
             })
-            .collect_view();
+        };
         view! {
-            <details class="rank-details" data-testid=format!("{stem}-plan-pairs")>
+            <details class="rank-details" data-testid=format!("{stem}-plan-pairs")
+                on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
                 <summary>{format!("Per pair ({n} pairs)")}</summary>
-                <div class="table-scroll"><table class="lb-table rank-table">
-                    <thead><tr>
-                        <th scope="col">"Pair"</th><th scope="col">"Items now"</th>
-                        <th scope="col">{spread_head}</th><th scope="col">"Items needed"</th>
-                    </tr></thead>
-                    <tbody>{rows}</tbody>
-                </table></div>
+                {move || open.get().then(|| view! {
+                    <div class="table-scroll"><table class="lb-table rank-table">
+                        <thead><tr>
+                            <th scope="col">"Pair"</th><th scope="col">"Items now"</th>
+                            <th scope="col">{spread_head}</th><th scope="col">"Items needed"</th>
+                        </tr></thead>
+                        <tbody>{rows}</tbody>
+                    </table></div>
+                    {move || (shown.get() < n).then(|| view! {
+                        <button type="button" data-testid=format!("{stem}-plan-pairs-more") on:click=move |_| shown.set(n)>
+                            {format!("Show all {n} pairs (the first {SHOWN_PAIRS} are shown)")}
+                        </button>
+                    })}
+                })}
             </details>
         }
     });
