@@ -19,6 +19,7 @@ mod parquet_fixtures;
 mod plan_cli;
 mod publish_cli;
 mod publish_hostile;
+mod quality_cli;
 mod rank_cli;
 mod resources;
 mod selftest_cli;

@@ -39,6 +39,7 @@ mod mmopera;
 mod parquet_input;
 mod publish_ranks;
 mod publish_size;
+mod quality_real;
 mod ranks;
 mod reported_bundles;
 mod review;
