@@ -89,6 +89,7 @@ make_seeds() {
     $F/mmopera/ica/modelx_ICA_reasoning_scoring.json $F/mmopera/ica/modelx_ICA_results.json
   seed sem_matrix $F/sem/*.csv $BAD/sem_matrix_csv/* $BAD/sem_matrix_json/*
   seed sem_spec $BAD/sem_spec/*
+  seed parquet $F/kiva/run_small_parquet/*/*.parquet $F/harness/lighteval/*.parquet
   seed publish_paths $BAD/publish_manifest/* $F/publish/tiny/leaderboard.toml $F/publish/sample/leaderboard.toml
   seed xlsx $F/mmiq/preds_small.xlsx $F/xlsx/*.xlsx
   # Targets whose files are named by a first byte (DROP_NAMES in fuzz/src/lib.rs: 0 key,

@@ -47,6 +47,7 @@ pub const TARGETS: &[&str] = &[
     "harness_jspsych",
     "harness_kiva_challenge",
     "publish_paths",
+    "parquet",
 ];
 
 /// The 4-item MM-IQ key the harness targets map records onto (ids 0-3, with MD5s).
@@ -380,8 +381,26 @@ pub fn run(name: &str, data: &[u8]) {
             let _ = selftest::stimuli::session_from_folder(&paths, &texts, data.len() as u64);
         }
         "publish_paths" => publish_paths(data),
+        "parquet" => parquet(data),
         other => panic!("unknown fuzz target {other}"),
     }
+}
+
+/// Issue 39: the bytes as a Parquet file, opened and written out whole as JSON lines and as
+/// CSV (`columnar::ParquetFile`), then read by the readers that take Parquet (a KiVA run, a
+/// lighteval details file, KiVA's EEE records); an error is fine, a panic is not.
+fn parquet(data: &[u8]) {
+    use coglab_core::columnar::{ColumnarError, ParquetFile, Projection};
+    if let Ok(f) = ParquetFile::from_slice("f.parquet", data) {
+        let _ = f.head_jsonl(4096);
+        let _ = f.write_jsonl(Projection::All, |_| Ok::<(), ColumnarError>(()), |_| {});
+        let _ = f.write_csv(Projection::Only(&["data_id", "Variation"]), |_| {
+            Ok::<(), ColumnarError>(())
+        });
+    }
+    let _ = kiva::RunFile::parse("m/output_Colour/ColourRed.parquet", data);
+    let _ = coglab_core::harness::lighteval::read_details("details_mmiq_x.parquet", data);
+    let _ = coglab_core::harness::eee::read_kiva("m.parquet", data);
 }
 
 /// Issue 37: the bytes as a leaderboard manifest and as a bundle index. Every path the

@@ -47,6 +47,11 @@ pub enum Command {
     /// each pair's observed discordance), the board's current minimum detectable difference,
     /// and what regenerations per item buy.
     Plan(PlanArgs),
+    /// The benchmark quality panel: per benchmark and per category, reliability (KR-20 or
+    /// alpha), SEM, signal (SD of model scores), noise (bootstrap or regeneration SD), their
+    /// ratio and the smallest difference told apart, with a warning for categories too small
+    /// to separate the models given.
+    Quality(QualityArgs),
     /// Item analysis across models and humans: classical statistics, Rasch/2PL, flags, a
     /// reduced subset.
     Items(ItemsArgs),
@@ -203,7 +208,7 @@ pub struct ExportEeeArgs {
 
 /// Arguments of `coglab export hf`.
 #[derive(Debug, Args)]
-#[command(group(ArgGroup::new("bench").args(["answers", "kiva", "mmopera"]).required(true)))]
+#[command(group(ArgGroup::new("bench").args(["answers", "kiva", "mmopera", "bundle"]).required(true)))]
 pub struct ExportHfArgs {
     /// MM-IQ: the answer key the SCORED file is scored with.
     #[arg(long, value_name = "KEY")]
@@ -216,8 +221,16 @@ pub struct ExportHfArgs {
     pub mmopera: bool,
     /// The scored set: one predictions or harness file (MM-IQ), or one run's files or folders
     /// (KiVA).
-    #[arg(value_name = "SCORED", required_unless_present = "mmopera")]
+    #[arg(value_name = "SCORED", required_unless_present_any = ["mmopera", "bundle"])]
     pub scored: Vec<String>,
+    /// A bundle `coglab publish` wrote: the entries of the model's published MM-IQ and KiVA
+    /// rows, one file per benchmark, equal to those its result files give.
+    #[arg(long, value_name = "DIR", conflicts_with = "scored")]
+    pub bundle: Option<String>,
+    /// With --bundle: the model's name in the bundle (default: the one named ORG/NAME or NAME,
+    /// or whose source is its Hub page).
+    #[arg(long, value_name = "NAME", requires = "bundle")]
+    pub bundle_model: Option<String>,
     /// The model repository's folder: the entries are written to
     /// `DIR/.eval_results/<benchmark>.yaml` (an existing file is not overwritten).
     #[arg(long, value_name = "DIR")]
@@ -354,13 +367,24 @@ pub struct SimulateArgs {
 #[derive(Debug, Args)]
 pub struct EstimateArgs {
     /// Partial runs: a response-matrix CSV (respondent id, then 1/0/empty per item; empty =
-    /// not answered), its columns matched to the calibration's items by name.
-    #[arg(value_name = "PARTIAL.csv")]
-    pub partial: String,
-    /// Complete runs of the same board, in the same format: every column is an item of the
-    /// benchmark.
-    #[arg(long, value_name = "FULL.csv")]
-    pub calibration: String,
+    /// not answered), its columns matched to the calibration's items by name; or MM-IQ
+    /// predictions files (with --answers) or KiVA run folders, as `coglab items` takes them
+    /// (items not in a file: not answered).
+    #[arg(value_name = "PARTIAL", required = true)]
+    pub partial: Vec<String>,
+    /// Complete runs of the same board, in the same form (repeat the option for each file or
+    /// folder): one response-matrix CSV whose every column is an item of the benchmark, MM-IQ
+    /// predictions files or KiVA run folders.
+    #[arg(long, value_name = "FULL", required = true)]
+    pub calibration: Vec<String>,
+    /// MM-IQ answer key: the partial and calibration inputs are MM-IQ predictions files, one
+    /// respondent each.
+    #[arg(long, value_name = "KEY")]
+    pub answers: Option<String>,
+    /// KiVA run folders: the stage whose trials are the items, cross (default) or
+    /// extrapolation (stages every trial has).
+    #[arg(long, value_name = "STAGE")]
+    pub stage: Option<String>,
     /// Answer options per item: the guessing floor is 1/options (0: no guessing; default 4).
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub options: u32,
@@ -451,6 +475,36 @@ pub struct PlanArgs {
     /// MM-OPERA default).
     #[arg(long, value_name = "TEST")]
     pub test: Option<String>,
+    /// KiVA stage: cross (default), within_joint, within_conditional or extrapolation.
+    #[arg(long, value_name = "STAGE")]
+    pub stage: Option<String>,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `coglab quality`: the board's inputs as `coglab rank` takes them.
+#[derive(Debug, Args)]
+pub struct QualityArgs {
+    /// The benchmark: mmiq, kiva or mmopera.
+    #[arg(value_name = "BENCH")]
+    pub bench: String,
+    /// One entry per model: `PATH` or `NAME=PATH`, a file or a folder (a KiVA run folder, or a
+    /// folder of one model's MM-OPERA judge files).
+    #[arg(value_name = "[NAME=]PATH", required = true)]
+    pub files: Vec<String>,
+    /// Power of the smallest difference told apart (default 0.8).
+    #[arg(long, value_name = "P", default_value_t = 0.8)]
+    pub power: f64,
+    /// Significance level, two-sided (default 0.05).
+    #[arg(long, value_name = "A", default_value_t = 0.05)]
+    pub alpha: f64,
+    /// MM-IQ answer key (required for MM-IQ; its categories are the panel's).
+    #[arg(long, value_name = "KEY")]
+    pub answers: Option<String>,
+    /// MM-OPERA metadata (its ids are the benchmark's items; without it, the judged items are).
+    #[arg(long, value_name = "META")]
+    pub metadata: Option<String>,
     /// KiVA stage: cross (default), within_joint, within_conditional or extrapolation.
     #[arg(long, value_name = "STAGE")]
     pub stage: Option<String>,

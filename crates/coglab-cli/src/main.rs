@@ -43,6 +43,7 @@ fn main() -> ExitCode {
         Command::Plan(a) => {
             commands::plan::PlanOptions::from_cli(a).and_then(|opts| commands::plan::run(&opts))
         }
+        Command::Quality(a) => commands::quality::run(a),
         Command::Rank(a) => {
             commands::rank::RankOptions::from_cli(a).and_then(|opts| commands::rank::run(&opts))
         }

@@ -831,3 +831,44 @@ fn export_hf_writes_one_file_inside_out() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `export hf --bundle`: `coglab publish` on the core's `publish/tiny` board, then model
+/// `alpha`'s MM-IQ row exported from the bundle equals the file exported from its key and
+/// predictions; the bundle and the board are not written to, and a second export is refused.
+#[test]
+fn export_hf_from_a_bundle_equals_from_the_files() {
+    let tiny = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../coglab-core/tests/fixtures/publish/tiny"
+    );
+    let dir = temp("hf-bundle");
+    let bundle = dir.join("bundle");
+    let o = coglab(&["publish", tiny, "--out", bundle.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let before = files_below(&bundle);
+    let (from_bundle, from_files) = (dir.join("a"), dir.join("b"));
+    let common = ["--model", "org/alpha", "--date", "2024-06-01", "--out"];
+    let mut args = vec!["export", "hf", "--bundle", bundle.to_str().unwrap()];
+    args.extend(common);
+    args.push(from_bundle.to_str().unwrap());
+    let o = coglab(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (key, preds) = (
+        format!("{tiny}/keys/key.jsonl"),
+        format!("{tiny}/runs/alpha.jsonl"),
+    );
+    let mut files_args = vec!["export", "hf", "--answers", &key, &preds];
+    files_args.extend(common);
+    files_args.push(from_files.to_str().unwrap());
+    let o = coglab(&files_args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let read =
+        |d: &std::path::Path| std::fs::read_to_string(d.join(".eval_results/mmiq.yaml")).unwrap();
+    assert_eq!(read(&from_bundle), read(&from_files));
+    assert_eq!(files_below(&from_bundle), [".eval_results/mmiq.yaml"]);
+    assert_eq!(files_below(&bundle), before);
+    let o = coglab(&args);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("already exists"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

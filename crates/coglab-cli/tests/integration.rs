@@ -2,6 +2,7 @@
 //! test binary: every binary links the whole library, and one binary per file (47 in the core
 //! and the CLI, with full debug info) once filled a CI machine's disk.
 
+mod arrow_cli;
 mod cli_args;
 mod estimate_cli;
 #[path = "../../coglab-core/tests/common/evalzip.rs"]
@@ -18,6 +19,7 @@ mod parquet_fixtures;
 mod plan_cli;
 mod publish_cli;
 mod publish_hostile;
+mod quality_cli;
 mod rank_cli;
 mod resources;
 mod selftest_cli;

@@ -102,3 +102,54 @@ fn score_mmiq_locates_a_bad_parquet_row() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("cut.parquet: the file is cut short"), "{err}");
 }
+
+/// `coglab score kiva` on a folder of KiVA runs stored as Parquet (written by pyarrow from
+/// `run_small`'s CSVs, `coglab-core/tests/fixtures/kiva/run_small_parquet/make.py`): the
+/// folder walk finds the `.parquet` files and the report equals the CSV folder's (per-trial
+/// rows included), but for the file names.
+#[test]
+fn score_kiva_reads_a_folder_of_parquet_runs() {
+    let kiva = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../coglab-core/tests/fixtures/kiva");
+    let run = |folder: &str| -> String {
+        let dir = kiva.join(folder).to_string_lossy().into_owned();
+        let o = coglab(&["score", "kiva", &dir, "--trials", "--json"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout)
+            .unwrap()
+            .replace("run_small_parquet", "run_small")
+            .replace(".parquet", ".csv")
+    };
+    let pq = run("run_small_parquet");
+    assert!(pq.contains("ColourRed.csv"), "{pq}");
+    assert_eq!(pq, run("run_small"));
+}
+
+/// `coglab score mmiq` on a lighteval details file (pyarrow, in lighteval 0.13's shape:
+/// `coglab-core/tests/fixtures/harness/lighteval/make.py`): 4 of 6, as worked out by hand in
+/// `coglab-core/tests/mmiq_small.rs`; a details file of another task is refused naming it.
+#[test]
+fn score_mmiq_reads_lighteval_details() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../coglab-core/tests/fixtures/harness/lighteval");
+    let key = fixture("key_small.jsonl").to_string_lossy().into_owned();
+    let details = dir
+        .join("details_mmiq_2025-11-05T10-00-00.000000.parquet")
+        .to_string_lossy()
+        .into_owned();
+    let v = report(&["score", "mmiq", "--answers", &key, &details, "--json"]);
+    assert_eq!(v["overall"]["correct"], 4, "{v}");
+    assert_eq!(v["overall"]["n"], 6, "{v}");
+    let other = dir
+        .join("details_gsm8k_2025-11-05T10-00-00.000000.parquet")
+        .to_string_lossy()
+        .into_owned();
+    let o = coglab(&["score", "mmiq", "--answers", &key, &other, "--json"]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            "this is lighteval output for task \"lighteval|gsm8k|0\", expected an MM-IQ task"
+        ),
+        "{err}"
+    );
+}

@@ -180,5 +180,12 @@ pub const MAX_PARQUET_PAGE_BYTES: u64 = 64 << 20;
 
 /// The most rows a Parquet file may declare: 50 million (500 times the 100,000-response
 /// benchmark file). A footer claiming more is refused before any row is read; a row group's
-/// claim is also checked against the values its pages declare.
+/// claim is also checked against the values its pages declare. An Arrow IPC file's record
+/// batches are held to it too, each and in sum.
 pub const MAX_PARQUET_ROWS: u64 = 50_000_000;
+
+/// The most bytes an Arrow IPC record batch's compressed buffers may decompress to, in sum
+/// (256 MiB, as the largest `.eval` member): each buffer's declared size is checked, with
+/// the sum so far, before it is decompressed. Buffers that are not compressed are read in
+/// place and cost nothing.
+pub const MAX_ARROW_BATCH_BYTES: u64 = 256 << 20;

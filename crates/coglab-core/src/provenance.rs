@@ -29,6 +29,8 @@ pub enum Harness {
     JsPsych,
     /// The KiVA challenge's annotation and result files.
     KivaChallenge,
+    /// Hugging Face's lighteval.
+    Lighteval,
 }
 
 impl Harness {
@@ -41,6 +43,7 @@ impl Harness {
             Harness::EveryEvalEver => "Every Eval Ever",
             Harness::JsPsych => "jsPsych",
             Harness::KivaChallenge => "KiVA challenge",
+            Harness::Lighteval => "lighteval",
         }
     }
 }
@@ -72,6 +75,8 @@ pub enum HarnessFormat {
     KivaAnnotations,
     /// KiVA challenge results (`[{"id", "answer"}]` JSON or `id,answer` CSV).
     KivaResults,
+    /// lighteval per-sample details (`details_<task>_<date>.parquet`).
+    LightevalDetails,
 }
 
 impl HarnessFormat {
@@ -84,6 +89,7 @@ impl HarnessFormat {
             HarnessFormat::EeeInstances | HarnessFormat::EeeAggregate => Harness::EveryEvalEver,
             HarnessFormat::JsPsychCsv | HarnessFormat::JsPsychJson => Harness::JsPsych,
             HarnessFormat::KivaAnnotations | HarnessFormat::KivaResults => Harness::KivaChallenge,
+            HarnessFormat::LightevalDetails => Harness::Lighteval,
         }
     }
 
@@ -109,6 +115,7 @@ impl HarnessFormat {
             HarnessFormat::JsPsychJson => "jsPsych data (JSON)",
             HarnessFormat::KivaAnnotations => "KiVA challenge annotations",
             HarnessFormat::KivaResults => "KiVA challenge results",
+            HarnessFormat::LightevalDetails => "lighteval details (Parquet)",
         }
     }
 }

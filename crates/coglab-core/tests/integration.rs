@@ -2,11 +2,15 @@
 //! test binary: every binary links the whole library, and one binary per file (47 in the core
 //! and the CLI, with full debug info) once filled a CI machine's disk.
 
+#[cfg(feature = "parquet")]
+mod arrow_input;
 mod bad_inputs;
 mod common;
 mod eee_kiva;
 mod gold_appendix_tables;
 mod harness;
+#[cfg(feature = "parquet")]
+mod harness_lighteval;
 mod hostile;
 mod hostile_eval;
 mod items_real;
@@ -15,6 +19,8 @@ mod items_reference;
 mod items_report;
 mod items_rows;
 mod items_sx2;
+#[cfg(feature = "parquet")]
+mod kiva_parquet;
 mod kiva_real;
 mod kiva_small;
 mod leaderboard;
@@ -33,6 +39,7 @@ mod mmopera;
 mod parquet_input;
 mod publish_ranks;
 mod publish_size;
+mod quality_real;
 mod ranks;
 mod reported_bundles;
 mod review;

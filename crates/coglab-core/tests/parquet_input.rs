@@ -429,7 +429,9 @@ fn parquet_file_api() {
     let e: MmiqError =
         ColumnarError::unsupported("t.arrow", coglab_core::columnar::ColumnarKind::ArrowFile)
             .into();
-    assert!(e.to_string().contains("an Arrow IPC file is not read"));
+    assert!(e
+        .to_string()
+        .contains("an Arrow IPC file is not read; this build has no"));
 }
 
 /// A dropped Parquet file, as the worker detects it (the whole file: its footer is at the

@@ -708,8 +708,10 @@ fn estimate<'py>(
     min_calibration: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let request = coglab_run::estimate::EstimateRequest {
-        calibration: source(calibration)?,
-        partial: source(partial)?,
+        calibration: vec![source(calibration)?],
+        partial: vec![source(partial)?],
+        answers: None,
+        stage: KivaStages::Cross,
         options: whole(py, options, "options", 0, u64::from(u32::MAX))?.unwrap_or(4) as u32,
         min_calibration: whole(py, min_calibration, "min_calibration", 0, u64::MAX)?
             .map(|n| n as usize),

@@ -664,3 +664,203 @@ pub fn write_hf(out: &Path, export: &HfExport) -> Result<PathBuf, RunError> {
     }
     Ok(path)
 }
+
+/// What `coglab export hf --bundle DIR` exports: one model's published rows.
+#[derive(Debug, Clone)]
+pub struct HfBundleRequest {
+    /// The bundle folder `coglab publish` wrote.
+    pub bundle: PathBuf,
+    /// The model's Hub id (`org/name`).
+    pub model: String,
+    /// The model's name in the bundle, when it is not the Hub id or its `name` part.
+    pub bundle_model: Option<String>,
+    /// The dataset id (default: each benchmark's).
+    pub dataset_id: Option<String>,
+    /// The entries' date (`YYYY-MM-DD`).
+    pub date: String,
+    /// The source link (default: the model's Hub page).
+    pub source_url: Option<String>,
+    /// The source's name (default: `coglab`).
+    pub source_name: Option<String>,
+}
+
+/// The model of a bundle's index that `request` names: the one named `bundle_model` when
+/// given, else the one whose name is the Hub id or its `name` part (letter case aside) or whose
+/// `source` is the model's Hub page.
+fn bundle_model<'a>(
+    index: &'a coglab_core::publish::Index,
+    request: &HfBundleRequest,
+) -> Result<&'a coglab_core::publish::bundle::ModelIndex, RunError> {
+    let names = || {
+        index
+            .models
+            .iter()
+            .map(|m| m.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let shown = request.bundle.display();
+    if let Some(name) = &request.bundle_model {
+        return index
+            .models
+            .iter()
+            .find(|m| &m.name == name)
+            .ok_or_else(|| {
+                RunError::Usage(format!(
+                    "--bundle-model {name:?}: no such model in {shown} (its models: {})",
+                    names()
+                ))
+            });
+    }
+    let id = request.model.as_str();
+    let short = id.rsplit('/').next().unwrap_or(id);
+    let page = format!("https://huggingface.co/{id}");
+    let found: Vec<_> = index
+        .models
+        .iter()
+        .filter(|m| {
+            m.name.eq_ignore_ascii_case(id)
+                || m.name.eq_ignore_ascii_case(short)
+                || m.meta.source.as_deref().map(|s| s.trim_end_matches('/')) == Some(page.as_str())
+        })
+        .collect();
+    match found[..] {
+        [m] => Ok(m),
+        [] => Err(RunError::Usage(format!(
+            "--model {id}: no model of {shown} is named {id} or {short} or has {page} as its source; \
+             give its name with --bundle-model (its models: {})",
+            names()
+        ))),
+        _ => Err(RunError::Usage(format!(
+            "--model {id}: {} models of {shown} match ({}); give one with --bundle-model",
+            found.len(),
+            found.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", ")
+        ))),
+    }
+}
+
+/// `coglab export hf --bundle DIR`: the Hugging Face Eval Results entries of one model's
+/// published MM-IQ and KiVA rows, computed from what the bundle holds
+/// ([`coglab_core::harness::hf::bundle_entries`]) so that each file equals the one
+/// [`hf`] writes from the result files the row was published from. One [`HfExport`] per
+/// benchmark; MM-OPERA and Gold rows are not exported from a bundle (a note says so). Reads
+/// only the bundle's `index.json` and the model's chunk, inside `DIR` and not through a link.
+///
+/// # Errors
+/// [`RunError::Usage`] for the arguments [`hf`] checks, a model the bundle does not have (or
+/// more than one that match), or a model with no MM-IQ or KiVA row; [`RunError::Input`] for a
+/// bundle that cannot be read.
+pub fn hf_bundle(request: &HfBundleRequest) -> Result<Vec<HfExport>, RunError> {
+    use coglab_core::harness::hf;
+    use coglab_core::publish::bundle::ModelChunk;
+    let common = hf::common(
+        &request.model,
+        request.dataset_id.as_deref(),
+        &request.date,
+        request.source_url.as_deref(),
+        request.source_name.as_deref(),
+    )
+    .map_err(|e| RunError::Usage(format!("--{}: {}", e.field, e.message)))?;
+    let index = crate::publish::read_index(&request.bundle)?;
+    let model = bundle_model(&index, request)?;
+    let chunk_path = request.bundle.join(&model.chunk).display().to_string();
+    let needs_chunk = model.runs.iter().any(|r| {
+        matches!(
+            r.figures,
+            coglab_core::publish::bundle::Figures::Kiva { .. }
+        )
+    });
+    let chunk: Option<ModelChunk> = if needs_chunk {
+        let bytes = crate::publish::read_in_bundle(&request.bundle, &model.chunk)?;
+        Some(serde_json::from_slice(&bytes).map_err(|e| {
+            RunError::in_file(&chunk_path, format!("{chunk_path}: not a model chunk: {e}"))
+        })?)
+    } else {
+        None
+    };
+    let mut out = Vec::new();
+    let mut skipped = Vec::new();
+    for run in &model.runs {
+        let items = chunk
+            .as_ref()
+            .and_then(|c| c.runs.iter().find(|r| r.benchmark == run.benchmark))
+            .map(|r| &r.items);
+        let Some((file_name, entries)) = hf::bundle_entries(run, items, &common)
+            .map_err(|e| RunError::in_file(&chunk_path, format!("{chunk_path}: {e}")))?
+        else {
+            skipped.push(run.benchmark.label());
+            continue;
+        };
+        let mut notes = Vec::new();
+        if file_name.starts_with("kiva") && request.dataset_id.is_none() {
+            notes.push(format!(
+                "KiVA has no Hub dataset coglab knows of: the entries name {}, KiVA's GitHub repository; give --dataset-id for a Hub copy",
+                hf::KIVA_DATASET
+            ));
+        }
+        let yaml = hf::to_yaml(&entries)
+            .map_err(|e| RunError::input(format!("{file_name}: cannot write YAML: {e}")))?;
+        out.push(HfExport {
+            file_name,
+            entries,
+            yaml,
+            notes,
+        });
+    }
+    if let (Some(first), false) = (out.first_mut(), skipped.is_empty()) {
+        first.notes.push(format!(
+            "not exported from a bundle: {} (export them from their files)",
+            skipped.join(", ")
+        ));
+    }
+    if out.is_empty() {
+        return Err(RunError::Usage(format!(
+            "{}: model {:?} has no published MM-IQ or KiVA row to export{}",
+            request.bundle.display(),
+            model.name,
+            if skipped.is_empty() {
+                String::new()
+            } else {
+                format!(" (its rows: {})", skipped.join(", "))
+            }
+        )));
+    }
+    Ok(out)
+}
+
+/// Writes several exports as [`write_hf`] does, each file created new: none is written when
+/// one of them exists already, and on a failed write the files this call wrote are removed
+/// again.
+///
+/// # Errors
+/// As [`write_hf`].
+pub fn write_hf_all(out: &Path, exports: &[HfExport]) -> Result<Vec<PathBuf>, RunError> {
+    for e in exports {
+        let path = out.join(".eval_results").join(&e.file_name);
+        if std::fs::symlink_metadata(&path).is_ok() {
+            return Err(RunError::input(format!(
+                "{}: already exists; export hf does not overwrite it (move it away, or merge the entries by hand); nothing was written",
+                path.display()
+            )));
+        }
+    }
+    let dir = out.join(".eval_results");
+    let had_dir = std::fs::symlink_metadata(&dir).is_ok();
+    let mut written = Vec::new();
+    for e in exports {
+        match write_hf(out, e) {
+            Ok(p) => written.push(p),
+            Err(err) => {
+                for p in &written {
+                    let _ = std::fs::remove_file(p);
+                }
+                if !had_dir {
+                    // Only when it is empty again: nothing but what this call wrote was there.
+                    let _ = std::fs::remove_dir(&dir);
+                }
+                return Err(err);
+            }
+        }
+    }
+    Ok(written)
+}

@@ -39,9 +39,9 @@ impl Serialize for KivaScore {
 
 /// Whether a file is jsPsych data ([`coglab_core::harness::jspsych`]).
 fn is_jspsych(path: &str, bytes: &[u8]) -> bool {
-    use coglab_core::harness::{detect, HarnessFormat};
+    use coglab_core::harness::{detect_file, HarnessFormat};
     matches!(
-        detect(path, bytes),
+        detect_file(path, bytes),
         Some(HarnessFormat::JsPsychCsv | HarnessFormat::JsPsychJson)
     )
 }
@@ -49,7 +49,7 @@ fn is_jspsych(path: &str, bytes: &[u8]) -> bool {
 /// Whether a file is Every Eval Ever instance records (KiVA's are read back by
 /// [`coglab_core::harness::eee::read_kiva`], which names the task of any other benchmark's).
 fn is_eee(path: &str, bytes: &[u8]) -> bool {
-    coglab_core::harness::detect(path, bytes)
+    coglab_core::harness::detect_file(path, bytes)
         == Some(coglab_core::harness::HarnessFormat::EeeInstances)
 }
 

@@ -210,7 +210,8 @@ pub fn csv_files(path: &str) -> Result<Vec<String>, RunError> {
     Ok(found.files)
 }
 
-/// Collects the CSV files under a path (the path itself if it is a file), sorted. Each real
+/// Collects the CSV files (and Parquet files, read as the CSV of their rows) under a path (the
+/// path itself if it is a file), sorted. Each real
 /// folder is walked once: a link to a folder already read (e.g. a link to `.`) is skipped
 /// and listed, so a link loop cannot make the walk endless (issue 27, defect 5). FIFOs,
 /// devices and sockets are refused naming what they are (defect 6).
@@ -250,9 +251,9 @@ pub fn collect_csv(path: &str, found: &mut Found) -> Result<(), RunError> {
         for child in children {
             let cp = Path::new(&child);
             if cp.is_dir()
-                || cp
-                    .extension()
-                    .is_some_and(|e| e.eq_ignore_ascii_case("csv"))
+                || cp.extension().is_some_and(|e| {
+                    e.eq_ignore_ascii_case("csv") || e.eq_ignore_ascii_case("parquet")
+                })
             {
                 collect_csv(&child, found)?;
             }

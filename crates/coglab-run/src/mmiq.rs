@@ -8,9 +8,9 @@
 //! bytes, so the memory is about two slices of each file whatever their size.
 
 use coglab_core::mmiq::{
-    detect, parquet_rows, score_owned, score_totals, AccSummary, AnswerKey, CompactKey,
-    CompactKeyReader, KeyReader, MmiqError, MmiqFormat, MmiqReport, ParquetRole, Predictions,
-    PredictionsReader, StreamScorer,
+    columnar_table_rows, detect, parquet_rows, score_owned, score_totals, AccSummary, AnswerKey,
+    CompactKey, CompactKeyReader, KeyReader, MmiqError, MmiqFormat, MmiqReport, ParquetRole,
+    Predictions, PredictionsReader, StreamScorer,
 };
 use coglab_core::ranks::coverage::{mmiq_coverage, Coverage};
 use serde::Serialize;
@@ -33,6 +33,10 @@ enum Body {
     ParquetFile(coglab_core::columnar::ParquetFile<File>),
     /// A Parquet file in memory (the bytes are kept for the readers that take them whole).
     ParquetBytes(coglab_core::columnar::ParquetFile<coglab_core::columnar::Bytes>),
+    /// An Arrow IPC file or stream, whole in memory (its reader borrows the bytes, so it is
+    /// opened again where its rows are read; opening reads only the footer or the messages'
+    /// headers).
+    Arrow(Vec<u8>),
 }
 
 /// Makes an error of a reader's `finish` that names a line of a Parquet file's JSON lines
@@ -59,6 +63,9 @@ impl Input {
         let path = match source {
             Source::Path(p) => p,
             Source::Bytes { name, data } => {
+                if is_arrow(data) {
+                    return Self::arrow(name.clone(), file_name(name), data.clone());
+                }
                 if is_parquet(data) {
                     let name = file_name(name);
                     let file = coglab_core::columnar::ParquetFile::from_bytes(&name, data.clone())
@@ -104,6 +111,16 @@ impl Input {
             .take(SLICE as u64)
             .read_to_end(&mut head)
             .map_err(fail)?;
+        if is_arrow(&head) {
+            let mut bytes = std::mem::take(&mut head);
+            bytes.reserve(
+                usize::try_from(size)
+                    .unwrap_or(0)
+                    .saturating_sub(bytes.len()),
+            );
+            file.read_to_end(&mut bytes).map_err(fail)?;
+            return Self::arrow(path.to_string(), file_name(path), bytes);
+        }
         if is_parquet(&head) {
             let name = file_name(path);
             let file = coglab_core::columnar::ParquetFile::open(&name, file)
@@ -122,6 +139,21 @@ impl Input {
             name: file_name(path),
             body: Body::File(file),
             size,
+            head,
+        })
+    }
+
+    /// An Arrow IPC input: opened (its footer or messages checked) and its first rows read as
+    /// the head.
+    fn arrow(path: String, name: String, bytes: Vec<u8>) -> Result<Self, RunError> {
+        let head = coglab_core::columnar::ArrowIpc::from_slice(&name, &bytes)
+            .and_then(|f| f.head_jsonl(SLICE))
+            .map_err(|e| RunError::from(MmiqError::from(e)))?;
+        Ok(Self {
+            path,
+            name,
+            size: bytes.len() as u64,
+            body: Body::Arrow(bytes),
             head,
         })
     }
@@ -160,6 +192,22 @@ impl Input {
                 parquet_rows(&file, role, push, |_| {})?;
                 return Ok(relocator(file));
             }
+            Body::Arrow(bytes) => {
+                let file = coglab_core::columnar::ArrowIpc::from_slice(&self.name, &bytes)
+                    .map_err(MmiqError::from)?;
+                let table = coglab_core::columnar::Columnar::Arrow(file);
+                columnar_table_rows(&table, role, push, |_| {})?;
+                let name = self.name;
+                return Ok(Box::new(move |mut e| {
+                    if let (Some(loc), Ok(file)) = (
+                        e.location_mut(),
+                        coglab_core::columnar::ArrowIpc::from_slice(&name, &bytes),
+                    ) {
+                        file.relocate(loc, 0);
+                    }
+                    e
+                }));
+            }
             _ => {}
         }
         push(&self.head)?;
@@ -171,7 +219,9 @@ impl Input {
                 return Ok(Box::new(|e| e));
             }
             Body::File(file) => file,
-            Body::ParquetFile(_) | Body::ParquetBytes(_) => return Ok(Box::new(|e| e)),
+            Body::ParquetFile(_) | Body::ParquetBytes(_) | Body::Arrow(_) => {
+                return Ok(Box::new(|e| e))
+            }
         };
         let (full_tx, full_rx) = sync_channel::<std::io::Result<Vec<u8>>>(1);
         let (empty_tx, empty_rx) = sync_channel::<Vec<u8>>(2);
@@ -242,7 +292,7 @@ impl Input {
     /// A read error naming the path.
     pub fn into_bytes(mut self) -> Result<Vec<u8>, RunError> {
         match self.body {
-            Body::Bytes(data) => Ok(data),
+            Body::Bytes(data) | Body::Arrow(data) => Ok(data),
             // The file itself: the core's readers take Parquet bytes.
             Body::ParquetBytes(file) => Ok(file.reader().to_vec()),
             Body::ParquetFile(_) => std::fs::read(&self.path).map_err(|e| {
@@ -267,6 +317,17 @@ impl Input {
 /// Whether bytes start as a Parquet file does.
 fn is_parquet(head: &[u8]) -> bool {
     coglab_core::columnar::detect(head) == Some(coglab_core::columnar::ColumnarKind::Parquet)
+}
+
+/// Whether bytes start as an Arrow IPC file or stream does.
+fn is_arrow(head: &[u8]) -> bool {
+    matches!(
+        coglab_core::columnar::detect(head),
+        Some(
+            coglab_core::columnar::ColumnarKind::ArrowFile
+                | coglab_core::columnar::ColumnarKind::ArrowStream
+        )
+    )
 }
 
 /// What makes a reader's `finish` error name the Parquet file's row group and row.

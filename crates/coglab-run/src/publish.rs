@@ -563,6 +563,57 @@ fn read_bundle(out: &Path) -> Result<Vec<(String, Vec<u8>)>, RunError> {
         .collect())
 }
 
+/// A published bundle's index (`out/index.json`), read and parsed.
+///
+/// # Errors
+/// [`RunError::Input`] naming the file when it cannot be read or is no bundle index.
+pub fn read_index(out: &Path) -> Result<Index, RunError> {
+    let index_path = out.join("index.json");
+    let text = read_regular(&index_path).map_err(|e| {
+        RunError::in_file(
+            &index_path.display().to_string(),
+            format!("{}: cannot read: {e}", index_path.display()),
+        )
+    })?;
+    let index: Index = serde_json::from_slice(&text).map_err(|e| PublishError::Index {
+        file: index_path.display().to_string(),
+        message: e.to_string(),
+    })?;
+    if index.format != coglab_core::publish::bundle::FORMAT {
+        return Err(PublishError::Index {
+            file: index_path.display().to_string(),
+            message: format!(
+                "bundle format {}, expected {} (publish it again with this coglab)",
+                index.format,
+                coglab_core::publish::bundle::FORMAT
+            ),
+        }
+        .into());
+    }
+    Ok(index)
+}
+
+/// A file the index of the bundle at `out` names (`rel`, relative), read only when it is a
+/// regular file inside the bundle reached without a link ([`publish::check_relative`]).
+///
+/// # Errors
+/// [`RunError::Input`] naming the path when it is refused or cannot be read.
+pub fn read_in_bundle(out: &Path, rel: &str) -> Result<Vec<u8>, RunError> {
+    let shown = out.join(rel).display().to_string();
+    let fail = |why: String| RunError::in_file(&shown, format!("{shown}: {why}"));
+    publish::check_relative(rel).map_err(|why| fail(format!("refused: {why}")))?;
+    let root = real(out).map_err(fail)?;
+    let mut at = root.clone();
+    for part in rel.split('/') {
+        at.push(part);
+        let meta = std::fs::symlink_metadata(&at).map_err(|e| fail(format!("cannot read: {e}")))?;
+        if meta.file_type().is_symlink() {
+            return Err(fail("refused: a symbolic link inside the bundle".into()));
+        }
+    }
+    read_regular(&at).map_err(fail)
+}
+
 /// `coglab verify OUT`: checks that every input file still has its published SHA-256, then
 /// rebuilds the bundle from the manifest, checks the rank files against the SHA-256 the index
 /// gives them ([`publish::check_ranks`]) and compares every file byte for byte. `inputs` is

@@ -15,7 +15,9 @@ use coglab_core::mmopera::metadata::Metadata;
 use coglab_core::ranks::extraction::{
     extraction_robustness, kiva_extraction_robustness, ExtractionRobustness, KivaExtraction,
 };
-use coglab_core::ranks::inputs::{kiva_items, mmiq_items, mmiq_key_items, KivaStage};
+use coglab_core::ranks::inputs::{
+    kiva_items, kiva_trial_id, mmiq_items, mmiq_key_items, KivaStage,
+};
 use coglab_core::ranks::judges::{judge_name, judge_robustness, JudgeFile, JudgeRobustness};
 use coglab_core::ranks::{
     build_board, check_bootstrap_size, Bench, Board, BoardInput, BoardOptions, ModelScores,
@@ -136,8 +138,35 @@ pub fn plan(opts: &RankRequest, mde: f64) -> Result<coglab_core::ranks::plan::Pl
     Ok(coglab_core::ranks::plan::plan(&input, &opts.board, mde)?)
 }
 
+/// `coglab quality`: the benchmark quality panel of the board `coglab rank` would build from
+/// the same inputs ([`coglab_core::ranks::quality::quality`]): per benchmark and per category
+/// (MM-IQ: the key's categories; KiVA: the trials' domains) reliability, SEM, signal, noise,
+/// their ratio and the smallest difference told apart at the request's α and power.
+///
+/// # Errors
+/// As [`board_input`].
+pub fn quality(opts: &RankRequest) -> Result<coglab_core::ranks::quality::QualityPanel, RunError> {
+    use coglab_core::ranks::quality::{quality, QualityInput, QualityOptions};
+    let (input, tables) = read(opts, false)?;
+    let q = QualityInput {
+        bench: input.bench,
+        models: input.models,
+        categories: tables.categories,
+        benchmark_items: input.benchmark_items,
+    };
+    Ok(quality(
+        &q,
+        &QualityOptions {
+            alpha: opts.board.alpha,
+            power: opts.board.power,
+        },
+    ))
+}
+
 /// The robustness tables [`rank`] prints beside the board.
 struct Tables {
+    /// Item id -> category (MM-IQ: the key's; KiVA: the trial's domain).
+    categories: BTreeMap<String, String>,
     extraction: Option<ExtractionRobustness>,
     kiva_extraction: Option<KivaExtraction>,
     judges: Option<JudgeRobustness>,
@@ -149,6 +178,7 @@ fn read(opts: &RankRequest, tables: bool) -> Result<(BoardInput, Tables), RunErr
     let mut extraction = None;
     let mut kiva_extraction = None;
     let mut judges = None;
+    let mut categories = BTreeMap::new();
     let input = match opts.bench {
         Bench::Mmiq => {
             let key_source = opts.answers.as_ref().ok_or_else(|| {
@@ -157,6 +187,11 @@ fn read(opts: &RankRequest, tables: bool) -> Result<(BoardInput, Tables), RunErr
                 ))
             })?;
             let key = AnswerKey::parse_bytes(&key_source.file_name(), &key_source.bytes()?)?;
+            categories.extend(
+                key.items
+                    .iter()
+                    .map(|k| (k.data_id.to_string(), k.category.clone())),
+            );
             let mut models = Vec::new();
             let mut reports = Vec::new();
             let mut reported = Vec::new();
@@ -220,6 +255,11 @@ fn read(opts: &RankRequest, tables: bool) -> Result<(BoardInput, Tables), RunErr
                     str::to_string,
                 );
                 let report = score_model(files.iter().map(|(p, b)| (p.as_str(), b.as_slice())))?;
+                for t in &report.trials {
+                    categories
+                        .entry(kiva_trial_id(t))
+                        .or_insert_with(|| t.domain.clone());
+                }
                 models.push(kiva_items(&name, &report, opts.stage));
                 runs.push((name, files));
             }
@@ -332,6 +372,7 @@ fn read(opts: &RankRequest, tables: bool) -> Result<(BoardInput, Tables), RunErr
     Ok((
         input,
         Tables {
+            categories,
             extraction,
             kiva_extraction,
             judges,

@@ -327,3 +327,121 @@ fn hostile_names_write_nothing() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Copies `from` (a file or a folder, `.csv`/`.jsonl` files only) to `to`.
+fn copy_into(from: &std::path::Path, to: &std::path::Path) {
+    if from.is_dir() {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let p = e.unwrap().path();
+            copy_into(&p, &to.join(p.file_name().unwrap()));
+        }
+    } else if from.extension().is_some_and(|e| e == "csv" || e == "jsonl") {
+        std::fs::copy(from, to).unwrap();
+    }
+}
+
+/// A leaderboard folder with one model, `alpha`, published with an MM-IQ run (the core's
+/// `publish/tiny` key and `alpha.jsonl`) and a KiVA run (`kiva`, copied from `kiva_run`), and
+/// the bundle `coglab publish` writes from it.
+fn published(name: &str, kiva_run: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let root = temp(name);
+    let board = root.join("board");
+    let tiny = std::path::Path::new(CORE).join("publish/tiny");
+    copy_into(&tiny.join("keys"), &board.join("keys"));
+    copy_into(&tiny.join("runs"), &board.join("runs"));
+    copy_into(kiva_run, &board.join("kiva"));
+    std::fs::write(
+        board.join("leaderboard.toml"),
+        "[keys]\nmmiq = \"keys/key.jsonl\"\n\n[[model]]\nname = \"alpha\"\n\
+         [[model.run]]\nbenchmark = \"mmiq\"\nfiles = [\"runs/alpha.jsonl\"]\n\
+         [[model.run]]\nbenchmark = \"kiva\"\nfiles = [\"kiva\"]\n",
+    )
+    .unwrap();
+    let bundle = root.join("bundle");
+    coglab_run::publish::publish(&board, &bundle).unwrap();
+    (board, bundle)
+}
+
+fn bundle_request(bundle: &std::path::Path, model: &str) -> coglab_run::export::HfBundleRequest {
+    coglab_run::export::HfBundleRequest {
+        bundle: bundle.to_path_buf(),
+        model: model.into(),
+        bundle_model: None,
+        dataset_id: None,
+        date: "2024-06-01".into(),
+        source_url: None,
+        source_name: None,
+    }
+}
+
+/// `export hf --bundle`: the YAML of a published model's MM-IQ and KiVA rows equals, byte for
+/// byte, the YAML `export hf` writes from the files the bundle was published from (the
+/// bundle's index rounds its figures; the entries are computed again from its counts and
+/// trials). Checked on the hand-made KiVA run and, when `../shared/data` is present, on the
+/// real GPT-4V multi-image run (trial scores in thirds).
+#[test]
+fn bundle_yaml_equals_the_files_yaml() {
+    let mut runs = vec![(
+        "small",
+        std::path::PathBuf::from(format!("{CORE}kiva/run_small")),
+    )];
+    let real = std::path::Path::new(CORE)
+        .join("../../../../../shared/data/kiva/model_data/KiVA/gpt4_multi_image");
+    if real.is_dir() {
+        runs.push(("real", real));
+    } else {
+        eprintln!("SKIP: {} not found (the real KiVA run)", real.display());
+    }
+    for (name, kiva_run) in runs {
+        let (board, bundle) = published(&format!("bundle-{name}"), &kiva_run);
+        let exports = coglab_run::export::hf_bundle(&bundle_request(&bundle, "org/alpha")).unwrap();
+        let names: Vec<&str> = exports.iter().map(|e| e.file_name.as_str()).collect();
+        assert_eq!(names, ["mmiq.yaml", "kiva.yaml"]);
+        let mmiq = hf(&request(
+            HfInput::Mmiq {
+                answers: Source::path(board.join("keys/key.jsonl").display().to_string()),
+                scored: Source::path(board.join("runs/alpha.jsonl").display().to_string()),
+            },
+            "org/alpha",
+        ))
+        .unwrap();
+        assert_eq!(exports[0].yaml, mmiq.yaml, "{name}");
+        let kiva = hf(&request(
+            HfInput::Kiva {
+                scored: vec![Source::path(board.join("kiva").display().to_string())],
+            },
+            "org/alpha",
+        ))
+        .unwrap();
+        assert_eq!(exports[1].yaml, kiva.yaml, "{name}");
+        assert_eq!(exports[1].notes, kiva.notes);
+        // Written beside each other, never over an existing file.
+        let out = temp(&format!("bundle-{name}-out"));
+        let paths = coglab_run::export::write_hf_all(&out, &exports).unwrap();
+        assert_eq!(paths.len(), 2);
+        assert_eq!(std::fs::read_to_string(&paths[1]).unwrap(), kiva.yaml);
+        let again = coglab_run::export::write_hf_all(&out, &exports).unwrap_err();
+        assert!(again.to_string().contains("already exists"), "{again}");
+    }
+}
+
+#[test]
+fn bundle_model_not_found_or_without_rows_is_refused() {
+    let (_, bundle) = published(
+        "bundle-refused",
+        &std::path::PathBuf::from(format!("{CORE}kiva/run_small")),
+    );
+    let e = coglab_run::export::hf_bundle(&bundle_request(&bundle, "org/beta")).unwrap_err();
+    assert!(
+        e.to_string().contains("no model of") && e.to_string().contains("its models: alpha"),
+        "{e}"
+    );
+    let mut r = bundle_request(&bundle, "org/some-hub-name");
+    r.bundle_model = Some("alpha".into());
+    assert_eq!(coglab_run::export::hf_bundle(&r).unwrap().len(), 2);
+    // Not a bundle.
+    let e = coglab_run::export::hf_bundle(&bundle_request(&bundle.join("items"), "org/alpha"))
+        .unwrap_err();
+    assert!(e.to_string().contains("index.json: cannot read"), "{e}");
+}

@@ -342,10 +342,63 @@ operations! {
     /// Checks a visitor's scored files against a published row of the same model: the same
     /// item verdicts or which differ, and the rank among the published rows.
     Reproduce => coglab_core::publish::site::Reproduction;
+    /// Estimated full-benchmark accuracy of the kept rows (one benchmark, MM-IQ or KiVA) with
+    /// coverage below 100%, calibrated on the complete rows among them; each estimate withheld
+    /// with the core's reason when the complete rows are too few (fewer than 20) or cannot be
+    /// calibrated.
+    Estimates => coglab_core::items::partial::BoardEstimates;
+    /// The planner for kept rows of one benchmark: the items needed to tell apart a typed
+    /// difference at the board's power, from each pair's observed discordance, and the board's
+    /// current minimum detectable difference (`Plan::mdd`).
+    Planner => coglab_core::ranks::plan::Plan;
+    /// The benchmark quality panel of kept rows of one benchmark: per benchmark and per
+    /// category, reliability, SEM, signal, noise, their ratio, the smallest difference told
+    /// apart and a warning for categories too small to separate the rows shown.
+    Quality => coglab_core::ranks::quality::QualityPanel;
     /// Diagnostics: the size in bytes of the worker's wasm linear memory. Linear memory never
     /// shrinks, so asked after a request it is the most that request (and the ones before)
     /// needed at once (the streamed `.eval` benchmark, `tests/e2e/evalbench.test.mjs`).
     WorkerMemory => f64;
+}
+
+/// [`Estimates`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Estimates {
+    /// The kept rows of the board (one benchmark), each with the name the table shows; the
+    /// complete ones calibrate, the others are estimated.
+    pub rows: Vec<(RowId, String)>,
+    /// KiVA: the stage whose trials are the items, `cross` or `extrapolation` (every trial
+    /// has them); ignored for MM-IQ.
+    #[serde(default = "cross")]
+    pub stage: coglab_core::items::KivaStages,
+    /// Answer options per item: the guessing floor is `1 / options` (MM-IQ 4; 0: none).
+    pub options: u32,
+}
+
+fn cross() -> coglab_core::items::KivaStages {
+    coglab_core::items::KivaStages::Cross
+}
+
+/// [`Planner`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Planner {
+    /// The kept rows of the board, with the names the table shows.
+    pub rows: Vec<(RowId, String)>,
+    /// Benchmark, stage or task, and the board options (test, missing items, α, power; the
+    /// bootstrap is not run), as for [`Rank`].
+    pub request: coglab_core::ranks::view::RankRequest,
+    /// The difference to tell apart, as a fraction of the score scale (0.03 = 3 points).
+    pub mde: f64,
+}
+
+/// [`Quality`]'s arguments.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Quality {
+    /// The kept rows of the board, with the names the table shows.
+    pub rows: Vec<(RowId, String)>,
+    /// Benchmark, stage or task, and α and power for the smallest difference, as for
+    /// [`Rank`].
+    pub request: coglab_core::ranks::view::RankRequest,
 }
 
 /// [`WorkerMemory`]'s arguments: none.

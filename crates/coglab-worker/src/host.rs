@@ -14,7 +14,7 @@ use std::rc::Rc;
 use crate::api::{self, Envelope, Message, Reply, Request, RowId, WorkerError};
 use crate::io::{self, Progress};
 use crate::state::WorkerState;
-use crate::{lifeline, ops_items, ops_leaderboard, ops_published, ops_structure};
+use crate::{lifeline, ops_items, ops_leaderboard, ops_published, ops_quality, ops_structure};
 use coglab_core::leaderboard::{score_files_with, FileKind, InputRef, Prepared};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -119,6 +119,18 @@ async fn handle(
                 .collect();
             ops_published::ensure(state, &rest).await?;
             Reply::Rank(lb::rank(state, &r, &published))
+        }
+        Request::Estimates(r) => {
+            ops_published::ensure(state, &ops_quality::ids(&r.rows)).await?;
+            Reply::Estimates(ops_quality::estimates(state, &r)?)
+        }
+        Request::Planner(r) => {
+            ops_published::ensure(state, &ops_quality::ids(&r.rows)).await?;
+            Reply::Planner(ops_quality::planner(state, &r)?)
+        }
+        Request::Quality(r) => {
+            ops_published::ensure(state, &ops_quality::ids(&r.rows)).await?;
+            Reply::Quality(ops_quality::quality(state, &r)?)
         }
         Request::Published(r) => Reply::Published(ops_published::load(state, &r.base).await?),
         Request::WorkerMemory(_) => Reply::WorkerMemory(io::wasm_memory_bytes()),

@@ -6,7 +6,8 @@
 //! - [`api`]: every operation, its arguments and its result, declared once for both sides.
 //! - [`host`]: the worker's serving loop; it owns the one [`state::WorkerState`] (what the
 //!   worker keeps between requests) and hands it to the operations, [`ops_leaderboard`],
-//!   [`ops_published`], [`ops_structure`], [`ops_items`], which run over [`coglab_core`].
+//!   [`ops_published`], [`ops_structure`], [`ops_items`], [`ops_quality`], which run over
+//!   [`coglab_core`].
 //! - [`io`]: the worker's side of the browser: progress replies, reading files, fetching, the
 //!   heap and the clock.
 //! - [`protocol`]: reading the user's files as streams in the worker, limits and progress.
@@ -25,6 +26,7 @@ pub mod lifeline;
 pub mod ops_items;
 pub mod ops_leaderboard;
 pub mod ops_published;
+pub mod ops_quality;
 pub mod ops_structure;
 #[cfg(feature = "parquet")]
 pub mod parquet_input;

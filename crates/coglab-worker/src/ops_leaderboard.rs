@@ -58,18 +58,40 @@ pub async fn detect(files: &[FileRef]) -> Result<Vec<api::Detected>, WorkerError
             });
             continue;
         }
+        // An Arrow IPC file or stream: read whole (as scoring does).
+        let arrow = columnar_whole(&head);
         let mut kind = coglab_core::leaderboard::detect(&f.name, &head);
-        if kind == FileKind::Unknown && size > DETECT_HEAD && size <= WHOLE_FOR_DETECT {
+        let mut whole = None;
+        if (kind == FileKind::Unknown && size > DETECT_HEAD && size <= WHOLE_FOR_DETECT)
+            || (arrow && size > DETECT_HEAD)
+        {
             if let Ok(all) = io::read_range(&f.blob, 0.0, size).await {
                 kind = coglab_core::leaderboard::detect(&f.name, &all);
+                whole = Some(all);
             }
         }
         let note = (kind == FileKind::Unknown)
-            .then(|| coglab_core::leaderboard::unreadable(&f.name, &head))
+            .then(|| {
+                let bytes = if arrow {
+                    whole.as_deref().unwrap_or(&head)
+                } else {
+                    &head
+                };
+                coglab_core::leaderboard::unreadable(&f.name, bytes)
+            })
             .flatten();
         out.push(api::Detected { kind, note });
     }
     Ok(out)
+}
+
+/// Whether a file is columnar, when this build reads such files (feature `parquet`): never
+/// handed to the piece-by-piece JSONL parsers. An Arrow IPC file (its footer at its end) or
+/// stream (its first rows may lie past any first piece) is read whole, to be told and scored,
+/// and its rows are read by the core from the whole bytes; an MM-IQ Parquet file is read a row
+/// group at a time ([`crate::parquet_input`]), another Parquet file whole.
+fn columnar_whole(head: &[u8]) -> bool {
+    cfg!(feature = "parquet") && coglab_core::columnar::detect(head).is_some()
 }
 
 /// The subdomain a run file is named for (`.../output_Colour/ColourRed.csv` → `ColourRed`), as
@@ -243,6 +265,9 @@ impl Parser {
     /// predictions JSONL (as chosen by the user, else detected, and by its content); `None`
     /// for any other file, which is read whole.
     fn for_file(name: &str, chosen: Option<FileKind>, head: &[u8], size: f64) -> Option<Self> {
+        if columnar_whole(head) {
+            return None;
+        }
         // One detection gives the kind and the formats within it.
         let format = coglab_core::leaderboard::detect_format(name, head);
         let kind = chosen.unwrap_or(format.kind);

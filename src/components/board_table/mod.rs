@@ -13,6 +13,8 @@
 //! - this file: the rows' types, the view state and the [`BoardTable`] component;
 //! - `tests.rs`: the native tests of the plain functions.
 
+use std::collections::HashMap;
+
 use crate::worker::api::RowId;
 use coglab_core::leaderboard::{board_ranks, to_csv, to_json, to_latex, Table};
 use leptos::prelude::*;
@@ -148,6 +150,39 @@ pub struct Board {
     pub decimals: usize,
 }
 
+/// What the Model cell of a computed row below full coverage shows of its estimated
+/// full-benchmark score (issue 40; the worker's `Estimates` reply, formatted by the page).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EstimateMark {
+    /// `est. 31.2% [27.0, 35.4]`, or why the estimate is withheld.
+    pub text: String,
+    /// The estimate and its interval (proportions), `None` when withheld.
+    pub figures: Option<(f64, f64, f64)>,
+    /// Where its definition and calibration are written (`#mmiq-estimates`): the mark is a
+    /// link there, so a phone reaches them with a tap.
+    pub href: String,
+}
+
+/// The estimate marks of a board's partial computed rows, by row id.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EstimateMarks(pub HashMap<RowId, EstimateMark>);
+
+/// An estimate mark beside a row's coverage ([`EstimateMark`]).
+fn estimate_mark(m: &EstimateMark) -> AnyView {
+    let class = if m.figures.is_some() {
+        "est-mark"
+    } else {
+        "est-mark withheld"
+    };
+    view! {
+        <a class=class href=m.href.clone() data-testid="estimate-mark"
+            data-estimate=m.figures.map(|f| f.0.to_string())
+            data-ci-low=m.figures.map(|f| f.1.to_string())
+            data-ci-high=m.figures.map(|f| f.2.to_string())>{m.text.clone()}</a>
+    }
+    .into_any()
+}
+
 /// How the table is shown (kept in the URL).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ViewState {
@@ -228,6 +263,10 @@ pub fn BoardTable(
     /// full), baselines are not ranked, and other rows keep the interval-overlap rank, labelled.
     #[prop(optional, into)]
     ranks: Option<Signal<crate::components::rank_panel::RankMarks>>,
+    /// Estimated full-benchmark scores of the partial computed rows, shown beside their
+    /// coverage (MM-IQ and KiVA boards).
+    #[prop(optional, into)]
+    estimates: Option<Signal<EstimateMarks>>,
 ) -> impl IntoView {
     let arranged = Memo::new(move |_| arrange(&board.read(), &state.read()));
     let shown_detail = RwSignal::new(None::<Shown>);
@@ -451,6 +490,7 @@ pub fn BoardTable(
                             let badge = r.badge();
                             let key = keys.get(i).cloned().flatten();
                             let kind_of = r.kind;
+                            let row_id = r.row_id;
                             let mark = move || {
                                 let key = key.as_ref()?;
                                 ranks?.with(|m| m.0.get(key).cloned())
@@ -487,7 +527,11 @@ pub fn BoardTable(
                                         {r.flag.clone().map(|f| view! {
                                             " " <span class="badge flag" role="img" aria-label=f.clone() title=f.clone() data-testid="row-flag">{format!("⚠ {f}")}</span>
                                         })}
-                                        {move || crate::components::rank_panel::coverage_mark(mark().as_ref())}</th>
+                                        {move || crate::components::rank_panel::coverage_mark(mark().as_ref())}
+                                        {move || {
+                                            let id = row_id?;
+                                            estimates?.with(|e| e.0.get(&id).map(estimate_mark))
+                                        }}</th>
                                     {cells}
                                 </tr>
                                 {move || match shown_detail.get() {

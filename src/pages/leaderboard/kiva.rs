@@ -3,20 +3,23 @@
 //! ranks, grouped bars of the first rows shown, trials and the comparison by stage. Loaded in a
 //! chunk of its own ([`lazy_tab`]).
 
+use coglab_core::items::KivaStages;
 use coglab_core::kiva::{NullAnswers, Variant};
 use coglab_core::leaderboard::metrics::kiva_null_note;
 use coglab_core::leaderboard::RowId;
 use coglab_core::ranks::inputs::KivaStage;
+use coglab_core::ranks::view::RankRequest;
 use coglab_core::ranks::Bench;
 use coglab_core::selftest::baselines::Baselines;
 use leptos::prelude::*;
 
 use super::board::{kiva_board, kiva_stages};
 use super::chart::{first_rows, Chart, ChartCanvas, CHART_ROWS};
+use super::few_items;
 use super::state::BoardState;
 use super::url::bind_selection;
 use crate::charts::bars::{BarSeries, GroupedBars};
-use crate::components::board_table::BoardTable;
+use crate::components::board_table::{BoardTable, EstimateMarks};
 use crate::components::error_panel::ErrorPanel;
 use crate::components::model_items::{ChallengeTrials, CompareModels, KivaTrials};
 use crate::components::rank_panel::{RankMarks, RankPanel};
@@ -59,6 +62,37 @@ pub fn KivaTab() -> impl IntoView {
             serde_json::from_str::<Baselines>(&text).map_err(|e| format!("{file}: {e}"))
         }
     });
+    let kiva_ids = Signal::derive(move || {
+        let v = variant.get();
+        rows.read()
+            .iter()
+            .filter(|r| r.report.variant == v)
+            .map(|r| (r.id, r.model.clone()))
+            .collect::<Vec<_>>()
+    });
+    let (stage, set_stage) = signal(0usize);
+    // The paired ranks follow the chart's stage.
+    let rank_stage = Signal::derive(move || {
+        KivaStage::parse(kiva_stages(joint.get())[stage.get()].0).unwrap_or_default()
+    });
+    // Estimated full-benchmark scores of the partial runs, on the stage ranked when every trial
+    // has it (stage 3), else on stage 1; the table's column of that stage over all domains.
+    let estimate_stage = Signal::derive(move || match rank_stage.get() {
+        KivaStage::Extrapolation => KivaStages::Extrapolation,
+        _ => KivaStages::Cross,
+    });
+    let estimates = few_items::use_estimates(kiva_ids, estimate_stage, 0);
+    let estimate_marks = Memo::new(move |_| match estimates.get().flatten() {
+        Some(Ok(e)) => few_items::estimate_marks(&e, &kiva_ids.read(), "#kiva-estimates"),
+        _ => EstimateMarks::default(),
+    });
+    let by_estimates = Memo::new(move |_| state.query.with(|q| q.estimated));
+    let rank_request = Signal::derive(move || {
+        let mut r = RankRequest::new(Bench::Kiva);
+        r.stage = rank_stage.get();
+        r.null = null.get();
+        r
+    });
     let board = Memo::new(move |_| {
         let b = baselines.get();
         let bl = b.as_ref().and_then(|r| r.as_ref().ok());
@@ -71,9 +105,17 @@ pub fn KivaTab() -> impl IntoView {
             null.get(),
         );
         state.mark_published(&mut b);
+        if by_estimates.get() {
+            if let Some(Ok(e)) = estimates.get().flatten() {
+                let key = match estimate_stage.get() {
+                    KivaStages::Extrapolation => "All/extrapolation",
+                    _ => "All/cross",
+                };
+                few_items::rank_by_estimates(&mut b, key, &e, &kiva_ids.read());
+            }
+        }
         b
     });
-    let (stage, set_stage) = signal(0usize);
     let chart = Memo::new(move |_| {
         let st = kiva_stages(joint.get())[stage.get()];
         let b = board.get();
@@ -129,14 +171,6 @@ pub fn KivaTab() -> impl IntoView {
             theme: chart_theme(),
         })
     });
-    let kiva_ids = Signal::derive(move || {
-        let v = variant.get();
-        rows.read()
-            .iter()
-            .filter(|r| r.report.variant == v)
-            .map(|r| (r.id, r.model.clone()))
-            .collect::<Vec<_>>()
-    });
     // Every computed KiVA row (model runs of both variants and a dropped adults file) for the
     // item analysis, which takes the adults as respondents when asked.
     let kiva_all = Signal::derive(move || {
@@ -168,10 +202,6 @@ pub fn KivaTab() -> impl IntoView {
     };
     let any_computed =
         Memo::new(move |_| !kiva_ids.read().is_empty() || !computed.challenge.read().is_empty());
-    // The paired ranks follow the chart's stage.
-    let rank_stage = Signal::derive(move || {
-        KivaStage::parse(kiva_stages(joint.get())[stage.get()].0).unwrap_or_default()
-    });
     view! {
         <div class="lb-controls" role="group" aria-label="KiVA options">
             <label><input type="checkbox" data-testid="kiva-adults"
@@ -193,8 +223,13 @@ pub fn KivaTab() -> impl IntoView {
             Some(Err(e)) => Some(view! { <ErrorPanel title="Could not load the KiVA baselines" message=e /> }),
             _ => None,
         }}
-        <BoardTable board=board state=view stem="kiva" ranks=marks />
+        <BoardTable board=board state=view stem="kiva" ranks=marks estimates=estimate_marks />
+        <few_items::EstimatesNote reply=estimates stem="kiva" />
         <RankPanel bench=Bench::Kiva rows=kiva_ids stage=rank_stage null=null marks=set_marks stem="kiva" />
+        <Show when=move || !kiva_ids.read().is_empty()>
+            <few_items::PlannerPanel rows=kiva_ids request=rank_request stem="kiva" />
+            <few_items::QualityPanel rows=kiva_ids request=rank_request stem="kiva" />
+        </Show>
         <div class="lb-controls" role="radiogroup" aria-label="Chart stage">
             // The three stages: a static list.
             {(0..3).map(|i| view! {

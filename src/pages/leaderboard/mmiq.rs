@@ -3,7 +3,9 @@
 //! in the main module, but for its sections over computed rows ([`computed_sections`]).
 
 use crate::worker::api::RowId;
+use coglab_core::items::KivaStages;
 use coglab_core::mmiq::CATEGORIES;
+use coglab_core::ranks::view::RankRequest;
 use coglab_core::ranks::Bench;
 use leptos::prelude::*;
 
@@ -11,9 +13,9 @@ use super::board::{mmiq_board, PARADIGM_SHORT};
 use super::chart::{first_rows, Chart, ChartCanvas, CHART_ROWS};
 use super::state::BoardState;
 use super::url::bind_selection;
-use super::{fidelity, Bundle};
+use super::{few_items, fidelity, Bundle};
 use crate::charts::radar::{Radar, RadarSeries};
-use crate::components::board_table::BoardTable;
+use crate::components::board_table::{BoardTable, EstimateMarks};
 use crate::components::error_panel::ErrorPanel;
 use crate::components::model_items::{CompareModels, ModelItems};
 use crate::components::rank_panel::{RankMarks, RankPanel};
@@ -28,6 +30,19 @@ pub fn MmiqTab(
 ) -> impl IntoView {
     let state = BoardState::get();
     let (rows, view) = (state.rows.mmiq, state.view);
+    let ids = Signal::derive(move || {
+        rows.read()
+            .iter()
+            .map(|r| (r.id, r.model.clone()))
+            .collect::<Vec<_>>()
+    });
+    // Estimated full-benchmark scores of the partial rows (four options: guessing floor 1/4).
+    let estimates = few_items::use_estimates(ids, Signal::stored(KivaStages::Cross), 4);
+    let estimate_marks = Memo::new(move |_| match estimates.get().flatten() {
+        Some(Ok(e)) => few_items::estimate_marks(&e, &ids.read(), "#mmiq-estimates"),
+        _ => EstimateMarks::default(),
+    });
+    let by_estimates = Memo::new(move |_| state.query.with(|q| q.estimated));
     let board = Memo::new(move |_| {
         let b = bundle.get();
         let reported = b.as_ref().and_then(|r| r.as_ref().ok());
@@ -38,6 +53,11 @@ pub fn MmiqTab(
             &state.rows.harness_summary.read(),
         );
         state.mark_published(&mut b);
+        if by_estimates.get() {
+            if let Some(Ok(e)) = estimates.get().flatten() {
+                few_items::rank_by_estimates(&mut b, "mean", &e, &ids.read());
+            }
+        }
         b
     });
     let radar = Memo::new(move |_| {
@@ -60,12 +80,6 @@ pub fn MmiqTab(
             theme: chart_theme(),
         })
     });
-    let ids = Signal::derive(move || {
-        rows.read()
-            .iter()
-            .map(|r| (r.id, r.model.clone()))
-            .collect::<Vec<_>>()
-    });
     let model_pick = RwSignal::new(None);
     let pair = RwSignal::new((None, None));
     bind_selection(state.query, ids, model_pick, pair);
@@ -75,9 +89,12 @@ pub fn MmiqTab(
             Some(Err(e)) => Some(view! { <ErrorPanel title="Could not load the reported results" message=e /> }),
             _ => None,
         }}
-        <BoardTable board=board state=view stem="mmiq" ranks=marks />
+        <BoardTable board=board state=view stem="mmiq" ranks=marks estimates=estimate_marks />
+        <few_items::EstimatesNote reply=estimates stem="mmiq" />
         <Show when=move || !rows.read().is_empty()>
             <RankPanel bench=Bench::Mmiq rows=ids marks=set_marks stem="mmiq" />
+            <few_items::PlannerPanel rows=ids request=Signal::stored(RankRequest::new(Bench::Mmiq)) stem="mmiq" />
+            <few_items::QualityPanel rows=ids request=Signal::stored(RankRequest::new(Bench::Mmiq)) stem="mmiq" />
         </Show>
         <ChartCanvas data=radar testid="mmiq-radar" file_name="mmiq-radar.png"
             label="MM-IQ radar: accuracy per paradigm for the first rows of the table" />

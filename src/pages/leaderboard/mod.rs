@@ -5,7 +5,8 @@
 //! The page's parts: [`state`] (the one context, [`BoardState`]), [`url`] (the view in the
 //! address), [`actions`] (worker and store calls), [`board`] (the tables built from the
 //! core's values), the drop zone ([`drop_zone`], [`staged`], [`files`]), the submission check
-//! ([`submission`]) and one file per tab ([`mmiq`], [`kiva`], [`mmopera`], [`gold`]; all but
+//! ([`submission`]), the parts over few items (estimates, planner, benchmark quality:
+//! [`few_items`]) and one file per tab ([`mmiq`], [`kiva`], [`mmopera`], [`gold`]; all but
 //! MM-IQ load in chunks of their own, each tab's `lazy_tab`, see [`crate::split`]).
 
 use leptos::prelude::*;
@@ -21,6 +22,7 @@ mod board;
 pub use board::static_html;
 mod chart;
 mod drop_zone;
+mod few_items;
 mod fidelity;
 mod files;
 pub(crate) mod gold;

@@ -8,7 +8,7 @@
 //! those of published links and tests: `b` benchmark; `s` sort, `a` ascending, `q` text, `k`
 //! kinds, `fam`, `size`, `hide` hidden columns, `c` compact; `model` and `cmp` (by model
 //! name); KiVA `v=adults`, `j=1`, `null=missing`; MM-OPERA `t=ica`, `decay=paper`,
-//! `avg=paths`. A default value is left out of the address.
+//! `avg=paths`; `est=1` (MM-IQ and KiVA: rank by estimated scores). A default value is left out of the address.
 
 use crate::worker::api::RowId;
 use coglab_core::kiva::NullAnswers;
@@ -43,6 +43,9 @@ pub struct LeaderboardQuery {
     pub task: Task,
     /// `decay=paper`, `avg=paths`: MM-OPERA's paper-fidelity settings.
     pub opera: OperaSettings,
+    /// `est=1`: the table ranks partial computed rows by their estimated full-benchmark
+    /// scores (issue 40; default off: observed scores, missing items counted wrong).
+    pub estimated: bool,
 }
 
 impl Default for LeaderboardQuery {
@@ -57,6 +60,7 @@ impl Default for LeaderboardQuery {
             null: NullAnswers::default(),
             task: Task::Ria,
             opera: OperaSettings::default(),
+            estimated: false,
         }
     }
 }
@@ -115,6 +119,7 @@ impl LeaderboardQuery {
                     .and_then(|a| IcaAverage::from_name(&a))
                     .unwrap_or_default(),
             },
+            estimated: get("est").as_deref() == Some("1"),
         }
     }
 
@@ -141,6 +146,7 @@ impl LeaderboardQuery {
                 "avg",
                 flag(self.opera.average == IcaAverage::Paths, "paths"),
             ),
+            ("est", flag(self.estimated, "1")),
             ("s", v.sort.clone().unwrap_or_default()),
             ("a", flag(v.asc, "1")),
             ("q", v.query.clone()),
@@ -322,6 +328,7 @@ mod tests {
                 decay: DecayExponent::FromOne,
                 average: IcaAverage::Paths,
             },
+            estimated: true,
         };
         assert_eq!(parse(&q), q);
         assert_eq!(

@@ -5,11 +5,14 @@
 //! `1 / --options`), then estimates each respondent of `PARTIAL.csv`
 //! (`coglab_core::items::estimate::estimate_with`) and prints a table or JSON
 //! `{"estimates": [{id, answered, observed, estimate, ci_low, ci_high}],
-//! "calibration": {items, respondents, model}}`. Both files are in the matrix format
-//! `coglab items` reads; the partial file's columns are matched to the calibration's by name.
+//! "calibration": {items, respondents, model}}`. Each side is one file in the matrix format
+//! `coglab items` reads, or result files as `coglab items` takes them (MM-IQ predictions with
+//! `--answers KEY`, KiVA run folders); the partial side's items are matched to the
+//! calibration's by id.
 
 use super::{emit, print_json, CliError};
 use crate::cli::EstimateArgs;
+use coglab_core::items::KivaStages;
 use coglab_run::estimate::{estimate, EstimateRequest};
 use coglab_run::Source;
 
@@ -20,9 +23,20 @@ use coglab_run::Source;
 /// calibration that cannot be fitted or is too small, or a partial column that is not a
 /// calibration item.
 pub fn run(a: &EstimateArgs) -> Result<(), CliError> {
+    let stage = match a.stage.as_deref() {
+        None | Some("cross") => KivaStages::Cross,
+        Some("extrapolation") => KivaStages::Extrapolation,
+        Some(s) => {
+            return Err(CliError::Usage(format!(
+                "--stage: expected cross or extrapolation (stages every trial has), found {s:?}"
+            )))
+        }
+    };
     let out = estimate(&EstimateRequest {
-        calibration: Source::path(&a.calibration),
-        partial: Source::path(&a.partial),
+        calibration: a.calibration.iter().map(Source::path).collect(),
+        partial: a.partial.iter().map(Source::path).collect(),
+        answers: a.answers.as_ref().map(Source::path),
+        stage,
         options: a.options,
         min_calibration: a.min_calibration,
     })?;

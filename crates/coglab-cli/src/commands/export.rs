@@ -148,6 +148,31 @@ pub fn eee(a: &ExportEeeArgs) -> Result<(), CliError> {
 /// writes `DIR/.eval_results/<benchmark>.yaml` (never over an existing file) and prints its
 /// path and entries.
 pub fn hf(a: &ExportHfArgs) -> Result<(), CliError> {
+    let date = || {
+        a.date
+            .clone()
+            .unwrap_or_else(|| coglab_core::harness::hf::utc_date(now()))
+    };
+    if let Some(bundle) = &a.bundle {
+        let exports = coglab_run::export::hf_bundle(&coglab_run::export::HfBundleRequest {
+            bundle: bundle.into(),
+            model: a.model.clone(),
+            bundle_model: a.bundle_model.clone(),
+            dataset_id: a.dataset_id.clone(),
+            date: date(),
+            source_url: a.source_url.clone(),
+            source_name: a.source_name.clone(),
+        })?;
+        for n in exports.iter().flat_map(|e| &e.notes) {
+            eprintln!("coglab: note: {}", super::escape_controls(n));
+        }
+        let paths = coglab_run::export::write_hf_all(std::path::Path::new(&a.out), &exports)?;
+        let mut lines = String::new();
+        for (export, path) in exports.iter().zip(&paths) {
+            entry_lines(&mut lines, export, path);
+        }
+        return emit(&lines);
+    }
     let input = if a.mmopera {
         let (inputs, options) = opera(&a.opera)?;
         HfInput::Mmopera { inputs, options }
@@ -170,10 +195,7 @@ pub fn hf(a: &ExportHfArgs) -> Result<(), CliError> {
         input,
         model: a.model.clone(),
         dataset_id: a.dataset_id.clone(),
-        date: a
-            .date
-            .clone()
-            .unwrap_or_else(|| coglab_core::harness::hf::utc_date(now())),
+        date: date(),
         source_url: a.source_url.clone(),
         source_name: a.source_name.clone(),
     })?;
@@ -182,6 +204,12 @@ pub fn hf(a: &ExportHfArgs) -> Result<(), CliError> {
     }
     let path = coglab_run::export::write_hf(std::path::Path::new(&a.out), &export)?;
     let mut lines = String::new();
+    entry_lines(&mut lines, &export, &path);
+    emit(&lines)
+}
+
+/// The lines `export hf` prints for one written file.
+fn entry_lines(lines: &mut String, export: &coglab_run::export::HfExport, path: &std::path::Path) {
     outln!(
         lines,
         "{} entries -> {}",
@@ -197,5 +225,4 @@ pub fn hf(a: &ExportHfArgs) -> Result<(), CliError> {
             e.value
         );
     }
-    emit(&lines)
 }

@@ -19,6 +19,7 @@ pub mod mmiq;
 pub mod mmopera;
 pub mod plan;
 pub mod publish;
+pub mod quality;
 pub mod rank;
 pub mod selftest;
 pub mod sem;

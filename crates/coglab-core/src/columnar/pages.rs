@@ -138,6 +138,89 @@ pub(super) fn most_dictionary_values(bytes: i64, t: PhysicalType, type_len: i32)
     }
 }
 
+/// The bit width of levels up to `max`.
+fn level_width(max: i16) -> u32 {
+    16 - (max.max(0) as u16).leading_zeros()
+}
+
+/// How many of the first `n` levels of an RLE / bit-packed hybrid run equal `max`, how many
+/// are 0, and the first level; `None` when the runs cannot be read, hold fewer than `n` levels or a level
+/// above `max`.
+fn count_level(data: &[u8], width: u32, n: usize, max: u64) -> Option<(usize, usize, u64)> {
+    let (mut pos, mut seen, mut count, mut zeros) = (0usize, 0usize, 0usize, 0usize);
+    let mut first = None;
+    let value_bytes = width.div_ceil(8) as usize;
+    while seen < n {
+        // The run's header: an unsigned LEB128 varint.
+        let mut header = 0u64;
+        let mut shift = 0;
+        loop {
+            let b = *data.get(pos)?;
+            pos += 1;
+            header |= u64::from(b & 0x7F).checked_shl(shift)?;
+            if b & 0x80 == 0 {
+                break;
+            }
+            shift += 7;
+            if shift > 63 {
+                return None;
+            }
+        }
+        let run = usize::try_from(header >> 1).ok()?;
+        if run == 0 {
+            return None;
+        }
+        if header & 1 == 0 {
+            let bytes = data.get(pos..pos.checked_add(value_bytes)?)?;
+            pos += value_bytes;
+            let v = bytes
+                .iter()
+                .enumerate()
+                .fold(0u64, |v, (i, b)| v | (u64::from(*b) << (8 * i)));
+            let take = run.min(n - seen);
+            if v > max {
+                return None;
+            }
+            first.get_or_insert(v);
+            if v == max {
+                count += take;
+            }
+            if v == 0 {
+                zeros += take;
+            }
+            seen += take;
+        } else {
+            let total = run.checked_mul(8)?;
+            let bytes = run.checked_mul(width as usize)?;
+            let packed = data.get(pos..pos.checked_add(bytes)?)?;
+            pos += bytes;
+            let take = total.min(n - seen);
+            for i in 0..take {
+                let bit = i * width as usize;
+                let mut v = 0u64;
+                for j in 0..width as usize {
+                    let b = bit + j;
+                    if packed[b / 8] >> (b % 8) & 1 == 1 {
+                        v |= 1 << j;
+                    }
+                }
+                if v > max {
+                    return None;
+                }
+                first.get_or_insert(v);
+                if v == max {
+                    count += 1;
+                }
+                if v == 0 {
+                    zeros += 1;
+                }
+            }
+            seen += take;
+        }
+    }
+    Some((count, zeros, first.unwrap_or(0)))
+}
+
 /// A value encoding from its thrift number.
 fn encoding(n: i64) -> Option<Encoding> {
     #[allow(deprecated)]
@@ -217,6 +300,16 @@ pub(super) struct ChunkPages {
     pub codec: Codec,
     pub physical: PhysicalType,
     pub type_len: i32,
+    /// The column's highest definition and repetition levels.
+    pub max_def: i16,
+    pub max_rep: i16,
+    /// Whether a dictionary page has been read.
+    pub dictionary: bool,
+    /// Whether a data page has been read.
+    pub data_page: bool,
+    /// The records the data pages read so far start (repetition levels of 0; `None` when a
+    /// page's levels were not read).
+    pub records: Option<u64>,
     /// File, row group and column (the page is set per page).
     pub at: At,
 }
@@ -243,7 +336,8 @@ impl ChunkPages {
         Ok(None)
     }
 
-    fn page(&mut self) -> Result<Option<Page>, ColumnarError> {
+    /// The next page, decompressed and checked; `None` at the end.
+    pub(super) fn page(&mut self) -> Result<Option<Page>, ColumnarError> {
         let Some(Checked {
             header: h,
             body,
@@ -323,9 +417,201 @@ impl ChunkPages {
                 }
             }
         };
+        // What the `parquet` crate's column reader assumes and panics on (found by
+        // `kiva_parquet::mutated_pyarrow_files_never_panic`): a dictionary page before any
+        // dictionary-encoded data page, RLE or BIT_PACKED levels.
+        match &page {
+            Page::DictionaryPage { .. } => self.dictionary = true,
+            Page::DataPage { encoding, .. } | Page::DataPageV2 { encoding, .. }
+                if matches!(
+                    encoding,
+                    Encoding::RLE_DICTIONARY | Encoding::PLAIN_DICTIONARY
+                ) && !self.dictionary =>
+            {
+                return Err(corrupt(format!(
+                    "a data page of {encoding} values with no dictionary page before it"
+                )));
+            }
+            _ => {}
+        }
+        #[allow(deprecated)]
+        if let Page::DataPage {
+            def_level_encoding: d,
+            rep_level_encoding: r,
+            ..
+        } = &page
+        {
+            for (e, what) in [(d, "definition"), (r, "repetition")] {
+                if !matches!(e, Encoding::RLE | Encoding::BIT_PACKED) {
+                    return Err(corrupt(format!(
+                        "{what} levels encoded as {e}, expected RLE or BIT_PACKED"
+                    )));
+                }
+            }
+        }
+        let levels = self.levels(&page).map_err(corrupt)?;
+        if matches!(page, Page::DataPage { .. } | Page::DataPageV2 { .. }) {
+            self.data_page = true;
+        }
+        if self.physical == PhysicalType::BYTE_ARRAY {
+            self.check_plain_byte_arrays(&page, levels)
+                .map_err(corrupt)?;
+        }
         self.pos = end;
         self.page += 1;
         Ok(Some(page))
+    }
+
+    /// A data page's levels, checked to hold one repetition and one definition level per
+    /// value it declares (the `parquet` crate's record reader indexes past the levels it got
+    /// otherwise: `record::triplet`, found by `kiva_parquet::mutated_pyarrow_files_never_panic`):
+    /// `Some((values present, where its values start))`, `None` for a page that is no data page
+    /// or whose levels are in the deprecated BIT_PACKED encoding (left to the crate).
+    ///
+    /// # Errors
+    /// What is wrong with the levels.
+    fn levels(&mut self, page: &Page) -> Result<Option<(usize, usize)>, String> {
+        let short = |what: &str, n: usize| {
+            format!(
+                "the page's {what} levels do not hold one level of at most the column's highest \
+                 for each of its {n} values"
+            )
+        };
+        let starts_inside = || {
+            "the column chunk's first page starts inside a record (repetition level not 0)"
+                .to_string()
+        };
+        match page {
+            Page::DataPage {
+                buf,
+                num_values,
+                def_level_encoding,
+                rep_level_encoding,
+                ..
+            } => {
+                let n = *num_values as usize;
+                let mut pos = 0usize;
+                let mut present = n;
+                for (max, enc, what) in [
+                    (self.max_rep, *rep_level_encoding, "repetition"),
+                    (self.max_def, *def_level_encoding, "definition"),
+                ] {
+                    if max == 0 {
+                        continue;
+                    }
+                    if enc != Encoding::RLE {
+                        // Deprecated BIT_PACKED levels: not read here (nor counted).
+                        self.records = None;
+                        return Ok(None);
+                    }
+                    let len = buf
+                        .get(pos..pos + 4)
+                        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+                        .ok_or_else(|| short(what, n))?;
+                    let levels = buf
+                        .get(pos + 4..(pos + 4).saturating_add(len))
+                        .ok_or_else(|| short(what, n))?;
+                    let (c, zeros, first) = count_level(levels, level_width(max), n, max as u64)
+                        .ok_or_else(|| short(what, n))?;
+                    if what == "definition" {
+                        present = c;
+                    } else {
+                        if first != 0 && !self.data_page {
+                            return Err(starts_inside());
+                        }
+                        self.records = self.records.map(|r| r + zeros as u64);
+                    }
+                    pos += 4 + len;
+                }
+                Ok(Some((present, pos)))
+            }
+            Page::DataPageV2 {
+                buf,
+                num_values,
+                def_levels_byte_len,
+                rep_levels_byte_len,
+                ..
+            } => {
+                let n = *num_values as usize;
+                let rep = *rep_levels_byte_len as usize;
+                let def = *def_levels_byte_len as usize;
+                if self.max_rep > 0 {
+                    let levels = buf.get(..rep).ok_or_else(|| short("repetition", n))?;
+                    let (_, zeros, first) =
+                        count_level(levels, level_width(self.max_rep), n, self.max_rep as u64)
+                            .ok_or_else(|| short("repetition", n))?;
+                    if first != 0 && !self.data_page {
+                        return Err(starts_inside());
+                    }
+                    self.records = self.records.map(|r| r + zeros as u64);
+                }
+                let present = if self.max_def == 0 {
+                    n
+                } else {
+                    let levels = buf
+                        .get(rep..rep.saturating_add(def))
+                        .ok_or_else(|| short("definition", n))?;
+                    count_level(levels, level_width(self.max_def), n, self.max_def as u64)
+                        .ok_or_else(|| short("definition", n))?
+                        .0
+                };
+                Ok(Some((present, rep + def)))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// A PLAIN page of byte arrays must hold the values it is read for, each a 4-byte length
+    /// and that many bytes: the `parquet` crate's decoder reads the next length without
+    /// checking that 4 bytes are left and panics (`read_num_bytes`, found by
+    /// `kiva_parquet::mutated_pyarrow_files_never_panic`). A dictionary page holds its
+    /// `num_values`; a data page one per definition level at the column's highest.
+    fn check_plain_byte_arrays(
+        &self,
+        page: &Page,
+        levels: Option<(usize, usize)>,
+    ) -> Result<(), String> {
+        let (buf, values, start) = match (page, levels) {
+            (
+                Page::DictionaryPage {
+                    buf,
+                    num_values,
+                    encoding: Encoding::PLAIN | Encoding::PLAIN_DICTIONARY,
+                    ..
+                },
+                _,
+            ) => (buf, *num_values as usize, 0),
+            (
+                Page::DataPage {
+                    buf,
+                    encoding: Encoding::PLAIN,
+                    ..
+                }
+                | Page::DataPageV2 {
+                    buf,
+                    encoding: Encoding::PLAIN,
+                    ..
+                },
+                Some((present, start)),
+            ) => (buf, present, start),
+            _ => return Ok(()),
+        };
+        let mut pos = start;
+        for k in 0..values {
+            let len = buf
+                .get(pos..pos.saturating_add(4))
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
+            match len {
+                Some(len) if pos + 4 + len <= buf.len() => pos += 4 + len,
+                _ => {
+                    return Err(format!(
+                        "the page's values end after {k} of the {values} byte arrays it holds                          ({} bytes, PLAIN: a 4-byte length, then the bytes, for each)",
+                        buf.len().saturating_sub(start)
+                    ))
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A page's body, decompressed when `compressed` (its first `levels` bytes are never

@@ -301,6 +301,20 @@ impl<R: ChunkReader> ParquetFile<R> {
                 limit: "limits::MAX_PARQUET_ROWS",
             });
         }
+        for f in meta.file_metadata().schema().get_fields() {
+            check_shape(f, &mut f.name().to_string()).map_err(|(column, found)| {
+                ColumnarError::Mismatch {
+                    at: Box::new(At {
+                        column: Some(column),
+                        ..at(file)
+                    }),
+                    expected: "a LIST of one repeated field, a MAP of one repeated group of a key \
+                               and a value, a group of at least one field"
+                        .into(),
+                    found,
+                }
+            })?;
+        }
         let schema = meta.file_metadata().schema_descr();
         let mut starts = Vec::with_capacity(meta.num_row_groups());
         let mut sum = 0u64;
@@ -391,29 +405,6 @@ impl<R: ChunkReader> ParquetFile<R> {
             .iter()
             .map(|f| f.name().to_string())
             .collect()
-    }
-
-    /// One JSON object line naming every top-level column, each `null`: what a file's format
-    /// is told from ([`crate::leaderboard::detect_format`] reads the keys of a first line), read
-    /// from the footer alone, so telling a large file's format reads none of its rows.
-    ///
-    /// ```
-    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// // For a file with columns data_id and response:
-    /// // {"data_id":null,"response":null}
-    /// # Ok(()) }
-    /// ```
-    pub fn schema_jsonl(&self) -> Vec<u8> {
-        let mut out = vec![b'{'];
-        for (k, name) in self.columns().iter().enumerate() {
-            if k > 0 {
-                out.push(b',');
-            }
-            write_str(&mut out, name);
-            out.extend_from_slice(b":null");
-        }
-        out.extend_from_slice(b"}\n");
-        out
     }
 
     /// The byte ranges (start, length) of row group `g`'s (0-based) column chunks that
@@ -526,7 +517,17 @@ impl<R: ChunkReader> ParquetFile<R> {
         let Some(row) = loc.line.and_then(|l| l.checked_sub(header_lines)) else {
             return;
         };
-        if let Some((g, r)) = self.locate(row as u64) {
+        self.relocate_row(loc, row as u64);
+    }
+
+    /// Makes a location in this file name the row group and row of the file's 1-based row
+    /// `row` instead of a line (as [`ParquetFile::relocate`] does, for a caller that knows the
+    /// row: a CSV whose cells span lines).
+    pub fn relocate_row(&self, loc: &mut crate::location::Location, row: u64) {
+        if loc.file != self.file {
+            return;
+        }
+        if let Some((g, r)) = self.locate(row) {
             loc.file = format!("{} row group {g}, row {r}", self.file);
             loc.line = None;
         }
@@ -603,6 +604,20 @@ impl<R: ChunkReader> ParquetFile<R> {
             }
             let descr = rg.column(i).column_descr();
             let rows = rg.num_rows();
+            if descr.max_rep_level() > 0 {
+                // A repeated column's pages must start one record per row: the crate's record
+                // reader indexes past the levels of a column that runs out of records before the
+                // others (found by kiva_parquet::mutated_pyarrow_files_never_panic).
+                let mut all = self.chunk_pages(g, i)?;
+                while all.page()?.is_some() {}
+                if let Some(records) = all.records.filter(|&r| r != rows as u64) {
+                    return Err(ColumnarError::Mismatch {
+                        at: Box::new(all.at),
+                        expected: format!("one record per row of the row group's {rows} rows"),
+                        found: format!("repetition levels starting {records} records"),
+                    });
+                }
+            }
             let short = if descr.max_rep_level() == 0 {
                 values != rows
             } else {
@@ -653,6 +668,11 @@ impl<R: ChunkReader> ParquetFile<R> {
             codec: Codec::of(chunk.compression(), &at)?,
             physical: descr.physical_type(),
             type_len,
+            max_def: descr.max_def_level(),
+            max_rep: descr.max_rep_level(),
+            dictionary: false,
+            data_page: false,
+            records: Some(0),
             at,
         })
     }
@@ -1065,6 +1085,63 @@ fn flat_required<R: ChunkReader>(file: &ParquetFile<R>, i: usize) -> bool {
 
 /// What [`ParquetFile::rows_of`] runs on each row's fields.
 type EachRow<'a, E> = dyn FnMut(&[(String, Field)]) -> Result<(), E> + 'a;
+
+/// Checks the shapes of the schema's nested types that the `parquet` crate's record reader
+/// asserts on (`record::reader::TreeBuilder`; found by
+/// `kiva_parquet::mutated_pyarrow_files_never_panic`): a group of no field, a LIST whose one
+/// child is not repeated, a MAP whose child is not one repeated group of one or two fields.
+/// The error is the column's dotted path and what it is.
+fn check_shape(t: &Type, path: &mut String) -> Result<(), (String, String)> {
+    use parquet::basic::{ConvertedType, Repetition};
+    let Type::GroupType { fields, .. } = t else {
+        return Ok(());
+    };
+    let bad = |path: &str, what: String| Err((path.to_string(), what));
+    if fields.is_empty() {
+        return bad(path, "a group of no field".into());
+    }
+    let repeated = |f: &Type| {
+        f.get_basic_info().has_repetition()
+            && f.get_basic_info().repetition() == Repetition::REPEATED
+    };
+    match t.get_basic_info().converted_type() {
+        ConvertedType::LIST if fields.len() != 1 || !repeated(&fields[0]) => {
+            return bad(
+                path,
+                format!(
+                    "a LIST of {} field(s), the first {}",
+                    fields.len(),
+                    if repeated(&fields[0]) {
+                        "repeated"
+                    } else {
+                        "not repeated"
+                    }
+                ),
+            );
+        }
+        ConvertedType::MAP | ConvertedType::MAP_KEY_VALUE => {
+            let ok = fields.len() == 1
+                && !fields[0].is_primitive()
+                && repeated(&fields[0])
+                && matches!(fields[0].get_fields().len(), 1 | 2);
+            if !ok {
+                return bad(
+                    path,
+                    "a MAP not of one repeated group of a key and a value".into(),
+                );
+            }
+        }
+        _ => {}
+    }
+    for f in fields {
+        let len = path.len();
+        path.push('.');
+        path.push_str(f.name());
+        check_shape(f, path)?;
+        path.truncate(len);
+    }
+    Ok(())
+}
 
 /// Sets the row of an error that has a row group but no row yet.
 fn set_row(e: &mut ColumnarError, row: u64) {

@@ -879,6 +879,7 @@ fn kiva_stage(name: &str) -> Option<(Variant, Result<usize, &str>)> {
 /// Whether `bytes` are EEE instance records of KiVA: their first record's `evaluation_name`
 /// names a KiVA variant (`KiVA: ...`, `KiVA-adults: ...`), as [`write_kiva`] writes them. A
 /// first record that cannot be read says no (the MM-IQ reader then names what is wrong).
+/// Records stored as Parquet are told from their first row.
 ///
 /// # Examples
 /// ```
@@ -887,6 +888,13 @@ fn kiva_stage(name: &str) -> Option<(Variant, Result<usize, &str>)> {
 /// assert!(!is_kiva(br#"{"sample_id": "17", "evaluation_name": "MM-IQ", "evaluation": {"score": 1}}"#));
 /// ```
 pub fn is_kiva(bytes: &[u8]) -> bool {
+    #[cfg(feature = "parquet")]
+    if crate::columnar::detect(bytes) == Some(crate::columnar::ColumnarKind::Parquet) {
+        // Records stored as Parquet: their first row.
+        return crate::columnar::ParquetFile::from_slice("", bytes)
+            .and_then(|f| f.head_jsonl(1))
+            .is_ok_and(|rows| is_kiva(&rows));
+    }
     let Ok(text) = super::text("", bytes) else {
         return false;
     };
@@ -907,7 +915,7 @@ pub fn is_kiva(bytes: &[u8]) -> bool {
 }
 
 /// Trial scores above this many regenerations are read as written (see [`share`]).
-const MOST_REGENERATIONS: u64 = 1000;
+pub(crate) const MOST_REGENERATIONS: u64 = 1000;
 
 /// A stage score read back as the share it stands for. A trial's stage score is `k / m`, the
 /// right answers among the `m ≤ regenerations` that count (0 or 1 for a person), and
@@ -915,7 +923,7 @@ const MOST_REGENERATIONS: u64 = 1000;
 /// shortest decimal has 17 digits (1/11 reads as 0.09090909090909093): the fraction within
 /// 1e-9 of `x` (shares of at most [`MOST_REGENERATIONS`] differ by more than 1e-6) is computed
 /// again, as the scorer computes it. `x` as read when no such fraction is near.
-fn share(x: f64, regenerations: u64) -> f64 {
+pub(crate) fn share(x: f64, regenerations: u64) -> f64 {
     for m in 1..=regenerations.min(MOST_REGENERATIONS) {
         let m = m as f64;
         let k = (x * m).round();
@@ -1196,6 +1204,10 @@ struct TrialSlot {
 /// assert_eq!(back.overall.within_conditional.unwrap().mean, 0.5);
 /// ```
 pub fn read_kiva(file: &str, bytes: &[u8]) -> Result<crate::kiva::KivaReport, HarnessError> {
+    if let Some(kind) = crate::columnar::detect(bytes) {
+        // The records stored as Parquet (one record per row, nested fields as structs).
+        return super::via_jsonl(file, bytes, kind, |rows, _, _| read_kiva(file, rows));
+    }
     use std::collections::HashMap;
     let mut first: Option<(Variant, bool, usize)> = None;
     let mut null: Option<(NullAnswers, usize)> = None;

@@ -198,7 +198,11 @@ pub fn kiva_file_name(variant: crate::kiva::Variant) -> String {
 /// assert_eq!((e.dataset.id.as_str(), e.dataset.task_id.as_str(), e.value), ("huanqia/MM-IQ", "mmiq", 50.0));
 /// ```
 pub fn mmiq_entries(report: &MmiqReport, c: &HfCommon) -> Vec<HfEntry> {
-    let a = &report.overall;
+    mmiq_accuracy_entries(&report.overall, c)
+}
+
+/// [`mmiq_entries`] of the overall accuracy alone (what a published bundle keeps of a run).
+fn mmiq_accuracy_entries(a: &crate::stats::interval::Accuracy, c: &HfCommon) -> Vec<HfEntry> {
     vec![entry(
         c,
         MMIQ_DATASET,
@@ -222,7 +226,17 @@ pub fn mmiq_entries(report: &MmiqReport, c: &HfCommon) -> Vec<HfEntry> {
 /// ([`crate::leaderboard::metrics::kiva_stage_interval`]: Wilson's with the trials' effective
 /// size and Student t on trials − 1 degrees of freedom, issue 40's coverage table).
 pub fn kiva_entries(report: &KivaReport, c: &HfCommon) -> Vec<HfEntry> {
-    let variant = report.variant.name();
+    kiva_stage_entries(report.variant, &report.overall, report.null, c)
+}
+
+/// [`kiva_entries`] of a variant's overall stage figures, their `Null` rule named in the notes.
+fn kiva_stage_entries(
+    variant: crate::kiva::Variant,
+    overall: &crate::kiva::StageStats,
+    null: crate::kiva::NullAnswers,
+    c: &HfCommon,
+) -> Vec<HfEntry> {
+    let variant = variant.name();
     let mut out = Vec::new();
     for (key, what) in [
         ("cross", "stage 1, what changed (cross-domain)"),
@@ -236,7 +250,7 @@ pub fn kiva_entries(report: &KivaReport, c: &HfCommon) -> Vec<HfEntry> {
         ),
         ("extrapolation", "stage 3, apply the change (extrapolation)"),
     ] {
-        let Some(m) = report.overall.get(key) else {
+        let Some(m) = overall.get(key) else {
             continue;
         };
         let (lo, hi) = crate::leaderboard::metrics::kiva_stage_interval(m);
@@ -252,7 +266,7 @@ pub fn kiva_entries(report: &KivaReport, c: &HfCommon) -> Vec<HfEntry> {
                 100.0 * lo,
                 100.0 * hi,
                 m.n,
-                report.null.name(),
+                null.name(),
                 scored_by()
             ),
         ));
@@ -348,6 +362,79 @@ pub fn mmopera_entries(
         ));
     }
     out
+}
+
+/// The entries of one run of a published bundle ([`crate::publish`]), the same as those of
+/// the result files it was published from: `Some((file name, entries))` for an MM-IQ or KiVA
+/// run, `None` for a run of another benchmark (MM-OPERA, Gold: not written from a bundle).
+///
+/// What the bundle keeps is enough to compute the entries again exactly: MM-IQ's right and
+/// scored counts (the index rounds the accuracy and interval to 6 decimals, so they are
+/// computed again from the counts), and KiVA's per-trial stage scores from the model's chunk
+/// (`items`), each read back as the share of regenerations it stands for (a JSON float read by
+/// serde_json may be a unit in the last place off it), aggregated as the scorer does. A
+/// published KiVA run is scored with `Null` answers counted wrong, as the leaderboard scores it.
+///
+/// # Errors
+/// A message when a KiVA run's items are missing from `items` or are not KiVA trials, or an
+/// MM-IQ run has no item scored.
+pub fn bundle_entries(
+    run: &crate::publish::bundle::RunIndex,
+    items: Option<&crate::publish::bundle::RunItems>,
+    c: &HfCommon,
+) -> Result<Option<(String, Vec<HfEntry>)>, String> {
+    use crate::publish::bundle::{Figures, RunItems};
+    use crate::publish::Benchmark;
+    match (&run.figures, run.benchmark) {
+        (Figures::Mmiq { overall, .. }, _) => {
+            let a =
+                crate::stats::interval::Accuracy::new(overall.k, overall.n).ok_or_else(|| {
+                    format!(
+                        "the MM-IQ run scores {} of {} items: nothing to export",
+                        overall.k, overall.n
+                    )
+                })?;
+            Ok(Some(("mmiq.yaml".into(), mmiq_accuracy_entries(&a, c))))
+        }
+        (Figures::Kiva { .. }, b @ (Benchmark::Kiva | Benchmark::KivaAdults)) => {
+            let variant = if b == Benchmark::Kiva {
+                crate::kiva::Variant::Kiva
+            } else {
+                crate::kiva::Variant::KivaAdults
+            };
+            let Some(RunItems::Kiva(trials)) = items else {
+                return Err(format!(
+                    "the model's chunk has no {} trials (the entries are computed from them)",
+                    variant.name()
+                ));
+            };
+            let share =
+                |x: Option<f64>| x.map(|x| super::eee::share(x, super::eee::MOST_REGENERATIONS));
+            let trials: Vec<crate::kiva::TrialResult> = trials
+                .iter()
+                .map(
+                    |(domain, subdomain, variation, cross, wc, wj, ex)| crate::kiva::TrialResult {
+                        domain: domain.clone(),
+                        subdomain: subdomain.clone(),
+                        variation: *variation,
+                        participant: None,
+                        rows: 0,
+                        line: 0,
+                        cross: share(*cross),
+                        within_conditional: share(*wc),
+                        within_joint: share(*wj),
+                        extrapolation: share(*ex),
+                    },
+                )
+                .collect();
+            let overall = crate::kiva::StageStats::of(&trials);
+            Ok(Some((
+                kiva_file_name(variant),
+                kiva_stage_entries(variant, &overall, crate::kiva::NullAnswers::Wrong, c),
+            )))
+        }
+        _ => Ok(None),
+    }
 }
 
 /// Whether `id` is a Hub repository id `org/name`: two parts of 1 to 96 characters, letters,

@@ -7,6 +7,8 @@
 //!
 //! - [`lmms`]: lmms-eval `*_samples_<task>.jsonl` (its three `resps` shapes) and
 //!   `*_results.json`.
+//! - [`lighteval`]: lighteval `details_<task>_<date>.parquet` (its flat and its
+//!   `doc`/`model_response`/`metric` shapes).
 //! - [`vlmevalkit`]: VLMEvalKit per-item tables, judge `_result` tables (`GT`, `hit`, `log`)
 //!   and circular datasets (`index` ≥ 1,000,000 are rotations of `index % 1,000,000`).
 //! - [`inspect`]: Inspect `.eval` logs (a zip; deflate or zstd members, read one member at a
@@ -26,6 +28,7 @@ pub mod hf;
 pub mod inspect;
 pub mod jspsych;
 pub mod kiva_challenge;
+pub mod lighteval;
 pub mod lmms;
 pub mod map;
 pub mod summary;
@@ -441,6 +444,9 @@ pub fn detect(path: &str, head: &[u8]) -> Option<HarnessFormat> {
     }
     if trimmed.starts_with('{') {
         // JSONL (one object per line) or one JSON document.
+        if lighteval::is_details(first) {
+            return Some(HarnessFormat::LightevalDetails);
+        }
         if first.contains("\"doc_id\"")
             && (first.contains("\"resps\"") || first.contains("\"filtered_resps\""))
         {
@@ -515,7 +521,7 @@ pub fn read(path: &str, bytes: &[u8]) -> Result<HarnessFile, HarnessError> {
         Some(format) => read_as(path, bytes, format),
         None => Err(HarnessError::Unknown {
             file: path.to_string(),
-            reason: "no lmms-eval, VLMEvalKit, Inspect, Every Eval Ever or jsPsych fields in its first lines".into(),
+            reason: "no lmms-eval, lighteval, VLMEvalKit, Inspect, Every Eval Ever or jsPsych fields in its first lines".into(),
         }),
     }
 }
@@ -534,6 +540,7 @@ pub fn read_as(
     }
     match format {
         HarnessFormat::LmmsSamples => lmms::read_samples(path, bytes),
+        HarnessFormat::LightevalDetails => lighteval::read_details(path, bytes),
         HarnessFormat::LmmsResults => lmms::read_results(path, bytes),
         HarnessFormat::VlmEvalKit(kind) => vlmevalkit::read(path, kind, bytes),
         HarnessFormat::InspectEval => {
@@ -560,21 +567,13 @@ fn read_columnar(
     kind: crate::columnar::ColumnarKind,
     format: Option<HarnessFormat>,
 ) -> Result<HarnessFile, HarnessError> {
-    #[cfg(feature = "parquet")]
-    if kind == crate::columnar::ColumnarKind::Parquet {
-        use crate::columnar::{ParquetFile, Projection};
-        let file = ParquetFile::from_slice(path, bytes)?;
-        let mut rows = Vec::new();
-        file.write_jsonl(
-            Projection::All,
-            |b| {
-                rows.extend_from_slice(b);
-                Ok::<(), HarnessError>(())
-            },
-            |_| {},
-        )?;
-        let format = match format.or_else(|| detect(path, &rows)) {
-            Some(f @ (HarnessFormat::LmmsSamples | HarnessFormat::EeeInstances)) => f,
+    via_jsonl(path, bytes, kind, |rows, columns, label| {
+        let format = match format.or_else(|| detect(path, rows)) {
+            Some(
+                f @ (HarnessFormat::LmmsSamples
+                | HarnessFormat::EeeInstances
+                | HarnessFormat::LightevalDetails),
+            ) => f,
             Some(f) => {
                 return Err(HarnessError::Unknown {
                     file: path.to_string(),
@@ -588,21 +587,80 @@ fn read_columnar(
                 return Err(HarnessError::Unknown {
                     file: path.to_string(),
                     reason: format!(
-                        "a Parquet file whose columns ({}) are no harness format's",
-                        file.columns().join(", ")
+                        "{label} whose columns ({}) are no harness format's",
+                        columns.join(", ")
                     ),
                 })
             }
         };
-        return read_as(path, &rows, format).map_err(|mut e| {
+        read_as(path, rows, format)
+    })
+}
+
+/// Runs `read` on a columnar file's rows written as JSON lines (every column; line n is row
+/// n) with its top-level column names and its container's name ("a Parquet file"), and makes
+/// the located errors it gives name the row group (record batch) and row instead of the line.
+///
+/// # Errors
+/// The file's [`crate::columnar::ColumnarError`] (or, without the `parquet` feature, that it
+/// is not read), else `read`'s.
+pub(crate) fn via_jsonl<T>(
+    path: &str,
+    bytes: &[u8],
+    kind: crate::columnar::ColumnarKind,
+    read: impl FnOnce(&[u8], &[String], &str) -> Result<T, HarnessError>,
+) -> Result<T, HarnessError> {
+    #[cfg(feature = "parquet")]
+    {
+        use crate::columnar::{Columnar, Projection};
+        let _ = kind;
+        let file = Columnar::open(path, bytes)?;
+        let mut rows = Vec::new();
+        file.write_jsonl(
+            Projection::All,
+            |b| {
+                rows.extend_from_slice(b);
+                Ok::<(), HarnessError>(())
+            },
+            |_| {},
+        )?;
+        read(&rows, &file.columns(), file.label()).map_err(|mut e| {
             if let Some(loc) = e.location_mut() {
                 file.relocate(loc, 0);
             }
             e
-        });
+        })
     }
-    let _ = (bytes, format);
-    Err(crate::columnar::ColumnarError::unsupported(path, kind).into())
+    #[cfg(not(feature = "parquet"))]
+    {
+        let _ = (bytes, read);
+        Err(crate::columnar::ColumnarError::unsupported(path, kind).into())
+    }
+}
+
+/// [`detect`] of a whole file that may be columnar: a Parquet or Arrow IPC file's first rows
+/// written as JSON lines are told as a JSONL file's lines are (a file that cannot be opened,
+/// or any columnar file without the `parquet` feature, is `None`).
+///
+/// # Examples
+/// ```
+/// use coglab_core::harness::{detect_file, HarnessFormat};
+/// let line = br#"{"doc_id": 0, "target": "B", "resps": [["B"]], "filtered_resps": ["B"]}"#;
+/// assert_eq!(detect_file("x_samples_mmiq.jsonl", line), Some(HarnessFormat::LmmsSamples));
+/// ```
+pub fn detect_file(path: &str, bytes: &[u8]) -> Option<HarnessFormat> {
+    if crate::columnar::detect(bytes).is_none() {
+        return detect(path, bytes);
+    }
+    #[cfg(feature = "parquet")]
+    {
+        let head = crate::columnar::Columnar::open(path, bytes)
+            .and_then(|f| f.head_jsonl(16384))
+            .ok()?;
+        detect(path, &head)
+    }
+    #[cfg(not(feature = "parquet"))]
+    None
 }
 
 /// The task name normalised for comparison: lower case, letters and digits only.

@@ -781,6 +781,32 @@ pub struct Estimate {
     pub ci_high: f64,
 }
 
+/// Whether a calibration of `respondents` complete runs is large enough for an estimate
+/// ([`EstimateOptions::min_calibration`]); [`estimate_with`] checks it, and a caller can check
+/// it before fitting.
+///
+/// # Errors
+/// [`ItemsError::Degenerate`] naming the count and the minimum when there are fewer.
+pub fn check_calibration_size(
+    source: &str,
+    respondents: usize,
+    min: usize,
+) -> Result<(), ItemsError> {
+    if respondents < min {
+        return Err(ItemsError::Degenerate {
+            source_name: source.to_string(),
+            reason: format!(
+                "{respondents} calibration respondents, fewer than the {min} an estimate \
+                 needs: the interval treats the item parameters as known, which was measured \
+                 to hold from 20 calibration respondents up (BENCHMARKS.md, \"Estimated full \
+                 score\"); calibrate on more complete runs, or lower the minimum \
+                 (`--min-calibration`) to get the estimate anyway"
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// [`estimate_with`] with the default options.
 ///
 /// # Errors
@@ -829,19 +855,7 @@ pub fn estimate_with(
     }
     let cal = calibration;
     check_items(&cal.source, cal.params.len())?;
-    if cal.respondents < opts.min_calibration {
-        return Err(ItemsError::Degenerate {
-            source_name: cal.source.clone(),
-            reason: format!(
-                "{} calibration respondents, fewer than the {} an estimate needs: the \
-                 interval treats the item parameters as known, which was measured to hold \
-                 from 20 calibration respondents up (BENCHMARKS.md, \"Estimated full \
-                 score\"); calibrate on more complete runs, or lower the minimum \
-                 (`--min-calibration`) to get the estimate anyway",
-                cal.respondents, opts.min_calibration
-            ),
-        });
-    }
+    check_calibration_size(&cal.source, cal.respondents, opts.min_calibration)?;
     // Column k of the partial file -> calibration item.
     let index: HashMap<&str, usize> = cal
         .params

@@ -16,6 +16,7 @@
 //! - [`subset`]: the greedy, category-stratified item subset and its Kendall tau curve.
 //! - [`estimate`]: a partial run's estimated accuracy over the whole benchmark, from item
 //!   parameters calibrated on complete runs (2PL with fixed guessing), with an interval.
+//! - [`partial`]: a board's partial rows estimated from a calibration on its complete rows.
 //! - [`anchor`]: the `K` anchor items that estimate the full accuracy best, with weights.
 //! - [`simulate`]: seeded simulated matrices with known parameters and partial runs cut from
 //!   them, to measure [`estimate`].
@@ -29,6 +30,7 @@ pub mod estimate;
 pub mod flags;
 pub mod irt;
 pub mod matrix;
+pub mod partial;
 pub mod report;
 pub mod rows;
 pub mod simulate;

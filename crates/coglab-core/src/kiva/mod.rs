@@ -314,6 +314,9 @@ pub enum KivaError {
         /// Its variant.
         second_variant: String,
     },
+    /// A Parquet file could not be read (or this build reads none).
+    #[error(transparent)]
+    Columnar(#[from] crate::columnar::ColumnarError),
     /// The same participant, transformation, variation and task appear twice.
     #[error("{location}: {trial} already on line {first_line}")]
     DuplicateHumanRow {
@@ -324,6 +327,19 @@ pub enum KivaError {
         /// Line of the first occurrence.
         first_line: usize,
     },
+}
+
+impl KivaError {
+    /// The location the error names, when it names a line of a file.
+    pub fn location_mut(&mut self) -> Option<&mut Location> {
+        match self {
+            KivaError::NotUtf8 { location, .. }
+            | KivaError::Csv { location, .. }
+            | KivaError::BadValue { location, .. }
+            | KivaError::DuplicateHumanRow { location, .. } => Some(location),
+            _ => None,
+        }
+    }
 }
 
 /// Checks UTF-8 (dropping a BOM), naming the line and byte of the first invalid byte.

@@ -168,13 +168,22 @@ impl RunFile {
         Self::parse_with_records(path, bytes).map(|(file, _)| file)
     }
 
-    /// [`RunFile::parse`], also returning the CSV's records (one per row, in order).
+    /// [`RunFile::parse`], also returning the CSV's records (one per row, in order). A
+    /// Parquet file's rows are read as the CSV of its columns ([`parse_columnar`]).
     fn parse_with_records(path: &str, bytes: &[u8]) -> Result<(Self, Csv), KivaError> {
+        if let Some(kind) = crate::columnar::detect(bytes) {
+            return parse_columnar(path, bytes, kind);
+        }
+        Self::parse_csv(path, bytes)
+    }
+
+    /// [`RunFile::parse_with_records`] of CSV text.
+    fn parse_csv(path: &str, bytes: &[u8]) -> Result<(Self, Csv), KivaError> {
         let components: Vec<&str> = path.split(['/', '\\']).filter(|c| !c.is_empty()).collect();
         let name = components.last().copied().unwrap_or(path);
-        let stem = name
-            .strip_suffix(".csv")
-            .or_else(|| name.strip_suffix(".CSV"))
+        let stem = [".csv", ".CSV", ".parquet", ".PARQUET"]
+            .iter()
+            .find_map(|ext| name.strip_suffix(ext))
             .unwrap_or(name);
         let subdomain = stem.strip_prefix("output_").unwrap_or(stem).to_string();
         let folder_domain = components
@@ -269,6 +278,41 @@ impl RunFile {
         };
         Ok((file, csv))
     }
+}
+
+/// A run stored as Parquet (its columns those of a run CSV, any types): its rows written as
+/// CSV ([`crate::columnar::ParquetFile::write_csv`]) and read as a run CSV is, so it scores
+/// as the CSV of the same rows does. The subdomain comes from the file name as for a CSV
+/// (`ColourRed.parquet`); a row's `line` is its line in that CSV (line 1 the header). Errors
+/// name the row group and the row within it instead of a line.
+fn parse_columnar(
+    path: &str,
+    bytes: &[u8],
+    kind: crate::columnar::ColumnarKind,
+) -> Result<(RunFile, Csv), KivaError> {
+    #[cfg(feature = "parquet")]
+    if kind == crate::columnar::ColumnarKind::Parquet {
+        use crate::columnar::{ParquetFile, Projection};
+        let file = ParquetFile::from_slice(path, bytes)?;
+        let mut csv = Vec::new();
+        file.write_csv(Projection::All, |b| {
+            csv.extend_from_slice(b);
+            Ok::<(), KivaError>(())
+        })?;
+        return RunFile::parse_csv(path, &csv).map_err(|mut e| {
+            if let Some(loc) = e.location_mut() {
+                if let Some(row) = loc
+                    .line
+                    .map(|l| crate::location::csv_record_of_line(&csv, l))
+                {
+                    file.relocate_row(loc, row as u64);
+                }
+            }
+            e
+        });
+    }
+    let _ = bytes;
+    Err(crate::columnar::ColumnarError::unsupported(path, kind).into())
 }
 
 /// Reads an `MCResponse#k` value.

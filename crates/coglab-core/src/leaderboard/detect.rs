@@ -62,8 +62,8 @@ pub fn detect_format(path: &str, bytes: &[u8]) -> Format {
         return told(FileKind::Unknown);
     }
     #[cfg(feature = "parquet")]
-    if crate::columnar::detect(bytes) == Some(crate::columnar::ColumnarKind::Parquet) {
-        return parquet_format(path, bytes);
+    if crate::columnar::detect(bytes).is_some() {
+        return columnar_format(path, bytes);
     }
     let head = strip_bom(&bytes[..bytes.len().min(8192)]);
     let lower = path.to_ascii_lowercase();
@@ -93,13 +93,13 @@ pub fn detect_format(path: &str, bytes: &[u8]) -> Format {
     }
 }
 
-/// [`detect_format`] of a whole Parquet file: the formats its first rows read as (written as
-/// JSON lines, see [`crate::columnar`]); [`FileKind::Unknown`] when it cannot be opened
-/// ([`unreadable`] then names why).
+/// [`detect_format`] of a whole Parquet or Arrow IPC file, from its columns' names
+/// ([`detect_columns`]); [`FileKind::Unknown`] when it cannot be opened ([`unreadable`] then
+/// names why).
 #[cfg(feature = "parquet")]
-fn parquet_format(path: &str, bytes: &[u8]) -> Format {
-    match crate::columnar::ParquetFile::from_slice(path, bytes) {
-        Ok(file) => detect_parquet(path, &file),
+fn columnar_format(path: &str, bytes: &[u8]) -> Format {
+    match crate::columnar::Columnar::open(path, bytes) {
+        Ok(file) => detect_columns(path, &file.columns()),
         Err(_) => Format {
             kind: FileKind::Unknown,
             harness: None,
@@ -108,16 +108,30 @@ fn parquet_format(path: &str, bytes: &[u8]) -> Format {
     }
 }
 
-/// [`detect_format`] of an open Parquet file, from its columns' names alone (the footer's,
-/// [`crate::columnar::ParquetFile::schema_jsonl`]): every format read from Parquet is told by
-/// its fields, so no row is read, and the browser worker tells a 100 MB file's format from its
-/// footer.
+/// [`detect_format`] of an open Parquet file, from its columns' names alone (the footer's):
+/// the browser worker tells a 100 MB file's format from its footer.
 #[cfg(feature = "parquet")]
 pub fn detect_parquet<R: parquet::file::reader::ChunkReader>(
     path: &str,
     file: &crate::columnar::ParquetFile<R>,
 ) -> Format {
-    let rows = file.schema_jsonl();
+    detect_columns(path, &file.columns())
+}
+
+/// The formats of a columnar file with these top-level columns: every format read from
+/// Parquet or Arrow is told by its fields, so the first line of its rows is written with each
+/// column `null` ([`crate::columnar::schema_jsonl`]) and told as a JSONL file's first line is.
+#[cfg(feature = "parquet")]
+fn detect_columns(path: &str, columns: &[String]) -> Format {
+    let rows = crate::columnar::schema_jsonl(columns);
+    // A KiVA run's columns (read as the CSV of its rows, crate::kiva::RunFile::parse).
+    if columns.iter().any(|c| c == "Variation") && columns.iter().any(|c| c == "Regeneration") {
+        return Format {
+            kind: FileKind::KivaRun,
+            harness: None,
+            mmiq: None,
+        };
+    }
     let harness = crate::harness::detect(path, &rows);
     let mmiq = mmiq::detect(path, &rows);
     let lower = path.to_ascii_lowercase();
@@ -164,8 +178,8 @@ fn kind_of(
 }
 
 /// Why a file is [`FileKind::Unknown`] to [`detect`] when it is text in another encoding
-/// (UTF-16, UTF-32), or a Parquet file that cannot be opened (feature `parquet`; give the
-/// whole file): the message scoring it gives, naming the file and the encoding or the located
+/// (UTF-16, UTF-32), or a Parquet or Arrow IPC file that cannot be opened (feature `parquet`;
+/// give the whole file): the message scoring it gives, naming the file and the encoding or the located
 /// problem, for the page to show when the file is dropped. `None` for any other file.
 ///
 /// # Examples
@@ -179,10 +193,10 @@ fn kind_of(
 /// ```
 pub fn unreadable(path: &str, bytes: &[u8]) -> Option<String> {
     #[cfg(feature = "parquet")]
-    if crate::columnar::detect(bytes) == Some(crate::columnar::ColumnarKind::Parquet) {
+    if crate::columnar::detect(bytes).is_some() {
         // A whole file that cannot be opened: the located reason (a file cut short, a footer
         // over the limits).
-        return crate::columnar::ParquetFile::from_slice(path, bytes)
+        return crate::columnar::Columnar::open(path, bytes)
             .err()
             .map(|e| e.to_string());
     }

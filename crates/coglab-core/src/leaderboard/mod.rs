@@ -707,7 +707,7 @@ fn harness_file(
     i: usize,
 ) {
     use crate::harness::{self, HarnessFormat};
-    let Some(format) = harness::detect(f.path, f.bytes) else {
+    let Some(format) = harness::detect_file(f.path, f.bytes) else {
         fail(
             &mut out.files[i],
             format!(
@@ -881,10 +881,8 @@ fn harness_mmiq(
 /// What a dropped file is when it is UTF-16 or UTF-32 text ([`crate::encoding::sniff`]); a
 /// zip archive is left to the readers (an `.xlsx` workbook is one).
 pub(crate) fn not_text(bytes: &[u8]) -> Option<crate::encoding::NotText> {
-    // A Parquet file is read by the readers when this build has them.
-    if cfg!(feature = "parquet")
-        && crate::columnar::detect(bytes) == Some(crate::columnar::ColumnarKind::Parquet)
-    {
+    // A Parquet or Arrow IPC file is read by the readers when this build has them.
+    if cfg!(feature = "parquet") && crate::columnar::detect(bytes).is_some() {
         return None;
     }
     crate::encoding::sniff(bytes).filter(|w| *w != crate::encoding::NotText::Zip)

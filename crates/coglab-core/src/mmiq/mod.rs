@@ -53,7 +53,7 @@ pub use jsonl::{KeyReader, PredictionsReader};
 pub use lean::{LEAN_INPUT_BYTES, PREVIEW_CHARS};
 pub use read::{check_columns, ParquetRole, PARQUET_COLUMNS};
 #[cfg(feature = "parquet")]
-pub use read::{parquet_group_rows, parquet_rows};
+pub use read::{columnar_table_rows, parquet_group_rows, parquet_rows};
 pub use score::{
     compare, key_letters, score, score_owned, score_totals, HumanReference, ItemResult, KeyLetters,
     LetterBaseline, MmiqComparison, MmiqReport, PaperTokenLength, ResponseLength, RowCounts,

@@ -229,18 +229,50 @@ fn columnar_rows<'a>(
     push: impl FnMut(&[u8]) -> Result<(), MmiqError>,
 ) -> Result<Relocate<'a>, MmiqError> {
     #[cfg(feature = "parquet")]
-    if kind == crate::columnar::ColumnarKind::Parquet {
-        let file = crate::columnar::ParquetFile::from_slice(file_name, bytes)?;
-        parquet_rows(&file, role, push, |_| {})?;
-        return Ok(Box::new(move |mut e| {
+    {
+        let _ = kind;
+        let file = crate::columnar::Columnar::open(file_name, bytes)?;
+        columnar_table_rows(&file, role, push, |_| {})?;
+        Ok(Box::new(move |mut e| {
             if let Some(loc) = e.location_mut() {
                 file.relocate(loc, 0);
             }
             e
-        }));
+        }))
     }
-    let _ = (bytes, role, push);
-    Err(crate::columnar::ColumnarError::unsupported(file_name, kind).into())
+    #[cfg(not(feature = "parquet"))]
+    {
+        let _ = (bytes, role, push);
+        Err(crate::columnar::ColumnarError::unsupported(file_name, kind).into())
+    }
+}
+
+/// [`columnar_rows`] for a Parquet or Arrow IPC file opened from memory, telling `progress`
+/// the rows done after each row group or record batch.
+///
+/// # Errors
+/// As `push`, with the row group (record batch) and row named, or the file's
+/// [`crate::columnar::ColumnarError`].
+#[cfg(feature = "parquet")]
+pub fn columnar_table_rows(
+    file: &crate::columnar::Columnar<'_>,
+    role: ParquetRole,
+    mut push: impl FnMut(&[u8]) -> Result<(), MmiqError>,
+    progress: impl FnMut(u64),
+) -> Result<(), MmiqError> {
+    check_columns(file.name(), &file.columns(), role)?;
+    file.write_jsonl(
+        crate::columnar::Projection::Only(&PARQUET_COLUMNS),
+        |b| {
+            push(b).map_err(|mut e| {
+                if let Some(loc) = e.location_mut() {
+                    file.relocate(loc, 0);
+                }
+                e
+            })
+        },
+        progress,
+    )
 }
 
 /// [`parquet_rows`] for row group `g` (0-based) alone, for a reader that loads one row group

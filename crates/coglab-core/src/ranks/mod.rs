@@ -43,6 +43,7 @@ pub mod interval_coverage;
 pub mod judges;
 pub mod plan;
 pub mod power;
+pub mod quality;
 pub mod view;
 
 pub use adjust::Adjust;

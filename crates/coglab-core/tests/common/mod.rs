@@ -63,6 +63,8 @@ pub const MOBI_SPEC: &str = r#"{"constructs": {"Image": ["IMAG1", "IMAG2", "IMAG
       "Expectation": ["CUEX1", "CUEX2", "CUEX3"], "Value": ["PERV1", "PERV2"],
       "Satisfaction": ["CUSA1", "CUSA2", "CUSA3"]},
       "paths": [["Image", "Satisfaction"], ["Expectation", "Satisfaction"], ["Value", "Satisfaction"]]}"#;
+#[cfg(feature = "parquet")]
+pub mod arrow;
 pub mod evalzip;
 #[cfg(feature = "parquet")]
 pub mod parquet;

@@ -25,8 +25,8 @@ report of the set they were written from) and KiVA challenge results with their 
 ``out=DIR``, writes them as the CLI does.
 
 Inputs are paths (``str`` or ``os.PathLike``), ``bytes`` (named ``<bytes>`` in messages), or
-``(name, bytes)`` tuples; a Parquet file (told from its content, as the CLI tells it) is read
-as the JSONL of the same rows: MM-IQ answer keys and predictions, Every Eval Ever instance
+``(name, bytes)`` tuples; a Parquet file or an Arrow IPC file or stream (told from their
+content, as the CLI tells them) is read as the JSONL of the same rows: MM-IQ answer keys and predictions, Every Eval Ever instance
 records, lmms-eval samples.
 Tables with the file's columns are taken too: a ``pyarrow.Table``, ``pyarrow.RecordBatch`` or
 ``pyarrow.RecordBatchReader``, a pandas DataFrame, any object with ``__arrow_c_stream__``, or
