@@ -20,7 +20,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, cpSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, newPage, App, ROOT, cli } from './support.mjs';
+import { start, newPage, App, ROOT, SHOTS, cli } from './support.mjs';
 
 const DATA = process.env.COGLAB_DATA ?? join(ROOT, '../shared/data');
 const KIVA = ['gpt4_multi_image', 'gpt4_single_image', 'mantis_multi_image']
@@ -233,6 +233,13 @@ test('MM-IQ partial rows: estimates, the switch, planner and quality equal cogla
     // Screenshots: desktop light, then phone dark (the same page, nothing overflows).
     await page.getByTestId('mmiq-estimates').scrollIntoViewIfNeeded();
     await app.screenshot('issue40-mmiq-1280-light');
+    // Each panel on its own, for looking at.
+    const panels = async (suffix) => {
+      for (const id of ['mmiq-estimates', 'mmiq-planner', 'mmiq-quality']) {
+        await page.getByTestId(id).screenshot({ path: join(SHOTS, `issue40-${id}-${suffix}.png`) });
+      }
+    };
+    await panels('1280-light');
     await page.setViewportSize({ width: 390, height: 844 });
     await page.emulateMedia({ colorScheme: 'dark' });
     for (const id of ['mmiq-estimates', 'mmiq-planner', 'mmiq-quality']) {
@@ -240,6 +247,7 @@ test('MM-IQ partial rows: estimates, the switch, planner and quality equal cogla
       assert.ok(box && box.x >= 0 && box.x + box.width <= 390 + 0.5, `${id} fits 390 px: ${JSON.stringify(box)}`);
     }
     await app.screenshot('issue40-mmiq-390-dark');
+    await panels('390-dark');
     assert.deepEqual(errors, []);
     await context.close();
   });
@@ -263,7 +271,11 @@ test('KiVA: a cut run has its estimate withheld with the reason; planner and qua
     }
     const mark = await few.mark(cutName);
     assert.equal(mark.estimate, null);
-    assert.match(mark.text, /^est\. withheld: .*2 calibration respondents, fewer than the 20/);
+    // The cell says only that it is withheld; the footnote it links to says why.
+    assert.equal(mark.text, 'est. withheld (why?)');
+    assert.equal(mark.href, '#kiva-estimates');
+    assert.match(await page.locator(`[data-testid=kiva-estimate-row][data-row="${cutName}"]`).innerText(),
+      /est\. withheld: .*2 calibration respondents, fewer than the 20/);
     assert.match(await page.getByTestId('kiva-calibration').innerText(), /not calibrated: 2 complete rows/);
 
     const dirs = runs.map(([n, d]) => `${n}=${d}`);

@@ -82,15 +82,21 @@ test('a dropped Parquet file of the 100 real MM-IQ responses scores as the CLI s
     assert.ok(Math.abs(values[0] - 0.33) < 1e-12);
     const seen = await page.evaluate(() => window.__progress);
     assert.ok(seen.some((t) => t.startsWith('Reading example_output_parsed.parquet: ')), JSON.stringify(seen));
-    await page.screenshot({ path: join(SHOTS, 'issue39-parquet-1280-light.png'), fullPage: true });
+    // The files' statuses opened, the Parquet file named as MM-IQ predictions; the shots cover
+    // the drop zone, the statuses and the table's first rows.
+    await page.getByTestId('lb-files-box').locator('summary').click();
+    assert.match(await page.getByTestId('lb-files').innerText(), /example_output_parsed\.parquet · MM-IQ predictions/);
+    await page.screenshot({ path: join(SHOTS, 'issue39-parquet-1280-light.png'), fullPage: true, clip: { x: 0, y: 0, width: 1280, height: 1400 } });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.screenshot({ path: join(SHOTS, 'issue39-parquet-390-dark.png'), fullPage: true });
+    await page.screenshot({ path: join(SHOTS, 'issue39-parquet-390-dark.png'), fullPage: true, clip: { x: 0, y: 0, width: 390, height: 1800 } });
     // The model page's Hub export, on a phone in the dark.
     await page.getByTestId('model-pick').selectOption({ label: 'example' });
     await page.getByTestId('hf-model').fill('coglab-test/model-x');
     await page.getByTestId('hf-model').scrollIntoViewIfNeeded();
-    await page.getByTestId('model-items').screenshot({ path: join(SHOTS, 'issue39-hf-export-390-dark.png') });
+    const top = await page.getByTestId('model-items').evaluate((e) => e.getBoundingClientRect().top + window.scrollY);
+    await page.screenshot({ path: join(SHOTS, 'issue39-hf-export-390-dark.png'), fullPage: true,
+      clip: { x: 0, y: top, width: 390, height: 560 } });
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -249,7 +249,7 @@ fn download_hf(
             </label>
             " "
             <button type="button" data-testid="hf-yaml" on:click=fetch>"YAML"</button>
-            <span class="hint" id="hf-model-hint">" the Hub model id whose repository takes the file"</span>
+            <span class="hint" id="hf-model-hint">" (org/name of the Hub model whose repository takes the file)"</span>
         </span>
         {move || saved.get().map(|s| view! { <span class="hint" role="status" data-testid="hf-saved">{s}</span> })}
         {move || error.get().map(|e| view! { <span class="error" role="alert" data-testid="hf-error">{e}</span> })}

@@ -155,6 +155,15 @@ fn ids_by_name(rows: &[(RowId, String)]) -> HashMap<String, RowId> {
         .collect()
 }
 
+/// A row's mark in the table: [`estimate_text`], but only `est. withheld` when it is withheld
+/// (the reason, a sentence or two, is in the footnote the mark links to).
+fn mark_text(r: &RowEstimate) -> String {
+    match r.estimate {
+        Some(_) => estimate_text(r),
+        None => "est. withheld (why?)".into(),
+    }
+}
+
 /// The table's estimate marks of a reply, each a link to `href` (the footnote).
 pub fn estimate_marks(e: &BoardEstimates, rows: &[(RowId, String)], href: &str) -> EstimateMarks {
     let ids = ids_by_name(rows);
@@ -164,7 +173,7 @@ pub fn estimate_marks(e: &BoardEstimates, rows: &[(RowId, String)], href: &str) 
             .filter_map(|r| {
                 let id = *ids.get(&r.id)?;
                 let mark = EstimateMark {
-                    text: estimate_text(r),
+                    text: mark_text(r),
                     figures: r
                         .estimate
                         .as_ref()
