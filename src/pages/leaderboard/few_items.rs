@@ -236,6 +236,22 @@ pub fn rank_by_estimates(
     }
 }
 
+/// The rows of `ids` computed here, without the site's published rows: the estimates, planner
+/// and quality panel are over the rows computed from dropped files, whose items the worker
+/// holds (a published board's 300 rows would otherwise have every row's items fetched, where
+/// its ranks read one published file).
+pub fn computed_only(ids: Signal<Vec<(RowId, String)>>) -> Signal<Vec<(RowId, String)>> {
+    let state = BoardState::get();
+    Signal::derive(move || {
+        let published = state.published_ids();
+        ids.read()
+            .iter()
+            .filter(|(id, _)| !published.contains(id))
+            .cloned()
+            .collect()
+    })
+}
+
 /// Asks the worker for the estimates of a board's partial rows whenever its rows or the KiVA
 /// stage change.
 pub fn use_estimates(

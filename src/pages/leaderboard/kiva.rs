@@ -81,9 +81,10 @@ pub fn KivaTab() -> impl IntoView {
         KivaStage::Extrapolation => KivaStages::Extrapolation,
         _ => KivaStages::Cross,
     });
-    let estimates = few_items::use_estimates(kiva_ids, estimate_stage, 0);
+    let computed_ids = few_items::computed_only(kiva_ids);
+    let estimates = few_items::use_estimates(computed_ids, estimate_stage, 0);
     let estimate_marks = Memo::new(move |_| match estimates.get().flatten() {
-        Some(Ok(e)) => few_items::estimate_marks(&e, &kiva_ids.read(), "#kiva-estimates"),
+        Some(Ok(e)) => few_items::estimate_marks(&e, &computed_ids.read(), "#kiva-estimates"),
         _ => EstimateMarks::default(),
     });
     let by_estimates = Memo::new(move |_| state.query.with(|q| q.estimated));
@@ -111,7 +112,7 @@ pub fn KivaTab() -> impl IntoView {
                     KivaStages::Extrapolation => "All/extrapolation",
                     _ => "All/cross",
                 };
-                few_items::rank_by_estimates(&mut b, key, &e, &kiva_ids.read());
+                few_items::rank_by_estimates(&mut b, key, &e, &computed_ids.read());
             }
         }
         b
@@ -227,8 +228,8 @@ pub fn KivaTab() -> impl IntoView {
         <few_items::EstimatesNote reply=estimates stem="kiva" />
         <RankPanel bench=Bench::Kiva rows=kiva_ids stage=rank_stage null=null marks=set_marks stem="kiva" />
         <Show when=move || !kiva_ids.read().is_empty()>
-            <few_items::PlannerPanel rows=kiva_ids request=rank_request stem="kiva" />
-            <few_items::QualityPanel rows=kiva_ids request=rank_request stem="kiva" />
+            <few_items::PlannerPanel rows=computed_ids request=rank_request stem="kiva" />
+            <few_items::QualityPanel rows=computed_ids request=rank_request stem="kiva" />
         </Show>
         <div class="lb-controls" role="radiogroup" aria-label="Chart stage">
             // The three stages: a static list.

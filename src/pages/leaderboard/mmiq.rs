@@ -37,9 +37,10 @@ pub fn MmiqTab(
             .collect::<Vec<_>>()
     });
     // Estimated full-benchmark scores of the partial rows (four options: guessing floor 1/4).
-    let estimates = few_items::use_estimates(ids, Signal::stored(KivaStages::Cross), 4);
+    let computed_ids = few_items::computed_only(ids);
+    let estimates = few_items::use_estimates(computed_ids, Signal::stored(KivaStages::Cross), 4);
     let estimate_marks = Memo::new(move |_| match estimates.get().flatten() {
-        Some(Ok(e)) => few_items::estimate_marks(&e, &ids.read(), "#mmiq-estimates"),
+        Some(Ok(e)) => few_items::estimate_marks(&e, &computed_ids.read(), "#mmiq-estimates"),
         _ => EstimateMarks::default(),
     });
     let by_estimates = Memo::new(move |_| state.query.with(|q| q.estimated));
@@ -55,7 +56,7 @@ pub fn MmiqTab(
         state.mark_published(&mut b);
         if by_estimates.get() {
             if let Some(Ok(e)) = estimates.get().flatten() {
-                few_items::rank_by_estimates(&mut b, "mean", &e, &ids.read());
+                few_items::rank_by_estimates(&mut b, "mean", &e, &computed_ids.read());
             }
         }
         b
@@ -93,8 +94,8 @@ pub fn MmiqTab(
         <few_items::EstimatesNote reply=estimates stem="mmiq" />
         <Show when=move || !rows.read().is_empty()>
             <RankPanel bench=Bench::Mmiq rows=ids marks=set_marks stem="mmiq" />
-            <few_items::PlannerPanel rows=ids request=Signal::stored(RankRequest::new(Bench::Mmiq)) stem="mmiq" />
-            <few_items::QualityPanel rows=ids request=Signal::stored(RankRequest::new(Bench::Mmiq)) stem="mmiq" />
+            <few_items::PlannerPanel rows=computed_ids request=Signal::stored(RankRequest::new(Bench::Mmiq)) stem="mmiq" />
+            <few_items::QualityPanel rows=computed_ids request=Signal::stored(RankRequest::new(Bench::Mmiq)) stem="mmiq" />
         </Show>
         <ChartCanvas data=radar testid="mmiq-radar" file_name="mmiq-radar.png"
             label="MM-IQ radar: accuracy per paradigm for the first rows of the table" />
