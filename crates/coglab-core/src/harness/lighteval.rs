@@ -53,22 +53,11 @@ pub fn task_from_name(path: &str) -> Option<String> {
         .unwrap_or(name);
     let rest = stem.strip_prefix("details_")?;
     let task = match rest.rsplit_once('_') {
-        Some((task, stamp)) if is_date(stamp) => task,
+        // lighteval's date id starts as lm-eval's file timestamp does (`2025-06-25T…`).
+        Some((task, stamp)) if super::lmms::is_timestamp(stamp) => task,
         _ => rest,
     };
     (!task.is_empty()).then(|| task.to_string())
-}
-
-/// Whether `s` starts as lighteval's date id does (`2025-06-25T…`).
-fn is_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() >= 11
-        && b[..4].iter().all(u8::is_ascii_digit)
-        && b[4] == b'-'
-        && b[5..7].iter().all(u8::is_ascii_digit)
-        && b[7] == b'-'
-        && b[8..10].iter().all(u8::is_ascii_digit)
-        && b[10] == b'T'
 }
 
 /// Whether a row's keys are a details row's: `doc` with `model_response` (0.11 and later), or

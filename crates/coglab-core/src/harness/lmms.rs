@@ -78,8 +78,9 @@ pub fn task_from_name(path: &str) -> Option<String> {
     (!task.is_empty()).then(|| task.to_string())
 }
 
-/// Whether `s` starts as lm-eval's file timestamp does (`2024-06-01T…`).
-fn is_timestamp(s: &str) -> bool {
+/// Whether `s` starts as lm-eval's file timestamp does (`2024-06-01T…`; lighteval's date ids
+/// start so too).
+pub(super) fn is_timestamp(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() >= 11
         && b[..4].iter().all(u8::is_ascii_digit)
